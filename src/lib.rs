@@ -1,0 +1,12 @@
+//! tflint-merge: lints Terraform and OpenTofu module directories as the tools really load them,
+//! with override files merged in.
+//!
+//! The pipeline has one module per stage: [`discover`] → [`syntax`] (parse) → [`load`]
+//! (classify files per view) → [`merge`] → rules → [`report`].
+
+pub mod diagnostic;
+pub mod source;
+pub mod syntax;
+
+/// Where rule documentation lives; every diagnostic links to `<base>/<rule_id>.md`.
+pub const RULES_DOC_BASE: &str = "https://github.com/tflint-merge/tflint-merge/blob/main/rules";

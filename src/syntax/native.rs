@@ -1,0 +1,462 @@
+//! Native syntax (`.tf`, `.tofu`): parsed by hcl-edit, lowered into [`crate::syntax`] types.
+//!
+//! hcl-edit rejects two things Terraform accepts; both are handled here without touching the
+//! parser, by rewriting the text in ways that keep every byte offset, and re-parsing:
+//! - a key repeated in an object constructor (`{ a = 1, a = 2 }`, later wins) and an attribute
+//!   repeated in a body (which Terraform reports as `Attribute redefined` at load time, not as a
+//!   syntax error): the repeated key is renamed in a scratch copy of the text to a name of the
+//!   same length; names are always read back from the original text, so the model sees both.
+//! - newlines inside `for` expressions (see [`super::scan`]): replaced by spaces.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use hcl_edit::Span as _;
+use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
+use hcl_edit::structure::{BlockLabel, Body as HclBody, Structure};
+use hcl_edit::template::{Element, Template};
+
+use super::scan::scan;
+use super::{
+    Attribute, Block, Body, Comment, DuplicateAttribute, Expr, ExprKind, File, Label, ObjectItem,
+    Parsed, SyntaxError, TraversalStep,
+};
+use crate::source::{FileId, Span, Syntax};
+
+/// How many repeated keys one file may hold before we stop re-parsing and report it. Each
+/// repeated key costs one more parse.
+const MAX_RENAMED_KEYS: usize = 200;
+
+pub fn parse(id: FileId, text: &str) -> Parsed {
+    let scanned = scan(text);
+    let comments = scanned
+        .comments
+        .iter()
+        .map(|range| Comment {
+            text: strip_comment_delimiters(&text[range.clone()]).to_string(),
+            span: Span::new(id, range.clone()),
+        })
+        .collect();
+
+    let body = match parse_tolerant(text, &scanned.insignificant_newlines) {
+        Ok(body) => body,
+        Err(error) => {
+            let offset = error.location().offset().min(text.len());
+            return Parsed {
+                file: Err(SyntaxError {
+                    message: error.message().to_string(),
+                    span: Span::new(id, offset..offset),
+                }),
+                duplicate_attributes: Vec::new(),
+            };
+        }
+    };
+    let lowerer = Lowerer {
+        id,
+        text,
+        fixed_span: None,
+    };
+    let mut duplicate_attributes = Vec::new();
+    let body = lowerer.body(&body, &mut duplicate_attributes);
+    Parsed {
+        file: Ok(File {
+            id,
+            syntax: Syntax::Native,
+            body,
+            comments,
+        }),
+        duplicate_attributes,
+    }
+}
+
+/// Parses a native-syntax expression embedded elsewhere (the `${...}` of a JSON string, a JSON
+/// `type` string). All spans in the result are `span`.
+pub fn parse_expr_at(source: &str, span: Span) -> Option<Expr> {
+    let expr = hcl_edit::parser::parse_expr(source).ok()?;
+    let lowerer = Lowerer {
+        id: span.file,
+        text: source,
+        fixed_span: Some(span),
+    };
+    Some(lowerer.expr(&expr))
+}
+
+fn strip_comment_delimiters(comment: &str) -> &str {
+    let inner = if let Some(rest) = comment.strip_prefix("/*") {
+        rest.strip_suffix("*/").unwrap_or(rest)
+    } else if let Some(rest) = comment.strip_prefix("//") {
+        rest
+    } else {
+        comment.strip_prefix('#').unwrap_or(comment)
+    };
+    inner.trim()
+}
+
+/// Parses, working around the two hcl-edit gaps described in the module docs. Returns the
+/// first error hcl-edit gave that no workaround explains.
+fn parse_tolerant(
+    text: &str,
+    insignificant_newlines: &[usize],
+) -> Result<HclBody, hcl_edit::parser::Error> {
+    let mut scratch = Cow::Borrowed(text);
+    let mut newlines_replaced = false;
+    let mut first_error = None;
+    let mut renamed = 0;
+    loop {
+        let error = match hcl_edit::parser::parse_body(&scratch) {
+            Ok(body) => return Ok(body),
+            Err(error) => error,
+        };
+        let redefined = error.message().contains("redefined");
+        if redefined && renamed < MAX_RENAMED_KEYS {
+            let offset = error.location().offset();
+            if rename_key(scratch.to_mut(), offset, renamed) {
+                renamed += 1;
+                continue;
+            }
+        }
+        if !redefined && !newlines_replaced && !insignificant_newlines.is_empty() {
+            newlines_replaced = true;
+            first_error.get_or_insert(error);
+            let bytes = scratch.to_mut();
+            // SAFETY-free: replacing one ASCII byte with another keeps the text valid UTF-8.
+            let mut owned = std::mem::take(bytes).into_bytes();
+            for &offset in insignificant_newlines {
+                if owned.get(offset) == Some(&b'\n') {
+                    owned[offset] = b' ';
+                }
+            }
+            *bytes = String::from_utf8(owned).unwrap_or_default();
+            continue;
+        }
+        return Err(first_error.unwrap_or(error));
+    }
+}
+
+/// Renames the key (identifier or quoted string) starting at `offset` to another name of the
+/// same byte length. `attempt` picks a different name each time, in case the new name also
+/// clashes. Returns false if there is nothing renameable there.
+fn rename_key(text: &mut String, offset: usize, attempt: usize) -> bool {
+    let bytes = text.as_bytes();
+    let Some(&first) = bytes.get(offset) else {
+        return false;
+    };
+    let range = if first == b'"' {
+        let len = bytes[offset + 1..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b == b'$' || b == b'%')
+            .unwrap_or(0);
+        if bytes.get(offset + 1 + len) != Some(&b'"') {
+            return false;
+        }
+        offset + 1..offset + 1 + len
+    } else {
+        let len = text[offset..]
+            .char_indices()
+            .find(|&(_, c)| !(c.is_alphanumeric() || c == '_' || c == '-'))
+            .map_or(text.len() - offset, |(i, _)| i);
+        offset..offset + len
+    };
+    if range.is_empty() {
+        return false;
+    }
+    let replacement = scratch_name(range.len(), attempt);
+    text.replace_range(range, &replacement);
+    true
+}
+
+/// A valid identifier of exactly `len` bytes, different for each `attempt`.
+fn scratch_name(len: usize, attempt: usize) -> String {
+    const FIRST: &[u8] = b"ZYXWVUTSRQPONMLKJIHGFEDCBAzyxwvutsrqponmlkjihgfedcba_";
+    const REST: &[u8] = b"0123456789ZYXWVUTSRQPONMLKJIHGFEDCBAzyxwvutsrqponmlkjihgfedcba_";
+    let mut n = attempt;
+    let mut name = String::with_capacity(len);
+    name.push(FIRST[n % FIRST.len()] as char);
+    n /= FIRST.len();
+    for _ in 1..len {
+        name.push(REST[n % REST.len()] as char);
+        n /= REST.len();
+    }
+    name
+}
+
+/// Lowers hcl-edit's tree; names are read from the original text by span (see module docs).
+struct Lowerer<'a> {
+    id: FileId,
+    text: &'a str,
+    /// When set, every span is this one (for expressions embedded in JSON strings).
+    fixed_span: Option<Span>,
+}
+
+impl Lowerer<'_> {
+    fn span(&self, range: Option<Range<usize>>) -> Span {
+        if let Some(span) = self.fixed_span {
+            return span;
+        }
+        Span::new(self.id, range.unwrap_or(0..0))
+    }
+
+    fn source(&self, range: Option<Range<usize>>, fallback: &str) -> String {
+        match range.and_then(|r| self.text.get(r)) {
+            Some(s) if self.fixed_span.is_none() => s.to_string(),
+            _ => fallback.to_string(),
+        }
+    }
+
+    fn body(&self, body: &HclBody, duplicates: &mut Vec<DuplicateAttribute>) -> Body {
+        let mut out = Body::default();
+        for structure in body.iter() {
+            match structure {
+                Structure::Attribute(attr) => {
+                    let name_range = attr.key.span();
+                    let name = self.source(name_range.clone(), attr.key.as_str());
+                    let name_span = self.span(name_range);
+                    if let Some(first) = out.attributes.iter().find(|a| a.name == name) {
+                        duplicates.push(DuplicateAttribute {
+                            name: name.clone(),
+                            first: first.name_span,
+                            second: name_span,
+                            syntax: Syntax::Native,
+                        });
+                    }
+                    out.attributes.push(Attribute {
+                        name,
+                        name_span,
+                        expr: self.expr(&attr.value),
+                    });
+                }
+                Structure::Block(block) => {
+                    let kind_range = block.ident.span();
+                    let kind = self.source(kind_range.clone(), block.ident.as_str());
+                    let labels: Vec<Label> = block
+                        .labels
+                        .iter()
+                        .map(|label| Label {
+                            value: match label {
+                                BlockLabel::Ident(ident) => ident.as_str().to_string(),
+                                BlockLabel::String(s) => s.as_str().to_string(),
+                            },
+                            span: self.span(label.span()),
+                        })
+                        .collect();
+                    let kind_span = self.span(kind_range);
+                    let header_span = labels.last().map_or(kind_span, |l| kind_span.to(l.span));
+                    let block_end = block.span().map_or(header_span.end as usize, |r| r.end);
+                    let body_start = self.text[header_span.end as usize..block_end]
+                        .find('{')
+                        .map_or(header_span.end as usize, |p| header_span.end as usize + p);
+                    out.blocks.push(Block {
+                        kind,
+                        labels,
+                        header_span,
+                        body_span: self.span(Some(body_start..block_end)),
+                        body: self.body(&block.body, duplicates),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    fn expr(&self, expr: &Expression) -> Expr {
+        let span = self.span(expr.span());
+        let kind = match expr {
+            Expression::Null(_) => ExprKind::Null,
+            Expression::Bool(b) => ExprKind::Bool(*b.value()),
+            Expression::Number(n) => ExprKind::Number(self.source(expr.span(), &n.to_string())),
+            Expression::String(s) => ExprKind::String(s.value().clone()),
+            Expression::StringTemplate(t) => literal_template(t).map_or(ExprKind::Template, ExprKind::String),
+            Expression::HeredocTemplate(h) => {
+                literal_template(&h.template).map_or(ExprKind::Template, ExprKind::String)
+            }
+            Expression::Array(items) => ExprKind::Tuple(items.iter().map(|e| self.expr(e)).collect()),
+            Expression::Object(object) => ExprKind::Object(
+                object
+                    .iter()
+                    .map(|(key, value)| ObjectItem {
+                        key: self.object_key(key),
+                        value: self.expr(value.expr()),
+                    })
+                    .collect(),
+            ),
+            Expression::Parenthesis(p) => ExprKind::Parenthesis(Box::new(self.expr(p.inner()))),
+            Expression::Variable(v) => ExprKind::Variable(v.as_str().to_string()),
+            Expression::Traversal(t) => ExprKind::Traversal {
+                root: Box::new(self.expr(&t.expr)),
+                steps: t
+                    .operators
+                    .iter()
+                    .map(|op| match op.value() {
+                        TraversalOperator::GetAttr(ident) => TraversalStep::Attr(ident.as_str().to_string()),
+                        TraversalOperator::Index(index) => TraversalStep::Index(self.expr(index)),
+                        TraversalOperator::LegacyIndex(n) => TraversalStep::Index(Expr::new(
+                            ExprKind::Number(n.value().to_string()),
+                            self.span(op.span()),
+                        )),
+                        TraversalOperator::AttrSplat(_) | TraversalOperator::FullSplat(_) => {
+                            TraversalStep::Splat
+                        }
+                    })
+                    .collect(),
+            },
+            Expression::FuncCall(call) => {
+                let mut name = String::new();
+                for ns in &call.name.namespace {
+                    name.push_str(ns.as_str());
+                    name.push_str("::");
+                }
+                name.push_str(call.name.name.as_str());
+                ExprKind::FunctionCall {
+                    name,
+                    args: call.args.iter().map(|a| self.expr(a)).collect(),
+                    expand_final: call.args.expand_final(),
+                }
+            }
+            Expression::Conditional(_)
+            | Expression::UnaryOp(_)
+            | Expression::BinaryOp(_)
+            | Expression::ForExpr(_) => ExprKind::Other,
+        };
+        Expr::new(kind, span)
+    }
+
+    fn object_key(&self, key: &ObjectKey) -> Expr {
+        match key {
+            ObjectKey::Ident(ident) => Expr::new(
+                ExprKind::Variable(self.source(ident.span(), ident.as_str())),
+                self.span(ident.span()),
+            ),
+            ObjectKey::Expression(expr) => {
+                let mut lowered = self.expr(expr);
+                // A quoted key may have been renamed in the scratch text: read it back.
+                if let (ExprKind::String(_), Some(range)) = (&lowered.kind, expr.span())
+                    && self.fixed_span.is_none()
+                    && let Some(quoted) = self.text.get(range)
+                    && let Some(inner) = quoted.strip_prefix('"').and_then(|q| q.strip_suffix('"'))
+                    && !inner.contains('\\')
+                {
+                    lowered.kind = ExprKind::String(inner.to_string());
+                }
+                lowered
+            }
+        }
+    }
+}
+
+/// The string a template stands for when it holds no interpolation or directive.
+fn literal_template(template: &Template) -> Option<String> {
+    let mut out = String::new();
+    for element in template.iter() {
+        match element {
+            Element::Literal(literal) => out.push_str(literal.value()),
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_ok(text: &str) -> File {
+        match parse(FileId(0), text).file {
+            Ok(file) => file,
+            Err(e) => panic!("unexpected syntax error: {e:?}"),
+        }
+    }
+
+    #[test]
+    fn blocks_attributes_and_spans() {
+        let text = "resource \"aws_instance\" \"web\" {\n  ami = \"x\"\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n";
+        let file = parse_ok(text);
+        let block = &file.body.blocks[0];
+        assert_eq!(block.kind, "resource");
+        assert_eq!(block.label(0), Some("aws_instance"));
+        assert_eq!(block.label(1), Some("web"));
+        assert_eq!(&text[block.header_span.range()], "resource \"aws_instance\" \"web\"");
+        assert!(text[block.body_span.range()].starts_with('{'));
+        assert!(text[block.body_span.range()].ends_with('}'));
+        let ami = &block.body.attributes[0];
+        assert_eq!(&text[ami.name_span.range()], "ami");
+        assert_eq!(&text[ami.expr.span.range()], "\"x\"");
+        assert_eq!(ami.expr.kind, ExprKind::String("x".into()));
+        assert_eq!(block.body.blocks[0].kind, "lifecycle");
+    }
+
+    #[test]
+    fn repeated_object_keys_parse_and_are_all_kept() {
+        let text = "x = { a = 1, a = 2, \"b\" = 3, \"b\" = 4 }\n";
+        let file = parse_ok(text);
+        let ExprKind::Object(items) = &file.body.attributes[0].expr.kind else {
+            panic!("not an object")
+        };
+        let keys: Vec<_> = items.iter().map(|i| i.key.kind.clone()).collect();
+        assert_eq!(
+            keys,
+            [
+                ExprKind::Variable("a".into()),
+                ExprKind::Variable("a".into()),
+                ExprKind::String("b".into()),
+                ExprKind::String("b".into()),
+            ]
+        );
+        assert_eq!(&text[items[1].value.span.range()], "2");
+    }
+
+    #[test]
+    fn repeated_attribute_is_kept_and_reported() {
+        let parsed = parse(FileId(0), "a = 1\nb = 2\na = 3\n");
+        let file = parsed.file.expect("parses");
+        assert_eq!(file.body.attributes.len(), 3);
+        assert_eq!(file.body.attributes[2].name, "a");
+        assert_eq!(parsed.duplicate_attributes.len(), 1);
+        assert_eq!(parsed.duplicate_attributes[0].first.start, 0);
+        assert_eq!(parsed.duplicate_attributes[0].second.start, 12);
+    }
+
+    #[test]
+    fn conditional_across_lines_inside_for_expression() {
+        let text = "x = { for k, v in m : k => cond\n ? { a = 1 }\n : { a = 2 } }\ny = 1\n";
+        let file = parse_ok(text);
+        assert_eq!(file.body.attributes.len(), 2);
+        assert_eq!(
+            &text[file.body.attributes[0].expr.span.range()],
+            "{ for k, v in m : k => cond\n ? { a = 1 }\n : { a = 2 } }"
+        );
+        assert_eq!(file.body.attributes[1].name_span.start, 60);
+    }
+
+    #[test]
+    fn syntax_error_is_located() {
+        let text = "a = 1\nresource \"x\" {\n  b = \n}\n";
+        let error = parse(FileId(0), text).file.expect_err("must fail");
+        assert!(error.span.start as usize > 6, "{error:?}");
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let text = format!("x = {}1{}\n", "[".repeat(5000), "]".repeat(5000));
+        assert!(parse(FileId(0), &text).file.is_err());
+    }
+
+    #[test]
+    fn comments_are_collected_without_delimiters() {
+        let file = parse_ok("# tflint-merge-ignore: a\nx = 1 /* b */\n");
+        let texts: Vec<_> = file.comments.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts, ["tflint-merge-ignore: a", "b"]);
+    }
+
+    #[test]
+    fn embedded_expressions_take_the_given_span() {
+        let span = Span::new(FileId(3), 10..20);
+        let expr = parse_expr_at("list(string)", span).expect("parses");
+        assert_eq!(expr.span, span);
+        let ExprKind::FunctionCall { name, args, .. } = &expr.kind else {
+            panic!()
+        };
+        assert_eq!(name, "list");
+        assert_eq!(args[0].kind, ExprKind::Variable("string".into()));
+        assert_eq!(args[0].span, span);
+    }
+}

@@ -1,0 +1,210 @@
+//! A light lexical scan of native-syntax files, independent of the parser.
+//!
+//! It knows just enough of HCL's lexical structure (strings with nested interpolations,
+//! heredocs, the three comment forms, brackets) to find two things:
+//! - every comment, with its position, for inline-ignore annotations and comment-aware rules;
+//! - the newlines inside `{ for ... }` / `[ for ... ]` expressions. Terraform ignores newlines
+//!   inside `for` expressions (so a conditional may continue on a line starting with `?`), but
+//!   hcl-edit treats them as the end of the expression. Replacing those newlines with spaces keeps
+//!   every byte offset, so spans into the rewritten text are spans into the original.
+
+use std::ops::Range;
+
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// Comment ranges, delimiters included.
+    pub comments: Vec<Range<usize>>,
+    /// Offsets of newlines that Terraform ignores but hcl-edit does not.
+    pub insignificant_newlines: Vec<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Context {
+    /// Code between brackets: `(`, `[`, `{`. `for_expr` is true when the bracket opens a
+    /// `for` expression.
+    Bracket { close: u8, for_expr: bool },
+    /// Code inside `${ ... }` or `%{ ... }` of a quoted string.
+    Interpolation,
+    /// The literal part of a quoted string.
+    Quoted,
+}
+
+pub fn scan(text: &str) -> Scan {
+    let bytes = text.as_bytes();
+    let mut out = Scan::default();
+    let mut stack: Vec<Context> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if let Some(Context::Quoted) = stack.last() {
+            match b {
+                b'\\' => i += 2,
+                b'"' => {
+                    stack.pop();
+                    i += 1;
+                }
+                b'$' | b'%' if bytes.get(i + 1) == Some(&b) && bytes.get(i + 2) == Some(&b'{') => {
+                    i += 3; // `$${` and `%%{` are escapes, not sequences
+                }
+                b'$' | b'%' if bytes.get(i + 1) == Some(&b'{') => {
+                    stack.push(Context::Interpolation);
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+            continue;
+        }
+        match b {
+            b'"' => {
+                stack.push(Context::Quoted);
+                i += 1;
+            }
+            b'#' => i = line_comment(bytes, i, &mut out),
+            b'/' if bytes.get(i + 1) == Some(&b'/') => i = line_comment(bytes, i, &mut out),
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let end = find(bytes, i + 2, b"*/").map_or(bytes.len(), |e| e + 2);
+                out.comments.push(i..end);
+                i = end;
+            }
+            b'<' if bytes.get(i + 1) == Some(&b'<') => i = heredoc(bytes, i),
+            b'(' | b'[' | b'{' => {
+                let close = match b {
+                    b'(' => b')',
+                    b'[' => b']',
+                    _ => b'}',
+                };
+                let for_expr = b != b'(' && starts_for(bytes, i + 1);
+                stack.push(Context::Bracket { close, for_expr });
+                i += 1;
+            }
+            b')' | b']' | b'}' => {
+                if let Some(Context::Bracket { .. } | Context::Interpolation) = stack.last() {
+                    stack.pop();
+                }
+                i += 1;
+            }
+            b'\n' => {
+                if let Some(Context::Bracket { for_expr: true, .. }) = stack.last() {
+                    out.insignificant_newlines.push(i);
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// A `#` or `//` comment up to (not including) the newline; returns where scanning resumes.
+/// The newline that ends a line comment stays significant, or the comment would swallow the
+/// next line.
+fn line_comment(bytes: &[u8], start: usize, out: &mut Scan) -> usize {
+    let end = bytes[start..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |p| start + p);
+    let end_without_cr = if end > start && bytes[end - 1] == b'\r' {
+        end - 1
+    } else {
+        end
+    };
+    out.comments.push(start..end_without_cr);
+    // Skip the newline itself so it is never recorded as insignificant.
+    (end + 1).min(bytes.len())
+}
+
+/// Skips a heredoc (`<<ID` or `<<-ID`, a newline, lines, then a line holding only `ID`).
+/// Anything else starting with `<<` is skipped as two characters.
+fn heredoc(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 2;
+    if bytes.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    let id_start = i;
+    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'-')
+    {
+        i += 1;
+    }
+    let id = &bytes[id_start..i];
+    if id.is_empty() {
+        return start + 2;
+    }
+    while i < bytes.len() && (bytes[i] == b'\r' || bytes[i] == b' ' || bytes[i] == b'\t') {
+        i += 1;
+    }
+    if bytes.get(i) != Some(&b'\n') {
+        return start + 2;
+    }
+    i += 1;
+    while i < bytes.len() {
+        let line_end = bytes[i..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |p| i + p);
+        let line = bytes[i..line_end].trim_ascii();
+        if line == id {
+            return line_end;
+        }
+        i = line_end + 1;
+    }
+    bytes.len()
+}
+
+/// Whether the bracket content starting at `i` begins with the keyword `for`.
+fn starts_for(bytes: &[u8], mut i: usize) -> bool {
+    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    bytes.get(i..i + 3) == Some(b"for")
+        && bytes
+            .get(i + 3)
+            .is_some_and(|b| b.is_ascii_whitespace())
+}
+
+fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    bytes
+        .get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|p| from + p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn comments(text: &str) -> Vec<&str> {
+        scan(text).comments.into_iter().map(|r| &text[r]).collect()
+    }
+
+    #[test]
+    fn finds_all_comment_forms() {
+        let text = "# a\nx = 1 // b\n/* c\n d */ y = \"# not\" # e\n";
+        assert_eq!(comments(text), ["# a", "// b", "/* c\n d */", "# e"]);
+    }
+
+    #[test]
+    fn comment_markers_in_strings_and_heredocs_are_not_comments() {
+        let text = "x = \"${\"#\"} // \"\ny = <<EOT\n# no\nEOT\n# yes\n";
+        assert_eq!(comments(text), ["# yes"]);
+    }
+
+    #[test]
+    fn newlines_inside_for_expressions_are_insignificant() {
+        let text = "x = { for k, v in m : k => c\n ? 1\n : 2 }\ny = {\n a = 1\n}\n";
+        let newlines = scan(text).insignificant_newlines;
+        assert_eq!(newlines, [28, 33]);
+    }
+
+    #[test]
+    fn newline_ending_a_comment_inside_for_stays_significant() {
+        let text = "x = [for v in l : # c\n v]\n";
+        assert!(scan(text).insignificant_newlines.is_empty());
+    }
+
+    #[test]
+    fn object_inside_for_keeps_its_newlines() {
+        let text = "x = { for k in l : k => {\n a = 1\n} }\n";
+        assert!(scan(text).insignificant_newlines.is_empty());
+    }
+}
