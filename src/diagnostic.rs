@@ -155,7 +155,12 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_label(mut self, files: &SourceFiles, span: Span, message: impl Into<String>) -> Self {
+    pub fn with_label(
+        mut self,
+        files: &SourceFiles,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Self {
         self.secondary.push(Label::new(files, span, message));
         self
     }

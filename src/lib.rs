@@ -5,6 +5,9 @@
 //! (classify files per view) → [`merge`] → rules → [`report`].
 
 pub mod diagnostic;
+pub mod load;
+pub mod merge;
+pub mod pipeline;
 pub mod source;
 pub mod syntax;
 

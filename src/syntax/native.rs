@@ -265,11 +265,15 @@ impl Lowerer<'_> {
             Expression::Bool(b) => ExprKind::Bool(*b.value()),
             Expression::Number(n) => ExprKind::Number(self.source(expr.span(), &n.to_string())),
             Expression::String(s) => ExprKind::String(s.value().clone()),
-            Expression::StringTemplate(t) => literal_template(t).map_or(ExprKind::Template, ExprKind::String),
+            Expression::StringTemplate(t) => {
+                literal_template(t).map_or(ExprKind::Template, ExprKind::String)
+            }
             Expression::HeredocTemplate(h) => {
                 literal_template(&h.template).map_or(ExprKind::Template, ExprKind::String)
             }
-            Expression::Array(items) => ExprKind::Tuple(items.iter().map(|e| self.expr(e)).collect()),
+            Expression::Array(items) => {
+                ExprKind::Tuple(items.iter().map(|e| self.expr(e)).collect())
+            }
             Expression::Object(object) => ExprKind::Object(
                 object
                     .iter()
@@ -287,7 +291,9 @@ impl Lowerer<'_> {
                     .operators
                     .iter()
                     .map(|op| match op.value() {
-                        TraversalOperator::GetAttr(ident) => TraversalStep::Attr(ident.as_str().to_string()),
+                        TraversalOperator::GetAttr(ident) => {
+                            TraversalStep::Attr(ident.as_str().to_string())
+                        }
                         TraversalOperator::Index(index) => TraversalStep::Index(self.expr(index)),
                         TraversalOperator::LegacyIndex(n) => TraversalStep::Index(Expr::new(
                             ExprKind::Number(n.value().to_string()),
@@ -374,7 +380,10 @@ mod tests {
         assert_eq!(block.kind, "resource");
         assert_eq!(block.label(0), Some("aws_instance"));
         assert_eq!(block.label(1), Some("web"));
-        assert_eq!(&text[block.header_span.range()], "resource \"aws_instance\" \"web\"");
+        assert_eq!(
+            &text[block.header_span.range()],
+            "resource \"aws_instance\" \"web\""
+        );
         assert!(text[block.body_span.range()].starts_with('{'));
         assert!(text[block.body_span.range()].ends_with('}'));
         let ami = &block.body.attributes[0];

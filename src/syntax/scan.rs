@@ -121,7 +121,8 @@ fn heredoc(bytes: &[u8], start: usize) -> usize {
         i += 1;
     }
     let id_start = i;
-    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'-')
+    while i < bytes.len()
+        && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'-')
     {
         i += 1;
     }
@@ -155,10 +156,7 @@ fn starts_for(bytes: &[u8], mut i: usize) -> bool {
     while i < bytes.len() && bytes[i].is_ascii_whitespace() {
         i += 1;
     }
-    bytes.get(i..i + 3) == Some(b"for")
-        && bytes
-            .get(i + 3)
-            .is_some_and(|b| b.is_ascii_whitespace())
+    bytes.get(i..i + 3) == Some(b"for") && bytes.get(i + 3).is_some_and(|b| b.is_ascii_whitespace())
 }
 
 fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {

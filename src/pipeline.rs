@@ -1,0 +1,246 @@
+//! Runs the stages for one module directory: read → parse → load (per view) → merge.
+//!
+//! Each directory is independent, so directories run in parallel with no shared state.
+
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::{self, Diagnostic, Views};
+use crate::load::{self, ConfigName, View};
+use crate::merge::{self, LoadedFile, Module};
+use crate::source::{FileId, SourceFile, SourceFiles, Span};
+use crate::syntax::{self, File};
+
+/// Files larger than this are reported and not parsed.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Which views to build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewSelection {
+    Terraform,
+    OpenTofu,
+    Both,
+}
+
+impl ViewSelection {
+    pub fn views(self) -> &'static [View] {
+        match self {
+            ViewSelection::Terraform => &[View::Terraform],
+            ViewSelection::OpenTofu => &[View::OpenTofu],
+            ViewSelection::Both => &View::ALL,
+        }
+    }
+}
+
+/// Everything found in one module directory.
+#[derive(Debug)]
+pub struct DirectoryResult {
+    pub dir: PathBuf,
+    pub files: SourceFiles,
+    /// The effective module of each view that could be built (no unreadable or unparsable
+    /// file among the files that view loads).
+    pub modules: Vec<Module>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Bytes read.
+    pub bytes: u64,
+}
+
+/// One configuration file of the directory, as read and parsed.
+struct DirFile {
+    name: ConfigName,
+    /// `None` when the file could not be read or parsed (a diagnostic says why) or no selected
+    /// view loads it.
+    parsed: Option<File>,
+    /// Whether reading or parsing failed.
+    broken: bool,
+    /// File-level findings: read and syntax errors, repeated attributes.
+    diagnostics: Vec<Diagnostic>,
+}
+
+pub fn check_directory(dir: &Path, selection: ViewSelection) -> DirectoryResult {
+    let mut result = DirectoryResult {
+        dir: dir.to_path_buf(),
+        files: SourceFiles::default(),
+        modules: Vec::new(),
+        diagnostics: Vec::new(),
+        bytes: 0,
+    };
+    let names = match list_config_files(dir) {
+        Ok(names) => names,
+        Err(error) => {
+            result.diagnostics.push(
+                Diagnostic::error("read_error", format!("cannot read directory: {error}"))
+                    .at_path(crate::source::display_path(dir)),
+            );
+            return result;
+        }
+    };
+    let views = selection.views();
+    let view_files: Vec<(View, load::ViewFiles)> = views
+        .iter()
+        .map(|&view| (view, load::view_files(&names, view)))
+        .collect();
+
+    let mut dir_files: Vec<DirFile> = names
+        .into_iter()
+        .map(|name| DirFile {
+            name,
+            parsed: None,
+            broken: false,
+            diagnostics: Vec::new(),
+        })
+        .collect();
+    for (index, file) in dir_files.iter_mut().enumerate() {
+        if view_files
+            .iter()
+            .any(|(_, v)| v.loaded().any(|i| i == index))
+        {
+            read_and_parse(dir, file, &mut result);
+        }
+    }
+
+    for (view, files) in &view_files {
+        let views = view.views();
+        for index in files.loaded() {
+            let file = &dir_files[index];
+            result
+                .diagnostics
+                .extend(file.diagnostics.iter().cloned().map(|d| d.in_views(views)));
+        }
+        if files.loaded().any(|i| dir_files[i].broken) {
+            continue;
+        }
+        let pick = |list: &[usize]| -> Vec<LoadedFile> {
+            list.iter()
+                .filter_map(|&i| {
+                    let f = &dir_files[i];
+                    f.parsed.as_ref().map(|file| LoadedFile {
+                        file,
+                        extension: f.name.extension,
+                    })
+                })
+                .collect()
+        };
+        let merged = merge::merge(
+            *view,
+            &result.files,
+            &pick(&files.primary),
+            &pick(&files.overrides),
+        );
+        result.diagnostics.extend(merged.diagnostics);
+        result.modules.push(merged.module);
+    }
+    let mut diagnostics = diagnostic::merge_views(std::mem::take(&mut result.diagnostics));
+    if selection != ViewSelection::Both {
+        // With one view there is nothing to compare against: don't name it.
+        for d in &mut diagnostics {
+            d.views = Views::NONE;
+        }
+    }
+    diagnostic::sort(&mut diagnostics);
+    result.diagnostics = diagnostics;
+    result
+}
+
+/// The configuration files directly in `dir` (not recursive).
+fn list_config_files(dir: &Path) -> std::io::Result<Vec<ConfigName>> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+            continue; // a non-UTF-8 name cannot end in a recognised extension we can report
+        };
+        if let Some(config) = load::classify(&name) {
+            names.push(config);
+        }
+    }
+    Ok(names)
+}
+
+fn read_and_parse(dir: &Path, file: &mut DirFile, result: &mut DirectoryResult) {
+    let path = dir.join(&file.name.name);
+    let display = crate::source::display_path(&path);
+    let fail = |file: &mut DirFile, diagnostic: Diagnostic| {
+        file.diagnostics.push(diagnostic);
+        file.broken = true;
+    };
+    let bytes = match std::fs::metadata(&path) {
+        Ok(meta) if meta.is_dir() => {
+            return fail(
+                file,
+                Diagnostic::error("read_error", "Failed to read file: it is a directory")
+                    .at_path(display),
+            );
+        }
+        Ok(meta) if meta.len() > MAX_FILE_BYTES => {
+            return fail(
+                file,
+                Diagnostic::error(
+                    "read_error",
+                    format!(
+                        "file too large to check: {} MiB (the limit is {} MiB)",
+                        meta.len() / (1024 * 1024),
+                        MAX_FILE_BYTES / (1024 * 1024)
+                    ),
+                )
+                .at_path(display)
+                .with_note(
+                    "This directory's merge checks were skipped for the views that load this file.",
+                ),
+            );
+        }
+        _ => match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(error) => {
+                return fail(
+                    file,
+                    Diagnostic::error("read_error", format!("Failed to read file: {error}"))
+                        .at_path(display),
+                );
+            }
+        },
+    };
+    result.bytes += bytes.len() as u64;
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            let valid_up_to = error.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(error.as_bytes()).into_owned();
+            let id = result.files.add(SourceFile::new(path, lossy));
+            let span = Span::new(id, valid_up_to..valid_up_to + 1);
+            return fail(
+                file,
+                Diagnostic::error("read_error", "file is not valid UTF-8")
+                    .at(&result.files, span, "invalid byte sequence here")
+                    .with_note("Terraform and OpenTofu read configuration files as UTF-8."),
+            );
+        }
+    };
+    let id: FileId = result.files.add(SourceFile::new(path, text));
+    let parsed = syntax::parse(id, file.name.extension.syntax(), &result.files.get(id).text);
+    for duplicate in &parsed.duplicate_attributes {
+        let summary = match duplicate.syntax {
+            crate::source::Syntax::Native => "Attribute redefined",
+            crate::source::Syntax::Json => "Duplicate argument",
+        };
+        file.diagnostics.push(
+            Diagnostic::error("duplicate_definition", summary)
+                .at(&result.files, duplicate.second, "defined again here")
+                .with_label(&result.files, duplicate.first, "first defined here")
+                .with_note(format!(
+                    "The argument \"{}\" was already set. Each argument may be set only once.",
+                    duplicate.name
+                )),
+        );
+    }
+    match parsed.file {
+        Ok(parsed_file) => file.parsed = Some(parsed_file),
+        Err(error) => fail(
+            file,
+            Diagnostic::error("syntax_error", error.message.trim().to_string())
+                .at(&result.files, error.span, "here")
+                .with_note(
+                    "This directory's merge checks were skipped for the views that load this file.",
+                ),
+        ),
+    }
+}
