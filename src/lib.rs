@@ -4,10 +4,14 @@
 //! The pipeline has one module per stage: [`discover`] → [`syntax`] (parse) → [`load`]
 //! (classify files per view) → [`merge`] → rules → [`report`].
 
+pub mod cli;
 pub mod diagnostic;
+pub mod discover;
 pub mod load;
 pub mod merge;
 pub mod pipeline;
+pub mod print;
+pub mod report;
 pub mod source;
 pub mod syntax;
 

@@ -68,7 +68,7 @@ pub fn check_directory(dir: &Path, selection: ViewSelection) -> DirectoryResult 
         Ok(names) => names,
         Err(error) => {
             result.diagnostics.push(
-                Diagnostic::error("read_error", format!("cannot read directory: {error}"))
+                Diagnostic::error("io_error", format!("cannot read directory: {error}"))
                     .at_path(crate::source::display_path(dir)),
             );
             return result;
@@ -193,7 +193,7 @@ fn read_and_parse(dir: &Path, file: &mut DirFile, result: &mut DirectoryResult) 
             Err(error) => {
                 return fail(
                     file,
-                    Diagnostic::error("read_error", format!("Failed to read file: {error}"))
+                    Diagnostic::error("io_error", format!("Failed to read file: {error}"))
                         .at_path(display),
                 );
             }

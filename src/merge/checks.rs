@@ -108,16 +108,16 @@ impl Merger<'_> {
         if !(path.starts_with("./") || path.starts_with("../")) {
             return None;
         }
-        let rule = if version.origin == Origin::Override || source.origin == Origin::Override {
-            "override_module_version_local_source"
-        } else {
-            "module_version_local_source"
-        };
-        Some(
-            self.error(rule, "Invalid registry module source address", version.span(), "`version` set here")
+        let mut d = self.error(
+            "module_version_local_source", "Invalid registry module source address", version.span(), "`version` set here")
                 .with_label(self.files, source.span(), "local source")
                 .with_note("Module sources with a version argument must be registry addresses; a local path (./ or ../) cannot have a version.")
-                .with_help("remove `version`, or use a registry source"),
-        )
+                .with_help("remove `version`, or use a registry source");
+        if version.origin == Origin::Override {
+            d = d.with_note(
+                "`version` comes from an override file: the base module call was valid on its own.",
+            );
+        }
+        Some(d)
     }
 }

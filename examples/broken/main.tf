@@ -1,0 +1,6 @@
+resource "aws_s3_bucket" "assets" {
+  bucket = "assets"
+  tags = {
+    Team = "web"
+  
+}

@@ -1,0 +1,29 @@
+# Local development: only SSH, never destroy, and a cheaper default.
+variable "instance_type" {
+  default = "t3.nano"
+}
+
+variable "replicas" {
+  default = "two"
+}
+
+resource "aws_security_group" "web" {
+  ingress {
+    from_port   = 22
+    to_port     = 22
+    protocol    = "tcp"
+    cidr_blocks = ["10.0.0.0/8"]
+  }
+}
+
+resource "aws_instance" "web" {
+  depends_on = [aws_security_group.web]
+
+  lifecycle {
+    prevent_destroy = true
+  }
+}
+
+resource "aws_eip" "web" {
+  instance = aws_instance.web[0].id
+}

@@ -1,0 +1,293 @@
+//! Command-line interface: argument parsing and the `check` and `merged` commands.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use rayon::prelude::*;
+
+use crate::diagnostic::{self, Diagnostic, Severity};
+use crate::discover;
+use crate::load::View;
+use crate::pipeline::{self, DirectoryResult, ViewSelection};
+use crate::report::{self, Format, Totals};
+
+/// Exit codes.
+pub const EXIT_CLEAN: i32 = 0;
+pub const EXIT_FINDINGS: i32 = 1;
+pub const EXIT_ERROR: i32 = 2;
+
+const EXAMPLES: &str = "\
+Examples:
+  tflint-merge                         check every module directory below .
+  tflint-merge modules/ envs/prod      check two trees
+  tflint-merge modules/vpc/main.tf     check the module directory holding this file
+  tflint-merge --view opentofu --format short .
+  tflint-merge merged modules/vpc      print the module Terraform and OpenTofu really load
+
+Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage, configuration or I/O error.";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "tflint-merge",
+    version,
+    about = "Lint Terraform and OpenTofu modules as the tools load them, with override files merged in.",
+    after_help = EXAMPLES,
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    check: CheckArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check module directories (the default command).
+    Check(CheckArgs),
+    /// Print the effective module of one directory, with override files merged.
+    Merged(MergedArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ViewArg {
+    Terraform,
+    Opentofu,
+    Both,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum SeverityArg {
+    Error,
+    Warning,
+    Notice,
+}
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// Files or directories; a file means the module directory holding it.
+    #[arg(value_name = "PATHS")]
+    paths: Vec<PathBuf>,
+    /// Which tool's view of each module to check.
+    #[arg(long, value_enum, default_value = "both")]
+    view: ViewArg,
+    /// Skip paths matching this glob (`*` stays within one directory, `**` crosses them).
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
+    /// Colour the output.
+    #[arg(long, value_enum, default_value = "auto")]
+    color: ColorArg,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
+    /// Exit with 1 when a finding is at or above this severity.
+    #[arg(long, value_enum, default_value = "error")]
+    fail_on: SeverityArg,
+    /// Worker threads (default: one per core).
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<usize>,
+    /// Print how much was read, and how fast, to stderr.
+    #[arg(long, hide = true)]
+    stats: bool,
+}
+
+#[derive(Debug, Args)]
+struct MergedArgs {
+    /// The module directory.
+    #[arg(default_value = ".")]
+    dir: PathBuf,
+    /// Which tool's view.
+    #[arg(long, value_enum, default_value = "terraform")]
+    view: MergedView,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "hcl")]
+    format: crate::print::PrintFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum MergedView {
+    Terraform,
+    Opentofu,
+}
+
+/// Parses the arguments and runs; returns the exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let code = if error.use_stderr() {
+                EXIT_ERROR
+            } else {
+                EXIT_CLEAN
+            };
+            let _ = error.print();
+            return code;
+        }
+    };
+    match cli.command {
+        Some(Command::Check(args)) => check(args),
+        Some(Command::Merged(args)) => merged(args),
+        None => check(cli.check),
+    }
+}
+
+fn usage_error(message: &str) -> i32 {
+    eprintln!("error: {message}");
+    EXIT_ERROR
+}
+
+fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    let mut builder = rayon::ThreadPoolBuilder::new()
+        // Parsing is recursive; give workers room beyond the 2 MiB default.
+        .stack_size(16 * 1024 * 1024);
+    if let Some(n) = threads {
+        if n == 0 {
+            return Err("--threads must be at least 1".into());
+        }
+        builder = builder.num_threads(n);
+    }
+    builder
+        .build()
+        .map_err(|e| format!("cannot start worker threads: {e}"))
+}
+
+fn check(args: CheckArgs) -> i32 {
+    let started = std::time::Instant::now();
+    let exclude = match discover::exclude_set(&args.exclude) {
+        Ok(set) => set,
+        Err(message) => return usage_error(&message),
+    };
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths
+    };
+    let found = discover::discover(&paths, &exclude);
+    if !found.missing.is_empty() {
+        for path in &found.missing {
+            eprintln!("error: no such file or directory: {}", path.display());
+        }
+        return EXIT_ERROR;
+    }
+    let selection = match args.view {
+        ViewArg::Terraform => ViewSelection::Terraform,
+        ViewArg::Opentofu => ViewSelection::OpenTofu,
+        ViewArg::Both => ViewSelection::Both,
+    };
+    let pool = match thread_pool(args.threads) {
+        Ok(pool) => pool,
+        Err(message) => return usage_error(&message),
+    };
+    let results: Vec<DirectoryResult> = pool.install(|| {
+        found
+            .dirs
+            .par_iter()
+            .map(|dir| pipeline::check_directory(dir, selection))
+            .collect()
+    });
+
+    let totals = Totals {
+        directories: results.len(),
+        files: results.iter().map(|r| r.files.len()).sum(),
+        bytes: results.iter().map(|r| r.bytes).sum(),
+    };
+    let mut diagnostics: Vec<Diagnostic> = found.diagnostics;
+    diagnostics.extend(results.into_iter().flat_map(|r| r.diagnostics));
+    diagnostic::sort(&mut diagnostics);
+
+    let color = match args.color {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let written = report::render(&mut out, args.format, color, &diagnostics, totals)
+        .and_then(|()| out.flush());
+    if let Err(error) = written
+        && error.kind() != io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error: cannot write output: {error}");
+        return EXIT_ERROR;
+    }
+    if args.stats {
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!(
+            "directories={} files={} bytes={} seconds={seconds:.3} mb_per_s={:.1}",
+            totals.directories,
+            totals.files,
+            totals.bytes,
+            totals.bytes as f64 / 1e6 / seconds.max(1e-9)
+        );
+    }
+    exit_code(&diagnostics, args.fail_on)
+}
+
+/// 2 when an I/O problem kept us from checking something; else 1 when a finding is at or above
+/// the failing severity.
+fn exit_code(diagnostics: &[Diagnostic], fail_on: SeverityArg) -> i32 {
+    let threshold = match fail_on {
+        SeverityArg::Error => Severity::Error,
+        SeverityArg::Warning => Severity::Warning,
+        SeverityArg::Notice => Severity::Notice,
+    };
+    if diagnostics.iter().any(|d| d.rule == "io_error") {
+        EXIT_ERROR
+    } else if diagnostics.iter().any(|d| d.severity >= threshold) {
+        EXIT_FINDINGS
+    } else {
+        EXIT_CLEAN
+    }
+}
+
+fn merged(args: MergedArgs) -> i32 {
+    if !args.dir.is_dir() {
+        return usage_error(&format!("not a directory: {}", args.dir.display()));
+    }
+    let view = match args.view {
+        MergedView::Terraform => View::Terraform,
+        MergedView::Opentofu => View::OpenTofu,
+    };
+    let selection = match view {
+        View::Terraform => ViewSelection::Terraform,
+        View::OpenTofu => ViewSelection::OpenTofu,
+    };
+    let result = pipeline::check_directory(&args.dir, selection);
+    let errors: Vec<&Diagnostic> = result
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    for d in &errors {
+        eprint!("{}", String::from_utf8_lossy(&report::render_one_human(d)));
+    }
+    let Some(module) = result.modules.first() else {
+        eprintln!(
+            "error: the {} view of {} could not be built",
+            view.tool_name(),
+            args.dir.display()
+        );
+        return EXIT_ERROR;
+    };
+    let text = crate::print::print(module, &result.files, args.format);
+    let mut stdout = io::stdout().lock();
+    if let Err(error) = stdout.write_all(text.as_bytes())
+        && error.kind() != io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error: cannot write output: {error}");
+        return EXIT_ERROR;
+    }
+    if errors.is_empty() {
+        EXIT_CLEAN
+    } else {
+        EXIT_FINDINGS
+    }
+}

@@ -1,0 +1,123 @@
+//! Annotated snippets rendered by codespan-reporting, like rustc.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use codespan_reporting::diagnostic::{
+    Diagnostic as CsDiagnostic, Label as CsLabel, Severity as CsSeverity,
+};
+use codespan_reporting::files::{Error, Files};
+use codespan_reporting::term::{self, termcolor::Buffer};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::source::SourceFile;
+
+/// Renders one diagnostic; codespan ends it with a blank line.
+pub fn render(diagnostic: &Diagnostic, color: bool) -> Vec<u8> {
+    let mut files = LabelFiles::default();
+    let mut labels = Vec::new();
+    if let Some(primary) = &diagnostic.primary {
+        let id = files.add(&primary.file);
+        labels.push(CsLabel::primary(id, primary.range.clone()).with_message(&primary.message));
+    }
+    for secondary in &diagnostic.secondary {
+        let id = files.add(&secondary.file);
+        labels
+            .push(CsLabel::secondary(id, secondary.range.clone()).with_message(&secondary.message));
+    }
+    let message = if diagnostic.primary.is_none() && !diagnostic.path.is_empty() {
+        format!("{}: {}", diagnostic.path, diagnostic.message)
+    } else {
+        diagnostic.message.clone()
+    };
+    let mut notes: Vec<String> = diagnostic
+        .notes
+        .iter()
+        .map(|n| format!("note: {n}"))
+        .collect();
+    notes.extend(super::view_note(diagnostic).map(|n| format!("note: {n}")));
+    notes.extend(diagnostic.help.iter().map(|h| format!("help: {h}")));
+    notes.push(format!("see: {}", diagnostic.doc_link()));
+    let rendered = CsDiagnostic::new(severity(diagnostic.severity))
+        .with_code(diagnostic.rule)
+        .with_message(message)
+        .with_labels(labels)
+        .with_notes(notes);
+
+    let mut buffer = if color {
+        Buffer::ansi()
+    } else {
+        Buffer::no_color()
+    };
+    let config = term::Config::default();
+    if term::emit_to_write_style(&mut buffer, &config, &files, &rendered).is_err() {
+        // A label outside its file cannot happen for spans we made; fall back to one line.
+        return format!("{}\n\n", super::short::render(diagnostic)).into_bytes();
+    }
+    buffer.into_inner()
+}
+
+fn severity(severity: Severity) -> CsSeverity {
+    match severity {
+        Severity::Error => CsSeverity::Error,
+        Severity::Warning => CsSeverity::Warning,
+        Severity::Notice => CsSeverity::Note,
+    }
+}
+
+/// The files one diagnostic's labels point into, served from our own line index.
+#[derive(Default)]
+struct LabelFiles<'a> {
+    files: Vec<&'a Arc<SourceFile>>,
+}
+
+impl<'a> LabelFiles<'a> {
+    fn add(&mut self, file: &'a Arc<SourceFile>) -> usize {
+        match self.files.iter().position(|f| Arc::ptr_eq(f, file)) {
+            Some(id) => id,
+            None => {
+                self.files.push(file);
+                self.files.len() - 1
+            }
+        }
+    }
+
+    fn get(&self, id: usize) -> Result<&'a SourceFile, Error> {
+        self.files
+            .get(id)
+            .copied()
+            .map(Arc::as_ref)
+            .ok_or(Error::FileMissing)
+    }
+}
+
+impl<'a> Files<'a> for LabelFiles<'a> {
+    type FileId = usize;
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, id: usize) -> Result<&'a str, Error> {
+        Ok(&self.get(id)?.display)
+    }
+
+    fn source(&'a self, id: usize) -> Result<&'a str, Error> {
+        Ok(&self.get(id)?.text)
+    }
+
+    fn line_index(&'a self, id: usize, byte_index: usize) -> Result<usize, Error> {
+        Ok(self.get(id)?.line_index(byte_index))
+    }
+
+    fn line_range(&'a self, id: usize, line_index: usize) -> Result<Range<usize>, Error> {
+        let file = self.get(id)?;
+        let starts = file.line_starts();
+        let start = *starts.get(line_index).ok_or(Error::LineTooLarge {
+            given: line_index,
+            max: starts.len() - 1,
+        })? as usize;
+        let end = starts
+            .get(line_index + 1)
+            .map_or(file.text.len(), |&s| s as usize);
+        Ok(start..end)
+    }
+}

@@ -1,0 +1,22 @@
+//! `path:line:col: severity[rule]: message`, one line per finding.
+
+use crate::diagnostic::Diagnostic;
+
+pub fn render(diagnostic: &Diagnostic) -> String {
+    let location = match &diagnostic.primary {
+        Some(label) => {
+            let (line, col) = label.start();
+            format!("{}:{line}:{col}", label.file.display)
+        }
+        None => diagnostic.path.clone(),
+    };
+    let view = match (diagnostic.views.terraform, diagnostic.views.opentofu) {
+        (true, false) => " (terraform view)",
+        (false, true) => " (opentofu view)",
+        _ => "",
+    };
+    format!(
+        "{location}: {}[{}]: {}{view}",
+        diagnostic.severity, diagnostic.rule, diagnostic.message
+    )
+}
