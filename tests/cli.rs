@@ -1,0 +1,265 @@
+//! End-to-end tests of the binary: exit codes, arguments, bad input, rendered output.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn tflint_merge(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("run tflint-merge")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn write(root: &Path, files: &[(&str, &[u8])]) {
+    for (name, content) in files {
+        let path = root.join(name);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, content).expect("write");
+    }
+}
+
+fn fixtures() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures"))
+}
+
+#[test]
+fn clean_module_exits_zero() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[("m/main.tf", b"resource \"terraform_data\" \"a\" {}\n")],
+    );
+    let out = tflint_merge(t.path(), &["--color", "never", "m"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(stdout(&out), "no findings in 1 directory (1 file)\n");
+}
+
+#[test]
+fn findings_exit_one_and_fail_on_controls_it() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[(
+            "m/main.tf",
+            b"resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n",
+        )],
+    );
+    assert_eq!(tflint_merge(t.path(), &["m"]).status.code(), Some(1));
+    assert_eq!(
+        tflint_merge(t.path(), &["--fail-on", "warning", "m"])
+            .status
+            .code(),
+        Some(1)
+    );
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    let t = tempfile::tempdir().expect("tempdir");
+    assert_eq!(
+        tflint_merge(t.path(), &["--view", "nope"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        tflint_merge(t.path(), &["does-not-exist/"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        tflint_merge(t.path(), &["--exclude", "a[", "."])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        tflint_merge(t.path(), &["-j", "0", "."]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn help_and_version_exit_zero() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let help = tflint_merge(t.path(), &["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(stdout(&help).contains("Examples:"));
+    assert_eq!(
+        tflint_merge(t.path(), &["--version"]).status.code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn syntax_errors_are_located_and_other_directories_still_checked() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("a/main.tf", b"resource \"x\" \"a\" {\n  b = \n}\n"),
+            ("b/main.tf.json", b"{\"resource\": {\"x\": {\"a\": {}}},}"),
+            (
+                "c/main.tf",
+                b"resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n",
+            ),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["--format", "short", "."]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text.contains("a/main.tf:2:"), "{text}");
+    assert!(text.contains("error[syntax_error]"), "{text}");
+    assert!(text.contains("b/main.tf.json:1:"), "{text}");
+    assert!(
+        text.contains("c/main.tf:2:1: error[duplicate_definition]"),
+        "{text}"
+    );
+}
+
+#[test]
+fn non_utf8_file_is_a_located_read_error() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", b"a = 1\nb = \"\xff\"\n"),
+            ("n/main.tf", b"x = 1\n"),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["--format", "short", "."]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "m/main.tf:2:6: error[read_error]: file is not valid UTF-8\n"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_loop_is_reported_and_exits_two() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), &[("m/main.tf", b"x = 1\n")]);
+    std::os::unix::fs::symlink(t.path().join("m"), t.path().join("m/again")).expect("symlink");
+    let out = tflint_merge(t.path(), &["--format", "short", "."]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stdout(&out).contains("m/again: error[io_error]: symlink loop"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn file_arguments_mean_their_directory_once() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", b"resource \"x\" \"a\" {}\n"),
+            ("m/override.tf", b"resource \"x\" \"b\" {}\n"),
+        ],
+    );
+    // Only the override is staged, plus a deleted file: the base still counts.
+    let out = tflint_merge(
+        t.path(),
+        &["--format", "short", "m/override.tf", "m/deleted.tf"],
+    );
+    assert_eq!(
+        stdout(&out),
+        "m/override.tf:1:1: error[override_without_base]: Missing resource to override\n"
+    );
+}
+
+#[test]
+fn exclude_skips_matching_directories() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("keep/main.tf", b"x = 1\n"),
+            (
+                "skip/main.tf",
+                b"resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n",
+            ),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["--exclude", "skip", "--color", "never", "."]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "no findings in 1 directory (1 file)\n");
+}
+
+#[test]
+fn findings_in_one_view_say_so() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", b"resource \"x\" \"a\" {}\n"),
+            ("m/extra.tofu", b"resource \"x\" \"a\" {}\n"),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["--format", "short", "."]);
+    assert_eq!(
+        stdout(&out),
+        "m/main.tf:1:1: error[duplicate_definition]: Duplicate resource \"x\" configuration (opentofu view)\n"
+    );
+}
+
+#[test]
+fn closed_stdout_is_not_an_error() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let mut files = Vec::new();
+    for i in 0..200 {
+        files.push((
+            format!("m{i}/main.tf"),
+            b"resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n".to_vec(),
+        ));
+    }
+    for (name, content) in &files {
+        write(t.path(), &[(name.as_str(), content.as_slice())]);
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .args(["--color", "never", "."])
+        .current_dir(t.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    drop(child.stdout.take()); // the reader goes away at once, like `| head -0`
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn human_output_snapshot() {
+    let out = tflint_merge(&fixtures().join("render"), &["--color", "never", "module"]);
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!("human", stdout(&out));
+}
+
+#[test]
+fn short_output_snapshot() {
+    let out = tflint_merge(&fixtures().join("render"), &["--format", "short", "module"]);
+    insta::assert_snapshot!("short", stdout(&out));
+}
+
+#[test]
+fn same_output_whatever_the_thread_count() {
+    let root = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/conformance"
+    ));
+    let one = tflint_merge(root, &["-j", "1", "--format", "short", "."]);
+    let four = tflint_merge(root, &["-j", "4", "--format", "short", "."]);
+    assert!(!one.stdout.is_empty());
+    assert_eq!(one.stdout, four.stdout);
+}
