@@ -197,7 +197,7 @@ impl Diagnostic {
     }
 
     /// Identity used to report a finding found in both views once.
-    pub fn identity(&self) -> impl PartialEq + Eq + std::hash::Hash + use<> {
+    pub fn identity(&self) -> impl Eq + std::hash::Hash + use<> {
         let location = |l: &Label| (l.file.display.clone(), l.range.clone(), l.message.clone());
         (
             self.rule,

@@ -255,12 +255,12 @@ mod tests {
         ]);
         let root = t.path().to_path_buf();
         let found = discover(
-            &[root.clone()],
+            std::slice::from_ref(&root),
             &exclude_set(&["examples".into()]).expect("glob"),
         );
         assert_eq!(rel(t.path(), &found.dirs), ["modules/x", "modules/x/test"]);
         let found = discover(
-            &[root.clone()],
+            std::slice::from_ref(&root),
             &exclude_set(&["*/test".into()]).expect("glob"),
         );
         assert_eq!(

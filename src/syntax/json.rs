@@ -1,13 +1,1047 @@
-//! JSON syntax (`.tf.json`, `.tofu.json`): placeholder until the JSON lowering lands.
-use super::{Parsed, SyntaxError};
-use crate::source::{FileId, Span};
+//! JSON syntax (`.tf.json`, `.tofu.json`): parsed by jsonc-parser (in strict JSON mode), lowered
+//! into [`crate::syntax`] types.
+//!
+//! The lowering follows HCL's JSON rules as Terraform and OpenTofu apply them:
+//! - top-level keys are block types; labels are nested object keys (an array of objects at a
+//!   label level is flattened); the value after the last label is the body, or an array of
+//!   bodies (several blocks), or `null` (no block);
+//! - inside a body, whether a key is a nested block or an attribute depends on the schema. We
+//!   only know the schema of Terraform's own blocks ([`nested_block`]); everything else
+//!   (provider-defined bodies, module arguments, locals) is an attribute holding the JSON value;
+//! - `"//"` keys in bodies are comments; at the root, their string values become
+//!   [`Comment`]s. At a label level, `"//"` is a label like any other;
+//! - strings are templates: `"${expr}"` is the expression, other strings with template
+//!   sequences are templates, the rest are plain strings. The JSON string itself is always kept
+//!   in [`Expr::json_string`], for the places where the tools read it literally.
+//!
+//! jsonc-parser accepts a few things strict JSON does not (control characters inside strings,
+//! vertical tab, form feed and Unicode whitespace between tokens); [`prescan`] rejects those,
+//! and bounds the nesting depth before anything recursive looks at the tree.
 
-pub fn parse(id: FileId, _text: &str) -> Parsed {
-    Parsed {
-        file: Err(SyntaxError {
-            message: "JSON syntax is not supported yet".into(),
-            span: Span::new(id, 0..0),
-        }),
-        duplicate_attributes: Vec::new(),
+use std::collections::HashMap;
+
+use hcl_edit::Span as _;
+use hcl_edit::template::Element;
+use jsonc_parser::ast::{Array, Object, ObjectProp, ObjectPropName, Value};
+use jsonc_parser::common::Range as JsonRange;
+use jsonc_parser::errors::ParseErrorKind;
+use jsonc_parser::{CollectOptions, ParseOptions};
+
+use super::{
+    Attribute, Block, Body, Comment, DuplicateAttribute, Expr, ExprKind, File, Label, ObjectItem,
+    Parsed, SyntaxError, native,
+};
+use crate::source::{FileId, Span, Syntax};
+
+/// How deeply arrays and objects may nest. jsonc-parser stops at 512 levels of its own
+/// bookkeeping (about 256 nested objects); this keeps the limit simple and independent of it.
+const MAX_NESTING_DEPTH: usize = 256;
+
+type Result<T> = std::result::Result<T, SyntaxError>;
+
+pub fn parse(id: FileId, text: &str) -> Parsed {
+    let mut lowerer = Lowerer {
+        id,
+        duplicates: Vec::new(),
+        comments: Vec::new(),
+    };
+    let file = parse_root(id, text).and_then(|root| {
+        let body = lowerer.root(&root)?;
+        Ok(body)
+    });
+    match file {
+        Ok(body) => Parsed {
+            file: Ok(File {
+                id,
+                syntax: Syntax::Json,
+                body,
+                comments: lowerer.comments,
+            }),
+            duplicate_attributes: lowerer.duplicates,
+        },
+        Err(error) => Parsed {
+            file: Err(error),
+            duplicate_attributes: Vec::new(),
+        },
+    }
+}
+
+/// Parses the text as strict JSON; the first error wins, whoever finds it.
+fn parse_root(id: FileId, text: &str) -> Result<Value<'_>> {
+    let options = ParseOptions {
+        allow_comments: false,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    let error_at = |offset: usize, message: String| SyntaxError {
+        message,
+        span: Span::new(id, offset.min(text.len())..offset.min(text.len())),
+    };
+    let strictness = prescan(text);
+    let parsed = jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options);
+    match (parsed, strictness) {
+        (Err(error), Some((offset, message)))
+            if matches!(error.kind(), ParseErrorKind::NestingDepthExceeded)
+                || offset < error.range().start =>
+        {
+            Err(error_at(offset, message.to_string()))
+        }
+        (Err(error), _) => Err(error_at(error.range().start, error.kind().to_string())),
+        (Ok(_), Some((offset, message))) => Err(error_at(offset, message.to_string())),
+        (Ok(result), None) => match result.value {
+            Some(value) => Ok(value),
+            None => Err(error_at(text.len(), "Missing value".to_string())),
+        },
+    }
+}
+
+/// The first thing strict JSON forbids that jsonc-parser lets through, and the place where the
+/// nesting gets too deep. A plain byte scan: no recursion, whatever the input.
+fn prescan(text: &str) -> Option<(usize, &'static str)> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (offset, &byte) in text.as_bytes().iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if byte == b'\\' {
+                escaped = true;
+            } else if byte == b'"' {
+                in_string = false;
+            } else if byte < 0x20 {
+                return Some((
+                    offset,
+                    "Invalid JSON string: control characters must be escaped",
+                ));
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING_DEPTH {
+                    return Some((offset, "nesting too deep"));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            0x0B | 0x0C | 0x80.. => {
+                return Some((
+                    offset,
+                    "Invalid character: only JSON values, punctuation, spaces, tabs and line \
+                     breaks may appear outside strings",
+                ));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// What a body may nest as blocks. Everything not listed in [`nested_block`] is an attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Schema {
+    Root,
+    /// `resource`, `data`, `ephemeral` (also `data` in `check`).
+    Resource,
+    Lifecycle,
+    Provisioner,
+    Dynamic,
+    /// The `content` of a `dynamic` block: a provider-defined body, which may nest `dynamic`.
+    DynamicContent,
+    Provider,
+    Terraform,
+    Cloud,
+    Encryption,
+    /// `state`, `plan` and the remote state data source settings of `encryption`.
+    EncryptionTarget,
+    RemoteStateSources,
+    Variable,
+    Output,
+    Check,
+    Language,
+    Module,
+    Removed,
+    /// Attributes only.
+    Plain,
+}
+
+/// Top-level block types Terraform or OpenTofu know.
+fn is_known_top_level(key: &str) -> bool {
+    matches!(
+        key,
+        "resource"
+            | "data"
+            | "ephemeral"
+            | "variable"
+            | "output"
+            | "module"
+            | "provider"
+            | "check"
+            | "locals"
+            | "terraform"
+            | "language"
+            | "moved"
+            | "import"
+            | "removed"
+    )
+}
+
+/// If `key` is a nested block type in a body of `schema`: its number of labels and the schema of
+/// its body.
+fn nested_block(schema: Schema, key: &str) -> Option<(usize, Schema)> {
+    use Schema::*;
+    Some(match (schema, key) {
+        (Root, "resource" | "data" | "ephemeral") => (2, Resource),
+        (Root, "variable") => (1, Variable),
+        (Root, "output") => (1, Output),
+        (Root, "module") => (1, Module),
+        (Root, "provider") => (1, Provider),
+        (Root, "check") => (1, Check),
+        (Root, "terraform") => (0, Terraform),
+        (Root, "language") => (0, Language),
+        (Root, "removed") => (0, Removed),
+        // `locals`, `moved`, `import`, and unknown block types (reported later).
+        (Root, _) => (0, Plain),
+        (Resource | Removed, "lifecycle") => (0, Lifecycle),
+        (Resource | Removed, "provisioner") => (1, Provisioner),
+        (Resource | Removed | Provisioner, "connection") => (0, Plain),
+        (Resource | DynamicContent | Provider, "dynamic") => (1, Dynamic),
+        (Dynamic, "content") => (0, DynamicContent),
+        (Lifecycle, "precondition" | "postcondition" | "action_trigger") => (0, Plain),
+        (Terraform, "backend") => (1, Plain),
+        (Terraform, "cloud") => (0, Cloud),
+        (Cloud, "workspaces") => (0, Plain),
+        (Terraform, "required_providers") => (0, Plain),
+        (Terraform, "provider_meta") => (1, Plain),
+        (Terraform, "encryption") => (0, Encryption),
+        (Encryption, "key_provider" | "method") => (2, Plain),
+        (Encryption, "state" | "plan") => (0, EncryptionTarget),
+        (Encryption, "remote_state_data_sources") => (0, RemoteStateSources),
+        (RemoteStateSources, "default") => (0, EncryptionTarget),
+        (RemoteStateSources, "remote_state_data_source") => (1, EncryptionTarget),
+        (EncryptionTarget, "fallback") => (0, Plain),
+        (Variable, "validation") => (0, Plain),
+        (Output, "precondition") => (0, Plain),
+        (Check, "assert") => (0, Plain),
+        (Check, "data") => (2, Resource),
+        (Language, "compatible_with") => (0, Plain),
+        (Module, "lifecycle") => (0, Plain),
+        _ => return None,
+    })
+}
+
+struct Lowerer {
+    id: FileId,
+    duplicates: Vec<DuplicateAttribute>,
+    comments: Vec<Comment>,
+}
+
+impl Lowerer {
+    fn span(&self, range: JsonRange) -> Span {
+        Span::new(self.id, range.start..range.end)
+    }
+
+    fn error(&self, range: JsonRange, message: String) -> SyntaxError {
+        SyntaxError {
+            message,
+            span: self.span(range),
+        }
+    }
+
+    fn root(&mut self, root: &Value) -> Result<Body> {
+        let not_object = "Root value must be object: the root value in a JSON configuration must \
+                          be a JSON object or an array of JSON objects";
+        let objects: Vec<&Object> = match root {
+            Value::Object(object) => vec![object],
+            Value::Array(array) => array
+                .elements
+                .iter()
+                .map(|element| match element {
+                    Value::Object(object) => Ok(object),
+                    other => Err(self.error(value_range(other), not_object.to_string())),
+                })
+                .collect::<Result<_>>()?,
+            other => return Err(self.error(value_range(other), not_object.to_string())),
+        };
+        self.body(&objects, Schema::Root)
+    }
+
+    /// One body, from one object or several (an array of objects at body level is merged).
+    fn body(&mut self, objects: &[&Object], schema: Schema) -> Result<Body> {
+        let mut out = Body::default();
+        let mut defined: HashMap<String, Span> = HashMap::new();
+        for prop in objects.iter().flat_map(|o| o.properties.iter()) {
+            let (name, name_range) = prop_name(prop);
+            if name == "//" {
+                if schema == Schema::Root {
+                    self.root_comment(&prop.value);
+                }
+                continue;
+            }
+            let as_block = match nested_block(schema, name) {
+                Some(_) if schema == Schema::Root && !is_known_top_level(name) => {
+                    is_block_shaped(&prop.value)
+                }
+                found => found.is_some(),
+            };
+            if let (true, Some((labels, body_schema))) = (as_block, nested_block(schema, name)) {
+                let kind_span = self.span(name_range);
+                let mut header = BlockHeader {
+                    kind: name,
+                    kind_span,
+                    labels: Vec::new(),
+                };
+                self.blocks(
+                    &prop.value,
+                    &mut header,
+                    labels,
+                    body_schema,
+                    &mut out.blocks,
+                )?;
+                continue;
+            }
+            let name_span = self.span(name_range);
+            match defined.get(name) {
+                Some(&first) => self.duplicates.push(DuplicateAttribute {
+                    name: name.to_string(),
+                    first,
+                    second: name_span,
+                    syntax: Syntax::Json,
+                }),
+                None => {
+                    defined.insert(name.to_string(), name_span);
+                }
+            }
+            out.attributes.push(Attribute {
+                name: name.to_string(),
+                name_span,
+                expr: self.expr(&prop.value),
+            });
+        }
+        Ok(out)
+    }
+
+    fn root_comment(&mut self, value: &Value) {
+        let strings: Vec<&Value> = match value {
+            Value::Array(array) => array.elements.iter().collect(),
+            other => vec![other],
+        };
+        for value in strings {
+            if let Value::StringLit(s) = value {
+                self.comments.push(Comment {
+                    text: s.value.trim().to_string(),
+                    span: self.span(s.range),
+                });
+            }
+        }
+    }
+
+    /// The blocks a JSON value stands for, once `labels_left` more labels are peeled off it.
+    fn blocks(
+        &mut self,
+        value: &Value,
+        header: &mut BlockHeader,
+        labels_left: usize,
+        schema: Schema,
+        out: &mut Vec<Block>,
+    ) -> Result<()> {
+        if labels_left > 0 {
+            let props = self.label_props(value, header.kind)?;
+            if props.is_empty() {
+                return Err(self.error(
+                    value_range(value),
+                    format!(
+                        "Missing block label: a {} block needs a JSON object property here, \
+                         whose name is the block's label",
+                        header.kind
+                    ),
+                ));
+            }
+            for prop in props {
+                let (label, range) = prop_name(prop);
+                header.labels.push(Label {
+                    value: label.to_string(),
+                    span: self.span(range),
+                });
+                let result = self.blocks(&prop.value, header, labels_left - 1, schema, out);
+                header.labels.pop();
+                result?;
+            }
+            return Ok(());
+        }
+        match value {
+            Value::NullKeyword(_) => {}
+            Value::Object(object) => {
+                let body = self.body(&[object], schema)?;
+                out.push(header.block(self.span(object.range), body));
+            }
+            Value::Array(array) => {
+                for element in &array.elements {
+                    let body = match element {
+                        Value::Object(object) => self.body(&[object], schema)?,
+                        Value::Array(inner) => {
+                            let objects = self.body_objects(inner, header.kind)?;
+                            self.body(&objects, schema)?
+                        }
+                        Value::NullKeyword(_) => Body::default(),
+                        other => return Err(self.not_a_body(other, header.kind)),
+                    };
+                    out.push(header.block(self.span(value_range(element)), body));
+                }
+            }
+            other => return Err(self.not_a_body(other, header.kind)),
+        }
+        Ok(())
+    }
+
+    fn not_a_body(&self, value: &Value, kind: &str) -> SyntaxError {
+        self.error(
+            value_range(value),
+            format!("{kind} block body must be a JSON object"),
+        )
+    }
+
+    /// The objects of an array standing for one body.
+    fn body_objects<'v, 'a>(
+        &self,
+        array: &'v Array<'a>,
+        kind: &str,
+    ) -> Result<Vec<&'v Object<'a>>> {
+        array
+            .elements
+            .iter()
+            .map(|element| match element {
+                Value::Object(object) => Ok(object),
+                other => Err(self.not_a_body(other, kind)),
+            })
+            .collect()
+    }
+
+    /// The properties of a label level: one object, or an array of objects, flattened.
+    fn label_props<'v, 'a>(
+        &self,
+        value: &'v Value<'a>,
+        kind: &str,
+    ) -> Result<Vec<&'v ObjectProp<'a>>> {
+        let message =
+            || format!("a JSON object is required here, to give the labels of a {kind} block");
+        match value {
+            Value::NullKeyword(_) => Ok(Vec::new()),
+            Value::Object(object) => Ok(object.properties.iter().collect()),
+            Value::Array(array) => {
+                let mut props = Vec::new();
+                for element in &array.elements {
+                    match element {
+                        Value::Object(object) => props.extend(object.properties.iter()),
+                        other => return Err(self.error(value_range(other), message())),
+                    }
+                }
+                Ok(props)
+            }
+            other => Err(self.error(value_range(other), message())),
+        }
+    }
+
+    fn expr(&self, value: &Value) -> Expr {
+        let span = self.span(value_range(value));
+        match value {
+            Value::NullKeyword(_) => Expr::new(ExprKind::Null, span),
+            Value::BooleanLit(b) => Expr::new(ExprKind::Bool(b.value), span),
+            Value::NumberLit(n) => Expr::new(ExprKind::Number(n.value.to_string()), span),
+            Value::StringLit(s) => string_expr(&s.value, span),
+            Value::Array(array) => Expr::new(
+                ExprKind::Tuple(array.elements.iter().map(|e| self.expr(e)).collect()),
+                span,
+            ),
+            Value::Object(object) => Expr::new(
+                ExprKind::Object(
+                    object
+                        .properties
+                        .iter()
+                        .map(|prop| {
+                            let (key, range) = prop_name(prop);
+                            ObjectItem {
+                                key: Expr {
+                                    kind: ExprKind::String(key.to_string()),
+                                    span: self.span(range),
+                                    json_string: Some(key.into()),
+                                },
+                                value: self.expr(&prop.value),
+                            }
+                        })
+                        .collect(),
+                ),
+                span,
+            ),
+        }
+    }
+}
+
+/// A block's type and the labels peeled off so far.
+struct BlockHeader<'k> {
+    kind: &'k str,
+    kind_span: Span,
+    labels: Vec<Label>,
+}
+
+impl BlockHeader<'_> {
+    fn block(&self, body_span: Span, body: Body) -> Block {
+        let header_span = self
+            .labels
+            .last()
+            .map_or(self.kind_span, |l| self.kind_span.to(l.span));
+        Block {
+            kind: self.kind.to_string(),
+            labels: self.labels.clone(),
+            header_span,
+            body_span,
+            body,
+        }
+    }
+}
+
+/// Whether an unknown top-level key reads as blocks (else it is an attribute of the root body).
+fn is_block_shaped(value: &Value) -> bool {
+    match value {
+        Value::Object(_) => true,
+        Value::Array(array) => {
+            !array.elements.is_empty()
+                && array.elements.iter().all(|e| matches!(e, Value::Object(_)))
+        }
+        _ => false,
+    }
+}
+
+fn prop_name<'p>(prop: &'p ObjectProp) -> (&'p str, JsonRange) {
+    match &prop.name {
+        ObjectPropName::String(lit) => (lit.value.as_ref(), lit.range),
+        ObjectPropName::Word(word) => (word.value, word.range),
+    }
+}
+
+fn value_range(value: &Value) -> JsonRange {
+    match value {
+        Value::StringLit(v) => v.range,
+        Value::NumberLit(v) => v.range,
+        Value::BooleanLit(v) => v.range,
+        Value::Object(v) => v.range,
+        Value::Array(v) => v.range,
+        Value::NullKeyword(v) => v.range,
+    }
+}
+
+/// A JSON string as an expression: a plain string, the expression of a `"${...}"` covering the
+/// whole string, or a template. `json_string` is always the string itself.
+fn string_expr(s: &str, span: Span) -> Expr {
+    let kind = template_kind(s, span);
+    Expr {
+        kind,
+        span,
+        json_string: Some(s.into()),
+    }
+}
+
+fn template_kind(s: &str, span: Span) -> ExprKind {
+    // `$${` and `%%{` contain these too, so a string without them has nothing to unescape.
+    if !s.contains("${") && !s.contains("%{") {
+        return ExprKind::String(s.to_string());
+    }
+    // A string that is not a valid template is still a valid JSON string: where the tools read
+    // it literally it is fine, elsewhere evaluating it fails later. Either way it stays a
+    // template here rather than failing the whole file.
+    let Ok(template) = hcl_edit::parser::parse_template(s) else {
+        return ExprKind::Template;
+    };
+    let mut literal = String::new();
+    let mut only_literals = true;
+    for element in template.iter() {
+        match element {
+            Element::Literal(text) => literal.push_str(text.value()),
+            _ => only_literals = false,
+        }
+    }
+    if only_literals {
+        return ExprKind::String(literal);
+    }
+    let mut elements = template.iter();
+    if let (Some(Element::Interpolation(interpolation)), None) = (elements.next(), elements.next())
+        && let Some(source) = interpolation.expr.span().and_then(|range| s.get(range))
+        && let Some(expr) = native::parse_expr_at(source, span).or_else(|| {
+            // An interpolation may span lines where a bare expression may not.
+            native::parse_expr_at(&source.replace(['\r', '\n'], " "), span)
+        })
+    {
+        return expr.kind;
+    }
+    ExprKind::Template
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_ok(text: &str) -> File {
+        match parse(FileId(0), text).file {
+            Ok(file) => file,
+            Err(e) => panic!("unexpected syntax error: {e:?}"),
+        }
+    }
+
+    fn parse_err(text: &str) -> SyntaxError {
+        match parse(FileId(0), text).file {
+            Ok(file) => panic!("expected a syntax error, got {file:?}"),
+            Err(e) => e,
+        }
+    }
+
+    fn labels(block: &Block) -> Vec<&str> {
+        block.labels.iter().map(|l| l.value.as_str()).collect()
+    }
+
+    #[test]
+    fn root_object_with_resources_and_two_labels() {
+        let text = r#"{"resource": {"aws_instance": {"web": {"ami": "x", "count": 2}, "db": {}}}, "locals": {"a": 1}}"#;
+        let file = parse_ok(text);
+        assert_eq!(file.syntax, Syntax::Json);
+        let kinds: Vec<_> = file.body.blocks.iter().map(|b| b.kind.as_str()).collect();
+        assert_eq!(kinds, ["resource", "resource", "locals"]);
+        let web = &file.body.blocks[0];
+        assert_eq!(labels(web), ["aws_instance", "web"]);
+        assert_eq!(labels(&file.body.blocks[1]), ["aws_instance", "db"]);
+        assert_eq!(web.body.attributes.len(), 2);
+        assert_eq!(
+            web.body.attributes[1].expr.kind,
+            ExprKind::Number("2".into())
+        );
+        let locals = &file.body.blocks[2];
+        assert!(locals.labels.is_empty());
+        assert_eq!(locals.body.attributes[0].name, "a");
+    }
+
+    #[test]
+    fn root_array_is_flattened_in_order() {
+        let text =
+            r#"[{"variable": {"a": {}}}, {"output": {"b": {"value": 1}}, "variable": {"c": {}}}]"#;
+        let file = parse_ok(text);
+        let got: Vec<_> = file
+            .body
+            .blocks
+            .iter()
+            .map(|b| (b.kind.as_str(), b.label(0)))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("variable", Some("a")),
+                ("output", Some("b")),
+                ("variable", Some("c"))
+            ]
+        );
+    }
+
+    #[test]
+    fn root_must_be_an_object_or_array_of_objects() {
+        let error = parse_err("  42 ");
+        assert_eq!(error.span.start, 2);
+        assert!(error.message.starts_with("Root value must be object"));
+        let error = parse_err(r#"[{}, 1]"#);
+        assert_eq!(error.span.start, 5);
+    }
+
+    #[test]
+    fn arrays_of_blocks_at_label_and_type_levels() {
+        let text = r#"{"resource": {"t": {"n": [{"a": 1}, {"a": 2}]}},
+            "resource ": null,
+            "module": [{"m1": {"source": "./a"}}, {"m2": {"source": "./b"}}],
+            "locals": [{"x": 1}, {"y": 2}]}"#;
+        let file = parse_ok(text);
+        let resources: Vec<_> = file.body.blocks_of("resource").collect();
+        assert_eq!(resources.len(), 2);
+        for (i, block) in resources.iter().enumerate() {
+            assert_eq!(labels(block), ["t", "n"]);
+            let value = &block.body.attributes[0].expr;
+            assert_eq!(&text[value.span.range()], (i + 1).to_string());
+            assert_eq!(
+                &text[block.body_span.range()],
+                format!("{{\"a\": {}}}", i + 1)
+            );
+        }
+        let modules: Vec<_> = file
+            .body
+            .blocks_of("module")
+            .filter_map(|b| b.label(0))
+            .collect();
+        assert_eq!(modules, ["m1", "m2"]);
+        let locals: Vec<_> = file
+            .body
+            .blocks_of("locals")
+            .map(|b| b.body.attributes[0].name.as_str())
+            .collect();
+        assert_eq!(locals, ["x", "y"]);
+        // An unknown key with an object value is a block, with a scalar value an attribute.
+        let unknown = parse_ok(r#"{"resources": {"t": {}}, "foo": 5}"#);
+        assert_eq!(unknown.body.blocks[0].kind, "resources");
+        assert!(unknown.body.blocks[0].labels.is_empty());
+        assert_eq!(unknown.body.attributes[0].name, "foo");
+    }
+
+    #[test]
+    fn null_body_is_no_block_and_null_labels_are_an_error() {
+        let file = parse_ok(r#"{"resource": {"t": {"n": null}}, "terraform": null}"#);
+        assert!(file.body.blocks.is_empty());
+        let error = parse_err(r#"{"variable": {}}"#);
+        assert!(
+            error.message.starts_with("Missing block label"),
+            "{error:?}"
+        );
+        assert_eq!(error.span.start, 13);
+    }
+
+    #[test]
+    fn nested_meta_blocks() {
+        let text = r#"{"resource": {"aws_security_group": {"sg": {
+            "name": "x",
+            "ingress": [{"from_port": 1}],
+            "lifecycle": {"prevent_destroy": true, "precondition": [{"condition": true}, {"condition": false}]},
+            "provisioner": [{"local-exec": {"command": "a"}}, {"file": {"source": "b", "connection": {"host": "h"}}}],
+            "connection": {"type": "ssh"},
+            "dynamic": {"egress": {"for_each": [], "content": {"to_port": 1, "dynamic": {"x": {"content": {}}}}}}
+        }}},
+        "terraform": {"required_version": ">= 1.0",
+            "backend": {"s3": {"bucket": "b"}},
+            "required_providers": {"aws": {"source": "hashicorp/aws"}},
+            "cloud": {"workspaces": {"name": "w"}}},
+        "variable": {"v": {"validation": {"condition": true}, "default": {"a": 1}}},
+        "check": {"c": {"data": {"http": {"x": {"url": "u"}}}, "assert": {"condition": true}}},
+        "language": {"compatible_with": {"opentofu": ">= 1.9"}}}"#;
+        let file = parse_ok(text);
+        let sg = &file.body.blocks[0];
+        let attrs: Vec<_> = sg.body.attributes.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(attrs, ["name", "ingress"]);
+        assert!(matches!(
+            sg.body.attributes[1].expr.kind,
+            ExprKind::Tuple(_)
+        ));
+        let kinds: Vec<_> = sg.body.blocks.iter().map(|b| b.kind.as_str()).collect();
+        assert_eq!(
+            kinds,
+            [
+                "lifecycle",
+                "provisioner",
+                "provisioner",
+                "connection",
+                "dynamic"
+            ]
+        );
+        let lifecycle = &sg.body.blocks[0];
+        assert_eq!(lifecycle.body.attributes[0].name, "prevent_destroy");
+        assert_eq!(lifecycle.body.blocks_of("precondition").count(), 2);
+        let provisioners: Vec<_> = sg
+            .body
+            .blocks_of("provisioner")
+            .filter_map(|b| b.label(0))
+            .collect();
+        assert_eq!(provisioners, ["local-exec", "file"]);
+        let file_provisioner = &sg.body.blocks[2];
+        assert_eq!(file_provisioner.body.blocks[0].kind, "connection");
+        let dynamic = &sg.body.blocks[4];
+        assert_eq!(labels(dynamic), ["egress"]);
+        assert_eq!(dynamic.body.attributes[0].name, "for_each");
+        let content = &dynamic.body.blocks[0];
+        assert_eq!(content.kind, "content");
+        assert_eq!(content.body.attributes[0].name, "to_port");
+        assert_eq!(content.body.blocks[0].kind, "dynamic");
+
+        let terraform = &file.body.blocks[1];
+        assert_eq!(terraform.body.attributes[0].name, "required_version");
+        let backend = &terraform.body.blocks[0];
+        assert_eq!(
+            (backend.kind.as_str(), backend.label(0)),
+            ("backend", Some("s3"))
+        );
+        assert_eq!(backend.body.attributes[0].name, "bucket");
+        let required = &terraform.body.blocks[1];
+        assert_eq!(required.kind, "required_providers");
+        assert!(required.body.blocks.is_empty());
+        let aws = &required.body.attributes[0];
+        assert_eq!(aws.name, "aws");
+        let ExprKind::Object(items) = &aws.expr.kind else {
+            panic!("not an object: {aws:?}")
+        };
+        assert_eq!(items[0].key.kind, ExprKind::String("source".into()));
+        assert_eq!(&text[items[0].key.span.range()], "\"source\"");
+        assert_eq!(items[0].value.literal_string(), Some("hashicorp/aws"));
+        assert_eq!(terraform.body.blocks[2].body.blocks[0].kind, "workspaces");
+
+        let variable = &file.body.blocks[2];
+        assert_eq!(variable.body.blocks[0].kind, "validation");
+        assert_eq!(variable.body.attributes[0].name, "default");
+        let check = &file.body.blocks[3];
+        assert_eq!(labels(&check.body.blocks[0]), ["http", "x"]);
+        assert_eq!(check.body.blocks[1].kind, "assert");
+        assert_eq!(file.body.blocks[4].body.blocks[0].kind, "compatible_with");
+    }
+
+    #[test]
+    fn comment_keys_are_dropped_in_bodies_and_kept_at_the_root() {
+        let text =
+            r#"{"//": " top note ", "resource": {"t": {"//": {"//": "body comment", "a": 1}}}}"#;
+        let file = parse_ok(text);
+        assert_eq!(file.comments.len(), 1);
+        assert_eq!(file.comments[0].text, "top note");
+        assert_eq!(&text[file.comments[0].span.range()], "\" top note \"");
+        assert!(file.body.attributes.is_empty());
+        // At a label level `"//"` is a label; in the body it is a comment.
+        let block = &file.body.blocks[0];
+        assert_eq!(labels(block), ["t", "//"]);
+        let names: Vec<_> = block
+            .body
+            .attributes
+            .iter()
+            .map(|a| a.name.as_str())
+            .collect();
+        assert_eq!(names, ["a"]);
+        assert!(block.body.blocks.is_empty());
+    }
+
+    #[test]
+    fn strings_literal_template_and_expression() {
+        let text = r#"{"locals": {
+            "lit": "plain",
+            "esc": "a $${b} %%{c} \u0041",
+            "tpl": "a-${var.x}",
+            "dir": "%{ if true }y%{ endif }",
+            "expr": "${var.x}",
+            "padded": "${ var.y[0] }",
+            "strip": "${~ var.z ~}",
+            "two": "${a}${b}",
+            "call": "${upper(\"x\")}",
+            "spaced": "${ 1 +\n 2 }",
+            "bad": "${not an expr!}",
+            "open": "${"
+        }}"#;
+        let file = parse_ok(text);
+        let locals = &file.body.blocks[0].body;
+        let get = |name: &str| &locals.attribute(name).expect(name).expr;
+        assert_eq!(get("lit").kind, ExprKind::String("plain".into()));
+        assert_eq!(get("lit").json_string.as_deref(), Some("plain"));
+        assert_eq!(get("esc").kind, ExprKind::String("a ${b} %{c} A".into()));
+        assert_eq!(get("esc").json_string.as_deref(), Some("a $${b} %%{c} A"));
+        assert_eq!(get("tpl").kind, ExprKind::Template);
+        assert_eq!(get("tpl").json_string.as_deref(), Some("a-${var.x}"));
+        assert_eq!(get("dir").kind, ExprKind::Template);
+        let expr = get("expr");
+        assert!(matches!(expr.kind, ExprKind::Traversal { .. }), "{expr:?}");
+        assert_eq!(expr.reference_name().as_deref(), Some("var.x"));
+        assert_eq!(expr.json_string.as_deref(), Some("${var.x}"));
+        assert_eq!(&text[expr.span.range()], "\"${var.x}\"");
+        let ExprKind::Traversal { root, .. } = &expr.kind else {
+            unreachable!()
+        };
+        assert_eq!(root.span, expr.span);
+        let call = get("call");
+        assert!(
+            matches!(&call.kind, ExprKind::FunctionCall { name, .. } if name == "upper"),
+            "{call:?}"
+        );
+        assert_eq!(&text[call.span.range()], r#""${upper(\"x\")}""#);
+        assert!(matches!(get("padded").kind, ExprKind::Traversal { .. }));
+        assert_eq!(get("strip").reference_name().as_deref(), Some("var.z"));
+        assert_eq!(get("two").kind, ExprKind::Template);
+        assert_eq!(get("spaced").kind, ExprKind::Other);
+        assert_eq!(get("bad").kind, ExprKind::Template);
+        assert_eq!(get("open").kind, ExprKind::Template);
+        assert_eq!(get("open").literal_string(), Some("${"));
+    }
+
+    #[test]
+    fn scalars_and_collections() {
+        let text = r#"{"locals": {"n": -1.5e3, "t": true, "f": false, "z": null, "l": [1, "a"], "o": {"k": [ ]}}}"#;
+        let file = parse_ok(text);
+        let locals = &file.body.blocks[0].body;
+        let get = |name: &str| &locals.attribute(name).expect(name).expr;
+        assert_eq!(get("n").kind, ExprKind::Number("-1.5e3".into()));
+        assert_eq!(get("t").kind, ExprKind::Bool(true));
+        assert_eq!(get("f").kind, ExprKind::Bool(false));
+        assert!(get("z").is_null());
+        let items = get("l").tuple_items().expect("tuple");
+        assert_eq!(items[1].kind, ExprKind::String("a".into()));
+        assert_eq!(&text[items[1].span.range()], "\"a\"");
+        assert_eq!(&text[get("o").span.range()], "{\"k\": [ ]}");
+    }
+
+    #[test]
+    fn spans_of_headers_labels_names_and_values() {
+        let text = "{\n  \"resource\": {\n    \"aws_instance\": {\n      \"web\": {\n        \"ami\": \"ami-1\"\n      }\n    }\n  },\n  \"terraform\": {\"required_version\": \">= 1\"}\n}\n";
+        let file = parse_ok(text);
+        let web = &file.body.blocks[0];
+        assert_eq!(
+            &text[web.header_span.range()],
+            "\"resource\": {\n    \"aws_instance\": {\n      \"web\""
+        );
+        assert_eq!(&text[web.labels[0].span.range()], "\"aws_instance\"");
+        assert_eq!(&text[web.labels[1].span.range()], "\"web\"");
+        assert_eq!(
+            &text[web.body_span.range()],
+            "{\n        \"ami\": \"ami-1\"\n      }"
+        );
+        let ami = &web.body.attributes[0];
+        assert_eq!(&text[ami.name_span.range()], "\"ami\"");
+        assert_eq!(&text[ami.expr.span.range()], "\"ami-1\"");
+        assert_eq!(&text[ami.span().range()], "\"ami\": \"ami-1\"");
+        let terraform = &file.body.blocks[1];
+        assert_eq!(&text[terraform.header_span.range()], "\"terraform\"");
+        assert_eq!(
+            &text[terraform.body_span.range()],
+            "{\"required_version\": \">= 1\"}"
+        );
+    }
+
+    #[test]
+    fn empty_file_is_missing_value() {
+        for text in ["", "  \n\t "] {
+            let error = parse_err(text);
+            assert_eq!(error.message, "Missing value");
+            assert_eq!(error.span.start as usize, text.len());
+        }
+    }
+
+    #[test]
+    fn strict_json_errors_are_located() {
+        let error = parse_err("{\"a\": 1,\n}");
+        assert_eq!(error.span.start, 7, "{error:?}");
+        assert!(error.message.contains("Trailing comma"), "{error:?}");
+        let error = parse_err("{\n  // note\n  \"a\": 1\n}");
+        assert_eq!(error.span.start, 4, "{error:?}");
+        assert!(error.message.contains("Comments"), "{error:?}");
+        for (text, offset) in [
+            ("{'a': 1}", 1),
+            ("{a: 1}", 1),
+            ("{\"locals\": {\"a\": 0x1}}", 17),
+            ("{\"locals\": {\"a\": +1}}", 17),
+            ("{\"locals\": {\"a\": .5}}", 17),
+            ("{\"locals\": {\"a\": NaN}}", 17),
+            ("{\"locals\": {\"a\": \"x\ny\"}}", 19),
+            ("{\"locals\": {\"a\": \"\\x41\"}}", 18),
+            ("{\"a\": 1 \"b\": 2}", 7),
+            ("{\u{a0}}", 1),
+            ("{\u{b}}", 1),
+            ("{} {}", 3),
+            ("{\"a\": [1, 2}", 11),
+        ] {
+            let error = parse_err(text);
+            assert_eq!(error.span.start, offset, "{text:?}: {error:?}");
+        }
+    }
+
+    #[test]
+    fn duplicate_attributes_are_kept_and_reported() {
+        let text = r#"{"resource": {"t": {"n": {"a": 1, "b": 2, "a": 3}}}, "locals": [{"x": 1}, {"x": 2}]}"#;
+        let parsed = parse(FileId(0), text);
+        let file = parsed.file.expect("parses");
+        let body = &file.body.blocks[0].body;
+        assert_eq!(body.attributes.len(), 3);
+        assert_eq!(
+            &text[body.attribute("a").expect("a").expr.span.range()],
+            "3"
+        );
+        assert_eq!(parsed.duplicate_attributes.len(), 1);
+        let duplicate = &parsed.duplicate_attributes[0];
+        assert_eq!(duplicate.name, "a");
+        assert_eq!(duplicate.syntax, Syntax::Json);
+        assert_eq!(&text[duplicate.first.range()], "\"a\"");
+        assert!(duplicate.second.start > duplicate.first.start);
+        // Two `locals` blocks are two bodies: no duplicate argument in either.
+        let blocks: Vec<_> = file.body.blocks_of("locals").collect();
+        assert_eq!(blocks.len(), 2);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let text = "[".repeat(100_000);
+        let error = parse_err(&text);
+        assert_eq!(error.message, "nesting too deep");
+        assert_eq!(error.span.start as usize, MAX_NESTING_DEPTH);
+        let objects = format!("{}{}", "{\"a\":".repeat(5000), "}".repeat(5000));
+        assert_eq!(parse_err(&objects).message, "nesting too deep");
+        // Just under the limit parses and lowers.
+        let depth = MAX_NESTING_DEPTH - 2;
+        let ok = format!(
+            "{{\"locals\": {{\"a\": {}1{}}}}}",
+            "[".repeat(depth),
+            "]".repeat(depth)
+        );
+        parse_ok(&ok);
+        let deep_string = format!(
+            "{{\"locals\": {{\"a\": \"${{{}1{}}}\"}}}}",
+            "[".repeat(5000),
+            "]".repeat(5000)
+        );
+        let file = parse_ok(&deep_string);
+        assert_eq!(
+            file.body.blocks[0].body.attributes[0].expr.kind,
+            ExprKind::Template
+        );
+    }
+
+    #[test]
+    fn non_object_bodies_are_errors() {
+        let text = r#"{"resource": {"t": {"n": 5}}}"#;
+        let error = parse_err(text);
+        assert_eq!(error.message, "resource block body must be a JSON object");
+        assert_eq!(&text[error.span.range()], "5");
+        let error = parse_err(r#"{"resource": {"t": {"n": {"lifecycle": "x"}}}}"#);
+        assert_eq!(error.message, "lifecycle block body must be a JSON object");
+        let error = parse_err(r#"{"resource": {"t": ["n"]}}"#);
+        assert!(error.message.contains("labels"), "{error:?}");
+        let error = parse_err(r#"{"terraform": [1]}"#);
+        assert_eq!(error.message, "terraform block body must be a JSON object");
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        let samples = [
+            "{",
+            "[",
+            "\"",
+            "{\"",
+            "{\"a\"",
+            "{\"a\":",
+            "{\"a\":}",
+            "[,]",
+            "]",
+            "}",
+            "\"\\u",
+            "\"\\ud800\"",
+            "{\"a\":\"\\ud800\\u0041\"}",
+            "-",
+            "1e",
+            "tru",
+            "nul",
+            "\u{feff}{}",
+            "{\"resource\":{\"t\":{\"n\":[[{\"a\":1}],[1]]}}}",
+            "{\"locals\":{\"a\":\"${\"}}",
+            "{\"locals\":{\"a\":\"%{for x in y}\"}}",
+            "\"${\"",
+        ];
+        for text in samples {
+            let _ = parse(FileId(0), text);
+        }
+        // Every prefix of a realistic file.
+        let text = r#"{"//": "x", "resource": {"t": {"n": [{"lifecycle": {"ignore_changes": "all"}, "v": "${a.b[0]}"}]}}, "terraform": {"backend": {"s3": {}}}}"#;
+        for end in 0..=text.len() {
+            if let Some(prefix) = text.get(..end) {
+                let _ = parse(FileId(0), prefix);
+            }
+        }
     }
 }
