@@ -186,21 +186,26 @@ fn check(args: CheckArgs) -> i32 {
         Ok(pool) => pool,
         Err(message) => return usage_error(&message),
     };
-    let results: Vec<DirectoryResult> = pool.install(|| {
+    // Keep only the findings of each directory: its files and modules are dropped as soon as it
+    // is done, so memory stays flat however large the tree.
+    let results: Vec<(Vec<Diagnostic>, usize, u64)> = pool.install(|| {
         found
             .dirs
             .par_iter()
-            .map(|dir| pipeline::check_directory(dir, selection))
+            .map(|dir| {
+                let result: DirectoryResult = pipeline::check_directory(dir, selection);
+                (result.diagnostics, result.files.len(), result.bytes)
+            })
             .collect()
     });
 
     let totals = Totals {
         directories: results.len(),
-        files: results.iter().map(|r| r.files.len()).sum(),
-        bytes: results.iter().map(|r| r.bytes).sum(),
+        files: results.iter().map(|r| r.1).sum(),
+        bytes: results.iter().map(|r| r.2).sum(),
     };
     let mut diagnostics: Vec<Diagnostic> = found.diagnostics;
-    diagnostics.extend(results.into_iter().flat_map(|r| r.diagnostics));
+    diagnostics.extend(results.into_iter().flat_map(|r| r.0));
     diagnostic::sort(&mut diagnostics);
 
     let color = match args.color {
