@@ -128,31 +128,80 @@ fn is_identifier(s: &str) -> bool {
         && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
-/// A native quoted string. `literal` escapes template sequences so they stay text.
+/// A native quoted string. `literal` escapes template sequences so they stay text; otherwise
+/// `${...}` and `%{...}` sequences are copied as they are (their contents are expressions, where
+/// quotes are not escaped) and only the text around them is escaped.
 fn quote(s: &str, literal: bool) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut rest = s;
+    while !rest.is_empty() {
+        if !literal && let Some(len) = template_sequence_len(rest) {
+            out.push_str(&rest[..len]);
+            rest = &rest[len..];
+            continue;
+        }
+        let mut chars = rest.chars();
+        let Some(c) = chars.next() else { break };
+        let next = chars.next();
         match c {
+            '$' | '%' if next == Some(c) && rest[1..].starts_with(&format!("{c}{{")) => {
+                // An escape already (`$${`): keep it an escape.
+                out.push(c);
+                out.push(c);
+                rest = &rest[2..];
+                continue;
+            }
+            '$' | '%' if literal && next == Some('{') => {
+                out.push(c);
+                out.push(c);
+            }
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            '$' | '%' if literal && chars.peek() == Some(&'{') => {
-                out.push(c);
-                out.push(c);
-            }
             c if c.is_control() => {
                 let _ = write!(out, "\\u{:04x}", c as u32);
             }
             c => out.push(c),
         }
+        rest = &rest[c.len_utf8()..];
     }
     out.push('"');
     out
 }
+
+/// The length of a `${...}` or `%{...}` sequence at the start of `s`, braces and quoted
+/// strings inside it balanced; `None` if `s` does not start with a complete one.
+fn template_sequence_len(s: &str) -> Option<usize> {
+    let bytes = s.as_bytes();
+    if !(bytes.len() >= 2 && (bytes[0] == b'$' || bytes[0] == b'%') && bytes[1] == b'{') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut i = 1;
+    while i < bytes.len() {
+        match (bytes[i], in_string) {
+            (b'\\', true) => i += 1,
+            (b'"', _) => in_string = !in_string,
+            (b'{', false) => depth += 1,
+            (b'}', false) => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Written above a merged block that has both `count` and `for_each`.
+pub const COUNT_AND_FOR_EACH_NOTE: &str = "# note: merging left both count and for_each set (count wins at run time); as one file this block is \"Invalid combination of count and for_each\"\n";
 
 fn file_name(files: &SourceFiles, span: Span) -> &str {
     files.get(span.file).file_name()
@@ -219,6 +268,11 @@ fn print_hcl(module: &Module, files: &SourceFiles) -> String {
             std::iter::once(object.base_header).chain(object.overrides.iter().copied()),
         );
         let _ = writeln!(out, "\n# from {sources}");
+        if object.body.attribute("count").is_some() && object.body.attribute("for_each").is_some() {
+            // The merge really leaves both set; one file cannot say so without the tools'
+            // "Invalid combination" error, so the printed module carries a warning.
+            out.push_str(COUNT_AND_FOR_EACH_NOTE);
+        }
         let header = header(&object.kind, object.labels.iter().map(|l| l.value.as_str()));
         let mut printer = Printer {
             files,

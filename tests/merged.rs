@@ -1,0 +1,167 @@
+//! `tflint-merge merged`: the printed module parses with our own parser and, loaded and merged
+//! again, is the same module (a fixed point), for every example, fixture and conformance case.
+
+use std::path::{Path, PathBuf};
+
+use tflint_merge::load::View;
+use tflint_merge::pipeline::{ViewSelection, check_directory};
+use tflint_merge::print::{COUNT_AND_FOR_EACH_NOTE, PrintFormat, print, semantic_form};
+
+fn module_dirs(root: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    if entries.iter().any(|p| {
+        p.is_file()
+            && tflint_merge::load::classify(&p.file_name().unwrap_or_default().to_string_lossy())
+                .is_some()
+    }) {
+        out.push(root.to_path_buf());
+    }
+    for entry in entries.into_iter().filter(|p| p.is_dir()) {
+        module_dirs(&entry, out);
+    }
+}
+
+fn selection(view: View) -> ViewSelection {
+    match view {
+        View::Terraform => ViewSelection::Terraform,
+        View::OpenTofu => ViewSelection::OpenTofu,
+    }
+}
+
+#[test]
+fn printed_module_is_a_fixed_point() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = Vec::new();
+    for root in ["examples", "tests/fixtures", "../shared/conformance"] {
+        module_dirs(&manifest.join(root), &mut dirs);
+    }
+    assert!(
+        dirs.len() > 20,
+        "found only {} module directories",
+        dirs.len()
+    );
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for dir in &dirs {
+        for view in View::ALL {
+            let first = check_directory(dir, selection(view));
+            let Some(module) = first.modules.first() else {
+                continue;
+            };
+            let printed = print(module, &first.files, PrintFormat::Hcl);
+            let scratch = tempfile::tempdir().expect("tempdir");
+            // OpenTofu reads required_version only from .tofu files.
+            let name = if view == View::OpenTofu {
+                "merged.tofu"
+            } else {
+                "merged.tf"
+            };
+            std::fs::write(scratch.path().join(name), &printed).expect("write");
+            let second = check_directory(scratch.path(), selection(view));
+            let errors: Vec<String> = second
+                .diagnostics
+                .iter()
+                .filter(|d| {
+                    !(d.rule == "count_and_for_each" && printed.contains(COUNT_AND_FOR_EACH_NOTE))
+                })
+                .map(|d| format!("{}: {}", d.rule, d.message))
+                .collect();
+            let Some(again) = second.modules.first() else {
+                failures.push(format!(
+                    "{} [{view}]: printed module does not load: {errors:?}\n{printed}",
+                    dir.display()
+                ));
+                continue;
+            };
+            if !errors.is_empty() && first.diagnostics.is_empty() {
+                failures.push(format!(
+                    "{} [{view}]: printed module has findings {errors:?}\n{printed}",
+                    dir.display()
+                ));
+            }
+            let (want, got) = (
+                semantic_form(module, &first.files),
+                semantic_form(again, &second.files),
+            );
+            if want != got {
+                failures.push(format!(
+                    "{} [{view}]: not a fixed point\n--- printed\n{printed}\n--- first\n{}\n--- again\n{}",
+                    dir.display(),
+                    serde_json::to_string_pretty(&want).unwrap_or_default(),
+                    serde_json::to_string_pretty(&got).unwrap_or_default()
+                ));
+            }
+            checked += 1;
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    assert!(checked > 30, "checked only {checked}");
+}
+
+#[test]
+fn hcl_output_of_the_web_example() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/web");
+    let result = check_directory(&dir, ViewSelection::Terraform);
+    let module = result.modules.first().expect("module");
+    insta::assert_snapshot!(
+        "web_terraform_hcl",
+        print(module, &result.files, PrintFormat::Hcl)
+    );
+}
+
+#[test]
+fn json_output_has_provenance() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/web");
+    let result = check_directory(&dir, ViewSelection::Terraform);
+    let module = result.modules.first().expect("module");
+    let json: serde_json::Value =
+        serde_json::from_str(&print(module, &result.files, PrintFormat::Json)).expect("valid JSON");
+    assert_eq!(json["version"], 1);
+    let instance = json["objects"]
+        .as_array()
+        .and_then(|objects| {
+            objects
+                .iter()
+                .find(|o| o["address"] == "resource.aws_instance.web")
+        })
+        .expect("aws_instance.web");
+    let file = |v: &serde_json::Value| {
+        v["file"]
+            .as_str()
+            .unwrap_or_default()
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(file(&instance["location"]), "main.tf");
+    assert_eq!(instance["location"]["line"], 31);
+    let overrides: Vec<String> = instance["overrides"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(file)
+        .collect();
+    assert_eq!(overrides, ["override.tf", "web_override.tf.json"]);
+    let tags = instance["body"]["attributes"]
+        .as_array()
+        .and_then(|a| a.iter().find(|a| a["name"] == "tags"))
+        .expect("tags");
+    assert_eq!(tags["origin"], "override");
+    assert_eq!(file(&tags["location"]), "web_override.tf.json");
+    assert_eq!(file(&tags["replaced"]), "main.tf");
+    assert_eq!(tags["replaced"]["line"], 37);
+    assert_eq!(
+        tags["expression"],
+        "{ Name = \"web-${terraform.workspace}\", Environment = \"staging\" }"
+    );
+}
