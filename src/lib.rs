@@ -12,6 +12,7 @@ pub mod merge;
 pub mod pipeline;
 pub mod print;
 pub mod report;
+pub mod rules;
 pub mod source;
 pub mod syntax;
 
