@@ -94,6 +94,9 @@ struct CheckArgs {
     /// Worker threads (default: one per core).
     #[arg(short = 'j', long, value_name = "N")]
     threads: Option<usize>,
+    /// Skip (and report) files larger than this many MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 16)]
+    max_file_size: u64,
     /// Print how much was read, and how fast, to stderr.
     #[arg(long, hide = true)]
     stats: bool,
@@ -182,6 +185,10 @@ fn check(args: CheckArgs) -> i32 {
         ViewArg::Opentofu => ViewSelection::OpenTofu,
         ViewArg::Both => ViewSelection::Both,
     };
+    let options = pipeline::Options {
+        views: selection,
+        max_file_bytes: args.max_file_size.saturating_mul(1024 * 1024),
+    };
     let pool = match thread_pool(args.threads) {
         Ok(pool) => pool,
         Err(message) => return usage_error(&message),
@@ -193,7 +200,7 @@ fn check(args: CheckArgs) -> i32 {
             .dirs
             .par_iter()
             .map(|dir| {
-                let result: DirectoryResult = pipeline::check_directory(dir, selection);
+                let result: DirectoryResult = pipeline::check_directory_with(dir, options);
                 (result.diagnostics, result.files.len(), result.bytes)
             })
             .collect()

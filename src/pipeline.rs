@@ -10,8 +10,25 @@ use crate::merge::{self, LoadedFile, Module};
 use crate::source::{FileId, SourceFile, SourceFiles, Span};
 use crate::syntax::{self, File};
 
-/// Files larger than this are reported and not parsed.
-pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+/// Files larger than this are reported and not parsed, by default. Parsing native syntax takes
+/// about 80 bytes of memory per byte of input, so a 16 MiB file needs over 1 GiB.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// How to check a directory.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    pub views: ViewSelection,
+    pub max_file_bytes: u64,
+}
+
+impl Options {
+    pub fn new(views: ViewSelection) -> Options {
+        Options {
+            views,
+            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+        }
+    }
+}
 
 /// Which views to build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +73,13 @@ struct DirFile {
     diagnostics: Vec<Diagnostic>,
 }
 
+/// Checks one directory with the default options.
 pub fn check_directory(dir: &Path, selection: ViewSelection) -> DirectoryResult {
+    check_directory_with(dir, Options::new(selection))
+}
+
+pub fn check_directory_with(dir: &Path, options: Options) -> DirectoryResult {
+    let selection = options.views;
     let mut result = DirectoryResult {
         dir: dir.to_path_buf(),
         files: SourceFiles::default(),
@@ -94,7 +117,7 @@ pub fn check_directory(dir: &Path, selection: ViewSelection) -> DirectoryResult 
             .iter()
             .any(|(_, v)| v.loaded().any(|i| i == index))
         {
-            read_and_parse(dir, file, &mut result);
+            read_and_parse(dir, file, options.max_file_bytes, &mut result);
         }
     }
 
@@ -141,11 +164,18 @@ pub fn check_directory(dir: &Path, selection: ViewSelection) -> DirectoryResult 
     result
 }
 
-/// The configuration files directly in `dir` (not recursive).
+const MIB: f64 = 1024.0 * 1024.0;
+
+/// The configuration files directly in `dir` (not recursive). Like the tools, a sub-directory
+/// whose name looks like a configuration file is not one; a symlink to a directory is listed
+/// (and fails to read, as in the tools).
 fn list_config_files(dir: &Path) -> std::io::Result<Vec<ConfigName>> {
     let mut names = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
         let Some(name) = entry.file_name().to_str().map(str::to_string) else {
             continue; // a non-UTF-8 name cannot end in a recognised extension we can report
         };
@@ -156,7 +186,7 @@ fn list_config_files(dir: &Path) -> std::io::Result<Vec<ConfigName>> {
     Ok(names)
 }
 
-fn read_and_parse(dir: &Path, file: &mut DirFile, result: &mut DirectoryResult) {
+fn read_and_parse(dir: &Path, file: &mut DirFile, max_bytes: u64, result: &mut DirectoryResult) {
     let path = dir.join(&file.name.name);
     let display = crate::source::display_path(&path);
     let fail = |file: &mut DirFile, diagnostic: Diagnostic| {
@@ -171,20 +201,23 @@ fn read_and_parse(dir: &Path, file: &mut DirFile, result: &mut DirectoryResult) 
                     .at_path(display),
             );
         }
-        Ok(meta) if meta.len() > MAX_FILE_BYTES => {
+        Ok(meta) if meta.len() > max_bytes => {
             return fail(
                 file,
                 Diagnostic::error(
                     "read_error",
                     format!(
-                        "file too large to check: {} MiB (the limit is {} MiB)",
-                        meta.len() / (1024 * 1024),
-                        MAX_FILE_BYTES / (1024 * 1024)
+                        "file too large to check: {:.1} MiB (the limit is {:.1} MiB)",
+                        meta.len() as f64 / MIB,
+                        max_bytes as f64 / MIB
                     ),
                 )
                 .at_path(display)
                 .with_note(
                     "This directory's merge checks were skipped for the views that load this file.",
+                )
+                .with_help(
+                    "raise the limit with --max-file-size MIB, or exclude the file's directory",
                 ),
             );
         }

@@ -263,3 +263,60 @@ fn same_output_whatever_the_thread_count() {
     assert!(!one.stdout.is_empty());
     assert_eq!(one.stdout, four.stdout);
 }
+
+#[test]
+fn too_large_file_is_reported_and_limit_can_be_raised() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let big = "resource \"terraform_data\" \"a\" {}\n".repeat(40_000); // ~1.4 MB
+    write(
+        t.path(),
+        &[("m/main.tf", big.as_bytes()), ("n/main.tf", b"x = 1\n")],
+    );
+    let out = tflint_merge(
+        t.path(),
+        &["--format", "short", "--max-file-size", "1", "."],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).starts_with(
+            "m/main.tf: error[read_error]: file too large to check: 1.3 MiB (the limit is 1.0 MiB)"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let out = tflint_merge(
+        t.path(),
+        &["--format", "short", "--max-file-size", "2", "."],
+    );
+    assert!(
+        stdout(&out).contains("Duplicate resource"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_directory_named_like_a_file_is_not_configuration() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[("m/main.tf", b"x = 1\n"), ("m/backup.tf/inner.txt", b"")],
+    );
+    let out = tflint_merge(t.path(), &["--color", "never", "m"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_to_a_directory_named_like_a_file_fails_to_read() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), &[("m/main.tf", b"x = 1\n"), ("other/x.txt", b"")]);
+    std::os::unix::fs::symlink(t.path().join("other"), t.path().join("m/link.tf"))
+        .expect("symlink");
+    let out = tflint_merge(t.path(), &["--format", "short", "m"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "m/link.tf: error[read_error]: Failed to read file: it is a directory\n"
+    );
+}
