@@ -6,11 +6,13 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 
+use crate::config;
 use crate::diagnostic::{self, Diagnostic, Severity};
 use crate::discover;
 use crate::load::View;
 use crate::pipeline::{self, DirectoryResult, ViewSelection};
 use crate::report::{self, Format, Totals};
+use crate::rules::{self, RuleSettings};
 
 /// Exit codes.
 pub const EXIT_CLEAN: i32 = 0;
@@ -48,6 +50,13 @@ enum Command {
     Check(CheckArgs),
     /// Print the effective module of one directory, with override files merged.
     Merged(MergedArgs),
+    /// List every rule: id, default severity, on by default, summary.
+    Rules,
+    /// Print a rule's documentation.
+    Explain {
+        /// The rule id, e.g. `override_without_base`.
+        rule: String,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -76,21 +85,33 @@ struct CheckArgs {
     /// Files or directories; a file means the module directory holding it.
     #[arg(value_name = "PATHS")]
     paths: Vec<PathBuf>,
-    /// Which tool's view of each module to check.
-    #[arg(long, value_enum, default_value = "both")]
-    view: ViewArg,
+    /// Which tool's view of each module to check [default: both].
+    #[arg(long, value_enum)]
+    view: Option<ViewArg>,
     /// Skip paths matching this glob (`*` stays within one directory, `**` crosses them).
     #[arg(long, value_name = "GLOB")]
     exclude: Vec<String>,
     /// Colour the output.
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorArg,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "human")]
-    format: Format,
-    /// Exit with 1 when a finding is at or above this severity.
-    #[arg(long, value_enum, default_value = "error")]
-    fail_on: SeverityArg,
+    /// Output format [default: human].
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Exit with 1 when a finding is at or above this severity [default: error].
+    #[arg(long, value_enum)]
+    fail_on: Option<SeverityArg>,
+    /// The config file (default: .tflint-merge.yaml here or in the nearest parent directory).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Turn a rule on (repeatable), e.g. one that is off by default.
+    #[arg(long, value_name = "RULE")]
+    enable_rule: Vec<String>,
+    /// Turn a rule off (repeatable).
+    #[arg(long, value_name = "RULE")]
+    disable_rule: Vec<String>,
+    /// Run only these rules (repeatable); load errors are always reported.
+    #[arg(long, value_name = "RULE")]
+    only: Vec<String>,
     /// Worker threads (default: one per core).
     #[arg(short = 'j', long, value_name = "N")]
     threads: Option<usize>,
@@ -138,6 +159,8 @@ pub fn run() -> i32 {
     match cli.command {
         Some(Command::Check(args)) => check(args),
         Some(Command::Merged(args)) => merged(args),
+        Some(Command::Rules) => list_rules(),
+        Some(Command::Explain { rule }) => explain(&rule),
         None => check(cli.check),
     }
 }
@@ -162,9 +185,90 @@ fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
         .map_err(|e| format!("cannot start worker threads: {e}"))
 }
 
+/// The settings of a run: the config file, then the command line on top.
+struct Resolved {
+    view: ViewArg,
+    format: Format,
+    fail_on: SeverityArg,
+    exclude: Vec<String>,
+    settings: RuleSettings,
+}
+
+fn resolve(args: &CheckArgs) -> Result<Resolved, String> {
+    let path = match &args.config {
+        Some(path) => Some(path.clone()),
+        None => {
+            let cwd = std::env::current_dir()
+                .map_err(|e| format!("cannot read the working directory: {e}"))?;
+            config::find(&cwd)?
+        }
+    };
+    let file = match &path {
+        Some(path) => config::load(path).map_err(|e| e.to_string())?,
+        None => config::Config::default(),
+    };
+    let in_file = |what: &str| {
+        format!(
+            "{} (in {})",
+            what,
+            path.as_deref()
+                .map(crate::source::display_path)
+                .unwrap_or_default()
+        )
+    };
+    let view = match (args.view, file.view.as_deref()) {
+        (Some(view), _) => view,
+        (None, Some(text)) => ViewArg::from_str(text, true).map_err(|_| {
+            in_file(&format!(
+                "invalid view `{text}`: use terraform, opentofu or both"
+            ))
+        })?,
+        (None, None) => ViewArg::Both,
+    };
+    let format = match (args.format, file.format.as_deref()) {
+        (Some(format), _) => format,
+        (None, Some(text)) => Format::from_str(text, true)
+            .map_err(|_| in_file(&format!("invalid format `{text}`")))?,
+        (None, None) => Format::Human,
+    };
+    let fail_on = match (args.fail_on, file.fail_on.as_deref()) {
+        (Some(level), _) => level,
+        (None, Some(text)) => SeverityArg::from_str(text, true).map_err(|_| {
+            in_file(&format!(
+                "invalid fail_on `{text}`: use error, warning or notice"
+            ))
+        })?,
+        (None, None) => SeverityArg::Error,
+    };
+    let mut settings = RuleSettings::defaults();
+    file.apply(&mut settings).map_err(|e| in_file(&e))?;
+    for id in &args.enable_rule {
+        settings.enable(id)?;
+    }
+    for id in &args.disable_rule {
+        settings.disable(id)?;
+    }
+    if !args.only.is_empty() {
+        settings.only(&args.only)?;
+    }
+    let mut exclude = file.exclude;
+    exclude.extend(args.exclude.iter().cloned());
+    Ok(Resolved {
+        view,
+        format,
+        fail_on,
+        exclude,
+        settings,
+    })
+}
+
 fn check(args: CheckArgs) -> i32 {
     let started = std::time::Instant::now();
-    let exclude = match discover::exclude_set(&args.exclude) {
+    let resolved = match resolve(&args) {
+        Ok(resolved) => resolved,
+        Err(message) => return usage_error(&message),
+    };
+    let exclude = match discover::exclude_set(&resolved.exclude) {
         Ok(set) => set,
         Err(message) => return usage_error(&message),
     };
@@ -180,7 +284,7 @@ fn check(args: CheckArgs) -> i32 {
         }
         return EXIT_ERROR;
     }
-    let selection = match args.view {
+    let selection = match resolved.view {
         ViewArg::Terraform => ViewSelection::Terraform,
         ViewArg::Opentofu => ViewSelection::OpenTofu,
         ViewArg::Both => ViewSelection::Both,
@@ -188,6 +292,7 @@ fn check(args: CheckArgs) -> i32 {
     let options = pipeline::Options {
         views: selection,
         max_file_bytes: args.max_file_size.saturating_mul(1024 * 1024),
+        settings: std::sync::Arc::new(resolved.settings),
     };
     let pool = match thread_pool(args.threads) {
         Ok(pool) => pool,
@@ -200,7 +305,7 @@ fn check(args: CheckArgs) -> i32 {
             .dirs
             .par_iter()
             .map(|dir| {
-                let result: DirectoryResult = pipeline::check_directory_with(dir, options);
+                let result: DirectoryResult = pipeline::check_directory_with(dir, &options);
                 (result.diagnostics, result.files.len(), result.bytes)
             })
             .collect()
@@ -222,7 +327,7 @@ fn check(args: CheckArgs) -> i32 {
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let written = report::render(&mut out, args.format, color, &diagnostics, totals)
+    let written = report::render(&mut out, resolved.format, color, &diagnostics, totals)
         .and_then(|()| out.flush());
     if let Err(error) = written
         && error.kind() != io::ErrorKind::BrokenPipe
@@ -240,7 +345,45 @@ fn check(args: CheckArgs) -> i32 {
             totals.bytes as f64 / 1e6 / seconds.max(1e-9)
         );
     }
-    exit_code(&diagnostics, args.fail_on)
+    exit_code(&diagnostics, resolved.fail_on)
+}
+
+fn list_rules() -> i32 {
+    let mut out = String::from(
+        "ID                                     KIND        SEVERITY  DEFAULT  SUMMARY\n",
+    );
+    for meta in rules::catalogue() {
+        let kind = match meta.kind {
+            rules::Kind::LoadError => "load error",
+            rules::Kind::Rule => "rule",
+            rules::Kind::Engine => "engine",
+        };
+        let on = if meta.enabled_by_default { "on" } else { "off" };
+        out.push_str(&format!(
+            "{:<38} {kind:<11} {:<9} {on:<8} {}\n",
+            meta.id,
+            meta.severity.as_str(),
+            meta.summary
+        ));
+    }
+    print_or_broken_pipe(&out)
+}
+
+fn explain(id: &str) -> i32 {
+    match rules::find(id) {
+        Some(meta) => print_or_broken_pipe(meta.doc),
+        None => usage_error(&rules::settings::unknown_rule(id)),
+    }
+}
+
+fn print_or_broken_pipe(text: &str) -> i32 {
+    match io::stdout().lock().write_all(text.as_bytes()) {
+        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => {
+            eprintln!("error: cannot write output: {error}");
+            EXIT_ERROR
+        }
+        _ => EXIT_CLEAN,
+    }
 }
 
 /// 2 when an I/O problem kept us from checking something; else 1 when a finding is at or above

@@ -5,6 +5,7 @@
 //! (classify files per view) → [`merge`] → rules → [`report`].
 
 pub mod cli;
+pub mod config;
 pub mod diagnostic;
 pub mod discover;
 pub mod load;

@@ -7,18 +7,21 @@ use std::path::{Path, PathBuf};
 use crate::diagnostic::{self, Diagnostic, Views};
 use crate::load::{self, ConfigName, View};
 use crate::merge::{self, LoadedFile, Module};
+use crate::rules::{self, RuleSettings, ignore};
 use crate::source::{FileId, SourceFile, SourceFiles, Span};
 use crate::syntax::{self, File};
+use std::sync::Arc;
 
 /// Files larger than this are reported and not parsed, by default. Parsing native syntax takes
 /// about 80 bytes of memory per byte of input, so a 16 MiB file needs over 1 GiB.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// How to check a directory.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Options {
     pub views: ViewSelection,
     pub max_file_bytes: u64,
+    pub settings: Arc<RuleSettings>,
 }
 
 impl Options {
@@ -26,6 +29,7 @@ impl Options {
         Options {
             views,
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            settings: Arc::new(RuleSettings::defaults()),
         }
     }
 }
@@ -75,10 +79,10 @@ struct DirFile {
 
 /// Checks one directory with the default options.
 pub fn check_directory(dir: &Path, selection: ViewSelection) -> DirectoryResult {
-    check_directory_with(dir, Options::new(selection))
+    check_directory_with(dir, &Options::new(selection))
 }
 
-pub fn check_directory_with(dir: &Path, options: Options) -> DirectoryResult {
+pub fn check_directory_with(dir: &Path, options: &Options) -> DirectoryResult {
     let selection = options.views;
     let mut result = DirectoryResult {
         dir: dir.to_path_buf(),
@@ -143,16 +147,30 @@ pub fn check_directory_with(dir: &Path, options: Options) -> DirectoryResult {
                 })
                 .collect()
         };
-        let merged = merge::merge(
-            *view,
-            &result.files,
-            &pick(&files.primary),
-            &pick(&files.overrides),
-        );
+        let (primary, overrides) = (pick(&files.primary), pick(&files.overrides));
+        let merged = merge::merge(*view, &result.files, &primary, &overrides);
         result.diagnostics.extend(merged.diagnostics);
+        let context = rules::Context {
+            view: *view,
+            dir,
+            module: &merged.module,
+            files: &result.files,
+            primary: &primary,
+            overrides: &overrides,
+            settings: &options.settings,
+        };
+        result
+            .diagnostics
+            .extend(rules::run(&context, rules::RULES));
         result.modules.push(merged.module);
     }
     let mut diagnostics = diagnostic::merge_views(std::mem::take(&mut result.diagnostics));
+    let directives: Vec<ignore::Directive> = dir_files
+        .iter()
+        .filter_map(|f| f.parsed.as_ref())
+        .flat_map(|file| ignore::directives(file, &result.files))
+        .collect();
+    diagnostics = ignore::apply(diagnostics, &directives, &result.files, &options.settings);
     if selection != ViewSelection::Both {
         // With one view there is nothing to compare against: don't name it.
         for d in &mut diagnostics {

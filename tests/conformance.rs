@@ -10,6 +10,7 @@ use tflint_merge::diagnostic::Severity;
 use tflint_merge::load::View;
 use tflint_merge::merge::{Address, MergedBlock, MergedBody, Module};
 use tflint_merge::pipeline::{ViewSelection, check_directory};
+use tflint_merge::rules::Kind;
 use tflint_merge::source::SourceFiles;
 
 fn conformance_dir() -> PathBuf {
@@ -65,6 +66,10 @@ fn check_case(case: &Path) -> Vec<String> {
         let mut got: Vec<String> = result
             .diagnostics
             .iter()
+            // Load errors only: rule findings are not what the tools report.
+            .filter(|d| {
+                tflint_merge::rules::find(d.rule).is_some_and(|m| m.kind == Kind::LoadError)
+            })
             .filter(|d| {
                 d.severity == Severity::Error
                     && (d.views == view.views() || d.views.terraform && d.views.opentofu)

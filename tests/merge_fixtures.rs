@@ -29,6 +29,7 @@ fn event(files: &SourceFiles, event: &Event) -> String {
             address,
             override_header,
             base_header,
+            ..
         } => {
             format!(
                 "override applied to {address}: {} into {}",
@@ -68,6 +69,13 @@ fn event(files: &SourceFiles, event: &Event) -> String {
                 list(dropped),
                 list(by)
             )
+        }
+        Event::UnknownArgument {
+            address,
+            name,
+            span,
+        } => {
+            format!("{address}: unknown argument {name} at {}", at(files, *span))
         }
         Event::IgnoredSetting {
             address,

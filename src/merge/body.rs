@@ -30,7 +30,7 @@ impl Merger<'_> {
             if handling(&attr.name) == Handling::Skip {
                 continue;
             }
-            self.drop_blocks_of_type(address, base, &attr.name, vec![attr.name_span]);
+            self.drop_blocks_of_type(address, base, &attr.name, vec![attr.name_span], false);
             self.set_attribute(address, &attr.name, &mut base.attributes, attr);
         }
 
@@ -51,17 +51,8 @@ impl Merger<'_> {
                 .filter(|b| effective_kind(b) == kind)
                 .map(|b| b.header_span)
                 .collect();
-            self.drop_blocks_of_type(address, base, kind, by);
-            if let Some(pos) = base.attributes.iter().position(|a| a.name == kind) {
-                // A JSON attribute holding what native syntax writes as blocks.
-                let removed = base.attributes.remove(pos);
-                self.module.events.push(Event::NestedBlocksReplaced {
-                    address: address.to_string(),
-                    kind: kind.to_string(),
-                    by: vec![block.header_span],
-                    dropped: vec![removed.span()],
-                });
-            }
+            // A JSON attribute of that name holds what native syntax writes as blocks.
+            self.drop_blocks_of_type(address, base, kind, by, true);
         }
         base.blocks.extend(
             over_blocks
@@ -70,16 +61,26 @@ impl Merger<'_> {
         );
     }
 
-    /// Removes every base block of `kind` (and `dynamic "kind"`), recording the event when
-    /// anything was there.
+    /// Removes every base block of `kind` (and `dynamic "kind"`, and with `and_attribute` an
+    /// attribute of that name), recording the event when anything was there.
     fn drop_blocks_of_type(
         &mut self,
         address: &str,
         base: &mut MergedBody,
         kind: &str,
         by: Vec<crate::source::Span>,
+        and_attribute: bool,
     ) {
         let mut dropped = Vec::new();
+        if and_attribute {
+            base.attributes.retain(|a| {
+                let hit = a.name == kind;
+                if hit {
+                    dropped.push(a.span());
+                }
+                !hit
+            });
+        }
         base.blocks.retain(|b| {
             let hit = b.effective_kind() == kind;
             if hit {
@@ -116,7 +117,7 @@ impl Merger<'_> {
                     new: attr.span(),
                     old: old.span(),
                     old_from_override: old.origin == Origin::Override,
-                    identical: old.expr == attr.expr,
+                    identical: old.expr.same_as(&attr.expr, self.files),
                 });
                 attributes[pos] = merged;
             }
@@ -129,6 +130,19 @@ impl Merger<'_> {
                 attributes.push(merged);
             }
         }
+    }
+
+    pub(super) fn unknown_argument(
+        &mut self,
+        address: &str,
+        name: &str,
+        span: crate::source::Span,
+    ) {
+        self.module.events.push(Event::UnknownArgument {
+            address: address.to_string(),
+            name: name.to_string(),
+            span,
+        });
     }
 
     pub(super) fn ignored(

@@ -9,6 +9,8 @@ pub enum Event {
     OverrideApplied {
         address: String,
         override_header: Span,
+        /// The whole override block.
+        override_span: Span,
         base_header: Span,
     },
     /// An override attribute replaced a base (or earlier override) attribute.
@@ -38,6 +40,13 @@ pub enum Event {
         by: Vec<Span>,
         /// Headers (or attribute spans) of what was dropped.
         dropped: Vec<Span>,
+    },
+    /// An override sets an argument or block that this kind of block does not have; the tools
+    /// decode overridden bodies leniently and drop it without a word.
+    UnknownArgument {
+        address: String,
+        name: String,
+        span: Span,
     },
     /// An override set something the tool silently drops; the base setting stays.
     IgnoredSetting {

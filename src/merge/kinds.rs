@@ -243,6 +243,7 @@ impl Merger<'_> {
         self.module.events.push(Event::OverrideApplied {
             address: name.clone(),
             override_header: block.header_span,
+            override_span: block.span(),
             base_header,
         });
         self.module.objects[index].overrides.push(block.header_span);
@@ -352,12 +353,9 @@ impl Merger<'_> {
                     let summary = format!("Can't override {} blocks", nested.kind);
                     self.not_overridable_nested(nested, &summary);
                 }
-                kind => self.ignored(
-                    address,
-                    &format!("lifecycle.{kind}"),
-                    nested.header_span,
-                    "this lifecycle block is not merged from override files",
-                ),
+                kind => {
+                    self.unknown_argument(address, &format!("lifecycle.{kind}"), nested.header_span)
+                }
             }
         }
         if !managed {
@@ -401,7 +399,7 @@ impl Merger<'_> {
                 "ignore_changes" => self.set_attribute(address, &event_name, &mut lifecycle.attributes, attr),
                 "replace_triggered_by" => self.ignored(address, &event_name, attr.span(), "`replace_triggered_by` is not merged from override files; the base setting stays"),
                 "enabled" => self.ignored(address, &event_name, attr.span(), "`enabled` is not merged from override files; the base setting stays"),
-                _ => self.ignored(address, &event_name, attr.span(), "not a lifecycle argument this tool merges"),
+                _ => self.unknown_argument(address, &event_name, attr.span()),
             }
         }
         body.blocks[index].body = lifecycle;
@@ -440,24 +438,14 @@ impl Merger<'_> {
             if merged {
                 self.set_attribute(address, name, &mut body.attributes, attr);
             } else {
-                self.ignored(
-                    address,
-                    name,
-                    attr.span(),
-                    "not a variable argument the tool merges from override files",
-                );
+                self.unknown_argument(address, name, attr.span());
             }
         }
         for nested in &block.body.blocks {
             if nested.kind == "validation" {
                 self.not_overridable_nested(nested, "Can't override validation blocks");
             } else {
-                self.ignored(
-                    address,
-                    &nested.kind,
-                    nested.header_span,
-                    "not a block the tool merges into variables",
-                );
+                self.unknown_argument(address, &nested.kind, nested.header_span);
             }
         }
     }
@@ -490,12 +478,7 @@ impl Merger<'_> {
                     "an override cannot clear an output's description",
                 );
             } else if name != "depends_on" {
-                self.ignored(
-                    address,
-                    name,
-                    attr.span(),
-                    "not an output argument the tool merges from override files",
-                );
+                self.unknown_argument(address, name, attr.span());
             }
         }
         for nested in &block.body.blocks {
@@ -503,12 +486,7 @@ impl Merger<'_> {
                 let summary = format!("Can't override {} blocks", nested.kind);
                 self.not_overridable_nested(nested, &summary);
             } else {
-                self.ignored(
-                    address,
-                    &nested.kind,
-                    nested.header_span,
-                    "not a block the tool merges into outputs",
-                );
+                self.unknown_argument(address, &nested.kind, nested.header_span);
             }
         }
     }

@@ -1,27 +1,125 @@
-//! The catalogue of finding ids. Every id has a user doc at `rules/<id>.md`, embedded in the
-//! binary for `tflint-merge explain`.
+//! The rule engine and the catalogue of every finding id.
 //!
-//! The ids here are reported by the loading stages themselves (reading, parsing, merging): they
-//! are what Terraform and OpenTofu report as load errors, so they are always on and always
-//! errors.
+//! Three kinds of ids:
+//! - load errors, reported by the loading stages (reading, parsing, merging): what makes
+//!   Terraform or OpenTofu refuse the module. Always on, always errors, not ignorable.
+//! - rules, one file each under `src/rules/` (metadata, check, pass/fail tests), run over the
+//!   effective module of each view.
+//! - engine findings: `unused_ignore` (an inline ignore that silenced nothing) and
+//!   `internal_error` (a rule panicked).
+//!
+//! Every id has a user doc at `rules/<id>.md`, embedded in the binary for `explain`.
 
-use crate::diagnostic::Severity;
+pub mod ignore;
+mod override_clobbers_nested_blocks;
+mod override_count_for_each_conflict;
+mod override_ignored_setting;
+mod override_misspelled_argument;
+mod override_noop;
+mod override_only_file;
+mod override_replaces_provisioners;
+mod override_shadowed;
+mod override_undocumented;
+pub mod settings;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::load::View;
+use crate::merge::{LoadedFile, Module};
+use crate::source::SourceFiles;
+
+pub use settings::RuleSettings;
+
+/// What kind of finding an id stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A load error of Terraform/OpenTofu: always on, always an error, never ignored.
+    LoadError,
+    /// A rule over the effective module.
+    Rule,
+    /// Reported by the engine itself.
+    Engine,
+}
 
 /// What users can know about a finding id without running anything.
 #[derive(Debug, Clone, Copy)]
 pub struct RuleMeta {
     pub id: &'static str,
+    pub kind: Kind,
+    /// The default severity.
     pub severity: Severity,
+    pub enabled_by_default: bool,
     pub summary: &'static str,
     /// The user doc (Markdown).
     pub doc: &'static str,
+}
+
+/// Which views a rule looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleViews {
+    Both,
+    Only(View),
+}
+
+/// One option a rule accepts in the config file (`rules: { id: { name: value } }`).
+#[derive(Debug, Clone, Copy)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: OptionKind,
+    pub help: &'static str,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionKind {
+    /// A number from 0 to 1.
+    Fraction,
+    Integer,
+    Bool,
+}
+
+/// A rule: its metadata, the options it takes and its check.
+pub struct Rule {
+    pub meta: RuleMeta,
+    pub views: RuleViews,
+    pub options: &'static [OptionSpec],
+    pub check: fn(&Context, &mut Vec<Diagnostic>),
+}
+
+/// What a rule sees: one view of one module directory.
+pub struct Context<'a> {
+    pub view: View,
+    pub dir: &'a Path,
+    pub module: &'a Module,
+    pub files: &'a SourceFiles,
+    /// The files this view loads, primaries then overrides, in load order.
+    pub primary: &'a [LoadedFile<'a>],
+    pub overrides: &'a [LoadedFile<'a>],
+    pub settings: &'a RuleSettings,
+}
+
+impl Context<'_> {
+    /// A finding of `rule`, with its default severity (the engine applies the configured one).
+    pub fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(rule.meta.id, rule.meta.severity, message)
+    }
+
+    /// A numeric option of a rule, or `default`.
+    pub fn number_option(&self, rule: &Rule, name: &str, default: f64) -> f64 {
+        self.settings
+            .number_option(rule.meta.id, name)
+            .unwrap_or(default)
+    }
 }
 
 macro_rules! load_error {
     ($id:literal, $summary:literal) => {
         RuleMeta {
             id: $id,
+            kind: Kind::LoadError,
             severity: Severity::Error,
+            enabled_by_default: true,
             summary: $summary,
             doc: include_str!(concat!("../../rules/", $id, ".md")),
         }
@@ -79,7 +177,219 @@ pub const LOAD_ERRORS: &[RuleMeta] = &[
     ),
 ];
 
+/// Every rule, in alphabetical order.
+pub static RULES: &[&Rule] = &[
+    &override_clobbers_nested_blocks::RULE,
+    &override_count_for_each_conflict::RULE,
+    &override_ignored_setting::RULE,
+    &override_misspelled_argument::RULE,
+    &override_noop::RULE,
+    &override_only_file::RULE,
+    &override_replaces_provisioners::RULE,
+    &override_shadowed::RULE,
+    &override_undocumented::RULE,
+];
+
+pub const UNUSED_IGNORE: RuleMeta = RuleMeta {
+    id: "unused_ignore",
+    kind: Kind::Engine,
+    severity: Severity::Warning,
+    enabled_by_default: true,
+    summary: "an inline ignore comment that silences nothing",
+    doc: include_str!("../../rules/unused_ignore.md"),
+};
+
+pub const INTERNAL_ERROR: RuleMeta = RuleMeta {
+    id: "internal_error",
+    kind: Kind::Engine,
+    severity: Severity::Error,
+    enabled_by_default: true,
+    summary: "a rule crashed; its findings for that directory are missing",
+    doc: include_str!("../../rules/internal_error.md"),
+};
+
+/// Every finding id: load errors, rules, engine findings, sorted by id.
+pub fn catalogue() -> Vec<&'static RuleMeta> {
+    let mut all: Vec<&'static RuleMeta> = LOAD_ERRORS
+        .iter()
+        .chain(RULES.iter().map(|r| &r.meta))
+        .chain([&UNUSED_IGNORE, &INTERNAL_ERROR])
+        .collect();
+    all.sort_by_key(|m| m.id);
+    all
+}
+
 /// Looks up any finding id.
 pub fn find(id: &str) -> Option<&'static RuleMeta> {
-    LOAD_ERRORS.iter().find(|r| r.id == id)
+    catalogue().into_iter().find(|r| r.id == id)
+}
+
+/// Looks up a rule (not a load error or engine finding).
+pub fn find_rule(id: &str) -> Option<&'static Rule> {
+    RULES.iter().copied().find(|r| r.meta.id == id)
+}
+
+/// Runs the enabled rules on one view. A rule that panics is reported as `internal_error` and
+/// the others still run. Findings get the configured severity and the view.
+pub fn run(ctx: &Context, rules: &[&Rule]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for rule in rules {
+        if !ctx.settings.is_enabled(rule.meta.id) {
+            continue;
+        }
+        if let RuleViews::Only(view) = rule.views
+            && view != ctx.view
+        {
+            continue;
+        }
+        let mut found = Vec::new();
+        let outcome = catch_unwind(AssertUnwindSafe(|| (rule.check)(ctx, &mut found)));
+        match outcome {
+            Ok(()) => {
+                let severity = ctx.settings.severity(&rule.meta);
+                out.extend(found.into_iter().map(|mut d| {
+                    d.severity = severity;
+                    d.views = ctx.view.views();
+                    d
+                }));
+            }
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                out.push(
+                    Diagnostic::new(
+                        INTERNAL_ERROR.id,
+                        Severity::Error,
+                        format!("internal error in rule `{}`: {what}", rule.meta.id),
+                    )
+                    .at_path(crate::source::display_path(ctx.dir))
+                    .with_note(format!(
+                        "The rule crashed on this directory ({} view), so its findings here are missing; the other rules and directories were checked. Please report this as a bug.",
+                        ctx.view.tool_name()
+                    ))
+                    .in_views(ctx.view.views()),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// How users name what an event address points at: ``resource `aws_instance.web` ``.
+pub fn describe(address: &str) -> String {
+    let parts: Vec<&str> = address.splitn(3, '.').collect();
+    match parts.as_slice() {
+        ["resource", ty, name] => format!("resource `{ty}.{name}`"),
+        ["data", ty, name] => format!("data source `{ty}.{name}`"),
+        ["ephemeral", ty, name] => format!("ephemeral resource `{ty}.{name}`"),
+        ["variable", name] => format!("variable `{name}`"),
+        ["output", name] => format!("output `{name}`"),
+        ["module", name] => format!("module call `{name}`"),
+        ["local", name] => format!("local value `{name}`"),
+        ["provider", rest @ ..] => format!("provider `{}`", rest.join(".")),
+        ["terraform"] => "the `terraform` block".to_string(),
+        _ => format!("`{address}`"),
+    }
+}
+
+/// The merged object an event address names.
+pub fn object<'m>(module: &'m Module, address: &str) -> Option<&'m crate::merge::MergedObject> {
+    module
+        .objects
+        .iter()
+        .find(|o| o.address.to_string() == address)
+}
+
+/// The candidate closest to `name` by edit distance, if it is close enough to be a typo.
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).clamp(1, 3);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|&(d, _)| d <= limit)
+        .min()
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Pass/fail tables for rules: each case is a module directory written to a temp dir.
+
+    use std::sync::Arc;
+
+    use crate::diagnostic::Diagnostic;
+    use crate::pipeline::{Options, ViewSelection, check_directory_with};
+
+    use super::RuleSettings;
+
+    pub type Files<'a> = &'a [(&'a str, &'a str)];
+
+    /// The findings of one rule (enabled even if off by default) on a module directory.
+    pub fn findings(rule: &str, files: Files) -> Vec<Diagnostic> {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).expect("write");
+        }
+        let mut settings = RuleSettings::defaults();
+        settings.enable(rule).expect("known rule");
+        let mut options = Options::new(ViewSelection::Both);
+        options.settings = Arc::new(settings);
+        check_directory_with(dir.path(), &options)
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.rule == rule)
+            .collect()
+    }
+
+    /// Every `pass` case gives no finding of `rule`; every `fail` case exactly `count`.
+    pub fn check_table(rule: &str, pass: &[Files], fail: &[(Files, usize)]) {
+        for (i, case) in pass.iter().enumerate() {
+            let found = findings(rule, case);
+            assert!(
+                found.is_empty(),
+                "{rule}: pass case {i} gave {:#?}",
+                messages(&found)
+            );
+        }
+        for (i, (case, count)) in fail.iter().enumerate() {
+            let found = findings(rule, case);
+            assert_eq!(
+                found.len(),
+                *count,
+                "{rule}: fail case {i} gave {:#?}",
+                messages(&found)
+            );
+            for d in &found {
+                assert!(
+                    d.primary.is_some(),
+                    "{rule}: fail case {i}: finding without a location"
+                );
+            }
+        }
+    }
+
+    fn messages(found: &[Diagnostic]) -> Vec<String> {
+        found
+            .iter()
+            .map(|d| format!("{} {:?}", d.message, d.start()))
+            .collect()
+    }
 }

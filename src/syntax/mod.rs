@@ -133,7 +133,8 @@ pub enum ExprKind {
 }
 
 impl PartialEq for Expr {
-    /// Structural equality that ignores where the expressions are.
+    /// Structural equality that ignores where the expressions are. Templates and `Other`
+    /// expressions compare equal by kind alone: use [`Expr::same_as`] to compare values.
     fn eq(&self, other: &Expr) -> bool {
         self.kind == other.kind && self.json_string == other.json_string
     }
@@ -202,6 +203,79 @@ impl Expr {
                 Some(name)
             }
             _ => None,
+        }
+    }
+
+    /// Whether two expressions are the same as written: equal structure where the model knows
+    /// it (literals, collections, references, calls; native and JSON alike), equal source text
+    /// (whitespace aside) where it does not (templates, operators, `for` expressions).
+    pub fn same_as(&self, other: &Expr, files: &crate::source::SourceFiles) -> bool {
+        use ExprKind as K;
+        let text = |e: &Expr| {
+            files
+                .text(e.span)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let all_same = |a: &[Expr], b: &[Expr]| {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_as(y, files))
+        };
+        match (&self.kind, &other.kind) {
+            (K::Template, K::Template) | (K::Other, K::Other) => text(self) == text(other),
+            (K::Tuple(a), K::Tuple(b)) => all_same(a, b),
+            (K::Object(a), K::Object(b)) => {
+                a.len() == b.len()
+                    && a.iter().zip(b).all(|(x, y)| {
+                        let key = |k: &Expr| match &k.kind {
+                            K::Variable(n) | K::String(n) => Some(n.clone()),
+                            _ => None,
+                        };
+                        let keys_same = match (key(&x.key), key(&y.key)) {
+                            (Some(p), Some(q)) => p == q,
+                            _ => x.key.same_as(&y.key, files),
+                        };
+                        keys_same && x.value.same_as(&y.value, files)
+                    })
+            }
+            (
+                K::Traversal {
+                    root: r1,
+                    steps: s1,
+                },
+                K::Traversal {
+                    root: r2,
+                    steps: s2,
+                },
+            ) => {
+                r1.same_as(r2, files)
+                    && s1.len() == s2.len()
+                    && s1.iter().zip(s2).all(|(a, b)| match (a, b) {
+                        (TraversalStep::Index(x), TraversalStep::Index(y)) => x.same_as(y, files),
+                        _ => a == b,
+                    })
+            }
+            (
+                K::FunctionCall {
+                    name: n1,
+                    args: a1,
+                    expand_final: e1,
+                },
+                K::FunctionCall {
+                    name: n2,
+                    args: a2,
+                    expand_final: e2,
+                },
+            ) => n1 == n2 && e1 == e2 && all_same(a1, a2),
+            (K::Parenthesis(a), K::Parenthesis(b)) => a.same_as(b, files),
+            (K::Number(a), K::Number(b)) => {
+                a == b
+                    || a.parse::<f64>()
+                        .ok()
+                        .zip(b.parse::<f64>().ok())
+                        .is_some_and(|(x, y)| x == y)
+            }
+            (a, b) => a == b && !matches!(a, K::Template | K::Other),
         }
     }
 

@@ -1,0 +1,122 @@
+//! An override's provisioners silently drop every base provisioner.
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::merge::events::Event;
+
+use super::{Context, Kind, Rule, RuleMeta, RuleViews, describe};
+
+pub const RULE: Rule = Rule {
+    meta: RuleMeta {
+        id: "override_replaces_provisioners",
+        kind: Kind::Rule,
+        severity: Severity::Warning,
+        enabled_by_default: true,
+        summary: "an override's provisioners drop every base provisioner",
+        doc: include_str!("../../rules/override_replaces_provisioners.md"),
+    },
+    views: RuleViews::Both,
+    options: &[],
+    check,
+};
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    for event in &ctx.module.events {
+        let Event::NestedBlocksReplaced {
+            address,
+            kind,
+            by,
+            dropped,
+        } = event
+        else {
+            continue;
+        };
+        if kind != "provisioner" || dropped.is_empty() {
+            continue;
+        }
+        let Some(&first) = by.first() else { continue };
+        let plural = |n: usize| {
+            if n == 1 {
+                "provisioner"
+            } else {
+                "provisioners"
+            }
+        };
+        let mut d = ctx
+            .finding(
+                &RULE,
+                format!(
+                    "override of {} replaces its {} base {} with {} {}",
+                    describe(address),
+                    dropped.len(),
+                    plural(dropped.len()),
+                    by.len(),
+                    plural(by.len())
+                ),
+            )
+            .at(
+                ctx.files,
+                first,
+                "this provisioner replaces all base provisioners",
+            );
+        for &span in dropped {
+            d = d.with_label(ctx.files, span, "dropped: never runs");
+        }
+        out.push(
+            d.with_note("If an override file has any `provisioner` block, it replaces all of the base block's provisioners; they are not appended or merged by type.")
+                .with_help("repeat in the override every provisioner that should still run, in order"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::check_table;
+
+    const BASE: &str = "resource \"terraform_data\" \"a\" {\n  provisioner \"local-exec\" {\n    command = \"one\"\n  }\n}\n";
+
+    #[test]
+    fn table() {
+        check_table(
+            "override_replaces_provisioners",
+            &[
+                &[
+                    ("main.tf", BASE),
+                    (
+                        "override.tf",
+                        "resource \"terraform_data\" \"a\" {\n  input = 1\n}\n",
+                    ),
+                ],
+                // Nothing to drop: the base had no provisioner.
+                &[
+                    ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
+                    (
+                        "override.tf",
+                        "resource \"terraform_data\" \"a\" {\n  provisioner \"local-exec\" {\n    command = \"x\"\n  }\n}\n",
+                    ),
+                ],
+            ],
+            &[
+                (
+                    &[
+                        ("main.tf", BASE),
+                        (
+                            "override.tf",
+                            "resource \"terraform_data\" \"a\" {\n  provisioner \"file\" {\n    source = \"a\"\n    destination = \"b\"\n  }\n}\n",
+                        ),
+                    ],
+                    1,
+                ),
+                (
+                    &[
+                        ("main.tf", BASE),
+                        (
+                            "a_override.tf.json",
+                            r#"{"resource": {"terraform_data": {"a": {"provisioner": [{"local-exec": {"command": "two"}}]}}}}"#,
+                        ),
+                    ],
+                    1,
+                ),
+            ],
+        );
+    }
+}

@@ -1,0 +1,169 @@
+//! A base block changed by an override file, with no comment saying so.
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::source::Span;
+
+use super::{Context, Kind, Rule, RuleMeta, RuleViews};
+
+pub const RULE: Rule = Rule {
+    meta: RuleMeta {
+        id: "override_undocumented",
+        kind: Kind::Rule,
+        severity: Severity::Notice,
+        enabled_by_default: false,
+        summary: "a block changed by an override file has no comment naming it",
+        doc: include_str!("../../rules/override_undocumented.md"),
+    },
+    views: RuleViews::Both,
+    options: &[],
+    check,
+};
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    for object in &ctx.module.objects {
+        if object.overrides.is_empty() {
+            continue;
+        }
+        let Some(base_file) = ctx
+            .primary
+            .iter()
+            .find(|f| f.file.id == object.base_header.file)
+        else {
+            continue; // defined by an override itself (an un-aliased provider)
+        };
+        let names: Vec<&str> = object
+            .overrides
+            .iter()
+            .map(|s| ctx.files.get(s.file).file_name())
+            .collect();
+        let comments = comments_about(
+            ctx,
+            &base_file.file.comments,
+            object.base_header,
+            object.base_span,
+        );
+        let documented = comments
+            .iter()
+            .any(|text| names.iter().any(|name| mentions(text, name)));
+        if documented {
+            continue;
+        }
+        let Some(&first_override) = object.overrides.first() else {
+            continue;
+        };
+        out.push(
+            ctx.finding(
+                &RULE,
+                format!(
+                    "{} is changed by {}, but its definition does not say so",
+                    object.address.describe(),
+                    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .at(ctx.files, object.base_header, "no comment names the override")
+            .with_label(ctx.files, first_override, "changed here")
+            .with_note("Terraform's documentation recommends a comment in the original file for every block an override file changes: readers of the base file otherwise see values the module never uses.")
+            .with_help(format!("add a comment above the block, e.g. `# Overridden in {}: ...`", names[0])),
+        );
+    }
+}
+
+/// The texts of the comments directly above a block's header (a run of comment lines) and
+/// inside the block.
+fn comments_about<'a>(
+    ctx: &Context,
+    comments: &'a [crate::syntax::Comment],
+    header: Span,
+    block: Span,
+) -> Vec<&'a str> {
+    let file = ctx.files.get(header.file);
+    let mut wanted_line = file.line_index(header.start as usize);
+    let mut found: Vec<&str> = comments
+        .iter()
+        .filter(|c| c.span.start >= block.start && c.span.end <= block.end)
+        .map(|c| c.text.as_str())
+        .collect();
+    for comment in comments.iter().rev().filter(|c| c.span.end <= header.start) {
+        let end_line = file.line_index(comment.span.end.saturating_sub(1) as usize);
+        if wanted_line == 0 || end_line + 1 != wanted_line {
+            break;
+        }
+        found.push(&comment.text);
+        wanted_line = file.line_index(comment.span.start as usize);
+    }
+    found
+}
+
+/// Whether a comment names the file (`web_override.tf`) or its stem (`web_override`).
+fn mentions(comment: &str, file_name: &str) -> bool {
+    let stem = crate::load::classify(file_name).map_or(file_name.to_string(), |c| c.stem);
+    comment.contains(file_name) || comment.contains(&stem)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::check_table;
+
+    const OVERRIDE: &str = "resource \"terraform_data\" \"a\" {\n  input = 2\n}\n";
+
+    #[test]
+    fn table() {
+        check_table(
+            "override_undocumented",
+            &[
+                &[
+                    (
+                        "main.tf",
+                        "# Overridden in override.tf for local runs.\nresource \"terraform_data\" \"a\" {\n  input = 1\n}\n",
+                    ),
+                    ("override.tf", OVERRIDE),
+                ],
+                &[
+                    (
+                        "main.tf",
+                        "resource \"terraform_data\" \"a\" {\n  input = 1 # see override\n}\n",
+                    ),
+                    ("override.tf", OVERRIDE),
+                ],
+                // Not overridden at all.
+                &[("main.tf", "resource \"terraform_data\" \"a\" {}\n")],
+            ],
+            &[
+                (
+                    &[
+                        (
+                            "main.tf",
+                            "resource \"terraform_data\" \"a\" {\n  input = 1\n}\n",
+                        ),
+                        ("override.tf", OVERRIDE),
+                    ],
+                    1,
+                ),
+                // A comment above an earlier block does not count.
+                (
+                    &[
+                        (
+                            "main.tf",
+                            "# see override.tf\nresource \"terraform_data\" \"b\" {}\n\nresource \"terraform_data\" \"a\" {}\n",
+                        ),
+                        ("override.tf", OVERRIDE),
+                    ],
+                    1,
+                ),
+                (
+                    &[
+                        (
+                            "main.tf.json",
+                            r#"{"resource": {"terraform_data": {"a": {}}}}"#,
+                        ),
+                        (
+                            "a_override.tf.json",
+                            r#"{"resource": {"terraform_data": {"a": {"input": 1}}}}"#,
+                        ),
+                    ],
+                    1,
+                ),
+            ],
+        );
+    }
+}
