@@ -320,3 +320,231 @@ fn a_symlink_to_a_directory_named_like_a_file_fails_to_read() {
         "m/link.tf: error[read_error]: Failed to read file: it is a directory\n"
     );
 }
+
+const NOOP_BASE: &[u8] = b"resource \"terraform_data\" \"a\" {\n  input = 1\n}\n";
+const NOOP_OVERRIDE: &[u8] = b"resource \"terraform_data\" \"a\" {\n  input = 1\n}\n";
+
+#[test]
+fn examples_show_every_override_rule_with_labels_in_both_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = tflint_merge(
+        root,
+        &[
+            "--color",
+            "never",
+            "--enable-rule",
+            "override_undocumented",
+            "--enable-rule",
+            "override_only_file",
+            "examples/",
+        ],
+    );
+    let text = stdout(&out);
+    for rule in [
+        "override_clobbers_nested_blocks",
+        "override_noop",
+        "override_replaces_provisioners",
+        "override_shadowed",
+        "override_undocumented",
+        "override_only_file",
+        "override_ignored_setting",
+        "override_misspelled_argument",
+        "override_count_for_each_conflict",
+    ] {
+        assert!(
+            text.contains(&format!("[{rule}]")),
+            "{rule} missing from the examples run"
+        );
+    }
+    insta::assert_snapshot!("examples", text);
+}
+
+#[test]
+fn config_file_sets_rules_and_is_found_in_a_parent_directory() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", NOOP_BASE),
+            ("m/override.tf", NOOP_OVERRIDE),
+            (
+                ".tflint-merge.yaml",
+                b"fail_on: warning\nrules:\n  override_noop: notice\n",
+            ),
+        ],
+    );
+    // Run from a sub-directory: the config of the parent applies.
+    let out = tflint_merge(&t.path().join("m"), &["--format", "short", "."]);
+    assert_eq!(
+        stdout(&out),
+        "override.tf:2:3: notice[override_noop]: override of resource `terraform_data.a` sets `input` to the value it already has\n"
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a notice is below fail_on: warning"
+    );
+    let out = tflint_merge(
+        &t.path().join("m"),
+        &["--format", "short", "--fail-on", "notice", "."],
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn config_errors_are_located_and_exit_two() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", NOOP_BASE),
+            (
+                ".tflint-merge.yaml",
+                b"rules:\n  override_noop: off\n  overide_shadowed: warning\n",
+            ),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["m"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(".tflint-merge.yaml:3:3: rules: unknown rule `overide_shadowed`; did you mean `override_shadowed`?"), "{err}");
+
+    write(
+        t.path(),
+        &[(".tflint-merge.yaml", b"view: both\nexcludes: [a]\n")],
+    );
+    let err = String::from_utf8_lossy(&tflint_merge(t.path(), &["m"]).stderr).into_owned();
+    assert!(
+        err.contains(".tflint-merge.yaml:2:1: unknown field `excludes`"),
+        "{err}"
+    );
+
+    write(
+        t.path(),
+        &[(
+            ".tflint-merge.yaml",
+            b"rules:\n  duplicate_definition: off\n",
+        )],
+    );
+    let out = tflint_merge(t.path(), &["m"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is a load error"));
+}
+
+#[test]
+fn explicit_config_flag_and_cli_flags_override_the_file() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", NOOP_BASE),
+            ("m/override.tf", NOOP_OVERRIDE),
+            ("conf/custom.yaml", b"rules:\n  override_noop: off\n"),
+        ],
+    );
+    let short = ["--format", "short"];
+    let quiet = tflint_merge(
+        t.path(),
+        &[&short[..], &["--config", "conf/custom.yaml", "m"]].concat(),
+    );
+    assert_eq!(stdout(&quiet), "");
+    let loud = tflint_merge(
+        t.path(),
+        &[
+            &short[..],
+            &[
+                "--config",
+                "conf/custom.yaml",
+                "--enable-rule",
+                "override_noop",
+                "m",
+            ],
+        ]
+        .concat(),
+    );
+    assert!(stdout(&loud).contains("[override_noop]"));
+    let off = tflint_merge(
+        t.path(),
+        &[&short[..], &["--disable-rule", "override_noop", "m"]].concat(),
+    );
+    assert_eq!(stdout(&off), "");
+    let only = tflint_merge(
+        t.path(),
+        &[&short[..], &["--only", "override_shadowed", "m"]].concat(),
+    );
+    assert_eq!(stdout(&only), "");
+    let bad = tflint_merge(t.path(), &["--only", "nope", "m"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn inline_ignores_silence_findings_and_unused_ones_are_reported() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", b"resource \"terraform_data\" \"a\" {\n  input = 1\n  triggers_replace = 2\n}\n"),
+            (
+                "m/override.tf",
+                b"resource \"terraform_data\" \"a\" {\n  # tflint-merge-ignore: override_noop  kept on purpose\n  input = 1\n  triggers_replace = 2 // tflint-merge-ignore: override_noop, override_shadowed\n}\n",
+            ),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["--format", "short", "m"]);
+    assert_eq!(
+        stdout(&out),
+        "m/override.tf:4:24: warning[unused_ignore]: unused ignore: `override_shadowed` reported nothing here to ignore\n"
+    );
+    // A file-level ignore, and `all`.
+    write(
+        t.path(),
+        &[("m/override.tf", b"/* tflint-merge-ignore-file: all */\nresource \"terraform_data\" \"a\" {\n  input = 1\n  triggers_replace = 2\n}\n")],
+    );
+    assert_eq!(
+        stdout(&tflint_merge(t.path(), &["--format", "short", "m"])),
+        ""
+    );
+    // JSON: a root "//" comment.
+    std::fs::remove_file(t.path().join("m/override.tf")).expect("rm");
+    write(
+        t.path(),
+        &[("m/override.tf.json", b"{\"//\": \"tflint-merge-ignore-file: override_noop\", \"resource\": {\"terraform_data\": {\"a\": {\"input\": 1}}}}")],
+    );
+    assert_eq!(
+        stdout(&tflint_merge(t.path(), &["--format", "short", "m"])),
+        ""
+    );
+    // Load errors cannot be ignored.
+    write(
+        t.path(),
+        &[(
+            "m/dup.tf",
+            b"# tflint-merge-ignore: duplicate_definition\nresource \"terraform_data\" \"a\" {}\n",
+        )],
+    );
+    let text = stdout(&tflint_merge(t.path(), &["--format", "short", "m"]));
+    assert!(text.contains("error[duplicate_definition]"), "{text}");
+    assert!(
+        text.contains(
+            "warning[unused_ignore]: unused ignore: `duplicate_definition` is a load error"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn rules_and_explain_commands() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let list = stdout(&tflint_merge(t.path(), &["rules"]));
+    assert!(list.contains("override_undocumented"));
+    assert!(list.lines().any(|l| l.starts_with("override_only_file")
+        && l.contains("notice")
+        && l.contains(" off ")));
+    let doc = tflint_merge(t.path(), &["explain", "override_without_base"]);
+    assert_eq!(doc.status.code(), Some(0));
+    assert!(stdout(&doc).starts_with("# override_without_base"));
+    assert_eq!(
+        tflint_merge(t.path(), &["explain", "nope"]).status.code(),
+        Some(2)
+    );
+}

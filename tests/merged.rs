@@ -158,8 +158,9 @@ fn json_output_has_provenance() {
         .expect("tags");
     assert_eq!(tags["origin"], "override");
     assert_eq!(file(&tags["location"]), "web_override.tf.json");
-    assert_eq!(file(&tags["replaced"]), "main.tf");
-    assert_eq!(tags["replaced"]["line"], 37);
+    // override.tf set tags first; the JSON override, applied after it, replaced that.
+    assert_eq!(file(&tags["replaced"]), "override.tf");
+    assert_eq!(tags["replaced"]["line"], 25);
     assert_eq!(
         tags["expression"],
         "{ Name = \"web-${terraform.workspace}\", Environment = \"staging\" }"

@@ -38,6 +38,10 @@ resource "aws_instance" "web" {
     Name = "web"
   }
 
+  provisioner "local-exec" {
+    command = "echo ${self.private_ip} >> inventory.txt"
+  }
+
   lifecycle {
     create_before_destroy = true
   }

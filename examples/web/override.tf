@@ -1,6 +1,7 @@
 # Local development: only SSH, never destroy, and a cheaper default.
 variable "instance_type" {
-  default = "t3.nano"
+  default    = "t3.nano"
+  descripton = "Cheaper for local runs."
 }
 
 variable "replicas" {
@@ -8,6 +9,8 @@ variable "replicas" {
 }
 
 resource "aws_security_group" "web" {
+  name = "web"
+
   ingress {
     from_port   = 22
     to_port     = 22
@@ -19,8 +22,17 @@ resource "aws_security_group" "web" {
 resource "aws_instance" "web" {
   depends_on = [aws_security_group.web]
 
+  tags = {
+    Name = "web-dev"
+  }
+
+  provisioner "local-exec" {
+    command = "echo dev"
+  }
+
   lifecycle {
-    prevent_destroy = true
+    prevent_destroy      = true
+    replace_triggered_by = [aws_security_group.web]
   }
 }
 

@@ -393,3 +393,93 @@ pub(crate) mod testing {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{FileId, Span};
+
+    fn boom(_: &Context, _: &mut Vec<Diagnostic>) {
+        panic!("boom");
+    }
+
+    fn one_finding(ctx: &Context, out: &mut Vec<Diagnostic>) {
+        out.push(
+            ctx.finding(&CALM, "found")
+                .at(ctx.files, Span::new(FileId(0), 0..1), "here"),
+        );
+    }
+
+    static PANICKY: Rule = Rule {
+        meta: RuleMeta {
+            id: "override_noop",
+            ..UNUSED_IGNORE
+        },
+        views: RuleViews::Both,
+        options: &[],
+        check: boom,
+    };
+
+    static CALM: Rule = Rule {
+        meta: RuleMeta {
+            id: "override_shadowed",
+            severity: Severity::Warning,
+            ..UNUSED_IGNORE
+        },
+        views: RuleViews::Only(View::OpenTofu),
+        options: &[],
+        check: one_finding,
+    };
+
+    #[test]
+    fn a_panicking_rule_is_reported_and_the_others_still_run() {
+        let mut files = SourceFiles::default();
+        files.add(crate::source::SourceFile::new(
+            "m/main.tf".into(),
+            "x = 1\n".into(),
+        ));
+        let module = Module::new(View::OpenTofu);
+        let mut settings = RuleSettings::defaults();
+        settings
+            .set_level("override_shadowed", settings::Level::On(Severity::Notice))
+            .expect("valid");
+        let ctx = Context {
+            view: View::OpenTofu,
+            dir: Path::new("m"),
+            module: &module,
+            files: &files,
+            primary: &[],
+            overrides: &[],
+            settings: &settings,
+        };
+        let found = run(&ctx, &[&PANICKY, &CALM]);
+        assert_eq!(found.len(), 2, "{found:#?}");
+        assert_eq!(found[0].rule, "internal_error");
+        assert_eq!(
+            found[0].message,
+            "internal error in rule `override_noop`: boom"
+        );
+        assert_eq!(found[0].path, "m");
+        assert_eq!(found[1].rule, "override_shadowed");
+        assert_eq!(
+            found[1].severity,
+            Severity::Notice,
+            "configured severity applies"
+        );
+        // A rule for one view does not run on the other.
+        let tf_ctx = Context {
+            view: View::Terraform,
+            ..ctx
+        };
+        assert_eq!(run(&tf_ctx, &[&CALM]).len(), 0);
+    }
+
+    #[test]
+    fn close_names() {
+        assert_eq!(
+            closest("defualt", ["default", "description"]),
+            Some("default")
+        );
+        assert_eq!(closest("zzz", ["default"]), None);
+    }
+}

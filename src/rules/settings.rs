@@ -140,21 +140,10 @@ impl RuleSettings {
 }
 
 pub fn unknown_rule(id: &str) -> String {
-    let close = catalogue()
-        .into_iter()
-        .map(|m| m.id)
-        .filter(|known| similar(known, id))
-        .collect::<Vec<_>>();
-    match close.as_slice() {
-        [] => format!("unknown rule `{id}` (see `tflint-merge rules`)"),
-        [one, ..] => format!("unknown rule `{id}`; did you mean `{one}`?"),
+    match super::closest(id, catalogue().into_iter().map(|m| m.id)) {
+        Some(close) => format!("unknown rule `{id}`; did you mean `{close}`?"),
+        None => format!("unknown rule `{id}` (see `tflint-merge rules`)"),
     }
-}
-
-/// A loose "did you mean": one contains the other, or they share a long prefix.
-fn similar(a: &str, b: &str) -> bool {
-    let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
-    (b.len() > 3 && a.contains(b)) || common >= a.len().min(b.len()).saturating_sub(2).max(6)
 }
 
 #[cfg(test)]
