@@ -10,7 +10,7 @@
 //!
 //! Every id has a user doc at `rules/<id>.md`, embedded in the binary for `explain`.
 
-pub mod ignore;
+mod engine;
 mod override_clobbers_nested_blocks;
 mod override_count_for_each_conflict;
 mod override_ignored_setting;
@@ -20,7 +20,7 @@ mod override_only_file;
 mod override_replaces_provisioners;
 mod override_shadowed;
 mod override_undocumented;
-pub mod settings;
+pub use engine::{ignore, settings};
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;

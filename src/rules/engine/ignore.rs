@@ -10,7 +10,7 @@ use crate::diagnostic::Diagnostic;
 use crate::source::{FileId, SourceFiles, Span};
 use crate::syntax::File;
 
-use super::{Kind, RuleSettings, UNUSED_IGNORE};
+use crate::rules::{Kind, RuleSettings, UNUSED_IGNORE};
 
 const LINE_MARKER: &str = "tflint-merge-ignore:";
 const FILE_MARKER: &str = "tflint-merge-ignore-file:";
@@ -105,8 +105,8 @@ pub fn apply(
             let problem = if name == "all" {
                 Some("this ignore silences nothing".to_string())
             } else {
-                match super::find(name) {
-                    None => Some(super::settings::unknown_rule(name)),
+                match crate::rules::find(name) {
+                    None => Some(crate::rules::settings::unknown_rule(name)),
                     Some(meta) if meta.kind == Kind::LoadError => Some(format!(
                         "`{name}` is a load error: Terraform/OpenTofu refuse the module, so it cannot be ignored"
                     )),
@@ -134,7 +134,7 @@ fn silencing(
     directives: &[Directive],
     files: &SourceFiles,
 ) -> Option<(usize, String)> {
-    let meta = super::find(diagnostic.rule)?;
+    let meta = crate::rules::find(diagnostic.rule)?;
     if meta.kind != Kind::Rule {
         return None;
     }

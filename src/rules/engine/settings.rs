@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::diagnostic::Severity;
 
-use super::{Kind, RuleMeta, catalogue};
+use crate::rules::{Kind, RuleMeta, catalogue};
 
 /// A level a rule can be set to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,13 +78,13 @@ impl RuleSettings {
 
     /// Sets a level. Load errors cannot be turned off or down: the tools refuse the module.
     pub fn set_level(&mut self, id: &str, level: Level) -> Result<(), String> {
-        let meta = super::find(id).ok_or_else(|| unknown_rule(id))?;
+        let meta = crate::rules::find(id).ok_or_else(|| unknown_rule(id))?;
         if meta.kind == Kind::LoadError && level != Level::On(Severity::Error) {
             return Err(format!(
                 "`{id}` is a load error of Terraform/OpenTofu: it is always reported as an error"
             ));
         }
-        if meta.kind == Kind::Engine && meta.id == super::INTERNAL_ERROR.id {
+        if meta.kind == Kind::Engine && meta.id == crate::rules::INTERNAL_ERROR.id {
             return Err(format!("`{id}` cannot be configured"));
         }
         if let Some(entry) = self.entries.get_mut(meta.id) {
@@ -107,7 +107,7 @@ impl RuleSettings {
 
     /// `--enable-rule`: on at its configured (or default) severity.
     pub fn enable(&mut self, id: &str) -> Result<(), String> {
-        let meta = super::find(id).ok_or_else(|| unknown_rule(id))?;
+        let meta = crate::rules::find(id).ok_or_else(|| unknown_rule(id))?;
         if let Some(entry) = self.entries.get_mut(meta.id) {
             entry.enabled = true;
         }
@@ -122,7 +122,7 @@ impl RuleSettings {
     /// `--only`: every rule but these is off (load errors stay on, they are not rules).
     pub fn only(&mut self, ids: &[String]) -> Result<(), String> {
         for id in ids {
-            let meta = super::find(id).ok_or_else(|| unknown_rule(id))?;
+            let meta = crate::rules::find(id).ok_or_else(|| unknown_rule(id))?;
             if meta.kind == Kind::LoadError {
                 return Err(format!(
                     "`{id}` is a load error, always reported; --only takes rules"
@@ -130,7 +130,7 @@ impl RuleSettings {
             }
         }
         for (id, entry) in &mut self.entries {
-            let meta = super::find(id);
+            let meta = crate::rules::find(id);
             if meta.is_some_and(|m| m.kind == Kind::Rule) {
                 entry.enabled = ids.iter().any(|wanted| wanted == id);
             }
@@ -140,7 +140,7 @@ impl RuleSettings {
 }
 
 pub fn unknown_rule(id: &str) -> String {
-    match super::closest(id, catalogue().into_iter().map(|m| m.id)) {
+    match crate::rules::closest(id, catalogue().into_iter().map(|m| m.id)) {
         Some(close) => format!("unknown rule `{id}`; did you mean `{close}`?"),
         None => format!("unknown rule `{id}` (see `tflint-merge rules`)"),
     }
