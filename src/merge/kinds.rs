@@ -65,15 +65,7 @@ impl Merger<'_> {
                 .push(MergedBlock::from_syntax(block, Origin::Base));
             return;
         };
-        let object = MergedObject {
-            address: address.clone(),
-            kind: block.kind.clone(),
-            labels: block.labels.clone(),
-            base_header: block.header_span,
-            base_span: block.span(),
-            overrides: Vec::new(),
-            body: MergedBody::from_syntax(&block.body, Origin::Base),
-        };
+        let object = MergedObject::from_block(address.clone(), block, Origin::Base);
         let Some(&existing) = self.module.index.get(&address) else {
             self.module.index.insert(address, self.module.objects.len());
             self.module.objects.push(object);
@@ -281,15 +273,7 @@ impl Merger<'_> {
             Address::Provider(_, Some(_)) => "Missing base provider configuration for override",
             Address::Provider(_, None) => {
                 // An un-aliased provider override with no base becomes the default configuration.
-                let object = MergedObject {
-                    address: address.clone(),
-                    kind: block.kind.clone(),
-                    labels: block.labels.clone(),
-                    base_header: block.header_span,
-                    base_span: block.span(),
-                    overrides: vec![block.header_span],
-                    body: MergedBody::from_syntax(&block.body, Origin::Override),
-                };
+                let object = MergedObject::from_block(address.clone(), block, Origin::Override);
                 self.module.index.insert(address, self.module.objects.len());
                 self.module.objects.push(object);
                 return;

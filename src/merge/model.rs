@@ -181,6 +181,28 @@ pub struct MergedObject {
     pub body: MergedBody,
 }
 
+impl MergedObject {
+    /// An object defined by `block`; an override-defined object lists itself as its override.
+    pub fn from_block(
+        address: Address,
+        block: &crate::syntax::Block,
+        origin: Origin,
+    ) -> MergedObject {
+        MergedObject {
+            address,
+            kind: block.kind.clone(),
+            labels: block.labels.clone(),
+            base_header: block.header_span,
+            base_span: block.span(),
+            overrides: match origin {
+                Origin::Base => Vec::new(),
+                Origin::Override => vec![block.header_span],
+            },
+            body: MergedBody::from_syntax(&block.body, origin),
+        }
+    }
+}
+
 /// A local value after merging.
 #[derive(Debug, Clone)]
 pub struct MergedLocal {
