@@ -17,5 +17,8 @@ pub mod rules;
 pub mod source;
 pub mod syntax;
 
+/// The project's home page.
+pub const PROJECT_URL: &str = "https://github.com/tflint-merge/tflint-merge";
+
 /// Where rule documentation lives; every diagnostic links to `<base>/<rule_id>.md`.
 pub const RULES_DOC_BASE: &str = "https://github.com/tflint-merge/tflint-merge/blob/main/rules";

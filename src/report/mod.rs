@@ -1,7 +1,13 @@
 //! Renders diagnostics. Every format reads the same [`Diagnostic`] data.
 
+mod github;
+mod gitlab;
 mod human;
+mod json;
+mod location;
+mod sarif;
 mod short;
+mod xml;
 
 use std::io::{self, Write};
 
@@ -14,6 +20,18 @@ pub enum Format {
     Human,
     /// One line per finding: `path:line:col: severity[rule]: message`.
     Short,
+    /// JSON, schema version 1 (see README).
+    Json,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// Checkstyle XML.
+    Checkstyle,
+    /// JUnit XML.
+    Junit,
+    /// GitLab Code Quality JSON.
+    Gitlab,
 }
 
 /// What the run covered, for the closing summary line.
@@ -45,6 +63,14 @@ pub fn render(
             }
             Ok(())
         }
+        Format::Json => out.write_all(json::render(diagnostics, totals).as_bytes()),
+        Format::Sarif => out.write_all(sarif::render(diagnostics).as_bytes()),
+        Format::Github => {
+            out.write_all(github::render(diagnostics, &summary(diagnostics, totals)).as_bytes())
+        }
+        Format::Checkstyle => out.write_all(xml::checkstyle(diagnostics).as_bytes()),
+        Format::Junit => out.write_all(xml::junit(diagnostics).as_bytes()),
+        Format::Gitlab => out.write_all(gitlab::render(diagnostics).as_bytes()),
     }
 }
 

@@ -1,0 +1,77 @@
+//! `--format github`: GitHub Actions workflow commands, escaped as the runner expects, then a
+//! summary notice (the runner shows only the first 10 errors and 10 warnings of a step).
+
+use super::location::{Range, file_of};
+use crate::diagnostic::{Diagnostic, Severity};
+
+/// Escapes a command's message.
+pub fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a command property value.
+pub fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+pub fn render(diagnostics: &[Diagnostic], summary: &str) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        let command = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Notice => "notice",
+        };
+        let mut properties = vec![format!("file={}", escape_property(&file_of(d)))];
+        if let Some(label) = &d.primary {
+            let r = Range::of(label);
+            properties.push(format!("line={}", r.start_line));
+            // The runner drops columns of multi-line ranges anyway; say only what it shows.
+            if r.start_line == r.end_line {
+                properties.push(format!("col={}", r.start_column));
+            }
+            properties.push(format!("endLine={}", r.end_line));
+            if r.start_line == r.end_line {
+                properties.push(format!("endColumn={}", r.end_column));
+            }
+        }
+        properties.push(format!(
+            "title={}",
+            escape_property(&format!("tflint-merge({})", d.rule))
+        ));
+        let mut message = d.message.clone();
+        for note in &d.notes {
+            message.push_str("\nnote: ");
+            message.push_str(note);
+        }
+        if let Some(help) = &d.help {
+            message.push_str("\nhelp: ");
+            message.push_str(help);
+        }
+        message.push_str("\nsee: ");
+        message.push_str(&d.doc_link());
+        out.push_str(&format!(
+            "::{command} {}::{}\n",
+            properties.join(","),
+            escape_data(&message)
+        ));
+    }
+    out.push_str(&format!(
+        "::notice title=tflint-merge::{}\n",
+        escape_data(&format!("tflint-merge: {summary}"))
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_follows_the_runner() {
+        assert_eq!(escape_data("50% a\r\nb:c,d"), "50%25 a%0D%0Ab:c,d");
+        assert_eq!(escape_property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
+    }
+}

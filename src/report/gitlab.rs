@@ -1,0 +1,33 @@
+//! `--format gitlab`: GitLab Code Quality JSON (an array of issues with fingerprints).
+
+use serde_json::{Value, json};
+
+use super::location::{Range, file_of, fingerprint};
+use crate::diagnostic::{Diagnostic, Severity};
+
+pub fn render(diagnostics: &[Diagnostic]) -> String {
+    let issues: Vec<Value> = diagnostics
+        .iter()
+        .map(|d| {
+            let (begin, end) = d.primary.as_ref().map_or((1, 1), |l| {
+                let r = Range::of(l);
+                (r.start_line, r.end_line)
+            });
+            json!({
+                "type": "issue",
+                "description": format!("[{}] {}", d.rule, d.message),
+                "check_name": d.rule,
+                "fingerprint": fingerprint(d),
+                "severity": match d.severity {
+                    Severity::Error => "major",
+                    Severity::Warning => "minor",
+                    Severity::Notice => "info",
+                },
+                "location": { "path": file_of(d), "lines": { "begin": begin, "end": end } },
+            })
+        })
+        .collect();
+    let mut text = serde_json::to_string_pretty(&Value::Array(issues)).unwrap_or_default();
+    text.push('\n');
+    text
+}

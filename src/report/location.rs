@@ -1,0 +1,103 @@
+//! What the machine-readable formats share: paths relative to the working directory, 1-based
+//! ranges, and fingerprints that survive unrelated edits.
+
+use crate::diagnostic::{Diagnostic, Label};
+
+/// A 1-based range: start line/column and end line/column (end column exclusive, as SARIF).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Range {
+    pub start_line: usize,
+    pub start_column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+}
+
+impl Range {
+    pub fn of(label: &Label) -> Range {
+        let (start_line, start_column) = label.start();
+        let (end_line, end_column) = label.end();
+        // An empty range (a syntax error position) still covers one column.
+        let end_column = if (end_line, end_column) == (start_line, start_column) {
+            start_column + 1
+        } else {
+            end_column
+        };
+        Range {
+            start_line,
+            start_column,
+            end_line,
+            end_column,
+        }
+    }
+}
+
+/// The path of a label's file or a finding, relative to the working directory when it is
+/// under it, `/`-separated.
+pub fn relative(path: &str) -> String {
+    let as_path = std::path::Path::new(path);
+    if as_path.is_absolute()
+        && let Ok(cwd) = std::env::current_dir()
+        && let Ok(rest) = as_path.strip_prefix(&cwd)
+    {
+        return crate::source::display_path(rest);
+    }
+    path.to_string()
+}
+
+pub fn file_of(diagnostic: &Diagnostic) -> String {
+    relative(
+        diagnostic
+            .primary
+            .as_ref()
+            .map_or(&diagnostic.path, |l| &l.file.display),
+    )
+}
+
+/// A stable fingerprint: the rule, the file, the message and the text of the primary location
+/// (not its line number), so an alert keeps its identity when lines move.
+pub fn fingerprint(diagnostic: &Diagnostic) -> String {
+    let text = diagnostic
+        .primary
+        .as_ref()
+        .map(|l| {
+            let source = &l.file.text;
+            let line_start = source[..l.range.start.min(source.len())]
+                .rfind('\n')
+                .map_or(0, |i| i + 1);
+            let line_end = source[l.range.start.min(source.len())..]
+                .find('\n')
+                .map_or(source.len(), |i| l.range.start + i);
+            source
+                .get(line_start..line_end)
+                .unwrap_or("")
+                .trim()
+                .to_string()
+        })
+        .unwrap_or_default();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in [
+        diagnostic.rule,
+        &file_of(diagnostic),
+        &diagnostic.message,
+        &text,
+    ] {
+        for byte in part.bytes().chain([0]) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{hash:016x}")
+}
+
+/// The first paragraph of a doc's `## What it does` section (or its summary line).
+pub fn doc_description(doc: &str) -> String {
+    let section = doc.split("## What it does").nth(1).unwrap_or(doc);
+    section
+        .trim_start()
+        .split("\n\n")
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}

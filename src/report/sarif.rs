@@ -1,0 +1,106 @@
+//! `--format sarif`: SARIF 2.1.0 as GitHub code scanning ingests it — one run for the whole
+//! invocation, every rule in `tool.driver.rules`, repo-relative URIs, partial fingerprints.
+
+use serde_json::{Value, json};
+
+use super::location::{Range, doc_description, file_of, fingerprint, relative};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::rules;
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Notice => "note",
+    }
+}
+
+fn physical(uri: &str, label: Option<&Label>) -> Value {
+    let mut location = json!({ "artifactLocation": { "uri": uri, "uriBaseId": "%SRCROOT%" } });
+    if let Some(label) = label {
+        let r = Range::of(label);
+        location["region"] = json!({
+            "startLine": r.start_line,
+            "startColumn": r.start_column,
+            "endLine": r.end_line,
+            "endColumn": r.end_column,
+        });
+    }
+    location
+}
+
+pub fn render(diagnostics: &[Diagnostic]) -> String {
+    let catalogue = rules::catalogue();
+    let rule_entries: Vec<Value> = catalogue
+        .iter()
+        .map(|meta| {
+            json!({
+                "id": meta.id,
+                "name": meta.id,
+                "shortDescription": { "text": meta.summary },
+                "fullDescription": { "text": doc_description(meta.doc) },
+                "helpUri": format!("{}/{}.md", crate::RULES_DOC_BASE, meta.id),
+                "help": { "text": meta.doc, "markdown": meta.doc },
+                "defaultConfiguration": { "level": level(meta.severity), "enabled": meta.enabled_by_default },
+            })
+        })
+        .collect();
+    let results: Vec<Value> = diagnostics
+        .iter()
+        .map(|d| {
+            let mut message = d.message.clone();
+            for note in &d.notes {
+                message.push_str("\n\n");
+                message.push_str(note);
+            }
+            if let Some(help) = &d.help {
+                message.push_str("\n\nHelp: ");
+                message.push_str(help);
+            }
+            let mut result = json!({
+                "ruleId": d.rule,
+                "level": level(d.severity),
+                "message": { "text": message },
+                "locations": [ { "physicalLocation": physical(&file_of(d), d.primary.as_ref()) } ],
+                "partialFingerprints": { "tflintMergeFingerprint/v1": fingerprint(d) },
+            });
+            if let Some(index) = catalogue.iter().position(|m| m.id == d.rule) {
+                result["ruleIndex"] = json!(index);
+            }
+            if !d.secondary.is_empty() {
+                result["relatedLocations"] = Value::Array(
+                    d.secondary
+                        .iter()
+                        .enumerate()
+                        .map(|(i, l)| {
+                            json!({
+                                "id": i + 1,
+                                "physicalLocation": physical(&relative(&l.file.display), Some(l)),
+                                "message": { "text": l.message },
+                            })
+                        })
+                        .collect(),
+                );
+            }
+            result
+        })
+        .collect();
+    let value = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [ {
+            "tool": { "driver": {
+                "name": "tflint-merge",
+                "version": env!("CARGO_PKG_VERSION"),
+                "semanticVersion": env!("CARGO_PKG_VERSION"),
+                "informationUri": crate::PROJECT_URL,
+                "rules": rule_entries,
+            } },
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        } ],
+    });
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    text
+}

@@ -1,0 +1,99 @@
+//! `--format checkstyle` and `--format junit`: XML as CI servers read it.
+
+use super::location::{Range, file_of};
+use crate::diagnostic::{Diagnostic, Severity};
+
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#9;"),
+            // Other control characters are not allowed in XML 1.0 at all.
+            c if c.is_control() => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn position(d: &Diagnostic) -> (usize, usize) {
+    d.primary.as_ref().map_or((0, 0), |l| {
+        let r = Range::of(l);
+        (r.start_line, r.start_column)
+    })
+}
+
+/// Checkstyle 4.3: one `<file>` per file, in first-seen order.
+pub fn checkstyle(diagnostics: &[Diagnostic]) -> String {
+    let mut files: Vec<(String, Vec<&Diagnostic>)> = Vec::new();
+    for d in diagnostics {
+        let file = file_of(d);
+        match files.iter_mut().find(|(f, _)| *f == file) {
+            Some((_, list)) => list.push(d),
+            None => files.push((file, vec![d])),
+        }
+    }
+    let mut out =
+        String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n");
+    for (file, list) in files {
+        out.push_str(&format!("  <file name=\"{}\">\n", escape(&file)));
+        for d in list {
+            let (line, column) = position(d);
+            let severity = match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Notice => "info",
+            };
+            out.push_str(&format!(
+                "    <error line=\"{line}\" column=\"{column}\" severity=\"{severity}\" message=\"{}\" source=\"tflint-merge.{}\"/>\n",
+                escape(&d.message),
+                d.rule
+            ));
+        }
+        out.push_str("  </file>\n");
+    }
+    out.push_str("</checkstyle>\n");
+    out
+}
+
+/// JUnit: one failing test case per finding; a clean run is one passing case.
+pub fn junit(diagnostics: &[Diagnostic]) -> String {
+    let failures = diagnostics.len();
+    let tests = failures.max(1);
+    let mut out = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tflint-merge\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">\n  <testsuite name=\"tflint-merge\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\">\n"
+    );
+    if diagnostics.is_empty() {
+        out.push_str("    <testcase name=\"no findings\" classname=\"tflint-merge\"/>\n");
+    }
+    for d in diagnostics {
+        let file = file_of(d);
+        let (line, column) = position(d);
+        let mut body = format!(
+            "{}:{line}:{column}: {}[{}]: {}",
+            file, d.severity, d.rule, d.message
+        );
+        for note in &d.notes {
+            body.push_str(&format!("\nnote: {note}"));
+        }
+        body.push_str(&format!("\nsee: {}", d.doc_link()));
+        out.push_str(&format!(
+            "    <testcase name=\"{}\" classname=\"{}\" file=\"{}\" line=\"{line}\">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
+            escape(&format!("{}: {file}:{line}:{column}", d.rule)),
+            escape(&file),
+            escape(&file),
+            escape(&d.message),
+            d.rule,
+            escape(&body)
+        ));
+    }
+    out.push_str("  </testsuite>\n</testsuites>\n");
+    out
+}
