@@ -16,6 +16,7 @@ pub mod report;
 pub mod rules;
 pub mod source;
 pub mod syntax;
+pub mod version;
 
 /// The project's home page.
 pub const PROJECT_URL: &str = "https://github.com/tflint-merge/tflint-merge";
