@@ -10,6 +10,7 @@ pub mod diagnostic;
 pub mod discover;
 pub mod load;
 pub mod merge;
+pub mod module_source;
 pub mod pipeline;
 pub mod print;
 pub mod report;

@@ -4,6 +4,7 @@
 use super::Merger;
 use super::model::{Address, MergedAttribute, MergedObject, Origin};
 use super::types::{Conversion, convert, parse_type};
+use crate::module_source::SourceKind;
 
 impl Merger<'_> {
     pub(super) fn check_merged_objects(&mut self) {
@@ -105,13 +106,19 @@ impl Merger<'_> {
         }
         let source = object.body.attribute("source")?;
         let path = source.expr.literal_string()?;
-        if !(path.starts_with("./") || path.starts_with("../")) {
+        let kind = crate::module_source::classify(path);
+        if !matches!(kind, SourceKind::Local | SourceKind::Remote) {
             return None;
         }
+        let what = if kind == SourceKind::Local {
+            "local source"
+        } else {
+            "remote source: its address carries the version"
+        };
         let mut d = self.error(
-            "module_version_local_source", "Invalid registry module source address", version.span(), "`version` set here")
-                .with_label(self.files, source.span(), "local source")
-                .with_note("Module sources with a version argument must be registry addresses; a local path (./ or ../) cannot have a version.")
+            "module_version_without_registry_source", "Invalid registry module source address", version.span(), "`version` set here")
+                .with_label(self.files, source.span(), what)
+                .with_note("Only module registry addresses (`namespace/name/system`) take a `version`; a local path (./ or ../) has no versions, and a remote address (git::, https://, github.com/...) pins its version itself, e.g. with `?ref=`.")
                 .with_help("remove `version`, or use a registry source");
         if version.origin == Origin::Override {
             d = d.with_note(

@@ -193,7 +193,16 @@ impl Merger<'_> {
                 ),
                 "removed" => self.not_overridable(block, "Cannot override 'Removed' blocks"),
                 "language" if !self.is_terraform() => {
-                    self.not_overridable(block, "Language selections in override file")
+                    let d = self
+                        .error(
+                            "language_block_in_override",
+                            "Language selections in override file",
+                            block.header_span,
+                            "not allowed in an override file",
+                        )
+                        .with_note("OpenTofu reads the `language` block only from primary files: the language edition, experiments and compatible versions of a module cannot be overridden.")
+                        .with_help("move the `language` block to a primary `.tofu` file");
+                    self.report(d);
                 }
                 "ephemeral" if self.is_terraform() => self.ignored(
                     "ephemeral",

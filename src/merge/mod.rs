@@ -126,7 +126,7 @@ impl Merger<'_> {
             if block.kind == "required_providers" {
                 let d = self
                     .error(
-                        "required_providers_outside_terraform",
+                        "required_providers_top_level",
                         "Invalid required_providers block",
                         block.header_span,
                         "top-level `required_providers` block",
@@ -143,9 +143,14 @@ impl Merger<'_> {
                 _ => None,
             };
             if let Some(argument) = missing {
+                let rule = if argument == "source" {
+                    "module_source_missing"
+                } else {
+                    "missing_required_argument"
+                };
                 let d = self
                     .error(
-                        "missing_required_argument",
+                        rule,
                         "Missing required argument",
                         block.header_span,
                         format!("no `{argument}` argument").as_str(),

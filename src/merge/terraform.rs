@@ -102,13 +102,13 @@ impl Merger<'_> {
         let Some(first) = first else {
             return false;
         };
+        let rule = if matches!(nested.kind.as_str(), "backend" | "cloud") {
+            "backend_duplicate"
+        } else {
+            "duplicate_definition"
+        };
         let d = self
-            .error(
-                "duplicate_definition",
-                summary,
-                nested.header_span,
-                "defined again here",
-            )
+            .error(rule, summary, nested.header_span, "defined again here")
             .with_label(self.files, first, "first defined here")
             .with_note(format!(
                 "A module may have only one `{}` block.",
@@ -153,7 +153,7 @@ impl Merger<'_> {
             "Both a backend and a cloud configuration are present"
         };
         let d = self
-            .error("backend_cloud_conflict", summary, cloud.header_span, "`cloud` block")
+            .error("backend_and_cloud", summary, cloud.header_span, "`cloud` block")
             .with_label(self.files, backend.header_span, "backend block")
             .with_note("A module may have either a backend or a cloud block for its state storage, not both.");
         self.report(d);

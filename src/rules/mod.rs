@@ -128,8 +128,9 @@ macro_rules! load_error {
 
 /// Findings of the loading stages, in alphabetical order.
 pub const LOAD_ERRORS: &[RuleMeta] = &[
+    load_error!("backend_duplicate", "a second backend or cloud block"),
     load_error!(
-        "backend_cloud_conflict",
+        "backend_and_cloud",
         "a module has both a backend and a cloud block"
     ),
     load_error!(
@@ -142,12 +143,14 @@ pub const LOAD_ERRORS: &[RuleMeta] = &[
     ),
     load_error!("io_error", "a file or directory could not be read"),
     load_error!(
-        "missing_required_argument",
-        "a module call without source or an output without value"
+        "language_block_in_override",
+        "a language block in an override file (OpenTofu)"
     ),
+    load_error!("missing_required_argument", "an output without value"),
+    load_error!("module_source_missing", "a module call without source"),
     load_error!(
-        "module_version_local_source",
-        "a module call with a local source sets version"
+        "module_version_without_registry_source",
+        "a module call with a non-registry source sets version"
     ),
     load_error!("override_depends_on", "depends_on in an override file"),
     load_error!(
@@ -167,7 +170,7 @@ pub const LOAD_ERRORS: &[RuleMeta] = &[
         "a file that is not valid configuration text (not UTF-8, too large, a directory)"
     ),
     load_error!(
-        "required_providers_outside_terraform",
+        "required_providers_top_level",
         "a required_providers block outside a terraform block"
     ),
     load_error!("syntax_error", "a file that does not parse"),
