@@ -125,6 +125,8 @@ pub fn check_directory_with(dir: &Path, options: &Options) -> DirectoryResult {
         }
     }
 
+    // Merge each view; rules run once every view is built, since some compare views.
+    let mut built: Vec<(View, Vec<LoadedFile>, Vec<LoadedFile>, Module)> = Vec::new();
     for (view, files) in &view_files {
         let views = view.views();
         for index in files.loaded() {
@@ -150,20 +152,41 @@ pub fn check_directory_with(dir: &Path, options: &Options) -> DirectoryResult {
         let (primary, overrides) = (pick(&files.primary), pick(&files.overrides));
         let merged = merge::merge(*view, &result.files, &primary, &overrides);
         result.diagnostics.extend(merged.diagnostics);
-        let context = rules::Context {
+        built.push((*view, primary, overrides, merged.module));
+    }
+    let contexts: Vec<rules::Context> = built
+        .iter()
+        .map(|(view, primary, overrides, module)| rules::Context {
             view: *view,
             dir,
-            module: &merged.module,
+            module,
             files: &result.files,
-            primary: &primary,
-            overrides: &overrides,
+            primary,
+            overrides,
             settings: &options.settings,
-        };
-        result
-            .diagnostics
-            .extend(rules::run(&context, rules::RULES));
-        result.modules.push(merged.module);
-    }
+        })
+        .collect();
+    let shadowed: Vec<(FileId, FileId)> = view_files
+        .iter()
+        .flat_map(|(_, files)| &files.shadowed)
+        .filter_map(|&(hidden, by)| {
+            Some((
+                dir_files[hidden].parsed.as_ref()?.id,
+                dir_files[by].parsed.as_ref()?.id,
+            ))
+        })
+        .collect();
+    let directory = rules::DirectoryContext {
+        dir,
+        files: &result.files,
+        views: &contexts,
+        shadowed: &shadowed,
+        settings: &options.settings,
+    };
+    let found = rules::run_all(&directory, rules::RULES);
+    drop(contexts);
+    result.diagnostics.extend(found);
+    result.modules = built.into_iter().map(|(_, _, _, module)| module).collect();
     let mut diagnostics = diagnostic::merge_views(std::mem::take(&mut result.diagnostics));
     let directives: Vec<ignore::Directive> = dir_files
         .iter()

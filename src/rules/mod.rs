@@ -84,7 +84,36 @@ pub struct Rule {
     pub meta: RuleMeta,
     pub views: RuleViews,
     pub options: &'static [OptionSpec],
-    pub check: fn(&Context, &mut Vec<Diagnostic>),
+    pub check: Check,
+}
+
+/// What a rule looks at.
+#[derive(Clone, Copy)]
+pub enum Check {
+    /// One view of a directory at a time.
+    View(fn(&Context, &mut Vec<Diagnostic>)),
+    /// Both views of a directory at once (only when both were built): rules that compare them.
+    Directory(fn(&DirectoryContext, &mut Vec<Diagnostic>)),
+}
+
+/// What a directory rule sees: every view that was built.
+pub struct DirectoryContext<'a> {
+    pub dir: &'a Path,
+    pub files: &'a SourceFiles,
+    pub views: &'a [Context<'a>],
+    /// OpenTofu only: (`.tf` file hidden, `.tofu` file hiding it), both parsed.
+    pub shadowed: &'a [(crate::source::FileId, crate::source::FileId)],
+    pub settings: &'a RuleSettings,
+}
+
+impl DirectoryContext<'_> {
+    pub fn view(&self, view: View) -> Option<&Context<'_>> {
+        self.views.iter().find(|c| c.view == view)
+    }
+
+    pub fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(rule.meta.id, rule.meta.severity, message)
+    }
 }
 
 /// What a rule sees: one view of one module directory.
@@ -232,11 +261,46 @@ pub fn find_rule(id: &str) -> Option<&'static Rule> {
     RULES.iter().copied().find(|r| r.meta.id == id)
 }
 
-/// Runs the enabled rules on one view. A rule that panics is reported as `internal_error` and
-/// the others still run. Findings get the configured severity and the view.
+/// Runs the enabled rules on every view of a directory, and the directory rules once when both
+/// views were built.
+pub fn run_all(directory: &DirectoryContext, rules: &[&Rule]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for ctx in directory.views {
+        out.extend(run(ctx, rules));
+    }
+    if directory.views.len() < 2 {
+        return out;
+    }
+    for rule in rules {
+        let Check::Directory(check) = rule.check else {
+            continue;
+        };
+        if !directory.settings.is_enabled(rule.meta.id) {
+            continue;
+        }
+        let mut found = Vec::new();
+        match catch_unwind(AssertUnwindSafe(|| check(directory, &mut found))) {
+            Ok(()) => {
+                let severity = directory.settings.severity(&rule.meta);
+                out.extend(found.into_iter().map(|mut d| {
+                    d.severity = severity;
+                    d
+                }));
+            }
+            Err(panic) => out.push(internal_error(rule, directory.dir, panic, None)),
+        }
+    }
+    out
+}
+
+/// Runs the enabled per-view rules on one view. A rule that panics is reported as
+/// `internal_error` and the others still run. Findings get the configured severity and the view.
 pub fn run(ctx: &Context, rules: &[&Rule]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for rule in rules {
+        let Check::View(check) = rule.check else {
+            continue;
+        };
         if !ctx.settings.is_enabled(rule.meta.id) {
             continue;
         }
@@ -246,7 +310,7 @@ pub fn run(ctx: &Context, rules: &[&Rule]) -> Vec<Diagnostic> {
             continue;
         }
         let mut found = Vec::new();
-        let outcome = catch_unwind(AssertUnwindSafe(|| (rule.check)(ctx, &mut found)));
+        let outcome = catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)));
         match outcome {
             Ok(()) => {
                 let severity = ctx.settings.severity(&rule.meta);
@@ -256,29 +320,34 @@ pub fn run(ctx: &Context, rules: &[&Rule]) -> Vec<Diagnostic> {
                     d
                 }));
             }
-            Err(panic) => {
-                let what = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown panic".into());
-                out.push(
-                    Diagnostic::new(
-                        INTERNAL_ERROR.id,
-                        Severity::Error,
-                        format!("internal error in rule `{}`: {what}", rule.meta.id),
-                    )
-                    .at_path(crate::source::display_path(ctx.dir))
-                    .with_note(format!(
-                        "The rule crashed on this directory ({} view), so its findings here are missing; the other rules and directories were checked. Please report this as a bug.",
-                        ctx.view.tool_name()
-                    ))
-                    .in_views(ctx.view.views()),
-                );
-            }
+            Err(panic) => out.push(internal_error(rule, ctx.dir, panic, Some(ctx.view))),
         }
     }
     out
+}
+
+fn internal_error(
+    rule: &Rule,
+    dir: &Path,
+    panic: Box<dyn std::any::Any + Send>,
+    view: Option<View>,
+) -> Diagnostic {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    let where_ = view.map_or(String::new(), |v| format!(" ({} view)", v.tool_name()));
+    Diagnostic::new(
+        INTERNAL_ERROR.id,
+        Severity::Error,
+        format!("internal error in rule `{}`: {what}", rule.meta.id),
+    )
+    .at_path(crate::source::display_path(dir))
+    .with_note(format!(
+        "The rule crashed on this directory{where_}, so its findings here are missing; the other rules and directories were checked. Please report this as a bug."
+    ))
+    .in_views(view.map_or(crate::diagnostic::Views::NONE, View::views))
 }
 
 /// How users name what an event address points at: ``resource `aws_instance.web` ``.
@@ -420,7 +489,7 @@ mod tests {
         },
         views: RuleViews::Both,
         options: &[],
-        check: boom,
+        check: Check::View(boom),
     };
 
     static CALM: Rule = Rule {
@@ -431,7 +500,7 @@ mod tests {
         },
         views: RuleViews::Only(View::OpenTofu),
         options: &[],
-        check: one_finding,
+        check: Check::View(one_finding),
     };
 
     #[test]

@@ -8,7 +8,7 @@ use crate::load::{self, View};
 use crate::merge::events::Event;
 use crate::merge::{Address, MergedObject, Origin};
 
-use super::{Context, Kind, Rule, RuleMeta, RuleViews, closest, describe};
+use super::{Check, Context, Kind, Rule, RuleMeta, RuleViews, closest, describe};
 
 pub const RULE: Rule = Rule {
     meta: RuleMeta {
@@ -21,7 +21,7 @@ pub const RULE: Rule = Rule {
     },
     views: RuleViews::Both,
     options: &[],
-    check,
+    check: Check::View(check),
 };
 
 const VARIABLE: &[&str] = &[

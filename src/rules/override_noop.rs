@@ -4,7 +4,7 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::merge::events::Event;
 
-use super::{Context, Kind, Rule, RuleMeta, RuleViews, describe};
+use super::{Check, Context, Kind, Rule, RuleMeta, RuleViews, describe};
 
 pub const RULE: Rule = Rule {
     meta: RuleMeta {
@@ -17,7 +17,7 @@ pub const RULE: Rule = Rule {
     },
     views: RuleViews::Both,
     options: &[],
-    check,
+    check: Check::View(check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {

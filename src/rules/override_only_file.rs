@@ -3,7 +3,7 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::merge::Origin;
 
-use super::{Context, Kind, OptionKind, OptionSpec, Rule, RuleMeta, RuleViews};
+use super::{Check, Context, Kind, OptionKind, OptionSpec, Rule, RuleMeta, RuleViews};
 
 pub const RULE: Rule = Rule {
     meta: RuleMeta {
@@ -27,7 +27,7 @@ pub const RULE: Rule = Rule {
             help: "only judge modules with at least this many objects (default 4)",
         },
     ],
-    check,
+    check: Check::View(check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {

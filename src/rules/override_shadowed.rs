@@ -3,7 +3,7 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::merge::events::Event;
 
-use super::{Context, Kind, Rule, RuleMeta, RuleViews, describe};
+use super::{Check, Context, Kind, Rule, RuleMeta, RuleViews, describe};
 
 pub const RULE: Rule = Rule {
     meta: RuleMeta {
@@ -16,7 +16,7 @@ pub const RULE: Rule = Rule {
     },
     views: RuleViews::Both,
     options: &[],
-    check,
+    check: Check::View(check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
