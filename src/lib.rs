@@ -4,6 +4,7 @@
 //! The pipeline has one module per stage: [`discover`] → [`syntax`] (parse) → [`load`]
 //! (classify files per view) → [`merge`] → rules → [`report`].
 
+pub mod backends;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;

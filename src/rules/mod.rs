@@ -10,7 +10,20 @@
 //!
 //! Every id has a user doc at `rules/<id>.md`, embedded in the binary for `explain`.
 
+mod backend_removed;
+mod backend_unknown;
 mod engine;
+mod language_block_duplicate;
+mod language_block_in_tf_file;
+mod language_block_nested;
+mod language_compatible_with_duplicate;
+mod language_edition_unsupported;
+mod language_experiments_unknown;
+mod language_settings_not_constant;
+mod module_local_source_missing;
+mod module_reserved_block;
+mod module_source_invalid;
+mod module_source_not_static;
 mod override_clobbers_nested_blocks;
 mod override_count_for_each_conflict;
 mod override_ignored_setting;
@@ -20,6 +33,13 @@ mod override_only_file;
 mod override_replaces_provisioners;
 mod override_shadowed;
 mod override_undocumented;
+mod required_version_conflict;
+mod required_version_terraform_only;
+mod terraform_language_ignored;
+mod tofu_shadows_tf;
+mod version_constraint_ineffective;
+mod version_constraint_invalid;
+mod views_diverge;
 pub use engine::{ignore, settings};
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -211,6 +231,19 @@ pub const LOAD_ERRORS: &[RuleMeta] = &[
 
 /// Every rule, in alphabetical order.
 pub static RULES: &[&Rule] = &[
+    &backend_removed::RULE,
+    &backend_unknown::RULE,
+    &language_block_duplicate::RULE,
+    &language_block_in_tf_file::RULE,
+    &language_block_nested::RULE,
+    &language_compatible_with_duplicate::RULE,
+    &language_edition_unsupported::RULE,
+    &language_experiments_unknown::RULE,
+    &language_settings_not_constant::RULE,
+    &module_local_source_missing::RULE,
+    &module_reserved_block::RULE,
+    &module_source_invalid::RULE,
+    &module_source_not_static::RULE,
     &override_clobbers_nested_blocks::RULE,
     &override_count_for_each_conflict::RULE,
     &override_ignored_setting::RULE,
@@ -220,6 +253,13 @@ pub static RULES: &[&Rule] = &[
     &override_replaces_provisioners::RULE,
     &override_shadowed::RULE,
     &override_undocumented::RULE,
+    &required_version_conflict::RULE,
+    &required_version_terraform_only::RULE,
+    &terraform_language_ignored::RULE,
+    &tofu_shadows_tf::RULE,
+    &version_constraint_ineffective::RULE,
+    &version_constraint_invalid::RULE,
+    &views_diverge::RULE,
 ];
 
 pub const UNUSED_IGNORE: RuleMeta = RuleMeta {
@@ -554,4 +594,60 @@ mod tests {
         );
         assert_eq!(closest("zzz", ["default"]), None);
     }
+}
+
+/// Every top-level block of the files a view loads, with its file.
+pub fn top_level_blocks<'a>(
+    ctx: &'a Context<'a>,
+) -> impl Iterator<Item = (&'a LoadedFile<'a>, &'a crate::syntax::Block)> + 'a {
+    ctx.primary
+        .iter()
+        .chain(ctx.overrides.iter())
+        .flat_map(|f| f.file.body.blocks.iter().map(move |b| (f, b)))
+}
+
+/// A rule's file-level metadata, written once: `rule!(id, severity, on, summary)`.
+macro_rules! rule_meta {
+    ($id:literal, $severity:ident, $on:expr, $summary:literal) => {
+        crate::rules::RuleMeta {
+            id: $id,
+            kind: crate::rules::Kind::Rule,
+            severity: crate::diagnostic::Severity::$severity,
+            enabled_by_default: $on,
+            summary: $summary,
+            doc: include_str!(concat!("../../rules/", $id, ".md")),
+        }
+    };
+}
+pub(crate) use rule_meta;
+
+/// The top-level `language` blocks of a view's primary files, with their files.
+pub fn language_blocks<'a>(
+    ctx: &'a Context<'a>,
+) -> impl Iterator<Item = (&'a LoadedFile<'a>, &'a crate::syntax::Block)> + 'a {
+    ctx.primary
+        .iter()
+        .flat_map(|f| f.file.body.blocks_of("language").map(move |b| (f, b)))
+}
+
+/// A constraint string's parsed constraints, or the error located in the file: the exact bad
+/// part when the string is written without escapes, else the whole string.
+pub fn parse_constraints(
+    files: &SourceFiles,
+    expr: &crate::syntax::Expr,
+) -> Option<Result<Vec<crate::version::Constraint>, (crate::source::Span, String)>> {
+    let text = expr.literal_string()?;
+    Some(crate::version::parse(text).map_err(|error| {
+        let written = files.text(expr.span);
+        let span = if written.len() == text.len() + 2 && &written[1..written.len() - 1] == text {
+            let start = expr.span.start as usize + 1;
+            crate::source::Span::new(
+                expr.span.file,
+                start + error.range.start..start + error.range.end,
+            )
+        } else {
+            expr.span
+        };
+        (span, error.message)
+    }))
 }

@@ -5,7 +5,7 @@
 
 pub mod json;
 pub mod native;
-mod scan;
+pub mod scan;
 
 use crate::source::{FileId, Span, Syntax};
 

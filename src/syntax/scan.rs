@@ -206,3 +206,108 @@ mod tests {
         assert!(scan(text).insignificant_newlines.is_empty());
     }
 }
+
+/// The names an expression's source text refers to, outside string literals: `var.x`,
+/// `aws_instance.web.id`, `module.m.out`, `path.module`, and provider functions as
+/// `provider::NAME::FUNC`. Plain function names, keywords and object keys are left out.
+pub fn references(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    // Each entry: true when that level is a quoted string's literal part.
+    let mut quoted: Vec<bool> = Vec::new();
+    let mut braces: Vec<usize> = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if quoted.last() == Some(&true) {
+            match c {
+                '\\' => i += 2,
+                '"' => {
+                    quoted.pop();
+                    i += 1;
+                }
+                '$' | '%' if chars.get(i + 1) == Some(&'{') => {
+                    quoted.push(false);
+                    braces.push(0);
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                quoted.push(true);
+                i += 1;
+            }
+            '{' => {
+                if let Some(depth) = braces.last_mut() {
+                    *depth += 1;
+                }
+                i += 1;
+            }
+            '}' => {
+                match braces.last_mut() {
+                    Some(0) => {
+                        braces.pop();
+                        quoted.pop();
+                    }
+                    Some(depth) => *depth -= 1,
+                    None => {}
+                }
+                i += 1;
+            }
+            c if c.is_alphabetic() || c == '_' => {
+                let start = i;
+                while i < chars.len()
+                    && (chars[i].is_alphanumeric()
+                        || chars[i] == '_'
+                        || chars[i] == '-'
+                        || chars[i] == '.'
+                        || chars[i] == ':')
+                {
+                    i += 1;
+                }
+                let word: String = chars[start..i]
+                    .iter()
+                    .collect::<String>()
+                    .trim_end_matches(['.', ':'])
+                    .to_string();
+                let next_at = (i..chars.len()).find(|&j| !chars[j].is_whitespace());
+                let next = next_at.map(|j| chars[j]);
+                let after_next = next_at.and_then(|j| chars.get(j + 1)).copied();
+                let is_call = next == Some('(');
+                let is_key = (next == Some('=') && after_next != Some('='))
+                    || (next == Some(':') && !word.contains('.'));
+                let keyword = matches!(
+                    word.as_str(),
+                    "true" | "false" | "null" | "for" | "in" | "if" | "else" | "endif" | "endfor"
+                );
+                if word.starts_with("provider::") || (!is_call && !is_key && !keyword) {
+                    out.push(word);
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod reference_tests {
+    use super::references;
+
+    #[test]
+    fn finds_references_outside_literals() {
+        assert_eq!(references("\"./modules/${var.name}\""), ["var.name"]);
+        assert_eq!(references("format(\"%s/x\", local.base)"), ["local.base"]);
+        assert_eq!(references("\"${path.module}/a.b\""), ["path.module"]);
+        assert_eq!(references("aws_s3_bucket.b.id"), ["aws_s3_bucket.b.id"]);
+        assert_eq!(
+            references("provider::aws::arn_parse(var.a)"),
+            ["provider::aws::arn_parse", "var.a"]
+        );
+        assert_eq!(references("{ a = module.m.out }"), ["module.m.out"]);
+        assert_eq!(references("var.x == null ? \"a\" : \"b\""), ["var.x"]);
+    }
+}

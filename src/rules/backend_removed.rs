@@ -1,0 +1,59 @@
+//! A backend type that current Terraform and OpenTofu no longer have.
+
+use crate::diagnostic::Diagnostic;
+
+use super::{Check, Context, Rule, RuleViews, rule_meta};
+
+pub const RULE: Rule = Rule {
+    meta: rule_meta!(
+        "backend_removed",
+        Error,
+        true,
+        "a backend type that was removed from Terraform and OpenTofu"
+    ),
+    views: RuleViews::Both,
+    options: &[],
+    check: Check::View(check),
+};
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    let Some(backend) = &ctx.module.terraform.backend else {
+        return;
+    };
+    let Some(kind) = backend.label(0) else { return };
+    if !crate::backends::REMOVED.contains(&kind) {
+        return;
+    }
+    out.push(
+        ctx.finding(&RULE, "Unsupported backend type")
+            .at(ctx.files, backend.header_span, format!("the `{kind}` backend was removed"))
+            .with_note(format!("There is no backend type named \"{kind}\" in current Terraform or OpenTofu: it was removed (with `artifactory`, `etcd`, `etcdv3`, `manta` and `swift`), so `init` fails."))
+            .with_help("move the state to a current backend (for example `s3`, `gcs`, `azurerm`, `http` or `pg`) with the tool's state migration"),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::check_table;
+
+    #[test]
+    fn table() {
+        check_table(
+            "backend_removed",
+            &[&[("backend.tf", "terraform {\n  backend \"s3\" {}\n}\n")]],
+            &[
+                (
+                    &[("backend.tf", "terraform {\n  backend \"etcdv3\" {}\n}\n")],
+                    1,
+                ),
+                (
+                    &[(
+                        "backend.tf.json",
+                        r#"{"terraform": {"backend": {"swift": {}}}}"#,
+                    )],
+                    1,
+                ),
+            ],
+        );
+    }
+}

@@ -1,0 +1,63 @@
+//! More than one `language` block in a module.
+
+use crate::diagnostic::Diagnostic;
+use crate::load::View;
+
+use super::{Check, Context, Rule, RuleViews, language_blocks, rule_meta};
+
+pub const RULE: Rule = Rule {
+    meta: rule_meta!(
+        "language_block_duplicate",
+        Error,
+        true,
+        "a second language block in a module"
+    ),
+    views: RuleViews::Only(View::OpenTofu),
+    options: &[],
+    check: Check::View(check),
+};
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    let blocks: Vec<_> = language_blocks(ctx).collect();
+    let Some((_, first)) = blocks.first() else {
+        return;
+    };
+    for (_, block) in blocks.iter().skip(1) {
+        out.push(
+            ctx.finding(&RULE, "Duplicate language block")
+                .at(ctx.files, block.header_span, "a second `language` block")
+                .with_label(ctx.files, first.header_span, "first defined here")
+                .with_note("A module has one language selection: OpenTofu accepts a single `language` block across all of its files.")
+                .with_help("merge the two blocks into one"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::check_table;
+
+    #[test]
+    fn table() {
+        check_table(
+            "language_block_duplicate",
+            &[&[("versions.tofu", "language {\n  edition = tofu2024\n}\n")]],
+            &[
+                (
+                    &[
+                        ("a.tofu", "language {\n  edition = tofu2024\n}\n"),
+                        ("b.tofu", "language {\n  experiments = []\n}\n"),
+                    ],
+                    1,
+                ),
+                (
+                    &[
+                        ("a.tofu", "language {}\n"),
+                        ("b.tofu.json", r#"{"language": {"edition": "tofu2024"}}"#),
+                    ],
+                    1,
+                ),
+            ],
+        );
+    }
+}

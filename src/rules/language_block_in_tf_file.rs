@@ -1,0 +1,61 @@
+//! A `language` block in a `.tf` file: Terraform does not know the block and fails to load.
+
+use crate::diagnostic::Diagnostic;
+use crate::load::View;
+
+use super::{Check, Context, Rule, RuleViews, rule_meta, top_level_blocks};
+
+pub const RULE: Rule = Rule {
+    meta: rule_meta!(
+        "language_block_in_tf_file",
+        Warning,
+        true,
+        "a language block in a .tf file, which Terraform cannot load"
+    ),
+    views: RuleViews::Only(View::Terraform),
+    options: &[],
+    check: Check::View(check),
+};
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    for (file, block) in top_level_blocks(ctx) {
+        if block.kind != "language" {
+            continue;
+        }
+        let name = ctx.files.get(file.file.id).file_name();
+        out.push(
+            ctx.finding(&RULE, format!("`language` block in `{name}`: Terraform cannot load this module"))
+                .at(ctx.files, block.header_span, "Terraform: Unsupported block type")
+                .with_note("The `language` block is OpenTofu's (1.12 and later). Terraform reads every `.tf` file and rejects blocks it does not know with `Unsupported block type`, so Terraform users of this module cannot load it at all.")
+                .with_help("move the block to a `.tofu` file (for instance `versions.tofu`), which only OpenTofu reads"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::check_table;
+
+    const LANGUAGE: &str = "language {\n  compatible_with {\n    opentofu = \">= 1.12\"\n  }\n}\n";
+
+    #[test]
+    fn table() {
+        check_table(
+            "language_block_in_tf_file",
+            &[&[
+                ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
+                ("versions.tofu", LANGUAGE),
+            ]],
+            &[
+                (&[("versions.tf", LANGUAGE)], 1),
+                (
+                    &[(
+                        "versions.tf.json",
+                        r#"{"language": {"compatible_with": {"opentofu": ">= 1.12"}}}"#,
+                    )],
+                    1,
+                ),
+            ],
+        );
+    }
+}

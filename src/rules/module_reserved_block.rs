@@ -1,0 +1,113 @@
+//! Blocks a module call may not contain: `locals` and `provider` (both tools), `lifecycle` in
+//! Terraform, and anything but `enabled` in OpenTofu's `lifecycle`.
+
+use crate::diagnostic::Diagnostic;
+use crate::load::View;
+
+use super::{Check, Context, Rule, RuleViews, rule_meta, top_level_blocks};
+
+pub const RULE: Rule = Rule {
+    meta: rule_meta!(
+        "module_reserved_block",
+        Error,
+        true,
+        "a reserved block inside a module call"
+    ),
+    views: RuleViews::Both,
+    options: &[],
+    check: Check::View(check),
+};
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    for (_, block) in top_level_blocks(ctx) {
+        if block.kind != "module" {
+            continue;
+        }
+        for nested in &block.body.blocks {
+            let (summary, note) = match (nested.kind.as_str(), ctx.view) {
+                ("locals" | "provider", _) => (
+                    "Reserved block type name in module block".to_string(),
+                    format!("`{}` is reserved inside module calls: the called module's own `{}` blocks are where these go.", nested.kind, nested.kind),
+                ),
+                ("lifecycle", View::Terraform) => (
+                    "Reserved block type name in module block".to_string(),
+                    "Terraform reserves `lifecycle` in module calls for a future version; OpenTofu 1.11 and later accept one holding only `enabled`.".to_string(),
+                ),
+                ("lifecycle", View::OpenTofu) => {
+                    let extra: Vec<&str> = nested
+                        .body
+                        .attributes
+                        .iter()
+                        .map(|a| a.name.as_str())
+                        .chain(nested.body.blocks.iter().map(|b| b.kind.as_str()))
+                        .filter(|n| *n != "enabled")
+                        .collect();
+                    if extra.is_empty() {
+                        continue;
+                    }
+                    (
+                        "Unsupported argument in module lifecycle".to_string(),
+                        format!("OpenTofu accepts only `enabled` in a module call's `lifecycle` block, not `{}`.", extra.join("`, `")),
+                    )
+                }
+                _ => continue,
+            };
+            out.push(
+                ctx.finding(&RULE, summary)
+                    .at(ctx.files, nested.header_span, "not allowed here")
+                    .with_label(ctx.files, block.header_span, "in this module call")
+                    .with_note(note)
+                    .with_help("remove the block from the module call"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::{check_table, findings};
+
+    #[test]
+    fn table() {
+        check_table(
+            "module_reserved_block",
+            &[&[("main.tf", "module \"a\" {\n  source = \"./a\"\n}\n")]],
+            &[
+                (
+                    &[(
+                        "main.tf",
+                        "module \"a\" {\n  source = \"./a\"\n  locals {\n    x = 1\n  }\n}\n",
+                    )],
+                    1,
+                ),
+                (
+                    &[(
+                        "main.tf.json",
+                        r#"{"module": {"a": {"source": "./a", "lifecycle": {"enabled": false}}}}"#,
+                    )],
+                    1,
+                ),
+                (
+                    &[(
+                        "main.tofu",
+                        "module \"a\" {\n  source = \"./a\"\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n",
+                    )],
+                    1,
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn lifecycle_enabled_is_fine_for_opentofu_only() {
+        let found = findings(
+            "module_reserved_block",
+            &[(
+                "main.tf",
+                "module \"a\" {\n  source = \"./a\"\n  lifecycle {\n    enabled = false\n  }\n}\n",
+            )],
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].views, crate::diagnostic::Views::TERRAFORM);
+    }
+}

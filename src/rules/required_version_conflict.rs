@@ -1,0 +1,138 @@
+//! OpenTofu's version constraints that contradict each other: `required_version` in `.tofu`
+//! files against `language { compatible_with { opentofu } }`, or constraints (base and override
+//! alike, all enforced together) that admit no version at all.
+
+use crate::diagnostic::Diagnostic;
+use crate::load::View;
+use crate::version::VersionSet;
+
+use super::{Check, Context, Rule, RuleViews, language_blocks, parse_constraints, rule_meta};
+
+pub const RULE: Rule = Rule {
+    meta: rule_meta!(
+        "required_version_conflict",
+        Warning,
+        true,
+        "OpenTofu version constraints that contradict each other"
+    ),
+    views: RuleViews::Only(View::OpenTofu),
+    options: &[],
+    check: Check::View(check),
+};
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    let mut required = VersionSet::all();
+    for attr in &ctx.module.terraform.required_version {
+        match parse_constraints(ctx.files, &attr.expr) {
+            Some(Ok(constraints)) => required = required.intersect(&VersionSet::of(&constraints)),
+            _ => return, // unparsable or not literal: `version_constraint_invalid`
+        }
+    }
+    let constraints = &ctx.module.terraform.required_version;
+    if constraints.len() > 1 && required.is_empty() {
+        let last = &constraints[constraints.len() - 1];
+        let mut d = ctx
+            .finding(
+                &RULE,
+                "OpenTofu's `required_version` constraints admit no version at all",
+            )
+            .at(
+                ctx.files,
+                last.span(),
+                "together with the others, admits nothing",
+            );
+        for other in &constraints[..constraints.len() - 1] {
+            d = d.with_label(ctx.files, other.span(), "also enforced");
+        }
+        out.push(
+            d.with_note("OpenTofu enforces every `required_version` of its `.tofu` files together — an override file's constraint is added to the base ones, unlike in Terraform where it replaces them — so no OpenTofu version can load this module.")
+                .with_help("make the constraints agree, or drop the ones that no longer apply"),
+        );
+        return;
+    }
+    let Some(first) = constraints.first() else {
+        return;
+    };
+    for (_, language) in language_blocks(ctx) {
+        for compatible in language.body.blocks_of("compatible_with") {
+            let Some(attr) = compatible.body.attribute("opentofu") else {
+                continue;
+            };
+            let Some(Ok(parsed)) = parse_constraints(ctx.files, &attr.expr) else {
+                continue;
+            };
+            let compatible_set = VersionSet::of(&parsed);
+            let disjoint = compatible_set.intersect(&required).is_empty();
+            let note = if disjoint {
+                "The two constraints have no version in common: no OpenTofu version can load this module."
+            } else {
+                "Both constraints are enforced, so the module really needs what both admit; readers of either one alone are misled."
+            };
+            // Equal sets are consistent; a different set is worth a look either way.
+            if !disjoint && compatible_set == required {
+                continue;
+            }
+            out.push(
+                ctx.finding(
+                    &RULE,
+                    if disjoint {
+                        "`required_version` and `compatible_with.opentofu` admit no common version"
+                    } else {
+                        "`required_version` and `compatible_with.opentofu` admit different versions"
+                    },
+                )
+                .at(ctx.files, attr.expr.span, "compatible_with")
+                .with_label(ctx.files, first.span(), "required_version")
+                .with_note(note)
+                .with_help("state OpenTofu's constraint once: in `compatible_with`, or in `required_version` of a `.tofu` file"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::check_table;
+
+    fn language(c: &str) -> String {
+        format!("language {{\n  compatible_with {{\n    opentofu = \"{c}\"\n  }}\n}}\n")
+    }
+    fn required(c: &str) -> String {
+        format!("terraform {{\n  required_version = \"{c}\"\n}}\n")
+    }
+
+    #[test]
+    fn table() {
+        let (same_l, same_r) = (language(">= 1.12"), required(">= 1.12"));
+        let (l13, r_old) = (language(">= 1.13"), required("< 1.12"));
+        let (l12, r2) = (language(">= 1.12"), required(">= 1.12, < 2.0"));
+        let (base, over) = (required(">= 1.12"), required("< 1.10"));
+        check_table(
+            "required_version_conflict",
+            &[
+                &[("language.tofu", &same_l), ("versions.tofu", &same_r)],
+                &[("versions.tofu", &same_r)],
+                // Terraform replaces; OpenTofu does not read .tf constraints: no conflict there.
+                &[("versions.tofu", &base), ("x_override.tf", &over)],
+            ],
+            &[
+                (&[("language.tofu", &l13), ("versions.tofu", &r_old)], 1),
+                (&[("language.tofu", &l12), ("versions.tofu", &r2)], 1),
+                (&[("versions.tofu", &base), ("x_override.tofu", &over)], 1),
+                (
+                    &[
+                        (
+                            "versions.tofu.json",
+                            r#"{"terraform": {"required_version": ">= 1.12"}}"#,
+                        ),
+                        (
+                            "x_override.tofu.json",
+                            r#"{"terraform": {"required_version": "< 1.10"}}"#,
+                        ),
+                    ],
+                    1,
+                ),
+            ],
+        );
+    }
+}

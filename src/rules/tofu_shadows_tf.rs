@@ -1,0 +1,160 @@
+//! `foo.tofu` hides `foo.tf` from OpenTofu: say so once per pair, and show what only Terraform
+//! sees.
+
+use std::collections::HashSet;
+
+use crate::diagnostic::Diagnostic;
+use crate::syntax::{Block, File};
+
+use super::{Check, DirectoryContext, Rule, RuleViews, rule_meta};
+
+pub const RULE: Rule = Rule {
+    meta: rule_meta!(
+        "tofu_shadows_tf",
+        Notice,
+        true,
+        "a .tofu file hides its .tf twin from OpenTofu"
+    ),
+    views: RuleViews::Both,
+    options: &[],
+    check: Check::Directory(check),
+};
+
+/// How a block is named for comparison: type and labels (`terraform` blocks by type alone).
+fn identity(block: &Block) -> (String, Vec<String>) {
+    (
+        block.kind.clone(),
+        block.labels.iter().map(|l| l.value.clone()).collect(),
+    )
+}
+
+fn parsed<'a>(dir: &'a DirectoryContext, id: crate::source::FileId) -> Option<&'a File> {
+    dir.views
+        .iter()
+        .flat_map(|c| c.primary.iter().chain(c.overrides.iter()))
+        .find(|f| f.file.id == id)
+        .map(|f| f.file)
+}
+
+fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
+    for &(hidden, by) in dir.shadowed {
+        let (Some(tf), Some(tofu)) = (parsed(dir, hidden), parsed(dir, by)) else {
+            continue;
+        };
+        let tf_name = dir.files.get(hidden).file_name();
+        let tofu_name = dir.files.get(by).file_name();
+        let in_tofu: HashSet<_> = tofu.body.blocks.iter().map(identity).collect();
+        let only_tf: Vec<&Block> = tf
+            .body
+            .blocks
+            .iter()
+            .filter(|b| !in_tofu.contains(&identity(b)))
+            .collect();
+        let message = if only_tf.is_empty() {
+            format!("OpenTofu reads `{tofu_name}` instead of `{tf_name}`")
+        } else {
+            format!(
+                "OpenTofu reads `{tofu_name}` instead of `{tf_name}`: {} block{} only Terraform sees",
+                only_tf.len(),
+                if only_tf.len() == 1 { "" } else { "s" }
+            )
+        };
+        let primary = only_tf.first().map_or_else(
+            || {
+                tf.body
+                    .blocks
+                    .first()
+                    .map_or(crate::source::Span::new(hidden, 0..0), |b| b.header_span)
+            },
+            |b| b.header_span,
+        );
+        let mut d = dir.finding(&RULE, message).at(
+            dir.files,
+            primary,
+            if only_tf.is_empty() {
+                "hidden from OpenTofu"
+            } else {
+                "only Terraform sees this"
+            },
+        );
+        for block in only_tf.iter().skip(1) {
+            d = d.with_label(dir.files, block.header_span, "only Terraform sees this");
+        }
+        if let Some(first) = tofu.body.blocks.first() {
+            d = d.with_label(
+                dir.files,
+                first.header_span,
+                format!("OpenTofu reads `{tofu_name}` instead"),
+            );
+        }
+        out.push(
+            d.with_note(format!(
+                "OpenTofu does not load `{tf_name}` because `{tofu_name}` exists: the `.tofu` file replaces its `.tf` twin entirely, block by block nothing is merged. Terraform never reads `.tofu` files."
+            ))
+            .with_help("keep the pair in step: whatever both tools need must be in both files"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::{check_table, findings};
+
+    #[test]
+    fn table() {
+        check_table(
+            "tofu_shadows_tf",
+            &[&[
+                ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
+                ("extra.tofu", "resource \"terraform_data\" \"b\" {}\n"),
+            ]],
+            &[
+                (
+                    &[
+                        (
+                            "versions.tf",
+                            "terraform {\n  required_version = \">= 1.6\"\n}\n",
+                        ),
+                        (
+                            "versions.tofu",
+                            "terraform {\n  required_version = \">= 1.8\"\n}\n",
+                        ),
+                    ],
+                    1,
+                ),
+                (
+                    &[
+                        (
+                            "main.tf.json",
+                            r#"{"resource": {"terraform_data": {"a": {}, "b": {}}}}"#,
+                        ),
+                        (
+                            "main.tofu.json",
+                            r#"{"resource": {"terraform_data": {"a": {}}}}"#,
+                        ),
+                    ],
+                    1,
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn names_the_blocks_only_terraform_sees() {
+        let found = findings(
+            "tofu_shadows_tf",
+            &[
+                (
+                    "main.tf",
+                    "resource \"terraform_data\" \"a\" {}\nresource \"terraform_data\" \"b\" {}\n",
+                ),
+                ("main.tofu", "resource \"terraform_data\" \"a\" {}\n"),
+            ],
+        );
+        assert_eq!(
+            found[0].message,
+            "OpenTofu reads `main.tofu` instead of `main.tf`: 1 block only Terraform sees"
+        );
+        assert_eq!(found[0].start(), (2, 1));
+    }
+}

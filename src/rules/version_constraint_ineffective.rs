@@ -1,0 +1,75 @@
+//! `compatible_with { opentofu = ... }` admitting versions before 1.12, which cannot read the
+//! `language` block at all.
+
+use crate::diagnostic::Diagnostic;
+use crate::load::View;
+use crate::version::{Version, VersionSet};
+
+use super::{Check, Context, Rule, RuleViews, language_blocks, parse_constraints, rule_meta};
+
+pub const RULE: Rule = Rule {
+    meta: rule_meta!(
+        "version_constraint_ineffective",
+        Warning,
+        true,
+        "a compatible_with constraint admitting OpenTofu versions that cannot read it"
+    ),
+    views: RuleViews::Only(View::OpenTofu),
+    options: &[],
+    check: Check::View(check),
+};
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    let first_reader = Version::new(1, 12, 0);
+    for (_, language) in language_blocks(ctx) {
+        for compatible in language.body.blocks_of("compatible_with") {
+            let Some(attr) = compatible.body.attribute("opentofu") else {
+                continue;
+            };
+            let Some(Ok(constraints)) = parse_constraints(ctx.files, &attr.expr) else {
+                continue;
+            };
+            if !VersionSet::of(&constraints).admits_below(&first_reader) {
+                continue;
+            }
+            out.push(
+                ctx.finding(&RULE, "Ineffective version constraint")
+                    .at(ctx.files, attr.expr.span, "admits OpenTofu versions before 1.12")
+                    .with_note("OpenTofu reads the `language` block from 1.12 on; older versions ignore it, so the part of this constraint below 1.12.0 can never be enforced. Keep a `required_version` in a `.tofu` file for them.")
+                    .with_help("start the constraint at 1.12 or later, e.g. `>= 1.12`"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::check_table;
+
+    fn language(constraint: &str) -> String {
+        format!("language {{\n  compatible_with {{\n    opentofu = \"{constraint}\"\n  }}\n}}\n")
+    }
+
+    #[test]
+    fn table() {
+        let good = language(">= 1.12, < 2.0");
+        let pessimistic = language("~> 1.12");
+        let bad = language(">= 1.11");
+        let unbounded = language("< 2.0");
+        check_table(
+            "version_constraint_ineffective",
+            &[&[("v.tofu", &good)], &[("v.tofu", &pessimistic)]],
+            &[
+                (&[("v.tofu", &bad)], 1),
+                (&[("v.tofu", &unbounded)], 1),
+                (
+                    &[(
+                        "v.tofu.json",
+                        r#"{"language": {"compatible_with": {"opentofu": ">= 1.8"}}}"#,
+                    )],
+                    1,
+                ),
+            ],
+        );
+    }
+}

@@ -1,0 +1,147 @@
+//! Version constraints that do not parse: `required_version`, `compatible_with.opentofu`,
+//! `required_providers.*.version` and module `version`.
+
+use crate::diagnostic::Diagnostic;
+use crate::load::View;
+use crate::syntax::{Expr, ExprKind};
+
+use super::{Check, Context, Rule, RuleViews, parse_constraints, rule_meta, top_level_blocks};
+
+pub const RULE: Rule = Rule {
+    meta: rule_meta!(
+        "version_constraint_invalid",
+        Error,
+        true,
+        "a version constraint that does not parse"
+    ),
+    views: RuleViews::Both,
+    options: &[],
+    check: Check::View(check),
+};
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    for (file, block) in top_level_blocks(ctx) {
+        match block.kind.as_str() {
+            // OpenTofu ≥ 1.12 never evaluates `required_version` in a `.tf` file.
+            "terraform" => {
+                if let Some(attr) = block.body.attribute("required_version")
+                    && (ctx.view == View::Terraform || file.extension.is_tofu())
+                {
+                    judge(ctx, &attr.expr, "required_version", out);
+                }
+                for providers in block.body.blocks_of("required_providers") {
+                    for entry in &providers.body.attributes {
+                        if let ExprKind::Object(items) = &entry.expr.kind
+                            && let Some(version) = items.iter().find(|i| key_is(&i.key, "version"))
+                        {
+                            judge(
+                                ctx,
+                                &version.value,
+                                &format!("required_providers.{}.version", entry.name),
+                                out,
+                            );
+                        }
+                    }
+                }
+            }
+            "language" if ctx.view == View::OpenTofu => {
+                for compatible in block.body.blocks_of("compatible_with") {
+                    if let Some(attr) = compatible.body.attribute("opentofu") {
+                        judge(ctx, &attr.expr, "compatible_with.opentofu", out);
+                    }
+                }
+            }
+            "module" => {
+                if let Some(attr) = block.body.attribute("version")
+                    && !attr.expr.is_null()
+                {
+                    judge(ctx, &attr.expr, "version", out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn key_is(key: &Expr, name: &str) -> bool {
+    matches!(&key.kind, ExprKind::Variable(k) | ExprKind::String(k) if k == name)
+}
+
+fn judge(ctx: &Context, expr: &Expr, what: &str, out: &mut Vec<Diagnostic>) {
+    let Some(Err((span, message))) = parse_constraints(ctx.files, expr) else {
+        return;
+    };
+    out.push(
+        ctx.finding(&RULE, "Invalid version constraint")
+            .at(ctx.files, span, message)
+            .with_note(format!(
+                "`{what}` must be comma-separated constraints, each an operator (`=`, `!=`, `>`, `>=`, `<`, `<=`, `~>`, or none) and a version such as `1.12` or `1.12.0-beta1`."
+            ))
+            .with_help("for example `>= 1.6, < 2.0`"),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::{check_table, findings};
+
+    #[test]
+    fn table() {
+        check_table(
+            "version_constraint_invalid",
+            &[
+                &[(
+                    "versions.tf",
+                    "terraform {\n  required_version = \">= 1.6, < 2.0\"\n  required_providers {\n    aws = {\n      source  = \"hashicorp/aws\"\n      version = \"~> 5.0\"\n    }\n  }\n}\n",
+                )],
+                &[(
+                    "main.tf",
+                    "module \"vpc\" {\n  source  = \"terraform-aws-modules/vpc/aws\"\n  version = \"5.8.1\"\n}\n",
+                )],
+            ],
+            &[
+                (
+                    &[(
+                        "versions.tf",
+                        "terraform {\n  required_version = \">= 1.6, >= one\"\n}\n",
+                    )],
+                    1,
+                ),
+                (
+                    &[(
+                        "versions.tf.json",
+                        r#"{"terraform": {"required_providers": {"aws": {"source": "hashicorp/aws", "version": "~>"}}}}"#,
+                    )],
+                    1,
+                ),
+                (
+                    &[(
+                        "main.tf",
+                        "module \"vpc\" {\n  source  = \"terraform-aws-modules/vpc/aws\"\n  version = \"latest\"\n}\n",
+                    )],
+                    1,
+                ),
+                (
+                    &[(
+                        "versions.tofu",
+                        "language {\n  compatible_with {\n    opentofu = \">=1.12 <2\"\n  }\n}\n",
+                    )],
+                    1,
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn points_at_the_bad_part_and_skips_what_opentofu_never_reads() {
+        let found = findings(
+            "version_constraint_invalid",
+            &[(
+                "versions.tf",
+                "terraform {\n  required_version = \">= 1.6, >= one\"\n}\n",
+            )],
+        );
+        assert_eq!(found[0].start(), (2, 31));
+        assert_eq!(found[0].views, crate::diagnostic::Views::TERRAFORM);
+    }
+}
