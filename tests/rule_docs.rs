@@ -1,5 +1,6 @@
 //! Checks the user docs of the finding ids (`rules/<id>.md`): one doc per id of
-//! `rules::LOAD_ERRORS` and no stale doc, the fixed section layout, and every runnable example.
+//! `rules::catalogue()` (load errors, rules, engine findings) and no stale doc, the fixed section
+//! layout and summary line, and every runnable example.
 //!
 //! Example convention (in the `## Example` section, or anywhere in the doc):
 //! - a line `<!-- fail -->` or `<!-- pass -->` starts an example; the example is the fenced code
@@ -9,15 +10,23 @@
 //!
 //! A `fail` example must produce exactly one finding of the doc's id in each view (Terraform and
 //! OpenTofu: one diagnostic when both views word it the same, one per view when the tools print
-//! different summaries) and no other load error; a `pass` example must produce no load error at
-//! all. Every message a `fail` example produces must be quoted somewhere in its doc.
+//! different summaries; a finding that belongs to no view, like `unused_ignore`, counts in both).
+//! A view that loads none of the example's files (Terraform, for `.tofu` files only) is not
+//! counted.
+//! - For a load error, it must produce no other load error, and every message it produces must be
+//!   quoted somewhere in the doc; a `pass` example must produce no load error at all.
+//! - For a rule or `unused_ignore`, examples run with that id enabled (even if it is off by
+//!   default). A `fail` example must produce no load error; a `pass` example no load error and no
+//!   finding of the id. Findings of other rules are allowed in both.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use tflint_merge::diagnostic::{Diagnostic, Views};
-use tflint_merge::pipeline::{ViewSelection, check_directory};
-use tflint_merge::rules::LOAD_ERRORS;
+use tflint_merge::load::{self, View};
+use tflint_merge::pipeline::{self, Options, ViewSelection};
+use tflint_merge::rules::{self, Kind, RuleMeta, RuleSettings};
 
 /// The sections every doc has, in this order.
 const SECTIONS: [&str; 5] = [
@@ -29,14 +38,22 @@ const SECTIONS: [&str; 5] = [
 ];
 
 /// Ids whose cause cannot be written as files in a Markdown code block (an unreadable directory
-/// or file, bytes that are not UTF-8, a directory named like a file): illustration only.
-const NOT_RUNNABLE: [&str; 2] = ["io_error", "read_error"];
+/// or file, bytes that are not UTF-8, a directory named like a file, a rule that crashes):
+/// illustration only.
+const NOT_RUNNABLE: [&str; 3] = ["io_error", "read_error", "internal_error"];
 
 /// Ids whose message is not a fixed text the doc can quote (it comes from the parser).
 const MESSAGE_NOT_QUOTABLE: [&str; 1] = ["syntax_error"];
 
+/// The `## Configuration` text of every load error.
 const CONFIGURATION_TEXT: &str =
     "None: Terraform/OpenTofu refuse to load the module, so this finding is always reported.";
+
+/// What the `## Configuration` section of a rule or engine finding must mention (one of them).
+const CONFIGURATION_MENTIONS: [&str; 3] = [".tflint-merge.yaml", "--enable-rule", "--disable-rule"];
+
+/// Engine findings that cannot be configured, so their docs need not say how.
+const NOT_CONFIGURABLE: [&str; 1] = ["internal_error"];
 
 fn rules_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("rules")
@@ -67,17 +84,25 @@ fn read_docs() -> Vec<Doc> {
     docs
 }
 
+/// The catalogue entry of a doc's id (the doc set equals the id set, checked below).
+fn meta(id: &str) -> Option<&'static RuleMeta> {
+    rules::find(id)
+}
+
 #[test]
 fn every_id_has_a_doc_and_every_doc_an_id() {
-    let ids: BTreeSet<String> = LOAD_ERRORS.iter().map(|r| r.id.to_string()).collect();
+    let ids: BTreeSet<String> = rules::catalogue()
+        .iter()
+        .map(|r| r.id.to_string())
+        .collect();
     let docs: BTreeSet<String> = read_docs().into_iter().map(|d| d.id).collect();
     let missing: Vec<_> = ids.difference(&docs).collect();
     let stale: Vec<_> = docs.difference(&ids).collect();
     assert!(
         missing.is_empty() && stale.is_empty(),
-        "ids without a doc in rules/: {missing:?}; docs without an id in LOAD_ERRORS: {stale:?}"
+        "ids without a doc in rules/: {missing:?}; docs without an id in the catalogue: {stale:?}"
     );
-    for rule in LOAD_ERRORS {
+    for rule in rules::catalogue() {
         let on_disk = std::fs::read_to_string(rules_dir().join(format!("{}.md", rule.id)))
             .expect("doc exists");
         assert_eq!(
@@ -133,10 +158,23 @@ fn every_doc_has_the_sections_in_order() {
             .skip(1)
             .find(|l| !l.trim().is_empty())
             .unwrap_or_default();
-        if !summary.contains("Severity: error. Always on") {
-            fail(format!(
-                "the summary line after the title must say \"Severity: error. Always on\": {summary:?}"
-            ));
+        let Some(meta) = meta(&doc.id) else {
+            fail("no such id in the catalogue".to_string());
+            continue;
+        };
+        if meta.kind == Kind::LoadError {
+            if !summary.contains("Severity: error. Always on") {
+                fail(format!(
+                    "the summary line after the title must say \"Severity: error. Always on\": {summary:?}"
+                ));
+            }
+        } else {
+            let expected = expected_summary(meta);
+            if summary != expected {
+                fail(format!(
+                    "the summary line after the title is {summary:?}, expected {expected:?}"
+                ));
+            }
         }
         let headings: Vec<&str> = prose_lines(&doc.text)
             .into_iter()
@@ -156,9 +194,22 @@ fn every_doc_has_the_sections_in_order() {
         if !extra_titles.is_empty() {
             fail(format!("more than one `# ` title (lines {extra_titles:?})"));
         }
-        if !section(&doc.text, "Configuration").contains(CONFIGURATION_TEXT) {
+        let configuration = section(&doc.text, "Configuration");
+        if meta.kind == Kind::LoadError {
+            if !configuration.contains(CONFIGURATION_TEXT) {
+                fail(format!(
+                    "`## Configuration` must say {CONFIGURATION_TEXT:?}"
+                ));
+            }
+        } else if configuration.trim().is_empty() {
+            fail("`## Configuration` is missing or empty".to_string());
+        } else if !NOT_CONFIGURABLE.contains(&meta.id)
+            && !CONFIGURATION_MENTIONS
+                .iter()
+                .any(|m| configuration.contains(m))
+        {
             fail(format!(
-                "`## Configuration` must say {CONFIGURATION_TEXT:?}"
+                "`## Configuration` must show how to configure it: mention one of {CONFIGURATION_MENTIONS:?}"
             ));
         }
     }
@@ -168,6 +219,25 @@ fn every_doc_has_the_sections_in_order() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The line after the title of a rule or engine finding: its summary, default severity and
+/// whether it is on by default, as in the catalogue.
+fn expected_summary(meta: &RuleMeta) -> String {
+    let mut chars = meta.summary.chars();
+    let summary: String = chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    let default = if meta.enabled_by_default {
+        "On by default.".to_string()
+    } else {
+        format!(
+            "Off by default: enable it with `--enable-rule {}` or in `.tflint-merge.yaml`.",
+            meta.id
+        )
+    };
+    format!("{summary}. Severity: {}. {default}", meta.severity.as_str())
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -260,7 +330,37 @@ fn parse_examples(text: &str) -> Result<Vec<Example>, String> {
 }
 
 fn load_error_ids() -> BTreeSet<&'static str> {
-    LOAD_ERRORS.iter().map(|r| r.id).collect()
+    rules::LOAD_ERRORS.iter().map(|r| r.id).collect()
+}
+
+/// Whether a doc's examples run with its id enabled: rules and `unused_ignore` (load errors are
+/// always on; `internal_error` is not runnable).
+fn runs_enabled(meta: &RuleMeta) -> bool {
+    meta.kind == Kind::Rule || meta.id == rules::UNUSED_IGNORE.id
+}
+
+/// The views that load at least one of an example's files. A view that loads none (Terraform,
+/// for an example of `.tofu` files only) has nothing to report, so it is not counted.
+fn views_loading(example: &Example) -> Vec<(Views, &'static str)> {
+    let names: Vec<load::ConfigName> = example
+        .files
+        .iter()
+        .filter_map(|(name, _)| load::classify(name))
+        .collect();
+    [
+        (View::Terraform, Views::TERRAFORM, "Terraform"),
+        (View::OpenTofu, Views::OPENTOFU, "OpenTofu"),
+    ]
+    .into_iter()
+    .filter(|(view, ..)| load::view_files(&names, *view).loaded().next().is_some())
+    .map(|(_, views, name)| (views, name))
+    .collect()
+}
+
+/// Whether a finding counts in a view. A finding of no view (an engine finding made after the
+/// views were compared, like `unused_ignore`) counts in every view.
+fn in_view(d: &Diagnostic, view: Views) -> bool {
+    d.views == Views::NONE || d.views.union(view) == d.views
 }
 
 fn describe(d: &Diagnostic) -> String {
@@ -273,12 +373,22 @@ fn describe(d: &Diagnostic) -> String {
 }
 
 /// Runs one example; returns what is wrong with it.
-fn run_example(id: &str, doc: &str, example: &Example) -> Vec<String> {
+fn run_example(meta: &RuleMeta, doc: &str, example: &Example) -> Vec<String> {
+    let id = meta.id;
     let dir = tempfile::tempdir().expect("tempdir");
     for (name, content) in &example.files {
         std::fs::write(dir.path().join(name), content).expect("write example file");
     }
-    let result = check_directory(dir.path(), ViewSelection::Both);
+    let mut settings = RuleSettings::defaults();
+    if runs_enabled(meta) {
+        settings.enable(id).expect("a known id");
+    }
+    let options = Options {
+        settings: Arc::new(settings),
+        ..Options::new(ViewSelection::Both)
+    };
+    let result = pipeline::check_directory_with(dir.path(), &options);
+    let is_load_error = meta.kind == Kind::LoadError;
     let load_errors = load_error_ids();
     let mut problems = Vec::new();
     let listing = || {
@@ -297,14 +407,12 @@ fn run_example(id: &str, doc: &str, example: &Example) -> Vec<String> {
         .collect();
     match example.expect {
         Expect::Fail => {
-            for (view, name) in [
-                (Views::TERRAFORM, "Terraform"),
-                (Views::OPENTOFU, "OpenTofu"),
-            ] {
-                let n = ours
-                    .iter()
-                    .filter(|d| d.views.union(view) == d.views)
-                    .count();
+            let views = views_loading(example);
+            if views.is_empty() {
+                problems.push("no view loads any of the example's files".to_string());
+            }
+            for (view, name) in views {
+                let n = ours.iter().filter(|d| in_view(d, view)).count();
                 if n != 1 {
                     problems.push(format!(
                         "expected exactly one `{id}` finding in the {name} view, got {n}; {}",
@@ -313,12 +421,14 @@ fn run_example(id: &str, doc: &str, example: &Example) -> Vec<String> {
                 }
             }
             if !others.is_empty() {
-                problems.push(format!(
-                    "a fail example must show only this error, but it has other load errors; {}",
-                    listing()
-                ));
+                let what = if is_load_error {
+                    "a fail example must show only this error, but it has other load errors"
+                } else {
+                    "a fail example of a rule must load without errors"
+                };
+                problems.push(format!("{what}; {}", listing()));
             }
-            if !MESSAGE_NOT_QUOTABLE.contains(&id) {
+            if is_load_error && !MESSAGE_NOT_QUOTABLE.contains(&id) {
                 for d in &ours {
                     if !doc.contains(&d.message) {
                         problems.push(format!(
@@ -331,10 +441,12 @@ fn run_example(id: &str, doc: &str, example: &Example) -> Vec<String> {
         }
         Expect::Pass => {
             if !ours.is_empty() || !others.is_empty() {
-                problems.push(format!(
-                    "a pass example must load without errors; {}",
-                    listing()
-                ));
+                let what = if is_load_error {
+                    "a pass example must load without errors".to_string()
+                } else {
+                    format!("a pass example must load without errors and give no `{id}` finding")
+                };
+                problems.push(format!("{what}; {}", listing()));
             }
         }
     }
@@ -352,6 +464,10 @@ fn every_doc_example_behaves_as_marked() {
                 failures.push(format!("rules/{}.md: {error}", doc.id));
                 continue;
             }
+        };
+        let Some(meta) = meta(&doc.id) else {
+            failures.push(format!("rules/{}.md: no such id in the catalogue", doc.id));
+            continue;
         };
         let runnable = !NOT_RUNNABLE.contains(&doc.id.as_str());
         let fails = examples.iter().filter(|e| e.expect == Expect::Fail).count();
@@ -375,7 +491,7 @@ fn every_doc_example_behaves_as_marked() {
                 continue;
             }
             run += 1;
-            for problem in run_example(&doc.id, &doc.text, example) {
+            for problem in run_example(meta, &doc.text, example) {
                 failures.push(format!("{label}: {problem}"));
             }
         }
