@@ -1,5 +1,6 @@
 variable "project_id" {
-  type = string
+  description = "Project to create the bucket in."
+  type        = string
 }
 
 resource "google_storage_bucket" "logs" {
@@ -8,8 +9,6 @@ resource "google_storage_bucket" "logs" {
   location = "EU"
 }
 
-resource "google_storage_bucket" "logs" {
-  project  = var.project_id
-  name     = "${var.project_id}-logs-2"
-  location = "EU"
+output "bucket" {
+  value = google_storage_bucket.logs.url
 }

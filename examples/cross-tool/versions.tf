@@ -1,3 +1,4 @@
+# Terraform reads this file; OpenTofu reads versions.tofu instead.
 terraform {
   required_version = ">= 1.6"
 

@@ -346,6 +346,14 @@ impl Merger<'_> {
                     let summary = format!("Can't override {} blocks", nested.kind);
                     self.not_overridable_nested(nested, &summary);
                 }
+                // Terraform replaces action triggers as a whole, below; OpenTofu has none.
+                "action_trigger" if self.is_terraform() && managed => {}
+                "action_trigger" => self.ignored(
+                    address,
+                    "lifecycle.action_trigger",
+                    nested.header_span,
+                    "OpenTofu has no action triggers",
+                ),
                 kind => {
                     self.unknown_argument(address, &format!("lifecycle.{kind}"), nested.header_span)
                 }
@@ -395,6 +403,18 @@ impl Merger<'_> {
                 _ => self.unknown_argument(address, &event_name, attr.span()),
             }
         }
+        if self.is_terraform() {
+            let triggers = crate::syntax::Body {
+                attributes: Vec::new(),
+                blocks: over.body.blocks_of("action_trigger").cloned().collect(),
+            };
+            if !triggers.blocks.is_empty() {
+                let lifecycle_address = format!("{address}.lifecycle");
+                self.merge_body(&lifecycle_address, &mut lifecycle, &triggers, &|_| {
+                    Handling::General
+                });
+            }
+        }
         body.blocks[index].body = lifecycle;
     }
 
@@ -430,6 +450,13 @@ impl Merger<'_> {
             ) || (opentofu && name == "deprecated");
             if merged {
                 self.set_attribute(address, name, &mut body.attributes, attr);
+            } else if name == "deprecated" {
+                self.ignored(
+                    address,
+                    name,
+                    attr.span(),
+                    "`deprecated` is an OpenTofu argument: Terraform does not merge it",
+                );
             } else {
                 self.unknown_argument(address, name, attr.span());
             }
@@ -469,6 +496,20 @@ impl Merger<'_> {
                     name,
                     attr.span(),
                     "an override cannot clear an output's description",
+                );
+            } else if name == "deprecated" {
+                self.ignored(
+                    address,
+                    name,
+                    attr.span(),
+                    "`deprecated` is an OpenTofu argument: Terraform does not merge it",
+                );
+            } else if name == "type" {
+                self.ignored(
+                    address,
+                    name,
+                    attr.span(),
+                    "an output's `type` is a Terraform argument: OpenTofu does not merge it",
                 );
             } else if name != "depends_on" {
                 self.unknown_argument(address, name, attr.span());

@@ -651,3 +651,65 @@ pub fn parse_constraints(
         (span, error.message)
     }))
 }
+
+/// Every block (at any depth) of the view's files whose header is one of `headers`. Blocks of
+/// one JSON array share a header, so all of them are returned.
+pub fn blocks_with_headers<'a>(
+    ctx: &'a Context<'a>,
+    headers: &[crate::source::Span],
+) -> Vec<&'a crate::syntax::Block> {
+    fn walk<'b>(
+        blocks: &'b [crate::syntax::Block],
+        headers: &[crate::source::Span],
+        out: &mut Vec<&'b crate::syntax::Block>,
+    ) {
+        for block in blocks {
+            if headers.contains(&block.header_span) {
+                out.push(block);
+            }
+            walk(&block.body.blocks, headers, out);
+        }
+    }
+    let mut out = Vec::new();
+    for file in ctx.primary.iter().chain(ctx.overrides.iter()) {
+        if headers.iter().any(|h| h.file == file.file.id) {
+            walk(&file.file.body.blocks, headers, &mut out);
+        }
+    }
+    out
+}
+
+/// Whether two blocks say the same: type, labels, the same arguments with the same values, and
+/// the same nested blocks in the same order.
+pub fn same_block(a: &crate::syntax::Block, b: &crate::syntax::Block, files: &SourceFiles) -> bool {
+    let labels =
+        |x: &crate::syntax::Block| x.labels.iter().map(|l| l.value.clone()).collect::<Vec<_>>();
+    a.kind == b.kind
+        && labels(a) == labels(b)
+        && a.body.attributes.len() == b.body.attributes.len()
+        && a.body.attributes.iter().all(|x| {
+            b.body
+                .attribute(&x.name)
+                .is_some_and(|y| x.expr.same_as(&y.expr, files))
+        })
+        && a.body.blocks.len() == b.body.blocks.len()
+        && a.body
+            .blocks
+            .iter()
+            .zip(&b.body.blocks)
+            .all(|(x, y)| same_block(x, y, files))
+}
+
+/// Whether every dropped base block is restated, unchanged, among the override's blocks.
+pub fn all_restated(
+    ctx: &Context,
+    dropped: &[crate::source::Span],
+    by: &[crate::source::Span],
+) -> bool {
+    let base = blocks_with_headers(ctx, dropped);
+    let over = blocks_with_headers(ctx, by);
+    !base.is_empty()
+        && base
+            .iter()
+            .all(|d| over.iter().any(|o| same_block(d, o, ctx.files)))
+}

@@ -37,6 +37,10 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         if dropped.len() < 2 || NOT_HERE.contains(&kind.as_str()) || address == "terraform" {
             continue;
         }
+        // Restating every base block in the override is the documented way to keep them.
+        if super::all_restated(ctx, dropped, by) {
+            continue;
+        }
         let Some(&first) = by.first() else { continue };
         let mut d = ctx
             .finding(
@@ -99,6 +103,14 @@ resource "aws_security_group" "sg" {
                     (
                         "override.tf",
                         "resource \"aws_security_group\" \"sg\" {\n  egress {\n    from_port = 1\n  }\n}\n",
+                    ),
+                ],
+                // Both base blocks restated, a third added.
+                &[
+                    ("main.tf", BASE),
+                    (
+                        "override.tf",
+                        "resource \"aws_security_group\" \"sg\" {\n  ingress {\n    from_port = 80\n  }\n  ingress {\n    from_port = 443\n  }\n  ingress {\n    from_port = 22\n  }\n}\n",
                     ),
                 ],
                 // Attributes only.

@@ -33,9 +33,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         ) else {
             continue;
         };
-        if count.expr.is_null() || for_each.expr.is_null() {
-            continue;
-        }
+        // A null on either side is no way out: Terraform rejects a null `count` when planning.
         // Both in one block is the tools' own load error (`count_and_for_each`).
         let (from_override, other) = match (count.origin, for_each.origin) {
             (Origin::Override, Origin::Base) => (count, for_each),
@@ -56,7 +54,10 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             .at(ctx.files, from_override.span(), format!("`{}` added by an override", from_override.name))
             .with_label(ctx.files, other.span(), format!("`{}` is still set", other.name))
             .with_note("Override files copy `count` and `for_each` independently, so the merged block keeps both. The tools accept it at load time (they check each block before merging) and `count` silently wins when planning.")
-            .with_help(format!("set `{} = null` in the override, or move the change into the base block", other.name)),
+            .with_help(format!(
+                "make the change in the base block: replace `{}` with `{}` there, and leave both out of the override",
+                other.name, from_override.name
+            )),
         );
     }
 }
@@ -93,7 +94,7 @@ mod tests {
                         "resource \"terraform_data\" \"a\" {\n  count = 2\n}\n",
                     ),
                 ],
-                // The override switches cleanly by nulling count.
+                // `count = null` beside `for_each` in one block: the load error `count_and_for_each`.
                 &[
                     (
                         "main.tf",
@@ -114,6 +115,24 @@ mod tests {
                 ],
             ],
             &[
+                // Nulling `count` in a later override does not help: a null count fails at plan.
+                (
+                    &[
+                        (
+                            "main.tf",
+                            "resource \"terraform_data\" \"a\" {\n  count = 1\n}\n",
+                        ),
+                        (
+                            "a_override.tf",
+                            "resource \"terraform_data\" \"a\" {\n  for_each = toset([\"x\"])\n}\n",
+                        ),
+                        (
+                            "b_override.tf",
+                            "resource \"terraform_data\" \"a\" {\n  count = null\n}\n",
+                        ),
+                    ],
+                    1,
+                ),
                 (
                     &[
                         (

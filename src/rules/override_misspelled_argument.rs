@@ -111,8 +111,8 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 fn finish<'a>(d: Diagnostic, name: &str, known: impl IntoIterator<Item = &'a str>) -> Diagnostic {
     let d = d.with_note("Terraform and OpenTofu read overridden blocks leniently: an argument the block does not have is dropped without an error, so the override silently does nothing.");
     match closest(name, known) {
-        Some(close) => d.with_help(format!("did you mean `{close}`?")),
-        None => d.with_help("remove it, or fix its name"),
+        Some(close) if close != name => d.with_help(format!("did you mean `{close}`?")),
+        _ => d.with_help("remove it, or fix its name"),
     }
 }
 

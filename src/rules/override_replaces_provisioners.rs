@@ -33,6 +33,10 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         if kind != "provisioner" || dropped.is_empty() {
             continue;
         }
+        // Restating every base block in the override is the documented way to keep them.
+        if super::all_restated(ctx, dropped, by) {
+            continue;
+        }
         let Some(&first) = by.first() else { continue };
         let plural = |n: usize| {
             if n == 1 {
@@ -84,6 +88,14 @@ mod tests {
                     (
                         "override.tf",
                         "resource \"terraform_data\" \"a\" {\n  input = 1\n}\n",
+                    ),
+                ],
+                // The base provisioner restated, another one added after it.
+                &[
+                    ("main.tf", BASE),
+                    (
+                        "override.tf",
+                        "resource \"terraform_data\" \"a\" {\n  provisioner \"local-exec\" {\n    command = \"one\"\n  }\n  provisioner \"local-exec\" {\n    command = \"two\"\n  }\n}\n",
                     ),
                 ],
                 // Nothing to drop: the base had no provisioner.

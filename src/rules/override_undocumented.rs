@@ -94,10 +94,14 @@ fn comments_about<'a>(
     found
 }
 
-/// Whether a comment names the file (`web_override.tf`) or its stem (`web_override`).
+/// Whether a comment names the file (`web_override.tf`) or its stem (`web_override`). The stem
+/// `override` alone is just a word, and an ignore directive documents nothing.
 fn mentions(comment: &str, file_name: &str) -> bool {
+    if comment.trim_start().starts_with("tflint-merge-ignore") {
+        return false;
+    }
     let stem = crate::load::classify(file_name).map_or(file_name.to_string(), |c| c.stem);
-    comment.contains(file_name) || comment.contains(&stem)
+    comment.contains(file_name) || (stem != "override" && comment.contains(&stem))
 }
 
 #[cfg(test)]
@@ -121,9 +125,16 @@ mod tests {
                 &[
                     (
                         "main.tf",
-                        "resource \"terraform_data\" \"a\" {\n  input = 1 # see override\n}\n",
+                        "resource \"terraform_data\" \"a\" {\n  input = 1 # see override.tf\n}\n",
                     ),
                     ("override.tf", OVERRIDE),
+                ],
+                &[
+                    (
+                        "main.tf",
+                        "# dev_override changes the input\nresource \"terraform_data\" \"a\" {}\n",
+                    ),
+                    ("dev_override.tf", OVERRIDE),
                 ],
                 // Not overridden at all.
                 &[("main.tf", "resource \"terraform_data\" \"a\" {}\n")],
@@ -134,6 +145,17 @@ mod tests {
                         (
                             "main.tf",
                             "resource \"terraform_data\" \"a\" {\n  input = 1\n}\n",
+                        ),
+                        ("override.tf", OVERRIDE),
+                    ],
+                    1,
+                ),
+                // "override" as a word names no file.
+                (
+                    &[
+                        (
+                            "main.tf",
+                            "# do not override this\nresource \"terraform_data\" \"a\" {}\n",
                         ),
                         ("override.tf", OVERRIDE),
                     ],

@@ -1,5 +1,5 @@
-//! `foo.tofu` hides `foo.tf` from OpenTofu: say so once per pair, and show what only Terraform
-//! sees.
+//! `foo.tofu` hides `foo.tf` from OpenTofu: when the `.tf` file has blocks its twin does not,
+//! say so once per pair and show what only Terraform sees.
 
 use std::collections::HashSet;
 
@@ -41,8 +41,6 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
         let (Some(tf), Some(tofu)) = (parsed(dir, hidden), parsed(dir, by)) else {
             continue;
         };
-        let tf_name = dir.files.get(hidden).file_name();
-        let tofu_name = dir.files.get(by).file_name();
         let in_tofu: HashSet<_> = tofu.body.blocks.iter().map(identity).collect();
         let only_tf: Vec<&Block> = tf
             .body
@@ -50,48 +48,35 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
             .iter()
             .filter(|b| !in_tofu.contains(&identity(b)))
             .collect();
-        let message = if only_tf.is_empty() {
-            format!("OpenTofu reads `{tofu_name}` instead of `{tf_name}`")
-        } else {
-            format!(
-                "OpenTofu reads `{tofu_name}` instead of `{tf_name}`: {} block{} only Terraform sees",
-                only_tf.len(),
-                if only_tf.len() == 1 { "" } else { "s" }
-            )
+        // A twin that defines the same blocks is the intended cross-tool pattern (each tool
+        // reads its own `required_version`, say): nothing to say.
+        let Some(first) = only_tf.first() else {
+            continue;
         };
-        let primary = only_tf.first().map_or_else(
-            || {
-                tf.body
-                    .blocks
-                    .first()
-                    .map_or(crate::source::Span::new(hidden, 0..0), |b| b.header_span)
-            },
-            |b| b.header_span,
-        );
-        let mut d = dir.finding(&RULE, message).at(
-            dir.files,
-            primary,
-            if only_tf.is_empty() {
-                "hidden from OpenTofu"
-            } else {
-                "only Terraform sees this"
-            },
-        );
+        let tf_name = dir.files.get(hidden).file_name();
+        let tofu_name = dir.files.get(by).file_name();
+        let plural = if only_tf.len() == 1 { "" } else { "s" };
+        let mut d = dir
+            .finding(
+                &RULE,
+                format!("OpenTofu reads `{tofu_name}` instead of `{tf_name}`: {} block{plural} only Terraform sees", only_tf.len()),
+            )
+            .at(dir.files, first.header_span, "only Terraform sees this");
         for block in only_tf.iter().skip(1) {
             d = d.with_label(dir.files, block.header_span, "only Terraform sees this");
         }
-        if let Some(first) = tofu.body.blocks.first() {
+        if let Some(twin) = tofu.body.blocks.first() {
             d = d.with_label(
                 dir.files,
-                first.header_span,
+                twin.header_span,
                 format!("OpenTofu reads `{tofu_name}` instead"),
             );
         }
         out.push(
             d.with_note(format!(
-                "OpenTofu does not load `{tf_name}` because `{tofu_name}` exists: the `.tofu` file replaces its `.tf` twin entirely, block by block nothing is merged. Terraform never reads `.tofu` files."
+                "OpenTofu does not load `{tf_name}` because `{tofu_name}` exists: the `.tofu` file replaces its `.tf` twin as a whole, nothing is merged. Terraform never reads `.tofu` files."
             ))
-            .with_help("keep the pair in step: whatever both tools need must be in both files"),
+            .with_help(format!("add what OpenTofu also needs to `{tofu_name}`, or move it to a file both tools read")),
         );
     }
 }
@@ -100,25 +85,32 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
 mod tests {
     use crate::rules::testing::{check_table, findings};
 
+    const TF_VERSIONS: &str = "terraform {\n  required_version = \">= 1.6\"\n}\n";
+    const TOFU_VERSIONS: &str = "terraform {\n  required_version = \">= 1.8\"\n}\n";
+
     #[test]
     fn table() {
         check_table(
             "tofu_shadows_tf",
-            &[&[
-                ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
-                ("extra.tofu", "resource \"terraform_data\" \"b\" {}\n"),
-            ]],
+            &[
+                &[
+                    ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
+                    ("extra.tofu", "resource \"terraform_data\" \"b\" {}\n"),
+                ],
+                // The cross-tool pattern: each tool reads its own constraint.
+                &[
+                    ("versions.tf", TF_VERSIONS),
+                    ("versions.tofu", TOFU_VERSIONS),
+                ],
+            ],
             &[
                 (
                     &[
                         (
                             "versions.tf",
-                            "terraform {\n  required_version = \">= 1.6\"\n}\n",
+                            &format!("{TF_VERSIONS}provider \"aws\" {{}}\n"),
                         ),
-                        (
-                            "versions.tofu",
-                            "terraform {\n  required_version = \">= 1.8\"\n}\n",
-                        ),
+                        ("versions.tofu", TOFU_VERSIONS),
                     ],
                     1,
                 ),

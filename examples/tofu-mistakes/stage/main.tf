@@ -1,0 +1,8 @@
+variable "name" {
+  type    = string
+  default = "stage"
+}
+
+output "name" {
+  value = var.name
+}
