@@ -20,6 +20,7 @@ mod language_compatible_with_duplicate;
 mod language_edition_unsupported;
 mod language_experiments_unknown;
 mod language_settings_not_constant;
+mod module_count_and_for_each;
 mod module_local_source_missing;
 mod module_reserved_block;
 mod module_source_invalid;
@@ -34,6 +35,7 @@ mod override_replaces_provisioners;
 mod override_shadowed;
 mod override_undocumented;
 mod required_version_conflict;
+mod required_version_ignored;
 mod required_version_terraform_only;
 mod terraform_language_ignored;
 mod tofu_shadows_tf;
@@ -240,6 +242,7 @@ pub static RULES: &[&Rule] = &[
     &language_edition_unsupported::RULE,
     &language_experiments_unknown::RULE,
     &language_settings_not_constant::RULE,
+    &module_count_and_for_each::RULE,
     &module_local_source_missing::RULE,
     &module_reserved_block::RULE,
     &module_source_invalid::RULE,
@@ -254,6 +257,7 @@ pub static RULES: &[&Rule] = &[
     &override_shadowed::RULE,
     &override_undocumented::RULE,
     &required_version_conflict::RULE,
+    &required_version_ignored::RULE,
     &required_version_terraform_only::RULE,
     &terraform_language_ignored::RULE,
     &tofu_shadows_tf::RULE,
