@@ -38,9 +38,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 ctx.finding(&RULE, format!("Invalid combination of \"{name}\" and \"enabled\""))
                     .at(ctx.files, enabled.span(), "`enabled` set here")
                     .with_label(ctx.files, other.span(), format!("`{name}` set here"))
-                    .with_note(format!(
-                        "OpenTofu's `lifecycle {{ enabled }}` makes a module call conditional on its own; like `count` and `for_each`, it decides how many instances exist, so only one of them may be used. This is checked after override files are merged."
-                    ))
+                    .with_note("OpenTofu's `lifecycle { enabled }` makes a module call conditional on its own; like `count` and `for_each`, it decides how many instances exist, so only one of them may be used. This is checked after override files are merged.")
                     .with_help(format!("use either `enabled` or `{name}`")),
             );
         }
