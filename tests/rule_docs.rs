@@ -10,9 +10,14 @@
 //!
 //! A `fail` example must produce exactly one finding of the doc's id in each view (Terraform and
 //! OpenTofu: one diagnostic when both views word it the same, one per view when the tools print
-//! different summaries; a finding that belongs to no view, like `unused_ignore`, counts in both).
+//! different summaries; a finding that belongs to no view, like `unused_ignore` or the findings of
+//! rules that compare the two views, counts in both).
 //! A view that loads none of the example's files (Terraform, for `.tofu` files only) is not
 //! counted.
+//! - `<!-- fail: terraform -->` or `<!-- fail: opentofu -->` marks an example that fails in one
+//!   view only: exactly one finding of the id in that view (which must load at least one of the
+//!   example's files) and none in the other. A finding of no view counts in both views, so the
+//!   examples of rules that compare the views use plain `<!-- fail -->`.
 //! - For a load error, it must produce no other load error, and every message it produces must be
 //!   quoted somewhere in the doc; a `pass` example must produce no load error at all.
 //! - For a rule or `unused_ignore`, examples run with that id enabled (even if it is off by
@@ -242,8 +247,33 @@ fn expected_summary(meta: &RuleMeta) -> String {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Expect {
-    Fail,
+    /// A finding in every view that loads one of the example's files (`<!-- fail -->`), or in
+    /// the one view named (`<!-- fail: terraform -->`, `<!-- fail: opentofu -->`) and none in the
+    /// other.
+    Fail(Option<View>),
     Pass,
+}
+
+impl Expect {
+    /// The marker, without its comment delimiters: `fail`, `fail: opentofu`, `pass`.
+    fn describe(self) -> String {
+        match self {
+            Expect::Fail(None) => "fail".to_string(),
+            Expect::Fail(Some(view)) => format!("fail: {}", view.as_str()),
+            Expect::Pass => "pass".to_string(),
+        }
+    }
+}
+
+/// The expectation a marker line states, if the line is a marker.
+fn marker(line: &str) -> Option<Expect> {
+    match line {
+        "<!-- fail -->" => Some(Expect::Fail(None)),
+        "<!-- fail: terraform -->" => Some(Expect::Fail(Some(View::Terraform))),
+        "<!-- fail: opentofu -->" => Some(Expect::Fail(Some(View::OpenTofu))),
+        "<!-- pass -->" => Some(Expect::Pass),
+        _ => None,
+    }
 }
 
 struct Example {
@@ -262,12 +292,7 @@ fn parse_examples(text: &str) -> Result<Vec<Example>, String> {
     while let Some((i, line)) = lines.next() {
         let number = i + 1;
         let trimmed = line.trim();
-        let marker = match trimmed {
-            "<!-- fail -->" => Some(Expect::Fail),
-            "<!-- pass -->" => Some(Expect::Pass),
-            _ => None,
-        };
-        if let Some(expect) = marker {
+        if let Some(expect) = marker(trimmed) {
             examples.extend(current.take());
             current = Some(Example {
                 expect,
@@ -304,7 +329,7 @@ fn parse_examples(text: &str) -> Result<Vec<Example>, String> {
         };
         let Some(example) = current.as_mut() else {
             return Err(format!(
-                "line {number}: a `file=` block outside an example (no `<!-- fail -->` or `<!-- pass -->` before it)"
+                "line {number}: a `file=` block outside an example (no `<!-- fail -->`, `<!-- fail: VIEW -->` or `<!-- pass -->` before it)"
             ));
         };
         let is_json = file.ends_with(".json");
@@ -339,22 +364,15 @@ fn runs_enabled(meta: &RuleMeta) -> bool {
     meta.kind == Kind::Rule || meta.id == rules::UNUSED_IGNORE.id
 }
 
-/// The views that load at least one of an example's files. A view that loads none (Terraform,
+/// Whether a view loads at least one of an example's files. A view that loads none (Terraform,
 /// for an example of `.tofu` files only) has nothing to report, so it is not counted.
-fn views_loading(example: &Example) -> Vec<(Views, &'static str)> {
+fn loads_any(example: &Example, view: View) -> bool {
     let names: Vec<load::ConfigName> = example
         .files
         .iter()
         .filter_map(|(name, _)| load::classify(name))
         .collect();
-    [
-        (View::Terraform, Views::TERRAFORM, "Terraform"),
-        (View::OpenTofu, Views::OPENTOFU, "OpenTofu"),
-    ]
-    .into_iter()
-    .filter(|(view, ..)| load::view_files(&names, *view).loaded().next().is_some())
-    .map(|(_, views, name)| (views, name))
-    .collect()
+    load::view_files(&names, view).loaded().next().is_some()
 }
 
 /// Whether a finding counts in a view. A finding of no view (an engine finding made after the
@@ -406,18 +424,46 @@ fn run_example(meta: &RuleMeta, doc: &str, example: &Example) -> Vec<String> {
         .filter(|d| d.rule != id && load_errors.contains(d.rule))
         .collect();
     match example.expect {
-        Expect::Fail => {
-            let views = views_loading(example);
-            if views.is_empty() {
-                problems.push("no view loads any of the example's files".to_string());
-            }
-            for (view, name) in views {
-                let n = ours.iter().filter(|d| in_view(d, view)).count();
-                if n != 1 {
-                    problems.push(format!(
-                        "expected exactly one `{id}` finding in the {name} view, got {n}; {}",
-                        listing()
-                    ));
+        Expect::Fail(only) => {
+            let loading: Vec<View> = View::ALL
+                .into_iter()
+                .filter(|&view| loads_any(example, view))
+                .collect();
+            // The views counted, each with the number of findings expected in it.
+            let expected: Vec<(View, usize)> = match only {
+                None => loading.iter().map(|&view| (view, 1)).collect(),
+                Some(marked) => View::ALL
+                    .into_iter()
+                    .map(|view| (view, usize::from(view == marked)))
+                    .collect(),
+            };
+            match only {
+                None if loading.is_empty() => {
+                    problems.push("no view loads any of the example's files".to_string());
+                }
+                Some(marked) if !loading.contains(&marked) => problems.push(format!(
+                    "marked to fail in the {} view, which loads none of the example's files",
+                    marked.tool_name()
+                )),
+                _ => {
+                    for (view, want) in expected {
+                        let n = ours.iter().filter(|d| in_view(d, view.views())).count();
+                        if n == want {
+                            continue;
+                        }
+                        let hint = if only.is_some() && ours.iter().any(|d| d.views == Views::NONE)
+                        {
+                            " (a finding of no view counts in both views: mark the example `<!-- fail -->`)"
+                        } else {
+                            ""
+                        };
+                        problems.push(format!(
+                            "expected {} `{id}` finding in the {} view, got {n}{hint}; {}",
+                            if want == 1 { "exactly one" } else { "no" },
+                            view.tool_name(),
+                            listing()
+                        ));
+                    }
                 }
             }
             if !others.is_empty() {
@@ -470,7 +516,10 @@ fn every_doc_example_behaves_as_marked() {
             continue;
         };
         let runnable = !NOT_RUNNABLE.contains(&doc.id.as_str());
-        let fails = examples.iter().filter(|e| e.expect == Expect::Fail).count();
+        let fails = examples
+            .iter()
+            .filter(|e| matches!(e.expect, Expect::Fail(_)))
+            .count();
         let passes = examples.len() - fails;
         if runnable && (fails == 0 || passes == 0) {
             failures.push(format!(
@@ -480,10 +529,10 @@ fn every_doc_example_behaves_as_marked() {
         }
         for (index, example) in examples.iter().enumerate() {
             let label = format!(
-                "rules/{}.md example #{} ({:?}, line {})",
+                "rules/{}.md example #{} ({}, line {})",
                 doc.id,
                 index + 1,
-                example.expect,
+                example.expect.describe(),
                 example.line
             );
             if example.files.is_empty() {
