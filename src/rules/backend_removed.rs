@@ -27,7 +27,10 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     out.push(
         ctx.finding(&RULE, "Unsupported backend type")
             .at(ctx.files, backend.header_span, format!("the `{kind}` backend was removed"))
-            .with_note(format!("There is no backend type named \"{kind}\" in current Terraform or OpenTofu: it was removed (with `artifactory`, `etcd`, `etcdv3`, `manta` and `swift`), so `init` fails."))
+            .with_note(format!(
+                "There is no backend type named \"{kind}\" in current Terraform or OpenTofu: it was removed, like {}, so `init` fails.",
+                crate::backends::REMOVED.iter().filter(|k| **k != kind).map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+            ))
             .with_help("move the state to a current backend (for example `s3`, `gcs`, `azurerm`, `http` or `pg`) with the tool's state migration"),
     );
 }

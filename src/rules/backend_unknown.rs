@@ -26,6 +26,10 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         return;
     }
     let help = match closest(kind, known.iter().copied()) {
+        _ if kind == "cloud" => {
+            "HCP Terraform is configured with a `cloud` block inside `terraform`, not a backend"
+                .to_string()
+        }
         Some(close) => format!("did you mean `{close}`?"),
         None => format!("use one of: {}", known.join(", ")),
     };

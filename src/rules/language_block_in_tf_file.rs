@@ -27,7 +27,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             ctx.finding(&RULE, format!("`language` block in `{name}`: Terraform cannot load this module"))
                 .at(ctx.files, block.header_span, "Terraform: Unsupported block type")
                 .with_note("The `language` block is OpenTofu's (1.12 and later). Terraform reads every `.tf` file and rejects blocks it does not know with `Unsupported block type`, so Terraform users of this module cannot load it at all.")
-                .with_help("move the block to a `.tofu` file (for instance `versions.tofu`), which only OpenTofu reads"),
+                .with_help("move the block to a `.tofu` file (for instance `language.tofu`; a `versions.tofu` would hide `versions.tf` from OpenTofu), which only OpenTofu reads"),
         );
     }
 }

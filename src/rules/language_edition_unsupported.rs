@@ -26,6 +26,14 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let expr = &attr.expr;
+        // A JSON template is not a constant: `language_settings_not_constant` reports it.
+        if expr
+            .json_string
+            .as_deref()
+            .is_some_and(|s| s.contains("${"))
+        {
+            continue;
+        }
         let (summary, label, note) = match (expr.keyword(), &expr.kind) {
             (Some(EDITION), _) => continue,
             (None, ExprKind::String(s)) => (

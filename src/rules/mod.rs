@@ -641,19 +641,27 @@ pub fn parse_constraints(
     expr: &crate::syntax::Expr,
 ) -> Option<Result<Vec<crate::version::Constraint>, (crate::source::Span, String)>> {
     let text = expr.literal_string()?;
-    Some(crate::version::parse(text).map_err(|error| {
-        let written = files.text(expr.span);
-        let span = if written.len() == text.len() + 2 && &written[1..written.len() - 1] == text {
-            let start = expr.span.start as usize + 1;
-            crate::source::Span::new(
-                expr.span.file,
-                start + error.range.start..start + error.range.end,
-            )
-        } else {
-            expr.span
-        };
-        (span, error.message)
-    }))
+    Some(
+        crate::version::parse(text)
+            .map_err(|error| (constraint_span(files, expr, error.range), error.message)),
+    )
+}
+
+/// The span of a byte range of a constraint string's value: exact when the string is written
+/// without escapes, else the whole string.
+pub fn constraint_span(
+    files: &SourceFiles,
+    expr: &crate::syntax::Expr,
+    range: std::ops::Range<usize>,
+) -> crate::source::Span {
+    let text = expr.literal_string().unwrap_or("");
+    let written = files.text(expr.span);
+    if written.len() == text.len() + 2 && &written[1..written.len() - 1] == text {
+        let start = expr.span.start as usize + 1;
+        crate::source::Span::new(expr.span.file, start + range.start..start + range.end)
+    } else {
+        expr.span
+    }
 }
 
 /// Every block (at any depth) of the view's files whose header is one of `headers`. Blocks of

@@ -23,6 +23,25 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         if block.kind != "module" {
             continue;
         }
+        // In JSON, a module call's `locals`/`provider` object is read as an argument.
+        for attr in block
+            .body
+            .attributes
+            .iter()
+            .filter(|a| a.name == "locals" || a.name == "provider")
+        {
+            if attr.expr.json_string.is_none()
+                && matches!(attr.expr.kind, crate::syntax::ExprKind::Object(_))
+            {
+                out.push(
+                    ctx.finding(&RULE, "Reserved block type name in module block")
+                        .at(ctx.files, attr.name_span, "not allowed here")
+                        .with_label(ctx.files, block.header_span, "in this module call")
+                        .with_note(format!("`{}` is reserved inside module calls: the called module's own `{}` blocks are where these go.", attr.name, attr.name))
+                        .with_help("remove it from the module call"),
+                );
+            }
+        }
         for nested in &block.body.blocks {
             let (summary, note) = match (nested.kind.as_str(), ctx.view) {
                 ("locals" | "provider", _) => (
@@ -96,6 +115,18 @@ mod tests {
                 ),
             ],
         );
+    }
+
+    #[test]
+    fn json_locals_in_a_module_call() {
+        let found = findings(
+            "module_reserved_block",
+            &[(
+                "main.tf.json",
+                r#"{"module": {"a": {"source": "./a", "locals": {"x": 1}}}}"#,
+            )],
+        );
+        assert_eq!(found.len(), 1, "{found:#?}");
     }
 
     #[test]

@@ -63,22 +63,29 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             };
             let compatible_set = VersionSet::of(&parsed);
             let disjoint = compatible_set.intersect(&required).is_empty();
+            // Only OpenTofu 1.12 and later read `compatible_with`; what it admits below that is
+            // `version_constraint_ineffective`'s business. A `required_version` that is wider
+            // (for older OpenTofu) is the recommended setup; one that excludes versions
+            // `compatible_with` claims to support is not.
+            let readers = compatible_set.intersect(&VersionSet::of(
+                &crate::version::parse(">= 1.12.0").unwrap_or_default(),
+            ));
+            let narrower = readers.intersect(&required) != readers;
+            if !disjoint && !narrower {
+                continue;
+            }
             let note = if disjoint {
                 "The two constraints have no version in common: no OpenTofu version can load this module."
             } else {
-                "Both constraints are enforced, so the module really needs what both admit; readers of either one alone are misled."
+                "OpenTofu 1.12 and later enforce both constraints: some versions `compatible_with` claims to support are excluded by `required_version`, so readers of the `language` block are misled."
             };
-            // Equal sets are consistent; a different set is worth a look either way.
-            if !disjoint && compatible_set == required {
-                continue;
-            }
             out.push(
                 ctx.finding(
                     &RULE,
                     if disjoint {
                         "`required_version` and `compatible_with.opentofu` admit no common version"
                     } else {
-                        "`required_version` and `compatible_with.opentofu` admit different versions"
+                        "`required_version` excludes OpenTofu versions that `compatible_with.opentofu` admits"
                     },
                 )
                 .at(ctx.files, attr.expr.span, "compatible_with")
@@ -107,11 +114,14 @@ mod tests {
         let (l13, r_old) = (language(">= 1.13"), required("< 1.12"));
         let (l12, r2) = (language(">= 1.12"), required(">= 1.12, < 2.0"));
         let (base, over) = (required(">= 1.12"), required("< 1.10"));
+        let wider = required(">= 1.8");
         check_table(
             "required_version_conflict",
             &[
                 &[("language.tofu", &same_l), ("versions.tofu", &same_r)],
                 &[("versions.tofu", &same_r)],
+                // The recommended setup: `required_version` for older OpenTofu, wider.
+                &[("language.tofu", &same_l), ("versions.tofu", &wider)],
                 // Terraform replaces; OpenTofu does not read .tf constraints: no conflict there.
                 &[("versions.tofu", &base), ("x_override.tf", &over)],
             ],

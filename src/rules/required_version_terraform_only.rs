@@ -10,7 +10,7 @@ pub const RULE: Rule = Rule {
         "required_version_terraform_only",
         Warning,
         true,
-        "required_version for Terraform with no constraint for OpenTofu"
+        "a Terraform version constraint with none for OpenTofu"
     ),
     views: RuleViews::Both,
     options: &[],
@@ -39,13 +39,24 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
         .get(constraint.name_span.file)
         .file_name()
         .to_string();
-    let stem = file.split('.').next().unwrap_or("versions").to_string();
+    // The twin that hides this file from OpenTofu: `x.tf` → `x.tofu`, `x.tf.json` → `x.tofu.json`.
+    let twin = crate::load::classify(&file).map_or_else(
+        || "versions.tofu".to_string(),
+        |name| {
+            let extension = if name.extension.syntax() == crate::source::Syntax::Json {
+                ".tofu.json"
+            } else {
+                ".tofu"
+            };
+            format!("{}{extension}", name.stem)
+        },
+    );
     out.push(
         dir.finding(&RULE, "the module constrains Terraform's version but not OpenTofu's")
             .at(dir.files, constraint.span(), "Terraform only")
             .with_note("OpenTofu 1.12 and later read `required_version` only from `.tofu` files, so this module is unconstrained there; OpenTofu 1.11 and older apply Terraform's version numbers to their own. Both are wrong.")
             .with_help(format!(
-                "add `{stem}.tofu` beside `{file}` with OpenTofu's own `required_version` (it hides `{file}` from OpenTofu), or a `language {{ compatible_with {{ opentofu = \"...\" }} }}` block in a `.tofu` file"
+                "add `{twin}` beside `{file}` with OpenTofu's own `required_version` (it hides `{file}` from OpenTofu), or a `language {{ compatible_with {{ opentofu = \"...\" }} }}` block in a `.tofu` file"
             )),
     );
 }

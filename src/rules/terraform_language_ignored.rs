@@ -11,7 +11,7 @@ pub const RULE: Rule = Rule {
         "terraform_language_ignored",
         Notice,
         true,
-        "terraform { language } or { experiments } in a .tofu file, which OpenTofu ignores"
+        "a Terraform language or experiments setting in a .tofu file, which OpenTofu ignores"
     ),
     views: RuleViews::Only(View::OpenTofu),
     options: &[],

@@ -22,10 +22,12 @@ pub const RULE: Rule = Rule {
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let first_reader = Version::new(1, 12, 0);
     for (_, language) in language_blocks(ctx) {
-        for compatible in language.body.blocks_of("compatible_with") {
-            let Some(attr) = compatible.body.attribute("opentofu") else {
-                continue;
-            };
+        // OpenTofu reads the first `compatible_with` naming it; a second one is an error of its own.
+        if let Some(attr) = language
+            .body
+            .blocks_of("compatible_with")
+            .find_map(|c| c.body.attribute("opentofu"))
+        {
             let Some(Ok(constraints)) = parse_constraints(ctx.files, &attr.expr) else {
                 continue;
             };

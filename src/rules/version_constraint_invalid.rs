@@ -5,7 +5,10 @@ use crate::diagnostic::Diagnostic;
 use crate::load::View;
 use crate::syntax::{Expr, ExprKind};
 
-use super::{Check, Context, Rule, RuleViews, parse_constraints, rule_meta, top_level_blocks};
+use super::{
+    Check, Context, Rule, RuleViews, constraint_span, parse_constraints, rule_meta,
+    top_level_blocks,
+};
 
 pub const RULE: Rule = Rule {
     meta: rule_meta!(
@@ -68,14 +71,28 @@ fn key_is(key: &Expr, name: &str) -> bool {
 }
 
 fn judge(ctx: &Context, expr: &Expr, what: &str, out: &mut Vec<Diagnostic>) {
-    let Some(Err((span, message))) = parse_constraints(ctx.files, expr) else {
-        return;
+    let (span, message) = match parse_constraints(ctx.files, expr) {
+        Some(Err(error)) => error,
+        // The tools accept no pre-release in `required_version` at all.
+        Some(Ok(constraints)) if what == "required_version" => {
+            let Some(pre) = constraints.iter().find(|c| c.version.pre.is_some()) else {
+                return;
+            };
+            out.push(
+                ctx.finding(&RULE, "Invalid required_version constraint")
+                    .at(ctx.files, constraint_span(ctx.files, expr, pre.range.clone()), "a pre-release version")
+                    .with_note("`required_version` cannot name a pre-release version: pre-releases are matched only exactly, which makes the constraint useless for releases.")
+                    .with_help("name a release, e.g. `>= 1.8.0`"),
+            );
+            return;
+        }
+        _ => return,
     };
     out.push(
         ctx.finding(&RULE, "Invalid version constraint")
             .at(ctx.files, span, message)
             .with_note(format!(
-                "`{what}` must be comma-separated constraints, each an operator (`=`, `!=`, `>`, `>=`, `<`, `<=`, `~>`, or none) and a version such as `1.12` or `1.12.0-beta1`."
+                "`{what}` must be comma-separated constraints, each an operator (`=`, `!=`, `>`, `>=`, `<`, `<=`, `~>`, or none) and a version such as `1.12` or `1.12.0`."
             ))
             .with_help("for example `>= 1.6, < 2.0`"),
     );
@@ -130,6 +147,19 @@ mod tests {
                 ),
             ],
         );
+    }
+
+    #[test]
+    fn a_prerelease_required_version_is_invalid() {
+        let found = findings(
+            "version_constraint_invalid",
+            &[(
+                "versions.tf",
+                "terraform {\n  required_version = \">= 1.8.0-beta1\"\n}\n",
+            )],
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].message, "Invalid required_version constraint");
     }
 
     #[test]
