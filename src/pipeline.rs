@@ -176,11 +176,20 @@ pub fn check_directory_with(dir: &Path, options: &Options) -> DirectoryResult {
             ))
         })
         .collect();
+    // Load errors found in one view only (the same error in both is merged later).
+    let one_view_errors: Vec<Diagnostic> = {
+        let merged = diagnostic::merge_views(result.diagnostics.clone());
+        merged
+            .into_iter()
+            .filter(|d| d.views.terraform != d.views.opentofu)
+            .collect()
+    };
     let directory = rules::DirectoryContext {
         dir,
         files: &result.files,
         views: &contexts,
         shadowed: &shadowed,
+        one_view_errors: &one_view_errors,
         settings: &options.settings,
     };
     let found = rules::run_all(&directory, rules::RULES);

@@ -205,7 +205,8 @@ fn findings_in_one_view_say_so() {
     let out = tflint_merge(t.path(), &["--format", "short", "."]);
     assert_eq!(
         stdout(&out),
-        "m/main.tf:1:1: error[duplicate_definition]: Duplicate resource \"x\" configuration (opentofu view)\n"
+        "m/main.tf:1:1: error[duplicate_definition]: Duplicate resource \"x\" configuration (opentofu view)\n\
+         m/main.tf:1:1: warning[views_diverge]: the Terraform and OpenTofu views differ: only OpenTofu fails with \"Duplicate resource \"x\" configuration\"\n"
     );
 }
 

@@ -125,6 +125,8 @@ pub struct DirectoryContext<'a> {
     pub views: &'a [Context<'a>],
     /// OpenTofu only: (`.tf` file hidden, `.tofu` file hiding it), both parsed.
     pub shadowed: &'a [(crate::source::FileId, crate::source::FileId)],
+    /// Load errors (and file problems) that only one view has.
+    pub one_view_errors: &'a [Diagnostic],
     pub settings: &'a RuleSettings,
 }
 

@@ -5,8 +5,9 @@ use std::collections::BTreeSet;
 
 use crate::diagnostic::Diagnostic;
 use crate::load::View;
+use crate::source::Span;
 
-use super::{Check, Context, DirectoryContext, Rule, RuleViews, rule_meta};
+use super::{Check, Context, DirectoryContext, Kind, Rule, RuleViews, rule_meta};
 
 pub const RULE: Rule = Rule {
     meta: rule_meta!(
@@ -34,6 +35,21 @@ fn addresses(ctx: &Context) -> BTreeSet<String> {
         .collect()
 }
 
+fn span_of(ctx: &Context, address: &str) -> Option<Span> {
+    ctx.module
+        .objects
+        .iter()
+        .find(|o| o.address.to_string() == address)
+        .map(|o| o.base_header)
+        .or_else(|| {
+            ctx.module
+                .locals
+                .iter()
+                .find(|l| format!("local.{}", l.attribute.name) == address)
+                .map(|l| l.attribute.name_span)
+        })
+}
+
 fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
     let (Some(terraform), Some(opentofu)) = (dir.view(View::Terraform), dir.view(View::OpenTofu))
     else {
@@ -42,33 +58,26 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
     let (tf, tofu) = (addresses(terraform), addresses(opentofu));
     let only_tf: Vec<&String> = tf.difference(&tofu).collect();
     let only_tofu: Vec<&String> = tofu.difference(&tf).collect();
-    if only_tf.is_empty() && only_tofu.is_empty() {
-        return;
-    }
-    let span_of = |ctx: &Context, address: &str| {
-        ctx.module
-            .objects
-            .iter()
-            .find(|o| o.address.to_string() == address)
-            .map(|o| o.base_header)
-            .or_else(|| {
-                ctx.module
-                    .locals
-                    .iter()
-                    .find(|l| format!("local.{}", l.attribute.name) == address)
-                    .map(|l| l.attribute.name_span)
-            })
-    };
-    let mut labels = Vec::new();
+    // Load errors of one view only: the module loads for one tool's users and not the other's.
+    let errors: Vec<&Diagnostic> = dir
+        .one_view_errors
+        .iter()
+        .filter(|d| {
+            super::find(d.rule).is_some_and(|m| m.kind == Kind::LoadError) && d.primary.is_some()
+        })
+        .collect();
+
+    let mut labels: Vec<(Span, String)> = Vec::new();
     for address in &only_tf {
-        labels.extend(span_of(terraform, address).map(|s| (s, "only in the Terraform view")));
+        labels.extend(
+            span_of(terraform, address).map(|s| (s, "only in the Terraform view".to_string())),
+        );
     }
     for address in &only_tofu {
-        labels.extend(span_of(opentofu, address).map(|s| (s, "only in the OpenTofu view")));
+        labels.extend(
+            span_of(opentofu, address).map(|s| (s, "only in the OpenTofu view".to_string())),
+        );
     }
-    let Some(&(first, first_label)) = labels.first() else {
-        return;
-    };
     let list = |items: &[&String]| {
         items
             .iter()
@@ -83,27 +92,64 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
     if !only_tofu.is_empty() {
         parts.push(format!("only OpenTofu has {}", list(&only_tofu)));
     }
-    let mut d = dir
-        .finding(
-            &RULE,
-            format!(
-                "the Terraform and OpenTofu views differ: {}",
-                parts.join("; ")
-            ),
-        )
-        .at(dir.files, first, first_label);
-    for &(span, label) in labels.iter().skip(1) {
-        d = d.with_label(dir.files, span, label);
+    for error in &errors {
+        let tool = if error.views.terraform {
+            "Terraform"
+        } else {
+            "OpenTofu"
+        };
+        parts.push(format!("only {tool} fails with \"{}\"", error.message));
+    }
+    if parts.is_empty() {
+        return;
+    }
+    let mut d = dir.finding(
+        &RULE,
+        format!(
+            "the Terraform and OpenTofu views differ: {}",
+            parts.join("; ")
+        ),
+    );
+    let mut first = true;
+    let error_labels = errors.iter().filter_map(|e| {
+        let label = e.primary.as_ref()?;
+        let tool = if e.views.terraform {
+            "Terraform"
+        } else {
+            "OpenTofu"
+        };
+        Some((label.clone(), format!("only {tool} reports: {}", e.message)))
+    });
+    for (span, text) in labels {
+        d = if first {
+            d.at(dir.files, span, text)
+        } else {
+            d.with_label(dir.files, span, text)
+        };
+        first = false;
+    }
+    for (label, text) in error_labels {
+        let label = crate::diagnostic::Label {
+            message: text,
+            ..label
+        };
+        if first {
+            d.path = label.file.display.clone();
+            d.primary = Some(label);
+            first = false;
+        } else {
+            d.secondary.push(label);
+        }
     }
     out.push(
-        d.with_note("`.tofu` files are read by OpenTofu only, and a `foo.tofu` hides `foo.tf` from it: an object defined on one side only exists for one tool's users, which is rarely meant.")
+        d.with_note("`.tofu` files are read by OpenTofu only, and a `foo.tofu` hides `foo.tf` from it: what one view defines, or fails on, exists only for one tool's users, which is rarely meant.")
             .with_help("define the object in both views (in the `.tf` file and its `.tofu` twin), or in a file both tools read"),
     );
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::rules::testing::{check_table, findings};
 
     #[test]
     fn table() {
@@ -141,6 +187,25 @@ mod tests {
                     1,
                 ),
             ],
+        );
+    }
+
+    #[test]
+    fn a_load_error_in_one_view_only_is_a_divergence() {
+        let found = findings(
+            "views_diverge",
+            &[
+                ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
+                ("extra.tofu", "resource \"terraform_data\" \"a\" {}\n"),
+            ],
+        );
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0]
+                .message
+                .contains("only OpenTofu fails with \"Duplicate resource"),
+            "{}",
+            found[0].message
         );
     }
 }
