@@ -176,13 +176,31 @@ pub fn check_directory_with(dir: &Path, options: &Options) -> DirectoryResult {
             ))
         })
         .collect();
-    // Load errors found in one view only (the same error in both is merged later).
+    // Load errors found in one view only. The same error can be worded differently by the two
+    // tools, so errors are matched by id and place, not by message.
     let one_view_errors: Vec<Diagnostic> = {
-        let merged = diagnostic::merge_views(result.diagnostics.clone());
-        merged
-            .into_iter()
-            .filter(|d| d.views.terraform != d.views.opentofu)
-            .collect()
+        type Place = (&'static str, Option<(String, std::ops::Range<usize>)>);
+        let place = |d: &Diagnostic| -> Place {
+            (
+                d.rule,
+                d.primary
+                    .as_ref()
+                    .map(|l| (l.file.display.clone(), l.range.clone())),
+            )
+        };
+        let mut seen: std::collections::HashMap<Place, Views> = std::collections::HashMap::new();
+        for d in &result.diagnostics {
+            let views = seen.entry(place(d)).or_default();
+            *views = views.union(d.views);
+        }
+        let mut out: Vec<Diagnostic> = Vec::new();
+        for d in &result.diagnostics {
+            let views = seen.get(&place(d)).copied().unwrap_or_default();
+            if views.terraform != views.opentofu && !out.iter().any(|o| place(o) == place(d)) {
+                out.push(d.clone());
+            }
+        }
+        out
     };
     let directory = rules::DirectoryContext {
         dir,
