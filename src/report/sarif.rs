@@ -15,8 +15,34 @@ fn level(severity: Severity) -> &'static str {
     }
 }
 
-fn physical(uri: &str, label: Option<&Label>) -> Value {
-    let mut location = json!({ "artifactLocation": { "uri": uri, "uriBaseId": "%SRCROOT%" } });
+/// A path as a URI reference (RFC 3986): every byte but unreserved characters and `/`
+/// percent-encoded, so `%`, `:`, `,`, spaces and non-ASCII names stay valid and unambiguous
+/// (a `:` in a relative reference's first segment would read as a scheme).
+fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                out.push(char::from(byte))
+            }
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+/// A relative path is relative to `%SRCROOT%` (the repository root for code scanning); a path
+/// outside the working directory is an absolute `file://` URI.
+fn artifact_location(path: &str) -> Value {
+    if path.starts_with('/') {
+        json!({ "uri": format!("file://{}", encode_path(path)) })
+    } else {
+        json!({ "uri": encode_path(path), "uriBaseId": "%SRCROOT%" })
+    }
+}
+
+fn physical(path: &str, label: Option<&Label>) -> Value {
+    let mut location = json!({ "artifactLocation": artifact_location(path) });
     if let Some(label) = label {
         let r = Range::of(label);
         location["region"] = json!({
@@ -103,4 +129,23 @@ pub fn render(diagnostics: &[Diagnostic]) -> String {
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
     text.push('\n');
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_uri_references() {
+        assert_eq!(encode_path("a/b_c-d.tf"), "a/b_c-d.tf");
+        assert_eq!(
+            encode_path("we,ird:dir%/a b.tf"),
+            "we%2Cird%3Adir%25/a%20b.tf"
+        );
+        assert_eq!(encode_path("é.tf"), "%C3%A9.tf");
+        assert_eq!(
+            artifact_location("/abs/x y.tf"),
+            json!({ "uri": "file:///abs/x%20y.tf" })
+        );
+    }
 }

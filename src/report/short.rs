@@ -15,8 +15,11 @@ pub fn render(diagnostic: &Diagnostic) -> String {
         (false, true) => " (opentofu view)",
         _ => "",
     };
+    // One line per finding, whatever a label or file name holds.
     format!(
         "{location}: {}[{}]: {}{view}",
         diagnostic.severity, diagnostic.rule, diagnostic.message
     )
+    .replace('\r', "\\r")
+    .replace('\n', "\\n")
 }

