@@ -2,7 +2,7 @@
 
 use crate::diagnostic::Diagnostic;
 
-use super::{Check, Context, Rule, RuleViews, closest, rule_meta};
+use super::{Check, Context, Rule, RuleViews, backend_type, closest, rule_meta};
 
 pub const RULE: Rule = Rule {
     meta: rule_meta!(
@@ -17,10 +17,9 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    let Some(backend) = &ctx.module.terraform.backend else {
+    let Some((backend, kind)) = backend_type(ctx) else {
         return;
     };
-    let Some(kind) = backend.label(0) else { return };
     let known = crate::backends::known(ctx.view);
     if known.contains(&kind) || crate::backends::REMOVED.contains(&kind) {
         return;

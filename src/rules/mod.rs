@@ -727,3 +727,24 @@ pub fn all_restated(
             .iter()
             .all(|d| over.iter().any(|o| same_block(d, o, ctx.files)))
 }
+
+/// The top-level `module` blocks of the files a view loads.
+pub fn module_calls<'a>(
+    ctx: &'a Context<'a>,
+) -> impl Iterator<Item = &'a crate::syntax::Block> + 'a {
+    top_level_blocks(ctx)
+        .map(|(_, b)| b)
+        .filter(|b| b.kind == "module")
+}
+
+/// A module block's `source` attribute and its literal value, when it has one.
+pub fn literal_source(block: &crate::syntax::Block) -> Option<(&crate::syntax::Attribute, &str)> {
+    let attr = block.body.attribute("source")?;
+    Some((attr, attr.expr.literal_string()?))
+}
+
+/// The effective backend block and its type.
+pub fn backend_type<'a>(ctx: &'a Context<'a>) -> Option<(&'a crate::merge::MergedBlock, &'a str)> {
+    let backend = ctx.module.terraform.backend.as_ref()?;
+    Some((backend, backend.label(0)?))
+}

@@ -4,7 +4,7 @@ use crate::diagnostic::Diagnostic;
 use crate::load::{self, ConfigName};
 use crate::module_source::{SourceKind, classify};
 
-use super::{Check, Context, Rule, RuleViews, rule_meta, top_level_blocks};
+use super::{Check, Context, Rule, RuleViews, literal_source, module_calls, rule_meta};
 
 pub const RULE: Rule = Rule {
     meta: rule_meta!(
@@ -19,14 +19,8 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    for (_, block) in top_level_blocks(ctx) {
-        if block.kind != "module" {
-            continue;
-        }
-        let Some(attr) = block.body.attribute("source") else {
-            continue;
-        };
-        let Some(source) = attr.expr.literal_string() else {
+    for block in module_calls(ctx) {
+        let Some((attr, source)) = literal_source(block) else {
             continue;
         };
         if classify(source) != SourceKind::Local {

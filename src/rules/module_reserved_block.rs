@@ -4,7 +4,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::load::View;
 
-use super::{Check, Context, Rule, RuleViews, rule_meta, top_level_blocks};
+use super::{Check, Context, Rule, RuleViews, module_calls, rule_meta};
 
 pub const RULE: Rule = Rule {
     meta: rule_meta!(
@@ -19,10 +19,7 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    for (_, block) in top_level_blocks(ctx) {
-        if block.kind != "module" {
-            continue;
-        }
+    for block in module_calls(ctx) {
         // In JSON, a module call's `locals`/`provider` object is read as an argument.
         for attr in block
             .body

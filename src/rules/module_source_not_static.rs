@@ -5,7 +5,7 @@ use crate::diagnostic::Diagnostic;
 use crate::load::View;
 use crate::syntax::{Expr, ExprKind, scan::references};
 
-use super::{Check, Context, Rule, RuleViews, rule_meta, top_level_blocks};
+use super::{Check, Context, Rule, RuleViews, module_calls, rule_meta};
 
 pub const RULE: Rule = Rule {
     meta: rule_meta!(
@@ -20,10 +20,7 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    for (_, block) in top_level_blocks(ctx) {
-        if block.kind != "module" {
-            continue;
-        }
+    for block in module_calls(ctx) {
         for name in ["source", "version"] {
             let Some(attr) = block.body.attribute(name) else {
                 continue;
