@@ -13,6 +13,7 @@ use crate::load::View;
 use crate::pipeline::{self, DirectoryResult, ViewSelection};
 use crate::report::{self, Format, Totals};
 use crate::rules::{self, RuleSettings};
+use crate::terragrunt;
 
 /// Exit codes.
 pub const EXIT_CLEAN: i32 = 0;
@@ -26,6 +27,7 @@ Examples:
   tflint-merge modules/vpc/main.tf     check the module directory holding this file
   tflint-merge --view opentofu --format short .
   tflint-merge merged modules/vpc      print the module Terraform and OpenTofu really load
+  tflint-merge graph live/ --format json   print a Terragrunt tree's include/import graph
 
 Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage, configuration or I/O error.";
 
@@ -50,6 +52,8 @@ enum Command {
     Check(CheckArgs),
     /// Print the effective module of one directory, with override files merged.
     Merged(MergedArgs),
+    /// Print the resolved Terragrunt include/import/read/dependency graph of a tree.
+    Graph(GraphArgs),
     /// List every rule: id, default severity, on by default, summary.
     Rules,
     /// Print a rule's documentation.
@@ -136,6 +140,27 @@ struct MergedArgs {
     format: crate::print::PrintFormat,
 }
 
+#[derive(Debug, Args)]
+struct GraphArgs {
+    /// The directory holding the Terragrunt tree (its `terragrunt.hcl` files are the units).
+    #[arg(default_value = ".")]
+    dir: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "dot")]
+    format: GraphFormat,
+    /// Skip paths matching this glob while looking for units.
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum GraphFormat {
+    /// Graphviz DOT.
+    Dot,
+    /// JSON: files, resolved edges, and references that lead nowhere.
+    Json,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum MergedView {
     Terraform,
@@ -159,6 +184,7 @@ pub fn run() -> i32 {
     match cli.command {
         Some(Command::Check(args)) => check(args),
         Some(Command::Merged(args)) => merged(args),
+        Some(Command::Graph(args)) => graph(args),
         Some(Command::Rules) => list_rules(),
         Some(Command::Explain { rule }) => explain(&rule),
         None => check(cli.check),
@@ -299,25 +325,46 @@ fn check(args: CheckArgs) -> i32 {
         Err(message) => return usage_error(&message),
     };
     // Keep only the findings of each directory: its files and modules are dropped as soon as it
-    // is done, so memory stays flat however large the tree.
-    let results: Vec<(Vec<Diagnostic>, usize, u64)> = pool.install(|| {
-        found
-            .dirs
-            .par_iter()
-            .map(|dir| {
-                let result: DirectoryResult = pipeline::check_directory_with(dir, &options);
-                (result.diagnostics, result.files.len(), result.bytes)
-            })
-            .collect()
+    // is done, so memory stays flat however large the tree. The Terragrunt tree is checked
+    // alongside, in the same pool.
+    let (results, terragrunt): (Vec<(Vec<Diagnostic>, usize, u64)>, _) = pool.install(|| {
+        rayon::join(
+            || {
+                found
+                    .dirs
+                    .par_iter()
+                    .map(|dir| {
+                        let result: DirectoryResult = pipeline::check_directory_with(dir, &options);
+                        (result.diagnostics, result.files.len(), result.bytes)
+                    })
+                    .collect()
+            },
+            || {
+                terragrunt::check(
+                    &found.terragrunt,
+                    &paths,
+                    &options.settings,
+                    options.max_file_bytes,
+                )
+            },
+        )
     });
 
+    let unit_dirs = found
+        .terragrunt
+        .iter()
+        .filter_map(|unit| unit.parent())
+        .filter(|dir| found.dirs.binary_search_by(|d| d.as_path().cmp(dir)).is_err())
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
     let totals = Totals {
-        directories: results.len(),
-        files: results.iter().map(|r| r.1).sum(),
-        bytes: results.iter().map(|r| r.2).sum(),
+        directories: results.len() + unit_dirs,
+        files: results.iter().map(|r| r.1).sum::<usize>() + terragrunt.files,
+        bytes: results.iter().map(|r| r.2).sum::<u64>() + terragrunt.bytes,
     };
     let mut diagnostics: Vec<Diagnostic> = found.diagnostics;
     diagnostics.extend(results.into_iter().flat_map(|r| r.0));
+    diagnostics.extend(terragrunt.diagnostics);
     diagnostic::sort(&mut diagnostics);
 
     let color = match args.color {
@@ -445,4 +492,27 @@ fn merged(args: MergedArgs) -> i32 {
     } else {
         EXIT_FINDINGS
     }
+}
+
+fn graph(args: GraphArgs) -> i32 {
+    if !args.dir.is_dir() {
+        return usage_error(&format!("not a directory: {}", args.dir.display()));
+    }
+    let exclude = match discover::exclude_set(&args.exclude) {
+        Ok(set) => set,
+        Err(message) => return usage_error(&message),
+    };
+    let given = [args.dir];
+    let found = discover::discover(&given, &exclude);
+    let tree = terragrunt::Tree::load(
+        &found.terragrunt,
+        terragrunt::paths::Displayer::new(&given),
+        pipeline::DEFAULT_MAX_FILE_BYTES,
+    );
+    let file_graph = terragrunt::output::file_graph(&tree);
+    let text = match args.format {
+        GraphFormat::Dot => terragrunt::output::dot(&file_graph),
+        GraphFormat::Json => terragrunt::output::json(&file_graph),
+    };
+    print_or_broken_pipe(&text)
 }

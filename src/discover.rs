@@ -4,6 +4,9 @@
 //! a module directory. A file argument stands for the directory it is in (this is what
 //! pre-commit passes), even when the file itself was deleted. Symlinked directories are
 //! followed once, and a symlink loop is reported, never walked into.
+//!
+//! The walk also collects Terragrunt units (`terragrunt.hcl` files), checked as one tree by
+//! [`crate::terragrunt`]; the `.hcl` files they reference are found by following references.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -13,11 +16,14 @@ use globset::{GlobSet, GlobSetBuilder};
 use crate::diagnostic::Diagnostic;
 use crate::load;
 use crate::source::display_path;
+use crate::terragrunt::UNIT_FILE;
 
 /// The module directories found, in sorted order, and what went wrong on the way.
 #[derive(Debug, Default)]
 pub struct Discovery {
     pub dirs: Vec<PathBuf>,
+    /// The Terragrunt units (`terragrunt.hcl` files) found, in sorted order.
+    pub terragrunt: Vec<PathBuf>,
     /// Walk problems (unreadable directories, symlink loops), as `io_error` findings.
     pub diagnostics: Vec<Diagnostic>,
     /// Arguments that name nothing: a usage error.
@@ -44,6 +50,7 @@ pub fn exclude_set(globs: &[String]) -> Result<GlobSet, String> {
 
 pub fn discover(paths: &[PathBuf], exclude: &GlobSet) -> Discovery {
     let mut found = BTreeSet::new();
+    let mut units = BTreeSet::new();
     let mut out = Discovery::default();
     for path in paths {
         let walker = Walker {
@@ -53,11 +60,19 @@ pub fn discover(paths: &[PathBuf], exclude: &GlobSet) -> Discovery {
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => {
                 if !walker.is_excluded(path) {
-                    walker.walk(path, &mut Vec::new(), &mut found, &mut out.diagnostics);
+                    walker.walk(
+                        path,
+                        &mut Vec::new(),
+                        (&mut found, &mut units),
+                        &mut out.diagnostics,
+                    );
                 }
             }
             Ok(_) => {
                 let dir = parent_dir(path);
+                if !walker.is_excluded(path) && is_terragrunt_unit(path) {
+                    units.insert(path.clone());
+                }
                 if !walker.is_excluded(path) && has_config_files(&dir) {
                     found.insert(dir);
                 }
@@ -68,7 +83,7 @@ pub fn discover(paths: &[PathBuf], exclude: &GlobSet) -> Discovery {
                 let is_config_name = path
                     .file_name()
                     .and_then(|n| n.to_str())
-                    .is_some_and(|n| load::classify(n).is_some());
+                    .is_some_and(|n| load::classify(n).is_some() || n == UNIT_FILE);
                 if is_config_name && dir.is_dir() {
                     if !walker.is_excluded(path) && has_config_files(&dir) {
                         found.insert(dir);
@@ -80,7 +95,12 @@ pub fn discover(paths: &[PathBuf], exclude: &GlobSet) -> Discovery {
         }
     }
     out.dirs = found.into_iter().collect();
+    out.terragrunt = units.into_iter().collect();
     out
+}
+
+fn is_terragrunt_unit(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == UNIT_FILE)
 }
 
 fn parent_dir(path: &Path) -> PathBuf {
@@ -125,7 +145,7 @@ impl Walker<'_> {
         &self,
         dir: &Path,
         ancestors: &mut Vec<PathBuf>,
-        found: &mut BTreeSet<PathBuf>,
+        (found, units): (&mut BTreeSet<PathBuf>, &mut BTreeSet<PathBuf>),
         diagnostics: &mut Vec<Diagnostic>,
     ) {
         let canonical = match dir.canonicalize() {
@@ -176,10 +196,12 @@ impl Walker<'_> {
             let is_dir = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
             if is_dir {
                 if !name.starts_with('.') && !self.is_excluded(&path) {
-                    self.walk(&path, ancestors, found, diagnostics);
+                    self.walk(&path, ancestors, (found, units), diagnostics);
                 }
             } else if load::classify(&name).is_some() && !self.is_excluded(&path) {
                 is_module = true;
+            } else if name == UNIT_FILE && !self.is_excluded(&path) {
+                units.insert(path);
             }
         }
         ancestors.pop();
@@ -280,6 +302,28 @@ mod tests {
         assert_eq!(rel(t.path(), &found.dirs), ["a"]);
         assert_eq!(found.diagnostics.len(), 1);
         assert!(found.diagnostics[0].message.contains("symlink loop"));
+    }
+
+    #[test]
+    fn finds_terragrunt_units_but_not_as_modules() {
+        let t = tree(&[
+            "live/prod/app/terragrunt.hcl",
+            "live/prod/env.hcl",
+            "live/root.hcl",
+            "live/.terragrunt-cache/x/terragrunt.hcl",
+            "modules/vpc/main.tf",
+        ]);
+        let found = discover(&[t.path().to_path_buf()], &GlobSet::empty());
+        assert_eq!(rel(t.path(), &found.dirs), ["modules/vpc"]);
+        assert_eq!(
+            rel(t.path(), &found.terragrunt),
+            ["live/prod/app/terragrunt.hcl"]
+        );
+        let unit = t.path().join("live/prod/app/terragrunt.hcl");
+        let found = discover(std::slice::from_ref(&unit), &GlobSet::empty());
+        assert_eq!(found.terragrunt, [unit]);
+        let deleted = discover(&[t.path().join("live/terragrunt.hcl")], &GlobSet::empty());
+        assert!(deleted.missing.is_empty() && deleted.terragrunt.is_empty());
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! with override files merged in.
 //!
 //! The pipeline has one module per stage: [`discover`] → [`syntax`] (parse) → [`load`]
-//! (classify files per view) → [`merge`] → rules → [`report`].
+//! (classify files per view) → [`merge`] → rules → [`report`]. Terragrunt trees
+//! (`terragrunt.hcl` and the `.hcl` files they reference) are checked as one graph by
+//! [`terragrunt`], in the same parallel run.
 
 pub mod backends;
 pub mod cli;
@@ -18,6 +20,7 @@ pub mod report;
 pub mod rules;
 pub mod source;
 pub mod syntax;
+pub mod terragrunt;
 pub mod version;
 
 /// The project's home page.

@@ -4,7 +4,8 @@
 //! - load errors, reported by the loading stages (reading, parsing, merging): what makes
 //!   Terraform or OpenTofu refuse the module. Always on, always errors, not ignorable.
 //! - rules, one file each under `src/rules/` (metadata, check, pass/fail tests), run over the
-//!   effective module of each view.
+//!   effective module of each view; the `terragrunt_*` rules run once over the Terragrunt tree
+//!   ([`crate::terragrunt`]).
 //! - engine findings: `unused_ignore` (an inline ignore that silenced nothing) and
 //!   `internal_error` (a rule panicked).
 //!
@@ -38,6 +39,13 @@ mod required_version_conflict;
 mod required_version_ignored;
 mod required_version_terraform_only;
 mod terraform_language_ignored;
+mod terragrunt_config_path_missing;
+mod terragrunt_dependency_cycle;
+mod terragrunt_deprecated_include_functions;
+mod terragrunt_import_cycle;
+mod terragrunt_include_and_import;
+mod terragrunt_merge_conflict;
+mod terragrunt_unresolvable_path;
 mod tofu_shadows_tf;
 mod version_constraint_ineffective;
 mod version_constraint_invalid;
@@ -116,6 +124,8 @@ pub enum Check {
     View(fn(&Context, &mut Vec<Diagnostic>)),
     /// Both views of a directory at once (only when both were built): rules that compare them.
     Directory(fn(&DirectoryContext, &mut Vec<Diagnostic>)),
+    /// A Terragrunt tree (`terragrunt.hcl` units and the files they reference), once per run.
+    Terragrunt(fn(&crate::terragrunt::Context, &mut Vec<Diagnostic>)),
 }
 
 /// What a directory rule sees: every view that was built.
@@ -262,6 +272,13 @@ pub static RULES: &[&Rule] = &[
     &required_version_ignored::RULE,
     &required_version_terraform_only::RULE,
     &terraform_language_ignored::RULE,
+    &terragrunt_config_path_missing::RULE,
+    &terragrunt_dependency_cycle::RULE,
+    &terragrunt_deprecated_include_functions::RULE,
+    &terragrunt_import_cycle::RULE,
+    &terragrunt_include_and_import::RULE,
+    &terragrunt_merge_conflict::RULE,
+    &terragrunt_unresolvable_path::RULE,
     &tofu_shadows_tf::RULE,
     &version_constraint_ineffective::RULE,
     &version_constraint_invalid::RULE,
@@ -372,7 +389,7 @@ pub fn run(ctx: &Context, rules: &[&Rule]) -> Vec<Diagnostic> {
     out
 }
 
-fn internal_error(
+pub(crate) fn internal_error(
     rule: &Rule,
     dir: &Path,
     panic: Box<dyn std::any::Any + Send>,

@@ -81,6 +81,55 @@ pub fn parse_expr_at(source: &str, span: Span) -> Option<Expr> {
     Some(lowerer.expr(&expr))
 }
 
+/// One part of a native string template (`"${a}/x"`): literal text or an interpolation.
+#[derive(Debug, Clone)]
+pub enum TemplatePart {
+    Literal(String),
+    Interpolation(Expr),
+    /// A `%{ if }` or `%{ for }` directive: its value is not known without evaluating it.
+    Directive(Span),
+}
+
+/// The parts of the string template at `span` of a native file, with spans in that file. `None`
+/// when the text there is not a quoted string template (a heredoc, or not a template at all).
+pub fn template_parts(id: FileId, text: &str, span: Span) -> Option<Vec<TemplatePart>> {
+    let range = span.range();
+    let source = text.get(range.clone())?;
+    if !source.starts_with('"') {
+        return None;
+    }
+    // Parse `x=<template>` padded with spaces, so that offsets in the parsed body are offsets
+    // in the file (`parse_expr` drops spans).
+    let mut padded = " ".repeat(range.start.checked_sub(2)?);
+    padded.push_str("x=");
+    padded.push_str(source);
+    let body = hcl_edit::parser::parse_body(&padded).ok()?;
+    let Some(Structure::Attribute(attribute)) = body.iter().next() else {
+        return None;
+    };
+    let Expression::StringTemplate(template) = &attribute.value else {
+        return None;
+    };
+    let lowerer = Lowerer {
+        id,
+        text: &padded,
+        fixed_span: None,
+    };
+    let parts = template
+        .iter()
+        .map(|element| match element {
+            Element::Literal(literal) => TemplatePart::Literal(literal.value().clone()),
+            Element::Interpolation(interpolation) => {
+                TemplatePart::Interpolation(lowerer.expr(&interpolation.expr))
+            }
+            Element::Directive(directive) => {
+                TemplatePart::Directive(lowerer.span(directive.span()))
+            }
+        })
+        .collect();
+    Some(parts)
+}
+
 fn strip_comment_delimiters(comment: &str) -> &str {
     let inner = if let Some(rest) = comment.strip_prefix("/*") {
         rest.strip_suffix("*/").unwrap_or(rest)
@@ -454,6 +503,21 @@ mod tests {
         let file = parse_ok("# tflint-merge-ignore: a\nx = 1 /* b */\n");
         let texts: Vec<_> = file.comments.iter().map(|c| c.text.as_str()).collect();
         assert_eq!(texts, ["tflint-merge-ignore: a", "b"]);
+    }
+
+    #[test]
+    fn template_parts_keep_file_offsets() {
+        let text = "x = \"${get_terragrunt_dir()}/../a.hcl\"\n";
+        let file = parse_ok(text);
+        let expr = &file.body.attributes[0].expr;
+        let parts = template_parts(FileId(0), text, expr.span).expect("a template");
+        assert_eq!(parts.len(), 2);
+        let TemplatePart::Interpolation(call) = &parts[0] else {
+            panic!("{parts:?}")
+        };
+        assert_eq!(&text[call.span.range()], "get_terragrunt_dir()");
+        assert!(matches!(&parts[1], TemplatePart::Literal(l) if l == "/../a.hcl"));
+        assert!(template_parts(FileId(0), text, file.body.attributes[0].name_span).is_none());
     }
 
     #[test]

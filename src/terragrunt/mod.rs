@@ -1,0 +1,667 @@
+//! Terragrunt configuration trees: `terragrunt.hcl` units and the `.hcl` files they pull in.
+//!
+//! These files are not Terraform modules and get no Terraform rules. They are parsed with the
+//! same native parser, and their references — `include`, `import`, `read_terragrunt_config(...)`,
+//! `dependency`/`dependencies` — are resolved statically into a graph ([`Tree`]), which the
+//! `terragrunt_*` rules check as one tree (cycles cross directories).
+//!
+//! Terragrunt evaluates an included file *for the unit that includes it*: its
+//! `find_in_parent_folders()`, `get_terragrunt_dir()` and relative paths start from the unit's
+//! directory. Imported and `read_terragrunt_config` files are evaluated on their own. So a graph
+//! node is a file evaluated for a configuration directory ([`Node`]), and a file included by 500
+//! units is 500 nodes — exactly the work Terragrunt does. Everything is linear in that size.
+//!
+//! Loading runs in waves: the files of a wave are read and parsed in parallel, then every node
+//! whose file is parsed is resolved in parallel, which names the next wave's files.
+
+pub mod graph;
+pub mod output;
+pub mod paths;
+pub mod refs;
+pub mod resolve;
+#[cfg(test)]
+pub(crate) mod testing;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::diagnostic::{self, Diagnostic};
+use crate::rules::{self, Check, Rule, RuleSettings, ignore};
+use crate::source::{FileId, SourceFile, SourceFiles, Span};
+use crate::syntax::{self, File};
+
+use graph::Digraph;
+use paths::{Displayer, dir_of};
+use refs::{Extracted, RefKind, Reference};
+use resolve::{Env, Missing, Outcome, Stop};
+
+/// The file name of a Terragrunt unit.
+pub const UNIT_FILE: &str = "terragrunt.hcl";
+
+/// One `.hcl` file of the tree.
+#[derive(Debug)]
+pub struct TgFile {
+    /// Absolute and lexically clean.
+    pub path: PathBuf,
+    pub id: FileId,
+    /// `None` when it could not be read or parsed (a diagnostic says why).
+    pub parsed: Option<File>,
+    pub extracted: Extracted,
+    /// Read and syntax errors.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Found by discovery, or named by a dependency: evaluated as a unit of its own.
+    pub is_unit: bool,
+    pub bytes: u64,
+}
+
+/// A file evaluated for a configuration: `unit` is the file whose directory its paths start
+/// from (the file itself, except for included files).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Node {
+    pub file: usize,
+    pub unit: usize,
+}
+
+/// A resolved reference: `from` node's reference number `reference` leads to node `to`.
+#[derive(Debug, Clone, Copy)]
+pub struct Edge {
+    pub from: usize,
+    pub reference: usize,
+    pub to: usize,
+    pub kind: RefKind,
+}
+
+/// A reference that leads nowhere, or that we cannot follow.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub node: usize,
+    pub reference: usize,
+    pub outcome: Outcome,
+}
+
+/// The resolved reference graph of a Terragrunt tree.
+#[derive(Debug, Default)]
+pub struct Tree {
+    pub files: Vec<TgFile>,
+    pub sources: SourceFiles,
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    pub failures: Vec<Failure>,
+    /// Per node: reached from a unit (an included parent `terragrunt.hcl` is not a unit).
+    pub live: Vec<bool>,
+    pub displayer: Displayer,
+    node_index: HashMap<Node, usize>,
+}
+
+/// What checking a tree gives.
+#[derive(Debug, Default)]
+pub struct TreeResult {
+    pub diagnostics: Vec<Diagnostic>,
+    pub files: usize,
+    pub bytes: u64,
+}
+
+/// What a Terragrunt rule sees: the whole tree.
+pub struct Context<'a> {
+    pub tree: &'a Tree,
+    pub settings: &'a RuleSettings,
+}
+
+impl Context<'_> {
+    pub fn files(&self) -> &SourceFiles {
+        &self.tree.sources
+    }
+
+    /// A finding of `rule`, with its default severity (the engine applies the configured one).
+    pub fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(rule.meta.id, rule.meta.severity, message)
+    }
+}
+
+/// Loads the tree of `units` (paths of `terragrunt.hcl` files), runs the enabled Terragrunt
+/// rules, applies inline ignores, and returns the sorted findings.
+pub fn check(
+    units: &[PathBuf],
+    given: &[PathBuf],
+    settings: &RuleSettings,
+    max_file_bytes: u64,
+) -> TreeResult {
+    if units.is_empty() {
+        return TreeResult::default();
+    }
+    let tree = Tree::load(units, Displayer::new(given), max_file_bytes);
+    let mut diagnostics: Vec<Diagnostic> = tree
+        .live_file_indexes()
+        .flat_map(|f| tree.files[f].diagnostics.iter().cloned())
+        .collect();
+    diagnostics.extend(run_rules(&tree, settings, rules::RULES));
+    let directives: Vec<ignore::Directive> = tree
+        .live_file_indexes()
+        .filter_map(|f| tree.files[f].parsed.as_ref())
+        .flat_map(|file| ignore::directives(file, &tree.sources))
+        .collect();
+    let mut diagnostics = ignore::apply(diagnostics, &directives, &tree.sources, settings);
+    diagnostic::sort(&mut diagnostics);
+    TreeResult {
+        diagnostics,
+        files: tree.live_file_indexes().count(),
+        bytes: tree.live_file_indexes().map(|f| tree.files[f].bytes).sum(),
+    }
+}
+
+/// Runs the enabled Terragrunt rules. A rule that panics is reported as `internal_error`.
+pub fn run_rules(tree: &Tree, settings: &RuleSettings, rules: &[&Rule]) -> Vec<Diagnostic> {
+    let ctx = Context { tree, settings };
+    let mut out = Vec::new();
+    for rule in rules {
+        let Check::Terragrunt(check) = rule.check else {
+            continue;
+        };
+        if !settings.is_enabled(rule.meta.id) {
+            continue;
+        }
+        let mut found = Vec::new();
+        match catch_unwind(AssertUnwindSafe(|| check(&ctx, &mut found))) {
+            Ok(()) => {
+                let severity = settings.severity(&rule.meta);
+                out.extend(found.into_iter().map(|mut d| {
+                    d.severity = severity;
+                    d
+                }));
+            }
+            Err(panic) => {
+                let root = tree.displayer.path(Path::new("/"));
+                let dir = tree
+                    .files
+                    .first()
+                    .map_or(root, |f| tree.displayer.path(dir_of(&f.path)));
+                out.push(rules::internal_error(rule, &dir, panic, None));
+            }
+        }
+    }
+    out
+}
+
+impl Tree {
+    /// Reads, parses and resolves everything `units` refer to, transitively.
+    pub fn load(units: &[PathBuf], displayer: Displayer, max_file_bytes: u64) -> Tree {
+        let mut builder = Builder {
+            tree: Tree {
+                displayer,
+                ..Tree::default()
+            },
+            by_path: HashMap::new(),
+            to_parse: Vec::new(),
+            to_resolve: Vec::new(),
+        };
+        let mut seeds: Vec<PathBuf> = units.iter().map(|u| paths::absolute(u)).collect();
+        seeds.sort();
+        seeds.dedup();
+        for seed in seeds {
+            let file = builder.file(seed);
+            builder.tree.files[file].is_unit = true;
+            builder.node(Node { file, unit: file });
+        }
+        while !builder.to_parse.is_empty() || !builder.to_resolve.is_empty() {
+            builder.parse_wave(max_file_bytes);
+            builder.resolve_wave();
+        }
+        let mut tree = builder.tree;
+        tree.live = tree.liveness();
+        tree
+    }
+
+    fn liveness(&self) -> Vec<bool> {
+        let included: BTreeSet<usize> = self
+            .edges
+            .iter()
+            .filter(|e| e.kind == RefKind::Include)
+            .map(|e| self.nodes[e.to].file)
+            .collect();
+        let mut out_edges: Vec<Vec<usize>> = vec![Vec::new(); self.nodes.len()];
+        for edge in &self.edges {
+            out_edges[edge.from].push(edge.to);
+        }
+        let mut live = vec![false; self.nodes.len()];
+        let mut stack: Vec<usize> = (0..self.nodes.len())
+            .filter(|&n| {
+                let node = self.nodes[n];
+                node.file == node.unit
+                    && self.files[node.file].is_unit
+                    && !included.contains(&node.file)
+            })
+            .collect();
+        for &n in &stack {
+            live[n] = true;
+        }
+        while let Some(n) = stack.pop() {
+            for &next in &out_edges[n] {
+                if !live[next] {
+                    live[next] = true;
+                    stack.push(next);
+                }
+            }
+        }
+        live
+    }
+
+    /// Files evaluated for at least one unit, in load order.
+    pub fn live_file_indexes(&self) -> impl Iterator<Item = usize> + '_ {
+        let mut seen = vec![false; self.files.len()];
+        for (n, node) in self.nodes.iter().enumerate() {
+            if self.live[n] {
+                seen[node.file] = true;
+            }
+        }
+        (0..self.files.len()).filter(move |&f| seen[f])
+    }
+
+    /// Live files that parsed.
+    pub fn live_files(&self) -> impl Iterator<Item = (&TgFile, &File)> + '_ {
+        self.live_file_indexes()
+            .filter_map(|f| Some((&self.files[f], self.files[f].parsed.as_ref()?)))
+    }
+
+    pub fn live_edges(&self) -> impl Iterator<Item = (usize, &Edge)> + '_ {
+        self.edges
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| self.live[e.from])
+    }
+
+    pub fn live_failures(&self) -> impl Iterator<Item = &Failure> + '_ {
+        self.failures.iter().filter(|f| self.live[f.node])
+    }
+
+    /// Live failures that `keep` selects, grouped by the reference they are about (a file
+    /// included by many units fails once per unit), each group sorted by unit.
+    pub fn grouped_failures(&self, keep: impl Fn(&Outcome) -> bool) -> Vec<Vec<&Failure>> {
+        let mut groups: BTreeMap<(usize, usize), Vec<&Failure>> = BTreeMap::new();
+        for failure in self.live_failures().filter(|f| keep(&f.outcome)) {
+            let file = self.nodes[failure.node].file;
+            groups.entry((file, failure.reference)).or_default().push(failure);
+        }
+        groups
+            .into_values()
+            .map(|mut group| {
+                group.sort_by_cached_key(|f| {
+                    let node = self.nodes[f.node];
+                    (node.file != node.unit, self.show_file(node.unit))
+                });
+                group
+            })
+            .collect()
+    }
+
+    /// The reference a node's reference number names.
+    pub fn reference(&self, node: usize, reference: usize) -> &Reference {
+        &self.files[self.nodes[node].file].extracted.references[reference]
+    }
+
+    /// How a path is shown to users.
+    pub fn show(&self, path: &Path) -> String {
+        self.displayer.show(path)
+    }
+
+    pub fn show_file(&self, file: usize) -> String {
+        self.show(&self.files[file].path)
+    }
+
+    /// For findings in a file included by units: which unit it was evaluated for, and how many
+    /// others share the finding. `None` when every node evaluates the file for itself.
+    pub fn evaluated_for(&self, nodes: &[usize]) -> Option<String> {
+        let mut units: Vec<String> = nodes
+            .iter()
+            .map(|&n| self.nodes[n])
+            .filter(|node| node.file != node.unit)
+            .map(|node| self.show_file(node.unit))
+            .collect();
+        units.sort();
+        units.dedup();
+        let first = units.first()?;
+        Some(match units.len() {
+            1 => format!("Evaluated for `{first}`, which includes this file: Terragrunt resolves an included file's paths from the including unit's directory."),
+            n => format!(
+                "Evaluated for `{first}` (and {} other unit{}), which include this file: Terragrunt resolves an included file's paths from the including unit's directory.",
+                n - 1,
+                if n == 2 { "" } else { "s" }
+            ),
+        })
+    }
+
+    /// The cycles among references that make Terragrunt parse their target (include, import,
+    /// `read_terragrunt_config`), each as edge indexes starting at the reference in the
+    /// first file by shown path. A cycle found for several units is reported once.
+    pub fn parse_cycles(&self) -> Vec<Vec<usize>> {
+        let mut g = Digraph::new(self.nodes.len());
+        for (i, edge) in self.live_edges() {
+            if edge.kind.parses_target() {
+                g.add(edge.from, edge.to, i);
+            }
+        }
+        self.cycles(&g)
+    }
+
+    /// The cycles among units' dependencies (a dependency set in an included file belongs to
+    /// the including unit).
+    pub fn dependency_cycles(&self) -> Vec<Vec<usize>> {
+        let unit_node = |n: usize| {
+            let unit = self.nodes[n].unit;
+            self.find_node(Node { file: unit, unit })
+        };
+        let mut g = Digraph::new(self.nodes.len());
+        for (i, edge) in self.live_edges() {
+            if edge.kind == RefKind::Dependency
+                && let Some(from) = unit_node(edge.from)
+            {
+                g.add(from, edge.to, i);
+            }
+        }
+        self.cycles(&g)
+    }
+
+    fn find_node(&self, node: Node) -> Option<usize> {
+        self.node_index.get(&node).copied()
+    }
+
+    fn cycles(&self, g: &Digraph) -> Vec<Vec<usize>> {
+        let mut seen: BTreeSet<Vec<(usize, usize)>> = BTreeSet::new();
+        let mut out = Vec::new();
+        for component in g.cyclic_components() {
+            // Start from the node whose file is shown first, for stable output.
+            let Some(&start) = component
+                .iter()
+                .min_by_key(|&&n| (self.show_file(self.nodes[n].file), n))
+            else {
+                continue;
+            };
+            let Some(cycle) = g.cycle_through(start, &component) else {
+                continue;
+            };
+            let mut key: Vec<(usize, usize)> = cycle
+                .iter()
+                .map(|&e| (self.nodes[self.edges[e].from].file, self.edges[e].reference))
+                .collect();
+            key.sort_unstable();
+            if seen.insert(key) {
+                out.push(cycle);
+            }
+        }
+        out
+    }
+}
+
+struct Builder {
+    tree: Tree,
+    by_path: HashMap<PathBuf, usize>,
+    to_parse: Vec<usize>,
+    to_resolve: Vec<usize>,
+}
+
+/// What reading one file gave.
+enum Read {
+    Text(String, Option<syntax::Parsed>),
+    NotUtf8(String, usize),
+    TooLarge(u64),
+    Failed(String),
+}
+
+impl Builder {
+    /// The index of the file at `path`, queued for parsing when new.
+    fn file(&mut self, path: PathBuf) -> usize {
+        if let Some(&index) = self.by_path.get(&path) {
+            return index;
+        }
+        let index = self.tree.files.len();
+        self.by_path.insert(path.clone(), index);
+        self.tree.files.push(TgFile {
+            path,
+            id: FileId(0),
+            parsed: None,
+            extracted: Extracted::default(),
+            diagnostics: Vec::new(),
+            is_unit: false,
+            bytes: 0,
+        });
+        self.to_parse.push(index);
+        index
+    }
+
+    /// The index of a node, queued for resolving when new.
+    fn node(&mut self, node: Node) -> usize {
+        if let Some(&index) = self.tree.node_index.get(&node) {
+            return index;
+        }
+        let index = self.tree.nodes.len();
+        self.tree.nodes.push(node);
+        self.tree.node_index.insert(node, index);
+        self.to_resolve.push(index);
+        index
+    }
+
+    fn parse_wave(&mut self, max_bytes: u64) {
+        let batch = std::mem::take(&mut self.to_parse);
+        if batch.is_empty() {
+            return;
+        }
+        let base = self.tree.sources.len();
+        let reads: Vec<Read> = batch
+            .par_iter()
+            .enumerate()
+            .map(|(i, &f)| read(&self.tree.files[f].path, FileId((base + i) as u32), max_bytes))
+            .collect();
+        for (&f, outcome) in batch.iter().zip(reads) {
+            let shown = self.tree.displayer.path(&self.tree.files[f].path);
+            let display = crate::source::display_path(&shown);
+            let file = &mut self.tree.files[f];
+            match outcome {
+                Read::Text(text, parsed) => {
+                    file.bytes = text.len() as u64;
+                    file.id = self.tree.sources.add(SourceFile::new(shown, text));
+                    let Some(parsed) = parsed else { continue };
+                    for duplicate in &parsed.duplicate_attributes {
+                        file.diagnostics.push(
+                            Diagnostic::error("duplicate_definition", "Attribute redefined")
+                                .at(&self.tree.sources, duplicate.second, "defined again here")
+                                .with_label(&self.tree.sources, duplicate.first, "first defined here")
+                                .with_note(format!("The argument \"{}\" was already set. Each argument may be set only once.", duplicate.name)),
+                        );
+                    }
+                    match parsed.file {
+                        Ok(parsed) => file.parsed = Some(parsed),
+                        Err(error) => file.diagnostics.push(
+                            Diagnostic::error("syntax_error", error.message.trim().to_string())
+                                .at(&self.tree.sources, error.span, "here")
+                                .with_note("The Terragrunt checks of this file were skipped."),
+                        ),
+                    }
+                }
+                Read::NotUtf8(lossy, valid_up_to) => {
+                    file.id = self.tree.sources.add(SourceFile::new(shown, lossy));
+                    let span = Span::new(file.id, valid_up_to..valid_up_to + 1);
+                    file.diagnostics.push(
+                        Diagnostic::error("read_error", "file is not valid UTF-8")
+                            .at(&self.tree.sources, span, "invalid byte sequence here")
+                            .with_note("Terragrunt reads configuration files as UTF-8."),
+                    );
+                }
+                Read::TooLarge(len) => {
+                    file.id = self.tree.sources.add(SourceFile::new(shown, String::new()));
+                    file.diagnostics.push(
+                        Diagnostic::error(
+                            "read_error",
+                            format!(
+                                "file too large to check: {:.1} MiB (the limit is {:.1} MiB)",
+                                len as f64 / MIB,
+                                max_bytes as f64 / MIB
+                            ),
+                        )
+                        .at_path(display)
+                        .with_help("raise the limit with --max-file-size MIB, or exclude the file's directory"),
+                    );
+                }
+                Read::Failed(error) => {
+                    file.id = self.tree.sources.add(SourceFile::new(shown, String::new()));
+                    file.diagnostics.push(
+                        Diagnostic::error("io_error", format!("Failed to read file: {error}"))
+                            .at_path(display),
+                    );
+                }
+            }
+        }
+        let sources = &self.tree.sources;
+        let extracted: Vec<Extracted> = batch
+            .par_iter()
+            .map(|&f| {
+                self.tree.files[f]
+                    .parsed
+                    .as_ref()
+                    .map(|file| refs::extract(file, sources))
+                    .unwrap_or_default()
+            })
+            .collect();
+        for (&f, extracted) in batch.iter().zip(extracted) {
+            self.tree.files[f].extracted = extracted;
+        }
+    }
+
+    fn resolve_wave(&mut self) {
+        let batch = std::mem::take(&mut self.to_resolve);
+        let tree = &self.tree;
+        let resolved: Vec<Vec<Outcome>> = batch.par_iter().map(|&n| resolve_node(tree, n)).collect();
+        for (&n, outcomes) in batch.iter().zip(resolved) {
+            let node = self.tree.nodes[n];
+            for (reference, outcome) in outcomes.into_iter().enumerate() {
+                let kind = self.tree.files[node.file].extracted.references[reference].kind;
+                match outcome {
+                    Outcome::Found(path) => {
+                        let file = self.file(path);
+                        let unit = if kind == RefKind::Include { node.unit } else { file };
+                        if kind == RefKind::Dependency {
+                            self.tree.files[file].is_unit = true;
+                        }
+                        let to = self.node(Node { file, unit });
+                        self.tree.edges.push(Edge {
+                            from: n,
+                            reference,
+                            to,
+                            kind,
+                        });
+                    }
+                    Outcome::Absent => {}
+                    outcome => self.tree.failures.push(Failure {
+                        node: n,
+                        reference,
+                        outcome,
+                    }),
+                }
+            }
+        }
+    }
+}
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+fn read(path: &Path, id: FileId, max_bytes: u64) -> Read {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => return Read::Failed("it is a directory".into()),
+        Ok(meta) if meta.len() > max_bytes => return Read::TooLarge(meta.len()),
+        _ => {}
+    }
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) => return Read::Failed(error.to_string()),
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            let parsed = syntax::native::parse(id, &text);
+            Read::Text(text, Some(parsed))
+        }
+        Err(error) => {
+            let valid_up_to = error.utf8_error().valid_up_to();
+            Read::NotUtf8(
+                String::from_utf8_lossy(error.as_bytes()).into_owned(),
+                valid_up_to,
+            )
+        }
+    }
+}
+
+/// Resolves every reference of one node, in reference order.
+fn resolve_node(tree: &Tree, n: usize) -> Vec<Outcome> {
+    let node = tree.nodes[n];
+    let file = &tree.files[node.file];
+    let references = &file.extracted.references;
+    if references.is_empty() {
+        return Vec::new();
+    }
+    let text = &tree.sources.get(file.id).text;
+    let mut env = Env {
+        config_dir: dir_of(&tree.files[node.unit].path),
+        file_dir: dir_of(&file.path),
+        included: node.file != node.unit,
+        includes: &[],
+        file: file.id,
+        text,
+    };
+    // Includes first: `get_parent_terragrunt_dir()` elsewhere in the file names their targets.
+    let mut outcomes: BTreeMap<usize, Outcome> = BTreeMap::new();
+    let mut includes = Vec::new();
+    for (i, reference) in references.iter().enumerate() {
+        if reference.kind == RefKind::Include {
+            let outcome = resolve::resolve(reference.kind, reference.optional, &reference.path, &env);
+            if let Outcome::Found(path) = &outcome {
+                includes.push((reference.name.clone(), path.clone()));
+            }
+            outcomes.insert(i, outcome);
+        }
+    }
+    env.includes = &includes;
+    references
+        .iter()
+        .enumerate()
+        .map(|(i, reference)| {
+            outcomes.remove(&i).unwrap_or_else(|| {
+                resolve::resolve(reference.kind, reference.optional, &reference.path, &env)
+            })
+        })
+        .collect()
+}
+
+/// How a missing target is described: (label at the path, note).
+pub fn describe_missing(tree: &Tree, kind: RefKind, path: &Path, why: Missing) -> (String, String) {
+    let shown = tree.show(path);
+    match why {
+        Missing::NoSuchPath => (
+            format!("resolves to `{shown}`, which does not exist"),
+            format!(
+                "Terragrunt fails on this {}: there is no file at `{shown}`.",
+                kind.written()
+            ),
+        ),
+        Missing::IsDirectory => (
+            format!("resolves to the directory `{shown}`"),
+            format!(
+                "An {} names a configuration file, not a directory: Terragrunt fails to parse `{shown}`.",
+                kind.written()
+            ),
+        ),
+        Missing::NoConfigInDirectory => (
+            format!("resolves to `{shown}`, which holds no `{UNIT_FILE}`"),
+            format!(
+                "Terragrunt looks for `{shown}/{UNIT_FILE}` and fails: the directory is not a Terragrunt unit."
+            ),
+        ),
+    }
+}
+
+/// The `Stop` of a failure, if it is one.
+pub fn stop_of(failure: &Failure) -> Option<&Stop> {
+    match &failure.outcome {
+        Outcome::Stopped(stop) => Some(stop),
+        _ => None,
+    }
+}

@@ -1,0 +1,202 @@
+//! What a Terragrunt file refers to, read from its syntax alone: `include` and `import` blocks,
+//! `dependency`/`dependencies` blocks and `read_terragrunt_config(...)` calls, and every
+//! function call (for rules that look for particular functions).
+
+use crate::source::{FileId, SourceFiles, Span};
+use crate::syntax::native::{TemplatePart, template_parts};
+use crate::syntax::{Block, Body, Expr, ExprKind, File, TraversalStep};
+
+/// How one file refers to another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RefKind {
+    /// `include { path = ... }`: the target is merged in, evaluated for the including unit.
+    Include,
+    /// `import "name" { config_path = ... }`: the target is parsed on its own, first.
+    Import,
+    /// `read_terragrunt_config(path)`: the target is parsed on its own.
+    Read,
+    /// `dependency "name" { config_path = ... }` or `dependencies { paths = [...] }`: another unit
+    /// (a directory holding `terragrunt.hcl`) that must be applied first.
+    Dependency,
+}
+
+impl RefKind {
+    /// How the reference is written, for messages.
+    pub fn written(self) -> &'static str {
+        match self {
+            RefKind::Include => "include",
+            RefKind::Import => "import",
+            RefKind::Read => "read_terragrunt_config",
+            RefKind::Dependency => "dependency",
+        }
+    }
+
+    /// `includes`, `imports`, `reads`, `depends on`.
+    pub fn verb(self) -> &'static str {
+        match self {
+            RefKind::Include => "includes",
+            RefKind::Import => "imports",
+            RefKind::Read => "reads",
+            RefKind::Dependency => "depends on",
+        }
+    }
+
+    /// Whether the reference makes Terragrunt parse its target (so a cycle never ends).
+    pub fn parses_target(self) -> bool {
+        !matches!(self, RefKind::Dependency)
+    }
+}
+
+/// One reference from a file to a path.
+#[derive(Debug, Clone)]
+pub struct Reference {
+    pub kind: RefKind,
+    /// The block label (`include "root"`, `import "env"`, `dependency "vpc"`).
+    pub name: Option<String>,
+    /// The header of the block the path is set in (the call itself for `read_terragrunt_config`).
+    pub site: Span,
+    /// The path expression.
+    pub path: Expr,
+    /// `read_terragrunt_config(path, default)`: a missing target is not an error.
+    pub optional: bool,
+}
+
+/// A function call anywhere in a file, templates included.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub name: String,
+    pub span: Span,
+}
+
+/// The references and calls of a file, in source order.
+#[derive(Debug, Default, Clone)]
+pub struct Extracted {
+    pub references: Vec<Reference>,
+    pub calls: Vec<Call>,
+}
+
+/// Reads the references of a parsed native file.
+pub fn extract(file: &File, files: &SourceFiles) -> Extracted {
+    let text = &files.get(file.id).text;
+    let mut out = Extracted::default();
+    let walker = Walker { id: file.id, text };
+    for block in &file.body.blocks {
+        block_references(block, &mut out.references);
+    }
+    walker.body(&file.body, &mut out);
+    out.references.sort_by_key(|r| (r.site.start, r.path.span.start));
+    out
+}
+
+fn block_references(block: &Block, out: &mut Vec<Reference>) {
+    let name = block.label(0).map(str::to_string);
+    let mut push = |kind, path: &Expr| {
+        out.push(Reference {
+            kind,
+            name: name.clone(),
+            site: block.header_span,
+            path: path.clone(),
+            optional: false,
+        });
+    };
+    match block.kind.as_str() {
+        "include" => {
+            if let Some(path) = block.body.attribute("path") {
+                push(RefKind::Include, &path.expr);
+            }
+        }
+        "import" => {
+            if let Some(path) = block.body.attribute("config_path") {
+                push(RefKind::Import, &path.expr);
+            }
+        }
+        "dependency" => {
+            let disabled = block
+                .body
+                .attribute("enabled")
+                .is_some_and(|a| a.expr.kind == ExprKind::Bool(false));
+            if let Some(path) = block.body.attribute("config_path")
+                && !disabled
+            {
+                push(RefKind::Dependency, &path.expr);
+            }
+        }
+        "dependencies" => {
+            if let Some(paths) = block.body.attribute("paths") {
+                match paths.expr.tuple_items() {
+                    Some(items) => items.iter().for_each(|p| push(RefKind::Dependency, p)),
+                    None => push(RefKind::Dependency, &paths.expr),
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+struct Walker<'a> {
+    id: FileId,
+    text: &'a str,
+}
+
+impl Walker<'_> {
+    fn body(&self, body: &Body, out: &mut Extracted) {
+        for attribute in &body.attributes {
+            self.expr(&attribute.expr, out);
+        }
+        for block in &body.blocks {
+            self.body(&block.body, out);
+        }
+    }
+
+    fn expr(&self, expr: &Expr, out: &mut Extracted) {
+        match &expr.kind {
+            ExprKind::FunctionCall { name, args, .. } => {
+                out.calls.push(Call {
+                    name: name.clone(),
+                    span: expr.span,
+                });
+                if name == "read_terragrunt_config"
+                    && let Some(path) = args.first()
+                {
+                    out.references.push(Reference {
+                        kind: RefKind::Read,
+                        name: None,
+                        site: expr.span,
+                        path: path.clone(),
+                        optional: args.len() > 1,
+                    });
+                }
+                args.iter().for_each(|a| self.expr(a, out));
+            }
+            ExprKind::Template => {
+                for part in template_parts(self.id, self.text, expr.span).unwrap_or_default() {
+                    if let TemplatePart::Interpolation(inner) = part {
+                        self.expr(&inner, out);
+                    }
+                }
+            }
+            ExprKind::Tuple(items) => items.iter().for_each(|e| self.expr(e, out)),
+            ExprKind::Object(items) => {
+                for item in items {
+                    self.expr(&item.key, out);
+                    self.expr(&item.value, out);
+                }
+            }
+            ExprKind::Parenthesis(inner) => self.expr(inner, out),
+            ExprKind::Traversal { root, steps } => {
+                self.expr(root, out);
+                for step in steps {
+                    if let TraversalStep::Index(index) = step {
+                        self.expr(index, out);
+                    }
+                }
+            }
+            ExprKind::Null
+            | ExprKind::Bool(_)
+            | ExprKind::Number(_)
+            | ExprKind::String(_)
+            | ExprKind::Variable(_)
+            | ExprKind::Other => {}
+        }
+    }
+}

@@ -1,0 +1,303 @@
+//! Evaluates path expressions statically, the way Terragrunt would for one unit: string
+//! literals, `find_in_parent_folders()`, `get_terragrunt_dir()`, `get_parent_terragrunt_dir()`,
+//! `get_repo_root()`, `get_path_to_repo_root()`, `get_path_from_repo_root()`, and `"${...}/x"`
+//! templates built from them. Anything else (locals, other functions, conditionals) is
+//! unresolvable, never guessed.
+
+use std::path::{Path, PathBuf};
+
+use crate::source::{FileId, Span};
+use crate::syntax::native::{TemplatePart, template_parts};
+use crate::syntax::{Expr, ExprKind};
+
+use super::paths::{clean, relative};
+use super::refs::RefKind;
+
+/// Terragrunt's default configuration file name.
+pub const DEFAULT_CONFIG: &str = "terragrunt.hcl";
+/// The name Terragrunt recommends for the root configuration.
+pub const ROOT_CONFIG: &str = "root.hcl";
+
+/// Where an expression is evaluated.
+pub struct Env<'a> {
+    /// The directory of the configuration being evaluated: the unit's, for a file it includes.
+    pub config_dir: &'a Path,
+    /// The directory of the file the expression is written in.
+    pub file_dir: &'a Path,
+    /// Whether the file is evaluated as an included parent of `config_dir`'s configuration.
+    pub included: bool,
+    /// The includes of the file, resolved: (label, target file).
+    pub includes: &'a [(Option<String>, PathBuf)],
+    pub file: FileId,
+    pub text: &'a str,
+}
+
+/// Why a path could not be worked out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    /// `find_in_parent_folders(name)` (no fallback) found nothing above `start`.
+    NotInParents {
+        name: String,
+        start: PathBuf,
+        call: Span,
+        /// A `root.hcl` above `start`, when the default name was searched for.
+        root_hcl: Option<PathBuf>,
+    },
+    /// A part we do not evaluate statically.
+    Unresolvable { span: Span, why: String },
+}
+
+/// What a reference's path leads to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// An existing file (for a dependency: the unit's `terragrunt.hcl`).
+    Found(PathBuf),
+    /// An optional `read_terragrunt_config` target that does not exist: nothing to follow.
+    Absent,
+    Missing { path: PathBuf, why: Missing },
+    Stopped(Stop),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    NoSuchPath,
+    /// An include or import of a directory.
+    IsDirectory,
+    /// A directory (a dependency, or `read_terragrunt_config` of a directory) without
+    /// `terragrunt.hcl`.
+    NoConfigInDirectory,
+}
+
+/// Resolves one reference's path to what it names.
+pub fn resolve(kind: RefKind, optional: bool, path: &Expr, env: &Env) -> Outcome {
+    let text = match eval(path, env) {
+        Ok(text) => text,
+        Err(stop) => return Outcome::Stopped(stop),
+    };
+    let written = Path::new(&text);
+    let target = if written.is_absolute() {
+        clean(written)
+    } else {
+        clean(&env.config_dir.join(written))
+    };
+    let meta = std::fs::metadata(&target);
+    let is_dir = meta.as_ref().is_ok_and(|m| m.is_dir());
+    let exists = meta.is_ok();
+    match kind {
+        RefKind::Include | RefKind::Import => match (exists, is_dir) {
+            (true, false) => Outcome::Found(target),
+            (true, true) => Outcome::Missing {
+                path: target,
+                why: Missing::IsDirectory,
+            },
+            _ => Outcome::Missing {
+                path: target,
+                why: Missing::NoSuchPath,
+            },
+        },
+        RefKind::Read | RefKind::Dependency => {
+            let (config, why) = if is_dir {
+                (target.join(DEFAULT_CONFIG), Missing::NoConfigInDirectory)
+            } else {
+                (target.clone(), Missing::NoSuchPath)
+            };
+            if config.is_file() {
+                Outcome::Found(config)
+            } else if optional {
+                Outcome::Absent
+            } else {
+                Outcome::Missing { path: target, why }
+            }
+        }
+    }
+}
+
+/// The string value of a path expression.
+pub fn eval(expr: &Expr, env: &Env) -> Result<String, Stop> {
+    let unresolvable = |why: &str| Stop::Unresolvable {
+        span: expr.span,
+        why: why.to_string(),
+    };
+    match &expr.kind {
+        ExprKind::String(s) => Ok(s.clone()),
+        ExprKind::Parenthesis(inner) => eval(inner, env),
+        ExprKind::Template => {
+            let parts = template_parts(env.file, env.text, expr.span)
+                .ok_or_else(|| unresolvable("a heredoc is not resolved"))?;
+            let mut out = String::new();
+            for part in parts {
+                match part {
+                    TemplatePart::Literal(text) => out.push_str(&text),
+                    TemplatePart::Interpolation(inner) => out.push_str(&eval(&inner, env)?),
+                    TemplatePart::Directive(span) => {
+                        return Err(Stop::Unresolvable {
+                            span,
+                            why: "a template directive depends on values only known when Terragrunt runs".into(),
+                        });
+                    }
+                }
+            }
+            Ok(out)
+        }
+        ExprKind::FunctionCall { name, args, .. } => call(name, args, expr.span, env),
+        ExprKind::Variable(_) | ExprKind::Traversal { .. } => Err(unresolvable(
+            "a reference to a value only known when Terragrunt runs",
+        )),
+        _ => Err(unresolvable(
+            "not a string literal or a path function Terragrunt can resolve statically",
+        )),
+    }
+}
+
+fn call(name: &str, args: &[Expr], span: Span, env: &Env) -> Result<String, Stop> {
+    let string_arg = |i: usize| args.get(i).map(|a| eval(a, env)).transpose();
+    match name {
+        "find_in_parent_folders" if args.len() <= 2 => {
+            let wanted = string_arg(0)?;
+            let name = wanted.clone().unwrap_or_else(|| DEFAULT_CONFIG.to_string());
+            match find_in_parent_folders(env.config_dir, &name) {
+                Some(found) => Ok(found.to_string_lossy().into_owned()),
+                None => match string_arg(1)? {
+                    Some(fallback) => Ok(fallback),
+                    None => Err(Stop::NotInParents {
+                        root_hcl: if wanted.is_none() || name == DEFAULT_CONFIG {
+                            find_in_parent_folders(env.config_dir, ROOT_CONFIG)
+                        } else {
+                            None
+                        },
+                        name,
+                        start: env.config_dir.to_path_buf(),
+                        call: span,
+                    }),
+                },
+            }
+        }
+        "get_terragrunt_dir" if args.is_empty() => Ok(env.config_dir.to_string_lossy().into()),
+        "get_parent_terragrunt_dir" if args.len() <= 1 => {
+            if env.included {
+                return Ok(env.file_dir.to_string_lossy().into());
+            }
+            let label = string_arg(0)?;
+            let matching: Vec<&PathBuf> = env
+                .includes
+                .iter()
+                .filter(|(name, _)| label.is_none() || name.as_deref() == label.as_deref())
+                .map(|(_, path)| path)
+                .collect();
+            match matching.as_slice() {
+                [one] => Ok(super::paths::dir_of(one).to_string_lossy().into()),
+                _ => Err(Stop::Unresolvable {
+                    span,
+                    why: "`get_parent_terragrunt_dir()` needs exactly one resolved include to name"
+                        .into(),
+                }),
+            }
+        }
+        "get_repo_root" | "get_path_to_repo_root" | "get_path_from_repo_root" if args.is_empty() => {
+            let Some(root) = repo_root(env.config_dir) else {
+                return Err(Stop::Unresolvable {
+                    span,
+                    why: format!("`{name}()` needs a git repository, and no parent folder holds `.git`"),
+                });
+            };
+            let text = match name {
+                "get_repo_root" => root,
+                "get_path_to_repo_root" => relative(env.config_dir, &root),
+                _ => relative(&root, env.config_dir),
+            };
+            Ok(crate::source::display_path(&text))
+        }
+        _ => Err(Stop::Unresolvable {
+            span,
+            why: format!("`{name}(...)` is not resolved statically"),
+        }),
+    }
+}
+
+/// Terragrunt's search: the nearest folder *above* `config_dir` holding `name` (a file or a
+/// directory; `name` may have several components).
+pub fn find_in_parent_folders(config_dir: &Path, name: &str) -> Option<PathBuf> {
+    let mut dir = config_dir.parent();
+    while let Some(current) = dir {
+        let candidate = clean(&current.join(name));
+        if candidate.exists() {
+            return Some(candidate);
+        }
+        dir = current.parent();
+    }
+    None
+}
+
+/// The nearest folder (from `dir` up) holding `.git`.
+pub fn repo_root(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .find(|d| d.join(".git").exists())
+        .map(Path::to_path_buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{SourceFile, SourceFiles};
+
+    fn eval_in(dir: &Path, source: &str) -> Result<String, Stop> {
+        let mut files = SourceFiles::default();
+        let text = format!("x = {source}\n");
+        let id = files.add(SourceFile::new("t.hcl".into(), text.clone()));
+        let file = crate::syntax::native::parse(id, &text).file.expect("parses");
+        let env = Env {
+            config_dir: dir,
+            file_dir: dir,
+            included: false,
+            includes: &[],
+            file: id,
+            text: &text,
+        };
+        eval(&file.body.attributes[0].expr, &env)
+    }
+
+    #[test]
+    fn functions_and_templates() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let root = t.path().canonicalize().expect("canonical");
+        let unit = root.join("prod/us/app");
+        std::fs::create_dir_all(&unit).expect("mkdir");
+        std::fs::write(root.join("root.hcl"), "").expect("write");
+        std::fs::write(root.join("prod/account.hcl"), "").expect("write");
+        std::fs::create_dir(root.join(".git")).expect("mkdir");
+        let show = |p: &Path| p.to_string_lossy().into_owned();
+        assert_eq!(eval_in(&unit, "\"../x.hcl\""), Ok("../x.hcl".into()));
+        assert_eq!(
+            eval_in(&unit, "find_in_parent_folders(\"account.hcl\")"),
+            Ok(show(&root.join("prod/account.hcl")))
+        );
+        assert_eq!(
+            eval_in(&unit, "\"${get_terragrunt_dir()}/../env.hcl\""),
+            Ok(format!("{}/../env.hcl", show(&unit)))
+        );
+        assert_eq!(
+            eval_in(&unit, "\"${get_repo_root()}/common.hcl\""),
+            Ok(format!("{}/common.hcl", show(&root)))
+        );
+        assert_eq!(eval_in(&unit, "get_path_to_repo_root()"), Ok("../../..".into()));
+        assert_eq!(
+            eval_in(&unit, "find_in_parent_folders(\"nope.hcl\", \"fallback.hcl\")"),
+            Ok("fallback.hcl".into())
+        );
+        let Err(Stop::NotInParents { name, root_hcl, .. }) =
+            eval_in(&unit, "find_in_parent_folders()")
+        else {
+            panic!("expected not found")
+        };
+        assert_eq!(name, "terragrunt.hcl");
+        assert_eq!(root_hcl, Some(root.join("root.hcl")));
+        assert!(matches!(
+            eval_in(&unit, "\"${local.root}/x.hcl\""),
+            Err(Stop::Unresolvable { .. })
+        ));
+        assert!(matches!(
+            eval_in(&unit, "abspath(\"x\")"),
+            Err(Stop::Unresolvable { .. })
+        ));
+    }
+}
