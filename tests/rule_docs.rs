@@ -7,6 +7,9 @@
 //!   blocks after it, up to the next marker or heading;
 //! - a fenced block with info string `hcl file=NAME` or `json file=NAME` is a file of the
 //!   example's module directory; a block without `file=` is illustration only.
+//! - an example with `.hcl` files is a Terragrunt tree: `NAME` may hold directories
+//!   (`hcl file=prod/us-east-1/app/terragrunt.hcl`), and the tree is checked with its
+//!   `terragrunt.hcl` files as units. Its fail examples must give exactly one finding of the id.
 //!
 //! A `fail` example must produce exactly one finding of the doc's id in each view (Terraform and
 //! OpenTofu: one diagnostic when both views word it the same, one per view when the tools print
@@ -32,6 +35,7 @@ use tflint_merge::diagnostic::{Diagnostic, Views};
 use tflint_merge::load::{self, View};
 use tflint_merge::pipeline::{self, Options, ViewSelection};
 use tflint_merge::rules::{self, Kind, RuleMeta, RuleSettings};
+use tflint_merge::terragrunt;
 
 /// The sections every doc has, in this order.
 const SECTIONS: [&str; 5] = [
@@ -342,7 +346,16 @@ fn parse_examples(text: &str) -> Result<Vec<Example>, String> {
                 ));
             }
         }
-        if file.contains('/') || file.contains('\\') || file.starts_with('.') {
+        if file.ends_with(".hcl") {
+            if file.contains('\\')
+                || file.starts_with('/')
+                || file.split('/').any(|c| c.is_empty() || c.starts_with('.'))
+            {
+                return Err(format!(
+                    "line {number}: `{file}` must be a relative path without `.` or `..`"
+                ));
+            }
+        } else if file.contains('/') || file.contains('\\') || file.starts_with('.') {
             return Err(format!("line {number}: `{file}` must be a plain file name"));
         }
         if example.files.iter().any(|(name, _)| name == file) {
@@ -390,22 +403,47 @@ fn describe(d: &Diagnostic) -> String {
     )
 }
 
+/// What an example gave.
+struct Checked {
+    diagnostics: Vec<Diagnostic>,
+}
+
 /// Runs one example; returns what is wrong with it.
 fn run_example(meta: &RuleMeta, doc: &str, example: &Example) -> Vec<String> {
     let id = meta.id;
     let dir = tempfile::tempdir().expect("tempdir");
     for (name, content) in &example.files {
-        std::fs::write(dir.path().join(name), content).expect("write example file");
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, content).expect("write example file");
     }
     let mut settings = RuleSettings::defaults();
     if runs_enabled(meta) {
         settings.enable(id).expect("a known id");
     }
-    let options = Options {
-        settings: Arc::new(settings),
-        ..Options::new(ViewSelection::Both)
+    let is_terragrunt = example.files.iter().any(|(name, _)| name.ends_with(".hcl"));
+    let diagnostics = if is_terragrunt {
+        let units: Vec<PathBuf> = example
+            .files
+            .iter()
+            .map(|(name, _)| dir.path().join(name))
+            .filter(|path| path.file_name().is_some_and(|n| n == "terragrunt.hcl"))
+            .collect();
+        terragrunt::check(
+            &units,
+            &[dir.path().to_path_buf()],
+            &settings,
+            pipeline::DEFAULT_MAX_FILE_BYTES,
+        )
+        .diagnostics
+    } else {
+        let options = Options {
+            settings: Arc::new(settings),
+            ..Options::new(ViewSelection::Both)
+        };
+        pipeline::check_directory_with(dir.path(), &options).diagnostics
     };
-    let result = pipeline::check_directory_with(dir.path(), &options);
+    let result = Checked { diagnostics };
     let is_load_error = meta.kind == Kind::LoadError;
     let load_errors = load_error_ids();
     let mut problems = Vec::new();
@@ -423,6 +461,18 @@ fn run_example(meta: &RuleMeta, doc: &str, example: &Example) -> Vec<String> {
         .iter()
         .filter(|d| d.rule != id && load_errors.contains(d.rule))
         .collect();
+    if is_terragrunt {
+        // A Terragrunt tree has no views: a fail example gives exactly one finding of the id, a
+        // pass example none, and neither a load error.
+        let want = usize::from(example.expect != Expect::Pass);
+        if ours.len() != want || !others.is_empty() {
+            problems.push(format!(
+                "expected {want} `{id}` finding(s) and no load error in the Terragrunt tree; {}",
+                listing()
+            ));
+        }
+        return problems;
+    }
     match example.expect {
         Expect::Fail(only) => {
             let loading: Vec<View> = View::ALL

@@ -638,8 +638,9 @@ pub fn describe_missing(tree: &Tree, kind: RefKind, path: &Path, why: Missing) -
         Missing::NoSuchPath => (
             format!("resolves to `{shown}`, which does not exist"),
             format!(
-                "Terragrunt fails on this {}: there is no file at `{shown}`.",
-                kind.written()
+                "Terragrunt fails on this {}: there is no {} at `{shown}`.",
+                kind.written(),
+                if kind == RefKind::Dependency { "unit directory" } else { "file" }
             ),
         ),
         Missing::IsDirectory => (

@@ -1,20 +1,22 @@
 //! `tflint-merge graph`: the resolved include/import/read/dependency graph, file by file, as
 //! Graphviz DOT or JSON.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::resolve::{Missing, Outcome, Stop};
 use super::Tree;
 
 /// One resolved reference between two files (deduplicated over the units it was evaluated for).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileEdge {
     pub from: String,
     pub line: usize,
     pub kind: &'static str,
     pub name: Option<String>,
     pub to: String,
+    /// For a file included by units: the units it was resolved for (its paths start there).
+    pub for_units: BTreeSet<String>,
 }
 
 /// A reference that leads nowhere or could not be followed.
@@ -60,17 +62,26 @@ pub fn file_graph(tree: &Tree) -> FileGraph {
         .map(|f| (tree.show_file(f), units.contains(&f)))
         .collect();
     files.sort();
-    let mut edges = BTreeSet::new();
+    let mut edges: BTreeMap<(String, usize, String), FileEdge> = BTreeMap::new();
     for (_, edge) in tree.live_edges() {
-        let file = tree.nodes[edge.from].file;
+        let node = tree.nodes[edge.from];
         let reference = tree.reference(edge.from, edge.reference);
-        edges.insert(FileEdge {
-            from: tree.show_file(file),
-            line: line(file, reference.path.span.start),
-            kind: reference.kind.written(),
-            name: reference.name.clone(),
-            to: tree.show_file(tree.nodes[edge.to].file),
-        });
+        let from = tree.show_file(node.file);
+        let line = line(node.file, reference.path.span.start);
+        let to = tree.show_file(tree.nodes[edge.to].file);
+        let entry = edges
+            .entry((from.clone(), line, to.clone()))
+            .or_insert_with(|| FileEdge {
+                from,
+                line,
+                kind: reference.kind.written(),
+                name: reference.name.clone(),
+                to,
+                for_units: BTreeSet::new(),
+            });
+        if node.file != node.unit {
+            entry.for_units.insert(tree.show_file(node.unit));
+        }
     }
     let mut unresolved = BTreeSet::new();
     for failure in tree.live_failures() {
@@ -103,7 +114,7 @@ pub fn file_graph(tree: &Tree) -> FileGraph {
     }
     FileGraph {
         files,
-        edges: edges.into_iter().collect(),
+        edges: edges.into_values().collect(),
         unresolved: unresolved.into_iter().collect(),
     }
 }
@@ -121,6 +132,7 @@ pub fn json(graph: &FileGraph) -> String {
             "kind": e.kind,
             "name": e.name,
             "to": e.to,
+            "for_units": e.for_units,
         })).collect::<Vec<_>>(),
         "unresolved": graph.unresolved.iter().map(|u| serde_json::json!({
             "from": u.from,
