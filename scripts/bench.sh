@@ -12,6 +12,9 @@ trap 'rm -rf "$work"' EXIT
 
 python3 scripts/gen_monorepo.py "$work/monorepo" "$modules"
 python3 scripts/gen_monorepo.py "$work/merge" --big-merge 5000
+python3 scripts/gen_monorepo.py "$work/terragrunt" 0 --terragrunt 5000
+python3 scripts/gen_monorepo.py "$work/terragrunt-cycle" 0 --terragrunt 5000 --terragrunt-cycle
+python3 scripts/gen_monorepo.py "$work/mixed" "$modules" --terragrunt 5000
 
 run() { # label, threads, path
   local label="$1" threads="$2" path="$3" stats start end
@@ -38,3 +41,7 @@ if [ -d ../shared/corpus ]; then
   run "shared corpus (-j 1)" "-j 1" ../shared/corpus
 fi
 run "5k resources + 5k overrides" "-j 1" "$work/merge/big"
+run "terragrunt 5k units (all cores)" "" "$work/terragrunt"
+run "terragrunt 5k units (-j 1)" "-j 1" "$work/terragrunt"
+run "terragrunt 5k-unit cycle (-j 1)" "-j 1" "$work/terragrunt-cycle"
+run "monorepo + terragrunt 5k" "" "$work/mixed"

@@ -1,12 +1,19 @@
 #!/usr/bin/env python3
 """Writes a synthetic Terraform/OpenTofu monorepo for benchmarks.
 
-usage: gen_monorepo.py OUT_DIR [MODULES] [--big-merge N]
+usage: gen_monorepo.py OUT_DIR [MODULES] [--big-merge N] [--terragrunt N]
 
 Each module directory has realistic native files (variables, resources with nested blocks,
 outputs, locals), a versions.tf + versions.tofu pair, an override file, and (every third
 module) a JSON primary and a JSON override. --big-merge N instead writes one directory with N
 resources and N override blocks, to measure the merge alone.
+
+--terragrunt N also writes OUT_DIR/live: a Terragrunt tree of N terragrunt.hcl units under
+account/region/env levels (account.hcl, region.hcl, env.hcl chained by imports, a root.hcl).
+Even units import a common.hcl and their env.hcl; odd units include root.hcl, which reads the
+hierarchy with read_terragrunt_config(find_in_parent_folders(...)) for each of them. Every unit
+depends on the previous one, so the dependencies form one chain of N units. --terragrunt-cycle
+closes that chain into a cycle. Pass MODULES 0 for the Terragrunt tree alone.
 """
 import os
 import sys
@@ -188,6 +195,122 @@ def big_merge(root, n):
     )
 
 
+TG_ROOT = """locals {
+  account = read_terragrunt_config(find_in_parent_folders("account.hcl"))
+  region  = read_terragrunt_config(find_in_parent_folders("region.hcl"))
+  env     = read_terragrunt_config(find_in_parent_folders("env.hcl"))
+}
+
+remote_state {
+  backend = "s3"
+  config = {
+    bucket         = "bench-terraform-state"
+    key            = "${path_relative_to_include()}/terraform.tfstate"
+    region         = "us-east-1"
+    encrypt        = true
+    dynamodb_table = "terraform-locks"
+  }
+}
+"""
+
+TG_COMMON = """remote_state {
+  backend = "s3"
+  config = {
+    bucket         = "bench-terraform-state"
+    region         = "us-east-1"
+    encrypt        = true
+    dynamodb_table = "terraform-locks"
+  }
+}
+"""
+
+TG_IMPORT_UNIT = """import "common" {{
+  config_path = find_in_parent_folders("common.hcl")
+  deep_merge  = true
+}}
+
+import "env" {{
+  config_path = "../env.hcl"
+}}
+
+terraform {{
+  source = "tfr:///terraform-aws-modules/vpc/aws?version=5.8.1"
+}}
+
+{dependency}
+inputs = merge(
+  import.env.inputs,
+  {{
+    name = "unit-{u}"
+    cidr = "10.{a}.{b}.0/24"
+  }},
+)
+"""
+
+TG_INCLUDE_UNIT = """include "root" {{
+  path = find_in_parent_folders("root.hcl")
+}}
+
+locals {{
+  env = read_terragrunt_config("${{get_terragrunt_dir()}}/../env.hcl")
+}}
+
+terraform {{
+  source = "tfr:///terraform-aws-modules/security-group/aws?version=5.1.2"
+}}
+
+{dependency}
+inputs = {{
+  name = "unit-{u}-${{local.env.locals.env}}"
+}}
+"""
+
+
+def terragrunt(root, n, cycle):
+    live = os.path.join(root, "live")
+    os.makedirs(live, exist_ok=True)
+    write(os.path.join(live, "root.hcl"), TG_ROOT)
+    write(os.path.join(live, "common.hcl"), TG_COMMON)
+    accounts, regions, envs = 10, 5, 4
+    per_env = max(1, -(-n // (accounts * regions * envs)))
+    units = []
+    for a in range(accounts):
+        account = os.path.join(live, f"account{a:02d}")
+        for r in range(regions):
+            region = os.path.join(account, f"region{r}")
+            for e in range(envs):
+                env = os.path.join(region, f"env{e}")
+                for k in range(per_env):
+                    if len(units) < n:
+                        units.append(os.path.join(env, f"unit{k:03d}"))
+    made = set()
+    for u, unit in enumerate(units):
+        env = os.path.dirname(unit)
+        region = os.path.dirname(env)
+        account = os.path.dirname(region)
+        if env not in made:
+            made.add(env)
+            if account not in made:
+                made.add(account)
+                os.makedirs(account, exist_ok=True)
+                write(os.path.join(account, "account.hcl"), f'inputs = {{\n  account_id = "{u:012d}"\n}}\n\nlocals {{\n  account_name = "{os.path.basename(account)}"\n}}\n')
+            if region not in made:
+                made.add(region)
+                os.makedirs(region, exist_ok=True)
+                write(os.path.join(region, "region.hcl"), 'import "account" {\n  config_path = "../account.hcl"\n}\n\ninputs = merge(import.account.inputs, { aws_region = "us-east-1" })\n\nlocals {\n  aws_region = "us-east-1"\n}\n')
+            os.makedirs(env, exist_ok=True)
+            write(os.path.join(env, "env.hcl"), 'import "region" {\n  config_path = "../region.hcl"\n}\n\ninputs = merge(import.region.inputs, { env = "prod" })\n\nlocals {\n  env = "prod"\n}\n')
+        os.makedirs(unit, exist_ok=True)
+        previous = u - 1 if u > 0 else (len(units) - 1 if cycle else None)
+        dependency = ""
+        if previous is not None:
+            path = os.path.relpath(units[previous], unit)
+            dependency = f'dependency "previous" {{\n  config_path = "{path}"\n}}\n'
+        template = TG_IMPORT_UNIT if u % 2 == 0 else TG_INCLUDE_UNIT
+        text = template.format(dependency=dependency, u=u, a=u // 256 % 256, b=u % 256)
+        write(os.path.join(unit, "terragrunt.hcl"), text)
+
+
 def main():
     args = sys.argv[1:]
     if not args:
@@ -196,9 +319,12 @@ def main():
     if "--big-merge" in args:
         big_merge(out, int(args[args.index("--big-merge") + 1]))
         return
-    modules = int(args[1]) if len(args) > 1 else 2000
+    positional = [a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] != "--terragrunt")]
+    modules = int(positional[1]) if len(positional) > 1 else 2000
     for m in range(modules):
         module(out, m, resources=8)
+    if "--terragrunt" in args:
+        terragrunt(out, int(args[args.index("--terragrunt") + 1]), "--terragrunt-cycle" in args)
 
 
 if __name__ == "__main__":

@@ -354,7 +354,12 @@ fn check(args: CheckArgs) -> i32 {
         .terragrunt
         .iter()
         .filter_map(|unit| unit.parent())
-        .filter(|dir| found.dirs.binary_search_by(|d| d.as_path().cmp(dir)).is_err())
+        .filter(|dir| {
+            found
+                .dirs
+                .binary_search_by(|d| d.as_path().cmp(dir))
+                .is_err()
+        })
         .collect::<std::collections::BTreeSet<_>>()
         .len();
     let totals = Totals {

@@ -19,7 +19,10 @@ fn stdout(output: &Output) -> String {
 }
 
 fn fixtures() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/terragrunt"))
+    Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/terragrunt"
+    ))
 }
 
 /// Copies a fixture tree into a temp dir.
@@ -112,12 +115,26 @@ fn each_broken_variant_gives_exactly_its_finding() {
         ),
         (
             "missing import target",
-            |r| edit(r, "prod/us-east-1/region.hcl", "../account.hcl", "../acount.hcl"),
+            |r| {
+                edit(
+                    r,
+                    "prod/us-east-1/region.hcl",
+                    "../account.hcl",
+                    "../acount.hcl",
+                )
+            },
             "prod/us-east-1/region.hcl:2:17: error[terragrunt_config_path_missing]: import target `prod/acount.hcl` does not exist",
         ),
         (
             "chain never reaches the root",
-            |r| edit(r, DB, "find_in_parent_folders(\"root.hcl\")", "find_in_parent_folders()"),
+            |r| {
+                edit(
+                    r,
+                    DB,
+                    "find_in_parent_folders(\"root.hcl\")",
+                    "find_in_parent_folders()",
+                )
+            },
             "prod/us-east-1/app/db/terragrunt.hcl:2:17: error[terragrunt_config_path_missing]: no folder above `prod/us-east-1/app/db` holds `terragrunt.hcl`",
         ),
         (
@@ -133,22 +150,49 @@ fn each_broken_variant_gives_exactly_its_finding() {
         ),
         (
             "merge and deep_merge",
-            |r| edit(r, VPC, "  deep_merge  = true\n", "  deep_merge  = true\n  merge       = true\n"),
+            |r| {
+                edit(
+                    r,
+                    VPC,
+                    "  deep_merge  = true\n",
+                    "  deep_merge  = true\n  merge       = true\n",
+                )
+            },
             "prod/us-east-1/app/vpc/terragrunt.hcl:3:3: error[terragrunt_merge_conflict]: import \"root\" sets both `merge` and `deep_merge`",
         ),
         (
             "dependency cycle",
-            |r| append(r, VPC, "\ndependency \"db\" {\n  config_path = \"../db\"\n}\n"),
+            |r| {
+                append(
+                    r,
+                    VPC,
+                    "\ndependency \"db\" {\n  config_path = \"../db\"\n}\n",
+                )
+            },
             "prod/us-east-1/app/db/terragrunt.hcl:16:17: error[terragrunt_dependency_cycle]: Terragrunt dependency cycle: `prod/us-east-1/app/db` → `prod/us-east-1/app/vpc` → `prod/us-east-1/app/db`",
         ),
         (
             "missing dependency",
-            |r| edit(r, DB, "config_path = \"../vpc\"", "config_path = \"../vpcs\""),
+            |r| {
+                edit(
+                    r,
+                    DB,
+                    "config_path = \"../vpc\"",
+                    "config_path = \"../vpcs\"",
+                )
+            },
             "prod/us-east-1/app/db/terragrunt.hcl:16:17: error[terragrunt_config_path_missing]: dependency target `prod/us-east-1/app/vpcs` does not exist",
         ),
         (
             "unresolvable path",
-            |r| edit(r, DB, "\"${get_terragrunt_dir()}/../env.hcl\"", "\"${local.env_dir}/env.hcl\""),
+            |r| {
+                edit(
+                    r,
+                    DB,
+                    "\"${get_terragrunt_dir()}/../env.hcl\"",
+                    "\"${local.env_dir}/env.hcl\"",
+                )
+            },
             "prod/us-east-1/app/db/terragrunt.hcl:7:20: notice[terragrunt_unresolvable_path]: cannot resolve the path of this import statically",
         ),
         (
@@ -190,7 +234,10 @@ fn findings_can_be_ignored_inline_and_configured() {
     let found = short_findings(t.path());
     assert_eq!(found.len(), 2, "{found:#?}");
     assert!(found[0].contains("unused_ignore"), "{found:#?}");
-    assert!(found[1].contains("terragrunt_config_path_missing"), "{found:#?}");
+    assert!(
+        found[1].contains("terragrunt_config_path_missing"),
+        "{found:#?}"
+    );
     let out = tflint_merge(
         t.path(),
         &[
@@ -233,7 +280,8 @@ fn units_and_modules_are_checked_in_one_run() {
     let out = tflint_merge(t.path(), &["--color", "never", "."]);
     let text = stdout(&out);
     assert!(
-        text.trim_end().ends_with("2 errors in 3 directories (7 files)"),
+        text.trim_end()
+            .ends_with("2 errors in 3 directories (7 files)"),
         "{text}"
     );
 }

@@ -40,10 +40,16 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 let shown = tree.show(path);
                 let message = match why {
                     Missing::NoSuchPath => {
-                        format!("{} target `{shown}` does not exist", reference.kind.written())
+                        format!(
+                            "{} target `{shown}` does not exist",
+                            reference.kind.written()
+                        )
                     }
                     Missing::IsDirectory => {
-                        format!("{} target `{shown}` is a directory", reference.kind.written())
+                        format!(
+                            "{} target `{shown}` is a directory",
+                            reference.kind.written()
+                        )
                     }
                     Missing::NoConfigInDirectory => format!(
                         "{} target `{shown}` is not a Terragrunt unit",
@@ -145,11 +151,17 @@ mod tests {
                 // A dependency on a unit.
                 &[
                     ("vpc/terragrunt.hcl", ""),
-                    ("app/terragrunt.hcl", "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n"),
+                    (
+                        "app/terragrunt.hcl",
+                        "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n",
+                    ),
                 ],
                 // The root includes a file found from each unit's directory.
                 &[
-                    ("root.hcl", "locals {\n  env = read_terragrunt_config(find_in_parent_folders(\"env.hcl\"))\n}\n"),
+                    (
+                        "root.hcl",
+                        "locals {\n  env = read_terragrunt_config(find_in_parent_folders(\"env.hcl\"))\n}\n",
+                    ),
                     ("prod/env.hcl", ""),
                     ("prod/app/terragrunt.hcl", UNIT),
                 ],
@@ -160,27 +172,42 @@ mod tests {
                 (
                     &[
                         ("prod/account.hcl", ""),
-                        ("prod/us/region.hcl", "import \"account\" {\n  config_path = \"../acount.hcl\"\n}\n"),
-                        ("prod/us/app/terragrunt.hcl", "import \"region\" {\n  config_path = \"../region.hcl\"\n}\n"),
+                        (
+                            "prod/us/region.hcl",
+                            "import \"account\" {\n  config_path = \"../acount.hcl\"\n}\n",
+                        ),
+                        (
+                            "prod/us/app/terragrunt.hcl",
+                            "import \"region\" {\n  config_path = \"../region.hcl\"\n}\n",
+                        ),
                     ],
                     1,
                 ),
                 (
-                    &[("app/terragrunt.hcl", "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\ndependencies {\n  paths = [\"../db\"]\n}\n")],
+                    &[(
+                        "app/terragrunt.hcl",
+                        "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\ndependencies {\n  paths = [\"../db\"]\n}\n",
+                    )],
                     2,
                 ),
                 // A directory without terragrunt.hcl.
                 (
                     &[
                         ("vpc/main.tf", ""),
-                        ("app/terragrunt.hcl", "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n"),
+                        (
+                            "app/terragrunt.hcl",
+                            "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n",
+                        ),
                     ],
                     1,
                 ),
                 // Evaluated for two units that both lack env.hcl: one finding.
                 (
                     &[
-                        ("root.hcl", "locals {\n  env = read_terragrunt_config(find_in_parent_folders(\"env.hcl\"))\n}\n"),
+                        (
+                            "root.hcl",
+                            "locals {\n  env = read_terragrunt_config(find_in_parent_folders(\"env.hcl\"))\n}\n",
+                        ),
                         ("a/terragrunt.hcl", UNIT),
                         ("b/terragrunt.hcl", UNIT),
                     ],
@@ -196,34 +223,52 @@ mod tests {
             "terragrunt_config_path_missing",
             &[
                 ("prod/account.hcl", ""),
-                ("prod/us/terragrunt.hcl", "import \"account\" {\n  config_path = \"../acount.hcl\"\n}\n"),
+                (
+                    "prod/us/terragrunt.hcl",
+                    "import \"account\" {\n  config_path = \"../acount.hcl\"\n}\n",
+                ),
             ],
         );
-        assert_eq!(found[0].help.as_deref(), Some("did you mean `account.hcl`?"));
+        assert_eq!(
+            found[0].help.as_deref(),
+            Some("did you mean `account.hcl`?")
+        );
         assert_eq!(found[0].secondary.len(), 1);
         let found = findings(
             "terragrunt_config_path_missing",
             &[
                 ("root.hcl", ""),
-                ("app/terragrunt.hcl", "include \"root\" {\n  path = find_in_parent_folders()\n}\n"),
+                (
+                    "app/terragrunt.hcl",
+                    "include \"root\" {\n  path = find_in_parent_folders()\n}\n",
+                ),
             ],
         );
         assert_eq!(found.len(), 1);
         assert!(
-            found[0].help.as_deref().is_some_and(|h| h.contains("find_in_parent_folders(\"root.hcl\")")),
+            found[0]
+                .help
+                .as_deref()
+                .is_some_and(|h| h.contains("find_in_parent_folders(\"root.hcl\")")),
             "{:?}",
             found[0].help
         );
         let found = findings(
             "terragrunt_config_path_missing",
             &[
-                ("root.hcl", "locals {\n  env = read_terragrunt_config(find_in_parent_folders(\"env.hcl\"))\n}\n"),
+                (
+                    "root.hcl",
+                    "locals {\n  env = read_terragrunt_config(find_in_parent_folders(\"env.hcl\"))\n}\n",
+                ),
                 ("a/terragrunt.hcl", UNIT),
                 ("b/terragrunt.hcl", UNIT),
             ],
         );
         assert!(
-            found[0].notes.iter().any(|n| n.contains("and 1 other unit)")),
+            found[0]
+                .notes
+                .iter()
+                .any(|n| n.contains("and 1 other unit)")),
             "{:?}",
             found[0].notes
         );

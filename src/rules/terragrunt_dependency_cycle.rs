@@ -24,7 +24,10 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let tree = ctx.tree;
     let unit_dir = |node: usize| tree.show(dir_of(&tree.files[tree.nodes[node].unit].path));
     for cycle in tree.dependency_cycles() {
-        let units: Vec<String> = cycle.iter().map(|&e| unit_dir(tree.edges[e].from)).collect();
+        let units: Vec<String> = cycle
+            .iter()
+            .map(|&e| unit_dir(tree.edges[e].from))
+            .collect();
         let mut finding = ctx.finding(
             &RULE,
             format!("Terragrunt dependency cycle: {}", chain(&units)),
@@ -70,13 +73,11 @@ mod tests {
         let app_on_both = format!("{}{}", dep("vpc", "../vpc"), dep("db", "../db"));
         check_table(
             "terragrunt_dependency_cycle",
-            &[
-                &[
-                    ("vpc/terragrunt.hcl", ""),
-                    ("db/terragrunt.hcl", &db_on_vpc),
-                    ("app/terragrunt.hcl", &app_on_both),
-                ],
-            ],
+            &[&[
+                ("vpc/terragrunt.hcl", ""),
+                ("db/terragrunt.hcl", &db_on_vpc),
+                ("app/terragrunt.hcl", &app_on_both),
+            ]],
             &[
                 (
                     &[
@@ -89,9 +90,18 @@ mod tests {
                 // Through `dependencies`, and a dependency set in an included parent.
                 (
                     &[
-                        ("vpc/terragrunt.hcl", "dependencies {\n  paths = [\"../db\"]\n}\n"),
-                        ("db/common.hcl", "dependency \"vpc\" {\n  config_path = \"${get_terragrunt_dir()}/../vpc\"\n}\n"),
-                        ("db/terragrunt.hcl", "include \"common\" {\n  path = \"common.hcl\"\n}\n"),
+                        (
+                            "vpc/terragrunt.hcl",
+                            "dependencies {\n  paths = [\"../db\"]\n}\n",
+                        ),
+                        (
+                            "db/common.hcl",
+                            "dependency \"vpc\" {\n  config_path = \"${get_terragrunt_dir()}/../vpc\"\n}\n",
+                        ),
+                        (
+                            "db/terragrunt.hcl",
+                            "include \"common\" {\n  path = \"common.hcl\"\n}\n",
+                        ),
                     ],
                     1,
                 ),
@@ -119,6 +129,10 @@ mod tests {
         let found = findings("terragrunt_dependency_cycle", &files);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].secondary.len(), n - 1);
-        assert!(found[0].message.contains("(295 more)"), "{}", found[0].message);
+        assert!(
+            found[0].message.contains("(295 more)"),
+            "{}",
+            found[0].message
+        );
     }
 }

@@ -63,14 +63,22 @@ mod tests {
     #[test]
     fn table() {
         let import = "import \"root\" {\n  config_path = \"../root.hcl\"\n}\n";
-        let with_import = format!("{import}locals {{\n  key = \"${{path_relative_to_include()}}/tf.tfstate\"\n  up  = get_parent_terragrunt_dir()\n}}\n");
+        let with_import = format!(
+            "{import}locals {{\n  key = \"${{path_relative_to_include()}}/tf.tfstate\"\n  up  = get_parent_terragrunt_dir()\n}}\n"
+        );
         check_table(
             "terragrunt_deprecated_include_functions",
             &[
                 // With include, the functions are what they are for.
                 &[
-                    ("root.hcl", "locals {\n  key = \"${path_relative_to_include()}/tf.tfstate\"\n}\n"),
-                    ("a/terragrunt.hcl", "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n"),
+                    (
+                        "root.hcl",
+                        "locals {\n  key = \"${path_relative_to_include()}/tf.tfstate\"\n}\n",
+                    ),
+                    (
+                        "a/terragrunt.hcl",
+                        "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n",
+                    ),
                 ],
                 &[("root.hcl", ""), ("a/terragrunt.hcl", import)],
             ],

@@ -91,41 +91,77 @@ mod tests {
                 // A chain without a cycle.
                 &[
                     ("live/account.hcl", "inputs = {}\n"),
-                    ("live/us/region.hcl", "import \"account\" {\n  config_path = \"../account.hcl\"\n}\n"),
+                    (
+                        "live/us/region.hcl",
+                        "import \"account\" {\n  config_path = \"../account.hcl\"\n}\n",
+                    ),
                     ("live/us/app/env.hcl", ENV_IMPORTS_REGION),
-                    ("live/us/app/vpc/terragrunt.hcl", "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n"),
+                    (
+                        "live/us/app/vpc/terragrunt.hcl",
+                        "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n",
+                    ),
                 ],
                 // Two units share a parent: a diamond, not a cycle.
                 &[
                     ("root.hcl", "inputs = {}\n"),
-                    ("a/terragrunt.hcl", "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n"),
-                    ("b/terragrunt.hcl", "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n"),
+                    (
+                        "a/terragrunt.hcl",
+                        "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n",
+                    ),
+                    (
+                        "b/terragrunt.hcl",
+                        "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n",
+                    ),
                 ],
             ],
             &[
                 // account.hcl imports back down the chain.
                 (
                     &[
-                        ("live/account.hcl", "import \"env\" {\n  config_path = \"us/app/env.hcl\"\n}\n"),
-                        ("live/us/region.hcl", "import \"account\" {\n  config_path = \"../account.hcl\"\n}\n"),
+                        (
+                            "live/account.hcl",
+                            "import \"env\" {\n  config_path = \"us/app/env.hcl\"\n}\n",
+                        ),
+                        (
+                            "live/us/region.hcl",
+                            "import \"account\" {\n  config_path = \"../account.hcl\"\n}\n",
+                        ),
                         ("live/us/app/env.hcl", ENV_IMPORTS_REGION),
-                        ("live/us/app/vpc/terragrunt.hcl", "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n"),
+                        (
+                            "live/us/app/vpc/terragrunt.hcl",
+                            "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n",
+                        ),
                     ],
                     1,
                 ),
                 // A file that reads itself.
                 (
-                    &[("a/terragrunt.hcl", "locals {\n  me = read_terragrunt_config(\"${get_terragrunt_dir()}/terragrunt.hcl\")\n}\n")],
+                    &[(
+                        "a/terragrunt.hcl",
+                        "locals {\n  me = read_terragrunt_config(\"${get_terragrunt_dir()}/terragrunt.hcl\")\n}\n",
+                    )],
                     1,
                 ),
                 // Included parents chained through each other, evaluated for two units: one
                 // cycle, reported once.
                 (
                     &[
-                        ("root.hcl", "include \"mid\" {\n  path = find_in_parent_folders(\"mid.hcl\")\n}\n"),
-                        ("mid.hcl", "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n"),
-                        ("a/terragrunt.hcl", "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n"),
-                        ("b/terragrunt.hcl", "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n"),
+                        (
+                            "root.hcl",
+                            "include \"mid\" {\n  path = find_in_parent_folders(\"mid.hcl\")\n}\n",
+                        ),
+                        (
+                            "mid.hcl",
+                            "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n",
+                        ),
+                        (
+                            "a/terragrunt.hcl",
+                            "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n",
+                        ),
+                        (
+                            "b/terragrunt.hcl",
+                            "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n",
+                        ),
                     ],
                     1,
                 ),
@@ -138,17 +174,30 @@ mod tests {
         let found = findings(
             "terragrunt_import_cycle",
             &[
-                ("live/account.hcl", "import \"env\" {\n  config_path = \"us/app/env.hcl\"\n}\n"),
-                ("live/us/region.hcl", "import \"account\" {\n  config_path = \"../account.hcl\"\n}\n"),
+                (
+                    "live/account.hcl",
+                    "import \"env\" {\n  config_path = \"us/app/env.hcl\"\n}\n",
+                ),
+                (
+                    "live/us/region.hcl",
+                    "import \"account\" {\n  config_path = \"../account.hcl\"\n}\n",
+                ),
                 ("live/us/app/env.hcl", ENV_IMPORTS_REGION),
-                ("live/us/app/vpc/terragrunt.hcl", "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n"),
+                (
+                    "live/us/app/vpc/terragrunt.hcl",
+                    "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n",
+                ),
             ],
         );
         assert_eq!(found.len(), 1);
         let d = &found[0];
         assert!(d.path.ends_with("live/account.hcl"), "{}", d.path);
         assert!(d.message.contains("live/account.hcl` → `"), "{}", d.message);
-        assert!(d.message.contains("live/us/app/env.hcl` → `"), "{}", d.message);
+        assert!(
+            d.message.contains("live/us/app/env.hcl` → `"),
+            "{}",
+            d.message
+        );
         assert_eq!(d.message.matches(" → ").count(), 3, "{}", d.message);
         assert_eq!(d.secondary.len(), 2, "{d:#?}");
         assert_eq!(d.start().0, 2);

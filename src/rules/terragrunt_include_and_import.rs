@@ -55,11 +55,17 @@ mod tests {
             &[
                 &[
                     ("root.hcl", ""),
-                    ("app/terragrunt.hcl", "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n"),
+                    (
+                        "app/terragrunt.hcl",
+                        "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n",
+                    ),
                 ],
                 &[
                     ("root.hcl", ""),
-                    ("app/terragrunt.hcl", "import \"root\" {\n  config_path = find_in_parent_folders(\"root.hcl\")\n  merge       = true\n}\n"),
+                    (
+                        "app/terragrunt.hcl",
+                        "import \"root\" {\n  config_path = find_in_parent_folders(\"root.hcl\")\n  merge       = true\n}\n",
+                    ),
                 ],
             ],
             &[
@@ -67,7 +73,10 @@ mod tests {
                     &[
                         ("root.hcl", ""),
                         ("env.hcl", ""),
-                        ("app/terragrunt.hcl", "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n\nimport \"env\" {\n  config_path = \"../env.hcl\"\n}\n"),
+                        (
+                            "app/terragrunt.hcl",
+                            "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n\nimport \"env\" {\n  config_path = \"../env.hcl\"\n}\n",
+                        ),
                     ],
                     1,
                 ),
@@ -75,9 +84,18 @@ mod tests {
                 (
                     &[
                         ("root.hcl", ""),
-                        ("env.hcl", "include \"root\" {\n  path = \"root.hcl\"\n}\nimport \"root\" {\n  config_path = \"root.hcl\"\n}\n"),
-                        ("a/terragrunt.hcl", "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n"),
-                        ("b/terragrunt.hcl", "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n"),
+                        (
+                            "env.hcl",
+                            "include \"root\" {\n  path = \"root.hcl\"\n}\nimport \"root\" {\n  config_path = \"root.hcl\"\n}\n",
+                        ),
+                        (
+                            "a/terragrunt.hcl",
+                            "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n",
+                        ),
+                        (
+                            "b/terragrunt.hcl",
+                            "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n",
+                        ),
                     ],
                     1,
                 ),

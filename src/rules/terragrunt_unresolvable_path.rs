@@ -67,7 +67,10 @@ mod tests {
             &[
                 &[
                     ("root.hcl", ""),
-                    ("a/terragrunt.hcl", "include \"root\" {\n  path = \"${get_terragrunt_dir()}/../root.hcl\"\n}\n"),
+                    (
+                        "a/terragrunt.hcl",
+                        "include \"root\" {\n  path = \"${get_terragrunt_dir()}/../root.hcl\"\n}\n",
+                    ),
                 ],
                 // Ignored inline.
                 &[(

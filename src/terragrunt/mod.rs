@@ -282,7 +282,10 @@ impl Tree {
         let mut groups: BTreeMap<(usize, usize), Vec<&Failure>> = BTreeMap::new();
         for failure in self.live_failures().filter(|f| keep(&f.outcome)) {
             let file = self.nodes[failure.node].file;
-            groups.entry((file, failure.reference)).or_default().push(failure);
+            groups
+                .entry((file, failure.reference))
+                .or_default()
+                .push(failure);
         }
         groups
             .into_values()
@@ -323,7 +326,9 @@ impl Tree {
         units.dedup();
         let first = units.first()?;
         Some(match units.len() {
-            1 => format!("Evaluated for `{first}`, which includes this file: Terragrunt resolves an included file's paths from the including unit's directory."),
+            1 => format!(
+                "Evaluated for `{first}`, which includes this file: Terragrunt resolves an included file's paths from the including unit's directory."
+            ),
             n => format!(
                 "Evaluated for `{first}` (and {} other unit{}), which include this file: Terragrunt resolves an included file's paths from the including unit's directory.",
                 n - 1,
@@ -451,7 +456,13 @@ impl Builder {
         let reads: Vec<Read> = batch
             .par_iter()
             .enumerate()
-            .map(|(i, &f)| read(&self.tree.files[f].path, FileId((base + i) as u32), max_bytes))
+            .map(|(i, &f)| {
+                read(
+                    &self.tree.files[f].path,
+                    FileId((base + i) as u32),
+                    max_bytes,
+                )
+            })
             .collect();
         for (&f, outcome) in batch.iter().zip(reads) {
             let shown = self.tree.displayer.path(&self.tree.files[f].path);
@@ -531,7 +542,8 @@ impl Builder {
     fn resolve_wave(&mut self) {
         let batch = std::mem::take(&mut self.to_resolve);
         let tree = &self.tree;
-        let resolved: Vec<Vec<Outcome>> = batch.par_iter().map(|&n| resolve_node(tree, n)).collect();
+        let resolved: Vec<Vec<Outcome>> =
+            batch.par_iter().map(|&n| resolve_node(tree, n)).collect();
         for (&n, outcomes) in batch.iter().zip(resolved) {
             let node = self.tree.nodes[n];
             for (reference, outcome) in outcomes.into_iter().enumerate() {
@@ -539,7 +551,11 @@ impl Builder {
                 match outcome {
                     Outcome::Found(path) => {
                         let file = self.file(path);
-                        let unit = if kind == RefKind::Include { node.unit } else { file };
+                        let unit = if kind == RefKind::Include {
+                            node.unit
+                        } else {
+                            file
+                        };
                         if kind == RefKind::Dependency {
                             self.tree.files[file].is_unit = true;
                         }
@@ -612,7 +628,8 @@ fn resolve_node(tree: &Tree, n: usize) -> Vec<Outcome> {
     let mut includes = Vec::new();
     for (i, reference) in references.iter().enumerate() {
         if reference.kind == RefKind::Include {
-            let outcome = resolve::resolve(reference.kind, reference.optional, &reference.path, &env);
+            let outcome =
+                resolve::resolve(reference.kind, reference.optional, &reference.path, &env);
             if let Outcome::Found(path) = &outcome {
                 includes.push((reference.name.clone(), path.clone()));
             }
@@ -640,7 +657,11 @@ pub fn describe_missing(tree: &Tree, kind: RefKind, path: &Path, why: Missing) -
             format!(
                 "Terragrunt fails on this {}: there is no {} at `{shown}`.",
                 kind.written(),
-                if kind == RefKind::Dependency { "unit directory" } else { "file" }
+                if kind == RefKind::Dependency {
+                    "unit directory"
+                } else {
+                    "file"
+                }
             ),
         ),
         Missing::IsDirectory => (

@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use super::resolve::{Missing, Outcome, Stop};
 use super::Tree;
+use super::resolve::{Missing, Outcome, Stop};
 
 /// One resolved reference between two files (deduplicated over the units it was evaluated for).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +54,9 @@ pub fn file_graph(tree: &Tree) -> FileGraph {
         .nodes
         .iter()
         .enumerate()
-        .filter(|&(n, node)| tree.live[n] && node.file == node.unit && tree.files[node.file].is_unit)
+        .filter(|&(n, node)| {
+            tree.live[n] && node.file == node.unit && tree.files[node.file].is_unit
+        })
         .map(|(_, node)| node.file)
         .collect();
     let mut files: Vec<(String, bool)> = tree
@@ -154,7 +156,9 @@ fn quote(text: &str) -> String {
 }
 
 pub fn dot(graph: &FileGraph) -> String {
-    let mut out = String::from("digraph terragrunt {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n");
+    let mut out = String::from(
+        "digraph terragrunt {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n",
+    );
     for (path, unit) in &graph.files {
         let style = if *unit { " [style=bold]" } else { "" };
         let _ = writeln!(out, "  {}{style};", quote(path));

@@ -137,7 +137,10 @@ mod tests {
             relative(Path::new("/a/b/c"), Path::new("/a/d/e.hcl")),
             PathBuf::from("../../d/e.hcl")
         );
-        assert_eq!(relative(Path::new("/a"), Path::new("/a")), PathBuf::from("."));
+        assert_eq!(
+            relative(Path::new("/a"), Path::new("/a")),
+            PathBuf::from(".")
+        );
     }
 
     #[test]

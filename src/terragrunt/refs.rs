@@ -84,7 +84,8 @@ pub fn extract(file: &File, files: &SourceFiles) -> Extracted {
         block_references(block, &mut out.references);
     }
     walker.body(&file.body, &mut out);
-    out.references.sort_by_key(|r| (r.site.start, r.path.span.start));
+    out.references
+        .sort_by_key(|r| (r.site.start, r.path.span.start));
     out
 }
 

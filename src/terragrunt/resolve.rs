@@ -54,7 +54,10 @@ pub enum Outcome {
     Found(PathBuf),
     /// An optional `read_terragrunt_config` target that does not exist: nothing to follow.
     Absent,
-    Missing { path: PathBuf, why: Missing },
+    Missing {
+        path: PathBuf,
+        why: Missing,
+    },
     Stopped(Stop),
 }
 
@@ -193,11 +196,15 @@ fn call(name: &str, args: &[Expr], span: Span, env: &Env) -> Result<String, Stop
                 }),
             }
         }
-        "get_repo_root" | "get_path_to_repo_root" | "get_path_from_repo_root" if args.is_empty() => {
+        "get_repo_root" | "get_path_to_repo_root" | "get_path_from_repo_root"
+            if args.is_empty() =>
+        {
             let Some(root) = repo_root(env.config_dir) else {
                 return Err(Stop::Unresolvable {
                     span,
-                    why: format!("`{name}()` needs a git repository, and no parent folder holds `.git`"),
+                    why: format!(
+                        "`{name}()` needs a git repository, and no parent folder holds `.git`"
+                    ),
                 });
             };
             let text = match name {
@@ -244,7 +251,9 @@ mod tests {
         let mut files = SourceFiles::default();
         let text = format!("x = {source}\n");
         let id = files.add(SourceFile::new("t.hcl".into(), text.clone()));
-        let file = crate::syntax::native::parse(id, &text).file.expect("parses");
+        let file = crate::syntax::native::parse(id, &text)
+            .file
+            .expect("parses");
         let env = Env {
             config_dir: dir,
             file_dir: dir,
@@ -279,9 +288,15 @@ mod tests {
             eval_in(&unit, "\"${get_repo_root()}/common.hcl\""),
             Ok(format!("{}/common.hcl", show(&root)))
         );
-        assert_eq!(eval_in(&unit, "get_path_to_repo_root()"), Ok("../../..".into()));
         assert_eq!(
-            eval_in(&unit, "find_in_parent_folders(\"nope.hcl\", \"fallback.hcl\")"),
+            eval_in(&unit, "get_path_to_repo_root()"),
+            Ok("../../..".into())
+        );
+        assert_eq!(
+            eval_in(
+                &unit,
+                "find_in_parent_folders(\"nope.hcl\", \"fallback.hcl\")"
+            ),
             Ok("fallback.hcl".into())
         );
         let Err(Stop::NotInParents { name, root_hcl, .. }) =
