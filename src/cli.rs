@@ -350,16 +350,16 @@ fn check(args: CheckArgs) -> i32 {
         )
     });
 
-    let unit_dirs = found
-        .terragrunt
+    let module_dirs: std::collections::BTreeSet<PathBuf> = found
+        .dirs
+        .iter()
+        .map(|d| terragrunt::paths::absolute(d))
+        .collect();
+    let unit_dirs = terragrunt
+        .units
         .iter()
         .filter_map(|unit| unit.parent())
-        .filter(|dir| {
-            found
-                .dirs
-                .binary_search_by(|d| d.as_path().cmp(dir))
-                .is_err()
-        })
+        .filter(|dir| !module_dirs.contains(*dir))
         .collect::<std::collections::BTreeSet<_>>()
         .len();
     let totals = Totals {
@@ -401,10 +401,15 @@ fn check(args: CheckArgs) -> i32 {
 }
 
 fn list_rules() -> i32 {
-    let mut out = String::from(
-        "ID                                     KIND        SEVERITY  DEFAULT  SUMMARY\n",
-    );
-    for meta in rules::catalogue() {
+    let catalogue = rules::catalogue();
+    let width = catalogue
+        .iter()
+        .map(|m| m.id.len())
+        .max()
+        .unwrap_or(0)
+        .max(38);
+    let mut out = format!("{:<width$} KIND        SEVERITY  DEFAULT  SUMMARY\n", "ID");
+    for meta in catalogue {
         let kind = match meta.kind {
             rules::Kind::LoadError => "load error",
             rules::Kind::Rule => "rule",
@@ -412,7 +417,7 @@ fn list_rules() -> i32 {
         };
         let on = if meta.enabled_by_default { "on" } else { "off" };
         out.push_str(&format!(
-            "{:<38} {kind:<11} {:<9} {on:<8} {}\n",
+            "{:<width$} {kind:<11} {:<9} {on:<8} {}\n",
             meta.id,
             meta.severity.as_str(),
             meta.summary

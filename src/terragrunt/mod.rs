@@ -100,6 +100,8 @@ pub struct Tree {
 #[derive(Debug, Default)]
 pub struct TreeResult {
     pub diagnostics: Vec<Diagnostic>,
+    /// The units checked (an included parent `terragrunt.hcl` is not one).
+    pub units: Vec<PathBuf>,
     pub files: usize,
     pub bytes: u64,
 }
@@ -147,6 +149,7 @@ pub fn check(
     diagnostic::sort(&mut diagnostics);
     TreeResult {
         diagnostics,
+        units: tree.units().map(|f| tree.files[f].path.clone()).collect(),
         files: tree.live_file_indexes().count(),
         bytes: tree.live_file_indexes().map(|f| tree.files[f].bytes).sum(),
     }
@@ -257,6 +260,24 @@ impl Tree {
             }
         }
         (0..self.files.len()).filter(move |&f| seen[f])
+    }
+
+    /// The files evaluated as units: live `terragrunt.hcl` files evaluated for themselves, not
+    /// only as a parent other units include.
+    pub fn units(&self) -> impl Iterator<Item = usize> + '_ {
+        let mut unit = vec![false; self.files.len()];
+        for (n, node) in self.nodes.iter().enumerate() {
+            if self.live[n] && node.file == node.unit && self.files[node.file].is_unit {
+                unit[node.file] = true;
+            }
+        }
+        let included: BTreeSet<usize> = self
+            .edges
+            .iter()
+            .filter(|e| e.kind == RefKind::Include)
+            .map(|e| self.nodes[e.to].file)
+            .collect();
+        (0..self.files.len()).filter(move |&f| unit[f] && !included.contains(&f))
     }
 
     /// Live files that parsed.

@@ -49,16 +49,7 @@ pub fn file_graph(tree: &Tree) -> FileGraph {
             .line_col(offset as usize)
             .0
     };
-    // A unit is a `terragrunt.hcl` evaluated for itself (not only as an included parent).
-    let units: BTreeSet<usize> = tree
-        .nodes
-        .iter()
-        .enumerate()
-        .filter(|&(n, node)| {
-            tree.live[n] && node.file == node.unit && tree.files[node.file].is_unit
-        })
-        .map(|(_, node)| node.file)
-        .collect();
+    let units: BTreeSet<usize> = tree.units().collect();
     let mut files: Vec<(String, bool)> = tree
         .live_file_indexes()
         .map(|f| (tree.show_file(f), units.contains(&f)))
