@@ -496,6 +496,17 @@ pub(crate) mod testing {
 
     /// Every `pass` case gives no finding of `rule`; every `fail` case exactly `count`.
     pub fn check_table(rule: &str, pass: &[Files], fail: &[(Files, usize)]) {
+        check_table_with(rule, pass, fail, findings);
+    }
+
+    /// [`check_table`] with another way to get a case's findings (a module directory, a
+    /// Terragrunt tree...).
+    pub fn check_table_with(
+        rule: &str,
+        pass: &[Files],
+        fail: &[(Files, usize)],
+        findings: impl Fn(&str, Files) -> Vec<Diagnostic>,
+    ) {
         for (i, case) in pass.iter().enumerate() {
             let found = findings(rule, case);
             assert!(

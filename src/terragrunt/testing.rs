@@ -48,34 +48,5 @@ pub fn findings(rule: &str, files: Files) -> Vec<Diagnostic> {
 /// Every `pass` case gives no finding of `rule`; every `fail` case exactly `count`, each with a
 /// location.
 pub fn check_table(rule: &str, pass: &[Files], fail: &[(Files, usize)]) {
-    for (i, case) in pass.iter().enumerate() {
-        let found = findings(rule, case);
-        assert!(
-            found.is_empty(),
-            "{rule}: pass case {i} gave {:#?}",
-            messages(&found)
-        );
-    }
-    for (i, (case, count)) in fail.iter().enumerate() {
-        let found = findings(rule, case);
-        assert_eq!(
-            found.len(),
-            *count,
-            "{rule}: fail case {i} gave {:#?}",
-            messages(&found)
-        );
-        for d in &found {
-            assert!(
-                d.primary.is_some(),
-                "{rule}: fail case {i}: finding without a location"
-            );
-        }
-    }
-}
-
-pub fn messages(found: &[Diagnostic]) -> Vec<String> {
-    found
-        .iter()
-        .map(|d| format!("{}:{:?} {}", d.path, d.start(), d.message))
-        .collect()
+    crate::rules::testing::check_table_with(rule, pass, fail, findings);
 }
