@@ -7,9 +7,12 @@ use crate::module_source::{SourceKind, classify};
 use super::{Check, Context, Rule, RuleViews, literal_source, module_calls, rule_meta};
 
 pub const RULE: Rule = Rule {
+    // A warning, not an error, by default: local module directories are often made by a build
+    // step (symlinks, generated code, submodules not checked out), and the linted checkout may
+    // not have them. Projects that commit their modules can set it to error.
     meta: rule_meta!(
         "module_local_source_missing",
-        Error,
+        Warning,
         true,
         "a local module source with no module in it"
     ),
