@@ -9,6 +9,10 @@ use super::model::{
 };
 use super::{LoadedFile, Merger};
 
+/// Why Terraform drops `deprecated` from variable and output overrides.
+const DEPRECATED_IS_OPENTOFUS: &str =
+    "`deprecated` is an OpenTofu argument: Terraform does not merge it";
+
 const WHY_OVERRIDE_NEEDS_BASE: &str = "Override files only change blocks that primary files define; a block with nothing to merge into is an error.";
 
 impl Merger<'_> {
@@ -451,12 +455,7 @@ impl Merger<'_> {
             if merged {
                 self.set_attribute(address, name, &mut body.attributes, attr);
             } else if name == "deprecated" {
-                self.ignored(
-                    address,
-                    name,
-                    attr.span(),
-                    "`deprecated` is an OpenTofu argument: Terraform does not merge it",
-                );
+                self.ignored(address, name, attr.span(), DEPRECATED_IS_OPENTOFUS);
             } else {
                 self.unknown_argument(address, name, attr.span());
             }
@@ -498,12 +497,7 @@ impl Merger<'_> {
                     "an override cannot clear an output's description",
                 );
             } else if name == "deprecated" {
-                self.ignored(
-                    address,
-                    name,
-                    attr.span(),
-                    "`deprecated` is an OpenTofu argument: Terraform does not merge it",
-                );
+                self.ignored(address, name, attr.span(), DEPRECATED_IS_OPENTOFUS);
             } else if name == "type" {
                 self.ignored(
                     address,

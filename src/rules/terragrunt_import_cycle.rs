@@ -83,6 +83,23 @@ mod tests {
 
     const ENV_IMPORTS_REGION: &str = "import \"region\" {\n  config_path = \"../region.hcl\"\n}\n";
 
+    /// account.hcl imports back down the chain: account → env → region → account.
+    const CYCLE: &[(&str, &str)] = &[
+        (
+            "live/account.hcl",
+            "import \"env\" {\n  config_path = \"us/app/env.hcl\"\n}\n",
+        ),
+        (
+            "live/us/region.hcl",
+            "import \"account\" {\n  config_path = \"../account.hcl\"\n}\n",
+        ),
+        ("live/us/app/env.hcl", ENV_IMPORTS_REGION),
+        (
+            "live/us/app/vpc/terragrunt.hcl",
+            "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n",
+        ),
+    ];
+
     #[test]
     fn table() {
         check_table(
@@ -116,24 +133,7 @@ mod tests {
             ],
             &[
                 // account.hcl imports back down the chain.
-                (
-                    &[
-                        (
-                            "live/account.hcl",
-                            "import \"env\" {\n  config_path = \"us/app/env.hcl\"\n}\n",
-                        ),
-                        (
-                            "live/us/region.hcl",
-                            "import \"account\" {\n  config_path = \"../account.hcl\"\n}\n",
-                        ),
-                        ("live/us/app/env.hcl", ENV_IMPORTS_REGION),
-                        (
-                            "live/us/app/vpc/terragrunt.hcl",
-                            "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n",
-                        ),
-                    ],
-                    1,
-                ),
+                (CYCLE, 1),
                 // A file that reads itself.
                 (
                     &[(
@@ -171,24 +171,7 @@ mod tests {
 
     #[test]
     fn every_edge_of_the_cycle_is_labelled() {
-        let found = findings(
-            "terragrunt_import_cycle",
-            &[
-                (
-                    "live/account.hcl",
-                    "import \"env\" {\n  config_path = \"us/app/env.hcl\"\n}\n",
-                ),
-                (
-                    "live/us/region.hcl",
-                    "import \"account\" {\n  config_path = \"../account.hcl\"\n}\n",
-                ),
-                ("live/us/app/env.hcl", ENV_IMPORTS_REGION),
-                (
-                    "live/us/app/vpc/terragrunt.hcl",
-                    "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n",
-                ),
-            ],
-        );
+        let found = findings("terragrunt_import_cycle", CYCLE);
         assert_eq!(found.len(), 1);
         let d = &found[0];
         assert!(d.path.ends_with("live/account.hcl"), "{}", d.path);
