@@ -1,30 +1,113 @@
 //! tflint-merge: lints Terraform and OpenTofu module directories as the tools really load them,
 //! with override files merged in.
 //!
-//! The pipeline has one module per stage: [`discover`] → [`syntax`] (parse) → [`load`]
-//! (classify files per view) → [`merge`] → rules → [`report`]. Terragrunt trees
-//! (`terragrunt.hcl` and the `.hcl` files they reference) are checked as one graph by
-//! [`terragrunt`], in the same parallel run.
+//! The pipeline has one module per stage, each depending only on the ones before it:
+//! `input` (discover, read) → `syntax` (parse) → `module` (views, merge, print) → `lint` (the
+//! engine: registry, contexts, the one rule loop) → `rules` (one file per rule) → `report`
+//! (every output format). `knowledge` holds what the tools accept, `types` Terraform's type
+//! system, `terragrunt` the Terragrunt reference graph, and `cli` the command line.
+//!
+//! The library API below is what the command line and the tests use: check a directory, read
+//! its findings and effective module, print that module, and list the finding ids.
 
-pub mod backends;
-pub mod cli;
-pub mod config;
-pub mod diagnostic;
-pub mod discover;
-pub mod load;
-pub mod merge;
-pub mod module_source;
-pub mod pipeline;
-pub mod print;
-pub mod report;
-pub mod rules;
-pub mod source;
-pub mod syntax;
-pub mod terragrunt;
-pub mod version;
+mod cli;
+mod diagnostic;
+mod input;
+mod knowledge;
+mod lint;
+mod module;
+mod report;
+mod rules;
+mod source;
+mod syntax;
+mod terragrunt;
+mod types;
+
+use std::path::{Path, PathBuf};
+
+pub use diagnostic::{Diagnostic, FindingId, Label, Severity, Views};
+pub use knowledge::View;
+pub use knowledge::files::{ConfigName, classify};
+pub use lint::directory::ViewSelection;
+pub use lint::{Kind, RuleMeta};
+pub use module::views::{ViewFiles, view_files};
+
+/// The effective module of one view, with provenance, and how to print it.
+pub mod effective {
+    pub use crate::module::merge::events::{Event, Subject};
+    pub use crate::module::merge::{
+        Address, MergedAttribute, MergedBlock, MergedBody, MergedObject, Module, Origin,
+    };
+    pub use crate::module::print::{COUNT_AND_FOR_EACH_NOTE, PrintFormat, print, semantic_form};
+    pub use crate::source::{FileId, SourceFile, SourceFiles, Span};
+}
 
 /// The project's home page.
 pub const PROJECT_URL: &str = "https://github.com/tflint-merge/tflint-merge";
 
 /// Where rule documentation lives; every diagnostic links to `<base>/<rule_id>.md`.
 pub const RULES_DOC_BASE: &str = "https://github.com/tflint-merge/tflint-merge/blob/main/rules";
+
+/// Runs the command line (`std::env::args`); returns the exit code.
+pub fn run_cli() -> i32 {
+    cli::run()
+}
+
+/// What checking one module directory gives.
+#[derive(Debug)]
+pub struct DirectoryReport {
+    /// The directory's files as read; spans of modules and findings point into them.
+    pub files: effective::SourceFiles,
+    /// The effective module of each view that could be built, in view order.
+    pub modules: Vec<effective::Module>,
+    /// The findings, sorted as they are printed.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Checks one module directory with the default settings, plus the rules in `enable` turned on
+/// (ids as in `tflint-merge rules`; an unknown id is an error).
+pub fn check_directory(
+    dir: &Path,
+    views: ViewSelection,
+    enable: &[&str],
+) -> Result<DirectoryReport, String> {
+    let settings = settings_enabling(enable)?;
+    let options = lint::directory::Options::new(views, settings);
+    let result = lint::directory::check_directory(dir, &options);
+    Ok(DirectoryReport {
+        files: result.files,
+        modules: result.modules,
+        diagnostics: result.diagnostics,
+    })
+}
+
+/// Checks the Terragrunt tree of `units` (`terragrunt.hcl` paths), showing paths relative to
+/// `root`, with the rules in `enable` turned on.
+pub fn check_terragrunt(
+    units: &[PathBuf],
+    root: &Path,
+    enable: &[&str],
+) -> Result<Vec<Diagnostic>, String> {
+    let settings = settings_enabling(enable)?;
+    let given = [root.to_path_buf()];
+    let max = input::read::DEFAULT_MAX_FILE_BYTES;
+    Ok(lint::tree::check_tree(units, &given, &settings, max).diagnostics)
+}
+
+fn settings_enabling(enable: &[&str]) -> Result<lint::RuleSettings, String> {
+    let mut settings = lint::RuleSettings::defaults(rules::registry());
+    for id in enable {
+        settings.enable(id)?;
+    }
+    Ok(settings)
+}
+
+/// Every finding id (load errors, rules, engine findings), sorted by id.
+pub fn catalogue() -> &'static [&'static RuleMeta] {
+    rules::registry().catalogue()
+}
+
+/// The catalogue entry of a finding id.
+pub fn find_id(id: &str) -> Option<&'static RuleMeta> {
+    rules::registry().find(id)
+}

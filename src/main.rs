@@ -4,5 +4,5 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    std::process::exit(tflint_merge::cli::run());
+    std::process::exit(tflint_merge::run_cli());
 }

@@ -6,12 +6,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use tflint_merge::diagnostic::Severity;
-use tflint_merge::load::View;
-use tflint_merge::merge::{Address, MergedBlock, MergedBody, Module};
-use tflint_merge::pipeline::{ViewSelection, check_directory};
-use tflint_merge::rules::Kind;
-use tflint_merge::source::SourceFiles;
+use tflint_merge::Kind;
+use tflint_merge::Severity;
+use tflint_merge::View;
+use tflint_merge::effective::SourceFiles;
+use tflint_merge::effective::{Address, MergedBlock, MergedBody, Module};
+use tflint_merge::{ViewSelection, check_directory};
 
 fn conformance_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance")
@@ -49,7 +49,7 @@ fn check_case(case: &Path) -> Vec<String> {
         &std::fs::read_to_string(case.join("expected.json")).expect("read expected.json"),
     )
     .expect("expected.json is JSON");
-    let result = check_directory(case, ViewSelection::Both);
+    let result = check_directory(case, ViewSelection::Both, &[]).expect("no rules to enable");
     let mut failures = Vec::new();
     for view in View::ALL {
         let Some(spec) = expected["views"].get(view.as_str()) else {
@@ -68,7 +68,7 @@ fn check_case(case: &Path) -> Vec<String> {
             .iter()
             // Load errors only: rule findings are not what the tools report.
             .filter(|d| {
-                tflint_merge::rules::find(d.rule).is_some_and(|m| m.kind == Kind::LoadError)
+                tflint_merge::find_id(d.rule.as_str()).is_some_and(|m| m.kind == Kind::LoadError)
             })
             .filter(|d| {
                 d.severity == Severity::Error
@@ -164,7 +164,7 @@ fn blocks_named<'b>(body: &'b MergedBody, name: &str) -> Vec<&'b MergedBlock> {
 
 fn attr_text(files: &SourceFiles, body: &MergedBody, name: &str) -> Option<String> {
     body.attribute(name)
-        .map(|a| collapse(files.text(a.expr.span)))
+        .map(|a| collapse(files.text(a.value_span())))
 }
 
 fn check_object(
@@ -254,7 +254,7 @@ fn check_terraform(
             let mut list: Vec<String> = tf
                 .required_version
                 .iter()
-                .map(|a| collapse(files.text(a.expr.span)))
+                .map(|a| collapse(files.text(a.value_span())))
                 .collect();
             list.sort();
             let mut want_list: Vec<String> = want
@@ -274,7 +274,7 @@ fn check_terraform(
             let by_name: BTreeMap<&str, String> = tf
                 .required_providers
                 .iter()
-                .map(|a| (a.name.as_str(), collapse(files.text(a.expr.span))))
+                .map(|a| (a.name.as_str(), collapse(files.text(a.value_span()))))
                 .collect();
             by_name
                 .get(entry)

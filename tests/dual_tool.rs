@@ -2,8 +2,8 @@
 //! `versions.tofu` pair, a `language` block in the `.tofu` file): the correct one gives no
 //! finding; each broken variant gives exactly the expected one.
 
-use tflint_merge::diagnostic::Diagnostic;
-use tflint_merge::pipeline::{ViewSelection, check_directory};
+use tflint_merge::Diagnostic;
+use tflint_merge::{ViewSelection, check_directory};
 
 const VERSIONS_TF: &str = r#"terraform {
   required_version = ">= 1.6"
@@ -51,7 +51,9 @@ fn run(files: &[(&str, &str)]) -> Vec<Diagnostic> {
     for (name, text) in files {
         std::fs::write(dir.path().join(name), text).expect("write");
     }
-    check_directory(dir.path(), ViewSelection::Both).diagnostics
+    check_directory(dir.path(), ViewSelection::Both, &[])
+        .expect("no rules to enable")
+        .diagnostics
 }
 
 fn with(replacements: &[(&str, &str)]) -> Vec<Diagnostic> {
@@ -71,7 +73,7 @@ fn with(replacements: &[(&str, &str)]) -> Vec<Diagnostic> {
 }
 
 fn ids(found: &[Diagnostic]) -> Vec<&'static str> {
-    found.iter().map(|d| d.rule).collect()
+    found.iter().map(|d| d.rule.as_str()).collect()
 }
 
 #[test]
@@ -213,7 +215,7 @@ fn the_other_views_file_is_named_where_it_matters() {
     )]);
     let shadow = found
         .iter()
-        .find(|d| d.rule == "tofu_shadows_tf")
+        .find(|d| d.rule.as_str() == "tofu_shadows_tf")
         .expect("tofu_shadows_tf");
     assert!(
         shadow

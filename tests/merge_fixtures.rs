@@ -5,10 +5,10 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use tflint_merge::merge::events::Event;
-use tflint_merge::pipeline::{ViewSelection, check_directory};
-use tflint_merge::print::{PrintFormat, print};
-use tflint_merge::source::{SourceFiles, Span};
+use tflint_merge::effective::Event;
+use tflint_merge::effective::{PrintFormat, print};
+use tflint_merge::effective::{SourceFiles, Span};
+use tflint_merge::{ViewSelection, check_directory};
 
 fn at(files: &SourceFiles, span: Span) -> String {
     let file = files.get(span.file);
@@ -93,7 +93,7 @@ fn event(files: &SourceFiles, event: &Event) -> String {
 
 fn report(dir: &Path) -> String {
     let mut out = String::new();
-    let both = check_directory(dir, ViewSelection::Both);
+    let both = check_directory(dir, ViewSelection::Both, &[]).expect("no rules to enable");
     out.push_str("## diagnostics (both views)\n");
     for d in &both.diagnostics {
         let (line, col) = d.start();

@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use tflint_merge::load::View;
-use tflint_merge::pipeline::{ViewSelection, check_directory};
-use tflint_merge::print::{COUNT_AND_FOR_EACH_NOTE, PrintFormat, print, semantic_form};
+use tflint_merge::View;
+use tflint_merge::effective::{COUNT_AND_FOR_EACH_NOTE, PrintFormat, print, semantic_form};
+use tflint_merge::{ViewSelection, check_directory};
 
 fn module_dirs(root: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(root) else {
@@ -15,7 +15,7 @@ fn module_dirs(root: &Path, out: &mut Vec<PathBuf>) {
     entries.sort();
     if entries.iter().any(|p| {
         p.is_file()
-            && tflint_merge::load::classify(&p.file_name().unwrap_or_default().to_string_lossy())
+            && tflint_merge::classify(&p.file_name().unwrap_or_default().to_string_lossy())
                 .is_some()
     }) {
         out.push(root.to_path_buf());
@@ -48,7 +48,7 @@ fn printed_module_is_a_fixed_point() {
     let mut failures = Vec::new();
     for dir in &dirs {
         for view in View::ALL {
-            let first = check_directory(dir, selection(view));
+            let first = check_directory(dir, selection(view), &[]).expect("no rules to enable");
             let Some(module) = first.modules.first() else {
                 continue;
             };
@@ -61,7 +61,8 @@ fn printed_module_is_a_fixed_point() {
                 "merged.tf"
             };
             std::fs::write(scratch.path().join(name), &printed).expect("write");
-            let second = check_directory(scratch.path(), selection(view));
+            let second =
+                check_directory(scratch.path(), selection(view), &[]).expect("no rules to enable");
             let errors: Vec<String> = second
                 .diagnostics
                 .iter()
@@ -110,7 +111,7 @@ fn printed_module_is_a_fixed_point() {
 #[test]
 fn hcl_output_of_the_web_example() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/web");
-    let result = check_directory(&dir, ViewSelection::Terraform);
+    let result = check_directory(&dir, ViewSelection::Terraform, &[]).expect("no rules to enable");
     let module = result.modules.first().expect("module");
     insta::assert_snapshot!(
         "web_terraform_hcl",
@@ -121,7 +122,7 @@ fn hcl_output_of_the_web_example() {
 #[test]
 fn json_output_has_provenance() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/web");
-    let result = check_directory(&dir, ViewSelection::Terraform);
+    let result = check_directory(&dir, ViewSelection::Terraform, &[]).expect("no rules to enable");
     let module = result.modules.first().expect("module");
     let json: serde_json::Value =
         serde_json::from_str(&print(module, &result.files, PrintFormat::Json)).expect("valid JSON");

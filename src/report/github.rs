@@ -5,18 +5,18 @@ use super::location::{Range, file_of};
 use crate::diagnostic::{Diagnostic, Severity};
 
 /// Escapes a command's message.
-pub fn escape_data(text: &str) -> String {
+pub(crate) fn escape_data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// Escapes a command property value.
-pub fn escape_property(text: &str) -> String {
+pub(crate) fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-pub fn render(diagnostics: &[Diagnostic], summary: &str) -> String {
+pub(crate) fn render(diagnostics: &[Diagnostic], summary: &str) -> String {
     let mut out = String::new();
     for d in diagnostics {
         let command = match d.severity {

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use super::location::{Range, file_of, fingerprint};
 use crate::diagnostic::{Diagnostic, Severity};
 
-pub fn render(diagnostics: &[Diagnostic]) -> String {
+pub(crate) fn render(diagnostics: &[Diagnostic]) -> String {
     let issues: Vec<Value> = diagnostics
         .iter()
         .map(|d| {

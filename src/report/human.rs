@@ -13,7 +13,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::source::SourceFile;
 
 /// Renders one diagnostic; codespan ends it with a blank line.
-pub fn render(diagnostic: &Diagnostic, color: bool) -> Vec<u8> {
+pub(crate) fn render(diagnostic: &Diagnostic, color: bool) -> Vec<u8> {
     let mut files = LabelFiles::default();
     let mut labels = Vec::new();
     if let Some(primary) = &diagnostic.primary {
@@ -39,7 +39,7 @@ pub fn render(diagnostic: &Diagnostic, color: bool) -> Vec<u8> {
     notes.extend(diagnostic.help.iter().map(|h| format!("help: {h}")));
     notes.push(format!("see: {}", diagnostic.doc_link()));
     let rendered = CsDiagnostic::new(severity(diagnostic.severity))
-        .with_code(diagnostic.rule)
+        .with_code(diagnostic.rule.as_str())
         .with_message(message)
         .with_labels(labels)
         .with_notes(notes);

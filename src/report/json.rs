@@ -14,7 +14,7 @@ fn position(label: &Label) -> (Value, Value) {
     )
 }
 
-pub fn render(diagnostics: &[Diagnostic], totals: Totals) -> String {
+pub(crate) fn render(diagnostics: &[Diagnostic], totals: Totals) -> String {
     let findings: Vec<Value> = diagnostics
         .iter()
         .map(|d| {

@@ -5,15 +5,15 @@ use crate::diagnostic::{Diagnostic, Label};
 
 /// A 1-based range: start line/column and end line/column (end column exclusive, as SARIF).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Range {
-    pub start_line: usize,
-    pub start_column: usize,
-    pub end_line: usize,
-    pub end_column: usize,
+pub(crate) struct Range {
+    pub(crate) start_line: usize,
+    pub(crate) start_column: usize,
+    pub(crate) end_line: usize,
+    pub(crate) end_column: usize,
 }
 
 impl Range {
-    pub fn of(label: &Label) -> Range {
+    pub(crate) fn of(label: &Label) -> Range {
         let (start_line, start_column) = label.start();
         let (end_line, end_column) = label.end();
         // An empty range (a syntax error position) still covers one column.
@@ -33,7 +33,7 @@ impl Range {
 
 /// The path of a label's file or a finding, relative to the working directory when it is
 /// under it, `/`-separated.
-pub fn relative(path: &str) -> String {
+pub(crate) fn relative(path: &str) -> String {
     let as_path = std::path::Path::new(path);
     if as_path.is_absolute()
         && let Ok(cwd) = std::env::current_dir()
@@ -44,7 +44,7 @@ pub fn relative(path: &str) -> String {
     path.to_string()
 }
 
-pub fn file_of(diagnostic: &Diagnostic) -> String {
+pub(crate) fn file_of(diagnostic: &Diagnostic) -> String {
     relative(
         diagnostic
             .primary
@@ -55,7 +55,7 @@ pub fn file_of(diagnostic: &Diagnostic) -> String {
 
 /// A stable fingerprint: the rule, the file, the message and the text of the primary location
 /// (not its line number), so an alert keeps its identity when lines move.
-pub fn fingerprint(diagnostic: &Diagnostic) -> String {
+pub(crate) fn fingerprint(diagnostic: &Diagnostic) -> String {
     let text = diagnostic
         .primary
         .as_ref()
@@ -76,7 +76,7 @@ pub fn fingerprint(diagnostic: &Diagnostic) -> String {
         .unwrap_or_default();
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for part in [
-        diagnostic.rule,
+        diagnostic.rule.as_str(),
         &file_of(diagnostic),
         &diagnostic.message,
         &text,
@@ -90,7 +90,7 @@ pub fn fingerprint(diagnostic: &Diagnostic) -> String {
 }
 
 /// The first paragraph of a doc's `## What it does` section (or its summary line).
-pub fn doc_description(doc: &str) -> String {
+pub(crate) fn doc_description(doc: &str) -> String {
     let section = doc.split("## What it does").nth(1).unwrap_or(doc);
     section
         .trim_start()

@@ -1,7 +1,9 @@
-//! Renders diagnostics. Every format reads the same [`Diagnostic`] data.
+//! The last stage: renders findings in every output format (all read the same [`Diagnostic`]
+//! data), and the Terragrunt graph of `tflint-merge graph` ([`graph`]).
 
 mod github;
 mod gitlab;
+pub(crate) mod graph;
 mod human;
 mod json;
 mod location;
@@ -12,10 +14,11 @@ mod xml;
 use std::io::{self, Write};
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::lint::RuleMeta;
 
 /// Output formats of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// Annotated snippets, like rustc.
     Human,
     /// One line per finding: `path:line:col: severity[rule]: message`.
@@ -36,19 +39,20 @@ pub enum Format {
 
 /// What the run covered, for the closing summary line.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Totals {
-    pub directories: usize,
-    pub files: usize,
-    pub bytes: u64,
+pub(crate) struct Totals {
+    pub(crate) directories: usize,
+    pub(crate) files: usize,
+    pub(crate) bytes: u64,
 }
 
 /// Renders all diagnostics (already in output order) and a summary to `out`.
-pub fn render(
+pub(crate) fn render(
     out: &mut dyn Write,
     format: Format,
     color: bool,
     diagnostics: &[Diagnostic],
     totals: Totals,
+    catalogue: &[&RuleMeta],
 ) -> io::Result<()> {
     match format {
         Format::Human => {
@@ -64,7 +68,7 @@ pub fn render(
             Ok(())
         }
         Format::Json => out.write_all(json::render(diagnostics, totals).as_bytes()),
-        Format::Sarif => out.write_all(sarif::render(diagnostics).as_bytes()),
+        Format::Sarif => out.write_all(sarif::render(diagnostics, catalogue).as_bytes()),
         Format::Github => {
             out.write_all(github::render(diagnostics, &summary(diagnostics, totals)).as_bytes())
         }
@@ -75,7 +79,7 @@ pub fn render(
 }
 
 /// `2 errors, 1 warning in 3 directories (7 files)`.
-pub fn summary(diagnostics: &[Diagnostic], totals: Totals) -> String {
+pub(crate) fn summary(diagnostics: &[Diagnostic], totals: Totals) -> String {
     let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
     let plural = |n: usize, word: &str| {
         if n == 1 {
@@ -115,6 +119,6 @@ fn view_note(diagnostic: &Diagnostic) -> Option<String> {
 }
 
 /// One diagnostic in the human format, without colour (for stderr).
-pub fn render_one_human(diagnostic: &Diagnostic) -> Vec<u8> {
+pub(crate) fn render_one_human(diagnostic: &Diagnostic) -> Vec<u8> {
     human::render(diagnostic, false)
 }

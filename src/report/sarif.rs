@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use super::location::{Range, doc_description, file_of, fingerprint, relative};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::rules;
+use crate::lint::RuleMeta;
 
 fn level(severity: Severity) -> &'static str {
     match severity {
@@ -55,8 +55,7 @@ fn physical(path: &str, label: Option<&Label>) -> Value {
     location
 }
 
-pub fn render(diagnostics: &[Diagnostic]) -> String {
-    let catalogue = rules::catalogue();
+pub(crate) fn render(diagnostics: &[Diagnostic], catalogue: &[&RuleMeta]) -> String {
     let rule_entries: Vec<Value> = catalogue
         .iter()
         .map(|meta| {
@@ -64,9 +63,9 @@ pub fn render(diagnostics: &[Diagnostic]) -> String {
                 "id": meta.id,
                 "name": meta.id,
                 "shortDescription": { "text": meta.summary },
-                "fullDescription": { "text": doc_description(meta.doc) },
+                "fullDescription": { "text": doc_description(meta.doc()) },
                 "helpUri": format!("{}/{}.md", crate::RULES_DOC_BASE, meta.id),
-                "help": { "text": meta.doc, "markdown": meta.doc },
+                "help": { "text": meta.doc(), "markdown": meta.doc() },
                 "defaultConfiguration": { "level": level(meta.severity), "enabled": meta.enabled_by_default },
             })
         })

@@ -2,7 +2,7 @@
 
 use crate::diagnostic::Diagnostic;
 
-pub fn render(diagnostic: &Diagnostic) -> String {
+pub(crate) fn render(diagnostic: &Diagnostic) -> String {
     let location = match &diagnostic.primary {
         Some(label) => {
             let (line, col) = label.start();

@@ -3,7 +3,7 @@
 use super::location::{Range, file_of};
 use crate::diagnostic::{Diagnostic, Severity};
 
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -31,7 +31,7 @@ fn position(d: &Diagnostic) -> (usize, usize) {
 }
 
 /// Checkstyle 4.3: one `<file>` per file, in first-seen order.
-pub fn checkstyle(diagnostics: &[Diagnostic]) -> String {
+pub(crate) fn checkstyle(diagnostics: &[Diagnostic]) -> String {
     let mut files: Vec<(String, Vec<&Diagnostic>)> = Vec::new();
     for d in diagnostics {
         let file = file_of(d);
@@ -64,7 +64,7 @@ pub fn checkstyle(diagnostics: &[Diagnostic]) -> String {
 }
 
 /// JUnit: one failing test case per finding; a clean run is one passing case.
-pub fn junit(diagnostics: &[Diagnostic]) -> String {
+pub(crate) fn junit(diagnostics: &[Diagnostic]) -> String {
     let failures = diagnostics.len();
     let tests = failures.max(1);
     let mut out = format!(

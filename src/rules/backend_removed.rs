@@ -2,25 +2,22 @@
 
 use crate::diagnostic::Diagnostic;
 
-use super::{Check, Context, Rule, RuleViews, backend_type, rule_meta};
+use crate::lint::helpers::backend_type;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "backend_removed",
-        Error,
-        true,
-        "a backend type that was removed from Terraform and OpenTofu"
-    ),
-    views: RuleViews::Both,
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "backend_removed",
+    severity: Error,
+    default: On,
+    summary: "a backend type that was removed from Terraform and OpenTofu",
+    check: Check::View(RuleViews::Both, check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let Some((backend, kind)) = backend_type(ctx) else {
         return;
     };
-    if !crate::backends::REMOVED.contains(&kind) {
+    if !crate::knowledge::backends::REMOVED.contains(&kind) {
         return;
     }
     out.push(
@@ -28,7 +25,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             .at(ctx.files, backend.header_span, format!("the `{kind}` backend was removed"))
             .with_note(format!(
                 "There is no backend type named \"{kind}\" in current Terraform or OpenTofu: it was removed, like {}, so `init` fails.",
-                crate::backends::REMOVED.iter().filter(|k| **k != kind).map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+                crate::knowledge::backends::REMOVED.iter().filter(|k| **k != kind).map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
             ))
             .with_help("move the state to a current backend (for example `s3`, `gcs`, `azurerm`, `http` or `pg`) with the tool's state migration"),
     );
@@ -36,12 +33,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     #[test]
     fn table() {
         check_table(
-            "backend_removed",
+            &super::RULE,
             &[&[("backend.tf", "terraform {\n  backend \"s3\" {}\n}\n")]],
             &[
                 (

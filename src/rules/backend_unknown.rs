@@ -2,26 +2,23 @@
 
 use crate::diagnostic::Diagnostic;
 
-use super::{Check, Context, Rule, RuleViews, backend_type, closest, rule_meta};
+use crate::lint::helpers::{backend_type, closest};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "backend_unknown",
-        Error,
-        true,
-        "a backend type the tool does not have"
-    ),
-    views: RuleViews::Both,
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "backend_unknown",
+    severity: Error,
+    default: On,
+    summary: "a backend type the tool does not have",
+    check: Check::View(RuleViews::Both, check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let Some((backend, kind)) = backend_type(ctx) else {
         return;
     };
-    let known = crate::backends::known(ctx.view);
-    if known.contains(&kind) || crate::backends::REMOVED.contains(&kind) {
+    let known = crate::knowledge::backends::known(ctx.view);
+    if known.contains(&kind) || crate::knowledge::backends::REMOVED.contains(&kind) {
         return;
     }
     let help = match closest(kind, known.iter().copied()) {
@@ -42,12 +39,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     #[test]
     fn table() {
         check_table(
-            "backend_unknown",
+            &super::RULE,
             &[
                 &[("backend.tf", "terraform {\n  backend \"gcs\" {}\n}\n")],
                 &[("backend.tf", "terraform {\n  backend \"etcd\" {}\n}\n")],

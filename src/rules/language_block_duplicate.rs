@@ -1,20 +1,17 @@
 //! More than one `language` block in a module.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
+use crate::knowledge::View;
 
-use super::{Check, Context, Rule, RuleViews, language_blocks, rule_meta};
+use crate::lint::helpers::language_blocks;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "language_block_duplicate",
-        Error,
-        true,
-        "a second language block in a module"
-    ),
-    views: RuleViews::Only(View::OpenTofu),
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "language_block_duplicate",
+    severity: Error,
+    default: On,
+    summary: "a second language block in a module",
+    check: Check::View(RuleViews::Only(View::OpenTofu), check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -35,12 +32,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     #[test]
     fn table() {
         check_table(
-            "language_block_duplicate",
+            &super::RULE,
             &[&[("versions.tofu", "language {\n  edition = tofu2024\n}\n")]],
             &[
                 (

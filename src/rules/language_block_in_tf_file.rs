@@ -1,20 +1,17 @@
 //! A `language` block in a `.tf` file: Terraform does not know the block and fails to load.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
+use crate::knowledge::View;
 
-use super::{Check, Context, Rule, RuleViews, rule_meta, top_level_blocks};
+use crate::lint::helpers::top_level_blocks;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "language_block_in_tf_file",
-        Warning,
-        true,
-        "a language block in a .tf file, which Terraform cannot load"
-    ),
-    views: RuleViews::Only(View::Terraform),
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "language_block_in_tf_file",
+    severity: Warning,
+    default: On,
+    summary: "a language block in a .tf file, which Terraform cannot load",
+    check: Check::View(RuleViews::Only(View::Terraform), check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -34,14 +31,14 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     const LANGUAGE: &str = "language {\n  compatible_with {\n    opentofu = \">= 1.12\"\n  }\n}\n";
 
     #[test]
     fn table() {
         check_table(
-            "language_block_in_tf_file",
+            &super::RULE,
             &[&[
                 ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
                 ("versions.tofu", LANGUAGE),

@@ -1,21 +1,18 @@
 //! A `language` block anywhere but the top level of a file.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
+use crate::knowledge::View;
 use crate::syntax::Block;
 
-use super::{Check, Context, Rule, RuleViews, rule_meta, top_level_blocks};
+use crate::lint::helpers::top_level_blocks;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "language_block_nested",
-        Error,
-        true,
-        "a language block nested inside another block"
-    ),
-    views: RuleViews::Only(View::OpenTofu),
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "language_block_nested",
+    severity: Error,
+    default: On,
+    summary: "a language block nested inside another block",
+    check: Check::View(RuleViews::Only(View::OpenTofu), check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -41,12 +38,12 @@ fn find_nested(ctx: &Context, parent: &Block, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     #[test]
     fn table() {
         check_table(
-            "language_block_nested",
+            &super::RULE,
             &[&[("versions.tofu", "language {\n  edition = tofu2024\n}\n")]],
             &[
                 (

@@ -1,20 +1,17 @@
 //! A second `compatible_with` block in a `language` block.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
+use crate::knowledge::View;
 
-use super::{Check, Context, Rule, RuleViews, language_blocks, rule_meta};
+use crate::lint::helpers::language_blocks;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "language_compatible_with_duplicate",
-        Error,
-        true,
-        "a second compatible_with block after one naming OpenTofu"
-    ),
-    views: RuleViews::Only(View::OpenTofu),
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "language_compatible_with_duplicate",
+    severity: Error,
+    default: On,
+    summary: "a second compatible_with block after one naming OpenTofu",
+    check: Check::View(RuleViews::Only(View::OpenTofu), check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -42,12 +39,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     #[test]
     fn table() {
         check_table(
-            "language_compatible_with_duplicate",
+            &super::RULE,
             &[&[(
                 "versions.tofu",
                 "language {\n  compatible_with {\n    opentofu = \">= 1.12\"\n  }\n}\n",

@@ -1,24 +1,20 @@
 //! `edition` must be the bare keyword `tofu2024`.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
+use crate::knowledge::View;
+use crate::knowledge::blocks::LANGUAGE_EDITION as EDITION;
 use crate::syntax::ExprKind;
 
-use super::{Check, Context, Rule, RuleViews, language_blocks, rule_meta};
+use crate::lint::helpers::language_blocks;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "language_edition_unsupported",
-        Error,
-        true,
-        "a language edition other than the bare keyword tofu2024"
-    ),
-    views: RuleViews::Only(View::OpenTofu),
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "language_edition_unsupported",
+    severity: Error,
+    default: On,
+    summary: "a language edition other than the bare keyword tofu2024",
+    check: Check::View(RuleViews::Only(View::OpenTofu), check),
 };
-
-const EDITION: &str = "tofu2024";
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for (_, language) in language_blocks(ctx) {
@@ -65,12 +61,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::{check_table, findings};
+    use crate::lint::testing::{check_table, findings};
 
     #[test]
     fn table() {
         check_table(
-            "language_edition_unsupported",
+            &super::RULE,
             &[
                 &[("versions.tofu", "language {\n  edition = tofu2024\n}\n")],
                 &[(
@@ -103,12 +99,12 @@ mod tests {
     #[test]
     fn messages_match_opentofu() {
         let quoted = findings(
-            "language_edition_unsupported",
+            &super::RULE,
             &[("v.tofu", "language {\n  edition = \"tofu2024\"\n}\n")],
         );
         assert_eq!(quoted[0].message, "Invalid language edition");
         let tf = findings(
-            "language_edition_unsupported",
+            &super::RULE,
             &[("v.tofu", "language {\n  edition = TF2021\n}\n")],
         );
         assert_eq!(tf[0].message, "Unsupported language edition");

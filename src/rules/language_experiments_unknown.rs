@@ -1,25 +1,19 @@
 //! `experiments` elements must be keywords naming current experiments (there are none).
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
+use crate::knowledge::View;
 use crate::syntax::ExprKind;
 
-use super::{Check, Context, Rule, RuleViews, language_blocks, rule_meta};
+use crate::lint::helpers::language_blocks;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "language_experiments_unknown",
-        Error,
-        true,
-        "a language experiment that is not a current experiment keyword"
-    ),
-    views: RuleViews::Only(View::OpenTofu),
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "language_experiments_unknown",
+    severity: Error,
+    default: On,
+    summary: "a language experiment that is not a current experiment keyword",
+    check: Check::View(RuleViews::Only(View::OpenTofu), check),
 };
-
-/// The experiments the current OpenTofu language offers.
-const CURRENT_EXPERIMENTS: &[&str] = &[];
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for (_, language) in language_blocks(ctx) {
@@ -33,7 +27,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         for item in items {
             let (summary, label) = match (item.keyword(), &item.kind) {
                 (Some(name), _) => {
-                    if CURRENT_EXPERIMENTS.contains(&name) {
+                    if crate::knowledge::blocks::LANGUAGE_EXPERIMENTS.contains(&name) {
                         continue;
                     }
                     (
@@ -59,12 +53,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     #[test]
     fn table() {
         check_table(
-            "language_experiments_unknown",
+            &super::RULE,
             &[&[("versions.tofu", "language {\n  experiments = []\n}\n")]],
             &[
                 (

@@ -1,21 +1,18 @@
 //! `language` settings that are not constants: OpenTofu reads them before anything is evaluated.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
+use crate::knowledge::View;
 use crate::syntax::{Attribute, ExprKind};
 
-use super::{Check, Context, Rule, RuleViews, language_blocks, rule_meta};
+use crate::lint::helpers::language_blocks;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "language_settings_not_constant",
-        Error,
-        true,
-        "a language setting that is not a constant"
-    ),
-    views: RuleViews::Only(View::OpenTofu),
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "language_settings_not_constant",
+    severity: Error,
+    default: On,
+    summary: "a language setting that is not a constant",
+    check: Check::View(RuleViews::Only(View::OpenTofu), check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -67,12 +64,12 @@ fn report(ctx: &Context, attr: &Attribute, expected: &str, out: &mut Vec<Diagnos
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     #[test]
     fn table() {
         check_table(
-            "language_settings_not_constant",
+            &super::RULE,
             &[
                 &[(
                     "versions.tofu",

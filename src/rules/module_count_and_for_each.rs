@@ -1,21 +1,17 @@
 //! OpenTofu's module `lifecycle { enabled }` together with `count` or `for_each`.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
-use crate::merge::Address;
+use crate::knowledge::View;
+use crate::module::merge::Address;
 
-use super::{Check, Context, Rule, RuleViews, rule_meta};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "module_count_and_for_each",
-        Error,
-        true,
-        "a module call with enabled and count or for_each"
-    ),
-    views: RuleViews::Only(View::OpenTofu),
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "module_count_and_for_each",
+    severity: Error,
+    default: On,
+    summary: "a module call with enabled and count or for_each",
+    check: Check::View(RuleViews::Only(View::OpenTofu), check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -47,12 +43,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     #[test]
     fn table() {
         check_table(
-            "module_count_and_for_each",
+            &super::RULE,
             &[&[(
                 "main.tofu",
                 "module \"a\" {\n  source = \"./\"\n  lifecycle {\n    enabled = var.on\n  }\n}\n",

@@ -1,24 +1,17 @@
 //! A local module source that does not exist or holds no configuration for this tool.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::{self, ConfigName};
-use crate::module_source::{SourceKind, classify};
+use crate::knowledge::module_source::{SourceKind, classify};
 
-use super::{Check, Context, Rule, RuleViews, literal_source, module_calls, rule_meta};
+use crate::lint::helpers::{literal_source, module_calls};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    // A warning, not an error, by default: local module directories are often made by a build
-    // step (symlinks, generated code, submodules not checked out), and the linted checkout may
-    // not have them. Projects that commit their modules can set it to error.
-    meta: rule_meta!(
-        "module_local_source_missing",
-        Warning,
-        true,
-        "a local module source with no module in it"
-    ),
-    views: RuleViews::Both,
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "module_local_source_missing",
+    severity: Warning,
+    default: On,
+    summary: "a local module source with no module in it",
+    check: Check::View(RuleViews::Both, check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -30,9 +23,9 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let path = ctx.dir.join(source.split("//").next().unwrap_or(source));
-        let problem = if !path.is_dir() {
+        let problem = if !ctx.neighbours.module(&path).exists {
             format!("`{source}` does not exist")
-        } else if !has_configuration(&path, ctx.view) {
+        } else if !ctx.neighbours.has_configuration(&path, ctx.view) {
             format!(
                 "`{source}` holds no configuration files {} reads",
                 ctx.view.tool_name()
@@ -49,26 +42,14 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn has_configuration(dir: &std::path::Path, view: crate::load::View) -> bool {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return false;
-    };
-    let names: Vec<ConfigName> = entries
-        .filter_map(Result::ok)
-        .filter(|e| !e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|e| e.file_name().to_str().and_then(load::classify))
-        .collect();
-    load::view_files(&names, view).loaded().next().is_some()
-}
-
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     #[test]
     fn table() {
         check_table(
-            "module_local_source_missing",
+            &super::RULE,
             &[
                 &[("main.tf", "module \"self\" {\n  source = \"./\"\n}\n")],
                 &[(

@@ -2,20 +2,17 @@
 //! Terraform, and anything but `enabled` in OpenTofu's `lifecycle`.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
+use crate::knowledge::View;
 
-use super::{Check, Context, Rule, RuleViews, module_calls, rule_meta};
+use crate::lint::helpers::module_calls;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "module_reserved_block",
-        Error,
-        true,
-        "a reserved block inside a module call"
-    ),
-    views: RuleViews::Both,
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "module_reserved_block",
+    severity: Error,
+    default: On,
+    summary: "a reserved block inside a module call",
+    check: Check::View(RuleViews::Both, check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -81,12 +78,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::{check_table, findings};
+    use crate::lint::testing::{check_table, findings};
 
     #[test]
     fn table() {
         check_table(
-            "module_reserved_block",
+            &super::RULE,
             &[&[("main.tf", "module \"a\" {\n  source = \"./a\"\n}\n")]],
             &[
                 (
@@ -117,7 +114,7 @@ mod tests {
     #[test]
     fn json_locals_in_a_module_call() {
         let found = findings(
-            "module_reserved_block",
+            &super::RULE,
             &[(
                 "main.tf.json",
                 r#"{"module": {"a": {"source": "./a", "locals": {"x": 1}}}}"#,
@@ -129,7 +126,7 @@ mod tests {
     #[test]
     fn lifecycle_enabled_is_fine_for_opentofu_only() {
         let found = findings(
-            "module_reserved_block",
+            &super::RULE,
             &[(
                 "main.tf",
                 "module \"a\" {\n  source = \"./a\"\n  lifecycle {\n    enabled = false\n  }\n}\n",

@@ -1,20 +1,17 @@
 //! A module source that is neither a local path, a registry address, nor a known remote form.
 
 use crate::diagnostic::Diagnostic;
-use crate::module_source::{SourceKind, classify};
+use crate::knowledge::module_source::{SourceKind, classify};
 
-use super::{Check, Context, Rule, RuleViews, literal_source, module_calls, rule_meta};
+use crate::lint::helpers::{literal_source, module_calls};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "module_source_invalid",
-        Error,
-        true,
-        "a module source that is no kind of source address"
-    ),
-    views: RuleViews::Both,
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "module_source_invalid",
+    severity: Error,
+    default: On,
+    summary: "a module source that is no kind of source address",
+    check: Check::View(RuleViews::Both, check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -25,7 +22,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         if source.contains("${") || classify(source) != SourceKind::Invalid {
             continue;
         }
-        let help = if !source.is_empty() && ctx.dir.join(source).is_dir() {
+        let help = if !source.is_empty() && ctx.neighbours.module(&ctx.dir.join(source)).exists {
             format!("a local directory needs a leading `./`: `source = \"./{source}\"`")
         } else {
             "use `./path` for a local directory, `namespace/name/system` for a registry module, or a `git::`/`https://` address".to_string()
@@ -41,12 +38,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     #[test]
     fn table() {
         check_table(
-            "module_source_invalid",
+            &super::RULE,
             &[
                 &[(
                     "main.tf",

@@ -2,21 +2,18 @@
 //! literal string; OpenTofu (≥ 1.8) a static expression.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
+use crate::knowledge::View;
 use crate::syntax::{Expr, ExprKind, scan::references};
 
-use super::{Check, Context, Rule, RuleViews, module_calls, rule_meta};
+use crate::lint::helpers::module_calls;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "module_source_not_static",
-        Error,
-        true,
-        "a module source or version the tool cannot resolve before evaluating the module"
-    ),
-    views: RuleViews::Both,
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "module_source_not_static",
+    severity: Error,
+    default: On,
+    summary: "a module source or version the tool cannot resolve before evaluating the module",
+    check: Check::View(RuleViews::Both, check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -110,12 +107,12 @@ fn opentofu_problem(ctx: &Context, expr: &Expr) -> Option<(&'static str, String)
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::{check_table, findings};
+    use crate::lint::testing::{check_table, findings};
 
     #[test]
     fn table() {
         check_table(
-            "module_source_not_static",
+            &super::RULE,
             &[
                 &[("main.tf", "module \"a\" {\n  source = \"./a\"\n}\n")],
                 &[("main.tf.json", r#"{"module": {"a": {"source": "./a"}}}"#)],
@@ -151,7 +148,7 @@ mod tests {
     #[test]
     fn a_variable_source_is_an_error_for_terraform_only() {
         let found = findings(
-            "module_source_not_static",
+            &super::RULE,
             &[(
                 "main.tf",
                 "module \"a\" {\n  source = \"./modules/${var.name}\"\n}\n",

@@ -1,22 +1,17 @@
 //! An override's nested block type silently replaces several base blocks of that type.
 
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::merge::events::Event;
+use crate::diagnostic::Diagnostic;
+use crate::lint::helpers::all_restated;
+use crate::module::merge::events::{Event, Subject};
 
-use super::{Check, Context, Kind, Rule, RuleMeta, RuleViews, describe};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: RuleMeta {
-        id: "override_clobbers_nested_blocks",
-        kind: Kind::Rule,
-        severity: Severity::Warning,
-        enabled_by_default: true,
-        summary: "an override's nested blocks replace several base blocks of that type",
-        doc: include_str!("../../rules/override_clobbers_nested_blocks.md"),
-    },
-    views: RuleViews::Both,
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "override_clobbers_nested_blocks",
+    severity: Warning,
+    default: On,
+    summary: "an override's nested blocks replace several base blocks of that type",
+    check: Check::View(RuleViews::Both, check),
 };
 
 /// Blocks other rules or the merge itself speak for: provisioners have their own rule,
@@ -34,11 +29,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         else {
             continue;
         };
-        if dropped.len() < 2 || NOT_HERE.contains(&kind.as_str()) || address == "terraform" {
+        if dropped.len() < 2 || NOT_HERE.contains(&kind.as_str()) || *address == Subject::Terraform
+        {
             continue;
         }
         // Restating every base block in the override is the documented way to keep them.
-        if super::all_restated(ctx, dropped, by) {
+        if all_restated(ctx, dropped, by) {
             continue;
         }
         let Some(&first) = by.first() else { continue };
@@ -47,7 +43,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 &RULE,
                 format!(
                     "override of {} replaces all {} `{kind}` blocks with {}",
-                    describe(address),
+                    address.describe(),
                     dropped.len(),
                     by.len()
                 ),
@@ -76,7 +72,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     const BASE: &str = r#"
 resource "aws_security_group" "sg" {
@@ -95,7 +91,7 @@ resource "aws_security_group" "sg" {
     #[test]
     fn table() {
         check_table(
-            "override_clobbers_nested_blocks",
+            &super::RULE,
             &[
                 // Replacing a single block is what overrides are for.
                 &[

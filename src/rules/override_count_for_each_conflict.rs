@@ -1,22 +1,16 @@
 //! After merging, a block has both `count` and `for_each`.
 
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::merge::{Address, Origin};
+use crate::diagnostic::Diagnostic;
+use crate::module::merge::{Address, Origin};
 
-use super::{Check, Context, Kind, Rule, RuleMeta, RuleViews};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: RuleMeta {
-        id: "override_count_for_each_conflict",
-        kind: Kind::Rule,
-        severity: Severity::Error,
-        enabled_by_default: true,
-        summary: "after merging, a block has both count and for_each",
-        doc: include_str!("../../rules/override_count_for_each_conflict.md"),
-    },
-    views: RuleViews::Both,
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "override_count_for_each_conflict",
+    severity: Error,
+    default: On,
+    summary: "after merging, a block has both count and for_each",
+    check: Check::View(RuleViews::Both, check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -76,12 +70,12 @@ fn same_block(a: crate::source::Span, b: crate::source::Span, ctx: &Context) -> 
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     #[test]
     fn table() {
         check_table(
-            "override_count_for_each_conflict",
+            &super::RULE,
             &[
                 // Replacing count by count.
                 &[

@@ -1,22 +1,16 @@
 //! An override sets something the tools silently drop; the base setting stays.
 
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::merge::events::Event;
+use crate::diagnostic::Diagnostic;
+use crate::module::merge::events::{Event, Subject};
 
-use super::{Check, Context, Kind, Rule, RuleMeta, RuleViews, describe, object};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: RuleMeta {
-        id: "override_ignored_setting",
-        kind: Kind::Rule,
-        severity: Severity::Warning,
-        enabled_by_default: true,
-        summary: "an override setting that the tools silently drop",
-        doc: include_str!("../../rules/override_ignored_setting.md"),
-    },
-    views: RuleViews::Both,
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "override_ignored_setting",
+    severity: Warning,
+    default: On,
+    summary: "an override setting that the tools silently drop",
+    check: Check::View(RuleViews::Both, check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -30,9 +24,9 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         else {
             continue;
         };
-        let what = match address.as_str() {
-            "ephemeral" | "removed" => format!("`{name}` block"),
-            _ => format!("`{name}` in the override of {}", describe(address)),
+        let what = match address {
+            Subject::IgnoredBlock(_) => format!("`{name}` block"),
+            _ => format!("`{name}` in the override of {}", address.describe()),
         };
         let mut d = ctx
             .finding(&RULE, format!("{what} has no effect"))
@@ -42,7 +36,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 reason[..1].to_uppercase(),
                 reason = &reason[1..]
             ));
-        if let Some(base) = object(ctx.module, address) {
+        if let Some(base) = address.address().and_then(|a| ctx.module.object(a)) {
             d = d.with_label(
                 ctx.files,
                 base.base_header,
@@ -55,14 +49,14 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::{check_table, findings};
+    use crate::lint::testing::{check_table, findings};
 
     const BASE: &str = "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    ignore_changes = [input]\n  }\n}\nresource \"terraform_data\" \"b\" {}\noutput \"o\" {\n  value       = 1\n  description = \"d\"\n}\n";
 
     #[test]
     fn table() {
         check_table(
-            "override_ignored_setting",
+            &super::RULE,
             &[&[
                 ("main.tf", BASE),
                 (
@@ -125,7 +119,7 @@ mod tests {
     #[test]
     fn ephemeral_override_is_dropped_by_terraform_only() {
         let found = findings(
-            "override_ignored_setting",
+            &super::RULE,
             &[
                 (
                     "main.tf",

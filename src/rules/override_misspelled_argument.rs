@@ -1,71 +1,21 @@
 //! An override sets an argument the overridden block does not have. The tools decode overridden
 //! bodies leniently, so the typo is dropped without a word.
 
-use std::path::Path;
+use crate::diagnostic::Diagnostic;
+use crate::knowledge::blocks::{LIFECYCLE, MODULE_CALL_META, OUTPUT, VARIABLE};
+use crate::module::merge::events::Event;
+use crate::module::merge::{Address, MergedObject, Origin};
 
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::load::{self, View};
-use crate::merge::events::Event;
-use crate::merge::{Address, MergedObject, Origin};
+use crate::lint::helpers::closest;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-use super::{Check, Context, Kind, Rule, RuleMeta, RuleViews, closest, describe};
-
-pub const RULE: Rule = Rule {
-    meta: RuleMeta {
-        id: "override_misspelled_argument",
-        kind: Kind::Rule,
-        severity: Severity::Warning,
-        enabled_by_default: true,
-        summary: "an override argument the overridden block does not have",
-        doc: include_str!("../../rules/override_misspelled_argument.md"),
-    },
-    views: RuleViews::Both,
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "override_misspelled_argument",
+    severity: Warning,
+    default: On,
+    summary: "an override argument the overridden block does not have",
+    check: Check::View(RuleViews::Both, check),
 };
-
-const VARIABLE: &[&str] = &[
-    "description",
-    "default",
-    "type",
-    "sensitive",
-    "nullable",
-    "ephemeral",
-    "const",
-    "deprecated",
-    "validation",
-];
-const OUTPUT: &[&str] = &[
-    "value",
-    "description",
-    "sensitive",
-    "ephemeral",
-    "deprecated",
-    "type",
-    "depends_on",
-    "precondition",
-];
-const LIFECYCLE: &[&str] = &[
-    "create_before_destroy",
-    "prevent_destroy",
-    "ignore_changes",
-    "replace_triggered_by",
-    "precondition",
-    "postcondition",
-    "destroy",
-    "enabled",
-    "action_trigger",
-];
-/// Arguments of a module call that are not input variables.
-const MODULE_META: &[&str] = &[
-    "source",
-    "version",
-    "count",
-    "for_each",
-    "providers",
-    "depends_on",
-    "enabled",
-];
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for event in &ctx.module.events {
@@ -79,7 +29,9 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         };
         let (argument, known) = match name.strip_prefix("lifecycle.") {
             Some(inner) => (inner, LIFECYCLE),
-            None if address.starts_with("variable.") => (name.as_str(), VARIABLE),
+            None if matches!(address.address(), Some(Address::Variable(_))) => {
+                (name.as_str(), VARIABLE)
+            }
             None => (name.as_str(), OUTPUT),
         };
         let block = if known == LIFECYCLE {
@@ -92,11 +44,11 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 &RULE,
                 format!(
                     "`{argument}` is not an argument of {block} in {}",
-                    describe(address)
+                    address.describe()
                 ),
             )
             .at(ctx.files, *span, "unknown here");
-        if let Some(base) = super::object(ctx.module, address) {
+        if let Some(base) = address.address().and_then(|a| ctx.module.object(a)) {
             d = d.with_label(ctx.files, base.base_header, "overridden block");
         }
         out.push(finish(d, argument, known.iter().copied()));
@@ -127,7 +79,7 @@ fn check_module_inputs(ctx: &Context, object: &MergedObject, out: &mut Vec<Diagn
     if !(source.starts_with("./") || source.starts_with("../")) {
         return; // a remote module: its variables are not here to read
     }
-    let Some(variables) = declared_variables(&ctx.dir.join(source), ctx.view) else {
+    let Some(variables) = ctx.neighbours.variables(&ctx.dir.join(source), ctx.view) else {
         return;
     };
     for attr in object
@@ -136,7 +88,9 @@ fn check_module_inputs(ctx: &Context, object: &MergedObject, out: &mut Vec<Diagn
         .iter()
         .filter(|a| a.origin == Origin::Override)
     {
-        if MODULE_META.contains(&attr.name.as_str()) || variables.iter().any(|v| v == &attr.name) {
+        if MODULE_CALL_META.contains(&attr.name.as_str())
+            || variables.iter().any(|v| v == &attr.name)
+        {
             continue;
         }
         let d = ctx
@@ -158,44 +112,14 @@ fn check_module_inputs(ctx: &Context, object: &MergedObject, out: &mut Vec<Diagn
     }
 }
 
-/// The variables a local module declares in this view, or `None` if any of its files cannot
-/// be read or parsed (then nothing is judged).
-fn declared_variables(dir: &Path, view: View) -> Option<Vec<String>> {
-    let names: Vec<load::ConfigName> = std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(|e| e.ok())
-        .filter(|e| !e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|e| e.file_name().to_str().and_then(load::classify))
-        .collect();
-    if names.is_empty() {
-        return None;
-    }
-    let files = load::view_files(&names, view);
-    let mut variables = Vec::new();
-    for index in files.loaded() {
-        let name = &names[index];
-        let text = std::fs::read_to_string(dir.join(&name.name)).ok()?;
-        let parsed = crate::syntax::parse(crate::source::FileId(0), name.extension.syntax(), &text);
-        let file = parsed.file.ok()?;
-        variables.extend(
-            file.body
-                .blocks
-                .iter()
-                .filter(|b| b.kind == "variable")
-                .filter_map(|b| b.label(0).map(str::to_string)),
-        );
-    }
-    Some(variables)
-}
-
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::{check_table, findings};
+    use crate::lint::testing::{check_table, findings};
 
     #[test]
     fn table() {
         check_table(
-            "override_misspelled_argument",
+            &super::RULE,
             &[
                 &[
                     ("main.tf", "variable \"v\" {}\n"),
@@ -256,17 +180,16 @@ mod tests {
         )
         .expect("write");
         std::fs::write(parent.join("override.tf"), "module \"net\" {\n  cidr_blok = \"10.1.0.0/16\"\n  name      = \"x\"\n  count     = 1\n}\n").expect("write");
-        let found = crate::pipeline::check_directory(&parent, crate::pipeline::ViewSelection::Both)
-            .diagnostics
+        let found: Vec<_> = crate::lint::testing::findings_in(&super::RULE, &parent)
             .into_iter()
-            .filter(|d| d.rule == "override_misspelled_argument")
-            .collect::<Vec<_>>();
+            .filter(|d| d.rule == super::RULE.id())
+            .collect();
         assert_eq!(found.len(), 1, "{found:#?}");
         assert_eq!(found[0].help.as_deref(), Some("did you mean `cidr_block`?"));
         // A remote module is not judged.
         assert!(
             findings(
-                "override_misspelled_argument",
+                &super::RULE,
                 &[
                     (
                         "main.tf",

@@ -1,34 +1,29 @@
 //! An override that changes nothing: an argument set to the value it already has, or an
 //! override block with nothing in it.
 
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::merge::events::Event;
+use crate::diagnostic::Diagnostic;
+use crate::module::merge::Address;
+use crate::module::merge::events::Event;
 
-use super::{Check, Context, Kind, Rule, RuleMeta, RuleViews, describe};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: RuleMeta {
-        id: "override_noop",
-        kind: Kind::Rule,
-        severity: Severity::Warning,
-        enabled_by_default: true,
-        summary: "an override that changes nothing",
-        doc: include_str!("../../rules/override_noop.md"),
-    },
-    views: RuleViews::Both,
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "override_noop",
+    severity: Warning,
+    default: On,
+    summary: "an override that changes nothing",
+    check: Check::View(RuleViews::Both, check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for event in &ctx.module.events {
         match event {
             // A provider override must restate `alias`: it is how the override names its target.
-            Event::AttributeReplaced { address, name, .. } if name == "alias" && address.starts_with("provider.") => {}
+            Event::AttributeReplaced { address, name, .. } if name == "alias" && matches!(address.address(), Some(Address::Provider(..))) => {}
             Event::AttributeReplaced { address, name, new, old, identical: true, .. } => out.push(
                 ctx.finding(
                     &RULE,
-                    format!("override of {} sets `{name}` to the value it already has", describe(address)),
+                    format!("override of {} sets `{name}` to the value it already has", address.describe()),
                 )
                 .at(ctx.files, *new, "same as the base")
                 .with_label(ctx.files, *old, "already set here")
@@ -39,7 +34,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 if is_empty_block(ctx, *override_span) =>
             {
                 out.push(
-                    ctx.finding(&RULE, format!("empty override of {} changes nothing", describe(address)))
+                    ctx.finding(&RULE, format!("empty override of {} changes nothing", address.describe()))
                         .at(ctx.files, *override_header, "empty override block")
                         .with_label(ctx.files, *base_header, "base block")
                         .with_note("An override block only changes what it sets; this one sets nothing.")
@@ -63,14 +58,14 @@ fn is_empty_block(ctx: &Context, span: crate::source::Span) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     const BASE: &str = "resource \"terraform_data\" \"x\" {\n  input = [1, 2]\n}\n";
 
     #[test]
     fn table() {
         check_table(
-            "override_noop",
+            &super::RULE,
             &[
                 &[
                     ("main.tf", BASE),

@@ -1,33 +1,28 @@
 //! Override files that change most of a module: a sign they are used as primary configuration.
 
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::merge::Origin;
+use crate::diagnostic::Diagnostic;
+use crate::module::merge::Origin;
 
-use super::{Check, Context, Kind, OptionKind, OptionSpec, Rule, RuleMeta, RuleViews};
+use crate::lint::{Check, Context, OptionKind, OptionSpec, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: RuleMeta {
-        id: "override_only_file",
-        kind: Kind::Rule,
-        severity: Severity::Notice,
-        enabled_by_default: false,
-        summary: "override files change most of the module",
-        doc: include_str!("../../rules/override_only_file.md"),
-    },
-    views: RuleViews::Both,
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "override_only_file",
+    severity: Notice,
+    default: Off,
+    summary: "override files change most of the module",
+    check: Check::View(RuleViews::Both, check),
     options: &[
+        // Report when more than this share of the module's objects is overridden.
         OptionSpec {
             name: "threshold",
             kind: OptionKind::Fraction,
-            help: "report when more than this share of the module's objects is overridden (default 0.5)",
         },
+        // Only judge modules with at least this many objects.
         OptionSpec {
             name: "min_objects",
             kind: OptionKind::Integer,
-            help: "only judge modules with at least this many objects (default 4)",
         },
     ],
-    check: Check::View(check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -83,14 +78,14 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     const BASE: &str = "resource \"terraform_data\" \"a\" {}\nresource \"terraform_data\" \"b\" {}\nresource \"terraform_data\" \"c\" {}\nresource \"terraform_data\" \"d\" {}\n";
 
     #[test]
     fn table() {
         check_table(
-            "override_only_file",
+            &super::RULE,
             &[
                 &[
                     ("main.tf", BASE),

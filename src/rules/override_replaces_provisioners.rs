@@ -1,22 +1,17 @@
 //! An override's provisioners silently drop every base provisioner.
 
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::merge::events::Event;
+use crate::diagnostic::Diagnostic;
+use crate::lint::helpers::all_restated;
+use crate::module::merge::events::Event;
 
-use super::{Check, Context, Kind, Rule, RuleMeta, RuleViews, describe};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: RuleMeta {
-        id: "override_replaces_provisioners",
-        kind: Kind::Rule,
-        severity: Severity::Warning,
-        enabled_by_default: true,
-        summary: "an override's provisioners drop every base provisioner",
-        doc: include_str!("../../rules/override_replaces_provisioners.md"),
-    },
-    views: RuleViews::Both,
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "override_replaces_provisioners",
+    severity: Warning,
+    default: On,
+    summary: "an override's provisioners drop every base provisioner",
+    check: Check::View(RuleViews::Both, check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -34,7 +29,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             continue;
         }
         // Restating every base block in the override is the documented way to keep them.
-        if super::all_restated(ctx, dropped, by) {
+        if all_restated(ctx, dropped, by) {
             continue;
         }
         let Some(&first) = by.first() else { continue };
@@ -50,7 +45,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 &RULE,
                 format!(
                     "override of {} replaces its {} base {} with {} {}",
-                    describe(address),
+                    address.describe(),
                     dropped.len(),
                     plural(dropped.len()),
                     by.len(),
@@ -74,14 +69,14 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     const BASE: &str = "resource \"terraform_data\" \"a\" {\n  provisioner \"local-exec\" {\n    command = \"one\"\n  }\n}\n";
 
     #[test]
     fn table() {
         check_table(
-            "override_replaces_provisioners",
+            &super::RULE,
             &[
                 &[
                     ("main.tf", BASE),

@@ -1,22 +1,16 @@
 //! A later override replaces what an earlier override set, so the earlier one does nothing.
 
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::merge::events::Event;
+use crate::diagnostic::Diagnostic;
+use crate::module::merge::events::Event;
 
-use super::{Check, Context, Kind, Rule, RuleMeta, RuleViews, describe};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: RuleMeta {
-        id: "override_shadowed",
-        kind: Kind::Rule,
-        severity: Severity::Warning,
-        enabled_by_default: true,
-        summary: "an override setting that a later override replaces",
-        doc: include_str!("../../rules/override_shadowed.md"),
-    },
-    views: RuleViews::Both,
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "override_shadowed",
+    severity: Warning,
+    default: On,
+    summary: "an override setting that a later override replaces",
+    check: Check::View(RuleViews::Both, check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -36,7 +30,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         let same_file = new.file == old.file;
         let message = format!(
             "`{name}` set by this override of {} has no effect: {} replaces it",
-            describe(address),
+            address.describe(),
             if same_file {
                 "a later block in the same file".to_string()
             } else {
@@ -55,14 +49,14 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     const BASE: &str = "resource \"terraform_data\" \"x\" {\n  input = \"base\"\n}\n";
 
     #[test]
     fn table() {
         check_table(
-            "override_shadowed",
+            &super::RULE,
             &[
                 &[
                     ("main.tf", BASE),

@@ -1,22 +1,16 @@
 //! A base block changed by an override file, with no comment saying so.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 
-use super::{Check, Context, Kind, Rule, RuleMeta, RuleViews};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: RuleMeta {
-        id: "override_undocumented",
-        kind: Kind::Rule,
-        severity: Severity::Notice,
-        enabled_by_default: false,
-        summary: "a block changed by an override file has no comment naming it",
-        doc: include_str!("../../rules/override_undocumented.md"),
-    },
-    views: RuleViews::Both,
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "override_undocumented",
+    severity: Notice,
+    default: Off,
+    summary: "a block changed by an override file has no comment naming it",
+    check: Check::View(RuleViews::Both, check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -100,20 +94,21 @@ fn mentions(comment: &str, file_name: &str) -> bool {
     if comment.trim_start().starts_with("tflint-merge-ignore") {
         return false;
     }
-    let stem = crate::load::classify(file_name).map_or(file_name.to_string(), |c| c.stem);
+    let stem =
+        crate::knowledge::files::classify(file_name).map_or(file_name.to_string(), |c| c.stem);
     comment.contains(file_name) || (stem != "override" && comment.contains(&stem))
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     const OVERRIDE: &str = "resource \"terraform_data\" \"a\" {\n  input = 2\n}\n";
 
     #[test]
     fn table() {
         check_table(
-            "override_undocumented",
+            &super::RULE,
             &[
                 &[
                     (

@@ -3,21 +3,18 @@
 //! alike, all enforced together) that admit no version at all.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
-use crate::version::VersionSet;
+use crate::knowledge::View;
+use crate::knowledge::version::VersionSet;
 
-use super::{Check, Context, Rule, RuleViews, language_blocks, parse_constraints, rule_meta};
+use crate::lint::helpers::{language_blocks, parse_constraints};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "required_version_conflict",
-        Warning,
-        true,
-        "OpenTofu version constraints that contradict each other"
-    ),
-    views: RuleViews::Only(View::OpenTofu),
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "required_version_conflict",
+    severity: Warning,
+    default: On,
+    summary: "OpenTofu version constraints that contradict each other",
+    check: Check::View(RuleViews::Only(View::OpenTofu), check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -68,7 +65,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             // (for older OpenTofu) is the recommended setup; one that excludes versions
             // `compatible_with` claims to support is not.
             let readers = compatible_set.intersect(&VersionSet::of(
-                &crate::version::parse(">= 1.12.0").unwrap_or_default(),
+                &crate::knowledge::version::parse(">= 1.12.0").unwrap_or_default(),
             ));
             let narrower = readers.intersect(&required) != readers;
             if !disjoint && !narrower {
@@ -99,7 +96,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     fn language(c: &str) -> String {
         format!("language {{\n  compatible_with {{\n    opentofu = \"{c}\"\n  }}\n}}\n")
@@ -116,7 +113,7 @@ mod tests {
         let (base, over) = (required(">= 1.12"), required("< 1.10"));
         let wider = required(">= 1.8");
         check_table(
-            "required_version_conflict",
+            &super::RULE,
             &[
                 &[("language.tofu", &same_l), ("versions.tofu", &same_r)],
                 &[("versions.tofu", &same_r)],

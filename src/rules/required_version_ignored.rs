@@ -2,21 +2,17 @@
 //! Terraform rejects: the module loads in OpenTofu and fails in Terraform.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
+use crate::knowledge::View;
 
-use super::{Check, Context, Rule, RuleViews, parse_constraints, rule_meta};
+use crate::lint::helpers::parse_constraints;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "required_version_ignored",
-        Notice,
-        true,
-        "an invalid required_version in a .tf file that only Terraform evaluates"
-    ),
-    // The Terraform view loads every `.tf` file, shadowed by a `.tofu` twin or not.
-    views: RuleViews::Only(View::Terraform),
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "required_version_ignored",
+    severity: Notice,
+    default: On,
+    summary: "an invalid required_version in a .tf file that only Terraform evaluates",
+    check: Check::View(RuleViews::Only(View::Terraform), check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -46,12 +42,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     #[test]
     fn table() {
         check_table(
-            "required_version_ignored",
+            &super::RULE,
             &[
                 &[(
                     "versions.tf",

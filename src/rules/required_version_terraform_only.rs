@@ -1,19 +1,16 @@
 //! The module constrains Terraform's version but says nothing for OpenTofu.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
+use crate::knowledge::View;
 
-use super::{Check, DirectoryContext, Rule, RuleViews, language_blocks, rule_meta};
+use crate::lint::helpers::language_blocks;
+use crate::lint::{Check, DirectoryContext, Rule, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "required_version_terraform_only",
-        Warning,
-        true,
-        "a Terraform version constraint with none for OpenTofu"
-    ),
-    views: RuleViews::Both,
-    options: &[],
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "required_version_terraform_only",
+    severity: Warning,
+    default: On,
+    summary: "a Terraform version constraint with none for OpenTofu",
     check: Check::Directory(check),
 };
 
@@ -40,7 +37,7 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
         .file_name()
         .to_string();
     // The twin that hides this file from OpenTofu: `x.tf` → `x.tofu`, `x.tf.json` → `x.tofu.json`.
-    let twin = crate::load::classify(&file).map_or_else(
+    let twin = crate::knowledge::files::classify(&file).map_or_else(
         || "versions.tofu".to_string(),
         |name| {
             let extension = if name.extension.syntax() == crate::source::Syntax::Json {
@@ -63,14 +60,14 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     const TF: &str = "terraform {\n  required_version = \">= 1.6\"\n}\n";
 
     #[test]
     fn table() {
         check_table(
-            "required_version_terraform_only",
+            &super::RULE,
             &[
                 &[
                     ("versions.tf", TF),

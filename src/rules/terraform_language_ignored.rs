@@ -2,20 +2,17 @@
 //! ignores them.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
+use crate::knowledge::View;
 
-use super::{Check, Context, Rule, RuleViews, rule_meta, top_level_blocks};
+use crate::lint::helpers::top_level_blocks;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "terraform_language_ignored",
-        Notice,
-        true,
-        "a Terraform language or experiments setting in a .tofu file, which OpenTofu ignores"
-    ),
-    views: RuleViews::Only(View::OpenTofu),
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "terraform_language_ignored",
+    severity: Notice,
+    default: On,
+    summary: "a Terraform language or experiments setting in a .tofu file, which OpenTofu ignores",
+    check: Check::View(RuleViews::Only(View::OpenTofu), check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -50,12 +47,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     #[test]
     fn table() {
         check_table(
-            "terraform_language_ignored",
+            &super::RULE,
             &[
                 // In a .tf file it is Terraform's setting.
                 &[("versions.tf", "terraform {\n  experiments = []\n}\n")],

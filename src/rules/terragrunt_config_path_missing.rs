@@ -3,26 +3,23 @@
 //! `find_in_parent_folders()` search that reaches the file system root without a match.
 
 use crate::diagnostic::Diagnostic;
+use crate::terragrunt::describe_missing;
 use crate::terragrunt::paths::dir_of;
 use crate::terragrunt::refs::RefKind;
 use crate::terragrunt::resolve::{Missing, Outcome, Stop};
-use crate::terragrunt::{Context, describe_missing};
 
-use super::{Check, Rule, RuleViews, closest, rule_meta};
+use crate::lint::helpers::closest;
+use crate::lint::{Check, Rule, TreeContext, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "terragrunt_config_path_missing",
-        Error,
-        true,
-        "a Terragrunt include, import, read or dependency path that leads to no file"
-    ),
-    views: RuleViews::Both,
-    options: &[],
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "terragrunt_config_path_missing",
+    severity: Error,
+    default: On,
+    summary: "a Terragrunt include, import, read or dependency path that leads to no file",
     check: Check::Terragrunt(check),
 };
 
-fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
     let tree = ctx.tree;
     let groups = tree.grouped_failures(|o| {
         matches!(
@@ -125,14 +122,14 @@ fn similar_name(path: &std::path::Path) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::terragrunt::testing::{check_table, findings};
+    use crate::lint::testing::{check_table, findings};
 
     const UNIT: &str = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n";
 
     #[test]
     fn table() {
         check_table(
-            "terragrunt_config_path_missing",
+            &super::RULE,
             &[
                 &[("root.hcl", ""), ("app/terragrunt.hcl", UNIT)],
                 // An optional read of a file that is not there.
@@ -220,7 +217,7 @@ mod tests {
     #[test]
     fn suggests_a_close_name_and_root_hcl() {
         let found = findings(
-            "terragrunt_config_path_missing",
+            &super::RULE,
             &[
                 ("prod/account.hcl", ""),
                 (
@@ -235,7 +232,7 @@ mod tests {
         );
         assert_eq!(found[0].secondary.len(), 1);
         let found = findings(
-            "terragrunt_config_path_missing",
+            &super::RULE,
             &[
                 ("root.hcl", ""),
                 (
@@ -254,7 +251,7 @@ mod tests {
             found[0].help
         );
         let found = findings(
-            "terragrunt_config_path_missing",
+            &super::RULE,
             &[
                 (
                     "root.hcl",

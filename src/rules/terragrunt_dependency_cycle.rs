@@ -2,25 +2,20 @@
 //! can be applied first.
 
 use crate::diagnostic::Diagnostic;
-use crate::terragrunt::Context;
 use crate::terragrunt::paths::dir_of;
 
 use super::terragrunt_import_cycle::chain;
-use super::{Check, Rule, RuleViews, rule_meta};
+use crate::lint::{Check, Rule, TreeContext, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "terragrunt_dependency_cycle",
-        Error,
-        true,
-        "Terragrunt units whose dependencies form a cycle"
-    ),
-    views: RuleViews::Both,
-    options: &[],
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "terragrunt_dependency_cycle",
+    severity: Error,
+    default: On,
+    summary: "Terragrunt units whose dependencies form a cycle",
     check: Check::Terragrunt(check),
 };
 
-fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
     let tree = ctx.tree;
     let unit_dir = |node: usize| tree.show(dir_of(&tree.files[tree.nodes[node].unit].path));
     for cycle in tree.dependency_cycles() {
@@ -60,7 +55,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::terragrunt::testing::{check_table, findings};
+    use crate::lint::testing::{check_table, findings};
 
     fn dep(name: &str, path: &str) -> String {
         format!("dependency \"{name}\" {{\n  config_path = \"{path}\"\n}}\n")
@@ -72,7 +67,7 @@ mod tests {
         let db_on_vpc = dep("vpc", "../vpc");
         let app_on_both = format!("{}{}", dep("vpc", "../vpc"), dep("db", "../db"));
         check_table(
-            "terragrunt_dependency_cycle",
+            &super::RULE,
             &[&[
                 ("vpc/terragrunt.hcl", ""),
                 ("db/terragrunt.hcl", &db_on_vpc),
@@ -126,7 +121,7 @@ mod tests {
             .iter()
             .map(|(a, b)| (a.as_str(), b.as_str()))
             .collect();
-        let found = findings("terragrunt_dependency_cycle", &files);
+        let found = findings(&super::RULE, &files);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].secondary.len(), n - 1);
         assert!(

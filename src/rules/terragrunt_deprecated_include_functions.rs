@@ -3,19 +3,14 @@
 //! include mechanism that imports deprecate.
 
 use crate::diagnostic::Diagnostic;
-use crate::terragrunt::Context;
 
-use super::{Check, Rule, RuleViews, rule_meta};
+use crate::lint::{Check, Rule, TreeContext, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "terragrunt_deprecated_include_functions",
-        Notice,
-        false,
-        "an include-only Terragrunt function in a file that uses imports"
-    ),
-    views: RuleViews::Both,
-    options: &[],
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "terragrunt_deprecated_include_functions",
+    severity: Notice,
+    default: Off,
+    summary: "an include-only Terragrunt function in a file that uses imports",
     check: Check::Terragrunt(check),
 };
 
@@ -25,7 +20,7 @@ const FUNCTIONS: [&str; 3] = [
     "get_parent_terragrunt_dir",
 ];
 
-fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
     for (file, parsed) in ctx.tree.live_files() {
         let Some(import) = parsed.body.blocks_of("import").next() else {
             continue;
@@ -58,7 +53,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::terragrunt::testing::check_table;
+    use crate::lint::testing::check_table;
 
     #[test]
     fn table() {
@@ -67,7 +62,7 @@ mod tests {
             "{import}locals {{\n  key = \"${{path_relative_to_include()}}/tf.tfstate\"\n  up  = get_parent_terragrunt_dir()\n}}\n"
         );
         check_table(
-            "terragrunt_deprecated_include_functions",
+            &super::RULE,
             &[
                 // With include, the functions are what they are for.
                 &[

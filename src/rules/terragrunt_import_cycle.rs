@@ -2,19 +2,15 @@
 //! calls: Terragrunt parses each target before the file naming it, so it never finishes.
 
 use crate::diagnostic::Diagnostic;
-use crate::terragrunt::{Context, Tree};
+use crate::terragrunt::Tree;
 
-use super::{Check, Rule, RuleViews, rule_meta};
+use crate::lint::{Check, Rule, TreeContext, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "terragrunt_import_cycle",
-        Error,
-        true,
-        "Terragrunt includes, imports or read_terragrunt_config calls that form a cycle"
-    ),
-    views: RuleViews::Both,
-    options: &[],
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "terragrunt_import_cycle",
+    severity: Error,
+    default: On,
+    summary: "Terragrunt includes, imports or read_terragrunt_config calls that form a cycle",
     check: Check::Terragrunt(check),
 };
 
@@ -34,7 +30,7 @@ pub(crate) fn chain(names: &[String]) -> String {
     shown.join(" → ")
 }
 
-fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
     let tree: &Tree = ctx.tree;
     for cycle in tree.parse_cycles() {
         let files: Vec<String> = cycle
@@ -79,7 +75,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::terragrunt::testing::{check_table, findings};
+    use crate::lint::testing::{check_table, findings};
 
     const ENV_IMPORTS_REGION: &str = "import \"region\" {\n  config_path = \"../region.hcl\"\n}\n";
 
@@ -103,7 +99,7 @@ mod tests {
     #[test]
     fn table() {
         check_table(
-            "terragrunt_import_cycle",
+            &super::RULE,
             &[
                 // A chain without a cycle.
                 &[
@@ -171,7 +167,7 @@ mod tests {
 
     #[test]
     fn every_edge_of_the_cycle_is_labelled() {
-        let found = findings("terragrunt_import_cycle", CYCLE);
+        let found = findings(&super::RULE, CYCLE);
         assert_eq!(found.len(), 1);
         let d = &found[0];
         assert!(d.path.ends_with("live/account.hcl"), "{}", d.path);

@@ -2,23 +2,18 @@
 //! Terragrunt refuses a file that mixes them.
 
 use crate::diagnostic::Diagnostic;
-use crate::terragrunt::Context;
 
-use super::{Check, Rule, RuleViews, rule_meta};
+use crate::lint::{Check, Rule, TreeContext, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "terragrunt_include_and_import",
-        Error,
-        true,
-        "a Terragrunt file with both include and import blocks"
-    ),
-    views: RuleViews::Both,
-    options: &[],
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "terragrunt_include_and_import",
+    severity: Error,
+    default: On,
+    summary: "a Terragrunt file with both include and import blocks",
     check: Check::Terragrunt(check),
 };
 
-fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
     for (_, file) in ctx.tree.live_files() {
         let mut imports = file.body.blocks_of("import");
         let (Some(import), Some(include)) = (imports.next(), file.body.blocks_of("include").next())
@@ -46,12 +41,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::terragrunt::testing::check_table;
+    use crate::lint::testing::check_table;
 
     #[test]
     fn table() {
         check_table(
-            "terragrunt_include_and_import",
+            &super::RULE,
             &[
                 &[
                     ("root.hcl", ""),

@@ -3,23 +3,18 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::syntax::ExprKind;
-use crate::terragrunt::Context;
 
-use super::{Check, Rule, RuleViews, rule_meta};
+use crate::lint::{Check, Rule, TreeContext, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "terragrunt_merge_conflict",
-        Error,
-        true,
-        "a Terragrunt import with both merge = true and deep_merge = true"
-    ),
-    views: RuleViews::Both,
-    options: &[],
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "terragrunt_merge_conflict",
+    severity: Error,
+    default: On,
+    summary: "a Terragrunt import with both merge = true and deep_merge = true",
     check: Check::Terragrunt(check),
 };
 
-fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
     for (_, file) in ctx.tree.live_files() {
         for import in file.body.blocks_of("import") {
             let on = |name: &str| {
@@ -49,7 +44,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::terragrunt::testing::check_table;
+    use crate::lint::testing::check_table;
 
     fn unit(body: &str) -> String {
         format!("import \"root\" {{\n  config_path = \"../root.hcl\"\n{body}}}\n")
@@ -62,7 +57,7 @@ mod tests {
         let one_off = unit("  merge      = true\n  deep_merge = false\n");
         let both = unit("  merge      = true\n  deep_merge = true\n");
         check_table(
-            "terragrunt_merge_conflict",
+            &super::RULE,
             &[
                 &[("root.hcl", ""), ("a/terragrunt.hcl", &merge)],
                 &[("root.hcl", ""), ("a/terragrunt.hcl", &deep)],

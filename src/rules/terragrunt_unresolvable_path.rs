@@ -2,24 +2,19 @@
 //! an input, another function): the checks that need its target were skipped.
 
 use crate::diagnostic::Diagnostic;
-use crate::terragrunt::Context;
 use crate::terragrunt::resolve::{Outcome, Stop};
 
-use super::{Check, Rule, RuleViews, rule_meta};
+use crate::lint::{Check, Rule, TreeContext, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "terragrunt_unresolvable_path",
-        Notice,
-        true,
-        "a Terragrunt path that cannot be resolved statically, so its checks were skipped"
-    ),
-    views: RuleViews::Both,
-    options: &[],
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "terragrunt_unresolvable_path",
+    severity: Notice,
+    default: On,
+    summary: "a Terragrunt path that cannot be resolved statically, so its checks were skipped",
     check: Check::Terragrunt(check),
 };
 
-fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
     let tree = ctx.tree;
     let groups =
         tree.grouped_failures(|o| matches!(o, Outcome::Stopped(Stop::Unresolvable { .. })));
@@ -58,12 +53,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::terragrunt::testing::{check_table, findings};
+    use crate::lint::testing::{check_table, findings};
 
     #[test]
     fn table() {
         check_table(
-            "terragrunt_unresolvable_path",
+            &super::RULE,
             &[
                 &[
                     ("root.hcl", ""),
@@ -100,7 +95,7 @@ mod tests {
     #[test]
     fn points_at_the_part_that_is_not_resolved() {
         let found = findings(
-            "terragrunt_unresolvable_path",
+            &super::RULE,
             &[(
                 "a/terragrunt.hcl",
                 "locals {\n  env = read_terragrunt_config(\"${local.root}/env.hcl\")\n}\n",

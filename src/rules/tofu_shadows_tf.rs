@@ -6,17 +6,13 @@ use std::collections::HashSet;
 use crate::diagnostic::Diagnostic;
 use crate::syntax::{Block, File};
 
-use super::{Check, DirectoryContext, Rule, RuleViews, rule_meta};
+use crate::lint::{Check, DirectoryContext, Rule, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "tofu_shadows_tf",
-        Notice,
-        true,
-        "a .tofu file hides its .tf twin from OpenTofu"
-    ),
-    views: RuleViews::Both,
-    options: &[],
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "tofu_shadows_tf",
+    severity: Notice,
+    default: On,
+    summary: "a .tofu file hides its .tf twin from OpenTofu",
     check: Check::Directory(check),
 };
 
@@ -83,7 +79,7 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::{check_table, findings};
+    use crate::lint::testing::{check_table, findings};
 
     const TF_VERSIONS: &str = "terraform {\n  required_version = \">= 1.6\"\n}\n";
     const TOFU_VERSIONS: &str = "terraform {\n  required_version = \">= 1.8\"\n}\n";
@@ -91,7 +87,7 @@ mod tests {
     #[test]
     fn table() {
         check_table(
-            "tofu_shadows_tf",
+            &super::RULE,
             &[
                 &[
                     ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
@@ -134,7 +130,7 @@ mod tests {
     #[test]
     fn names_the_blocks_only_terraform_sees() {
         let found = findings(
-            "tofu_shadows_tf",
+            &super::RULE,
             &[
                 (
                     "main.tf",

@@ -2,21 +2,18 @@
 //! `language` block at all.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
-use crate::version::{Version, VersionSet};
+use crate::knowledge::View;
+use crate::knowledge::version::{Version, VersionSet};
 
-use super::{Check, Context, Rule, RuleViews, language_blocks, parse_constraints, rule_meta};
+use crate::lint::helpers::{language_blocks, parse_constraints};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "version_constraint_ineffective",
-        Warning,
-        true,
-        "a compatible_with constraint admitting OpenTofu versions that cannot read it"
-    ),
-    views: RuleViews::Only(View::OpenTofu),
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "version_constraint_ineffective",
+    severity: Warning,
+    default: On,
+    summary: "a compatible_with constraint admitting OpenTofu versions that cannot read it",
+    check: Check::View(RuleViews::Only(View::OpenTofu), check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -46,7 +43,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::check_table;
+    use crate::lint::testing::check_table;
 
     fn language(constraint: &str) -> String {
         format!("language {{\n  compatible_with {{\n    opentofu = \"{constraint}\"\n  }}\n}}\n")
@@ -59,7 +56,7 @@ mod tests {
         let bad = language(">= 1.11");
         let unbounded = language("< 2.0");
         check_table(
-            "version_constraint_ineffective",
+            &super::RULE,
             &[&[("v.tofu", &good)], &[("v.tofu", &pessimistic)]],
             &[
                 (&[("v.tofu", &bad)], 1),

@@ -2,24 +2,18 @@
 //! `required_providers.*.version` and module `version`.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
+use crate::knowledge::View;
 use crate::syntax::{Expr, ExprKind};
 
-use super::{
-    Check, Context, Rule, RuleViews, constraint_span, parse_constraints, rule_meta,
-    top_level_blocks,
-};
+use crate::lint::helpers::{constraint_span, parse_constraints, top_level_blocks};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "version_constraint_invalid",
-        Error,
-        true,
-        "a version constraint that does not parse"
-    ),
-    views: RuleViews::Both,
-    options: &[],
-    check: Check::View(check),
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "version_constraint_invalid",
+    severity: Error,
+    default: On,
+    summary: "a version constraint that does not parse",
+    check: Check::View(RuleViews::Both, check),
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -100,12 +94,12 @@ fn judge(ctx: &Context, expr: &Expr, what: &str, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::{check_table, findings};
+    use crate::lint::testing::{check_table, findings};
 
     #[test]
     fn table() {
         check_table(
-            "version_constraint_invalid",
+            &super::RULE,
             &[
                 &[(
                     "versions.tf",
@@ -152,7 +146,7 @@ mod tests {
     #[test]
     fn a_prerelease_required_version_is_invalid() {
         let found = findings(
-            "version_constraint_invalid",
+            &super::RULE,
             &[(
                 "versions.tf",
                 "terraform {\n  required_version = \">= 1.8.0-beta1\"\n}\n",
@@ -165,7 +159,7 @@ mod tests {
     #[test]
     fn points_at_the_bad_part_and_skips_what_opentofu_never_reads() {
         let found = findings(
-            "version_constraint_invalid",
+            &super::RULE,
             &[(
                 "versions.tf",
                 "terraform {\n  required_version = \">= 1.6, >= one\"\n}\n",

@@ -4,20 +4,16 @@
 use std::collections::BTreeSet;
 
 use crate::diagnostic::Diagnostic;
-use crate::load::View;
+use crate::knowledge::View;
 use crate::source::Span;
 
-use super::{Check, Context, DirectoryContext, Kind, Rule, RuleViews, rule_meta};
+use crate::lint::{Check, Context, DirectoryContext, Kind, Rule, declare_rule};
 
-pub const RULE: Rule = Rule {
-    meta: rule_meta!(
-        "views_diverge",
-        Warning,
-        true,
-        "the Terraform and OpenTofu views define different objects"
-    ),
-    views: RuleViews::Both,
-    options: &[],
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "views_diverge",
+    severity: Warning,
+    default: On,
+    summary: "the Terraform and OpenTofu views define different objects",
     check: Check::Directory(check),
 };
 
@@ -63,7 +59,11 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
         .one_view_errors
         .iter()
         .filter(|d| {
-            super::find(d.rule).is_some_and(|m| m.kind == Kind::LoadError) && d.primary.is_some()
+            dir.settings
+                .registry()
+                .find(d.rule.as_str())
+                .is_some_and(|m| m.kind == Kind::LoadError)
+                && d.primary.is_some()
         })
         .collect();
 
@@ -149,12 +149,12 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testing::{check_table, findings};
+    use crate::lint::testing::{check_table, findings};
 
     #[test]
     fn table() {
         check_table(
-            "views_diverge",
+            &super::RULE,
             &[
                 &[
                     (
@@ -193,7 +193,7 @@ mod tests {
     #[test]
     fn a_load_error_in_one_view_only_is_a_divergence() {
         let found = findings(
-            "views_diverge",
+            &super::RULE,
             &[
                 ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
                 ("extra.tofu", "resource \"terraform_data\" \"a\" {}\n"),

@@ -39,7 +39,7 @@ const MAX_NESTING_DEPTH: usize = 256;
 
 type Result<T> = std::result::Result<T, SyntaxError>;
 
-pub fn parse(id: FileId, text: &str) -> Parsed {
+pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
     let mut lowerer = Lowerer {
         id,
         duplicates: Vec::new(),
@@ -53,7 +53,6 @@ pub fn parse(id: FileId, text: &str) -> Parsed {
         Ok(body) => Parsed {
             file: Ok(File {
                 id,
-                syntax: Syntax::Json,
                 body,
                 comments: lowerer.comments,
             }),
@@ -588,6 +587,7 @@ fn template_kind(s: &str, span: Span) -> ExprKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::syntax::TraversalStep;
 
     fn parse_ok(text: &str) -> File {
         match parse(FileId(0), text).file {
@@ -603,6 +603,25 @@ mod tests {
         }
     }
 
+    /// The dotted name of a static reference (`var.x`, `path.module`).
+    fn reference_name(expr: &Expr) -> Option<String> {
+        match &expr.kind {
+            ExprKind::Variable(name) => Some(name.clone()),
+            ExprKind::Traversal { root, steps } => {
+                let mut name = reference_name(root)?;
+                for step in steps {
+                    let TraversalStep::Attr(a) = step else {
+                        return None;
+                    };
+                    name.push('.');
+                    name.push_str(a);
+                }
+                Some(name)
+            }
+            _ => None,
+        }
+    }
+
     fn labels(block: &Block) -> Vec<&str> {
         block.labels.iter().map(|l| l.value.as_str()).collect()
     }
@@ -611,7 +630,6 @@ mod tests {
     fn root_object_with_resources_and_two_labels() {
         let text = r#"{"resource": {"aws_instance": {"web": {"ami": "x", "count": 2}, "db": {}}}, "locals": {"a": 1}}"#;
         let file = parse_ok(text);
-        assert_eq!(file.syntax, Syntax::Json);
         let kinds: Vec<_> = file.body.blocks.iter().map(|b| b.kind.as_str()).collect();
         assert_eq!(kinds, ["resource", "resource", "locals"]);
         let web = &file.body.blocks[0];
@@ -841,7 +859,7 @@ mod tests {
         assert_eq!(get("dir").kind, ExprKind::Template);
         let expr = get("expr");
         assert!(matches!(expr.kind, ExprKind::Traversal { .. }), "{expr:?}");
-        assert_eq!(expr.reference_name().as_deref(), Some("var.x"));
+        assert_eq!(reference_name(expr).as_deref(), Some("var.x"));
         assert_eq!(expr.json_string.as_deref(), Some("${var.x}"));
         assert_eq!(&text[expr.span.range()], "\"${var.x}\"");
         let ExprKind::Traversal { root, .. } = &expr.kind else {
@@ -855,7 +873,7 @@ mod tests {
         );
         assert_eq!(&text[call.span.range()], r#""${upper(\"x\")}""#);
         assert!(matches!(get("padded").kind, ExprKind::Traversal { .. }));
-        assert_eq!(get("strip").reference_name().as_deref(), Some("var.z"));
+        assert_eq!(reference_name(get("strip")).as_deref(), Some("var.z"));
         assert_eq!(get("two").kind, ExprKind::Template);
         assert_eq!(get("spaced").kind, ExprKind::Other);
         assert_eq!(get("bad").kind, ExprKind::Template);

@@ -3,89 +3,88 @@
 //! Merge and rules only ever see these types: no parser type leaks out of this module, so the
 //! native parser (hcl-edit) and the JSON parser stay replaceable.
 
-pub mod json;
-pub mod native;
-pub mod scan;
+pub(crate) mod json;
+pub(crate) mod native;
+pub(crate) mod scan;
 
 use crate::source::{FileId, Span, Syntax};
 
 /// A parsed configuration file: its top-level body and its comments.
 #[derive(Debug, Clone)]
-pub struct File {
-    pub id: FileId,
-    pub syntax: Syntax,
-    pub body: Body,
+pub(crate) struct File {
+    pub(crate) id: FileId,
+    pub(crate) body: Body,
     /// Comments in source order. In JSON files these are the `"//"` strings of the root object.
-    pub comments: Vec<Comment>,
+    pub(crate) comments: Vec<Comment>,
 }
 
 /// A body: attributes and nested blocks, each in source order.
 #[derive(Debug, Clone, Default)]
-pub struct Body {
-    pub attributes: Vec<Attribute>,
-    pub blocks: Vec<Block>,
+pub(crate) struct Body {
+    pub(crate) attributes: Vec<Attribute>,
+    pub(crate) blocks: Vec<Block>,
 }
 
 impl Body {
     /// The last attribute of that name (the one a tool would use after reporting a duplicate).
-    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+    pub(crate) fn attribute(&self, name: &str) -> Option<&Attribute> {
         self.attributes.iter().rev().find(|a| a.name == name)
     }
 
     /// All nested blocks of one type, in source order.
-    pub fn blocks_of<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Block> + 'a {
+    pub(crate) fn blocks_of<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Block> + 'a {
         self.blocks.iter().filter(move |b| b.kind == kind)
     }
 }
 
 /// `name = expr`.
 #[derive(Debug, Clone)]
-pub struct Attribute {
-    pub name: String,
-    pub name_span: Span,
-    pub expr: Expr,
+pub(crate) struct Attribute {
+    pub(crate) name: String,
+    pub(crate) name_span: Span,
+    pub(crate) expr: Expr,
 }
 
 impl Attribute {
     /// From the start of the name to the end of the expression.
-    pub fn span(&self) -> Span {
+    pub(crate) fn span(&self) -> Span {
         self.name_span.to(self.expr.span)
     }
 }
 
 /// `type "label" ... { body }`.
 #[derive(Debug, Clone)]
-pub struct Block {
-    pub kind: String,
-    pub labels: Vec<Label>,
+pub(crate) struct Block {
+    pub(crate) kind: String,
+    pub(crate) labels: Vec<Label>,
     /// From the block type through the last label.
-    pub header_span: Span,
+    pub(crate) header_span: Span,
     /// The braces and everything between them (for JSON, the object).
-    pub body_span: Span,
-    pub body: Body,
+    pub(crate) body_span: Span,
+    pub(crate) body: Body,
 }
 
 impl Block {
-    pub fn span(&self) -> Span {
+    pub(crate) fn span(&self) -> Span {
         self.header_span.to(self.body_span)
     }
 
-    pub fn label(&self, index: usize) -> Option<&str> {
+    pub(crate) fn label(&self, index: usize) -> Option<&str> {
         self.labels.get(index).map(|l| l.value.as_str())
     }
 }
 
 #[derive(Debug, Clone)]
-pub struct Label {
-    pub value: String,
-    pub span: Span,
+pub(crate) struct Label {
+    pub(crate) value: String,
+    pub(crate) span: Span,
 }
 
 /// A comment, with its delimiters (`#`, `//`, `/* */`) stripped.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Comment {
-    pub text: String,
-    pub span: Span,
+pub(crate) struct Comment {
+    pub(crate) text: String,
+    pub(crate) span: Span,
 }
 
 /// An expression: what it is, where it is, and (for JSON strings) its literal value.
@@ -93,17 +92,17 @@ pub struct Comment {
 /// The expression's source text is always `files.text(expr.span)`; for JSON that is the JSON
 /// text of the value.
 #[derive(Debug, Clone)]
-pub struct Expr {
-    pub kind: ExprKind,
-    pub span: Span,
+pub(crate) struct Expr {
+    pub(crate) kind: ExprKind,
+    pub(crate) span: Span,
     /// For a JSON string value: the string itself. Where the tools read a value without
     /// evaluating it (variable defaults, `required_version`, ...) this is the value, even when
     /// `kind` is the template it would be elsewhere.
-    pub json_string: Option<Box<str>>,
+    pub(crate) json_string: Option<Box<str>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum ExprKind {
+pub(crate) enum ExprKind {
     Null,
     Bool(bool),
     /// A number literal, as written.
@@ -141,20 +140,20 @@ impl PartialEq for Expr {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum TraversalStep {
+pub(crate) enum TraversalStep {
     Attr(String),
     Index(Expr),
     Splat,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct ObjectItem {
-    pub key: Expr,
-    pub value: Expr,
+pub(crate) struct ObjectItem {
+    pub(crate) key: Expr,
+    pub(crate) value: Expr,
 }
 
 impl Expr {
-    pub fn new(kind: ExprKind, span: Span) -> Expr {
+    pub(crate) fn new(kind: ExprKind, span: Span) -> Expr {
         Expr {
             kind,
             span,
@@ -164,7 +163,7 @@ impl Expr {
 
     /// The string this expression means where the tools read it without evaluating it: a
     /// native string literal, or any JSON string (templates included, taken literally).
-    pub fn literal_string(&self) -> Option<&str> {
+    pub(crate) fn literal_string(&self) -> Option<&str> {
         match (&self.kind, &self.json_string) {
             (_, Some(s)) => Some(s),
             (ExprKind::String(s), None) => Some(s),
@@ -172,12 +171,12 @@ impl Expr {
         }
     }
 
-    pub fn is_null(&self) -> bool {
+    pub(crate) fn is_null(&self) -> bool {
         self.kind == ExprKind::Null
     }
 
     /// A bare keyword such as `all` or `tofu2024` (native), or its JSON string form.
-    pub fn keyword(&self) -> Option<&str> {
+    pub(crate) fn keyword(&self) -> Option<&str> {
         match (&self.kind, &self.json_string) {
             (ExprKind::Variable(name), _) => Some(name),
             (_, Some(s)) => Some(s),
@@ -185,31 +184,10 @@ impl Expr {
         }
     }
 
-    /// The dotted name of a static reference (`var.x`, `terraform_data.b`, `path.module`).
-    pub fn reference_name(&self) -> Option<String> {
-        match &self.kind {
-            ExprKind::Variable(name) => Some(name.clone()),
-            ExprKind::Traversal { root, steps } => {
-                let mut name = root.reference_name()?;
-                for step in steps {
-                    match step {
-                        TraversalStep::Attr(a) => {
-                            name.push('.');
-                            name.push_str(a);
-                        }
-                        _ => return None,
-                    }
-                }
-                Some(name)
-            }
-            _ => None,
-        }
-    }
-
     /// Whether two expressions are the same as written: equal structure where the model knows
     /// it (literals, collections, references, calls; native and JSON alike), equal source text
     /// (whitespace aside) where it does not (templates, operators, `for` expressions).
-    pub fn same_as(&self, other: &Expr, files: &crate::source::SourceFiles) -> bool {
+    pub(crate) fn same_as(&self, other: &Expr, files: &crate::source::SourceFiles) -> bool {
         use ExprKind as K;
         let text = |e: &Expr| {
             files
@@ -280,7 +258,7 @@ impl Expr {
     }
 
     /// Elements of a tuple (`[a, b]`), if this is one.
-    pub fn tuple_items(&self) -> Option<&[Expr]> {
+    pub(crate) fn tuple_items(&self) -> Option<&[Expr]> {
         match &self.kind {
             ExprKind::Tuple(items) => Some(items),
             _ => None,
@@ -290,30 +268,30 @@ impl Expr {
 
 /// A parse failure, located in the file.
 #[derive(Debug, Clone)]
-pub struct SyntaxError {
-    pub message: String,
-    pub span: Span,
+pub(crate) struct SyntaxError {
+    pub(crate) message: String,
+    pub(crate) span: Span,
 }
 
 /// A duplicate attribute found while parsing (`Attribute redefined` in native syntax,
 /// `Duplicate argument` in JSON). Both definitions are kept in the body; the tools report it.
 #[derive(Debug, Clone)]
-pub struct DuplicateAttribute {
-    pub name: String,
-    pub first: Span,
-    pub second: Span,
-    pub syntax: Syntax,
+pub(crate) struct DuplicateAttribute {
+    pub(crate) name: String,
+    pub(crate) first: Span,
+    pub(crate) second: Span,
+    pub(crate) syntax: Syntax,
 }
 
 /// What parsing one file gives: the file, or the first syntax error; plus duplicate attributes.
 #[derive(Debug)]
-pub struct Parsed {
-    pub file: Result<File, SyntaxError>,
-    pub duplicate_attributes: Vec<DuplicateAttribute>,
+pub(crate) struct Parsed {
+    pub(crate) file: Result<File, SyntaxError>,
+    pub(crate) duplicate_attributes: Vec<DuplicateAttribute>,
 }
 
 /// Parses a file in the given syntax.
-pub fn parse(id: FileId, syntax: Syntax, text: &str) -> Parsed {
+pub(crate) fn parse(id: FileId, syntax: Syntax, text: &str) -> Parsed {
     match syntax {
         Syntax::Native => native::parse(id, text),
         Syntax::Json => json::parse(id, text),

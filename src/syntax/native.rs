@@ -27,7 +27,7 @@ use crate::source::{FileId, Span, Syntax};
 /// repeated key costs one more parse.
 const MAX_RENAMED_KEYS: usize = 200;
 
-pub fn parse(id: FileId, text: &str) -> Parsed {
+pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
     let scanned = scan(text);
     let comments = scanned
         .comments
@@ -59,19 +59,14 @@ pub fn parse(id: FileId, text: &str) -> Parsed {
     let mut duplicate_attributes = Vec::new();
     let body = lowerer.body(&body, &mut duplicate_attributes);
     Parsed {
-        file: Ok(File {
-            id,
-            syntax: Syntax::Native,
-            body,
-            comments,
-        }),
+        file: Ok(File { id, body, comments }),
         duplicate_attributes,
     }
 }
 
 /// Parses a native-syntax expression embedded elsewhere (the `${...}` of a JSON string, a JSON
 /// `type` string). All spans in the result are `span`.
-pub fn parse_expr_at(source: &str, span: Span) -> Option<Expr> {
+pub(crate) fn parse_expr_at(source: &str, span: Span) -> Option<Expr> {
     let expr = hcl_edit::parser::parse_expr(source).ok()?;
     let lowerer = Lowerer {
         id: span.file,
@@ -83,7 +78,7 @@ pub fn parse_expr_at(source: &str, span: Span) -> Option<Expr> {
 
 /// One part of a native string template (`"${a}/x"`): literal text or an interpolation.
 #[derive(Debug, Clone)]
-pub enum TemplatePart {
+pub(crate) enum TemplatePart {
     Literal(String),
     Interpolation(Expr),
     /// A `%{ if }` or `%{ for }` directive: its value is not known without evaluating it.
@@ -92,7 +87,7 @@ pub enum TemplatePart {
 
 /// The parts of the string template at `span` of a native file, with spans in that file. `None`
 /// when the text there is not a quoted string template (a heredoc, or not a template at all).
-pub fn template_parts(id: FileId, text: &str, span: Span) -> Option<Vec<TemplatePart>> {
+pub(crate) fn template_parts(id: FileId, text: &str, span: Span) -> Option<Vec<TemplatePart>> {
     let range = span.range();
     let source = text.get(range.clone())?;
     if !source.starts_with('"') {

@@ -11,11 +11,11 @@
 use std::ops::Range;
 
 #[derive(Debug, Default)]
-pub struct Scan {
+pub(crate) struct Scan {
     /// Comment ranges, delimiters included.
-    pub comments: Vec<Range<usize>>,
+    pub(crate) comments: Vec<Range<usize>>,
     /// Offsets of newlines that Terraform ignores but hcl-edit does not.
-    pub insignificant_newlines: Vec<usize>,
+    pub(crate) insignificant_newlines: Vec<usize>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,7 +29,7 @@ enum Context {
     Quoted,
 }
 
-pub fn scan(text: &str) -> Scan {
+pub(crate) fn scan(text: &str) -> Scan {
     let bytes = text.as_bytes();
     let mut out = Scan::default();
     let mut stack: Vec<Context> = Vec::new();
@@ -210,7 +210,7 @@ mod tests {
 /// The names an expression's source text refers to, outside string literals: `var.x`,
 /// `aws_instance.web.id`, `module.m.out`, `path.module`, and provider functions as
 /// `provider::NAME::FUNC`. Plain function names, keywords and object keys are left out.
-pub fn references(text: &str) -> Vec<String> {
+pub(crate) fn references(text: &str) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     // Each entry: true when that level is a quoted string's literal part.

@@ -6,24 +6,24 @@ use std::collections::VecDeque;
 
 /// A directed graph: `edges[v]` holds (target, edge id) pairs.
 #[derive(Debug, Default, Clone)]
-pub struct Digraph {
-    pub edges: Vec<Vec<(usize, usize)>>,
+pub(crate) struct Digraph {
+    pub(crate) edges: Vec<Vec<(usize, usize)>>,
 }
 
 impl Digraph {
-    pub fn new(nodes: usize) -> Digraph {
+    pub(crate) fn new(nodes: usize) -> Digraph {
         Digraph {
             edges: vec![Vec::new(); nodes],
         }
     }
 
-    pub fn add(&mut self, from: usize, to: usize, id: usize) {
+    pub(crate) fn add(&mut self, from: usize, to: usize, id: usize) {
         self.edges[from].push((to, id));
     }
 
     /// The strongly connected components that hold a cycle (more than one node, or a node with
     /// an edge to itself), each sorted, in order of their smallest node.
-    pub fn cyclic_components(&self) -> Vec<Vec<usize>> {
+    pub(crate) fn cyclic_components(&self) -> Vec<Vec<usize>> {
         const UNSEEN: usize = usize::MAX;
         let n = self.edges.len();
         let mut index = vec![UNSEEN; n];
@@ -86,7 +86,7 @@ impl Digraph {
 
     /// A cycle through `start` inside `component` (sorted), as edge ids in order, or `None` when
     /// `start` is on no cycle of the component. Breadth-first, so the cycle is a shortest one.
-    pub fn cycle_through(&self, start: usize, component: &[usize]) -> Option<Vec<usize>> {
+    pub(crate) fn cycle_through(&self, start: usize, component: &[usize]) -> Option<Vec<usize>> {
         let inside = |v: usize| component.binary_search(&v).is_ok();
         // For each reached node: (previous node, edge id) on the way from `start`.
         let mut previous: std::collections::HashMap<usize, (usize, usize)> =

@@ -14,183 +14,85 @@
 //! Loading runs in waves: the files of a wave are read and parsed in parallel, then every node
 //! whose file is parsed is resolved in parallel, which names the next wave's files.
 
-pub mod graph;
-pub mod output;
-pub mod paths;
-pub mod refs;
-pub mod resolve;
-#[cfg(test)]
-pub(crate) mod testing;
+pub(crate) mod graph;
+pub(crate) mod paths;
+pub(crate) mod refs;
+pub(crate) mod resolve;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::diagnostic::{self, Diagnostic};
-use crate::rules::{self, Check, Rule, RuleSettings, ignore};
-use crate::source::{FileId, SourceFile, SourceFiles, Span};
-use crate::syntax::{self, File};
+use crate::diagnostic::Diagnostic;
+use crate::input::read::{LoadedSource, Read, Reader, read_and_parse};
+pub(crate) use crate::knowledge::files::TERRAGRUNT_UNIT as UNIT_FILE;
+use crate::source::{FileId, SourceFile, SourceFiles, Syntax};
+use crate::syntax::File;
 
 use graph::Digraph;
 use paths::{Displayer, dir_of};
 use refs::{Extracted, RefKind, Reference};
-use resolve::{Env, Missing, Outcome, Stop};
-
-/// The file name of a Terragrunt unit.
-pub const UNIT_FILE: &str = "terragrunt.hcl";
+use resolve::{Env, Missing, Outcome};
 
 /// One `.hcl` file of the tree.
 #[derive(Debug)]
-pub struct TgFile {
+pub(crate) struct TgFile {
     /// Absolute and lexically clean.
-    pub path: PathBuf,
-    pub id: FileId,
+    pub(crate) path: PathBuf,
+    pub(crate) id: FileId,
     /// `None` when it could not be read or parsed (a diagnostic says why).
-    pub parsed: Option<File>,
-    pub extracted: Extracted,
+    pub(crate) parsed: Option<File>,
+    pub(crate) extracted: Extracted,
     /// Read and syntax errors.
-    pub diagnostics: Vec<Diagnostic>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
     /// Found by discovery, or named by a dependency: evaluated as a unit of its own.
-    pub is_unit: bool,
-    pub bytes: u64,
+    pub(crate) is_unit: bool,
+    pub(crate) bytes: u64,
 }
 
 /// A file evaluated for a configuration: `unit` is the file whose directory its paths start
 /// from (the file itself, except for included files).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Node {
-    pub file: usize,
-    pub unit: usize,
+pub(crate) struct Node {
+    pub(crate) file: usize,
+    pub(crate) unit: usize,
 }
 
 /// A resolved reference: `from` node's reference number `reference` leads to node `to`.
 #[derive(Debug, Clone, Copy)]
-pub struct Edge {
-    pub from: usize,
-    pub reference: usize,
-    pub to: usize,
-    pub kind: RefKind,
+pub(crate) struct Edge {
+    pub(crate) from: usize,
+    pub(crate) reference: usize,
+    pub(crate) to: usize,
+    pub(crate) kind: RefKind,
 }
 
 /// A reference that leads nowhere, or that we cannot follow.
 #[derive(Debug, Clone)]
-pub struct Failure {
-    pub node: usize,
-    pub reference: usize,
-    pub outcome: Outcome,
+pub(crate) struct Failure {
+    pub(crate) node: usize,
+    pub(crate) reference: usize,
+    pub(crate) outcome: Outcome,
 }
 
 /// The resolved reference graph of a Terragrunt tree.
 #[derive(Debug, Default)]
-pub struct Tree {
-    pub files: Vec<TgFile>,
-    pub sources: SourceFiles,
-    pub nodes: Vec<Node>,
-    pub edges: Vec<Edge>,
-    pub failures: Vec<Failure>,
+pub(crate) struct Tree {
+    pub(crate) files: Vec<TgFile>,
+    pub(crate) sources: SourceFiles,
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) edges: Vec<Edge>,
+    pub(crate) failures: Vec<Failure>,
     /// Per node: reached from a unit (an included parent `terragrunt.hcl` is not a unit).
-    pub live: Vec<bool>,
-    pub displayer: Displayer,
+    pub(crate) live: Vec<bool>,
+    pub(crate) displayer: Displayer,
     node_index: HashMap<Node, usize>,
-}
-
-/// What checking a tree gives.
-#[derive(Debug, Default)]
-pub struct TreeResult {
-    pub diagnostics: Vec<Diagnostic>,
-    /// The units checked (an included parent `terragrunt.hcl` is not one).
-    pub units: Vec<PathBuf>,
-    pub files: usize,
-    pub bytes: u64,
-}
-
-/// What a Terragrunt rule sees: the whole tree.
-pub struct Context<'a> {
-    pub tree: &'a Tree,
-    pub settings: &'a RuleSettings,
-}
-
-impl Context<'_> {
-    pub fn files(&self) -> &SourceFiles {
-        &self.tree.sources
-    }
-
-    /// A finding of `rule`, with its default severity (the engine applies the configured one).
-    pub fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::new(rule.meta.id, rule.meta.severity, message)
-    }
-}
-
-/// Loads the tree of `units` (paths of `terragrunt.hcl` files), runs the enabled Terragrunt
-/// rules, applies inline ignores, and returns the sorted findings.
-pub fn check(
-    units: &[PathBuf],
-    given: &[PathBuf],
-    settings: &RuleSettings,
-    max_file_bytes: u64,
-) -> TreeResult {
-    if units.is_empty() {
-        return TreeResult::default();
-    }
-    let tree = Tree::load(units, Displayer::new(given), max_file_bytes);
-    let mut diagnostics: Vec<Diagnostic> = tree
-        .live_file_indexes()
-        .flat_map(|f| tree.files[f].diagnostics.iter().cloned())
-        .collect();
-    diagnostics.extend(run_rules(&tree, settings, rules::RULES));
-    let directives: Vec<ignore::Directive> = tree
-        .live_file_indexes()
-        .filter_map(|f| tree.files[f].parsed.as_ref())
-        .flat_map(|file| ignore::directives(file, &tree.sources))
-        .collect();
-    let mut diagnostics = ignore::apply(diagnostics, &directives, &tree.sources, settings);
-    diagnostic::sort(&mut diagnostics);
-    TreeResult {
-        diagnostics,
-        units: tree.units().map(|f| tree.files[f].path.clone()).collect(),
-        files: tree.live_file_indexes().count(),
-        bytes: tree.live_file_indexes().map(|f| tree.files[f].bytes).sum(),
-    }
-}
-
-/// Runs the enabled Terragrunt rules. A rule that panics is reported as `internal_error`.
-pub fn run_rules(tree: &Tree, settings: &RuleSettings, rules: &[&Rule]) -> Vec<Diagnostic> {
-    let ctx = Context { tree, settings };
-    let mut out = Vec::new();
-    for rule in rules {
-        let Check::Terragrunt(check) = rule.check else {
-            continue;
-        };
-        if !settings.is_enabled(rule.meta.id) {
-            continue;
-        }
-        let mut found = Vec::new();
-        match catch_unwind(AssertUnwindSafe(|| check(&ctx, &mut found))) {
-            Ok(()) => {
-                let severity = settings.severity(&rule.meta);
-                out.extend(found.into_iter().map(|mut d| {
-                    d.severity = severity;
-                    d
-                }));
-            }
-            Err(panic) => {
-                let root = tree.displayer.path(Path::new("/"));
-                let dir = tree
-                    .files
-                    .first()
-                    .map_or(root, |f| tree.displayer.path(dir_of(&f.path)));
-                out.push(rules::internal_error(rule, &dir, panic, None));
-            }
-        }
-    }
-    out
 }
 
 impl Tree {
     /// Reads, parses and resolves everything `units` refer to, transitively.
-    pub fn load(units: &[PathBuf], displayer: Displayer, max_file_bytes: u64) -> Tree {
+    pub(crate) fn load(units: &[PathBuf], displayer: Displayer, max_file_bytes: u64) -> Tree {
         let mut builder = Builder {
             tree: Tree {
                 displayer,
@@ -251,8 +153,17 @@ impl Tree {
         live
     }
 
+    /// The directory findings about the whole tree are reported on: the first unit's.
+    pub(crate) fn root_display(&self) -> String {
+        let dir = self
+            .files
+            .first()
+            .map_or(Path::new("/"), |f| dir_of(&f.path));
+        crate::source::display_path(&self.displayer.path(dir))
+    }
+
     /// Files evaluated for at least one unit, in load order.
-    pub fn live_file_indexes(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn live_file_indexes(&self) -> impl Iterator<Item = usize> + '_ {
         let mut seen = vec![false; self.files.len()];
         for (n, node) in self.nodes.iter().enumerate() {
             if self.live[n] {
@@ -264,7 +175,7 @@ impl Tree {
 
     /// The files evaluated as units: live `terragrunt.hcl` files evaluated for themselves, not
     /// only as a parent other units include.
-    pub fn units(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn units(&self) -> impl Iterator<Item = usize> + '_ {
         let mut unit = vec![false; self.files.len()];
         for (n, node) in self.nodes.iter().enumerate() {
             if self.live[n] && node.file == node.unit && self.files[node.file].is_unit {
@@ -281,25 +192,25 @@ impl Tree {
     }
 
     /// Live files that parsed.
-    pub fn live_files(&self) -> impl Iterator<Item = (&TgFile, &File)> + '_ {
+    pub(crate) fn live_files(&self) -> impl Iterator<Item = (&TgFile, &File)> + '_ {
         self.live_file_indexes()
             .filter_map(|f| Some((&self.files[f], self.files[f].parsed.as_ref()?)))
     }
 
-    pub fn live_edges(&self) -> impl Iterator<Item = (usize, &Edge)> + '_ {
+    pub(crate) fn live_edges(&self) -> impl Iterator<Item = (usize, &Edge)> + '_ {
         self.edges
             .iter()
             .enumerate()
             .filter(|(_, e)| self.live[e.from])
     }
 
-    pub fn live_failures(&self) -> impl Iterator<Item = &Failure> + '_ {
+    pub(crate) fn live_failures(&self) -> impl Iterator<Item = &Failure> + '_ {
         self.failures.iter().filter(|f| self.live[f.node])
     }
 
     /// Live failures that `keep` selects, grouped by the reference they are about (a file
     /// included by many units fails once per unit), each group sorted by unit.
-    pub fn grouped_failures(&self, keep: impl Fn(&Outcome) -> bool) -> Vec<Vec<&Failure>> {
+    pub(crate) fn grouped_failures(&self, keep: impl Fn(&Outcome) -> bool) -> Vec<Vec<&Failure>> {
         let mut groups: BTreeMap<(usize, usize), Vec<&Failure>> = BTreeMap::new();
         for failure in self.live_failures().filter(|f| keep(&f.outcome)) {
             let file = self.nodes[failure.node].file;
@@ -321,22 +232,22 @@ impl Tree {
     }
 
     /// The reference a node's reference number names.
-    pub fn reference(&self, node: usize, reference: usize) -> &Reference {
+    pub(crate) fn reference(&self, node: usize, reference: usize) -> &Reference {
         &self.files[self.nodes[node].file].extracted.references[reference]
     }
 
     /// How a path is shown to users.
-    pub fn show(&self, path: &Path) -> String {
+    pub(crate) fn show(&self, path: &Path) -> String {
         self.displayer.show(path)
     }
 
-    pub fn show_file(&self, file: usize) -> String {
+    pub(crate) fn show_file(&self, file: usize) -> String {
         self.show(&self.files[file].path)
     }
 
     /// For findings in a file included by units: which unit it was evaluated for, and how many
     /// others share the finding. `None` when every node evaluates the file for itself.
-    pub fn evaluated_for(&self, nodes: &[usize]) -> Option<String> {
+    pub(crate) fn evaluated_for(&self, nodes: &[usize]) -> Option<String> {
         let mut units: Vec<String> = nodes
             .iter()
             .map(|&n| self.nodes[n])
@@ -361,7 +272,7 @@ impl Tree {
     /// The cycles among references that make Terragrunt parse their target (include, import,
     /// `read_terragrunt_config`), each as edge indexes starting at the reference in the
     /// first file by shown path. A cycle found for several units is reported once.
-    pub fn parse_cycles(&self) -> Vec<Vec<usize>> {
+    pub(crate) fn parse_cycles(&self) -> Vec<Vec<usize>> {
         let mut g = Digraph::new(self.nodes.len());
         for (i, edge) in self.live_edges() {
             if edge.kind.parses_target() {
@@ -373,7 +284,7 @@ impl Tree {
 
     /// The cycles among units' dependencies (a dependency set in an included file belongs to
     /// the including unit).
-    pub fn dependency_cycles(&self) -> Vec<Vec<usize>> {
+    pub(crate) fn dependency_cycles(&self) -> Vec<Vec<usize>> {
         let unit_node = |n: usize| {
             let unit = self.nodes[n].unit;
             self.find_node(Node { file: unit, unit })
@@ -427,14 +338,6 @@ struct Builder {
     to_resolve: Vec<usize>,
 }
 
-/// What reading one file gave.
-enum Read {
-    Text(String, Option<syntax::Parsed>),
-    NotUtf8(String, usize),
-    TooLarge(u64),
-    Failed(String),
-}
-
 impl Builder {
     /// The index of the file at `path`, queued for parsing when new.
     fn file(&mut self, path: PathBuf) -> usize {
@@ -478,71 +381,23 @@ impl Builder {
             .par_iter()
             .enumerate()
             .map(|(i, &f)| {
-                read(
-                    &self.tree.files[f].path,
-                    FileId((base + i) as u32),
-                    max_bytes,
-                )
+                let id = FileId((base + i) as u32);
+                read_and_parse(&self.tree.files[f].path, id, Syntax::Native, max_bytes)
             })
             .collect();
-        for (&f, outcome) in batch.iter().zip(reads) {
+        for (&f, read) in batch.iter().zip(reads) {
             let shown = self.tree.displayer.path(&self.tree.files[f].path);
-            let display = crate::source::display_path(&shown);
+            let loaded: LoadedSource =
+                read.into_file(shown.clone(), &mut self.tree.sources, Reader::Terragrunt);
+            // Every file has an id, even one that could not be read: ids follow batch order.
+            let id = loaded
+                .id
+                .unwrap_or_else(|| self.tree.sources.add(SourceFile::new(shown, String::new())));
             let file = &mut self.tree.files[f];
-            match outcome {
-                Read::Text(text, parsed) => {
-                    file.bytes = text.len() as u64;
-                    file.id = self.tree.sources.add(SourceFile::new(shown, text));
-                    let Some(parsed) = parsed else { continue };
-                    for duplicate in &parsed.duplicate_attributes {
-                        file.diagnostics.push(
-                            Diagnostic::error("duplicate_definition", "Attribute redefined")
-                                .at(&self.tree.sources, duplicate.second, "defined again here")
-                                .with_label(&self.tree.sources, duplicate.first, "first defined here")
-                                .with_note(format!("The argument \"{}\" was already set. Each argument may be set only once.", duplicate.name)),
-                        );
-                    }
-                    match parsed.file {
-                        Ok(parsed) => file.parsed = Some(parsed),
-                        Err(error) => file.diagnostics.push(
-                            Diagnostic::error("syntax_error", error.message.trim().to_string())
-                                .at(&self.tree.sources, error.span, "here")
-                                .with_note("The Terragrunt checks of this file were skipped."),
-                        ),
-                    }
-                }
-                Read::NotUtf8(lossy, valid_up_to) => {
-                    file.id = self.tree.sources.add(SourceFile::new(shown, lossy));
-                    let span = Span::new(file.id, valid_up_to..valid_up_to + 1);
-                    file.diagnostics.push(
-                        Diagnostic::error("read_error", "file is not valid UTF-8")
-                            .at(&self.tree.sources, span, "invalid byte sequence here")
-                            .with_note("Terragrunt reads configuration files as UTF-8."),
-                    );
-                }
-                Read::TooLarge(len) => {
-                    file.id = self.tree.sources.add(SourceFile::new(shown, String::new()));
-                    file.diagnostics.push(
-                        Diagnostic::error(
-                            "read_error",
-                            format!(
-                                "file too large to check: {:.1} MiB (the limit is {:.1} MiB)",
-                                len as f64 / MIB,
-                                max_bytes as f64 / MIB
-                            ),
-                        )
-                        .at_path(display)
-                        .with_help("raise the limit with --max-file-size MIB, or exclude the file's directory"),
-                    );
-                }
-                Read::Failed(error) => {
-                    file.id = self.tree.sources.add(SourceFile::new(shown, String::new()));
-                    file.diagnostics.push(
-                        Diagnostic::error("io_error", format!("Failed to read file: {error}"))
-                            .at_path(display),
-                    );
-                }
-            }
+            file.id = id;
+            file.bytes = loaded.bytes;
+            file.parsed = loaded.parsed;
+            file.diagnostics = loaded.diagnostics;
         }
         let sources = &self.tree.sources;
         let extracted: Vec<Extracted> = batch
@@ -600,33 +455,6 @@ impl Builder {
     }
 }
 
-const MIB: f64 = 1024.0 * 1024.0;
-
-fn read(path: &Path, id: FileId, max_bytes: u64) -> Read {
-    match std::fs::metadata(path) {
-        Ok(meta) if meta.is_dir() => return Read::Failed("it is a directory".into()),
-        Ok(meta) if meta.len() > max_bytes => return Read::TooLarge(meta.len()),
-        _ => {}
-    }
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(error) => return Read::Failed(error.to_string()),
-    };
-    match String::from_utf8(bytes) {
-        Ok(text) => {
-            let parsed = syntax::native::parse(id, &text);
-            Read::Text(text, Some(parsed))
-        }
-        Err(error) => {
-            let valid_up_to = error.utf8_error().valid_up_to();
-            Read::NotUtf8(
-                String::from_utf8_lossy(error.as_bytes()).into_owned(),
-                valid_up_to,
-            )
-        }
-    }
-}
-
 /// Resolves every reference of one node, in reference order.
 fn resolve_node(tree: &Tree, n: usize) -> Vec<Outcome> {
     let node = tree.nodes[n];
@@ -670,7 +498,12 @@ fn resolve_node(tree: &Tree, n: usize) -> Vec<Outcome> {
 }
 
 /// How a missing target is described: (label at the path, note).
-pub fn describe_missing(tree: &Tree, kind: RefKind, path: &Path, why: Missing) -> (String, String) {
+pub(crate) fn describe_missing(
+    tree: &Tree,
+    kind: RefKind,
+    path: &Path,
+    why: Missing,
+) -> (String, String) {
     let shown = tree.show(path);
     match why {
         Missing::NoSuchPath => (
@@ -698,13 +531,5 @@ pub fn describe_missing(tree: &Tree, kind: RefKind, path: &Path, why: Missing) -
                 "Terragrunt looks for `{shown}/{UNIT_FILE}` and fails: the directory is not a Terragrunt unit."
             ),
         ),
-    }
-}
-
-/// The `Stop` of a failure, if it is one.
-pub fn stop_of(failure: &Failure) -> Option<&Stop> {
-    match &failure.outcome {
-        Outcome::Stopped(stop) => Some(stop),
-        _ => None,
     }
 }

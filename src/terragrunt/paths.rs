@@ -5,7 +5,7 @@
 use std::path::{Component, Path, PathBuf};
 
 /// `path` made absolute (against the working directory) and cleaned lexically.
-pub fn absolute(path: &Path) -> PathBuf {
+pub(crate) fn absolute(path: &Path) -> PathBuf {
     let joined = if path.is_absolute() {
         path.to_path_buf()
     } else {
@@ -19,7 +19,7 @@ pub fn absolute(path: &Path) -> PathBuf {
 /// Removes `.` components and folds `dir/..` pairs, without touching the file system. A `..`
 /// that cannot be folded (at the start of a relative path) is kept; one above the root is
 /// dropped.
-pub fn clean(path: &Path) -> PathBuf {
+pub(crate) fn clean(path: &Path) -> PathBuf {
     let mut out: Vec<Component> = Vec::new();
     for component in path.components() {
         match component {
@@ -41,12 +41,12 @@ pub fn clean(path: &Path) -> PathBuf {
 }
 
 /// The directory holding a file (the file itself when it has no parent).
-pub fn dir_of(path: &Path) -> &Path {
+pub(crate) fn dir_of(path: &Path) -> &Path {
     path.parent().unwrap_or(path)
 }
 
 /// `to` relative to the directory `from` (both absolute and clean), with `..` where needed.
-pub fn relative(from: &Path, to: &Path) -> PathBuf {
+pub(crate) fn relative(from: &Path, to: &Path) -> PathBuf {
     let from: Vec<Component> = from.components().collect();
     let to: Vec<Component> = to.components().collect();
     let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
@@ -67,13 +67,13 @@ pub fn relative(from: &Path, to: &Path) -> PathBuf {
 /// that holds them (`prod/us-east-1/region.hcl` for `tflint-merge prod`), else relative to the
 /// first path given (`prod/../root.hcl` is shown as `root.hcl`).
 #[derive(Debug, Clone, Default)]
-pub struct Displayer {
+pub(crate) struct Displayer {
     /// (as given, absolute) for each command-line path, directories only.
     roots: Vec<(PathBuf, PathBuf)>,
 }
 
 impl Displayer {
-    pub fn new(given: &[PathBuf]) -> Displayer {
+    pub(crate) fn new(given: &[PathBuf]) -> Displayer {
         let roots = given
             .iter()
             .map(|g| {
@@ -93,7 +93,7 @@ impl Displayer {
     }
 
     /// The path to use in `SourceFile::path` and messages.
-    pub fn path(&self, absolute_path: &Path) -> PathBuf {
+    pub(crate) fn path(&self, absolute_path: &Path) -> PathBuf {
         let Some((given, root)) = self
             .roots
             .iter()
@@ -114,7 +114,7 @@ impl Displayer {
     }
 
     /// [`Self::path`] as shown in output (`/`-separated).
-    pub fn show(&self, absolute_path: &Path) -> String {
+    pub(crate) fn show(&self, absolute_path: &Path) -> String {
         crate::source::display_path(&self.path(absolute_path))
     }
 }

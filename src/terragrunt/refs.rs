@@ -8,7 +8,7 @@ use crate::syntax::{Block, Body, Expr, ExprKind, File, TraversalStep};
 
 /// How one file refers to another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum RefKind {
+pub(crate) enum RefKind {
     /// `include { path = ... }`: the target is merged in, evaluated for the including unit.
     Include,
     /// `import "name" { config_path = ... }`: the target is parsed on its own, first.
@@ -22,7 +22,7 @@ pub enum RefKind {
 
 impl RefKind {
     /// How the reference is written, for messages.
-    pub fn written(self) -> &'static str {
+    pub(crate) fn written(self) -> &'static str {
         match self {
             RefKind::Include => "include",
             RefKind::Import => "import",
@@ -32,7 +32,7 @@ impl RefKind {
     }
 
     /// `includes`, `imports`, `reads`, `depends on`.
-    pub fn verb(self) -> &'static str {
+    pub(crate) fn verb(self) -> &'static str {
         match self {
             RefKind::Include => "includes",
             RefKind::Import => "imports",
@@ -42,41 +42,41 @@ impl RefKind {
     }
 
     /// Whether the reference makes Terragrunt parse its target (so a cycle never ends).
-    pub fn parses_target(self) -> bool {
+    pub(crate) fn parses_target(self) -> bool {
         !matches!(self, RefKind::Dependency)
     }
 }
 
 /// One reference from a file to a path.
 #[derive(Debug, Clone)]
-pub struct Reference {
-    pub kind: RefKind,
+pub(crate) struct Reference {
+    pub(crate) kind: RefKind,
     /// The block label (`include "root"`, `import "env"`, `dependency "vpc"`).
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
     /// The header of the block the path is set in (the call itself for `read_terragrunt_config`).
-    pub site: Span,
+    pub(crate) site: Span,
     /// The path expression.
-    pub path: Expr,
+    pub(crate) path: Expr,
     /// `read_terragrunt_config(path, default)`: a missing target is not an error.
-    pub optional: bool,
+    pub(crate) optional: bool,
 }
 
 /// A function call anywhere in a file, templates included.
 #[derive(Debug, Clone)]
-pub struct Call {
-    pub name: String,
-    pub span: Span,
+pub(crate) struct Call {
+    pub(crate) name: String,
+    pub(crate) span: Span,
 }
 
 /// The references and calls of a file, in source order.
 #[derive(Debug, Default, Clone)]
-pub struct Extracted {
-    pub references: Vec<Reference>,
-    pub calls: Vec<Call>,
+pub(crate) struct Extracted {
+    pub(crate) references: Vec<Reference>,
+    pub(crate) calls: Vec<Call>,
 }
 
 /// Reads the references of a parsed native file.
-pub fn extract(file: &File, files: &SourceFiles) -> Extracted {
+pub(crate) fn extract(file: &File, files: &SourceFiles) -> Extracted {
     let text = &files.get(file.id).text;
     let mut out = Extracted::default();
     let walker = Walker { id: file.id, text };

@@ -14,27 +14,27 @@ use super::paths::{clean, relative};
 use super::refs::RefKind;
 
 /// Terragrunt's default configuration file name.
-pub const DEFAULT_CONFIG: &str = "terragrunt.hcl";
+use crate::knowledge::files::TERRAGRUNT_UNIT as DEFAULT_CONFIG;
 /// The name Terragrunt recommends for the root configuration.
-pub const ROOT_CONFIG: &str = "root.hcl";
+pub(crate) const ROOT_CONFIG: &str = "root.hcl";
 
 /// Where an expression is evaluated.
-pub struct Env<'a> {
+pub(crate) struct Env<'a> {
     /// The directory of the configuration being evaluated: the unit's, for a file it includes.
-    pub config_dir: &'a Path,
+    pub(crate) config_dir: &'a Path,
     /// The directory of the file the expression is written in.
-    pub file_dir: &'a Path,
+    pub(crate) file_dir: &'a Path,
     /// Whether the file is evaluated as an included parent of `config_dir`'s configuration.
-    pub included: bool,
+    pub(crate) included: bool,
     /// The includes of the file, resolved: (label, target file).
-    pub includes: &'a [(Option<String>, PathBuf)],
-    pub file: FileId,
-    pub text: &'a str,
+    pub(crate) includes: &'a [(Option<String>, PathBuf)],
+    pub(crate) file: FileId,
+    pub(crate) text: &'a str,
 }
 
 /// Why a path could not be worked out.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Stop {
+pub(crate) enum Stop {
     /// `find_in_parent_folders(name)` (no fallback) found nothing above `start`.
     NotInParents {
         name: String,
@@ -49,7 +49,7 @@ pub enum Stop {
 
 /// What a reference's path leads to.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// An existing file (for a dependency: the unit's `terragrunt.hcl`).
     Found(PathBuf),
     /// An optional `read_terragrunt_config` target that does not exist: nothing to follow.
@@ -62,7 +62,7 @@ pub enum Outcome {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Missing {
+pub(crate) enum Missing {
     NoSuchPath,
     /// An include or import of a directory.
     IsDirectory,
@@ -72,7 +72,7 @@ pub enum Missing {
 }
 
 /// Resolves one reference's path to what it names.
-pub fn resolve(kind: RefKind, optional: bool, path: &Expr, env: &Env) -> Outcome {
+pub(crate) fn resolve(kind: RefKind, optional: bool, path: &Expr, env: &Env) -> Outcome {
     let text = match eval(path, env) {
         Ok(text) => text,
         Err(stop) => return Outcome::Stopped(stop),
@@ -116,7 +116,7 @@ pub fn resolve(kind: RefKind, optional: bool, path: &Expr, env: &Env) -> Outcome
 }
 
 /// The string value of a path expression.
-pub fn eval(expr: &Expr, env: &Env) -> Result<String, Stop> {
+pub(crate) fn eval(expr: &Expr, env: &Env) -> Result<String, Stop> {
     let unresolvable = |why: &str| Stop::Unresolvable {
         span: expr.span,
         why: why.to_string(),
@@ -223,7 +223,7 @@ fn call(name: &str, args: &[Expr], span: Span, env: &Env) -> Result<String, Stop
 
 /// Terragrunt's search: the nearest folder *above* `config_dir` holding `name` (a file or a
 /// directory; `name` may have several components).
-pub fn find_in_parent_folders(config_dir: &Path, name: &str) -> Option<PathBuf> {
+pub(crate) fn find_in_parent_folders(config_dir: &Path, name: &str) -> Option<PathBuf> {
     let mut dir = config_dir.parent();
     while let Some(current) = dir {
         let candidate = clean(&current.join(name));
@@ -236,7 +236,7 @@ pub fn find_in_parent_folders(config_dir: &Path, name: &str) -> Option<PathBuf> 
 }
 
 /// The nearest folder (from `dir` up) holding `.git`.
-pub fn repo_root(dir: &Path) -> Option<PathBuf> {
+pub(crate) fn repo_root(dir: &Path) -> Option<PathBuf> {
     dir.ancestors()
         .find(|d| d.join(".git").exists())
         .map(Path::to_path_buf)

@@ -1,0 +1,377 @@
+//! `.tflint-merge.yaml`: found in the working directory or its nearest ancestor, or given by
+//! `--config`. Unknown keys, unknown rule ids and unknown rule options are errors that name the
+//! file, line and column.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
+
+use crate::diagnostic::Severity;
+use crate::lint::settings::Level;
+use crate::lint::{OptionKind, Rule, RuleSettings};
+use crate::rules;
+
+pub(crate) const FILE_NAMES: [&str; 2] = [".tflint-merge.yaml", ".tflint-merge.yml"];
+
+/// The config file's contents.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Config {
+    /// `terraform`, `opentofu` or `both`.
+    pub(crate) view: Option<String>,
+    #[serde(default)]
+    pub(crate) exclude: Vec<String>,
+    /// `error`, `warning` or `notice`.
+    pub(crate) fail_on: Option<String>,
+    /// An output format name.
+    pub(crate) format: Option<String>,
+    #[serde(default)]
+    pub(crate) rules: RuleConfigs,
+}
+
+/// `rules:` — each entry a level or `{ severity: ..., <option>: ... }`.
+#[derive(Debug, Default)]
+pub(crate) struct RuleConfigs(pub(crate) Vec<RuleConfig>);
+
+#[derive(Debug)]
+pub(crate) struct RuleConfig {
+    pub(crate) id: String,
+    pub(crate) level: Option<Level>,
+    pub(crate) options: Vec<(String, f64)>,
+}
+
+/// A config error, located in its file.
+#[derive(Debug)]
+pub(crate) struct ConfigError {
+    pub(crate) path: PathBuf,
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+    pub(crate) message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line > 0 {
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                crate::source::display_path(&self.path),
+                self.line,
+                self.column,
+                self.message
+            )
+        } else {
+            write!(
+                f,
+                "{}: {}",
+                crate::source::display_path(&self.path),
+                self.message
+            )
+        }
+    }
+}
+
+/// The config file that applies in `start` (the working directory): there or in the nearest
+/// ancestor.
+pub(crate) fn find(start: &Path) -> Result<Option<PathBuf>, String> {
+    for dir in start.ancestors() {
+        let found: Vec<PathBuf> = FILE_NAMES
+            .iter()
+            .map(|n| dir.join(n))
+            .filter(|p| p.is_file())
+            .collect();
+        match found.as_slice() {
+            [] => continue,
+            [one] => return Ok(Some(one.clone())),
+            _ => {
+                return Err(format!(
+                    "both {} and {} exist in {}: keep one",
+                    FILE_NAMES[0],
+                    FILE_NAMES[1],
+                    dir.display()
+                ));
+            }
+        }
+    }
+    Ok(None)
+}
+
+pub(crate) fn load(path: &Path) -> Result<Config, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+        path: path.to_path_buf(),
+        line: 0,
+        column: 0,
+        message: format!("cannot read: {e}"),
+    })?;
+    parse(path, &text)
+}
+
+pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
+    if text.trim().is_empty() {
+        return Ok(Config::default());
+    }
+    serde_yaml::from_str::<Config>(text).map_err(|e| {
+        let (mut line, mut column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
+        // serde_yaml places errors raised for a mapping key at the start of the mapping; move
+        // them to the key itself.
+        let message = e.to_string();
+        let bad_key = ["unknown rule `", "unknown option `"]
+            .iter()
+            .find_map(|marker| message.split_once(marker))
+            .and_then(|(_, rest)| rest.split('`').next());
+        if let Some((key_line, key_column)) = bad_key.and_then(|key| locate_key(text, key, line)) {
+            (line, column) = (key_line, key_column);
+        }
+        ConfigError {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: e
+                .to_string()
+                .split(" at line ")
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+        }
+    })
+}
+
+/// 1-based (line, column) of the first mapping key `key` at or after `from_line`.
+fn locate_key(text: &str, key: &str, from_line: usize) -> Option<(usize, usize)> {
+    text.lines()
+        .enumerate()
+        .skip(from_line.saturating_sub(1))
+        .find_map(|(index, line)| {
+            let trimmed = line.trim_start();
+            let rest = trimmed
+                .strip_prefix(key)
+                .or_else(|| trimmed.strip_prefix(&format!("\"{key}\"")))
+                .or_else(|| trimmed.strip_prefix(&format!("'{key}'")))?;
+            rest.trim_start()
+                .starts_with(':')
+                .then_some((index + 1, line.len() - trimmed.len() + 1))
+        })
+}
+
+impl Config {
+    /// Applies the `rules:` entries to `settings`.
+    pub(crate) fn apply(&self, settings: &mut RuleSettings) -> Result<(), String> {
+        for rule in &self.rules.0 {
+            if let Some(level) = rule.level {
+                settings.set_level(&rule.id, level)?;
+            }
+            let id = settings.find(&rule.id)?.id;
+            for (name, value) in &rule.options {
+                settings.set_option(id, name, *value);
+            }
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn parse_level(text: &str) -> Option<Level> {
+    Some(match text {
+        "off" => Level::Off,
+        "error" => Level::On(Severity::Error),
+        "warning" => Level::On(Severity::Warning),
+        "notice" => Level::On(Severity::Notice),
+        _ => return None,
+    })
+}
+
+const LEVELS: &str = "off, error, warning or notice";
+
+impl<'de> Deserialize<'de> for RuleConfigs {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(RulesVisitor)
+    }
+}
+
+struct RulesVisitor;
+
+impl<'de> Visitor<'de> for RulesVisitor {
+    type Value = RuleConfigs;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a map from rule ids to levels")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RuleConfigs, A::Error> {
+        let mut out = Vec::new();
+        // The id is checked while its key is read, so the error points at the key.
+        while let Some(RuleId(id)) = map.next_key::<RuleId>()? {
+            out.push(map.next_value_seed(RuleSeed { id })?);
+        }
+        Ok(RuleConfigs(out))
+    }
+}
+
+/// A rule id that exists.
+struct RuleId(String);
+
+impl<'de> Deserialize<'de> for RuleId {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let id = String::deserialize(deserializer)?;
+        let registry = rules::registry();
+        if registry.find(&id).is_none() {
+            return Err(de::Error::custom(registry.unknown(&id)));
+        }
+        Ok(RuleId(id))
+    }
+}
+
+struct RuleSeed {
+    id: String,
+}
+
+impl<'de> DeserializeSeed<'de> for RuleSeed {
+    type Value = RuleConfig;
+
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<RuleConfig, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for RuleSeed {
+    type Value = RuleConfig;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(
+            f,
+            "{LEVELS}, or a map with `severity` and the rule's options"
+        )
+    }
+
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<RuleConfig, E> {
+        let level = parse_level(value).ok_or_else(|| {
+            E::custom(format!(
+                "invalid level `{value}` for `{}`: use {LEVELS}",
+                self.id
+            ))
+        })?;
+        Ok(RuleConfig {
+            id: self.id,
+            level: Some(level),
+            options: Vec::new(),
+        })
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RuleConfig, A::Error> {
+        let rule: Option<&Rule> = rules::registry()
+            .rules()
+            .iter()
+            .copied()
+            .find(|r| r.id().as_str() == self.id);
+        let mut config = RuleConfig {
+            id: self.id.clone(),
+            level: None,
+            options: Vec::new(),
+        };
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "severity" {
+                let value: String = map.next_value()?;
+                let level = parse_level(&value).ok_or_else(|| {
+                    de::Error::custom(format!("invalid severity `{value}`: use {LEVELS}"))
+                })?;
+                config.level = Some(level);
+                continue;
+            }
+            let Some(spec) = rule.and_then(|r| r.options.iter().find(|o| o.name == key)) else {
+                let known: Vec<&str> = rule
+                    .map(|r| r.options.iter().map(|o| o.name).collect())
+                    .unwrap_or_default();
+                let takes = if known.is_empty() {
+                    "it takes only `severity`".to_string()
+                } else {
+                    format!("it takes `severity`, `{}`", known.join("`, `"))
+                };
+                return Err(de::Error::custom(format!(
+                    "unknown option `{key}` for rule `{}`: {takes}",
+                    self.id
+                )));
+            };
+            let value = match spec.kind {
+                OptionKind::Integer => {
+                    let n: u64 = map.next_value()?;
+                    n as f64
+                }
+                OptionKind::Fraction => {
+                    let n: f64 = map.next_value()?;
+                    if !(0.0..=1.0).contains(&n) {
+                        return Err(de::Error::custom(format!(
+                            "`{key}` must be between 0 and 1, not {n}"
+                        )));
+                    }
+                    n
+                }
+            };
+            config.options.push((key, value));
+        }
+        Ok(config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(text: &str) -> String {
+        match parse(Path::new("c.yaml"), text) {
+            Ok(_) => panic!("expected an error for {text:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_full_config_parses() {
+        let config = parse(
+            Path::new("c.yaml"),
+            "view: opentofu\nexclude: [\"examples/**\"]\nfail_on: warning\nrules:\n  override_noop: off\n  override_only_file:\n    severity: warning\n    threshold: 0.75\n",
+        )
+        .expect("valid");
+        assert_eq!(config.view.as_deref(), Some("opentofu"));
+        assert_eq!(config.rules.0.len(), 2);
+        let mut settings = RuleSettings::defaults(rules::registry());
+        config.apply(&mut settings).expect("applies");
+        let id = |name: &str| settings.find(name).expect("known").id;
+        assert!(!settings.is_enabled(id("override_noop")));
+        assert!(settings.is_enabled(id("override_only_file")));
+        assert_eq!(
+            settings.number_option(id("override_only_file"), "threshold"),
+            Some(0.75)
+        );
+    }
+
+    #[test]
+    fn unknown_key_is_located() {
+        assert_eq!(
+            error("view: both\nfail-on: error\n"),
+            "c.yaml:2:1: unknown field `fail-on`, expected one of `view`, `exclude`, `fail_on`, `format`, `rules`"
+        );
+    }
+
+    #[test]
+    fn unknown_rule_is_located() {
+        assert_eq!(
+            error("rules:\n  override_noop: off\n  override_nope: warning\n"),
+            "c.yaml:3:3: rules: unknown rule `override_nope`; did you mean `override_noop`?"
+        );
+    }
+
+    #[test]
+    fn unknown_option_and_bad_level_are_located() {
+        assert_eq!(
+            error("rules:\n  override_only_file:\n    treshold: 0.5\n"),
+            "c.yaml:3:5: rules.override_only_file: unknown option `treshold` for rule `override_only_file`: it takes `severity`, `threshold`, `min_objects`"
+        );
+        assert_eq!(
+            error("rules:\n  override_noop: loud\n"),
+            "c.yaml:2:18: rules.override_noop: invalid level `loud` for `override_noop`: use off, error, warning or notice"
+        );
+    }
+}

@@ -1,0 +1,248 @@
+//! Plain-data diagnostics: what every stage reports and every output format renders.
+
+use std::fmt;
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::source::{SourceFile, SourceFiles, Span};
+
+mod id;
+pub use id::FindingId;
+pub(crate) use id::{finding_id, ids};
+
+/// How serious a finding is. Ordered: `Notice < Warning < Error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Notice,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Notice => "notice",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which tool views a finding was found in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Views {
+    pub terraform: bool,
+    pub opentofu: bool,
+}
+
+impl Views {
+    pub const NONE: Views = Views {
+        terraform: false,
+        opentofu: false,
+    };
+    pub const TERRAFORM: Views = Views {
+        terraform: true,
+        opentofu: false,
+    };
+    pub const OPENTOFU: Views = Views {
+        terraform: false,
+        opentofu: true,
+    };
+    pub const BOTH: Views = Views {
+        terraform: true,
+        opentofu: true,
+    };
+
+    pub fn union(self, other: Views) -> Views {
+        Views {
+            terraform: self.terraform || other.terraform,
+            opentofu: self.opentofu || other.opentofu,
+        }
+    }
+
+    /// A short description for messages, or `None` when the finding is not view-specific.
+    pub fn describe(self) -> Option<&'static str> {
+        match (self.terraform, self.opentofu) {
+            (true, true) => Some("Terraform and OpenTofu"),
+            (true, false) => Some("Terraform only"),
+            (false, true) => Some("OpenTofu only"),
+            (false, false) => None,
+        }
+    }
+}
+
+/// A place in a file, with what it has to do with the finding.
+#[derive(Debug, Clone)]
+pub struct Label {
+    pub file: Arc<SourceFile>,
+    pub range: Range<usize>,
+    pub message: String,
+}
+
+impl Label {
+    pub fn new(files: &SourceFiles, span: Span, message: impl Into<String>) -> Label {
+        Label {
+            file: Arc::clone(files.get(span.file)),
+            range: span.range(),
+            message: message.into(),
+        }
+    }
+
+    /// 1-based (line, column) of the start.
+    pub fn start(&self) -> (usize, usize) {
+        self.file.line_col(self.range.start)
+    }
+
+    /// 1-based (line, column) of the end (exclusive).
+    pub fn end(&self) -> (usize, usize) {
+        self.file.line_col(self.range.end)
+    }
+}
+
+/// One finding: a load error, a rule violation, or an I/O problem.
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    /// Stable snake_case id (`duplicate_definition`, `syntax_error`, ...).
+    pub rule: FindingId,
+    pub severity: Severity,
+    /// One line. For load errors this is the summary Terraform/OpenTofu print.
+    pub message: String,
+    /// The path the finding is about (file or directory), shown as given.
+    pub path: String,
+    /// Where exactly, when the finding is about source text.
+    pub primary: Option<Label>,
+    /// Related places: the first definition, the base block an override touches...
+    pub secondary: Vec<Label>,
+    /// Why it matters and other detail.
+    pub notes: Vec<String>,
+    /// How to fix it.
+    pub help: Option<String>,
+    pub views: Views,
+}
+
+impl Diagnostic {
+    pub fn new(rule: FindingId, severity: Severity, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            rule,
+            severity,
+            message: message.into(),
+            path: String::new(),
+            primary: None,
+            secondary: Vec::new(),
+            notes: Vec::new(),
+            help: None,
+            views: Views::NONE,
+        }
+    }
+
+    pub fn error(rule: FindingId, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(rule, Severity::Error, message)
+    }
+
+    /// Sets the primary location (and the path, from its file).
+    pub fn at(mut self, files: &SourceFiles, span: Span, message: impl Into<String>) -> Self {
+        let label = Label::new(files, span, message);
+        self.path = label.file.display.clone();
+        self.primary = Some(label);
+        self
+    }
+
+    /// Sets the path for a finding that has no source location.
+    pub fn at_path(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
+    }
+
+    pub fn with_label(
+        mut self,
+        files: &SourceFiles,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Self {
+        self.secondary.push(Label::new(files, span, message));
+        self
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn in_views(mut self, views: Views) -> Self {
+        self.views = views;
+        self
+    }
+
+    /// Link to the rule's documentation.
+    pub fn doc_link(&self) -> String {
+        format!("{}/{}.md", crate::RULES_DOC_BASE, self.rule)
+    }
+
+    /// 1-based (line, column) of the primary location, (0, 0) when there is none.
+    pub fn start(&self) -> (usize, usize) {
+        self.primary.as_ref().map_or((0, 0), Label::start)
+    }
+
+    /// Sort key: path, position, rule, message. Output order depends on nothing else.
+    pub fn sort_key(&self) -> (String, usize, &'static str, String) {
+        let offset = self.primary.as_ref().map_or(0, |l| l.range.start);
+        (
+            self.path.clone(),
+            offset,
+            self.rule.as_str(),
+            self.message.clone(),
+        )
+    }
+
+    /// Identity used to report a finding found in both views once.
+    pub fn identity(&self) -> impl Eq + std::hash::Hash + use<> {
+        let location = |l: &Label| (l.file.display.clone(), l.range.clone(), l.message.clone());
+        (
+            self.rule,
+            self.severity,
+            self.message.clone(),
+            self.path.clone(),
+            self.primary.as_ref().map(location),
+            self.secondary.iter().map(location).collect::<Vec<_>>(),
+            self.notes.clone(),
+        )
+    }
+}
+
+/// Sorts diagnostics into their stable output order.
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+}
+
+/// Merges findings that are the same in several views into one naming all of them, keeping
+/// first-seen order.
+pub fn merge_views(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    use std::collections::HashMap;
+    let mut index = HashMap::new();
+    let mut out: Vec<Diagnostic> = Vec::with_capacity(diagnostics.len());
+    for diagnostic in diagnostics {
+        let key = diagnostic.identity();
+        match index.get(&key) {
+            Some(&i) => {
+                let kept: &mut Diagnostic = &mut out[i];
+                kept.views = kept.views.union(diagnostic.views);
+            }
+            None => {
+                index.insert(key, out.len());
+                out.push(diagnostic);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,11 @@
+//! The first stage: find what to check, and read it.
+//!
+//! - [`discover`]: module directories and Terragrunt units below the command-line paths.
+//! - [`listing`]: the configuration files of one directory.
+//! - [`read`]: the one reader (size limit, UTF-8, parse) and its findings.
+//! - [`neighbours`]: the local modules that module calls name, read once for the rules.
+
+pub(crate) mod discover;
+pub(crate) mod listing;
+pub(crate) mod neighbours;
+pub(crate) mod read;

@@ -1,0 +1,104 @@
+//! The local modules a directory's module calls name (`source = "../vpc"`), read once per
+//! directory check however many rules and views ask, through the same reader and size limit as
+//! the directory itself.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use crate::knowledge::View;
+use crate::knowledge::files::ConfigName;
+use crate::module::views::view_files;
+use crate::source::{FileId, Syntax};
+
+use super::listing::config_files;
+use super::read::{Read, read_and_parse};
+
+/// What a local module directory holds, as far as rules need it.
+#[derive(Debug)]
+pub(crate) struct LocalModule {
+    /// The directory exists (following symlinks).
+    pub(crate) exists: bool,
+    /// Its configuration files; empty when it cannot be listed.
+    pub(crate) files: Vec<ConfigName>,
+}
+
+/// A cache of the local modules one directory's checks look at.
+#[derive(Debug)]
+pub(crate) struct Neighbours {
+    max_file_bytes: u64,
+    modules: RefCell<HashMap<PathBuf, Rc<LocalModule>>>,
+    variables: RefCell<HashMap<(PathBuf, View), Option<Rc<[String]>>>>,
+}
+
+impl Neighbours {
+    pub(crate) fn new(max_file_bytes: u64) -> Neighbours {
+        Neighbours {
+            max_file_bytes,
+            modules: RefCell::default(),
+            variables: RefCell::default(),
+        }
+    }
+
+    /// The module directory at `dir`.
+    pub(crate) fn module(&self, dir: &Path) -> Rc<LocalModule> {
+        if let Some(found) = self.modules.borrow().get(dir) {
+            return Rc::clone(found);
+        }
+        let exists = dir.is_dir();
+        let files = if exists {
+            config_files(dir).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let module = Rc::new(LocalModule { exists, files });
+        self.modules
+            .borrow_mut()
+            .insert(dir.to_path_buf(), Rc::clone(&module));
+        module
+    }
+
+    /// Whether `view`'s tool loads at least one file of the module at `dir`.
+    pub(crate) fn has_configuration(&self, dir: &Path, view: View) -> bool {
+        let module = self.module(dir);
+        view_files(&module.files, view).loaded().next().is_some()
+    }
+
+    /// The variables the module at `dir` declares in `view`, or `None` when it has no files or
+    /// one of them cannot be read or parsed (then nothing should be judged).
+    pub(crate) fn variables(&self, dir: &Path, view: View) -> Option<Rc<[String]>> {
+        let key = (dir.to_path_buf(), view);
+        if let Some(found) = self.variables.borrow().get(&key) {
+            return found.clone();
+        }
+        let found = self.read_variables(dir, view).map(Rc::from);
+        self.variables.borrow_mut().insert(key, found.clone());
+        found
+    }
+
+    fn read_variables(&self, dir: &Path, view: View) -> Option<Vec<String>> {
+        let module = self.module(dir);
+        if module.files.is_empty() {
+            return None;
+        }
+        let mut variables = Vec::new();
+        for index in view_files(&module.files, view).loaded() {
+            let name = &module.files[index];
+            let syntax: Syntax = name.extension.syntax();
+            let path = dir.join(&name.name);
+            let Read::Parsed { parsed, .. } =
+                read_and_parse(&path, FileId(0), syntax, self.max_file_bytes)
+            else {
+                return None;
+            };
+            let file = parsed.file.ok()?;
+            variables.extend(
+                file.body
+                    .blocks_of("variable")
+                    .filter_map(|b| b.label(0).map(str::to_string)),
+            );
+        }
+        Some(variables)
+    }
+}

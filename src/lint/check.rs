@@ -1,0 +1,98 @@
+//! A whole run: every discovered module directory and the Terragrunt tree, in parallel. A panic
+//! anywhere in one directory's pipeline (read, parse, load, merge, rules) becomes an
+//! `internal_error` for that directory, and every other directory is still checked.
+
+use std::collections::BTreeSet;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::diagnostic::{self, Diagnostic};
+use crate::input::discover::Discovery;
+use crate::source::display_path;
+use crate::terragrunt::paths::absolute;
+
+use super::directory::{Options, check_directory};
+use super::run::internal_error;
+use super::tree::{TreeResult, check_tree};
+
+/// What a run found, in output order, and what it covered.
+#[derive(Debug, Default)]
+pub(crate) struct RunResult {
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    /// Module directories and Terragrunt unit directories checked.
+    pub(crate) directories: usize,
+    pub(crate) files: usize,
+    pub(crate) bytes: u64,
+}
+
+/// Checks everything `found` lists; `given` are the command-line paths (Terragrunt paths are
+/// shown relative to them). Runs on the current rayon pool.
+pub(crate) fn check_all(found: Discovery, given: &[PathBuf], options: &Options) -> RunResult {
+    // Keep only the findings of each directory: its files and modules are dropped as soon as it
+    // is done, so memory stays flat however large the tree. The Terragrunt tree is checked
+    // alongside, in the same pool.
+    let (results, terragrunt): (Vec<(Vec<Diagnostic>, usize, u64)>, TreeResult) = rayon::join(
+        || {
+            found
+                .dirs
+                .par_iter()
+                .map(|dir| check_directory_isolated(dir, options))
+                .collect()
+        },
+        || check_tree_isolated(&found.terragrunt, given, options),
+    );
+    let module_dirs: BTreeSet<PathBuf> = found.dirs.iter().map(|d| absolute(d)).collect();
+    let unit_dirs = terragrunt
+        .units
+        .iter()
+        .filter_map(|unit| unit.parent())
+        .filter(|dir| !module_dirs.contains(*dir))
+        .collect::<BTreeSet<_>>()
+        .len();
+    let mut run = RunResult {
+        directories: results.len() + unit_dirs,
+        files: results.iter().map(|r| r.1).sum::<usize>() + terragrunt.files,
+        bytes: results.iter().map(|r| r.2).sum::<u64>() + terragrunt.bytes,
+        diagnostics: found.diagnostics,
+    };
+    run.diagnostics
+        .extend(results.into_iter().flat_map(|r| r.0));
+    run.diagnostics.extend(terragrunt.diagnostics);
+    diagnostic::sort(&mut run.diagnostics);
+    run
+}
+
+/// One directory's findings, files and bytes; a panic is its `internal_error`.
+fn check_directory_isolated(dir: &Path, options: &Options) -> (Vec<Diagnostic>, usize, u64) {
+    match catch_unwind(AssertUnwindSafe(|| check_directory(dir, options))) {
+        Ok(result) => (result.diagnostics, result.files.len(), result.bytes),
+        Err(panic) => (vec![crashed(display_path(dir), panic)], 0, 0),
+    }
+}
+
+fn check_tree_isolated(units: &[PathBuf], given: &[PathBuf], options: &Options) -> TreeResult {
+    let check = || check_tree(units, given, &options.settings, options.max_file_bytes);
+    catch_unwind(AssertUnwindSafe(check)).unwrap_or_else(|panic| {
+        let root = units
+            .first()
+            .and_then(|u| u.parent())
+            .unwrap_or(Path::new("."));
+        TreeResult {
+            diagnostics: vec![crashed(display_path(root), panic)],
+            ..TreeResult::default()
+        }
+    })
+}
+
+fn crashed(path: String, panic: Box<dyn std::any::Any + Send>) -> Diagnostic {
+    let note = "Checking this directory crashed, so none of its findings are reported; the \
+                other directories were checked. Please report this as a bug.";
+    internal_error(
+        "internal error while checking this directory",
+        panic,
+        path,
+        note.into(),
+    )
+}

@@ -1,0 +1,83 @@
+//! What rules see: one view of a module directory, both views at once, or a Terragrunt tree.
+
+use std::path::Path;
+
+use crate::diagnostic::Diagnostic;
+use crate::input::neighbours::Neighbours;
+use crate::knowledge::View;
+use crate::module::merge::{LoadedFile, Module};
+use crate::source::{FileId, SourceFiles};
+use crate::terragrunt::Tree;
+
+use super::{Rule, RuleSettings};
+
+/// A finding of `rule` with its default severity; the engine applies the configured one.
+fn finding(rule: &Rule, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(rule.meta.id, rule.meta.severity, message)
+}
+
+/// One view of one module directory.
+pub(crate) struct Context<'a> {
+    pub(crate) view: View,
+    pub(crate) dir: &'a Path,
+    pub(crate) module: &'a Module,
+    pub(crate) files: &'a SourceFiles,
+    /// The files this view loads, primaries then overrides, in load order.
+    pub(crate) primary: &'a [LoadedFile<'a>],
+    pub(crate) overrides: &'a [LoadedFile<'a>],
+    pub(crate) settings: &'a RuleSettings,
+    /// The local modules this directory's module calls name.
+    pub(crate) neighbours: &'a Neighbours,
+}
+
+impl Context<'_> {
+    /// A finding of `rule`, with its default severity (the engine applies the configured one).
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+        finding(rule, message)
+    }
+
+    /// A numeric option of a rule, or `default`.
+    pub(crate) fn number_option(&self, rule: &Rule, name: &str, default: f64) -> f64 {
+        self.settings
+            .number_option(rule.id(), name)
+            .unwrap_or(default)
+    }
+}
+
+/// Every view of a module directory that was built.
+pub(crate) struct DirectoryContext<'a> {
+    pub(crate) dir: &'a Path,
+    pub(crate) files: &'a SourceFiles,
+    pub(crate) views: &'a [Context<'a>],
+    /// OpenTofu only: (`.tf` file hidden, `.tofu` file hiding it), both parsed.
+    pub(crate) shadowed: &'a [(FileId, FileId)],
+    /// Load errors (and file problems) that only one view has.
+    pub(crate) one_view_errors: &'a [Diagnostic],
+    pub(crate) settings: &'a RuleSettings,
+}
+
+impl DirectoryContext<'_> {
+    pub(crate) fn view(&self, view: View) -> Option<&Context<'_>> {
+        self.views.iter().find(|c| c.view == view)
+    }
+
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+        finding(rule, message)
+    }
+}
+
+/// A whole Terragrunt tree.
+pub(crate) struct TreeContext<'a> {
+    pub(crate) tree: &'a Tree,
+    pub(crate) settings: &'a RuleSettings,
+}
+
+impl TreeContext<'_> {
+    pub(crate) fn files(&self) -> &SourceFiles {
+        &self.tree.sources
+    }
+
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+        finding(rule, message)
+    }
+}

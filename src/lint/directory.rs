@@ -1,0 +1,273 @@
+//! The stages for one module directory: list → read and parse → views → merge → rules →
+//! ignores. Each directory is independent, so directories run in parallel with no shared state.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::diagnostic::{self, Diagnostic, FindingId, Views, ids};
+use crate::input::listing::config_files;
+use crate::input::neighbours::Neighbours;
+use crate::input::read::{DEFAULT_MAX_FILE_BYTES, LoadedSource, Reader, read_and_parse};
+use crate::knowledge::View;
+use crate::knowledge::files::ConfigName;
+use crate::module::merge::{self, LoadedFile, Module};
+use crate::module::views::{ViewFiles, view_files};
+use crate::source::{FileId, SourceFiles, display_path};
+
+use super::run::{Target, run_rules};
+use super::{Context, DirectoryContext, RuleSettings, ignore};
+
+/// How to check a directory.
+#[derive(Debug, Clone)]
+pub(crate) struct Options {
+    pub(crate) views: ViewSelection,
+    pub(crate) max_file_bytes: u64,
+    pub(crate) settings: Arc<RuleSettings>,
+}
+
+impl Options {
+    pub(crate) fn new(views: ViewSelection, settings: RuleSettings) -> Options {
+        Options {
+            views,
+            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            settings: Arc::new(settings),
+        }
+    }
+}
+
+/// Which views to build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewSelection {
+    Terraform,
+    OpenTofu,
+    Both,
+}
+
+impl ViewSelection {
+    pub(crate) fn views(self) -> &'static [View] {
+        match self {
+            ViewSelection::Terraform => &[View::Terraform],
+            ViewSelection::OpenTofu => &[View::OpenTofu],
+            ViewSelection::Both => &View::ALL,
+        }
+    }
+
+    /// Only this view.
+    pub(crate) fn only(view: View) -> ViewSelection {
+        match view {
+            View::Terraform => ViewSelection::Terraform,
+            View::OpenTofu => ViewSelection::OpenTofu,
+        }
+    }
+}
+
+/// Everything found in one module directory.
+#[derive(Debug)]
+pub(crate) struct DirectoryResult {
+    pub(crate) files: SourceFiles,
+    /// The effective module of each view that could be built (no unreadable or unparsable
+    /// file among the files that view loads).
+    pub(crate) modules: Vec<Module>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    /// Bytes read.
+    pub(crate) bytes: u64,
+}
+
+/// One configuration file of the directory, as read and parsed (when a selected view loads it).
+struct DirFile {
+    name: ConfigName,
+    source: LoadedSource,
+}
+
+/// One view's files, merged.
+struct BuiltView<'a> {
+    view: View,
+    primary: Vec<LoadedFile<'a>>,
+    overrides: Vec<LoadedFile<'a>>,
+    module: Module,
+}
+
+pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult {
+    let mut result = DirectoryResult {
+        files: SourceFiles::default(),
+        modules: Vec::new(),
+        diagnostics: Vec::new(),
+        bytes: 0,
+    };
+    let names = match config_files(dir) {
+        Ok(names) => names,
+        Err(error) => {
+            let message = format!("cannot read directory: {error}");
+            result
+                .diagnostics
+                .push(Diagnostic::error(ids::IO_ERROR, message).at_path(display_path(dir)));
+            return result;
+        }
+    };
+    let view_files: Vec<(View, ViewFiles)> = options
+        .views
+        .views()
+        .iter()
+        .map(|&view| (view, view_files(&names, view)))
+        .collect();
+    let dir_files = read_files(dir, names, &view_files, options, &mut result);
+
+    // Merge each view; rules run once every view is built, since some compare views.
+    let mut built: Vec<BuiltView> = Vec::new();
+    for (view, files) in &view_files {
+        for index in files.loaded() {
+            let problems = dir_files[index].source.diagnostics.iter().cloned();
+            result
+                .diagnostics
+                .extend(problems.map(|d| d.in_views(view.views())));
+        }
+        if files.loaded().any(|i| dir_files[i].source.broken) {
+            continue;
+        }
+        let pick = |list: &[usize]| -> Vec<LoadedFile> {
+            list.iter()
+                .filter_map(|&i| {
+                    let f = &dir_files[i];
+                    let file = f.source.parsed.as_ref()?;
+                    let extension = f.name.extension;
+                    Some(LoadedFile { file, extension })
+                })
+                .collect()
+        };
+        let (primary, overrides) = (pick(&files.primary), pick(&files.overrides));
+        let merged = merge::merge(*view, &result.files, &primary, &overrides);
+        result.diagnostics.extend(merged.diagnostics);
+        built.push(BuiltView {
+            view: *view,
+            primary,
+            overrides,
+            module: merged.module,
+        });
+    }
+    let found = run_directory_rules(dir, &result, &built, &view_files, &dir_files, options);
+    result.diagnostics.extend(found);
+    result.modules = built.into_iter().map(|b| b.module).collect();
+
+    let mut diagnostics = diagnostic::merge_views(std::mem::take(&mut result.diagnostics));
+    let directives: Vec<ignore::Directive> = dir_files
+        .iter()
+        .filter_map(|f| f.source.parsed.as_ref())
+        .flat_map(|file| ignore::directives(file, &result.files))
+        .collect();
+    diagnostics = ignore::apply(diagnostics, &directives, &result.files, &options.settings);
+    if options.views != ViewSelection::Both {
+        // With one view there is nothing to compare against: don't name it.
+        for d in &mut diagnostics {
+            d.views = Views::NONE;
+        }
+    }
+    diagnostic::sort(&mut diagnostics);
+    result.diagnostics = diagnostics;
+    result
+}
+
+/// Reads and parses every file that a selected view loads, in directory order.
+fn read_files(
+    dir: &Path,
+    names: Vec<ConfigName>,
+    view_files: &[(View, ViewFiles)],
+    options: &Options,
+    result: &mut DirectoryResult,
+) -> Vec<DirFile> {
+    let mut dir_files = Vec::with_capacity(names.len());
+    for (index, name) in names.into_iter().enumerate() {
+        let loaded = view_files
+            .iter()
+            .any(|(_, v)| v.loaded().any(|i| i == index));
+        let source = if loaded {
+            let path = dir.join(&name.name);
+            let id = FileId(result.files.len() as u32);
+            let syntax = name.extension.syntax();
+            let read = read_and_parse(&path, id, syntax, options.max_file_bytes);
+            let source = read.into_file(path, &mut result.files, Reader::Module);
+            result.bytes += source.bytes;
+            source
+        } else {
+            LoadedSource::default()
+        };
+        dir_files.push(DirFile { name, source });
+    }
+    dir_files
+}
+
+/// Runs the per-view rules on every built view, then the directory rules.
+fn run_directory_rules(
+    dir: &Path,
+    result: &DirectoryResult,
+    built: &[BuiltView],
+    view_files: &[(View, ViewFiles)],
+    dir_files: &[DirFile],
+    options: &Options,
+) -> Vec<Diagnostic> {
+    let neighbours = Neighbours::new(options.max_file_bytes);
+    let contexts: Vec<Context> = built
+        .iter()
+        .map(|b| Context {
+            view: b.view,
+            dir,
+            module: &b.module,
+            files: &result.files,
+            primary: &b.primary,
+            overrides: &b.overrides,
+            settings: &options.settings,
+            neighbours: &neighbours,
+        })
+        .collect();
+    let shadowed: Vec<(FileId, FileId)> = view_files
+        .iter()
+        .flat_map(|(_, files)| &files.shadowed)
+        .filter_map(|&(hidden, by)| {
+            let id = |i: usize| dir_files[i].source.parsed.as_ref().map(|f| f.id);
+            Some((id(hidden)?, id(by)?))
+        })
+        .collect();
+    let one_view_errors = one_view_errors(&result.diagnostics);
+    let directory = DirectoryContext {
+        dir,
+        files: &result.files,
+        views: &contexts,
+        shadowed: &shadowed,
+        one_view_errors: &one_view_errors,
+        settings: &options.settings,
+    };
+    let mut found = Vec::new();
+    for ctx in &contexts {
+        run_rules(Target::View(ctx), &mut found);
+    }
+    if contexts.len() == 2 {
+        run_rules(Target::Directory(&directory), &mut found);
+    }
+    found
+}
+
+/// Load errors found in one view only. The same error can be worded differently by the two
+/// tools, so errors are matched by id and place, not by message.
+fn one_view_errors(diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
+    type Place = (FindingId, Option<(String, std::ops::Range<usize>)>);
+    let place = |d: &Diagnostic| -> Place {
+        let at = d
+            .primary
+            .as_ref()
+            .map(|l| (l.file.display.clone(), l.range.clone()));
+        (d.rule, at)
+    };
+    let mut seen: HashMap<Place, Views> = HashMap::new();
+    for d in diagnostics {
+        let views = seen.entry(place(d)).or_default();
+        *views = views.union(d.views);
+    }
+    let mut out: Vec<Diagnostic> = Vec::new();
+    for d in diagnostics {
+        let views = seen.get(&place(d)).copied().unwrap_or_default();
+        if views.terraform != views.opentofu && !out.iter().any(|o| place(o) == place(d)) {
+            out.push(d.clone());
+        }
+    }
+    out
+}

@@ -1,0 +1,152 @@
+//! Queries over what rules see, shared by several rules.
+
+use crate::knowledge::version::{Constraint, parse};
+use crate::module::merge::{LoadedFile, MergedBlock};
+use crate::source::{SourceFiles, Span};
+use crate::syntax::{Attribute, Block, Expr};
+
+use super::Context;
+
+/// The candidate closest to `name` by edit distance, if it is close enough to be a typo.
+pub(crate) fn closest<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).clamp(1, 3);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|&(d, _)| d <= limit)
+        .min()
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        }
+    }
+    row[b.len()]
+}
+
+/// Every top-level block of the files a view loads, with its file.
+pub(crate) fn top_level_blocks<'a>(
+    ctx: &'a Context<'a>,
+) -> impl Iterator<Item = (&'a LoadedFile<'a>, &'a Block)> + 'a {
+    ctx.primary
+        .iter()
+        .chain(ctx.overrides.iter())
+        .flat_map(|f| f.file.body.blocks.iter().map(move |b| (f, b)))
+}
+
+/// The top-level `language` blocks of a view's primary files, with their files.
+pub(crate) fn language_blocks<'a>(
+    ctx: &'a Context<'a>,
+) -> impl Iterator<Item = (&'a LoadedFile<'a>, &'a Block)> + 'a {
+    ctx.primary
+        .iter()
+        .flat_map(|f| f.file.body.blocks_of("language").map(move |b| (f, b)))
+}
+
+/// A constraint string's parsed constraints, or the error located in the file: the exact bad
+/// part when the string is written without escapes, else the whole string.
+pub(crate) fn parse_constraints(
+    files: &SourceFiles,
+    expr: &Expr,
+) -> Option<Result<Vec<Constraint>, (Span, String)>> {
+    let text = expr.literal_string()?;
+    Some(parse(text).map_err(|error| (constraint_span(files, expr, error.range), error.message)))
+}
+
+/// The span of a byte range of a constraint string's value: exact when the string is written
+/// without escapes, else the whole string.
+pub(crate) fn constraint_span(
+    files: &SourceFiles,
+    expr: &Expr,
+    range: std::ops::Range<usize>,
+) -> Span {
+    let text = expr.literal_string().unwrap_or("");
+    let written = files.text(expr.span);
+    if written.len() == text.len() + 2 && &written[1..written.len() - 1] == text {
+        let start = expr.span.start as usize + 1;
+        Span::new(expr.span.file, start + range.start..start + range.end)
+    } else {
+        expr.span
+    }
+}
+
+/// Every block (at any depth) of the view's files whose header is one of `headers`. Blocks of
+/// one JSON array share a header, so all of them are returned.
+pub(crate) fn blocks_with_headers<'a>(ctx: &'a Context<'a>, headers: &[Span]) -> Vec<&'a Block> {
+    fn walk<'b>(blocks: &'b [Block], headers: &[Span], out: &mut Vec<&'b Block>) {
+        for block in blocks {
+            if headers.contains(&block.header_span) {
+                out.push(block);
+            }
+            walk(&block.body.blocks, headers, out);
+        }
+    }
+    let mut out = Vec::new();
+    for file in ctx.primary.iter().chain(ctx.overrides.iter()) {
+        if headers.iter().any(|h| h.file == file.file.id) {
+            walk(&file.file.body.blocks, headers, &mut out);
+        }
+    }
+    out
+}
+
+/// Whether two blocks say the same: type, labels, the same arguments with the same values, and
+/// the same nested blocks in the same order.
+pub(crate) fn same_block(a: &Block, b: &Block, files: &SourceFiles) -> bool {
+    let labels = |x: &Block| x.labels.iter().map(|l| l.value.clone()).collect::<Vec<_>>();
+    a.kind == b.kind
+        && labels(a) == labels(b)
+        && a.body.attributes.len() == b.body.attributes.len()
+        && a.body.attributes.iter().all(|x| {
+            b.body
+                .attribute(&x.name)
+                .is_some_and(|y| x.expr.same_as(&y.expr, files))
+        })
+        && a.body.blocks.len() == b.body.blocks.len()
+        && a.body
+            .blocks
+            .iter()
+            .zip(&b.body.blocks)
+            .all(|(x, y)| same_block(x, y, files))
+}
+
+/// Whether every dropped base block is restated, unchanged, among the override's blocks.
+pub(crate) fn all_restated(ctx: &Context, dropped: &[Span], by: &[Span]) -> bool {
+    let base = blocks_with_headers(ctx, dropped);
+    let over = blocks_with_headers(ctx, by);
+    !base.is_empty()
+        && base
+            .iter()
+            .all(|d| over.iter().any(|o| same_block(d, o, ctx.files)))
+}
+
+/// The top-level `module` blocks of the files a view loads.
+pub(crate) fn module_calls<'a>(ctx: &'a Context<'a>) -> impl Iterator<Item = &'a Block> + 'a {
+    top_level_blocks(ctx)
+        .map(|(_, b)| b)
+        .filter(|b| b.kind == "module")
+}
+
+/// A module block's `source` attribute and its literal value, when it has one.
+pub(crate) fn literal_source(block: &Block) -> Option<(&Attribute, &str)> {
+    let attr = block.body.attribute("source")?;
+    Some((attr, attr.expr.literal_string()?))
+}
+
+/// The effective backend block and its type.
+pub(crate) fn backend_type<'a>(ctx: &'a Context<'a>) -> Option<(&'a MergedBlock, &'a str)> {
+    let backend = ctx.module.terraform.backend.as_ref()?;
+    Some((backend, backend.label(0)?))
+}

@@ -1,0 +1,174 @@
+//! Inline ignores: `# tflint-merge-ignore: rule_a, rule_b  reason` silences those rules for
+//! findings that start on the comment's line or the next one; `tflint-merge-ignore-file:`
+//! silences them in the whole file (in JSON files: a root `"//"` string). `all` names every
+//! rule. An ignore that silences nothing is reported as `unused_ignore`, like ruff's RUF100.
+//! Load errors are never silenced: the tools refuse the module whatever a comment says.
+
+use std::collections::HashSet;
+
+use crate::diagnostic::Diagnostic;
+use crate::source::{FileId, SourceFiles, Span};
+use crate::syntax::File;
+
+use super::registry::UNUSED_IGNORE;
+use super::{Kind, RuleSettings};
+
+const LINE_MARKER: &str = "tflint-merge-ignore:";
+const FILE_MARKER: &str = "tflint-merge-ignore-file:";
+
+/// One ignore comment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Directive {
+    pub(crate) file: FileId,
+    /// The comment, delimiters included.
+    pub(crate) span: Span,
+    /// 0-based line the comment ends on; `None` for a whole-file directive.
+    pub(crate) line: Option<usize>,
+    /// Rule ids as written (`all` included).
+    pub(crate) rules: Vec<String>,
+}
+
+/// The ignore directives in one file's comments.
+pub(crate) fn directives(file: &File, files: &SourceFiles) -> Vec<Directive> {
+    let source = files.get(file.id);
+    file.comments
+        .iter()
+        .filter_map(|comment| {
+            let text = comment.text.trim_start();
+            let (rest, whole_file) = if let Some(rest) = text.strip_prefix(FILE_MARKER) {
+                (rest, true)
+            } else {
+                (text.strip_prefix(LINE_MARKER)?, false)
+            };
+            Some(Directive {
+                file: file.id,
+                span: comment.span,
+                line: (!whole_file).then(|| source.line_index(comment.span.end as usize)),
+                rules: rule_list(rest),
+            })
+        })
+        .collect()
+}
+
+/// `a, b, c  reason`: ids separated by commas; the first id not followed by a comma ends the
+/// list and the rest is the reason.
+fn rule_list(text: &str) -> Vec<String> {
+    let mut rules = Vec::new();
+    let mut rest = text.trim_start();
+    loop {
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        if end == 0 {
+            break;
+        }
+        rules.push(rest[..end].to_string());
+        let after = rest[end..].trim_start();
+        match after.strip_prefix(',') {
+            Some(more) => rest = more.trim_start(),
+            None => break,
+        }
+    }
+    rules
+}
+
+/// Drops the findings that directives silence and adds `unused_ignore` findings.
+pub(crate) fn apply(
+    diagnostics: Vec<Diagnostic>,
+    directives: &[Directive],
+    files: &SourceFiles,
+    settings: &RuleSettings,
+) -> Vec<Diagnostic> {
+    if directives.is_empty() {
+        return diagnostics;
+    }
+    // (directive index, rule id as written) pairs that silenced something.
+    let mut used: HashSet<(usize, String)> = HashSet::new();
+    let mut kept = Vec::with_capacity(diagnostics.len());
+    for diagnostic in diagnostics {
+        let silenced_by = silencing(&diagnostic, directives, files, settings);
+        match silenced_by {
+            Some((index, name)) => {
+                used.insert((index, name));
+            }
+            None => kept.push(diagnostic),
+        }
+    }
+    if !settings.is_enabled(UNUSED_IGNORE.id) {
+        return kept;
+    }
+    let severity = settings.severity(&UNUSED_IGNORE);
+    for (index, directive) in directives.iter().enumerate() {
+        for name in &directive.rules {
+            if used.contains(&(index, name.clone())) {
+                continue;
+            }
+            let problem = if name == "all" {
+                Some("this ignore silences nothing".to_string())
+            } else {
+                match settings.find(name) {
+                    Err(unknown) => Some(unknown),
+                    Ok(meta) if meta.kind == Kind::LoadError => Some(format!(
+                        "`{name}` is a load error: Terraform/OpenTofu refuse the module, so it cannot be ignored"
+                    )),
+                    // A rule that is off was not checked: its ignore is not known to be unused.
+                    Ok(meta) if !settings.is_enabled(meta.id) => None,
+                    Ok(_) => Some(format!("`{name}` reported nothing here to ignore")),
+                }
+            };
+            if let Some(message) = problem {
+                kept.push(
+                    Diagnostic::new(UNUSED_IGNORE.id, severity, format!("unused ignore: {message}"))
+                        .at(files, directive.span, "this ignore comment")
+                        .with_note("An ignore that silences nothing hides nothing today, but it will silently hide a real finding tomorrow.")
+                        .with_help(format!("remove `{name}` from the comment (or the whole comment)")),
+                );
+            }
+        }
+    }
+    kept
+}
+
+/// The directive (and the name in it) that silences this finding, if any.
+fn silencing(
+    diagnostic: &Diagnostic,
+    directives: &[Directive],
+    files: &SourceFiles,
+    settings: &RuleSettings,
+) -> Option<(usize, String)> {
+    let meta = settings.registry().find(diagnostic.rule.as_str())?;
+    if meta.kind != Kind::Rule {
+        return None;
+    }
+    let primary = diagnostic.primary.as_ref()?;
+    let line = primary.file.line_index(primary.range.start);
+    directives
+        .iter()
+        .enumerate()
+        .find_map(|(index, directive)| {
+            let same_file = std::sync::Arc::ptr_eq(files.get(directive.file), &primary.file);
+            let applies = same_file && directive.line.is_none_or(|l| line == l || line == l + 1);
+            if !applies {
+                return None;
+            }
+            directive
+                .rules
+                .iter()
+                .find(|name| *name == diagnostic.rule.as_str() || *name == "all")
+                .map(|name| (index, name.clone()))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_lists_and_reasons() {
+        assert_eq!(rule_list(" a, b_c  because reasons"), ["a", "b_c"]);
+        assert_eq!(rule_list("all"), ["all"]);
+        assert_eq!(rule_list("a b c"), ["a"]);
+        assert_eq!(rule_list(""), Vec::<String>::new());
+        assert_eq!(rule_list("a,b,"), ["a", "b"]);
+    }
+}

@@ -1,0 +1,196 @@
+//! Which rules run, at which severity, with which options: defaults, then the config file, then
+//! command-line flags.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::diagnostic::{FindingId, Severity, ids};
+
+use super::{Kind, Registry, RuleMeta};
+
+/// A level a rule can be set to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Level {
+    Off,
+    On(Severity),
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    enabled: bool,
+    severity: Severity,
+    options: BTreeMap<String, f64>,
+}
+
+/// The effective settings of every finding id of a registry.
+#[derive(Clone)]
+pub(crate) struct RuleSettings {
+    registry: &'static Registry,
+    entries: HashMap<FindingId, Entry>,
+}
+
+impl std::fmt::Debug for RuleSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RuleSettings")
+            .field("entries", &self.entries)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RuleSettings {
+    /// Every id of `registry` at its default level.
+    pub(crate) fn defaults(registry: &'static Registry) -> RuleSettings {
+        let entries = registry
+            .catalogue()
+            .iter()
+            .map(|meta| {
+                let entry = Entry {
+                    enabled: meta.enabled_by_default,
+                    severity: meta.severity,
+                    options: BTreeMap::new(),
+                };
+                (meta.id, entry)
+            })
+            .collect();
+        RuleSettings { registry, entries }
+    }
+
+    /// The registry these settings configure.
+    pub(crate) fn registry(&self) -> &'static Registry {
+        self.registry
+    }
+
+    pub(crate) fn is_enabled(&self, id: FindingId) -> bool {
+        self.entries.get(&id).is_some_and(|e| e.enabled)
+    }
+
+    pub(crate) fn severity(&self, meta: &RuleMeta) -> Severity {
+        self.entries
+            .get(&meta.id)
+            .map_or(meta.severity, |e| e.severity)
+    }
+
+    pub(crate) fn number_option(&self, id: FindingId, name: &str) -> Option<f64> {
+        self.entries.get(&id)?.options.get(name).copied()
+    }
+
+    /// The catalogue entry of an id written by a user, or the "unknown rule" message.
+    pub(crate) fn find(&self, name: &str) -> Result<&'static RuleMeta, String> {
+        self.registry
+            .find(name)
+            .ok_or_else(|| self.registry.unknown(name))
+    }
+
+    /// Sets a level. Load errors cannot be turned off or down: the tools refuse the module.
+    pub(crate) fn set_level(&mut self, name: &str, level: Level) -> Result<(), String> {
+        let meta = self.find(name)?;
+        if meta.kind == Kind::LoadError && level != Level::On(Severity::Error) {
+            return Err(format!(
+                "`{name}` is a load error of Terraform/OpenTofu: it is always reported as an error"
+            ));
+        }
+        if meta.id == ids::INTERNAL_ERROR {
+            return Err(format!("`{name}` cannot be configured"));
+        }
+        if let Some(entry) = self.entries.get_mut(&meta.id) {
+            match level {
+                Level::Off => entry.enabled = false,
+                Level::On(severity) => {
+                    entry.enabled = true;
+                    entry.severity = severity;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn set_option(&mut self, id: FindingId, name: &str, value: f64) {
+        if let Some(entry) = self.entries.get_mut(&id) {
+            entry.options.insert(name.to_string(), value);
+        }
+    }
+
+    /// `--enable-rule`: on at its configured (or default) severity.
+    pub(crate) fn enable(&mut self, name: &str) -> Result<(), String> {
+        let meta = self.find(name)?;
+        if let Some(entry) = self.entries.get_mut(&meta.id) {
+            entry.enabled = true;
+        }
+        Ok(())
+    }
+
+    /// `--disable-rule`.
+    pub(crate) fn disable(&mut self, name: &str) -> Result<(), String> {
+        self.set_level(name, Level::Off)
+    }
+
+    /// `--only`: every rule but these is off (load errors stay on, they are not rules).
+    pub(crate) fn only(&mut self, names: &[String]) -> Result<(), String> {
+        let mut wanted = Vec::with_capacity(names.len());
+        for name in names {
+            let meta = self.find(name)?;
+            if meta.kind == Kind::LoadError {
+                return Err(format!(
+                    "`{name}` is a load error, always reported; --only takes rules"
+                ));
+            }
+            wanted.push(meta.id);
+        }
+        for rule in self.registry.rules() {
+            if let Some(entry) = self.entries.get_mut(&rule.id()) {
+                entry.enabled = wanted.contains(&rule.id());
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lint::testing::stand_ins::{OFF_BY_DEFAULT, ON_BY_DEFAULT, registry};
+
+    fn enabled(settings: &RuleSettings, name: &str) -> bool {
+        settings.is_enabled(settings.find(name).expect("known").id)
+    }
+
+    #[test]
+    fn defaults_follow_the_catalogue() {
+        let settings = RuleSettings::defaults(registry());
+        assert!(settings.is_enabled(ON_BY_DEFAULT.id()));
+        assert!(!settings.is_enabled(OFF_BY_DEFAULT.id()));
+        assert!(settings.is_enabled(ids::DUPLICATE_DEFINITION));
+    }
+
+    #[test]
+    fn load_errors_cannot_be_turned_off() {
+        let mut settings = RuleSettings::defaults(registry());
+        let name = ids::DUPLICATE_DEFINITION.as_str();
+        assert!(settings.set_level(name, Level::Off).is_err());
+        assert!(
+            settings
+                .set_level(name, Level::On(Severity::Warning))
+                .is_err()
+        );
+        assert!(settings.set_level(name, Level::On(Severity::Error)).is_ok());
+    }
+
+    #[test]
+    fn only_keeps_just_those_rules() {
+        let mut settings = RuleSettings::defaults(registry());
+        let kept = OFF_BY_DEFAULT.id().as_str().to_string();
+        settings.only(&[kept]).expect("valid");
+        assert!(settings.is_enabled(OFF_BY_DEFAULT.id()));
+        assert!(!settings.is_enabled(ON_BY_DEFAULT.id()));
+        assert!(enabled(&settings, "syntax_error"));
+    }
+
+    #[test]
+    fn unknown_rules_suggest_a_close_one() {
+        let settings = RuleSettings::defaults(registry());
+        assert_eq!(
+            settings.find("override_noops").map(|m| m.id),
+            Err("unknown rule `override_noops`; did you mean `override_noop`?".to_string())
+        );
+        assert!(RuleSettings::defaults(registry()).enable("nope").is_err());
+    }
+}

@@ -1,0 +1,179 @@
+//! Pass/fail tables for rules, as oxc has them: each case is a set of files written to a temp
+//! dir — a module directory, or for a Terragrunt rule a tree (`prod/app/terragrunt.hcl`) — and
+//! checked with only the rule under test registered and enabled (even if off by default).
+
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::Diagnostic;
+use crate::input::read::DEFAULT_MAX_FILE_BYTES;
+use crate::knowledge::files::TERRAGRUNT_UNIT;
+
+use super::directory::{Options, ViewSelection, check_directory};
+use super::tree::check_tree;
+use super::{Check, Registry, Rule, RuleSettings};
+
+/// A case: file names (with directories, for Terragrunt trees) and their text.
+pub(crate) type Files<'a> = &'a [(&'a str, &'a str)];
+
+/// Settings in which `rule` is the only rule, and enabled.
+pub(crate) fn settings_for(rule: &'static Rule) -> RuleSettings {
+    // Each case gets a registry of its own; leaking it keeps the settings `'static` as in a run.
+    let registry: &'static Registry = Box::leak(Box::new(Registry::new(&[rule])));
+    let mut settings = RuleSettings::defaults(registry);
+    settings
+        .enable(rule.id().as_str())
+        .expect("the rule is registered");
+    settings
+}
+
+/// Writes `files` under a new temp dir.
+pub(crate) fn write_files(files: Files) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, text).expect("write");
+    }
+    dir
+}
+
+/// Every finding of a module directory (load errors included) with `rule` enabled.
+pub(crate) fn findings_in(rule: &'static Rule, dir: &Path) -> Vec<Diagnostic> {
+    let options = Options::new(ViewSelection::Both, settings_for(rule));
+    check_directory(dir, &options).diagnostics
+}
+
+/// Every finding of a Terragrunt tree (its `terragrunt.hcl` files are the units).
+pub(crate) fn tree_findings_in(
+    rule: &'static Rule,
+    root: &Path,
+    units: &[PathBuf],
+) -> Vec<Diagnostic> {
+    let given = [root.to_path_buf()];
+    check_tree(units, &given, &settings_for(rule), DEFAULT_MAX_FILE_BYTES).diagnostics
+}
+
+/// Every finding on a case (load errors and the findings of other ids included).
+pub(crate) fn all_findings(rule: &'static Rule, files: Files) -> Vec<Diagnostic> {
+    let dir = write_files(files);
+    match rule.check {
+        Check::Terragrunt(_) => {
+            let units: Vec<PathBuf> = files
+                .iter()
+                .map(|(name, _)| dir.path().join(name))
+                .filter(|p| p.file_name().is_some_and(|n| n == TERRAGRUNT_UNIT))
+                .collect();
+            tree_findings_in(rule, dir.path(), &units)
+        }
+        Check::View(..) | Check::Directory(_) => findings_in(rule, dir.path()),
+    }
+}
+
+/// The findings of `rule` on a case.
+pub(crate) fn findings(rule: &'static Rule, files: Files) -> Vec<Diagnostic> {
+    all_findings(rule, files)
+        .into_iter()
+        .filter(|d| d.rule == rule.id())
+        .collect()
+}
+
+/// Every `pass` case gives no finding of `rule`; every `fail` case exactly `count`, each with a
+/// location.
+pub(crate) fn check_table(rule: &'static Rule, pass: &[Files], fail: &[(Files, usize)]) {
+    let id = rule.id();
+    for (i, case) in pass.iter().enumerate() {
+        let found = findings(rule, case);
+        assert!(
+            found.is_empty(),
+            "{id}: pass case {i} gave {:#?}",
+            messages(&found)
+        );
+    }
+    for (i, (case, count)) in fail.iter().enumerate() {
+        let found = findings(rule, case);
+        assert_eq!(
+            found.len(),
+            *count,
+            "{id}: fail case {i} gave {:#?}",
+            messages(&found)
+        );
+        for d in &found {
+            assert!(
+                d.primary.is_some(),
+                "{id}: fail case {i}: finding without a location"
+            );
+        }
+    }
+}
+
+fn messages(found: &[Diagnostic]) -> Vec<String> {
+    found
+        .iter()
+        .map(|d| format!("{} {:?}", d.message, d.start()))
+        .collect()
+}
+
+/// Rules that stand in for real ones in the engine's own tests, so the engine is tested without
+/// the rule list (ids need a doc, so real ids are borrowed).
+pub(crate) mod stand_ins {
+    use crate::diagnostic::Diagnostic;
+    use crate::knowledge::View;
+    use crate::lint::{Check, Context, Registry, Rule, RuleViews, declare_rule};
+    use crate::source::{FileId, Span};
+
+    fn nothing(_: &Context, _: &mut Vec<Diagnostic>) {}
+
+    fn boom(_: &Context, _: &mut Vec<Diagnostic>) {
+        panic!("boom");
+    }
+
+    fn one_finding(ctx: &Context, out: &mut Vec<Diagnostic>) {
+        let span = Span::new(FileId(0), 0..1);
+        out.push(
+            ctx.finding(&OPENTOFU_ONLY, "found")
+                .at(ctx.files, span, "here"),
+        );
+    }
+
+    /// On by default, finds nothing.
+    pub(crate) const ON_BY_DEFAULT: Rule = declare_rule! {
+        id: "override_noop",
+        severity: Warning,
+        default: On,
+        summary: "on by default",
+        check: Check::View(RuleViews::Both, nothing),
+    };
+
+    /// Off by default, finds nothing.
+    pub(crate) const OFF_BY_DEFAULT: Rule = declare_rule! {
+        id: "override_undocumented",
+        severity: Notice,
+        default: Off,
+        summary: "off by default",
+        check: Check::View(RuleViews::Both, nothing),
+    };
+
+    /// Panics.
+    pub(crate) const PANICS: Rule = declare_rule! {
+        id: "override_shadowed",
+        severity: Warning,
+        default: On,
+        summary: "panics",
+        check: Check::View(RuleViews::Both, boom),
+    };
+
+    /// One finding at the start of the first file, in the OpenTofu view only.
+    pub(crate) const OPENTOFU_ONLY: Rule = declare_rule! {
+        id: "override_only_file",
+        severity: Warning,
+        default: On,
+        summary: "one finding",
+        check: Check::View(RuleViews::Only(View::OpenTofu), one_finding),
+    };
+
+    /// A registry of the stand-ins.
+    pub(crate) fn registry() -> &'static Registry {
+        static RULES: [&Rule; 4] = [&ON_BY_DEFAULT, &OFF_BY_DEFAULT, &PANICS, &OPENTOFU_ONLY];
+        Box::leak(Box::new(Registry::new(&RULES)))
+    }
+}

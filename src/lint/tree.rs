@@ -1,0 +1,60 @@
+//! Checks a Terragrunt tree: load it ([`crate::terragrunt`]), run the Terragrunt rules, apply
+//! inline ignores.
+
+use std::path::PathBuf;
+
+use crate::diagnostic::{self, Diagnostic};
+use crate::terragrunt::Tree;
+use crate::terragrunt::paths::Displayer;
+
+use super::run::{Target, run_rules};
+use super::{RuleSettings, TreeContext, ignore};
+
+/// What checking a tree gives.
+#[derive(Debug, Default)]
+pub(crate) struct TreeResult {
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    /// The units checked (an included parent `terragrunt.hcl` is not one).
+    pub(crate) units: Vec<PathBuf>,
+    pub(crate) files: usize,
+    pub(crate) bytes: u64,
+}
+
+/// Loads the tree of `units` (paths of `terragrunt.hcl` files), runs the enabled Terragrunt
+/// rules, applies inline ignores, and returns the sorted findings. Paths are shown relative to
+/// the `given` command-line paths.
+pub(crate) fn check_tree(
+    units: &[PathBuf],
+    given: &[PathBuf],
+    settings: &RuleSettings,
+    max_file_bytes: u64,
+) -> TreeResult {
+    if units.is_empty() {
+        return TreeResult::default();
+    }
+    let tree = Tree::load(units, Displayer::new(given), max_file_bytes);
+    let mut diagnostics: Vec<Diagnostic> = tree
+        .live_file_indexes()
+        .flat_map(|f| tree.files[f].diagnostics.iter().cloned())
+        .collect();
+    run_rules(
+        Target::Tree(&TreeContext {
+            tree: &tree,
+            settings,
+        }),
+        &mut diagnostics,
+    );
+    let directives: Vec<ignore::Directive> = tree
+        .live_file_indexes()
+        .filter_map(|f| tree.files[f].parsed.as_ref())
+        .flat_map(|file| ignore::directives(file, &tree.sources))
+        .collect();
+    let mut diagnostics = ignore::apply(diagnostics, &directives, &tree.sources, settings);
+    diagnostic::sort(&mut diagnostics);
+    TreeResult {
+        diagnostics,
+        units: tree.units().map(|f| tree.files[f].path.clone()).collect(),
+        files: tree.live_file_indexes().count(),
+        bytes: tree.live_file_indexes().map(|f| tree.files[f].bytes).sum(),
+    }
+}

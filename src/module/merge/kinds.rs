@@ -1,0 +1,560 @@
+//! Appending primary blocks and merging override blocks, kind by kind (spec §2, §3).
+
+use crate::diagnostic::ids;
+use crate::syntax::Block;
+
+use super::body::Handling;
+use super::events::{Event, Subject};
+use super::model::{
+    Address, MergedAttribute, MergedBlock, MergedBody, MergedLocal, MergedObject, Origin,
+};
+use super::{LoadedFile, Merger};
+
+/// Why Terraform drops `deprecated` from variable and output overrides.
+const DEPRECATED_IS_OPENTOFUS: &str =
+    "`deprecated` is an OpenTofu argument: Terraform does not merge it";
+
+const WHY_OVERRIDE_NEEDS_BASE: &str = "Override files only change blocks that primary files define; a block with nothing to merge into is an error.";
+
+impl Merger<'_> {
+    /// Appends a primary file's blocks; a second definition of an object is an error.
+    pub(super) fn add_primary_file(&mut self, loaded: LoadedFile) {
+        for block in &loaded.file.body.blocks {
+            match block.kind.as_str() {
+                "locals" => self.add_primary_locals(block),
+                "terraform" => self.add_primary_terraform(block, loaded.extension),
+                "check" => {
+                    self.add_check_data(block);
+                    self.add_primary_object(block);
+                }
+                _ => self.add_primary_object(block),
+            }
+        }
+    }
+
+    /// The address a top-level block defines, if it is a mergeable kind with the right labels.
+    fn address_of(&self, block: &Block) -> Option<Address> {
+        let kind = block.kind.as_str();
+        match kind {
+            "resource" | "data" | "ephemeral" => {
+                let l = self.labels_of(block, 2)?;
+                Some(Address::Resource(
+                    kind.to_string(),
+                    l[0].to_string(),
+                    l[1].to_string(),
+                ))
+            }
+            "variable" => Some(Address::Variable(self.labels_of(block, 1)?[0].to_string())),
+            "output" => Some(Address::Output(self.labels_of(block, 1)?[0].to_string())),
+            "module" => Some(Address::ModuleCall(
+                self.labels_of(block, 1)?[0].to_string(),
+            )),
+            "check" => Some(Address::Check(self.labels_of(block, 1)?[0].to_string())),
+            "provider" => {
+                let name = self.labels_of(block, 1)?[0].to_string();
+                let alias = block
+                    .body
+                    .attribute("alias")
+                    .and_then(|a| a.expr.literal_string().or_else(|| a.expr.keyword()))
+                    .map(str::to_string);
+                Some(Address::Provider(name, alias))
+            }
+            _ => None,
+        }
+    }
+
+    fn add_primary_object(&mut self, block: &Block) {
+        let Some(address) = self.address_of(block) else {
+            self.module
+                .unmerged
+                .push(MergedBlock::from_syntax(block, Origin::Base));
+            return;
+        };
+        let object = MergedObject::from_block(address.clone(), block, Origin::Base);
+        let Some(&existing) = self.module.index.get(&address) else {
+            self.module.index.insert(address, self.module.objects.len());
+            self.module.objects.push(object);
+            return;
+        };
+        let first = self.module.objects[existing].base_header;
+        let summary = self.duplicate_summary(&address);
+        let d = self
+            .error(ids::DUPLICATE_DEFINITION, summary, block.header_span, "defined again here")
+            .with_label(self.files, first, "first defined here")
+            .with_note(format!(
+                "Primary files are appended, not merged: {} may be defined only once in a module. To change it from another file, use an override file (`*_override.tf`).",
+                address.describe()
+            ));
+        self.report(d);
+        // Which definition the tool keeps only matters for what it reports next.
+        if matches!(
+            address,
+            Address::Variable(_) | Address::Output(_) | Address::ModuleCall(_)
+        ) {
+            self.module.objects[existing] = object;
+        }
+    }
+
+    fn duplicate_summary(&self, address: &Address) -> String {
+        match address {
+            Address::Resource(mode, ty, _) => match mode.as_str() {
+                "ephemeral" if self.is_terraform() => {
+                    format!("Duplicate ephemeral \"{ty}\" configuration")
+                }
+                "ephemeral" => format!("Duplicate ephemeral resource \"{ty}\" configuration"),
+                _ => format!("Duplicate {mode} \"{ty}\" configuration"),
+            },
+            Address::Variable(_) => "Duplicate variable declaration".into(),
+            Address::Output(_) => "Duplicate output definition".into(),
+            Address::ModuleCall(_) => "Duplicate module call".into(),
+            Address::Provider(..) => "Duplicate provider configuration".into(),
+            Address::Check(name) => format!("Duplicate check \"{name}\" configuration"),
+        }
+    }
+
+    /// `data` blocks scoped to a `check` block share the data namespace of the module.
+    fn add_check_data(&mut self, check: &Block) {
+        for data in check.body.blocks_of("data") {
+            let Some(address @ Address::Resource(..)) = self.address_of(data) else {
+                continue;
+            };
+            let first = self
+                .module
+                .index
+                .get(&address)
+                .map(|&i| self.module.objects[i].base_header)
+                .or_else(|| self.check_data.get(&address).copied());
+            match first {
+                Some(first) => {
+                    let summary = self.duplicate_summary(&address);
+                    let d = self
+                        .error(
+                            ids::DUPLICATE_DEFINITION,
+                            summary,
+                            data.header_span,
+                            "defined again here",
+                        )
+                        .with_label(self.files, first, "first defined here");
+                    self.report(d);
+                }
+                None => {
+                    self.check_data.insert(address, data.header_span);
+                }
+            }
+        }
+    }
+
+    fn add_primary_locals(&mut self, block: &Block) {
+        for attr in &block.body.attributes {
+            let local = MergedLocal {
+                attribute: MergedAttribute::from_syntax(attr, Origin::Base),
+            };
+            match self.module.local_index.get(&attr.name) {
+                Some(&i) => {
+                    let first = self.module.locals[i].attribute.name_span;
+                    // Within one block the parser already reported `Attribute redefined`.
+                    if !block.body.attributes.iter().any(|a| a.name_span == first) {
+                        let d = self
+                            .error(
+                                ids::DUPLICATE_DEFINITION,
+                                "Duplicate local value definition",
+                                attr.name_span,
+                                "defined again here",
+                            )
+                            .with_label(self.files, first, "first defined here")
+                            .with_note(format!(
+                                "A local value named \"{}\" was already defined. Local value names must be unique within a module.",
+                                attr.name
+                            ));
+                        self.report(d);
+                    }
+                    self.module.locals[i] = local;
+                }
+                None => {
+                    self.module
+                        .local_index
+                        .insert(attr.name.clone(), self.module.locals.len());
+                    self.module.locals.push(local);
+                }
+            }
+        }
+    }
+
+    /// Merges an override file's blocks, in source order.
+    pub(super) fn apply_override_file(&mut self, loaded: LoadedFile) {
+        self.apply_override_terraform(loaded);
+        for block in &loaded.file.body.blocks {
+            match block.kind.as_str() {
+                "terraform" => {}
+                "locals" => self.override_locals(block),
+                "moved" => self.not_overridable(block, "Cannot override 'moved' blocks"),
+                "import" => self.not_overridable(block, "Cannot override 'import' blocks"),
+                "check" => self.not_overridable(block, "Can't override check blocks"),
+                "removed" if self.is_terraform() => self.ignored(
+                    &Subject::IgnoredBlock("removed"),
+                    "removed",
+                    block.header_span,
+                    "Terraform ignores `removed` blocks in override files",
+                ),
+                "removed" => self.not_overridable(block, "Cannot override 'Removed' blocks"),
+                "language" if !self.is_terraform() => {
+                    let d = self
+                        .error(
+                            ids::LANGUAGE_BLOCK_IN_OVERRIDE,
+                            "Language selections in override file",
+                            block.header_span,
+                            "not allowed in an override file",
+                        )
+                        .with_note("OpenTofu reads the `language` block only from primary files: the language edition, experiments and compatible versions of a module cannot be overridden.")
+                        .with_help("move the `language` block to a primary `.tofu` file");
+                    self.report(d);
+                }
+                "ephemeral" if self.is_terraform() => self.ignored(
+                    &Subject::IgnoredBlock("ephemeral"),
+                    "ephemeral",
+                    block.header_span,
+                    "Terraform ignores `ephemeral` blocks in override files",
+                ),
+                _ => self.override_object(block),
+            }
+        }
+    }
+
+    fn not_overridable(&mut self, block: &Block, summary: &str) {
+        let d = self
+            .error(
+                ids::OVERRIDE_NOT_ALLOWED,
+                summary,
+                block.header_span,
+                "not allowed in an override file",
+            )
+            .with_note(format!(
+                "`{}` blocks cannot appear in override files; the tool refuses to load the module.",
+                block.kind
+            ))
+            .with_help("move this block to a primary file");
+        self.report(d);
+    }
+
+    fn override_object(&mut self, block: &Block) {
+        let Some(address) = self.address_of(block) else {
+            return;
+        };
+        let Some(&index) = self.module.index.get(&address) else {
+            self.override_without_base(block, address);
+            return;
+        };
+        let base_header = self.module.objects[index].base_header;
+        let name = Subject::Object(address.clone());
+        self.module.events.push(Event::OverrideApplied {
+            address: name.clone(),
+            override_header: block.header_span,
+            override_span: block.span(),
+            base_header,
+        });
+        self.module.objects[index].overrides.push(block.header_span);
+        let mut body = std::mem::take(&mut self.module.objects[index].body);
+        match &address {
+            Address::Resource(mode, ..) => {
+                self.merge_resource(&name, mode == "resource", &mut body, block, base_header)
+            }
+            Address::Variable(_) => self.merge_variable(&name, &mut body, block),
+            Address::Output(_) => self.merge_output(&name, &mut body, block, base_header),
+            Address::ModuleCall(_) => {
+                self.report_depends_on(block, base_header);
+                self.merge_body(&name, &mut body, &block.body, &|n| {
+                    skip_if(n == "depends_on")
+                });
+            }
+            Address::Provider(..) => {
+                self.merge_body(&name, &mut body, &block.body, &|_| Handling::General)
+            }
+            Address::Check(_) => {}
+        }
+        self.module.objects[index].body = body;
+    }
+
+    fn override_without_base(&mut self, block: &Block, address: Address) {
+        let summary = match &address {
+            Address::Resource(mode, ..) => match mode.as_str() {
+                "data" => "Missing data resource to override",
+                "ephemeral" => "Missing ephemeral resource to override",
+                _ => "Missing resource to override",
+            },
+            Address::Variable(_) => "Missing base variable declaration to override",
+            Address::Output(_) => "Missing base output definition to override",
+            Address::ModuleCall(_) => "Missing module call to override",
+            Address::Provider(_, Some(_)) => "Missing base provider configuration for override",
+            Address::Provider(_, None) => {
+                // An un-aliased provider override with no base becomes the default configuration.
+                let object = MergedObject::from_block(address.clone(), block, Origin::Override);
+                self.module.index.insert(address, self.module.objects.len());
+                self.module.objects.push(object);
+                return;
+            }
+            Address::Check(_) => return,
+        };
+        let d = self
+            .error(ids::OVERRIDE_WITHOUT_BASE, summary, block.header_span, "nothing to merge into")
+            .with_note(format!(
+                "No primary file defines {}. {WHY_OVERRIDE_NEEDS_BASE}",
+                address.describe()
+            ))
+            .with_help("define the block in a primary file, or fix the override's labels to match the base block");
+        self.report(d);
+    }
+
+    fn report_depends_on(&mut self, block: &Block, base_header: crate::source::Span) {
+        if let Some(depends_on) = block.body.attribute("depends_on") {
+            let d = self
+                .error(
+                    ids::OVERRIDE_DEPENDS_ON,
+                    "Unsupported override",
+                    depends_on.name_span,
+                    "`depends_on` in an override",
+                )
+                .with_label(self.files, base_header, "base block")
+                .with_note("The depends_on argument may not be overridden.")
+                .with_help("set `depends_on` in the base block instead");
+            self.report(d);
+        }
+    }
+
+    fn merge_resource(
+        &mut self,
+        address: &Subject,
+        managed: bool,
+        body: &mut MergedBody,
+        block: &Block,
+        base_header: crate::source::Span,
+    ) {
+        self.report_depends_on(block, base_header);
+        for lifecycle in block.body.blocks_of("lifecycle") {
+            self.merge_lifecycle(address, managed, body, lifecycle);
+        }
+        self.merge_body(address, body, &block.body, &|n| {
+            skip_if(n == "depends_on" || n == "lifecycle")
+        });
+    }
+
+    /// `lifecycle` merges argument by argument (spec §3, resources).
+    fn merge_lifecycle(
+        &mut self,
+        address: &Subject,
+        managed: bool,
+        body: &mut MergedBody,
+        over: &Block,
+    ) {
+        for nested in &over.body.blocks {
+            match nested.kind.as_str() {
+                "precondition" | "postcondition" => {
+                    let summary = format!("Can't override {} blocks", nested.kind);
+                    self.not_overridable_nested(nested, &summary);
+                }
+                // Terraform replaces action triggers as a whole, below; OpenTofu has none.
+                "action_trigger" if self.is_terraform() && managed => {}
+                "action_trigger" => self.ignored(
+                    address,
+                    "lifecycle.action_trigger",
+                    nested.header_span,
+                    "OpenTofu has no action triggers",
+                ),
+                kind => {
+                    self.unknown_argument(address, &format!("lifecycle.{kind}"), nested.header_span)
+                }
+            }
+        }
+        if !managed {
+            for attr in &over.body.attributes {
+                self.ignored(
+                    address,
+                    &format!("lifecycle.{}", attr.name),
+                    attr.span(),
+                    "data sources take no lifecycle arguments from override files",
+                );
+            }
+            return;
+        }
+        let position = body.blocks.iter().position(|b| b.kind == "lifecycle");
+        let index = position.unwrap_or_else(|| {
+            body.blocks.push(MergedBlock {
+                kind: "lifecycle".into(),
+                labels: Vec::new(),
+                header_span: over.header_span,
+                body_span: over.body_span,
+                body: MergedBody::default(),
+                origin: Origin::Override,
+            });
+            body.blocks.len() - 1
+        });
+        let mut lifecycle = std::mem::take(&mut body.blocks[index].body);
+        for attr in &over.body.attributes {
+            let event_name = format!("lifecycle.{}", attr.name);
+            let ignore_all_in_base = lifecycle
+                .attribute("ignore_changes")
+                .is_some_and(|a| a.expr.keyword() == Some("all"));
+            match attr.name.as_str() {
+                "create_before_destroy" | "prevent_destroy" => {
+                    self.set_attribute(address, &event_name, &mut lifecycle.attributes, attr)
+                }
+                "destroy" if !self.is_terraform() => {
+                    self.set_attribute(address, &event_name, &mut lifecycle.attributes, attr)
+                }
+                "ignore_changes" if ignore_all_in_base => self.ignored(address, &event_name, attr.span(), "`ignore_changes = all` in the base can never be unset by an override"),
+                "ignore_changes" if attr.expr.tuple_items().is_some_and(<[_]>::is_empty) => self.ignored(address, &event_name, attr.span(), "an empty `ignore_changes` in an override changes nothing"),
+                "ignore_changes" => self.set_attribute(address, &event_name, &mut lifecycle.attributes, attr),
+                "replace_triggered_by" => self.ignored(address, &event_name, attr.span(), "`replace_triggered_by` is not merged from override files; the base setting stays"),
+                "enabled" => self.ignored(address, &event_name, attr.span(), "`enabled` is not merged from override files; the base setting stays"),
+                _ => self.unknown_argument(address, &event_name, attr.span()),
+            }
+        }
+        if self.is_terraform() {
+            let triggers = crate::syntax::Body {
+                attributes: Vec::new(),
+                blocks: over.body.blocks_of("action_trigger").cloned().collect(),
+            };
+            if !triggers.blocks.is_empty() {
+                let lifecycle_address = Subject::Lifecycle(Box::new(address.clone()));
+                self.merge_body(&lifecycle_address, &mut lifecycle, &triggers, &|_| {
+                    Handling::General
+                });
+            }
+        }
+        body.blocks[index].body = lifecycle;
+    }
+
+    fn not_overridable_nested(&mut self, nested: &Block, summary: &str) {
+        let d = self
+            .error(
+                ids::OVERRIDE_NOT_ALLOWED,
+                summary,
+                nested.header_span,
+                "not allowed in an override file",
+            )
+            .with_note(format!(
+                "Override files cannot override \"{}\" blocks.",
+                nested.kind
+            ))
+            .with_help("move this block to the base definition");
+        self.report(d);
+    }
+
+    fn merge_variable(&mut self, address: &Subject, body: &mut MergedBody, block: &Block) {
+        let opentofu = !self.is_terraform();
+        for attr in &block.body.attributes {
+            let name = attr.name.as_str();
+            let merged = matches!(
+                name,
+                "description"
+                    | "default"
+                    | "type"
+                    | "sensitive"
+                    | "nullable"
+                    | "ephemeral"
+                    | "const"
+            ) || (opentofu && name == "deprecated");
+            if merged {
+                self.set_attribute(address, name, &mut body.attributes, attr);
+            } else if name == "deprecated" {
+                self.ignored(address, name, attr.span(), DEPRECATED_IS_OPENTOFUS);
+            } else {
+                self.unknown_argument(address, name, attr.span());
+            }
+        }
+        for nested in &block.body.blocks {
+            if nested.kind == "validation" {
+                self.not_overridable_nested(nested, "Can't override validation blocks");
+            } else {
+                self.unknown_argument(address, &nested.kind, nested.header_span);
+            }
+        }
+    }
+
+    fn merge_output(
+        &mut self,
+        address: &Subject,
+        body: &mut MergedBody,
+        block: &Block,
+        base_header: crate::source::Span,
+    ) {
+        self.report_depends_on(block, base_header);
+        let terraform = self.is_terraform();
+        for attr in &block.body.attributes {
+            let name = attr.name.as_str();
+            let merged = match name {
+                "value" | "sensitive" | "ephemeral" => true,
+                "description" => attr.expr.literal_string() != Some(""),
+                "deprecated" => !terraform,
+                "type" => terraform,
+                _ => false,
+            };
+            if merged {
+                self.set_attribute(address, name, &mut body.attributes, attr);
+            } else if name == "description" {
+                self.ignored(
+                    address,
+                    name,
+                    attr.span(),
+                    "an override cannot clear an output's description",
+                );
+            } else if name == "deprecated" {
+                self.ignored(address, name, attr.span(), DEPRECATED_IS_OPENTOFUS);
+            } else if name == "type" {
+                self.ignored(
+                    address,
+                    name,
+                    attr.span(),
+                    "an output's `type` is a Terraform argument: OpenTofu does not merge it",
+                );
+            } else if name != "depends_on" {
+                self.unknown_argument(address, name, attr.span());
+            }
+        }
+        for nested in &block.body.blocks {
+            if matches!(nested.kind.as_str(), "precondition" | "postcondition") {
+                let summary = format!("Can't override {} blocks", nested.kind);
+                self.not_overridable_nested(nested, &summary);
+            } else {
+                self.unknown_argument(address, &nested.kind, nested.header_span);
+            }
+        }
+    }
+
+    fn override_locals(&mut self, block: &Block) {
+        for attr in &block.body.attributes {
+            let Some(&i) = self.module.local_index.get(&attr.name) else {
+                let d = self
+                    .error(
+                        ids::OVERRIDE_WITHOUT_BASE,
+                        "Missing base local value definition to override",
+                        attr.name_span,
+                        "nothing to merge into",
+                    )
+                    .with_note(format!(
+                        "No primary file defines local value `{}`. {WHY_OVERRIDE_NEEDS_BASE}",
+                        attr.name
+                    ))
+                    .with_help("define the local value in a primary file's `locals` block");
+                self.report(d);
+                continue;
+            };
+            let address = Subject::Local(attr.name.clone());
+            let mut single = vec![std::mem::replace(
+                &mut self.module.locals[i].attribute,
+                MergedAttribute::from_syntax(attr, Origin::Override),
+            )];
+            self.set_attribute(&address, &attr.name, &mut single, attr);
+            if let Some(merged) = single.pop() {
+                self.module.locals[i].attribute = merged;
+            }
+        }
+    }
+}
+
+fn skip_if(skip: bool) -> Handling {
+    if skip {
+        Handling::Skip
+    } else {
+        Handling::General
+    }
+}

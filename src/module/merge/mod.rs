@@ -1,0 +1,168 @@
+//! Builds the effective module of one directory for one tool: primary files appended, override
+//! files merged in (spec §2, §3, §5), with the load errors the tools report.
+
+mod body;
+mod checks;
+pub(crate) mod events;
+mod kinds;
+mod model;
+mod terraform;
+
+pub use model::{Address, MergedAttribute, MergedBlock, MergedBody, MergedObject, Module, Origin};
+
+use crate::diagnostic::ids;
+use crate::diagnostic::{Diagnostic, FindingId, Views};
+use crate::knowledge::View;
+use crate::knowledge::files::Extension;
+use crate::source::{SourceFiles, Span};
+use crate::syntax::{Block, File};
+
+/// A parsed file as one tool loads it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LoadedFile<'a> {
+    pub(crate) file: &'a File,
+    pub(crate) extension: Extension,
+}
+
+/// The effective module and the load errors found while building it.
+#[derive(Debug)]
+pub(crate) struct Merged {
+    pub(crate) module: Module,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+}
+
+/// Merges one view of a directory. `primary` and `overrides` are in load order.
+pub(crate) fn merge(
+    view: View,
+    files: &SourceFiles,
+    primary: &[LoadedFile],
+    overrides: &[LoadedFile],
+) -> Merged {
+    let mut merger = Merger {
+        view,
+        files,
+        module: Module::new(view),
+        diagnostics: Vec::new(),
+        check_data: std::collections::HashMap::new(),
+        required_providers_blocks: Vec::new(),
+    };
+    for loaded in primary {
+        merger.check_blocks(loaded.file, false);
+        merger.add_primary_file(*loaded);
+    }
+    merger.check_primary_terraform_conflicts();
+    for loaded in overrides {
+        merger.check_blocks(loaded.file, true);
+        merger.apply_override_file(*loaded);
+    }
+    merger.check_merged_objects();
+    Merged {
+        module: merger.module,
+        diagnostics: merger.diagnostics,
+    }
+}
+
+/// State of one merge.
+pub(crate) struct Merger<'a> {
+    view: View,
+    files: &'a SourceFiles,
+    module: Module,
+    diagnostics: Vec<Diagnostic>,
+    /// `data` blocks nested in `check` blocks: only for duplicate detection.
+    check_data: std::collections::HashMap<Address, Span>,
+    /// Headers of the primary `required_providers` blocks seen so far.
+    required_providers_blocks: Vec<Span>,
+}
+
+impl Merger<'_> {
+    /// An error diagnostic for this view.
+    fn error(
+        &self,
+        rule: FindingId,
+        summary: impl Into<String>,
+        at: Span,
+        label: &str,
+    ) -> Diagnostic {
+        Diagnostic::error(rule, summary)
+            .at(self.files, at, label)
+            .in_views(self.view_set())
+    }
+
+    fn view_set(&self) -> Views {
+        self.view.views()
+    }
+
+    fn report(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    fn is_terraform(&self) -> bool {
+        self.view == View::Terraform
+    }
+
+    /// Checks every block on its own, before merging (spec §2, last paragraph).
+    fn check_blocks(&mut self, file: &File, is_override: bool) {
+        for block in &file.body.blocks {
+            let body = &block.body;
+            if matches!(
+                block.kind.as_str(),
+                "resource" | "data" | "ephemeral" | "module"
+            ) && let (Some(count), Some(for_each)) =
+                (body.attribute("count"), body.attribute("for_each"))
+            {
+                let d = self
+                    .error(
+                        ids::COUNT_AND_FOR_EACH,
+                        "Invalid combination of \"count\" and \"for_each\"",
+                        for_each.name_span,
+                        "`for_each` set here",
+                    )
+                    .with_label(self.files, count.name_span, "`count` set here")
+                    .with_note("The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.");
+                self.report(d);
+            }
+            if block.kind == "required_providers" {
+                let d = self
+                    .error(
+                        ids::REQUIRED_PROVIDERS_TOP_LEVEL,
+                        "Invalid required_providers block",
+                        block.header_span,
+                        "top-level `required_providers` block",
+                    )
+                    .with_note("A \"required_providers\" block must be nested inside a \"terraform\" block.");
+                self.report(d);
+            }
+            if is_override {
+                continue;
+            }
+            let missing = match block.kind.as_str() {
+                "module" if body.attribute("source").is_none() => Some("source"),
+                "output" if body.attribute("value").is_none() => Some("value"),
+                _ => None,
+            };
+            if let Some(argument) = missing {
+                let rule = if argument == "source" {
+                    ids::MODULE_SOURCE_MISSING
+                } else {
+                    ids::MISSING_REQUIRED_ARGUMENT
+                };
+                let d = self
+                    .error(
+                        rule,
+                        "Missing required argument",
+                        block.header_span,
+                        format!("no `{argument}` argument").as_str(),
+                    )
+                    .with_note(format!(
+                        "The argument \"{argument}\" is required, but no definition was found. It is checked in each primary file before override files are merged, so an override cannot supply it."
+                    ));
+                self.report(d);
+            }
+        }
+    }
+
+    fn labels_of<'b>(&self, block: &'b Block, count: usize) -> Option<Vec<&'b str>> {
+        let labels: Vec<&str> = block.labels.iter().map(|l| l.value.as_str()).collect();
+        (labels.len() == count).then_some(labels)
+    }
+}

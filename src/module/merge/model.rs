@@ -1,0 +1,269 @@
+//! The effective module: what a tool runs once override files are merged, with provenance.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::knowledge::View;
+use crate::source::Span;
+use crate::syntax::{Attribute, Block, Body, Expr, Label};
+
+use super::events::Event;
+
+/// Where a merged attribute or block came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// A primary file.
+    Base,
+    /// An override file.
+    Override,
+}
+
+/// The identity of a mergeable top-level object.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Address {
+    /// `resource`, `data` or `ephemeral` (the block type), resource type, name.
+    Resource(String, String, String),
+    Variable(String),
+    Output(String),
+    ModuleCall(String),
+    /// Provider name and alias (`None` for the default configuration).
+    Provider(String, Option<String>),
+    Check(String),
+}
+
+impl fmt::Display for Address {
+    /// `resource.T.N`, `variable.N`, `provider.P.ALIAS`... as in the conformance cases.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Address::Resource(mode, ty, name) => write!(f, "{mode}.{ty}.{name}"),
+            Address::Variable(name) => write!(f, "variable.{name}"),
+            Address::Output(name) => write!(f, "output.{name}"),
+            Address::ModuleCall(name) => write!(f, "module.{name}"),
+            Address::Provider(name, None) => write!(f, "provider.{name}"),
+            Address::Provider(name, Some(alias)) => write!(f, "provider.{name}.{alias}"),
+            Address::Check(name) => write!(f, "check.{name}"),
+        }
+    }
+}
+
+impl Address {
+    /// How users name the object in prose: ``resource `aws_instance.web` ``.
+    pub fn describe(&self) -> String {
+        match self {
+            Address::Resource(mode, ty, name) => {
+                let kind = match mode.as_str() {
+                    "data" => "data source",
+                    "ephemeral" => "ephemeral resource",
+                    _ => "resource",
+                };
+                format!("{kind} `{ty}.{name}`")
+            }
+            Address::Variable(name) => format!("variable `{name}`"),
+            Address::Output(name) => format!("output `{name}`"),
+            Address::ModuleCall(name) => format!("module call `{name}`"),
+            Address::Provider(name, None) => format!("provider `{name}`"),
+            Address::Provider(name, Some(alias)) => format!("provider `{name}.{alias}`"),
+            Address::Check(name) => format!("check `{name}`"),
+        }
+    }
+}
+
+/// An attribute of the effective module.
+#[derive(Debug, Clone)]
+pub struct MergedAttribute {
+    pub name: String,
+    pub name_span: Span,
+    pub(crate) expr: Expr,
+    pub origin: Origin,
+    /// The attribute this one replaced (name through expression), if any.
+    pub replaced: Option<Span>,
+}
+
+impl MergedAttribute {
+    /// The span of the value expression.
+    pub fn value_span(&self) -> Span {
+        self.expr.span
+    }
+
+    pub(crate) fn from_syntax(attr: &Attribute, origin: Origin) -> MergedAttribute {
+        MergedAttribute {
+            name: attr.name.clone(),
+            name_span: attr.name_span,
+            expr: attr.expr.clone(),
+            origin,
+            replaced: None,
+        }
+    }
+
+    pub fn span(&self) -> Span {
+        self.name_span.to(self.expr.span)
+    }
+}
+
+/// A nested block of the effective module.
+#[derive(Debug, Clone)]
+pub struct MergedBlock {
+    pub kind: String,
+    pub(crate) labels: Vec<Label>,
+    pub header_span: Span,
+    pub body_span: Span,
+    pub body: MergedBody,
+    pub origin: Origin,
+}
+
+impl MergedBlock {
+    pub(crate) fn from_syntax(block: &Block, origin: Origin) -> MergedBlock {
+        MergedBlock {
+            kind: block.kind.clone(),
+            labels: block.labels.clone(),
+            header_span: block.header_span,
+            body_span: block.body_span,
+            body: MergedBody::from_syntax(&block.body, origin),
+            origin,
+        }
+    }
+
+    pub fn label(&self, index: usize) -> Option<&str> {
+        self.labels.get(index).map(|l| l.value.as_str())
+    }
+
+    /// The block type this block stands for: `T` for both `T {}` and `dynamic "T" {}`.
+    pub fn effective_kind(&self) -> &str {
+        if self.kind == "dynamic" {
+            self.label(0).unwrap_or("dynamic")
+        } else {
+            &self.kind
+        }
+    }
+}
+
+/// A body of the effective module.
+#[derive(Debug, Clone, Default)]
+pub struct MergedBody {
+    pub attributes: Vec<MergedAttribute>,
+    pub blocks: Vec<MergedBlock>,
+}
+
+impl MergedBody {
+    pub(crate) fn from_syntax(body: &Body, origin: Origin) -> MergedBody {
+        MergedBody {
+            attributes: body
+                .attributes
+                .iter()
+                .map(|a| MergedAttribute::from_syntax(a, origin))
+                .collect(),
+            blocks: body
+                .blocks
+                .iter()
+                .map(|b| MergedBlock::from_syntax(b, origin))
+                .collect(),
+        }
+    }
+
+    /// The last attribute of that name.
+    pub fn attribute(&self, name: &str) -> Option<&MergedAttribute> {
+        self.attributes.iter().rev().find(|a| a.name == name)
+    }
+
+    pub fn blocks_of<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a MergedBlock> + 'a {
+        self.blocks.iter().filter(move |b| b.kind == kind)
+    }
+}
+
+/// A top-level object (resource, variable, provider configuration...) after merging.
+#[derive(Debug, Clone)]
+pub struct MergedObject {
+    pub address: Address,
+    /// The top-level block as the base file wrote it: its type and labels.
+    pub kind: String,
+    pub(crate) labels: Vec<Label>,
+    /// The base definition's header (or the first override's, for an un-aliased provider that
+    /// only an override defines).
+    pub base_header: Span,
+    pub base_span: Span,
+    /// Headers of the override blocks merged into it, in the order they were applied.
+    pub overrides: Vec<Span>,
+    pub body: MergedBody,
+}
+
+impl MergedObject {
+    /// An object defined by `block`; an override-defined object lists itself as its override.
+    pub(crate) fn from_block(
+        address: Address,
+        block: &crate::syntax::Block,
+        origin: Origin,
+    ) -> MergedObject {
+        MergedObject {
+            address,
+            kind: block.kind.clone(),
+            labels: block.labels.clone(),
+            base_header: block.header_span,
+            base_span: block.span(),
+            overrides: match origin {
+                Origin::Base => Vec::new(),
+                Origin::Override => vec![block.header_span],
+            },
+            body: MergedBody::from_syntax(&block.body, origin),
+        }
+    }
+}
+
+/// A local value after merging.
+#[derive(Debug, Clone)]
+pub struct MergedLocal {
+    pub attribute: MergedAttribute,
+}
+
+/// The settings of the `terraform` blocks, merged.
+#[derive(Debug, Clone, Default)]
+pub struct TerraformSettings {
+    /// Every `terraform` block that contributed, primaries first.
+    pub blocks: Vec<Span>,
+    /// The `required_version` constraints in force for this tool.
+    pub required_version: Vec<MergedAttribute>,
+    /// `required_providers` entries by local name, in first-definition order.
+    pub required_providers: Vec<MergedAttribute>,
+    pub backend: Option<MergedBlock>,
+    pub cloud: Option<MergedBlock>,
+    /// Everything else (`experiments`, `provider_meta`, `encryption`...).
+    pub other: MergedBody,
+}
+
+/// The effective module of one directory for one tool.
+#[derive(Debug, Clone)]
+pub struct Module {
+    pub view: View,
+    pub objects: Vec<MergedObject>,
+    pub(super) index: HashMap<Address, usize>,
+    pub locals: Vec<MergedLocal>,
+    pub(super) local_index: HashMap<String, usize>,
+    pub terraform: TerraformSettings,
+    /// Top-level blocks that are not merged (`moved`, `import`, `removed`, `check`, `language`,
+    /// unknown types), from primary files, in load order.
+    pub unmerged: Vec<MergedBlock>,
+    /// What the merge did, for rules to judge.
+    pub events: Vec<Event>,
+}
+
+impl Module {
+    pub fn new(view: View) -> Module {
+        Module {
+            view,
+            objects: Vec::new(),
+            index: HashMap::new(),
+            locals: Vec::new(),
+            local_index: HashMap::new(),
+            terraform: TerraformSettings::default(),
+            unmerged: Vec::new(),
+            events: Vec::new(),
+        }
+    }
+
+    pub fn object(&self, address: &Address) -> Option<&MergedObject> {
+        self.index.get(address).map(|&i| &self.objects[i])
+    }
+
+    pub fn local(&self, name: &str) -> Option<&MergedLocal> {
+        self.local_index.get(name).map(|&i| &self.locals[i])
+    }
+}

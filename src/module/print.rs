@@ -1,0 +1,529 @@
+//! Prints the effective module: as native HCL that the tools load to the same configuration,
+//! or as JSON with provenance. `tflint-merge merged` uses this.
+//!
+//! Native expressions are copied from their source text. JSON-syntax values are converted to
+//! native syntax by what the tools do with them: where a value is read without evaluation
+//! (variable `default`, `required_version`, provider `alias`, module `source`/`version`,
+//! backend settings) a JSON string is a literal, so `${` becomes `$${`; where a JSON string holds
+//! an expression (variable `type`, `depends_on`, `ignore_changes`, `provider`, module
+//! `providers`, `moved`/`import`/`removed` addresses) it is printed bare; elsewhere it is a
+//! template and is printed as a quoted template. Known limit: a JSON key whose value is an
+//! object in a provider-defined body (which the provider's schema alone decides to be an
+//! argument or a block) is printed as an argument.
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use crate::module::merge::{MergedAttribute, MergedBlock, MergedBody, Module, Origin};
+use crate::source::{SourceFiles, Span};
+use crate::syntax::{Expr, ExprKind};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PrintFormat {
+    /// Native HCL, `terraform fmt` style.
+    Hcl,
+    /// JSON with provenance (schema version 1, see README).
+    Json,
+}
+
+pub fn print(module: &Module, files: &SourceFiles, format: PrintFormat) -> String {
+    match format {
+        PrintFormat::Hcl => print_hcl(module, files),
+        PrintFormat::Json => {
+            let mut text =
+                serde_json::to_string_pretty(&to_json(module, files)).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+    }
+}
+
+/// How a JSON string value is read in the position it stands in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum JsonString {
+    Template,
+    Literal,
+    Expression,
+}
+
+/// The context of a body: the chain of block types from the top level.
+fn string_mode(path: &[&str], name: &str) -> JsonString {
+    let top = path.first().copied().unwrap_or("");
+    let here = path.last().copied().unwrap_or("");
+    match (top, here, name) {
+        ("variable", "variable", "default") => JsonString::Literal,
+        ("variable", "variable", "type") => JsonString::Expression,
+        ("terraform", "terraform", "required_version") => JsonString::Literal,
+        ("terraform", "terraform", "experiments") => JsonString::Expression,
+        ("terraform", "backend", _) => JsonString::Literal,
+        ("provider", "provider", "alias") => JsonString::Literal,
+        ("module", "module", "source" | "version") => JsonString::Literal,
+        ("module", "module", "providers") => JsonString::Expression,
+        (_, "language", "edition" | "experiments") => JsonString::Expression,
+        ("moved", _, "from" | "to") | ("removed", _, "from") | ("import", _, "to") => {
+            JsonString::Expression
+        }
+        (_, _, "depends_on" | "provider") => JsonString::Expression,
+        (_, "lifecycle", "ignore_changes" | "replace_triggered_by") => JsonString::Expression,
+        _ => JsonString::Template,
+    }
+}
+
+fn is_json(files: &SourceFiles, span: Span) -> bool {
+    files.get(span.file).file_name().ends_with(".json")
+}
+
+/// The native-syntax text of an expression in its context.
+fn expr_text(files: &SourceFiles, expr: &Expr, mode: JsonString) -> String {
+    if !is_json(files, expr.span) {
+        return files.text(expr.span).to_string();
+    }
+    json_to_native(files, expr, mode)
+}
+
+fn json_to_native(files: &SourceFiles, expr: &Expr, mode: JsonString) -> String {
+    if let Some(s) = &expr.json_string {
+        return match mode {
+            JsonString::Expression => s.to_string(),
+            JsonString::Literal => quote(s, true),
+            JsonString::Template => quote(s, false),
+        };
+    }
+    match &expr.kind {
+        ExprKind::Tuple(items) => {
+            let items: Vec<String> = items
+                .iter()
+                .map(|e| json_to_native(files, e, mode))
+                .collect();
+            format!("[{}]", items.join(", "))
+        }
+        ExprKind::Object(items) if items.is_empty() => "{}".into(),
+        ExprKind::Object(items) => {
+            let items: Vec<String> = items
+                .iter()
+                .map(|item| {
+                    let key = item.key.json_string.as_deref().map_or_else(
+                        || files.text(item.key.span).to_string(),
+                        |k| {
+                            if is_identifier(k) {
+                                k.to_string()
+                            } else {
+                                quote(k, mode == JsonString::Literal)
+                            }
+                        },
+                    );
+                    format!("{key} = {}", json_to_native(files, &item.value, mode))
+                })
+                .collect();
+            format!("{{ {} }}", items.join(", "))
+        }
+        _ => files.text(expr.span).to_string(),
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+}
+
+/// A native quoted string. `literal` escapes template sequences so they stay text; otherwise
+/// `${...}` and `%{...}` sequences are copied as they are (their contents are expressions, where
+/// quotes are not escaped) and only the text around them is escaped.
+fn quote(s: &str, literal: bool) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    let mut rest = s;
+    while !rest.is_empty() {
+        if !literal && let Some(len) = template_sequence_len(rest) {
+            out.push_str(&rest[..len]);
+            rest = &rest[len..];
+            continue;
+        }
+        let mut chars = rest.chars();
+        let Some(c) = chars.next() else { break };
+        let next = chars.next();
+        match c {
+            '$' | '%' if next == Some(c) && rest[1..].starts_with(&format!("{c}{{")) => {
+                // An escape already (`$${`): keep it an escape.
+                out.push(c);
+                out.push(c);
+                rest = &rest[2..];
+                continue;
+            }
+            '$' | '%' if literal && next == Some('{') => {
+                out.push(c);
+                out.push(c);
+            }
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out.push('"');
+    out
+}
+
+/// The length of a `${...}` or `%{...}` sequence at the start of `s`, braces and quoted
+/// strings inside it balanced; `None` if `s` does not start with a complete one.
+fn template_sequence_len(s: &str) -> Option<usize> {
+    let bytes = s.as_bytes();
+    if !(bytes.len() >= 2 && (bytes[0] == b'$' || bytes[0] == b'%') && bytes[1] == b'{') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut i = 1;
+    while i < bytes.len() {
+        match (bytes[i], in_string) {
+            (b'\\', true) => i += 1,
+            (b'"', _) => in_string = !in_string,
+            (b'{', false) => depth += 1,
+            (b'}', false) => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Written above a merged block that has both `count` and `for_each`.
+pub const COUNT_AND_FOR_EACH_NOTE: &str = "# note: merging left both count and for_each set (count wins at run time); as one file this block is \"Invalid combination of count and for_each\"\n";
+
+fn file_name(files: &SourceFiles, span: Span) -> &str {
+    files.get(span.file).file_name()
+}
+
+fn print_hcl(module: &Module, files: &SourceFiles) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# Effective module for {}, as tflint-merge merged it. Generated: do not edit.",
+        module.view.tool_name()
+    );
+    let tf = &module.terraform;
+    let has_terraform = !tf.required_version.is_empty()
+        || !tf.required_providers.is_empty()
+        || tf.backend.is_some()
+        || tf.cloud.is_some()
+        || !tf.other.attributes.is_empty()
+        || !tf.other.blocks.is_empty();
+    if has_terraform {
+        let sources = sources(files, tf.blocks.iter().copied());
+        let _ = writeln!(out, "\n# from {sources}\nterraform {{");
+        let mut body = Printer {
+            files,
+            out: &mut out,
+            depth: 1,
+        };
+        let path = ["terraform"];
+        if !tf.required_version.is_empty() {
+            // Several constraints are all enforced: one attribute holding them all.
+            let texts: Vec<String> = tf
+                .required_version
+                .iter()
+                .map(|a| {
+                    let text = expr_text(files, &a.expr, JsonString::Literal);
+                    text.trim_matches('"').to_string()
+                })
+                .collect();
+            let merged = if texts.len() == 1 {
+                expr_text(files, &tf.required_version[0].expr, JsonString::Literal)
+            } else {
+                format!("\"{}\"", texts.join(", "))
+            };
+            body.attribute_lines(&[("required_version".into(), merged)]);
+        }
+        body.attributes(&path, &tf.other.attributes);
+        if !tf.required_providers.is_empty() {
+            body.blank();
+            body.line("required_providers {");
+            body.depth += 1;
+            body.attributes(&["terraform", "required_providers"], &tf.required_providers);
+            body.depth -= 1;
+            body.line("}");
+        }
+        for block in tf.backend.iter().chain(&tf.cloud).chain(&tf.other.blocks) {
+            body.blank();
+            body.block(&path, block);
+        }
+        out.push_str("}\n");
+    }
+    for object in &module.objects {
+        let sources = sources(
+            files,
+            std::iter::once(object.base_header).chain(object.overrides.iter().copied()),
+        );
+        let _ = writeln!(out, "\n# from {sources}");
+        if object.body.attribute("count").is_some() && object.body.attribute("for_each").is_some() {
+            // The merge really leaves both set; one file cannot say so without the tools'
+            // "Invalid combination" error, so the printed module carries a warning.
+            out.push_str(COUNT_AND_FOR_EACH_NOTE);
+        }
+        let header = header(&object.kind, object.labels.iter().map(|l| l.value.as_str()));
+        let mut printer = Printer {
+            files,
+            out: &mut out,
+            depth: 0,
+        };
+        printer.body_block(&header, &[object.kind.as_str()], &object.body);
+    }
+    if !module.locals.is_empty() {
+        let sources = sources(files, module.locals.iter().map(|l| l.attribute.name_span));
+        let _ = writeln!(out, "\n# from {sources}\nlocals {{");
+        let attributes: Vec<MergedAttribute> =
+            module.locals.iter().map(|l| l.attribute.clone()).collect();
+        let mut printer = Printer {
+            files,
+            out: &mut out,
+            depth: 1,
+        };
+        printer.attributes(&["locals"], &attributes);
+        out.push_str("}\n");
+    }
+    for block in &module.unmerged {
+        let _ = writeln!(out, "\n# from {}", file_name(files, block.header_span));
+        let mut printer = Printer {
+            files,
+            out: &mut out,
+            depth: 0,
+        };
+        printer.block(&[], block);
+    }
+    out
+}
+
+/// `main.tf, overridden by override.tf` for a list of spans, base first.
+fn sources(files: &SourceFiles, spans: impl Iterator<Item = Span>) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for span in spans {
+        let name = file_name(files, span);
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    match names.split_first() {
+        Some((first, [])) => first.to_string(),
+        Some((first, rest)) => format!("{first}, merged with {}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+fn header<'a>(kind: &str, labels: impl Iterator<Item = &'a str>) -> String {
+    let mut header = kind.to_string();
+    for label in labels {
+        header.push(' ');
+        header.push_str(&quote(label, true));
+    }
+    header
+}
+
+struct Printer<'a> {
+    files: &'a SourceFiles,
+    out: &'a mut String,
+    depth: usize,
+}
+
+impl Printer<'_> {
+    fn line(&mut self, text: &str) {
+        for _ in 0..self.depth {
+            self.out.push_str("  ");
+        }
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    fn blank(&mut self) {
+        if !self.out.ends_with("{\n") && !self.out.ends_with("\n\n") {
+            self.out.push('\n');
+        }
+    }
+
+    fn body_block(&mut self, header: &str, path: &[&str], body: &MergedBody) {
+        if body.attributes.is_empty() && body.blocks.is_empty() {
+            self.line(&format!("{header} {{}}"));
+            return;
+        }
+        self.line(&format!("{header} {{"));
+        self.depth += 1;
+        self.attributes(path, &body.attributes);
+        for block in &body.blocks {
+            self.blank();
+            self.block(path, block);
+        }
+        self.depth -= 1;
+        self.line("}");
+    }
+
+    fn block(&mut self, parent: &[&str], block: &MergedBlock) {
+        let mut path = parent.to_vec();
+        path.push(block.kind.as_str());
+        let header = header(&block.kind, block.labels.iter().map(|l| l.value.as_str()));
+        self.body_block(&header, &path, &block.body);
+    }
+
+    fn attributes(&mut self, path: &[&str], attributes: &[MergedAttribute]) {
+        let lines: Vec<(String, String)> = attributes
+            .iter()
+            .map(|a| {
+                let mode = string_mode(path, &a.name);
+                (a.name.clone(), expr_text(self.files, &a.expr, mode))
+            })
+            .collect();
+        self.attribute_lines(&lines);
+    }
+
+    /// Prints `name = value` lines, aligning the `=` of consecutive single-line attributes as
+    /// `terraform fmt` does; a multi-line value stands alone.
+    fn attribute_lines(&mut self, lines: &[(String, String)]) {
+        let mut start = 0;
+        while start < lines.len() {
+            let mut end = start;
+            while end < lines.len() && !lines[end].1.contains('\n') {
+                end += 1;
+            }
+            let width = lines[start..end]
+                .iter()
+                .map(|(n, _)| n.chars().count())
+                .max()
+                .unwrap_or(0);
+            for (name, value) in &lines[start..end] {
+                let pad = width - name.chars().count();
+                self.line(&format!("{name}{} = {value}", " ".repeat(pad)));
+            }
+            if end < lines.len() {
+                let (name, value) = &lines[end];
+                self.line(&format!("{name} = {value}"));
+                end += 1;
+            }
+            start = end;
+        }
+    }
+}
+
+fn location(files: &SourceFiles, span: Span) -> Value {
+    let file = files.get(span.file);
+    let (line, column) = file.line_col(span.start as usize);
+    json!({ "file": file.display, "line": line, "column": column })
+}
+
+fn origin(origin: Origin) -> &'static str {
+    match origin {
+        Origin::Base => "base",
+        Origin::Override => "override",
+    }
+}
+
+fn attribute_json(files: &SourceFiles, path: &[&str], a: &MergedAttribute) -> Value {
+    json!({
+        "name": a.name,
+        "expression": expr_text(files, &a.expr, string_mode(path, &a.name)),
+        "location": location(files, a.name_span),
+        "origin": origin(a.origin),
+        "replaced": a.replaced.map(|s| location(files, s)),
+    })
+}
+
+fn body_json(files: &SourceFiles, path: &[&str], body: &MergedBody) -> Value {
+    json!({
+        "attributes": body.attributes.iter().map(|a| attribute_json(files, path, a)).collect::<Vec<_>>(),
+        "blocks": body.blocks.iter().map(|b| block_json(files, path, b)).collect::<Vec<_>>(),
+    })
+}
+
+fn block_json(files: &SourceFiles, parent: &[&str], block: &MergedBlock) -> Value {
+    let mut path = parent.to_vec();
+    path.push(block.kind.as_str());
+    json!({
+        "type": block.kind,
+        "labels": block.labels.iter().map(|l| l.value.clone()).collect::<Vec<_>>(),
+        "location": location(files, block.header_span),
+        "origin": origin(block.origin),
+        "body": body_json(files, &path, &block.body),
+    })
+}
+
+/// The documented JSON form (schema version 1).
+pub(crate) fn to_json(module: &Module, files: &SourceFiles) -> Value {
+    let tf = &module.terraform;
+    let terraform_path = ["terraform"];
+    json!({
+        "version": 1,
+        "view": module.view.as_str(),
+        "objects": module.objects.iter().map(|o| json!({
+            "address": o.address.to_string(),
+            "type": o.kind,
+            "labels": o.labels.iter().map(|l| l.value.clone()).collect::<Vec<_>>(),
+            "location": location(files, o.base_header),
+            "overrides": o.overrides.iter().map(|&s| location(files, s)).collect::<Vec<_>>(),
+            "body": body_json(files, &[o.kind.as_str()], &o.body),
+        })).collect::<Vec<_>>(),
+        "locals": module.locals.iter().map(|l| attribute_json(files, &["locals"], &l.attribute)).collect::<Vec<_>>(),
+        "terraform": {
+            "required_version": tf.required_version.iter().map(|a| attribute_json(files, &terraform_path, a)).collect::<Vec<_>>(),
+            "required_providers": tf.required_providers.iter().map(|a| attribute_json(files, &["terraform", "required_providers"], a)).collect::<Vec<_>>(),
+            "backend": tf.backend.as_ref().map(|b| block_json(files, &terraform_path, b)),
+            "cloud": tf.cloud.as_ref().map(|b| block_json(files, &terraform_path, b)),
+            "body": body_json(files, &terraform_path, &tf.other),
+        },
+        "unmerged": module.unmerged.iter().map(|b| block_json(files, &[], b)).collect::<Vec<_>>(),
+    })
+}
+
+/// The module without provenance: what must stay the same when the printed module is loaded
+/// and merged again. Expression text has its whitespace collapsed.
+pub fn semantic_form(module: &Module, files: &SourceFiles) -> Value {
+    fn strip(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                map.remove("location");
+                map.remove("origin");
+                map.remove("replaced");
+                map.remove("overrides");
+                if let Some(Value::String(text)) = map.get_mut("expression") {
+                    *text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                }
+                map.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut value = to_json(module, files);
+    // Several required_version constraints print as one combined constraint.
+    if let Some(list) = value
+        .pointer_mut("/terraform/required_version")
+        .and_then(Value::as_array_mut)
+    {
+        let texts: Vec<String> = list
+            .iter()
+            .filter_map(|a| {
+                a["expression"]
+                    .as_str()
+                    .map(|t| t.trim_matches('"').to_string())
+            })
+            .collect();
+        *list = if texts.is_empty() {
+            vec![]
+        } else {
+            vec![
+                json!({ "name": "required_version", "expression": format!("\"{}\"", texts.join(", ")) }),
+            ]
+        };
+    }
+    strip(&mut value);
+    value
+}

@@ -1,0 +1,194 @@
+//! `tflint-merge graph`: the resolved include/import/read/dependency graph, file by file, as
+//! Graphviz DOT or JSON.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use crate::terragrunt::Tree;
+use crate::terragrunt::UNIT_FILE;
+use crate::terragrunt::resolve::{Missing, Outcome, Stop};
+
+/// One resolved reference between two files (deduplicated over the units it was evaluated for).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FileEdge {
+    pub(crate) from: String,
+    pub(crate) line: usize,
+    pub(crate) kind: &'static str,
+    pub(crate) name: Option<String>,
+    pub(crate) to: String,
+    /// For a file included by units: the units it was resolved for (its paths start there).
+    pub(crate) for_units: BTreeSet<String>,
+}
+
+/// A reference that leads nowhere or could not be followed.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Unresolved {
+    pub(crate) from: String,
+    pub(crate) line: usize,
+    pub(crate) kind: &'static str,
+    pub(crate) name: Option<String>,
+    /// `missing`, `not_in_parent_folders` or `unresolvable`.
+    pub(crate) status: &'static str,
+    /// The path it resolved to (missing) or the file name searched for.
+    pub(crate) target: Option<String>,
+    pub(crate) expression: String,
+}
+
+/// The file-level view of a tree.
+#[derive(Debug, Default)]
+pub(crate) struct FileGraph {
+    /// (shown path, is a unit).
+    pub(crate) files: Vec<(String, bool)>,
+    pub(crate) edges: Vec<FileEdge>,
+    pub(crate) unresolved: Vec<Unresolved>,
+}
+
+pub(crate) fn file_graph(tree: &Tree) -> FileGraph {
+    let line = |file: usize, offset: u32| {
+        tree.sources
+            .get(tree.files[file].id)
+            .line_col(offset as usize)
+            .0
+    };
+    let units: BTreeSet<usize> = tree.units().collect();
+    let mut files: Vec<(String, bool)> = tree
+        .live_file_indexes()
+        .map(|f| (tree.show_file(f), units.contains(&f)))
+        .collect();
+    files.sort();
+    let mut edges: BTreeMap<(String, usize, String), FileEdge> = BTreeMap::new();
+    for (_, edge) in tree.live_edges() {
+        let node = tree.nodes[edge.from];
+        let reference = tree.reference(edge.from, edge.reference);
+        let from = tree.show_file(node.file);
+        let line = line(node.file, reference.path.span.start);
+        let to = tree.show_file(tree.nodes[edge.to].file);
+        let entry = edges
+            .entry((from.clone(), line, to.clone()))
+            .or_insert_with(|| FileEdge {
+                from,
+                line,
+                kind: reference.kind.written(),
+                name: reference.name.clone(),
+                to,
+                for_units: BTreeSet::new(),
+            });
+        if node.file != node.unit {
+            entry.for_units.insert(tree.show_file(node.unit));
+        }
+    }
+    let mut unresolved = BTreeSet::new();
+    for failure in tree.live_failures() {
+        let file = tree.nodes[failure.node].file;
+        let reference = tree.reference(failure.node, failure.reference);
+        let (status, target) = match &failure.outcome {
+            Outcome::Missing { path, why } => {
+                let shown = tree.show(path);
+                let shown = match why {
+                    Missing::NoConfigInDirectory => format!("{shown}/{}", UNIT_FILE),
+                    _ => shown,
+                };
+                ("missing", Some(shown))
+            }
+            Outcome::Stopped(Stop::NotInParents { name, .. }) => {
+                ("not_in_parent_folders", Some(name.clone()))
+            }
+            Outcome::Stopped(Stop::Unresolvable { .. }) => ("unresolvable", None),
+            Outcome::Found(_) | Outcome::Absent => continue,
+        };
+        unresolved.insert(Unresolved {
+            from: tree.show_file(file),
+            line: line(file, reference.path.span.start),
+            kind: reference.kind.written(),
+            name: reference.name.clone(),
+            status,
+            target,
+            expression: tree.sources.text(reference.path.span).to_string(),
+        });
+    }
+    FileGraph {
+        files,
+        edges: edges.into_values().collect(),
+        unresolved: unresolved.into_iter().collect(),
+    }
+}
+
+pub(crate) fn json(graph: &FileGraph) -> String {
+    let value = serde_json::json!({
+        "version": 1,
+        "files": graph.files.iter().map(|(path, unit)| serde_json::json!({
+            "path": path,
+            "unit": unit,
+        })).collect::<Vec<_>>(),
+        "edges": graph.edges.iter().map(|e| serde_json::json!({
+            "from": e.from,
+            "line": e.line,
+            "kind": e.kind,
+            "name": e.name,
+            "to": e.to,
+            "for_units": e.for_units,
+        })).collect::<Vec<_>>(),
+        "unresolved": graph.unresolved.iter().map(|u| serde_json::json!({
+            "from": u.from,
+            "line": u.line,
+            "kind": u.kind,
+            "name": u.name,
+            "status": u.status,
+            "target": u.target,
+            "expression": u.expression,
+        })).collect::<Vec<_>>(),
+    });
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn quote(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+pub(crate) fn dot(graph: &FileGraph) -> String {
+    let mut out = String::from(
+        "digraph terragrunt {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n",
+    );
+    for (path, unit) in &graph.files {
+        let style = if *unit { " [style=bold]" } else { "" };
+        let _ = writeln!(out, "  {}{style};", quote(path));
+    }
+    for e in &graph.edges {
+        let label = match &e.name {
+            Some(name) => format!("{} \"{name}\"", e.kind),
+            None => e.kind.to_string(),
+        };
+        let style = match e.kind {
+            "include" => "solid",
+            "import" => "bold",
+            "read_terragrunt_config" => "dashed",
+            _ => "dotted",
+        };
+        let _ = writeln!(
+            out,
+            "  {} -> {} [label={}, style={style}];",
+            quote(&e.from),
+            quote(&e.to),
+            quote(&label)
+        );
+    }
+    for (i, u) in graph.unresolved.iter().enumerate() {
+        let target = match (u.status, &u.target) {
+            ("missing", Some(t)) => format!("{t} (missing)"),
+            ("not_in_parent_folders", Some(t)) => format!("{t} (not in any parent folder)"),
+            _ => format!("{} (unresolvable)", u.expression),
+        };
+        let id = format!("unresolved{i}");
+        let _ = writeln!(
+            out,
+            "  {id} [label={}, color=red, fontcolor=red, style=dashed];\n  {} -> {id} [label={}, color=red, style=dashed];",
+            quote(&target),
+            quote(&u.from),
+            quote(u.kind)
+        );
+    }
+    out.push_str("}\n");
+    out
+}
