@@ -35,9 +35,16 @@
 //! - For a rule or `unused_ignore`, examples run with that id enabled (even if it is off by
 //!   default). A `fail` example must produce no load error; a `pass` example no load error and no
 //!   finding of the id. Findings of other rules are allowed in both.
+//!
+//! The fail examples of each doc also run through the binary, and the human output is an `insta`
+//! snapshot per id (`tests/snapshots/rule_docs__ID.snap`); see
+//! `every_fail_example_renders`, and `every_finding_id_is_in_a_rendered_snapshot` checks that every
+//! finding id shows in some human-format snapshot.
 
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 use std::sync::Arc;
 
 use tflint_merge::diagnostic::{Diagnostic, Views};
@@ -750,6 +757,258 @@ fn every_doc_example_behaves_as_marked() {
     assert!(
         failures.is_empty(),
         "{} doc example failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The arguments of every snapshot run: the human format, colour off, one worker thread.
+const HUMAN: [&str; 6] = ["--color", "never", "--format", "human", "-j", "1"];
+
+/// Runs the binary in `dir` on `.` (so paths print relative to `dir`) with [`HUMAN`] and `args`.
+fn tflint_merge(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .args(HUMAN)
+        .args(args)
+        .arg(".")
+        .current_dir(dir)
+        .output()
+        .expect("run tflint-merge")
+}
+
+/// The command line [`tflint_merge`] runs, for a snapshot's description.
+fn command_line(args: &[&str]) -> String {
+    let mut words = vec!["tflint-merge"];
+    words.extend(HUMAN);
+    words.extend(args);
+    words.push(".");
+    format!("`{}`", words.join(" "))
+}
+
+/// Snapshots the human output of one id (`tests/snapshots/rule_docs__ID.snap`).
+fn assert_human_snapshot(id: &str, description: &str, text: &str) {
+    insta::with_settings!({
+        description => description,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(id, text);
+    });
+}
+
+/// The binary's human output for every fail example of every doc, one snapshot per id: how each
+/// finding really reads (labels, notes, help, doc link), reviewed when it changes.
+#[test]
+fn every_fail_example_renders() {
+    let mut snapshots = 0;
+    for doc in read_docs() {
+        // A doc that does not parse, or an unknown id, is reported by
+        // `every_doc_example_behaves_as_marked`.
+        let (Ok(examples), Some(meta)) = (parse_examples(&doc.id, &doc.text), meta(&doc.id)) else {
+            continue;
+        };
+        let enable: Vec<&str> = if runs_enabled(meta) {
+            vec!["--enable-rule", meta.id]
+        } else {
+            Vec::new()
+        };
+        let mut text = String::new();
+        for example in examples.iter().filter(|e| e.expect.is_fail()) {
+            let dir = write_example(example);
+            let output = tflint_merge(dir.path(), &enable);
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            let label = format!("rules/{}.md line {}", doc.id, example.line);
+            assert!(
+                matches!(output.status.code(), Some(0 | 1)) && output.stderr.is_empty(),
+                "{label}: tflint-merge exited with {:?}; stderr:\n{}",
+                output.status.code(),
+                String::from_utf8_lossy(&output.stderr)
+            );
+            assert!(
+                stdout.contains(&format!("[{}]: ", doc.id)),
+                "{label}: the human output shows no `{}` finding:\n{stdout}",
+                doc.id
+            );
+            writeln!(
+                text,
+                "=== {label}: <!-- {} -->",
+                example.expect.describe(&doc.id)
+            )
+            .expect("write to a String");
+            text.push_str(&stdout);
+            text.push('\n');
+        }
+        if text.is_empty() {
+            continue; // not runnable: see `ids_the_docs_cannot_run_render`
+        }
+        let description = format!(
+            "{} in each fail example of rules/{}.md",
+            command_line(&enable),
+            doc.id
+        );
+        assert_human_snapshot(&doc.id, &description, &text);
+        snapshots += 1;
+    }
+    assert!(snapshots > 0, "no fail examples rendered");
+}
+
+/// `read_error` and `io_error`, whose causes cannot be written in a Markdown code block, from
+/// small trees made here: a file that is not UTF-8, and a `main.tf` that is a dangling symlink
+/// (file permissions would not do: CI runs as root, which reads any file).
+#[test]
+fn ids_the_docs_cannot_run_render() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("variables.tf"),
+        b"variable \"owner\" {\n  default = \"Jos\xe9\"\n}\n",
+    )
+    .expect("write variables.tf");
+    let output = tflint_merge(dir.path(), &[]);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "read_error is an error finding"
+    );
+    assert_human_snapshot(
+        "read_error",
+        &format!(
+            "{} in a module whose variables.tf has a Latin-1 byte",
+            command_line(&[])
+        ),
+        &String::from_utf8_lossy(&output.stdout),
+    );
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("outputs.tf"),
+        "output \"id\" {\n  value = \"x\"\n}\n",
+    )
+    .expect("write outputs.tf");
+    std::os::unix::fs::symlink("generated/main.tf", dir.path().join("main.tf"))
+        .expect("symlink main.tf");
+    let output = tflint_merge(dir.path(), &[]);
+    assert_eq!(output.status.code(), Some(2), "io_error exits 2");
+    assert_human_snapshot(
+        "io_error",
+        &format!(
+            "{} in a module whose main.tf is a dangling symlink",
+            command_line(&[])
+        ),
+        &String::from_utf8_lossy(&output.stdout),
+    );
+}
+
+/// Ids that no snapshot of these tests shows, each with the test that covers it instead. The
+/// list removes itself: an id here that some snapshot shows fails the test below.
+const RENDERED_ELSEWHERE: [(&str, &str); 1] = [(
+    // Needs a rule that panics, which cannot be caused from outside the crate.
+    "internal_error",
+    "the unit test `lint::driver::tests::injected_panic`",
+)];
+
+/// The `.snap` files of the crate: `tests/snapshots/`, and the `snapshots/` directories of unit
+/// tests under `src/`.
+fn snapshot_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, in_snapshots: bool, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                let is_snapshots = path.file_name().is_some_and(|n| n == "snapshots");
+                walk(&path, is_snapshots, out);
+            } else if in_snapshots && path.extension().is_some_and(|e| e == "snap") {
+                out.push(path);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    walk(&root.join("tests/snapshots"), true, &mut files);
+    walk(&root.join("src"), false, &mut files);
+    files.sort();
+    files
+}
+
+/// Whether a snapshot shows a finding of `id` in the human format: a line
+/// `error[ID]: `, `warning[ID]: ` or `note[ID]: `.
+fn shows_human(snapshot: &str, id: &str) -> bool {
+    snapshot.lines().any(|line| {
+        ["error", "warning", "note"]
+            .iter()
+            .any(|severity| line.starts_with(&format!("{severity}[{id}]: ")))
+    })
+}
+
+#[test]
+fn every_finding_id_is_in_a_rendered_snapshot() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let listing = Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .arg("rules")
+        .output()
+        .expect("run tflint-merge rules");
+    assert_eq!(listing.status.code(), Some(0), "tflint-merge rules failed");
+    let listing = String::from_utf8(listing.stdout).expect("UTF-8 rules listing");
+    let ids: Vec<&str> = listing
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split_whitespace().next())
+        .collect();
+    assert!(
+        ids.len() > 1,
+        "`tflint-merge rules` lists no ids:\n{listing}"
+    );
+    let snapshots: Vec<(String, String)> = snapshot_files()
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            let name = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            (name, text)
+        })
+        .collect();
+    let mut failures = Vec::new();
+    for id in &ids {
+        let shown_in: Vec<&str> = snapshots
+            .iter()
+            .filter(|(_, text)| shows_human(text, id))
+            .map(|(name, _)| name.as_str())
+            .collect();
+        let elsewhere = RENDERED_ELSEWHERE.iter().find(|(listed, _)| listed == id);
+        match elsewhere {
+            None if shown_in.is_empty() => failures.push(format!(
+                "`{id}` is in no human-format snapshot: give rules/{id}.md a fail example, or render it in a test"
+            )),
+            Some((_, covered_by)) => {
+                let named: Vec<&str> = snapshots
+                    .iter()
+                    .filter(|(name, text)| name.contains(id) || text.contains(&format!("[{id}]")))
+                    .map(|(name, _)| name.as_str())
+                    .collect();
+                if !named.is_empty() {
+                    failures.push(format!(
+                        "`{id}` is listed in RENDERED_ELSEWHERE (covered by {covered_by}), but {} already show(s) it: remove it from the list",
+                        named.join(", ")
+                    ));
+                }
+            }
+            None => {}
+        }
+    }
+    for (listed, _) in RENDERED_ELSEWHERE {
+        if !ids.contains(&listed) {
+            failures.push(format!(
+                "RENDERED_ELSEWHERE lists `{listed}`, which `tflint-merge rules` does not list"
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} problems with the rendered snapshots of the finding ids:\n{}",
         failures.len(),
         failures.join("\n")
     );
