@@ -9,13 +9,13 @@
 //!   - `<!-- fail: ID at FILE:LINE -->`: the example gives a finding of the doc's id `ID` whose
 //!     primary location starts on line `LINE` of `FILE` (a path relative to the example's root,
 //!     as in its `file=`), in every view that loads one of the example's files;
-//!   - `<!-- fail (terraform): ID at FILE:LINE -->` or `<!-- fail (opentofu): ...` : the same in
-//!     the one view named (which must load at least one of the example's files), and no finding
-//!     of the id in the other;
+//!   - `<!-- fail (terraform): ID at FILE:LINE -->` or `<!-- fail (opentofu): ID at FILE:LINE -->`:
+//!     the same in the one view named (which must load at least one of the example's files), and
+//!     no finding of the id in the other;
 //!   - several findings: `<!-- fail: ID at a.tf:2; ID at b.tf:7 -->`.
 //!
-//!   `ID` must be the doc's id (it is stated so the marker reads on its own in the Markdown
-//!   source). In each view counted, the (file, line) of the id's findings must be exactly the
+//!   A fail marker without findings (`<!-- fail -->`) is an error. `ID` must be the doc's id (it
+//!   is stated so the marker reads on its own in the Markdown source). In each view counted, the (file, line) of the id's findings must be exactly the
 //!   ones stated, as many times as stated: a finding on another line, a missing one or an extra
 //!   one fails. A finding of no view, like `unused_ignore` or the findings of rules that compare
 //!   the two views, counts in both views, so those examples use a marker without `(VIEW)`.
@@ -36,10 +36,11 @@
 //!   default). A `fail` example must produce no load error; a `pass` example no load error and no
 //!   finding of the id. Findings of other rules are allowed in both.
 //!
-//! The fail examples of each doc also run through the binary, and the human output is an `insta`
-//! snapshot per id (`tests/snapshots/rule_docs__ID.snap`); see
-//! `every_fail_example_renders`, and `every_finding_id_is_in_a_rendered_snapshot` checks that every
-//! finding id shows in some human-format snapshot.
+//! The fail examples of each doc also run through the binary, and its human output is an `insta`
+//! snapshot per id, `tests/snapshots/rule_docs__ID.snap` (`every_fail_example_renders`; review
+//! changes with `cargo insta review`, or `INSTA_UPDATE=always` and `git diff`).
+//! `every_finding_id_is_in_a_rendered_snapshot` checks that every finding id shows in some
+//! human-format snapshot.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
