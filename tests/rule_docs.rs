@@ -15,13 +15,14 @@
 //!   - several findings: `<!-- fail: ID at a.tf:2; ID at b.tf:7 -->`.
 //!
 //!   A fail marker without findings (`<!-- fail -->`) is an error. `ID` must be the doc's id (it
-//!   is stated so the marker reads on its own in the Markdown source). In each view counted, the (file, line) of the id's findings must be exactly the
-//!   ones stated, as many times as stated: a finding on another line, a missing one or an extra
-//!   one fails. A finding of no view, like `unused_ignore` or the findings of rules that compare
-//!   the two views, counts in both views, so those examples use a marker without `(VIEW)`.
-//!   A view that loads none of the example's files (Terraform, for `.tofu` files only) is not
-//!   counted. One finding per view is the rule of thumb (both views print it once when they word
-//!   it the same, once each when the tools print different summaries: both at the line stated).
+//!   is stated so the marker reads on its own in the Markdown source). In each view counted, the
+//!   (file, line) of the id's findings must be exactly the ones stated, as many times as stated:
+//!   a finding on another line, a missing one or an extra one fails. A finding of no view, like
+//!   `unused_ignore` or the findings of rules that compare the two views, counts in both views, so
+//!   those examples use a marker without `(VIEW)`. A view that loads none of the example's files
+//!   (Terraform, for `.tofu` files only) is not counted. One finding per view is the rule of thumb
+//!   (both views print it once when they word it the same, once each when the tools print
+//!   different summaries: both at the line stated).
 //! - a fenced block with info string `hcl file=NAME` or `json file=NAME` is a file of the
 //!   example's module directory; a block without `file=` is illustration only.
 //! - an example with `.hcl` files is a Terragrunt tree: `NAME` may hold directories
