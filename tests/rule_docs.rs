@@ -3,32 +3,50 @@
 //! layout and summary line, and every runnable example.
 //!
 //! Example convention (in the `## Example` section, or anywhere in the doc):
-//! - a line `<!-- fail -->` or `<!-- pass -->` starts an example; the example is the fenced code
-//!   blocks after it, up to the next marker or heading;
+//! - a marker line starts an example; the example is the fenced code blocks after it, up to the
+//!   next marker or heading. The markers:
+//!   - `<!-- pass -->`;
+//!   - `<!-- fail: ID at FILE:LINE -->`: the example gives a finding of the doc's id `ID` whose
+//!     primary location starts on line `LINE` of `FILE` (a path relative to the example's root,
+//!     as in its `file=`), in every view that loads one of the example's files;
+//!   - `<!-- fail (terraform): ID at FILE:LINE -->` or `<!-- fail (opentofu): ID at FILE:LINE -->`:
+//!     the same in the one view named (which must load at least one of the example's files), and
+//!     no finding of the id in the other;
+//!   - several findings: `<!-- fail: ID at a.tf:2; ID at b.tf:7 -->`.
+//!
+//!   A fail marker without findings (`<!-- fail -->`) is an error. `ID` must be the doc's id (it
+//!   is stated so the marker reads on its own in the Markdown source). In each view counted, the
+//!   (file, line) of the id's findings must be exactly the ones stated, as many times as stated:
+//!   a finding on another line, a missing one or an extra one fails. A finding of no view, like
+//!   `unused_ignore` or the findings of rules that compare the two views, counts in both views, so
+//!   those examples use a marker without `(VIEW)`. A view that loads none of the example's files
+//!   (Terraform, for `.tofu` files only) is not counted. One finding per view is the rule of thumb
+//!   (both views print it once when they word it the same, once each when the tools print
+//!   different summaries: both at the line stated).
 //! - a fenced block with info string `hcl file=NAME` or `json file=NAME` is a file of the
 //!   example's module directory; a block without `file=` is illustration only.
 //! - an example with `.hcl` files is a Terragrunt tree: `NAME` may hold directories
 //!   (`hcl file=prod/us-east-1/app/terragrunt.hcl`), and the tree is checked with its
-//!   `terragrunt.hcl` files as units. Its fail examples must give exactly one finding of the id.
-//!
-//! A `fail` example must produce exactly one finding of the doc's id in each view (Terraform and
-//! OpenTofu: one diagnostic when both views word it the same, one per view when the tools print
-//! different summaries; a finding that belongs to no view, like `unused_ignore` or the findings of
-//! rules that compare the two views, counts in both).
-//! A view that loads none of the example's files (Terraform, for `.tofu` files only) is not
-//! counted.
-//! - `<!-- fail: terraform -->` or `<!-- fail: opentofu -->` marks an example that fails in one
-//!   view only: exactly one finding of the id in that view (which must load at least one of the
-//!   example's files) and none in the other. A finding of no view counts in both views, so the
-//!   examples of rules that compare the views use plain `<!-- fail -->`.
-//! - For a load error, it must produce no other load error, and every message it produces must be
-//!   quoted somewhere in the doc; a `pass` example must produce no load error at all.
+//!   `terragrunt.hcl` files as units. A tree has no views, so its fail marker has no `(VIEW)`:
+//!   `<!-- fail: ID at prod/app/terragrunt.hcl:3 -->`, and the tree gives exactly the findings
+//!   of the id stated.
+//! - For a load error, a fail example must produce no other load error, and every message it
+//!   produces must be quoted somewhere in the doc; a `pass` example must produce no load error
+//!   at all.
 //! - For a rule or `unused_ignore`, examples run with that id enabled (even if it is off by
 //!   default). A `fail` example must produce no load error; a `pass` example no load error and no
 //!   finding of the id. Findings of other rules are allowed in both.
+//!
+//! The fail examples of each doc also run through the binary, and its human output is an `insta`
+//! snapshot per id, `tests/snapshots/rule_docs__ID.snap` (`every_fail_example_renders`; review
+//! changes with `cargo insta review`, or `INSTA_UPDATE=always` and `git diff`).
+//! `every_finding_id_is_in_a_rendered_snapshot` checks that every finding id shows in some
+//! human-format snapshot.
 
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 use std::sync::Arc;
 
 use tflint_merge::diagnostic::{Diagnostic, Views};
@@ -249,35 +267,116 @@ fn expected_summary(meta: &RuleMeta) -> String {
     format!("{summary}. Severity: {}. {default}", meta.severity.as_str())
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Where a fail example expects a finding of the doc's id: the file of its primary location,
+/// relative to the example's root, and the 1-based line there (0 for a finding without a source
+/// location, which no marker can state).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct At {
+    file: String,
+    line: usize,
+}
+
+impl std::fmt::Display for At {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            0 => write!(f, "{} (no line)", self.file),
+            line => write!(f, "{}:{line}", self.file),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Expect {
-    /// A finding in every view that loads one of the example's files (`<!-- fail -->`), or in
-    /// the one view named (`<!-- fail: terraform -->`, `<!-- fail: opentofu -->`) and none in the
-    /// other.
-    Fail(Option<View>),
+    /// `<!-- fail: ID at FILE:LINE -->`: the findings of the id expected in every view that loads
+    /// one of the example's files, or (`<!-- fail (opentofu): ... -->`) in the one view named,
+    /// with none in the other. Sorted.
+    Fail {
+        only: Option<View>,
+        at: Vec<At>,
+    },
     Pass,
 }
 
 impl Expect {
-    /// The marker, without its comment delimiters: `fail`, `fail: opentofu`, `pass`.
-    fn describe(self) -> String {
+    fn is_fail(&self) -> bool {
+        matches!(self, Expect::Fail { .. })
+    }
+
+    /// The marker, without its comment delimiters: `fail: ID at main.tf:2`,
+    /// `fail (opentofu): ID at main.tofu:1; ID at b.tofu:3`, `pass`.
+    fn describe(&self, id: &str) -> String {
         match self {
-            Expect::Fail(None) => "fail".to_string(),
-            Expect::Fail(Some(view)) => format!("fail: {}", view.as_str()),
+            Expect::Fail { only, at } => {
+                let view = only.map_or(String::new(), |v| format!(" ({})", v.as_str()));
+                let at: Vec<String> = at.iter().map(|a| format!("{id} at {a}")).collect();
+                format!("fail{view}: {}", at.join("; "))
+            }
             Expect::Pass => "pass".to_string(),
         }
     }
 }
 
-/// The expectation a marker line states, if the line is a marker.
-fn marker(line: &str) -> Option<Expect> {
-    match line {
-        "<!-- fail -->" => Some(Expect::Fail(None)),
-        "<!-- fail: terraform -->" => Some(Expect::Fail(Some(View::Terraform))),
-        "<!-- fail: opentofu -->" => Some(Expect::Fail(Some(View::OpenTofu))),
-        "<!-- pass -->" => Some(Expect::Pass),
-        _ => None,
+/// The expectation a marker line states: `None` if the line is no marker, an error if it is a
+/// malformed one. `id` is the doc's id, which every expected finding must name.
+fn marker(line: &str, id: &str) -> Option<Result<Expect, String>> {
+    let inner = line.strip_prefix("<!--")?.strip_suffix("-->")?.trim();
+    if inner == "pass" {
+        return Some(Ok(Expect::Pass));
     }
+    let rest = inner.strip_prefix("fail")?;
+    Some(fail_marker(rest, id).map_err(|e| {
+        format!(
+            "marker `{line}`: {e}; write `<!-- fail: {id} at FILE:LINE -->` or `<!-- fail (VIEW): {id} at FILE:LINE -->` (VIEW: terraform or opentofu), several findings separated by `; `"
+        )
+    }))
+}
+
+/// Parses what follows `fail` in a fail marker: ` (VIEW)`, then `: `, then the findings.
+fn fail_marker(rest: &str, id: &str) -> Result<Expect, String> {
+    let (only, rest) = match rest.strip_prefix(" (") {
+        Some(view) => {
+            let (view, rest) = view
+                .split_once(')')
+                .ok_or_else(|| "unclosed `(`".to_string())?;
+            let view = View::ALL
+                .into_iter()
+                .find(|v| v.as_str() == view)
+                .ok_or_else(|| format!("unknown view `{view}`"))?;
+            (Some(view), rest)
+        }
+        None => (None, rest),
+    };
+    let findings = rest
+        .strip_prefix(": ")
+        .ok_or_else(|| "no `: ` before the expected findings".to_string())?;
+    let mut at = Vec::new();
+    for finding in findings.split(';').map(str::trim) {
+        let (rule, place) = finding
+            .split_once(" at ")
+            .ok_or_else(|| format!("`{finding}` is not `RULE at FILE:LINE`"))?;
+        if rule != id {
+            return Err(format!(
+                "names `{rule}`, but the examples of this doc show `{id}`"
+            ));
+        }
+        let (file, line) = place
+            .rsplit_once(':')
+            .ok_or_else(|| format!("`{place}` is not `FILE:LINE`"))?;
+        let line = line
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("`{line}` in `{place}` is not a line number"))?;
+        if file.is_empty() || file.contains(char::is_whitespace) {
+            return Err(format!("`{file}` in `{place}` is not a file name"));
+        }
+        at.push(At {
+            file: file.to_string(),
+            line,
+        });
+    }
+    at.sort();
+    Ok(Expect::Fail { only, at })
 }
 
 struct Example {
@@ -289,14 +388,15 @@ struct Example {
 
 /// Parses the examples of a doc. Errors are problems of the doc itself (a runnable block outside
 /// an example, a bad info string, an unclosed fence...).
-fn parse_examples(text: &str) -> Result<Vec<Example>, String> {
+fn parse_examples(id: &str, text: &str) -> Result<Vec<Example>, String> {
     let mut examples: Vec<Example> = Vec::new();
     let mut current: Option<Example> = None;
     let mut lines = text.lines().enumerate();
     while let Some((i, line)) = lines.next() {
         let number = i + 1;
         let trimmed = line.trim();
-        if let Some(expect) = marker(trimmed) {
+        if let Some(expect) = marker(trimmed, id) {
+            let expect = expect.map_err(|e| format!("line {number}: {e}"))?;
             examples.extend(current.take());
             current = Some(Example {
                 expect,
@@ -333,7 +433,7 @@ fn parse_examples(text: &str) -> Result<Vec<Example>, String> {
         };
         let Some(example) = current.as_mut() else {
             return Err(format!(
-                "line {number}: a `file=` block outside an example (no `<!-- fail -->`, `<!-- fail: VIEW -->` or `<!-- pass -->` before it)"
+                "line {number}: a `file=` block outside an example (no `<!-- fail: ... -->` or `<!-- pass -->` before it)"
             ));
         };
         let is_json = file.ends_with(".json");
@@ -403,35 +503,75 @@ fn describe(d: &Diagnostic) -> String {
     )
 }
 
-/// What an example gave.
-struct Checked {
-    diagnostics: Vec<Diagnostic>,
+/// Where a finding is, as a fail marker states it: the file of its primary location relative to
+/// the example's root `root`, and its line (0 when it has no source location).
+fn at(d: &Diagnostic, root: &Path) -> At {
+    let (path, line) = match &d.primary {
+        Some(label) => (label.file.display.as_str(), label.start().0),
+        None => (d.path.as_str(), 0),
+    };
+    let root = root.to_string_lossy();
+    let file = path
+        .strip_prefix(root.as_ref())
+        .and_then(|p| p.strip_prefix('/'))
+        .unwrap_or(path);
+    At {
+        file: file.to_string(),
+        line,
+    }
 }
 
-/// Runs one example; returns what is wrong with it.
-fn run_example(meta: &RuleMeta, doc: &str, example: &Example) -> Vec<String> {
-    let id = meta.id;
+/// What was expected and what was found, for a failure message: "expected `ID` [in VIEW] at
+/// main.tf:2, got it at main.tf:3".
+fn mismatch(id: &str, view: &str, want: &[At], found: &[At]) -> String {
+    let list = |at: &[At]| at.iter().map(At::to_string).collect::<Vec<_>>().join(", ");
+    let expected = if want.is_empty() {
+        format!("expected no `{id}` finding{view}")
+    } else {
+        format!("expected `{id}`{view} at {}", list(want))
+    };
+    if found.is_empty() {
+        format!("{expected}, got none")
+    } else {
+        format!("{expected}, got it at {}", list(found))
+    }
+}
+
+/// Writes an example's files into a new temporary directory, its root.
+fn write_example(example: &Example) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     for (name, content) in &example.files {
         let path = dir.path().join(name);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(path, content).expect("write example file");
     }
+    dir
+}
+
+fn is_terragrunt(example: &Example) -> bool {
+    example.files.iter().any(|(name, _)| name.ends_with(".hcl"))
+}
+
+/// Runs one example; returns what is wrong with it.
+fn run_example(meta: &RuleMeta, doc: &str, example: &Example) -> Vec<String> {
+    let id = meta.id;
+    let dir = write_example(example);
+    let root = dir.path();
     let mut settings = RuleSettings::defaults();
     if runs_enabled(meta) {
         settings.enable(id).expect("a known id");
     }
-    let is_terragrunt = example.files.iter().any(|(name, _)| name.ends_with(".hcl"));
+    let is_terragrunt = is_terragrunt(example);
     let diagnostics = if is_terragrunt {
         let units: Vec<PathBuf> = example
             .files
             .iter()
-            .map(|(name, _)| dir.path().join(name))
+            .map(|(name, _)| root.join(name))
             .filter(|path| path.file_name().is_some_and(|n| n == "terragrunt.hcl"))
             .collect();
         terragrunt::check(
             &units,
-            &[dir.path().to_path_buf()],
+            &[root.to_path_buf()],
             &settings,
             pipeline::DEFAULT_MAX_FILE_BYTES,
         )
@@ -441,108 +581,131 @@ fn run_example(meta: &RuleMeta, doc: &str, example: &Example) -> Vec<String> {
             settings: Arc::new(settings),
             ..Options::new(ViewSelection::Both)
         };
-        pipeline::check_directory_with(dir.path(), &options).diagnostics
+        pipeline::check_directory_with(root, &options).diagnostics
     };
-    let result = Checked { diagnostics };
     let is_load_error = meta.kind == Kind::LoadError;
     let load_errors = load_error_ids();
     let mut problems = Vec::new();
     let listing = || {
-        let all: Vec<String> = result.diagnostics.iter().map(describe).collect();
+        let all: Vec<String> = diagnostics.iter().map(describe).collect();
         if all.is_empty() {
             "no findings".to_string()
         } else {
             format!("findings:\n      {}", all.join("\n      "))
         }
     };
-    let ours: Vec<&Diagnostic> = result.diagnostics.iter().filter(|d| d.rule == id).collect();
-    let others: Vec<&Diagnostic> = result
-        .diagnostics
+    let ours: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.rule == id).collect();
+    let others: Vec<&Diagnostic> = diagnostics
         .iter()
         .filter(|d| d.rule != id && load_errors.contains(d.rule))
         .collect();
+    // Where the findings of the id are in a view (all of them, in a Terragrunt tree), sorted.
+    let found = |view: Option<View>| {
+        let mut found: Vec<At> = ours
+            .iter()
+            .filter(|d| view.is_none_or(|v| in_view(d, v.views())))
+            .map(|d| at(d, root))
+            .collect();
+        found.sort();
+        found
+    };
+    let Expect::Fail { only, at: stated } = &example.expect else {
+        if !ours.is_empty() || !others.is_empty() {
+            let what = if is_load_error {
+                "a pass example must load without errors".to_string()
+            } else {
+                format!("a pass example must load without errors and give no `{id}` finding")
+            };
+            problems.push(format!("{what}; {}", listing()));
+        }
+        return problems;
+    };
     if is_terragrunt {
-        // A Terragrunt tree has no views: a fail example gives exactly one finding of the id, a
-        // pass example none, and neither a load error.
-        let want = usize::from(example.expect != Expect::Pass);
-        if ours.len() != want || !others.is_empty() {
+        // A Terragrunt tree has no views: a fail example gives the findings stated, and no load
+        // error.
+        if only.is_some() {
+            problems.push("a Terragrunt tree has no views: drop the `(VIEW)`".to_string());
+        }
+        let found = found(None);
+        if found != *stated {
             problems.push(format!(
-                "expected {want} `{id}` finding(s) and no load error in the Terragrunt tree; {}",
+                "{}; {}",
+                mismatch(id, "", stated, &found),
+                listing()
+            ));
+        }
+        if !others.is_empty() {
+            problems.push(format!(
+                "a fail example must have no load error; {}",
                 listing()
             ));
         }
         return problems;
     }
-    match example.expect {
-        Expect::Fail(only) => {
-            let loading: Vec<View> = View::ALL
-                .into_iter()
-                .filter(|&view| loads_any(example, view))
-                .collect();
-            // The views counted, each with the number of findings expected in it.
-            let expected: Vec<(View, usize)> = match only {
-                None => loading.iter().map(|&view| (view, 1)).collect(),
+    let loading: Vec<View> = View::ALL
+        .into_iter()
+        .filter(|&view| loads_any(example, view))
+        .collect();
+    match only {
+        None if loading.is_empty() => {
+            problems.push("no view loads any of the example's files".to_string());
+        }
+        Some(marked) if !loading.contains(marked) => problems.push(format!(
+            "marked to fail in the {} view, which loads none of the example's files",
+            marked.tool_name()
+        )),
+        _ => {
+            // The views counted, each with the findings expected in it.
+            let expected: Vec<(View, &[At])> = match only {
+                None => loading.iter().map(|&view| (view, &stated[..])).collect(),
                 Some(marked) => View::ALL
                     .into_iter()
-                    .map(|view| (view, usize::from(view == marked)))
+                    .map(|view| {
+                        (
+                            view,
+                            if view == *marked {
+                                &stated[..]
+                            } else {
+                                &[][..]
+                            },
+                        )
+                    })
                     .collect(),
             };
-            match only {
-                None if loading.is_empty() => {
-                    problems.push("no view loads any of the example's files".to_string());
+            for (view, want) in expected {
+                let found = found(Some(view));
+                if found == want {
+                    continue;
                 }
-                Some(marked) if !loading.contains(&marked) => problems.push(format!(
-                    "marked to fail in the {} view, which loads none of the example's files",
-                    marked.tool_name()
-                )),
-                _ => {
-                    for (view, want) in expected {
-                        let n = ours.iter().filter(|d| in_view(d, view.views())).count();
-                        if n == want {
-                            continue;
-                        }
-                        let hint = if only.is_some() && ours.iter().any(|d| d.views == Views::NONE)
-                        {
-                            " (a finding of no view counts in both views: mark the example `<!-- fail -->`)"
-                        } else {
-                            ""
-                        };
-                        problems.push(format!(
-                            "expected {} `{id}` finding in the {} view, got {n}{hint}; {}",
-                            if want == 1 { "exactly one" } else { "no" },
-                            view.tool_name(),
-                            listing()
-                        ));
-                    }
-                }
-            }
-            if !others.is_empty() {
-                let what = if is_load_error {
-                    "a fail example must show only this error, but it has other load errors"
+                let hint = if only.is_some() && ours.iter().any(|d| d.views == Views::NONE) {
+                    " (a finding of no view counts in both views: drop the `(VIEW)` from the marker)"
                 } else {
-                    "a fail example of a rule must load without errors"
+                    ""
                 };
-                problems.push(format!("{what}; {}", listing()));
-            }
-            if is_load_error && !MESSAGE_NOT_QUOTABLE.contains(&id) {
-                for d in &ours {
-                    if !doc.contains(&d.message) {
-                        problems.push(format!(
-                            "the doc never quotes the message `{}` this example produces",
-                            d.message
-                        ));
-                    }
-                }
+                let view = format!(" in the {} view", view.tool_name());
+                problems.push(format!(
+                    "{}{hint}; {}",
+                    mismatch(id, &view, want, &found),
+                    listing()
+                ));
             }
         }
-        Expect::Pass => {
-            if !ours.is_empty() || !others.is_empty() {
-                let what = if is_load_error {
-                    "a pass example must load without errors".to_string()
-                } else {
-                    format!("a pass example must load without errors and give no `{id}` finding")
-                };
-                problems.push(format!("{what}; {}", listing()));
+    }
+    if !others.is_empty() {
+        let what = if is_load_error {
+            "a fail example must show only this error, but it has other load errors"
+        } else {
+            "a fail example of a rule must load without errors"
+        };
+        problems.push(format!("{what}; {}", listing()));
+    }
+    if is_load_error && !MESSAGE_NOT_QUOTABLE.contains(&id) {
+        for d in &ours {
+            if !doc.contains(&d.message) {
+                problems.push(format!(
+                    "the doc never quotes the message `{}` this example produces",
+                    d.message
+                ));
             }
         }
     }
@@ -554,7 +717,7 @@ fn every_doc_example_behaves_as_marked() {
     let mut failures = Vec::new();
     let mut run = 0;
     for doc in read_docs() {
-        let examples = match parse_examples(&doc.text) {
+        let examples = match parse_examples(&doc.id, &doc.text) {
             Ok(examples) => examples,
             Err(error) => {
                 failures.push(format!("rules/{}.md: {error}", doc.id));
@@ -566,10 +729,7 @@ fn every_doc_example_behaves_as_marked() {
             continue;
         };
         let runnable = !NOT_RUNNABLE.contains(&doc.id.as_str());
-        let fails = examples
-            .iter()
-            .filter(|e| matches!(e.expect, Expect::Fail(_)))
-            .count();
+        let fails = examples.iter().filter(|e| e.expect.is_fail()).count();
         let passes = examples.len() - fails;
         if runnable && (fails == 0 || passes == 0) {
             failures.push(format!(
@@ -582,7 +742,7 @@ fn every_doc_example_behaves_as_marked() {
                 "rules/{}.md example #{} ({}, line {})",
                 doc.id,
                 index + 1,
-                example.expect.describe(),
+                example.expect.describe(&doc.id),
                 example.line
             );
             if example.files.is_empty() {
@@ -599,6 +759,258 @@ fn every_doc_example_behaves_as_marked() {
     assert!(
         failures.is_empty(),
         "{} doc example failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The arguments of every snapshot run: the human format, colour off, one worker thread.
+const HUMAN: [&str; 6] = ["--color", "never", "--format", "human", "-j", "1"];
+
+/// Runs the binary in `dir` on `.` (so paths print relative to `dir`) with [`HUMAN`] and `args`.
+fn tflint_merge(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .args(HUMAN)
+        .args(args)
+        .arg(".")
+        .current_dir(dir)
+        .output()
+        .expect("run tflint-merge")
+}
+
+/// The command line [`tflint_merge`] runs, for a snapshot's description.
+fn command_line(args: &[&str]) -> String {
+    let mut words = vec!["tflint-merge"];
+    words.extend(HUMAN);
+    words.extend(args);
+    words.push(".");
+    format!("`{}`", words.join(" "))
+}
+
+/// Snapshots the human output of one id (`tests/snapshots/rule_docs__ID.snap`).
+fn assert_human_snapshot(id: &str, description: &str, text: &str) {
+    insta::with_settings!({
+        description => description,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(id, text);
+    });
+}
+
+/// The binary's human output for every fail example of every doc, one snapshot per id: how each
+/// finding really reads (labels, notes, help, doc link), reviewed when it changes.
+#[test]
+fn every_fail_example_renders() {
+    let mut snapshots = 0;
+    for doc in read_docs() {
+        // A doc that does not parse, or an unknown id, is reported by
+        // `every_doc_example_behaves_as_marked`.
+        let (Ok(examples), Some(meta)) = (parse_examples(&doc.id, &doc.text), meta(&doc.id)) else {
+            continue;
+        };
+        let enable: Vec<&str> = if runs_enabled(meta) {
+            vec!["--enable-rule", meta.id]
+        } else {
+            Vec::new()
+        };
+        let mut text = String::new();
+        for example in examples.iter().filter(|e| e.expect.is_fail()) {
+            let dir = write_example(example);
+            let output = tflint_merge(dir.path(), &enable);
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            let label = format!("rules/{}.md line {}", doc.id, example.line);
+            assert!(
+                matches!(output.status.code(), Some(0 | 1)) && output.stderr.is_empty(),
+                "{label}: tflint-merge exited with {:?}; stderr:\n{}",
+                output.status.code(),
+                String::from_utf8_lossy(&output.stderr)
+            );
+            assert!(
+                stdout.contains(&format!("[{}]: ", doc.id)),
+                "{label}: the human output shows no `{}` finding:\n{stdout}",
+                doc.id
+            );
+            writeln!(
+                text,
+                "=== {label}: <!-- {} -->",
+                example.expect.describe(&doc.id)
+            )
+            .expect("write to a String");
+            text.push_str(&stdout);
+            text.push('\n');
+        }
+        if text.is_empty() {
+            continue; // not runnable: see `ids_the_docs_cannot_run_render`
+        }
+        let description = format!(
+            "{} in each fail example of rules/{}.md",
+            command_line(&enable),
+            doc.id
+        );
+        assert_human_snapshot(&doc.id, &description, &text);
+        snapshots += 1;
+    }
+    assert!(snapshots > 0, "no fail examples rendered");
+}
+
+/// `read_error` and `io_error`, whose causes cannot be written in a Markdown code block, from
+/// small trees made here: a file that is not UTF-8, and a `main.tf` that is a dangling symlink
+/// (file permissions would not do: CI runs as root, which reads any file).
+#[test]
+fn ids_the_docs_cannot_run_render() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("variables.tf"),
+        b"variable \"owner\" {\n  default = \"Jos\xe9\"\n}\n",
+    )
+    .expect("write variables.tf");
+    let output = tflint_merge(dir.path(), &[]);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "read_error is an error finding"
+    );
+    assert_human_snapshot(
+        "read_error",
+        &format!(
+            "{} in a module whose variables.tf has a Latin-1 byte",
+            command_line(&[])
+        ),
+        &String::from_utf8_lossy(&output.stdout),
+    );
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("outputs.tf"),
+        "output \"id\" {\n  value = \"x\"\n}\n",
+    )
+    .expect("write outputs.tf");
+    std::os::unix::fs::symlink("generated/main.tf", dir.path().join("main.tf"))
+        .expect("symlink main.tf");
+    let output = tflint_merge(dir.path(), &[]);
+    assert_eq!(output.status.code(), Some(2), "io_error exits 2");
+    assert_human_snapshot(
+        "io_error",
+        &format!(
+            "{} in a module whose main.tf is a dangling symlink",
+            command_line(&[])
+        ),
+        &String::from_utf8_lossy(&output.stdout),
+    );
+}
+
+/// Ids that no snapshot of these tests shows, each with the test that covers it instead. The
+/// list removes itself: an id here that some snapshot shows fails the test below.
+const RENDERED_ELSEWHERE: [(&str, &str); 1] = [(
+    // Needs a rule that panics, which cannot be caused from outside the crate.
+    "internal_error",
+    "the unit test `lint::driver::tests::injected_panic`",
+)];
+
+/// The `.snap` files of the crate: `tests/snapshots/`, and the `snapshots/` directories of unit
+/// tests under `src/`.
+fn snapshot_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, in_snapshots: bool, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                let is_snapshots = path.file_name().is_some_and(|n| n == "snapshots");
+                walk(&path, is_snapshots, out);
+            } else if in_snapshots && path.extension().is_some_and(|e| e == "snap") {
+                out.push(path);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    walk(&root.join("tests/snapshots"), true, &mut files);
+    walk(&root.join("src"), false, &mut files);
+    files.sort();
+    files
+}
+
+/// Whether a snapshot shows a finding of `id` in the human format: a line
+/// `error[ID]: `, `warning[ID]: ` or `note[ID]: `.
+fn shows_human(snapshot: &str, id: &str) -> bool {
+    snapshot.lines().any(|line| {
+        ["error", "warning", "note"]
+            .iter()
+            .any(|severity| line.starts_with(&format!("{severity}[{id}]: ")))
+    })
+}
+
+#[test]
+fn every_finding_id_is_in_a_rendered_snapshot() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let listing = Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .arg("rules")
+        .output()
+        .expect("run tflint-merge rules");
+    assert_eq!(listing.status.code(), Some(0), "tflint-merge rules failed");
+    let listing = String::from_utf8(listing.stdout).expect("UTF-8 rules listing");
+    let ids: Vec<&str> = listing
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split_whitespace().next())
+        .collect();
+    assert!(
+        ids.len() > 1,
+        "`tflint-merge rules` lists no ids:\n{listing}"
+    );
+    let snapshots: Vec<(String, String)> = snapshot_files()
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            let name = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            (name, text)
+        })
+        .collect();
+    let mut failures = Vec::new();
+    for id in &ids {
+        let shown_in: Vec<&str> = snapshots
+            .iter()
+            .filter(|(_, text)| shows_human(text, id))
+            .map(|(name, _)| name.as_str())
+            .collect();
+        let elsewhere = RENDERED_ELSEWHERE.iter().find(|(listed, _)| listed == id);
+        match elsewhere {
+            None if shown_in.is_empty() => failures.push(format!(
+                "`{id}` is in no human-format snapshot: give rules/{id}.md a fail example, or render it in a test"
+            )),
+            Some((_, covered_by)) => {
+                let named: Vec<&str> = snapshots
+                    .iter()
+                    .filter(|(name, text)| name.contains(id) || text.contains(&format!("[{id}]")))
+                    .map(|(name, _)| name.as_str())
+                    .collect();
+                if !named.is_empty() {
+                    failures.push(format!(
+                        "`{id}` is listed in RENDERED_ELSEWHERE (covered by {covered_by}), but {} already show(s) it: remove it from the list",
+                        named.join(", ")
+                    ));
+                }
+            }
+            None => {}
+        }
+    }
+    for (listed, _) in RENDERED_ELSEWHERE {
+        if !ids.contains(&listed) {
+            failures.push(format!(
+                "RENDERED_ELSEWHERE lists `{listed}`, which `tflint-merge rules` does not list"
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} problems with the rendered snapshots of the finding ids:\n{}",
         failures.len(),
         failures.join("\n")
     );
