@@ -177,7 +177,7 @@ fn check_object(
     if let Some(name) = address.strip_prefix("local.") {
         let got = module
             .local(name)
-            .map(|l| collapse(files.text(l.attribute.expr.span)));
+            .map(|l| collapse(files.text(l.attribute.value_span())));
         if got.as_deref() != values.as_str() {
             fail(format!("{address}: want {values}, got {got:?}"));
         }

@@ -67,7 +67,8 @@ fn printed_module_is_a_fixed_point() {
                 .diagnostics
                 .iter()
                 .filter(|d| {
-                    !(d.rule == "count_and_for_each" && printed.contains(COUNT_AND_FOR_EACH_NOTE))
+                    !(d.rule.as_str() == "count_and_for_each"
+                        && printed.contains(COUNT_AND_FOR_EACH_NOTE))
                 })
                 .map(|d| format!("{}: {}", d.rule, d.message))
                 .collect();

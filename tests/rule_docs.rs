@@ -47,13 +47,11 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::Arc;
 
-use tflint_merge::diagnostic::{Diagnostic, Views};
-use tflint_merge::load::{self, View};
-use tflint_merge::pipeline::{self, Options, ViewSelection};
-use tflint_merge::rules::{self, Kind, RuleMeta, RuleSettings};
-use tflint_merge::terragrunt;
+use tflint_merge::{
+    ConfigName, Diagnostic, Kind, RuleMeta, View, ViewSelection, Views, catalogue, check_directory,
+    check_terragrunt, classify, find_id, view_files,
+};
 
 /// The sections every doc has, in this order.
 const SECTIONS: [&str; 5] = [
@@ -113,15 +111,12 @@ fn read_docs() -> Vec<Doc> {
 
 /// The catalogue entry of a doc's id (the doc set equals the id set, checked below).
 fn meta(id: &str) -> Option<&'static RuleMeta> {
-    rules::find(id)
+    find_id(id)
 }
 
 #[test]
 fn every_id_has_a_doc_and_every_doc_an_id() {
-    let ids: BTreeSet<String> = rules::catalogue()
-        .iter()
-        .map(|r| r.id.to_string())
-        .collect();
+    let ids: BTreeSet<String> = catalogue().iter().map(|r| r.id.to_string()).collect();
     let docs: BTreeSet<String> = read_docs().into_iter().map(|d| d.id).collect();
     let missing: Vec<_> = ids.difference(&docs).collect();
     let stale: Vec<_> = docs.difference(&ids).collect();
@@ -129,13 +124,15 @@ fn every_id_has_a_doc_and_every_doc_an_id() {
         missing.is_empty() && stale.is_empty(),
         "ids without a doc in rules/: {missing:?}; docs without an id in the catalogue: {stale:?}"
     );
-    for rule in rules::catalogue() {
+    for rule in catalogue() {
         let on_disk = std::fs::read_to_string(rules_dir().join(format!("{}.md", rule.id)))
             .expect("doc exists");
         assert_eq!(
-            rule.doc, on_disk,
+            rule.doc(),
+            on_disk,
             "{}: embedded doc differs from rules/{}.md",
-            rule.id, rule.id
+            rule.id,
+            rule.id
         );
     }
 }
@@ -230,7 +227,7 @@ fn every_doc_has_the_sections_in_order() {
             }
         } else if configuration.trim().is_empty() {
             fail("`## Configuration` is missing or empty".to_string());
-        } else if !NOT_CONFIGURABLE.contains(&meta.id)
+        } else if !NOT_CONFIGURABLE.contains(&meta.id.as_str())
             && !CONFIGURATION_MENTIONS
                 .iter()
                 .any(|m| configuration.contains(m))
@@ -468,24 +465,28 @@ fn parse_examples(id: &str, text: &str) -> Result<Vec<Example>, String> {
 }
 
 fn load_error_ids() -> BTreeSet<&'static str> {
-    rules::LOAD_ERRORS.iter().map(|r| r.id).collect()
+    catalogue()
+        .iter()
+        .filter(|m| m.kind == Kind::LoadError)
+        .map(|m| m.id.as_str())
+        .collect()
 }
 
 /// Whether a doc's examples run with its id enabled: rules and `unused_ignore` (load errors are
 /// always on; `internal_error` is not runnable).
 fn runs_enabled(meta: &RuleMeta) -> bool {
-    meta.kind == Kind::Rule || meta.id == rules::UNUSED_IGNORE.id
+    meta.kind == Kind::Rule || meta.id.as_str() == "unused_ignore"
 }
 
 /// Whether a view loads at least one of an example's files. A view that loads none (Terraform,
 /// for an example of `.tofu` files only) has nothing to report, so it is not counted.
 fn loads_any(example: &Example, view: View) -> bool {
-    let names: Vec<load::ConfigName> = example
+    let names: Vec<ConfigName> = example
         .files
         .iter()
-        .filter_map(|(name, _)| load::classify(name))
+        .filter_map(|(name, _)| classify(name))
         .collect();
-    load::view_files(&names, view).loaded().next().is_some()
+    view_files(&names, view).loaded().next().is_some()
 }
 
 /// Whether a finding counts in a view. A finding of no view (an engine finding made after the
@@ -554,13 +555,10 @@ fn is_terragrunt(example: &Example) -> bool {
 
 /// Runs one example; returns what is wrong with it.
 fn run_example(meta: &RuleMeta, doc: &str, example: &Example) -> Vec<String> {
-    let id = meta.id;
+    let id = meta.id.as_str();
     let dir = write_example(example);
     let root = dir.path();
-    let mut settings = RuleSettings::defaults();
-    if runs_enabled(meta) {
-        settings.enable(id).expect("a known id");
-    }
+    let enable: &[&str] = if runs_enabled(meta) { &[id] } else { &[] };
     let is_terragrunt = is_terragrunt(example);
     let diagnostics = if is_terragrunt {
         let units: Vec<PathBuf> = example
@@ -569,19 +567,11 @@ fn run_example(meta: &RuleMeta, doc: &str, example: &Example) -> Vec<String> {
             .map(|(name, _)| root.join(name))
             .filter(|path| path.file_name().is_some_and(|n| n == "terragrunt.hcl"))
             .collect();
-        terragrunt::check(
-            &units,
-            &[root.to_path_buf()],
-            &settings,
-            pipeline::DEFAULT_MAX_FILE_BYTES,
-        )
-        .diagnostics
+        check_terragrunt(&units, root, enable).expect("a known id")
     } else {
-        let options = Options {
-            settings: Arc::new(settings),
-            ..Options::new(ViewSelection::Both)
-        };
-        pipeline::check_directory_with(root, &options).diagnostics
+        check_directory(root, ViewSelection::Both, enable)
+            .expect("a known id")
+            .diagnostics
     };
     let is_load_error = meta.kind == Kind::LoadError;
     let load_errors = load_error_ids();
@@ -594,10 +584,13 @@ fn run_example(meta: &RuleMeta, doc: &str, example: &Example) -> Vec<String> {
             format!("findings:\n      {}", all.join("\n      "))
         }
     };
-    let ours: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.rule == id).collect();
+    let ours: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.rule.as_str() == id)
+        .collect();
     let others: Vec<&Diagnostic> = diagnostics
         .iter()
-        .filter(|d| d.rule != id && load_errors.contains(d.rule))
+        .filter(|d| d.rule.as_str() != id && load_errors.contains(d.rule.as_str()))
         .collect();
     // Where the findings of the id are in a view (all of them, in a Terragrunt tree), sorted.
     let found = |view: Option<View>| {
@@ -809,7 +802,7 @@ fn every_fail_example_renders() {
             continue;
         };
         let enable: Vec<&str> = if runs_enabled(meta) {
-            vec!["--enable-rule", meta.id]
+            vec!["--enable-rule", meta.id.as_str()]
         } else {
             Vec::new()
         };
@@ -900,12 +893,11 @@ fn ids_the_docs_cannot_run_render() {
 }
 
 /// Ids that no snapshot of these tests shows, each with the test that covers it instead. The
-/// list removes itself: an id here that some snapshot shows fails the test below.
-const RENDERED_ELSEWHERE: [(&str, &str); 1] = [(
-    // Needs a rule that panics, which cannot be caused from outside the crate.
-    "internal_error",
-    "the unit test `lint::driver::tests::injected_panic`",
-)];
+/// list removes itself: an id here that some snapshot shows fails the test below. Empty today:
+/// `internal_error`, which needs a panic that cannot be caused from outside the crate, is
+/// rendered by the unit test `cli::tests::injected_panic_is_one_directorys_internal_error`
+/// (`src/cli/snapshots/`).
+const RENDERED_ELSEWHERE: [(&str, &str); 0] = [];
 
 /// The `.snap` files of the crate: `tests/snapshots/`, and the `snapshots/` directories of unit
 /// tests under `src/`.

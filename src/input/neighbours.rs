@@ -24,12 +24,15 @@ pub(crate) struct LocalModule {
     pub(crate) files: Vec<ConfigName>,
 }
 
+/// The variables a module declares, or `None` when they cannot be known.
+type Variables = Option<Rc<[String]>>;
+
 /// A cache of the local modules one directory's checks look at.
 #[derive(Debug)]
 pub(crate) struct Neighbours {
     max_file_bytes: u64,
     modules: RefCell<HashMap<PathBuf, Rc<LocalModule>>>,
-    variables: RefCell<HashMap<(PathBuf, View), Option<Rc<[String]>>>>,
+    variables: RefCell<HashMap<(PathBuf, View), Variables>>,
 }
 
 impl Neighbours {
@@ -67,7 +70,7 @@ impl Neighbours {
 
     /// The variables the module at `dir` declares in `view`, or `None` when it has no files or
     /// one of them cannot be read or parsed (then nothing should be judged).
-    pub(crate) fn variables(&self, dir: &Path, view: View) -> Option<Rc<[String]>> {
+    pub(crate) fn variables(&self, dir: &Path, view: View) -> Variables {
         let key = (dir.to_path_buf(), view);
         if let Some(found) = self.variables.borrow().get(&key) {
             return found.clone();
