@@ -1,0 +1,170 @@
+//! The crate's shape, checked: the top-level modules under `src/` form no cycle, files are read
+//! in one place, rules run in one loop, and finding ids are made in one place. Each check reads
+//! the source as text (comments skipped), so a change that breaks the shape fails here with the
+//! file and line to look at.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.expect("directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every `src/` file (path relative to `src/`) with its code lines (1-based number, text),
+/// comment lines left out.
+fn code() -> Vec<(String, Vec<(usize, String)>)> {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("read source");
+            let lines = text
+                .lines()
+                .enumerate()
+                .filter(|(_, line)| !line.trim_start().starts_with("//"))
+                .map(|(i, line)| (i + 1, line.to_string()))
+                .collect();
+            let relative = path.strip_prefix(src()).expect("under src");
+            (relative.to_string_lossy().replace('\\', "/"), lines)
+        })
+        .collect()
+}
+
+/// The top-level module a file belongs to: `lint/run.rs` → `lint`, `source.rs` → `source`.
+fn module_of(file: &str) -> &str {
+    file.split('/')
+        .next()
+        .unwrap_or(file)
+        .trim_end_matches(".rs")
+}
+
+/// `crate::NAME` paths named on a line.
+fn crate_paths(line: &str) -> Vec<&str> {
+    line.match_indices("crate::")
+        .map(|(i, _)| {
+            let rest = &line[i + "crate::".len()..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            &rest[..end]
+        })
+        .collect()
+}
+
+#[test]
+fn top_level_modules_form_no_cycle() {
+    let mut edges: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let modules: BTreeSet<String> = code()
+        .iter()
+        .map(|(file, _)| module_of(file).to_string())
+        .filter(|m| m != "lib" && m != "main")
+        .collect();
+    for (file, lines) in code() {
+        let from = module_of(&file).to_string();
+        if !modules.contains(&from) {
+            continue;
+        }
+        for (number, line) in &lines {
+            for to in crate_paths(line) {
+                if to != from && modules.contains(to) {
+                    edges
+                        .entry(from.clone())
+                        .or_default()
+                        .entry(to.to_string())
+                        .or_insert_with(|| format!("src/{file}:{number}"));
+                }
+            }
+        }
+    }
+    // Depth-first search for a back edge; report the cycle with where each step is written.
+    fn visit(
+        node: &str,
+        edges: &BTreeMap<String, BTreeMap<String, String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(start) = path.iter().position(|n| n == node) {
+            let mut cycle = path[start..].to_vec();
+            cycle.push(node.to_string());
+            return Some(cycle);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_string());
+        for next in edges.get(node).into_iter().flat_map(|m| m.keys()) {
+            if let Some(cycle) = visit(next, edges, path, done) {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        done.insert(node.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    for module in &modules {
+        if let Some(cycle) = visit(module, &edges, &mut Vec::new(), &mut done) {
+            let steps: Vec<String> = cycle
+                .windows(2)
+                .map(|w| format!("{} -> {} ({})", w[0], w[1], edges[&w[0]][&w[1]]))
+                .collect();
+            panic!("module cycle:\n  {}", steps.join("\n  "));
+        }
+    }
+}
+
+/// Lines of files outside `allowed` that contain one of `needles`, as `src/FILE:LINE`.
+fn found_outside(needles: &[&str], allowed: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (file, lines) in code() {
+        if allowed.contains(&file.as_str()) {
+            continue;
+        }
+        for (number, line) in lines {
+            if needles.iter().any(|n| line.contains(n)) {
+                out.push(format!("src/{file}:{number}: {}", line.trim()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn configuration_files_are_read_in_one_place() {
+    // The config file (`.tflint-merge.yaml`) is read by the CLI; every Terraform, OpenTofu and
+    // Terragrunt file goes through `input::read`, with its size limit and findings.
+    let readers = ["fs::read(", "fs::read_to_string(", "File::open("];
+    let found = found_outside(&readers, &["input/read.rs", "cli/config.rs"]);
+    assert!(found.is_empty(), "files read outside input/read.rs:\n{}", found.join("\n"));
+}
+
+#[test]
+fn rules_run_in_one_loop() {
+    // `lint::run` isolates each rule; `lint::check` isolates each directory and the tree.
+    let found = found_outside(&["catch_unwind"], &["lint/run.rs", "lint/check.rs"]);
+    assert!(found.is_empty(), "panics caught outside the engine:\n{}", found.join("\n"));
+}
+
+#[test]
+fn finding_ids_are_made_in_one_place() {
+    // Load-error and engine ids are constants of `diagnostic::ids`; a rule's id is made by
+    // `declare_rule!` from its literal. Nowhere else does a string become an id.
+    let found = found_outside(&["finding_id!(\""], &["diagnostic/id.rs"]);
+    assert!(found.is_empty(), "finding ids made outside diagnostic/id.rs:\n{}", found.join("\n"));
+    let found = found_outside(&["FindingId::documented("], &["diagnostic/id.rs"]);
+    assert!(found.is_empty(), "ids made without finding_id!:\n{}", found.join("\n"));
+}
