@@ -149,14 +149,22 @@ fn configuration_files_are_read_in_one_place() {
     // Terragrunt file goes through `input::read`, with its size limit and findings.
     let readers = ["fs::read(", "fs::read_to_string(", "File::open("];
     let found = found_outside(&readers, &["input/read.rs", "cli/config.rs"]);
-    assert!(found.is_empty(), "files read outside input/read.rs:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "files read outside input/read.rs:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]
 fn rules_run_in_one_loop() {
     // `lint::run` isolates each rule; `lint::check` isolates each directory and the tree.
     let found = found_outside(&["catch_unwind"], &["lint/run.rs", "lint/check.rs"]);
-    assert!(found.is_empty(), "panics caught outside the engine:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "panics caught outside the engine:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]
@@ -164,7 +172,15 @@ fn finding_ids_are_made_in_one_place() {
     // Load-error and engine ids are constants of `diagnostic::ids`; a rule's id is made by
     // `declare_rule!` from its literal. Nowhere else does a string become an id.
     let found = found_outside(&["finding_id!(\""], &["diagnostic/id.rs"]);
-    assert!(found.is_empty(), "finding ids made outside diagnostic/id.rs:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "finding ids made outside diagnostic/id.rs:\n{}",
+        found.join("\n")
+    );
     let found = found_outside(&["FindingId::documented("], &["diagnostic/id.rs"]);
-    assert!(found.is_empty(), "ids made without finding_id!:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "ids made without finding_id!:\n{}",
+        found.join("\n")
+    );
 }
