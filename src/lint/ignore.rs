@@ -103,30 +103,43 @@ pub(crate) fn apply(
             if used.contains(&(index, name.clone())) {
                 continue;
             }
-            let problem = if name == "all" {
-                Some("this ignore silences nothing".to_string())
-            } else {
-                match settings.find(name) {
-                    Err(unknown) => Some(unknown),
-                    Ok(meta) if meta.kind == Kind::LoadError => Some(format!(
-                        "`{name}` is a load error: Terraform/OpenTofu refuse the module, so it cannot be ignored"
-                    )),
-                    // A rule that is off was not checked: its ignore is not known to be unused.
-                    Ok(meta) if !settings.is_enabled(meta.id) => None,
-                    Ok(_) => Some(format!("`{name}` reported nothing here to ignore")),
-                }
+            let problem = match (name.as_str(), settings.find(name)) {
+                ("all", _) => Some("this ignore silences nothing".to_string()),
+                (_, Err(unknown)) => Some(unknown),
+                (_, Ok(meta)) if meta.kind == Kind::LoadError => Some(format!(
+                    "`{name}` is a load error: Terraform/OpenTofu refuse the module, so it \
+                     cannot be ignored"
+                )),
+                // A rule that is off was not checked: its ignore is not known to be unused.
+                (_, Ok(meta)) if !settings.is_enabled(meta.id) => None,
+                (_, Ok(_)) => Some(format!("`{name}` reported nothing here to ignore")),
             };
-            if let Some(message) = problem {
-                kept.push(
-                    Diagnostic::new(UNUSED_IGNORE.id, severity, format!("unused ignore: {message}"))
-                        .at(files, directive.span, "this ignore comment")
-                        .with_note("An ignore that silences nothing hides nothing today, but it will silently hide a real finding tomorrow.")
-                        .with_help(format!("remove `{name}` from the comment (or the whole comment)")),
-                );
+            if let Some(problem) = problem {
+                let finding = unused_ignore(files, directive.span, name, &problem);
+                kept.push(Diagnostic {
+                    severity,
+                    ..finding
+                });
             }
         }
     }
     kept
+}
+
+/// `unused ignore: ...` on an ignore comment, about one of the ids it names.
+fn unused_ignore(files: &SourceFiles, comment: Span, name: &str, problem: &str) -> Diagnostic {
+    let note = "An ignore that silences nothing hides nothing today, but it will silently hide \
+                a real finding tomorrow.";
+    Diagnostic::new(
+        UNUSED_IGNORE.id,
+        UNUSED_IGNORE.severity,
+        format!("unused ignore: {problem}"),
+    )
+    .at(files, comment, "this ignore comment")
+    .with_note(note)
+    .with_help(format!(
+        "remove `{name}` from the comment (or the whole comment)"
+    ))
 }
 
 /// The directive (and the name in it) that silences this finding, if any.
