@@ -150,3 +150,62 @@ pub(crate) fn backend_type<'a>(ctx: &'a Context<'a>) -> Option<(&'a MergedBlock,
     let backend = ctx.module.terraform.backend.as_ref()?;
     Some((backend, backend.label(0)?))
 }
+
+// --- group A: override rules ---
+
+/// The top-level blocks of one override file of the view. Merge events locate override blocks
+/// by span only; rules that need the block itself (is it empty? does it hold both spans?) look
+/// it up here.
+pub(crate) fn override_blocks_in<'a>(
+    ctx: &'a Context<'a>,
+    file: crate::source::FileId,
+) -> impl Iterator<Item = &'a Block> + 'a {
+    ctx.overrides
+        .iter()
+        .filter(move |f| f.file.id == file)
+        .flat_map(|f| &f.file.body.blocks)
+}
+
+/// A `NestedBlocksReplaced` merge event: the override's nested blocks of one type hid every
+/// base block of that type.
+pub(crate) struct BlocksReplaced<'a> {
+    pub(crate) address: &'a crate::module::merge::events::Subject,
+    pub(crate) kind: &'a str,
+    /// Headers of the override's blocks of that type.
+    pub(crate) by: &'a [Span],
+    /// Headers (or attribute spans) of what was dropped.
+    pub(crate) dropped: &'a [Span],
+}
+
+/// The nested-block replacements that `wanted` picks and that really lose a base block, each
+/// with the header of the first override block. Restating every base block in the override is
+/// the documented way to keep them, so those replacements are skipped. Shared by the rules on
+/// provisioners and on other nested blocks, which differ only in the block types they judge.
+pub(crate) fn lossy_block_replacements<'a>(
+    ctx: &'a Context<'a>,
+    wanted: impl Fn(&BlocksReplaced) -> bool + 'a,
+) -> impl Iterator<Item = (BlocksReplaced<'a>, Span)> + 'a {
+    use crate::module::merge::events::Event;
+    ctx.module.events.iter().filter_map(move |event| {
+        let Event::NestedBlocksReplaced {
+            address,
+            kind,
+            by,
+            dropped,
+        } = event
+        else {
+            return None;
+        };
+        let replaced = BlocksReplaced {
+            address,
+            kind,
+            by,
+            dropped,
+        };
+        if !wanted(&replaced) || all_restated(ctx, dropped, by) {
+            return None;
+        }
+        let first = *by.first()?;
+        Some((replaced, first))
+    })
+}

@@ -177,3 +177,23 @@ pub(crate) mod stand_ins {
         Box::leak(Box::new(Registry::new(&RULES)))
     }
 }
+
+// --- group A: override rules ---
+
+/// Files that several override rules' tables use.
+pub(crate) mod override_fixtures {
+    /// An empty resource `terraform_data.a`.
+    pub(crate) const EMPTY_A: &str = "resource \"terraform_data\" \"a\" {}\n";
+
+    /// `terraform_data.a` with `input = 1`: the smallest override that changes something.
+    pub(crate) const A_INPUT_1: &str = "resource \"terraform_data\" \"a\" {\n  input = 1\n}\n";
+
+    /// A `terraform` block with Terraform's version constraint.
+    pub(crate) const TF_VERSIONS: &str = "terraform {\n  required_version = \">= 1.6\"\n}\n";
+
+    /// A `terraform` block with OpenTofu's version constraint.
+    pub(crate) const TOFU_VERSIONS: &str = "terraform {\n  required_version = \">= 1.8\"\n}\n";
+
+    /// One variable `x`.
+    pub(crate) const VARIABLE_X: &str = "variable \"x\" {}\n";
+}

@@ -1,7 +1,9 @@
-//! An override sets something the tools silently drop; the base setting stays.
+//! An override sets something the tools silently drop (a `lifecycle` argument they do not
+//! merge, an output's `description`, a whole `provider_meta` block...); the base setting stays.
 
 use crate::diagnostic::Diagnostic;
 use crate::module::merge::events::{Event, Subject};
+use crate::source::Span;
 
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
@@ -15,105 +17,129 @@ pub(crate) const RULE: Rule = declare_rule! {
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for event in &ctx.module.events {
-        let Event::IgnoredSetting {
+        if let Event::IgnoredSetting {
             address,
             name,
             span,
             reason,
         } = event
-        else {
-            continue;
-        };
-        let what = match address {
-            Subject::IgnoredBlock(_) => format!("`{name}` block"),
-            _ => format!("`{name}` in the override of {}", address.describe()),
-        };
-        let mut d = ctx
-            .finding(&RULE, format!("{what} has no effect"))
-            .at(ctx.files, *span, "ignored")
-            .with_note(format!(
-                "{}{reason}.",
-                reason[..1].to_uppercase(),
-                reason = &reason[1..]
-            ));
-        if let Some(base) = address.address().and_then(|a| ctx.module.object(a)) {
-            d = d.with_label(
-                ctx.files,
-                base.base_header,
-                "the base block keeps its own setting",
-            );
+        {
+            out.push(ignored_setting(ctx, address, name, *span, reason));
         }
-        out.push(d.with_help("remove it from the override, or change the base block instead"));
+    }
+}
+
+/// `` `description` in the override of output `o` has no effect `` (or `` `x` block has no
+/// effect `` for a whole block the tools ignore)
+fn ignored_setting(
+    ctx: &Context,
+    address: &Subject,
+    name: &str,
+    span: Span,
+    reason: &str,
+) -> Diagnostic {
+    let what = match address {
+        Subject::IgnoredBlock(_) => format!("`{name}` block"),
+        _ => format!("`{name}` in the override of {}", address.describe()),
+    };
+    let mut d = ctx
+        .finding(&RULE, format!("{what} has no effect"))
+        .at(ctx.files, span, "ignored")
+        .with_note(format!("{}.", capitalized(reason)));
+    if let Some(base) = address.address().and_then(|a| ctx.module.object(a)) {
+        d = d.with_label(
+            ctx.files,
+            base.base_header,
+            "the base block keeps its own setting",
+        );
+    }
+    d.with_help("remove it from the override, or change the base block instead")
+}
+
+/// `text` with its first character in upper case.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{check_table, findings};
+    use crate::lint::testing::{Files, check_table, findings};
 
-    const BASE: &str = "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    ignore_changes = [input]\n  }\n}\nresource \"terraform_data\" \"b\" {}\noutput \"o\" {\n  value       = 1\n  description = \"d\"\n}\n";
+    const BASE: &str = r#"resource "terraform_data" "a" {
+  lifecycle {
+    ignore_changes = [input]
+  }
+}
+resource "terraform_data" "b" {}
+output "o" {
+  value       = 1
+  description = "d"
+}
+"#;
+
+    const IGNORE_OTHER_CHANGES: &str = r#"resource "terraform_data" "a" {
+  lifecycle {
+    ignore_changes = [triggers_replace]
+  }
+}
+"#;
+
+    const REPLACE_TRIGGERED_BY: &str = r#"resource "terraform_data" "a" {
+  lifecycle {
+    replace_triggered_by = [terraform_data.b]
+  }
+}
+"#;
+
+    const IGNORE_NO_CHANGES: &str = r#"resource "terraform_data" "a" {
+  lifecycle {
+    ignore_changes = []
+  }
+}
+"#;
+
+    const PROVIDER_META: &str = r#"terraform {
+  provider_meta "aws" {
+    module_name = "x"
+  }
+}
+"#;
+
+    const PASS: &[Files] = &[&[("main.tf", BASE), ("override.tf", IGNORE_OTHER_CHANGES)]];
+
+    const FAIL: &[(Files, usize)] = &[
+        (
+            &[("main.tf", BASE), ("override.tf", REPLACE_TRIGGERED_BY)],
+            1,
+        ),
+        (&[("main.tf", BASE), ("override.tf", IGNORE_NO_CHANGES)], 1),
+        (
+            &[
+                ("main.tf", BASE),
+                ("override.tf", "output \"o\" {\n  description = \"\"\n}\n"),
+            ],
+            1,
+        ),
+        (
+            &[
+                ("main.tf", BASE),
+                (
+                    "override.tf.json",
+                    r#"{"output": {"o": {"description": ""}}}"#,
+                ),
+            ],
+            1,
+        ),
+        (&[("main.tf", BASE), ("override.tf", PROVIDER_META)], 1),
+    ];
 
     #[test]
     fn table() {
-        check_table(
-            &super::RULE,
-            &[&[
-                ("main.tf", BASE),
-                (
-                    "override.tf",
-                    "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    ignore_changes = [triggers_replace]\n  }\n}\n",
-                ),
-            ]],
-            &[
-                (
-                    &[
-                        ("main.tf", BASE),
-                        (
-                            "override.tf",
-                            "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    replace_triggered_by = [terraform_data.b]\n  }\n}\n",
-                        ),
-                    ],
-                    1,
-                ),
-                (
-                    &[
-                        ("main.tf", BASE),
-                        (
-                            "override.tf",
-                            "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    ignore_changes = []\n  }\n}\n",
-                        ),
-                    ],
-                    1,
-                ),
-                (
-                    &[
-                        ("main.tf", BASE),
-                        ("override.tf", "output \"o\" {\n  description = \"\"\n}\n"),
-                    ],
-                    1,
-                ),
-                (
-                    &[
-                        ("main.tf", BASE),
-                        (
-                            "override.tf.json",
-                            r#"{"output": {"o": {"description": ""}}}"#,
-                        ),
-                    ],
-                    1,
-                ),
-                (
-                    &[
-                        ("main.tf", BASE),
-                        (
-                            "override.tf",
-                            "terraform {\n  provider_meta \"aws\" {\n    module_name = \"x\"\n  }\n}\n",
-                        ),
-                    ],
-                    1,
-                ),
-            ],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
 
     #[test]

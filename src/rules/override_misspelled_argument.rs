@@ -1,10 +1,12 @@
-//! An override sets an argument the overridden block does not have. The tools decode overridden
-//! bodies leniently, so the typo is dropped without a word.
+//! An override sets an argument the overridden block does not have, or passes a module an input
+//! its (local) source declares no variable for. The tools decode overridden bodies leniently,
+//! so the typo is dropped without a word.
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::blocks::{LIFECYCLE, MODULE_CALL_META, OUTPUT, VARIABLE};
-use crate::module::merge::events::Event;
-use crate::module::merge::{Address, MergedObject, Origin};
+use crate::module::merge::events::{Event, Subject};
+use crate::module::merge::{Address, MergedAttribute, MergedObject, Origin};
+use crate::source::Span;
 
 use crate::lint::helpers::closest;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
@@ -17,54 +19,25 @@ pub(crate) const RULE: Rule = declare_rule! {
     check: Check::View(RuleViews::Both, check),
 };
 
+const NOTE: &str = "Terraform and OpenTofu read overridden blocks leniently: an argument the \
+                    block does not have is dropped without an error, so the override silently \
+                    does nothing.";
+
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for event in &ctx.module.events {
-        let Event::UnknownArgument {
+        if let Event::UnknownArgument {
             address,
             name,
             span,
         } = event
-        else {
-            continue;
-        };
-        let (argument, known) = match name.strip_prefix("lifecycle.") {
-            Some(inner) => (inner, LIFECYCLE),
-            None if matches!(address.address(), Some(Address::Variable(_))) => {
-                (name.as_str(), VARIABLE)
-            }
-            None => (name.as_str(), OUTPUT),
-        };
-        let block = if known == LIFECYCLE {
-            "a `lifecycle` block"
-        } else {
-            "this block"
-        };
-        let mut d = ctx
-            .finding(
-                &RULE,
-                format!(
-                    "`{argument}` is not an argument of {block} in {}",
-                    address.describe()
-                ),
-            )
-            .at(ctx.files, *span, "unknown here");
-        if let Some(base) = address.address().and_then(|a| ctx.module.object(a)) {
-            d = d.with_label(ctx.files, base.base_header, "overridden block");
+        {
+            out.push(unknown_argument(ctx, address, name, *span));
         }
-        out.push(finish(d, argument, known.iter().copied()));
     }
     for object in &ctx.module.objects {
         if matches!(object.address, Address::ModuleCall(_)) && !object.overrides.is_empty() {
             check_module_inputs(ctx, object, out);
         }
-    }
-}
-
-fn finish<'a>(d: Diagnostic, name: &str, known: impl IntoIterator<Item = &'a str>) -> Diagnostic {
-    let d = d.with_note("Terraform and OpenTofu read overridden blocks leniently: an argument the block does not have is dropped without an error, so the override silently does nothing.");
-    match closest(name, known) {
-        Some(close) if close != name => d.with_help(format!("did you mean `{close}`?")),
-        _ => d.with_help("remove it, or fix its name"),
     }
 }
 
@@ -93,112 +66,156 @@ fn check_module_inputs(ctx: &Context, object: &MergedObject, out: &mut Vec<Diagn
         {
             continue;
         }
-        let d = ctx
-            .finding(
-                &RULE,
-                format!(
-                    "{} passes `{}`, but module `{source}` declares no such variable",
-                    object.address.describe(),
-                    attr.name
-                ),
-            )
-            .at(
-                ctx.files,
-                attr.name_span,
-                "no such variable in the called module",
-            )
-            .with_label(ctx.files, object.base_header, "module call");
-        out.push(finish(d, &attr.name, variables.iter().map(String::as_str)));
+        let known = variables.iter().map(String::as_str);
+        out.push(unknown_input(ctx, object, source, attr, known));
+    }
+}
+
+/// `` `defualt` is not an argument of this block in variable `v` ``
+fn unknown_argument(ctx: &Context, address: &Subject, name: &str, span: Span) -> Diagnostic {
+    let (argument, known) = match name.strip_prefix("lifecycle.") {
+        Some(inner) => (inner, LIFECYCLE),
+        None if matches!(address.address(), Some(Address::Variable(_))) => (name, VARIABLE),
+        None => (name, OUTPUT),
+    };
+    let block = if known == LIFECYCLE {
+        "a `lifecycle` block"
+    } else {
+        "this block"
+    };
+    let message = format!(
+        "`{argument}` is not an argument of {block} in {}",
+        address.describe()
+    );
+    let mut d = ctx
+        .finding(&RULE, message)
+        .at(ctx.files, span, "unknown here");
+    if let Some(base) = address.address().and_then(|a| ctx.module.object(a)) {
+        d = d.with_label(ctx.files, base.base_header, "overridden block");
+    }
+    with_fix(d, argument, known.iter().copied())
+}
+
+/// `` module `net` passes `cidr_blok`, but module `../child` declares no such variable ``
+fn unknown_input<'a>(
+    ctx: &Context,
+    object: &MergedObject,
+    source: &str,
+    attr: &MergedAttribute,
+    known: impl IntoIterator<Item = &'a str>,
+) -> Diagnostic {
+    let message = format!(
+        "{} passes `{}`, but module `{source}` declares no such variable",
+        object.address.describe(),
+        attr.name
+    );
+    let d = ctx
+        .finding(&RULE, message)
+        .at(
+            ctx.files,
+            attr.name_span,
+            "no such variable in the called module",
+        )
+        .with_label(ctx.files, object.base_header, "module call");
+    with_fix(d, &attr.name, known)
+}
+
+/// The note, and the closest known name as the help when there is one.
+fn with_fix<'a>(d: Diagnostic, name: &str, known: impl IntoIterator<Item = &'a str>) -> Diagnostic {
+    let d = d.with_note(NOTE);
+    match closest(name, known) {
+        Some(close) if close != name => d.with_help(format!("did you mean `{close}`?")),
+        _ => d.with_help("remove it, or fix its name"),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{check_table, findings};
+    use crate::lint::testing::override_fixtures::EMPTY_A;
+    use crate::lint::testing::{Files, check_table, findings, findings_in, write_files};
+
+    const VARIABLE: &str = "variable \"v\" {}\n";
+    const OUTPUT: &str = "output \"o\" {\n  value = 1\n}\n";
+
+    const PREVENT_DESTORY: &str = r#"resource "terraform_data" "a" {
+  lifecycle {
+    prevent_destory = true
+  }
+}
+"#;
+
+    const PASS: &[Files] = &[
+        &[
+            ("main.tf", VARIABLE),
+            ("override.tf", "variable \"v\" {\n  default = 1\n}\n"),
+        ],
+        &[
+            ("main.tf", OUTPUT),
+            ("override.tf", "output \"o\" {\n  sensitive = true\n}\n"),
+        ],
+    ];
+
+    const FAIL: &[(Files, usize)] = &[
+        (
+            &[
+                ("main.tf", VARIABLE),
+                ("override.tf", "variable \"v\" {\n  defualt = 1\n}\n"),
+            ],
+            1,
+        ),
+        (
+            &[
+                ("main.tf", OUTPUT),
+                (
+                    "override.tf.json",
+                    r#"{"output": {"o": {"sensitiv": true}}}"#,
+                ),
+            ],
+            1,
+        ),
+        (&[("main.tf", EMPTY_A), ("override.tf", PREVENT_DESTORY)], 1),
+    ];
 
     #[test]
     fn table() {
-        check_table(
-            &super::RULE,
-            &[
-                &[
-                    ("main.tf", "variable \"v\" {}\n"),
-                    ("override.tf", "variable \"v\" {\n  default = 1\n}\n"),
-                ],
-                &[
-                    ("main.tf", "output \"o\" {\n  value = 1\n}\n"),
-                    ("override.tf", "output \"o\" {\n  sensitive = true\n}\n"),
-                ],
-            ],
-            &[
-                (
-                    &[
-                        ("main.tf", "variable \"v\" {}\n"),
-                        ("override.tf", "variable \"v\" {\n  defualt = 1\n}\n"),
-                    ],
-                    1,
-                ),
-                (
-                    &[
-                        ("main.tf", "output \"o\" {\n  value = 1\n}\n"),
-                        (
-                            "override.tf.json",
-                            r#"{"output": {"o": {"sensitiv": true}}}"#,
-                        ),
-                    ],
-                    1,
-                ),
-                (
-                    &[
-                        ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
-                        (
-                            "override.tf",
-                            "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    prevent_destory = true\n  }\n}\n",
-                        ),
-                    ],
-                    1,
-                ),
-            ],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
+
+    const CHILD_VARIABLES: &str = "variable \"cidr_block\" {}\nvariable \"name\" {}\n";
+
+    const PARENT_MAIN: &str = r#"module "net" {
+  source     = "../child"
+  cidr_block = "10.0.0.0/16"
+}
+"#;
+
+    const PARENT_OVERRIDE: &str = r#"module "net" {
+  cidr_blok = "10.1.0.0/16"
+  name      = "x"
+  count     = 1
+}
+"#;
+
+    const REMOTE_MODULE: &str = "module \"m\" {\n  source = \"terraform-aws-modules/vpc/aws\"\n}\n";
 
     #[test]
     fn module_inputs_are_checked_against_the_local_module() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let child = dir.path().join("child");
-        std::fs::create_dir_all(&child).expect("mkdir");
-        std::fs::write(
-            child.join("variables.tf"),
-            "variable \"cidr_block\" {}\nvariable \"name\" {}\n",
-        )
-        .expect("write");
-        let parent = dir.path().join("parent");
-        std::fs::create_dir_all(&parent).expect("mkdir");
-        std::fs::write(
-            parent.join("main.tf"),
-            "module \"net\" {\n  source     = \"../child\"\n  cidr_block = \"10.0.0.0/16\"\n}\n",
-        )
-        .expect("write");
-        std::fs::write(parent.join("override.tf"), "module \"net\" {\n  cidr_blok = \"10.1.0.0/16\"\n  name      = \"x\"\n  count     = 1\n}\n").expect("write");
-        let found: Vec<_> = crate::lint::testing::findings_in(&super::RULE, &parent)
+        let dir = write_files(&[
+            ("child/variables.tf", CHILD_VARIABLES),
+            ("parent/main.tf", PARENT_MAIN),
+            ("parent/override.tf", PARENT_OVERRIDE),
+        ]);
+        let found: Vec<_> = findings_in(&super::RULE, &dir.path().join("parent"))
             .into_iter()
             .filter(|d| d.rule == super::RULE.id())
             .collect();
         assert_eq!(found.len(), 1, "{found:#?}");
         assert_eq!(found[0].help.as_deref(), Some("did you mean `cidr_block`?"));
         // A remote module is not judged.
-        assert!(
-            findings(
-                &super::RULE,
-                &[
-                    (
-                        "main.tf",
-                        "module \"m\" {\n  source = \"terraform-aws-modules/vpc/aws\"\n}\n"
-                    ),
-                    ("override.tf", "module \"m\" {\n  anything = 1\n}\n"),
-                ]
-            )
-            .is_empty()
-        );
+        let remote: Files = &[
+            ("main.tf", REMOTE_MODULE),
+            ("override.tf", "module \"m\" {\n  anything = 1\n}\n"),
+        ];
+        assert!(findings(&super::RULE, remote).is_empty());
     }
 }

@@ -1,7 +1,9 @@
-//! Override files that change most of a module: a sign they are used as primary configuration.
+//! Override files that change most of a module: a sign they are used as primary configuration,
+//! so readers of the primary files see a module that never runs. Off by default.
 
 use crate::diagnostic::Diagnostic;
 use crate::module::merge::Origin;
+use crate::syntax::Block;
 
 use crate::lint::{Check, Context, OptionKind, OptionSpec, Rule, RuleViews, declare_rule};
 
@@ -54,77 +56,90 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     else {
         return;
     };
+    out.push(mostly_overridden(
+        ctx,
+        first_override,
+        overridden,
+        total,
+        share,
+    ));
+}
+
+/// `override files change 3 of the module's 4 objects (75%)`
+fn mostly_overridden(
+    ctx: &Context,
+    first_override: &Block,
+    overridden: usize,
+    total: usize,
+    share: f64,
+) -> Diagnostic {
     let names: Vec<&str> = ctx
         .overrides
         .iter()
         .map(|f| ctx.files.get(f.file.id).file_name())
         .collect();
-    out.push(
-        ctx.finding(
-            &RULE,
-            format!(
-                "override files change {overridden} of the module's {total} objects ({:.0}%)",
-                share * 100.0
-            ),
+    let message = format!(
+        "override files change {overridden} of the module's {total} objects ({:.0}%)",
+        share * 100.0
+    );
+    ctx.finding(&RULE, message)
+        .at(
+            ctx.files,
+            first_override.header_span,
+            "overrides start here",
         )
-        .at(ctx.files, first_override.header_span, "overrides start here")
         .with_note(format!(
-            "Override files ({}) are meant for small, exceptional changes; when they change most of a module, readers of the primary files see a module that never runs.",
+            "Override files ({}) are meant for small, exceptional changes; when they change most \
+             of a module, readers of the primary files see a module that never runs.",
             names.join(", ")
         ))
-        .with_help("move these settings into the primary files, or use variables for what differs between environments"),
-    );
+        .with_help(
+            "move these settings into the primary files, or use variables for what differs \
+             between environments",
+        )
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::check_table;
+    use crate::lint::testing::override_fixtures::{A_INPUT_1, EMPTY_A};
+    use crate::lint::testing::{Files, check_table};
 
-    const BASE: &str = "resource \"terraform_data\" \"a\" {}\nresource \"terraform_data\" \"b\" {}\nresource \"terraform_data\" \"c\" {}\nresource \"terraform_data\" \"d\" {}\n";
+    const BASE: &str = r#"resource "terraform_data" "a" {}
+resource "terraform_data" "b" {}
+resource "terraform_data" "c" {}
+resource "terraform_data" "d" {}
+"#;
+
+    const A_AND_B: &str = r#"resource "terraform_data" "a" {
+  input = 1
+}
+resource "terraform_data" "b" {
+  input = 1
+}
+"#;
+
+    const PASS: &[Files] = &[
+        &[("main.tf", BASE), ("override.tf", A_INPUT_1)],
+        // Half is not most.
+        &[("main.tf", BASE), ("override.tf", A_AND_B)],
+        // Too small to judge.
+        &[("main.tf", EMPTY_A), ("override.tf", A_INPUT_1)],
+    ];
+
+    const FAIL: &[(Files, usize)] = &[(
+        &[
+            ("main.tf", BASE),
+            ("override.tf", A_AND_B),
+            (
+                "c_override.tf.json",
+                r#"{"resource": {"terraform_data": {"c": {"input": 1}}}}"#,
+            ),
+        ],
+        1,
+    )];
 
     #[test]
     fn table() {
-        check_table(
-            &super::RULE,
-            &[
-                &[
-                    ("main.tf", BASE),
-                    (
-                        "override.tf",
-                        "resource \"terraform_data\" \"a\" {\n  input = 1\n}\n",
-                    ),
-                ],
-                // Half is not most.
-                &[
-                    ("main.tf", BASE),
-                    (
-                        "override.tf",
-                        "resource \"terraform_data\" \"a\" {\n  input = 1\n}\nresource \"terraform_data\" \"b\" {\n  input = 1\n}\n",
-                    ),
-                ],
-                // Too small to judge.
-                &[
-                    ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
-                    (
-                        "override.tf",
-                        "resource \"terraform_data\" \"a\" {\n  input = 1\n}\n",
-                    ),
-                ],
-            ],
-            &[(
-                &[
-                    ("main.tf", BASE),
-                    (
-                        "override.tf",
-                        "resource \"terraform_data\" \"a\" {\n  input = 1\n}\nresource \"terraform_data\" \"b\" {\n  input = 1\n}\n",
-                    ),
-                    (
-                        "c_override.tf.json",
-                        r#"{"resource": {"terraform_data": {"c": {"input": 1}}}}"#,
-                    ),
-                ],
-                1,
-            )],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
 }

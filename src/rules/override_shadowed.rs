@@ -1,7 +1,10 @@
-//! A later override replaces what an earlier override set, so the earlier one does nothing.
+//! A later override replaces what an earlier override set, so the earlier one does nothing:
+//! override files apply in lexical order of their names, and the last one to set an argument
+//! wins.
 
 use crate::diagnostic::Diagnostic;
-use crate::module::merge::events::Event;
+use crate::module::merge::events::{Event, Subject};
+use crate::source::Span;
 
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
@@ -13,9 +16,12 @@ pub(crate) const RULE: Rule = declare_rule! {
     check: Check::View(RuleViews::Both, check),
 };
 
+const NOTE: &str = "Override files are applied in lexical order of their names, and the blocks \
+                    of one file in order; the last one to set an argument wins.";
+
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for event in &ctx.module.events {
-        let Event::AttributeReplaced {
+        if let Event::AttributeReplaced {
             address,
             name,
             new,
@@ -23,106 +29,110 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             old_from_override: true,
             ..
         } = event
-        else {
-            continue;
-        };
-        let later = ctx.files.get(new.file).file_name();
-        let same_file = new.file == old.file;
-        let message = format!(
-            "`{name}` set by this override of {} has no effect: {} replaces it",
-            address.describe(),
-            if same_file {
-                "a later block in the same file".to_string()
-            } else {
-                format!("`{later}`")
-            }
-        );
-        out.push(
-            ctx.finding(&RULE, message)
-                .at(ctx.files, *old, "has no effect")
-                .with_label(ctx.files, *new, "replaced here")
-                .with_note("Override files are applied in lexical order of their names, and the blocks of one file in order; the last one to set an argument wins.")
-                .with_help("remove the earlier setting, or merge the two overrides into one"),
-        );
+        {
+            out.push(shadowed(ctx, address, name, *new, *old));
+        }
     }
+}
+
+/// `` `input` set by this override of resource `x.y` has no effect: `b_override.tf` replaces
+/// it `` (or `a later block in the same file replaces it`)
+fn shadowed(ctx: &Context, address: &Subject, name: &str, new: Span, old: Span) -> Diagnostic {
+    let later = if new.file == old.file {
+        "a later block in the same file".to_string()
+    } else {
+        format!("`{}`", ctx.files.get(new.file).file_name())
+    };
+    let message = format!(
+        "`{name}` set by this override of {} has no effect: {later} replaces it",
+        address.describe()
+    );
+    ctx.finding(&RULE, message)
+        .at(ctx.files, old, "has no effect")
+        .with_label(ctx.files, new, "replaced here")
+        .with_note(NOTE)
+        .with_help("remove the earlier setting, or merge the two overrides into one")
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::check_table;
+    use crate::lint::testing::{Files, check_table};
 
     const BASE: &str = "resource \"terraform_data\" \"x\" {\n  input = \"base\"\n}\n";
+    const INPUT_O: &str = "resource \"terraform_data\" \"x\" {\n  input = \"o\"\n}\n";
+    const INPUT_A: &str = "resource \"terraform_data\" \"x\" {\n  input = \"a\"\n}\n";
+    const INPUT_B: &str = "resource \"terraform_data\" \"x\" {\n  input = \"b\"\n}\n";
+    const TRIGGERS: &str = "resource \"terraform_data\" \"x\" {\n  triggers_replace = 1\n}\n";
+
+    const JSON_TWICE: &str = r#"[
+        {"resource": {"terraform_data": {"x": {"input": "a"}}}},
+        {"resource": {"terraform_data": {"x": {"input": "b"}}}}
+    ]"#;
+
+    const LOCALS_AND_LIFECYCLE_BASE: &str = r#"locals {
+  a = 1
+}
+resource "terraform_data" "x" {
+  lifecycle {
+    prevent_destroy = false
+  }
+}
+"#;
+
+    const LOCALS_AND_LIFECYCLE_A: &str = r#"locals {
+  a = 2
+}
+resource "terraform_data" "x" {
+  lifecycle {
+    prevent_destroy = true
+  }
+}
+"#;
+
+    const LOCALS_AND_LIFECYCLE_B: &str = r#"locals {
+  a = 3
+}
+resource "terraform_data" "x" {
+  lifecycle {
+    prevent_destroy = false
+  }
+}
+"#;
+
+    const PASS: &[Files] = &[
+        &[("main.tf", BASE), ("override.tf", INPUT_O)],
+        // Two overrides setting different arguments.
+        &[
+            ("main.tf", BASE),
+            ("a_override.tf", INPUT_A),
+            ("b_override.tf", TRIGGERS),
+        ],
+    ];
+
+    const FAIL: &[(Files, usize)] = &[
+        (
+            &[
+                ("main.tf", BASE),
+                ("a_override.tf", INPUT_A),
+                ("b_override.tf", INPUT_B),
+            ],
+            1,
+        ),
+        // In one file, and in JSON.
+        (&[("main.tf", BASE), ("override.tf.json", JSON_TWICE)], 1),
+        // Locals and lifecycle arguments too.
+        (
+            &[
+                ("main.tf", LOCALS_AND_LIFECYCLE_BASE),
+                ("a_override.tf", LOCALS_AND_LIFECYCLE_A),
+                ("b_override.tf", LOCALS_AND_LIFECYCLE_B),
+            ],
+            2,
+        ),
+    ];
 
     #[test]
     fn table() {
-        check_table(
-            &super::RULE,
-            &[
-                &[
-                    ("main.tf", BASE),
-                    (
-                        "override.tf",
-                        "resource \"terraform_data\" \"x\" {\n  input = \"o\"\n}\n",
-                    ),
-                ],
-                // Two overrides setting different arguments.
-                &[
-                    ("main.tf", BASE),
-                    (
-                        "a_override.tf",
-                        "resource \"terraform_data\" \"x\" {\n  input = \"a\"\n}\n",
-                    ),
-                    (
-                        "b_override.tf",
-                        "resource \"terraform_data\" \"x\" {\n  triggers_replace = 1\n}\n",
-                    ),
-                ],
-            ],
-            &[
-                (
-                    &[
-                        ("main.tf", BASE),
-                        (
-                            "a_override.tf",
-                            "resource \"terraform_data\" \"x\" {\n  input = \"a\"\n}\n",
-                        ),
-                        (
-                            "b_override.tf",
-                            "resource \"terraform_data\" \"x\" {\n  input = \"b\"\n}\n",
-                        ),
-                    ],
-                    1,
-                ),
-                // In one file, and in JSON.
-                (
-                    &[
-                        ("main.tf", BASE),
-                        (
-                            "override.tf.json",
-                            r#"[{"resource": {"terraform_data": {"x": {"input": "a"}}}}, {"resource": {"terraform_data": {"x": {"input": "b"}}}}]"#,
-                        ),
-                    ],
-                    1,
-                ),
-                // Locals and lifecycle arguments too.
-                (
-                    &[
-                        (
-                            "main.tf",
-                            "locals {\n  a = 1\n}\nresource \"terraform_data\" \"x\" {\n  lifecycle {\n    prevent_destroy = false\n  }\n}\n",
-                        ),
-                        (
-                            "a_override.tf",
-                            "locals {\n  a = 2\n}\nresource \"terraform_data\" \"x\" {\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n",
-                        ),
-                        (
-                            "b_override.tf",
-                            "locals {\n  a = 3\n}\nresource \"terraform_data\" \"x\" {\n  lifecycle {\n    prevent_destroy = false\n  }\n}\n",
-                        ),
-                    ],
-                    2,
-                ),
-            ],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
 }

@@ -1,6 +1,8 @@
-//! A base block changed by an override file, with no comment saying so.
+//! A base block changed by an override file, with no comment saying so: readers of the base
+//! file otherwise see values the module never uses. Off by default.
 
 use crate::diagnostic::Diagnostic;
+use crate::module::merge::MergedObject;
 use crate::source::Span;
 
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
@@ -12,6 +14,10 @@ pub(crate) const RULE: Rule = declare_rule! {
     summary: "a block changed by an override file has no comment naming it",
     check: Check::View(RuleViews::Both, check),
 };
+
+const NOTE: &str = "Terraform's documentation recommends a comment in the original file for \
+                    every block an override file changes: readers of the base file otherwise \
+                    see values the module never uses.";
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for object in &ctx.module.objects {
@@ -45,21 +51,35 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         let Some(&first_override) = object.overrides.first() else {
             continue;
         };
-        out.push(
-            ctx.finding(
-                &RULE,
-                format!(
-                    "{} is changed by {}, but its definition does not say so",
-                    object.address.describe(),
-                    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-                ),
-            )
-            .at(ctx.files, object.base_header, "no comment names the override")
-            .with_label(ctx.files, first_override, "changed here")
-            .with_note("Terraform's documentation recommends a comment in the original file for every block an override file changes: readers of the base file otherwise see values the module never uses.")
-            .with_help(format!("add a comment above the block, e.g. `# Overridden in {}: ...`", names[0])),
-        );
+        out.push(undocumented(ctx, object, &names, first_override));
     }
+}
+
+/// `` resource `x.y` is changed by `override.tf`, but its definition does not say so ``
+fn undocumented(
+    ctx: &Context,
+    object: &MergedObject,
+    names: &[&str],
+    first_override: Span,
+) -> Diagnostic {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    let message = format!(
+        "{} is changed by {}, but its definition does not say so",
+        object.address.describe(),
+        quoted.join(", ")
+    );
+    let example = names.first().copied().unwrap_or_default();
+    ctx.finding(&RULE, message)
+        .at(
+            ctx.files,
+            object.base_header,
+            "no comment names the override",
+        )
+        .with_label(ctx.files, first_override, "changed here")
+        .with_note(NOTE)
+        .with_help(format!(
+            "add a comment above the block, e.g. `# Overridden in {example}: ...`"
+        ))
 }
 
 /// The texts of the comments directly above a block's header (a run of comment lines) and
@@ -101,86 +121,72 @@ fn mentions(comment: &str, file_name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::check_table;
+    use crate::lint::testing::override_fixtures::EMPTY_A;
+    use crate::lint::testing::{Files, check_table};
 
     const OVERRIDE: &str = "resource \"terraform_data\" \"a\" {\n  input = 2\n}\n";
 
+    const COMMENT_ABOVE: &str = r#"# Overridden in override.tf for local runs.
+resource "terraform_data" "a" {
+  input = 1
+}
+"#;
+
+    const COMMENT_INSIDE: &str = r#"resource "terraform_data" "a" {
+  input = 1 # see override.tf
+}
+"#;
+
+    const STEM_NAMED: &str =
+        "# dev_override changes the input\nresource \"terraform_data\" \"a\" {}\n";
+
+    const NO_COMMENT: &str = "resource \"terraform_data\" \"a\" {\n  input = 1\n}\n";
+
+    const WORD_ONLY: &str = "# do not override this\nresource \"terraform_data\" \"a\" {}\n";
+
+    const COMMENT_ON_EARLIER_BLOCK: &str = r#"# see override.tf
+resource "terraform_data" "b" {}
+
+resource "terraform_data" "a" {}
+"#;
+
+    const PASS: &[Files] = &[
+        &[("main.tf", COMMENT_ABOVE), ("override.tf", OVERRIDE)],
+        &[("main.tf", COMMENT_INSIDE), ("override.tf", OVERRIDE)],
+        &[("main.tf", STEM_NAMED), ("dev_override.tf", OVERRIDE)],
+        // Not overridden at all.
+        &[("main.tf", EMPTY_A)],
+    ];
+
+    const FAIL: &[(Files, usize)] = &[
+        (&[("main.tf", NO_COMMENT), ("override.tf", OVERRIDE)], 1),
+        // "override" as a word names no file.
+        (&[("main.tf", WORD_ONLY), ("override.tf", OVERRIDE)], 1),
+        // A comment above an earlier block does not count.
+        (
+            &[
+                ("main.tf", COMMENT_ON_EARLIER_BLOCK),
+                ("override.tf", OVERRIDE),
+            ],
+            1,
+        ),
+        (
+            &[
+                (
+                    "main.tf.json",
+                    r#"{"resource": {"terraform_data": {"a": {}}}}"#,
+                ),
+                (
+                    "a_override.tf.json",
+                    r#"{"resource": {"terraform_data": {"a": {"input": 1}}}}"#,
+                ),
+            ],
+            1,
+        ),
+    ];
+
     #[test]
     fn table() {
-        check_table(
-            &super::RULE,
-            &[
-                &[
-                    (
-                        "main.tf",
-                        "# Overridden in override.tf for local runs.\nresource \"terraform_data\" \"a\" {\n  input = 1\n}\n",
-                    ),
-                    ("override.tf", OVERRIDE),
-                ],
-                &[
-                    (
-                        "main.tf",
-                        "resource \"terraform_data\" \"a\" {\n  input = 1 # see override.tf\n}\n",
-                    ),
-                    ("override.tf", OVERRIDE),
-                ],
-                &[
-                    (
-                        "main.tf",
-                        "# dev_override changes the input\nresource \"terraform_data\" \"a\" {}\n",
-                    ),
-                    ("dev_override.tf", OVERRIDE),
-                ],
-                // Not overridden at all.
-                &[("main.tf", "resource \"terraform_data\" \"a\" {}\n")],
-            ],
-            &[
-                (
-                    &[
-                        (
-                            "main.tf",
-                            "resource \"terraform_data\" \"a\" {\n  input = 1\n}\n",
-                        ),
-                        ("override.tf", OVERRIDE),
-                    ],
-                    1,
-                ),
-                // "override" as a word names no file.
-                (
-                    &[
-                        (
-                            "main.tf",
-                            "# do not override this\nresource \"terraform_data\" \"a\" {}\n",
-                        ),
-                        ("override.tf", OVERRIDE),
-                    ],
-                    1,
-                ),
-                // A comment above an earlier block does not count.
-                (
-                    &[
-                        (
-                            "main.tf",
-                            "# see override.tf\nresource \"terraform_data\" \"b\" {}\n\nresource \"terraform_data\" \"a\" {}\n",
-                        ),
-                        ("override.tf", OVERRIDE),
-                    ],
-                    1,
-                ),
-                (
-                    &[
-                        (
-                            "main.tf.json",
-                            r#"{"resource": {"terraform_data": {"a": {}}}}"#,
-                        ),
-                        (
-                            "a_override.tf.json",
-                            r#"{"resource": {"terraform_data": {"a": {"input": 1}}}}"#,
-                        ),
-                    ],
-                    1,
-                ),
-            ],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
 }

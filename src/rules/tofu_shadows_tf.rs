@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use crate::diagnostic::Diagnostic;
+use crate::source::FileId;
 use crate::syntax::{Block, File};
 
 use crate::lint::{Check, DirectoryContext, Rule, declare_rule};
@@ -15,22 +16,6 @@ pub(crate) const RULE: Rule = declare_rule! {
     summary: "a .tofu file hides its .tf twin from OpenTofu",
     check: Check::Directory(check),
 };
-
-/// How a block is named for comparison: type and labels (`terraform` blocks by type alone).
-fn identity(block: &Block) -> (String, Vec<String>) {
-    (
-        block.kind.clone(),
-        block.labels.iter().map(|l| l.value.clone()).collect(),
-    )
-}
-
-fn parsed<'a>(dir: &'a DirectoryContext, id: crate::source::FileId) -> Option<&'a File> {
-    dir.views
-        .iter()
-        .flat_map(|c| c.primary.iter().chain(c.overrides.iter()))
-        .find(|f| f.file.id == id)
-        .map(|f| f.file)
-}
 
 fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
     for &(hidden, by) in dir.shadowed {
@@ -46,98 +31,129 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
             .collect();
         // A twin that defines the same blocks is the intended cross-tool pattern (each tool
         // reads its own `required_version`, say): nothing to say.
-        let Some(first) = only_tf.first() else {
-            continue;
+        if !only_tf.is_empty() {
+            out.push(twin_hides_blocks(dir, hidden, by, tofu, &only_tf));
+        }
+    }
+}
+
+/// How a block is named for comparison: type and labels (`terraform` blocks by type alone).
+fn identity(block: &Block) -> (String, Vec<String>) {
+    (
+        block.kind.clone(),
+        block.labels.iter().map(|l| l.value.clone()).collect(),
+    )
+}
+
+fn parsed<'a>(dir: &'a DirectoryContext, id: FileId) -> Option<&'a File> {
+    dir.views
+        .iter()
+        .flat_map(|c| c.primary.iter().chain(c.overrides.iter()))
+        .find(|f| f.file.id == id)
+        .map(|f| f.file)
+}
+
+/// `` OpenTofu reads `main.tofu` instead of `main.tf`: 1 block only Terraform sees ``, at each
+/// block only Terraform sees (`only_tf` is not empty) and the twin's first block.
+fn twin_hides_blocks(
+    dir: &DirectoryContext,
+    hidden: FileId,
+    by: FileId,
+    tofu: &File,
+    only_tf: &[&Block],
+) -> Diagnostic {
+    let tf_name = dir.files.get(hidden).file_name();
+    let tofu_name = dir.files.get(by).file_name();
+    let plural = if only_tf.len() == 1 { "" } else { "s" };
+    let message = format!(
+        "OpenTofu reads `{tofu_name}` instead of `{tf_name}`: {} block{plural} only Terraform \
+         sees",
+        only_tf.len()
+    );
+    let mut d = dir.finding(&RULE, message);
+    for (i, block) in only_tf.iter().enumerate() {
+        d = if i == 0 {
+            d.at(dir.files, block.header_span, "only Terraform sees this")
+        } else {
+            d.with_label(dir.files, block.header_span, "only Terraform sees this")
         };
-        let tf_name = dir.files.get(hidden).file_name();
-        let tofu_name = dir.files.get(by).file_name();
-        let plural = if only_tf.len() == 1 { "" } else { "s" };
-        let mut d = dir
-            .finding(
-                &RULE,
-                format!("OpenTofu reads `{tofu_name}` instead of `{tf_name}`: {} block{plural} only Terraform sees", only_tf.len()),
-            )
-            .at(dir.files, first.header_span, "only Terraform sees this");
-        for block in only_tf.iter().skip(1) {
-            d = d.with_label(dir.files, block.header_span, "only Terraform sees this");
-        }
-        if let Some(twin) = tofu.body.blocks.first() {
-            d = d.with_label(
-                dir.files,
-                twin.header_span,
-                format!("OpenTofu reads `{tofu_name}` instead"),
-            );
-        }
-        out.push(
-            d.with_note(format!(
-                "OpenTofu does not load `{tf_name}` because `{tofu_name}` exists: the `.tofu` file replaces its `.tf` twin as a whole, nothing is merged. Terraform never reads `.tofu` files."
-            ))
-            .with_help(format!("add what OpenTofu also needs to `{tofu_name}`, or move it to a file both tools read")),
+    }
+    if let Some(twin) = tofu.body.blocks.first() {
+        d = d.with_label(
+            dir.files,
+            twin.header_span,
+            format!("OpenTofu reads `{tofu_name}` instead"),
         );
     }
+    d.with_note(format!(
+        "OpenTofu does not load `{tf_name}` because `{tofu_name}` exists: the `.tofu` file \
+         replaces its `.tf` twin as a whole, nothing is merged. Terraform never reads `.tofu` \
+         files."
+    ))
+    .with_help(format!(
+        "add what OpenTofu also needs to `{tofu_name}`, or move it to a file both tools read"
+    ))
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{check_table, findings};
+    use crate::lint::testing::override_fixtures::{EMPTY_A, TF_VERSIONS, TOFU_VERSIONS};
+    use crate::lint::testing::{Files, check_table, findings};
 
-    const TF_VERSIONS: &str = "terraform {\n  required_version = \">= 1.6\"\n}\n";
-    const TOFU_VERSIONS: &str = "terraform {\n  required_version = \">= 1.8\"\n}\n";
+    const TF_VERSIONS_AND_PROVIDER: &str = r#"terraform {
+  required_version = ">= 1.6"
+}
+provider "aws" {}
+"#;
+
+    const A_AND_B: &str =
+        "resource \"terraform_data\" \"a\" {}\nresource \"terraform_data\" \"b\" {}\n";
+
+    const PASS: &[Files] = &[
+        &[
+            ("main.tf", EMPTY_A),
+            ("extra.tofu", "resource \"terraform_data\" \"b\" {}\n"),
+        ],
+        // The cross-tool pattern: each tool reads its own constraint.
+        &[
+            ("versions.tf", TF_VERSIONS),
+            ("versions.tofu", TOFU_VERSIONS),
+        ],
+    ];
+
+    const FAIL: &[(Files, usize)] = &[
+        (
+            &[
+                ("versions.tf", TF_VERSIONS_AND_PROVIDER),
+                ("versions.tofu", TOFU_VERSIONS),
+            ],
+            1,
+        ),
+        (
+            &[
+                (
+                    "main.tf.json",
+                    r#"{"resource": {"terraform_data": {"a": {}, "b": {}}}}"#,
+                ),
+                (
+                    "main.tofu.json",
+                    r#"{"resource": {"terraform_data": {"a": {}}}}"#,
+                ),
+            ],
+            1,
+        ),
+    ];
 
     #[test]
     fn table() {
-        check_table(
-            &super::RULE,
-            &[
-                &[
-                    ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
-                    ("extra.tofu", "resource \"terraform_data\" \"b\" {}\n"),
-                ],
-                // The cross-tool pattern: each tool reads its own constraint.
-                &[
-                    ("versions.tf", TF_VERSIONS),
-                    ("versions.tofu", TOFU_VERSIONS),
-                ],
-            ],
-            &[
-                (
-                    &[
-                        (
-                            "versions.tf",
-                            &format!("{TF_VERSIONS}provider \"aws\" {{}}\n"),
-                        ),
-                        ("versions.tofu", TOFU_VERSIONS),
-                    ],
-                    1,
-                ),
-                (
-                    &[
-                        (
-                            "main.tf.json",
-                            r#"{"resource": {"terraform_data": {"a": {}, "b": {}}}}"#,
-                        ),
-                        (
-                            "main.tofu.json",
-                            r#"{"resource": {"terraform_data": {"a": {}}}}"#,
-                        ),
-                    ],
-                    1,
-                ),
-            ],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
 
     #[test]
     fn names_the_blocks_only_terraform_sees() {
         let found = findings(
             &super::RULE,
-            &[
-                (
-                    "main.tf",
-                    "resource \"terraform_data\" \"a\" {}\nresource \"terraform_data\" \"b\" {}\n",
-                ),
-                ("main.tofu", "resource \"terraform_data\" \"a\" {}\n"),
-            ],
+            &[("main.tf", A_AND_B), ("main.tofu", EMPTY_A)],
         );
         assert_eq!(
             found[0].message,

@@ -1,10 +1,12 @@
 //! The Terraform and OpenTofu views of a module define different objects, or only one of them
-//! fails to load.
+//! fails to load: what one view defines, or fails on, exists only for one tool's users, which
+//! is rarely meant.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, HashSet};
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Label, Views};
 use crate::knowledge::View;
+use crate::module::merge::events::Subject;
 use crate::source::Span;
 
 use crate::lint::{Check, Context, DirectoryContext, Kind, Rule, declare_rule};
@@ -17,43 +19,20 @@ pub(crate) const RULE: Rule = declare_rule! {
     check: Check::Directory(check),
 };
 
-fn addresses(ctx: &Context) -> BTreeSet<String> {
-    ctx.module
-        .objects
-        .iter()
-        .map(|o| o.address.to_string())
-        .chain(
-            ctx.module
-                .locals
-                .iter()
-                .map(|l| format!("local.{}", l.attribute.name)),
-        )
-        .collect()
-}
+const NOTE: &str = "`.tofu` files are read by OpenTofu only, and a `foo.tofu` hides `foo.tf` \
+                    from it: what one view defines, or fails on, exists only for one tool's \
+                    users, which is rarely meant.";
 
-fn span_of(ctx: &Context, address: &str) -> Option<Span> {
-    ctx.module
-        .objects
-        .iter()
-        .find(|o| o.address.to_string() == address)
-        .map(|o| o.base_header)
-        .or_else(|| {
-            ctx.module
-                .locals
-                .iter()
-                .find(|l| format!("local.{}", l.attribute.name) == address)
-                .map(|l| l.attribute.name_span)
-        })
-}
+const HELP: &str = "define the object in both views (in the `.tf` file and its `.tofu` twin), \
+                    or in a file both tools read";
 
 fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
     let (Some(terraform), Some(opentofu)) = (dir.view(View::Terraform), dir.view(View::OpenTofu))
     else {
         return;
     };
-    let (tf, tofu) = (addresses(terraform), addresses(opentofu));
-    let only_tf: Vec<&String> = tf.difference(&tofu).collect();
-    let only_tofu: Vec<&String> = tofu.difference(&tf).collect();
+    let only_tf = only_in(terraform, opentofu);
+    let only_tofu = only_in(opentofu, terraform);
     // Load errors of one view only: the module loads for one tool's users and not the other's.
     let errors: Vec<&Diagnostic> = dir
         .one_view_errors
@@ -67,24 +46,6 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
         })
         .collect();
 
-    let mut labels: Vec<(Span, String)> = Vec::new();
-    for address in &only_tf {
-        labels.extend(
-            span_of(terraform, address).map(|s| (s, "only in the Terraform view".to_string())),
-        );
-    }
-    for address in &only_tofu {
-        labels.extend(
-            span_of(opentofu, address).map(|s| (s, "only in the OpenTofu view".to_string())),
-        );
-    }
-    let list = |items: &[&String]| {
-        items
-            .iter()
-            .map(|a| format!("`{a}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let mut parts = Vec::new();
     if !only_tf.is_empty() {
         parts.push(format!("only Terraform has {}", list(&only_tf)));
@@ -93,111 +54,137 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
         parts.push(format!("only OpenTofu has {}", list(&only_tofu)));
     }
     for error in &errors {
-        let tool = if error.views.terraform {
-            "Terraform"
-        } else {
-            "OpenTofu"
-        };
+        let tool = tool(error.views);
         parts.push(format!("only {tool} fails with \"{}\"", error.message));
     }
     if parts.is_empty() {
         return;
     }
-    let mut d = dir.finding(
-        &RULE,
-        format!(
-            "the Terraform and OpenTofu views differ: {}",
-            parts.join("; ")
-        ),
-    );
-    let mut first = true;
-    let error_labels = errors.iter().filter_map(|e| {
+    let definitions = only_tf
+        .iter()
+        .map(|(_, span)| Label::new(dir.files, *span, "only in the Terraform view"))
+        .chain(
+            only_tofu
+                .iter()
+                .map(|(_, span)| Label::new(dir.files, *span, "only in the OpenTofu view")),
+        );
+    let failures = errors.iter().filter_map(|e| {
         let label = e.primary.as_ref()?;
-        let tool = if e.views.terraform {
-            "Terraform"
-        } else {
-            "OpenTofu"
-        };
-        Some((label.clone(), format!("only {tool} reports: {}", e.message)))
+        Some(Label {
+            message: format!("only {} reports: {}", tool(e.views), e.message),
+            ..label.clone()
+        })
     });
-    for (span, text) in labels {
-        d = if first {
-            d.at(dir.files, span, text)
-        } else {
-            d.with_label(dir.files, span, text)
-        };
-        first = false;
+    let labels: Vec<Label> = definitions.chain(failures).collect();
+    out.push(views_differ(dir, &parts, labels));
+}
+
+/// Everything a view defines (objects and local values), each with its first definition.
+fn definitions(ctx: &Context) -> Vec<(Subject, Span)> {
+    let objects = ctx
+        .module
+        .objects
+        .iter()
+        .map(|o| (Subject::Object(o.address.clone()), o.base_header));
+    let locals = ctx.module.locals.iter().map(|l| {
+        let name = &l.attribute;
+        (Subject::Local(name.name.clone()), name.name_span)
+    });
+    objects.chain(locals).collect()
+}
+
+/// What `view` defines and `other` does not, once each, in the order users read the addresses
+/// (`local.x`, `resource.T.N`...).
+fn only_in(view: &Context, other: &Context) -> Vec<(Subject, Span)> {
+    let theirs: HashSet<Subject> = definitions(other).into_iter().map(|(s, _)| s).collect();
+    let mut only: BTreeMap<String, (Subject, Span)> = BTreeMap::new();
+    for (subject, span) in definitions(view) {
+        if !theirs.contains(&subject) {
+            only.entry(subject.to_string()).or_insert((subject, span));
+        }
     }
-    for (label, text) in error_labels {
-        let label = crate::diagnostic::Label {
-            message: text,
-            ..label
-        };
-        if first {
+    only.into_values().collect()
+}
+
+/// `` `resource.T.N`, `local.x` ``
+fn list(items: &[(Subject, Span)]) -> String {
+    let quoted: Vec<String> = items.iter().map(|(s, _)| format!("`{s}`")).collect();
+    quoted.join(", ")
+}
+
+/// The tool of a one-view finding.
+fn tool(views: Views) -> &'static str {
+    if views.terraform {
+        "Terraform"
+    } else {
+        "OpenTofu"
+    }
+}
+
+/// `the Terraform and OpenTofu views differ: only Terraform has `variable.y``, located at the
+/// first label (definitions first, then load errors), the others secondary.
+fn views_differ(dir: &DirectoryContext, parts: &[String], labels: Vec<Label>) -> Diagnostic {
+    let message = format!(
+        "the Terraform and OpenTofu views differ: {}",
+        parts.join("; ")
+    );
+    let mut d = dir.finding(&RULE, message);
+    for label in labels {
+        if d.primary.is_none() {
             d.path = label.file.display.clone();
             d.primary = Some(label);
-            first = false;
         } else {
             d.secondary.push(label);
         }
     }
-    out.push(
-        d.with_note("`.tofu` files are read by OpenTofu only, and a `foo.tofu` hides `foo.tf` from it: what one view defines, or fails on, exists only for one tool's users, which is rarely meant.")
-            .with_help("define the object in both views (in the `.tf` file and its `.tofu` twin), or in a file both tools read"),
-    );
+    d.with_note(NOTE).with_help(HELP)
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{check_table, findings};
+    use crate::lint::testing::override_fixtures::{
+        EMPTY_A, TF_VERSIONS, TOFU_VERSIONS, VARIABLE_X,
+    };
+    use crate::lint::testing::{Files, check_table, findings};
+
+    const PASS: &[Files] = &[
+        &[
+            ("versions.tf", TF_VERSIONS),
+            ("versions.tofu", TOFU_VERSIONS),
+        ],
+        &[
+            ("main.tf", VARIABLE_X),
+            ("main.tofu", "variable \"x\" {\n  default = 1\n}\n"),
+        ],
+    ];
+
+    const FAIL: &[(Files, usize)] = &[
+        (
+            &[
+                ("main.tf", "variable \"x\" {}\nvariable \"y\" {}\n"),
+                ("main.tofu", VARIABLE_X),
+            ],
+            1,
+        ),
+        (
+            &[
+                ("main.tf", VARIABLE_X),
+                ("extra.tofu.json", r#"{"output": {"o": {"value": 1}}}"#),
+            ],
+            1,
+        ),
+    ];
 
     #[test]
     fn table() {
-        check_table(
-            &super::RULE,
-            &[
-                &[
-                    (
-                        "versions.tf",
-                        "terraform {\n  required_version = \">= 1.6\"\n}\n",
-                    ),
-                    (
-                        "versions.tofu",
-                        "terraform {\n  required_version = \">= 1.8\"\n}\n",
-                    ),
-                ],
-                &[
-                    ("main.tf", "variable \"x\" {}\n"),
-                    ("main.tofu", "variable \"x\" {\n  default = 1\n}\n"),
-                ],
-            ],
-            &[
-                (
-                    &[
-                        ("main.tf", "variable \"x\" {}\nvariable \"y\" {}\n"),
-                        ("main.tofu", "variable \"x\" {}\n"),
-                    ],
-                    1,
-                ),
-                (
-                    &[
-                        ("main.tf", "variable \"x\" {}\n"),
-                        ("extra.tofu.json", r#"{"output": {"o": {"value": 1}}}"#),
-                    ],
-                    1,
-                ),
-            ],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
 
     #[test]
     fn a_load_error_in_one_view_only_is_a_divergence() {
         let found = findings(
             &super::RULE,
-            &[
-                ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
-                ("extra.tofu", "resource \"terraform_data\" \"a\" {}\n"),
-            ],
+            &[("main.tf", EMPTY_A), ("extra.tofu", EMPTY_A)],
         );
         assert_eq!(found.len(), 1, "{found:#?}");
         assert!(
