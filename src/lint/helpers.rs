@@ -209,3 +209,31 @@ pub(crate) fn lossy_block_replacements<'a>(
         Some((replaced, first))
     })
 }
+
+// --- group B: backend, language, module and version rules ---
+
+/// Whether an expression is a JSON string with an interpolation (`"${...}"`): a template, not
+/// the constant a keyword or literal setting must be. Rules that judge constants skip these and
+/// leave them to the rules that judge templates.
+pub(crate) fn json_interpolates(expr: &Expr) -> bool {
+    expr.json_string
+        .as_deref()
+        .is_some_and(|s| s.contains("${"))
+}
+
+/// The `opentofu` attribute of each `compatible_with` block of a `language` block, in order:
+/// OpenTofu's own version constraint, which several rules parse, compare or judge.
+pub(crate) fn compatible_with_opentofu(language: &Block) -> impl Iterator<Item = &Attribute> {
+    language
+        .body
+        .blocks_of("compatible_with")
+        .filter_map(|c| c.body.attribute("opentofu"))
+}
+
+/// Every `compatible_with { opentofu = ... }` of the `language` blocks of a view's primary
+/// files (see [`language_blocks`] and [`compatible_with_opentofu`]).
+pub(crate) fn opentofu_compatible_with<'a>(
+    ctx: &'a Context<'a>,
+) -> impl Iterator<Item = &'a Attribute> + 'a {
+    language_blocks(ctx).flat_map(|(_, language)| compatible_with_opentofu(language))
+}

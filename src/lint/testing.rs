@@ -197,3 +197,39 @@ pub(crate) mod override_fixtures {
     /// One variable `x`.
     pub(crate) const VARIABLE_X: &str = "variable \"x\" {}\n";
 }
+
+// --- group B: backend, language, module and version rules ---
+
+/// A `language` block selecting the one edition OpenTofu knows, as the language rules' tests
+/// write it.
+pub(crate) const TOFU_EDITION: &str = "language {\n  edition = tofu2024\n}\n";
+
+/// A `language { compatible_with { opentofu = "<constraint>" } }` file, as a `&'static str` that
+/// pass/fail tables (consts) can hold.
+macro_rules! tofu_compatible_with {
+    ($constraint:literal) => {
+        concat!(
+            "language {\n  compatible_with {\n    opentofu = \"",
+            $constraint,
+            "\"\n  }\n}\n"
+        )
+    };
+}
+pub(crate) use tofu_compatible_with;
+
+/// A `terraform { required_version = "<constraint>" }` file, as a `&'static str` that pass/fail
+/// tables (consts) can hold.
+macro_rules! terraform_required_version {
+    ($constraint:literal) => {
+        concat!(
+            "terraform {\n  required_version = \"",
+            $constraint,
+            "\"\n}\n"
+        )
+    };
+}
+pub(crate) use terraform_required_version;
+
+/// `language { compatible_with { opentofu = ">= 1.12" } }`: OpenTofu's own constraint, starting
+/// at the first version that reads the `language` block.
+pub(crate) const TOFU_COMPATIBLE_1_12: &str = tofu_compatible_with!(">= 1.12");

@@ -1,7 +1,9 @@
-//! A `language` block in a `.tf` file: Terraform does not know the block and fails to load.
+//! A `language` block in a `.tf` file: the block is OpenTofu's, and Terraform, which reads every
+//! `.tf` file, does not know it and fails to load the module.
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
+use crate::syntax::Block;
 
 use crate::lint::helpers::top_level_blocks;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
@@ -14,45 +16,57 @@ pub(crate) const RULE: Rule = declare_rule! {
     check: Check::View(RuleViews::Only(View::Terraform), check),
 };
 
+const NOTE: &str = "The `language` block is OpenTofu's (1.12 and later). Terraform reads every \
+                    `.tf` file and rejects blocks it does not know with `Unsupported block type`, \
+                    so Terraform users of this module cannot load it at all.";
+
+const HELP: &str = "move the block to a `.tofu` file (for instance `language.tofu`; a \
+                    `versions.tofu` would hide `versions.tf` from OpenTofu), which only OpenTofu \
+                    reads";
+
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for (file, block) in top_level_blocks(ctx) {
-        if block.kind != "language" {
-            continue;
+        if block.kind == "language" {
+            let name = ctx.files.get(file.file.id).file_name();
+            out.push(language_in_tf(ctx, block, name));
         }
-        let name = ctx.files.get(file.file.id).file_name();
-        out.push(
-            ctx.finding(&RULE, format!("`language` block in `{name}`: Terraform cannot load this module"))
-                .at(ctx.files, block.header_span, "Terraform: Unsupported block type")
-                .with_note("The `language` block is OpenTofu's (1.12 and later). Terraform reads every `.tf` file and rejects blocks it does not know with `Unsupported block type`, so Terraform users of this module cannot load it at all.")
-                .with_help("move the block to a `.tofu` file (for instance `language.tofu`; a `versions.tofu` would hide `versions.tf` from OpenTofu), which only OpenTofu reads"),
-        );
     }
+}
+
+/// `` `language` block in `versions.tf`: Terraform cannot load this module ``
+fn language_in_tf(ctx: &Context, block: &Block, file_name: &str) -> Diagnostic {
+    let message = format!("`language` block in `{file_name}`: Terraform cannot load this module");
+    ctx.finding(&RULE, message)
+        .at(
+            ctx.files,
+            block.header_span,
+            "Terraform: Unsupported block type",
+        )
+        .with_note(NOTE)
+        .with_help(HELP)
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::check_table;
+    use crate::lint::testing::{Files, TOFU_COMPATIBLE_1_12, check_table};
 
-    const LANGUAGE: &str = "language {\n  compatible_with {\n    opentofu = \">= 1.12\"\n  }\n}\n";
+    const PASS: &[Files] = &[&[
+        ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
+        ("versions.tofu", TOFU_COMPATIBLE_1_12),
+    ]];
+    const FAIL: &[(Files, usize)] = &[
+        (&[("versions.tf", TOFU_COMPATIBLE_1_12)], 1),
+        (
+            &[(
+                "versions.tf.json",
+                r#"{"language": {"compatible_with": {"opentofu": ">= 1.12"}}}"#,
+            )],
+            1,
+        ),
+    ];
 
     #[test]
     fn table() {
-        check_table(
-            &super::RULE,
-            &[&[
-                ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
-                ("versions.tofu", LANGUAGE),
-            ]],
-            &[
-                (&[("versions.tf", LANGUAGE)], 1),
-                (
-                    &[(
-                        "versions.tf.json",
-                        r#"{"language": {"compatible_with": {"opentofu": ">= 1.12"}}}"#,
-                    )],
-                    1,
-                ),
-            ],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
 }

@@ -1,7 +1,9 @@
-//! A second `compatible_with` block in a `language` block.
+//! A second `compatible_with` block in a `language` block after one naming OpenTofu: OpenTofu
+//! takes its version constraint from one block and rejects a second.
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
+use crate::syntax::Block;
 
 use crate::lint::helpers::language_blocks;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
@@ -13,6 +15,9 @@ pub(crate) const RULE: Rule = declare_rule! {
     summary: "a second compatible_with block after one naming OpenTofu",
     check: Check::View(RuleViews::Only(View::OpenTofu), check),
 };
+
+const NOTE: &str = "OpenTofu takes its version constraint from one `compatible_with` block; a \
+                    second one after it is an error.";
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for (_, language) in language_blocks(ctx) {
@@ -26,45 +31,57 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         };
         let first = blocks[index];
         for block in &blocks[index + 1..] {
-            out.push(
-                ctx.finding(&RULE, "Duplicate compatible_with block")
-                    .at(ctx.files, block.body_span, "a second `compatible_with` block")
-                    .with_label(ctx.files, first.header_span, "this one already names OpenTofu")
-                    .with_note("OpenTofu takes its version constraint from one `compatible_with` block; a second one after it is an error.")
-                    .with_help("put every constraint in one `compatible_with` block"),
-            );
+            out.push(second_compatible_with(ctx, block, first));
         }
     }
 }
 
+/// `Duplicate compatible_with block`, on every `compatible_with` block after the first one
+/// naming OpenTofu.
+fn second_compatible_with(ctx: &Context, block: &Block, first: &Block) -> Diagnostic {
+    ctx.finding(&RULE, "Duplicate compatible_with block")
+        .at(
+            ctx.files,
+            block.body_span,
+            "a second `compatible_with` block",
+        )
+        .with_label(
+            ctx.files,
+            first.header_span,
+            "this one already names OpenTofu",
+        )
+        .with_note(NOTE)
+        .with_help("put every constraint in one `compatible_with` block")
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::check_table;
+    use crate::lint::testing::{Files, TOFU_COMPATIBLE_1_12, check_table};
+
+    const PASS: &[Files] = &[&[("versions.tofu", TOFU_COMPATIBLE_1_12)]];
+    const FAIL: &[(Files, usize)] = &[
+        (
+            &[(
+                "versions.tofu",
+                "language {\n  compatible_with {\n    opentofu = \">= 1.12\"\n  }\n  \
+                 compatible_with {\n    opentofu = \"< 2.0\"\n  }\n}\n",
+            )],
+            1,
+        ),
+        (
+            &[(
+                "versions.tofu.json",
+                concat!(
+                    r#"{"language": {"compatible_with": "#,
+                    r#"[{"opentofu": ">= 1.12"}, {"opentofu": "< 2.0"}]}}"#,
+                ),
+            )],
+            1,
+        ),
+    ];
 
     #[test]
     fn table() {
-        check_table(
-            &super::RULE,
-            &[&[(
-                "versions.tofu",
-                "language {\n  compatible_with {\n    opentofu = \">= 1.12\"\n  }\n}\n",
-            )]],
-            &[
-                (
-                    &[(
-                        "versions.tofu",
-                        "language {\n  compatible_with {\n    opentofu = \">= 1.12\"\n  }\n  compatible_with {\n    opentofu = \"< 2.0\"\n  }\n}\n",
-                    )],
-                    1,
-                ),
-                (
-                    &[(
-                        "versions.tofu.json",
-                        r#"{"language": {"compatible_with": [{"opentofu": ">= 1.12"}, {"opentofu": "< 2.0"}]}}"#,
-                    )],
-                    1,
-                ),
-            ],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
 }

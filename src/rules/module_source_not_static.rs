@@ -1,11 +1,12 @@
 //! A module `source` or `version` the tool cannot resolve before evaluation: Terraform needs a
-//! literal string; OpenTofu (≥ 1.8) a static expression.
+//! literal string; OpenTofu (≥ 1.8) a static expression. Modules are installed before anything
+//! is evaluated, so the module fails to load.
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
-use crate::syntax::{Expr, ExprKind, scan::references};
+use crate::syntax::{Attribute, Block, Expr, ExprKind, scan::references};
 
-use crate::lint::helpers::module_calls;
+use crate::lint::helpers::{json_interpolates, module_calls};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -16,37 +17,51 @@ pub(crate) const RULE: Rule = declare_rule! {
     check: Check::View(RuleViews::Both, check),
 };
 
+const TERRAFORM_ALSO: &str = " OpenTofu 1.8 and later accept static expressions here, so the \
+                              module loads there but not in Terraform.";
+
+const OPENTOFU_HELP: &str = "use only literals, variables, locals, `path.*`, \
+                             `terraform.workspace` and built-in functions";
+
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    for block in module_calls(ctx) {
+    for call in module_calls(ctx) {
         for name in ["source", "version"] {
-            let Some(attr) = block.body.attribute(name) else {
+            let Some(attr) = call.body.attribute(name) else {
                 continue;
             };
             let problem = match ctx.view {
                 View::Terraform => terraform_problem(&attr.expr),
                 View::OpenTofu => opentofu_problem(ctx, &attr.expr),
             };
-            let Some((summary, why)) = problem else {
-                continue;
-            };
-            let other = match ctx.view {
-                View::Terraform => {
-                    " OpenTofu 1.8 and later accept static expressions here, so the module loads there but not in Terraform."
-                }
-                View::OpenTofu => "",
-            };
-            out.push(
-                ctx.finding(&RULE, summary)
-                    .at(ctx.files, attr.expr.span, why)
-                    .with_label(ctx.files, block.header_span, "in this module call")
-                    .with_note(format!("Modules are installed before anything is evaluated, so `{name}` must be known from the configuration alone.{other}"))
-                    .with_help(match ctx.view {
-                        View::Terraform => "write the value as a literal string",
-                        View::OpenTofu => "use only literals, variables, locals, `path.*`, `terraform.workspace` and built-in functions",
-                    }),
-            );
+            if let Some((summary, why)) = problem {
+                out.push(not_static(ctx, call, attr, summary, why));
+            }
         }
     }
+}
+
+/// `Variables not allowed` and the like, on a `source` or `version` the view's tool cannot
+/// resolve before evaluation.
+fn not_static(
+    ctx: &Context,
+    call: &Block,
+    attr: &Attribute,
+    summary: &str,
+    why: String,
+) -> Diagnostic {
+    let (also, help) = match ctx.view {
+        View::Terraform => (TERRAFORM_ALSO, "write the value as a literal string"),
+        View::OpenTofu => ("", OPENTOFU_HELP),
+    };
+    ctx.finding(&RULE, summary)
+        .at(ctx.files, attr.expr.span, why)
+        .with_label(ctx.files, call.header_span, "in this module call")
+        .with_note(format!(
+            "Modules are installed before anything is evaluated, so `{}` must be known from the \
+             configuration alone.{also}",
+            attr.name
+        ))
+        .with_help(help)
 }
 
 /// Terraform: only a literal string (JSON strings are read literally).
@@ -68,12 +83,7 @@ fn terraform_problem(expr: &Expr) -> Option<(&'static str, String)> {
 
 /// OpenTofu: static references only.
 fn opentofu_problem(ctx: &Context, expr: &Expr) -> Option<(&'static str, String)> {
-    if expr.json_string.is_some()
-        && !expr
-            .json_string
-            .as_deref()
-            .is_some_and(|s| s.contains("${"))
-    {
+    if expr.json_string.is_some() && !json_interpolates(expr) {
         return None;
     }
     let text = match &expr.json_string {
@@ -107,53 +117,42 @@ fn opentofu_problem(ctx: &Context, expr: &Expr) -> Option<(&'static str, String)
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{check_table, findings};
+    use crate::lint::testing::{Files, check_table, findings};
+
+    const PASS: &[Files] = &[
+        &[("main.tf", "module \"a\" {\n  source = \"./a\"\n}\n")],
+        &[("main.tf.json", r#"{"module": {"a": {"source": "./a"}}}"#)],
+    ];
+    const FAIL: &[(Files, usize)] = &[
+        // OpenTofu accepts a variable, Terraform does not: one finding, Terraform view.
+        (&[("main.tf", VARIABLE_SOURCE)], 1),
+        // Neither accepts a resource attribute: one finding per view (different words).
+        (
+            &[(
+                "main.tf",
+                "module \"a\" {\n  source = aws_s3_bucket.b.id\n}\n",
+            )],
+            2,
+        ),
+        (
+            &[(
+                "main.tofu",
+                "module \"a\" {\n  source = module.other.path\n}\n",
+            )],
+            1,
+        ),
+    ];
+
+    const VARIABLE_SOURCE: &str = "module \"a\" {\n  source = \"./modules/${var.name}\"\n}\n";
 
     #[test]
     fn table() {
-        check_table(
-            &super::RULE,
-            &[
-                &[("main.tf", "module \"a\" {\n  source = \"./a\"\n}\n")],
-                &[("main.tf.json", r#"{"module": {"a": {"source": "./a"}}}"#)],
-            ],
-            &[
-                // OpenTofu accepts a variable, Terraform does not: one finding, Terraform view.
-                (
-                    &[(
-                        "main.tf",
-                        "module \"a\" {\n  source = \"./modules/${var.name}\"\n}\n",
-                    )],
-                    1,
-                ),
-                // Neither accepts a resource attribute: one finding per view (different words).
-                (
-                    &[(
-                        "main.tf",
-                        "module \"a\" {\n  source = aws_s3_bucket.b.id\n}\n",
-                    )],
-                    2,
-                ),
-                (
-                    &[(
-                        "main.tofu",
-                        "module \"a\" {\n  source = module.other.path\n}\n",
-                    )],
-                    1,
-                ),
-            ],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
 
     #[test]
     fn a_variable_source_is_an_error_for_terraform_only() {
-        let found = findings(
-            &super::RULE,
-            &[(
-                "main.tf",
-                "module \"a\" {\n  source = \"./modules/${var.name}\"\n}\n",
-            )],
-        );
+        let found = findings(&super::RULE, &[("main.tf", VARIABLE_SOURCE)]);
         assert_eq!(found[0].message, "Variables not allowed");
         assert_eq!(found[0].views, crate::diagnostic::Views::TERRAFORM);
     }

@@ -1,8 +1,10 @@
 //! `terraform { language }` / `terraform { experiments }` in a `.tofu` file: OpenTofu ≥ 1.12
-//! ignores them.
+//! takes language settings from the top-level `language` block and ignores them, and Terraform
+//! never reads `.tofu` files, so the setting has no effect at all.
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
+use crate::syntax::{Attribute, Block};
 
 use crate::lint::helpers::top_level_blocks;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
@@ -26,57 +28,61 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             .iter()
             .filter(|a| a.name == "language" || a.name == "experiments")
         {
-            let replacement = if attr.name == "language" {
-                "edition"
-            } else {
-                "experiments"
-            };
-            out.push(
-                ctx.finding(&RULE, format!("`terraform {{ {} }}` in a `.tofu` file is ignored by OpenTofu", attr.name))
-                    .at(ctx.files, attr.span(), "ignored")
-                    .with_label(ctx.files, block.header_span, "in this block")
-                    .with_note(format!(
-                        "OpenTofu 1.12 and later take language settings from the top-level `language` block and ignore `terraform {{ {} }}`; only Terraform reads it, and Terraform never reads `.tofu` files.",
-                        attr.name
-                    ))
-                    .with_help(format!("remove it, or set `{replacement}` in a top-level `language` block")),
-            );
+            out.push(ignored_setting(ctx, block, attr));
         }
     }
 }
 
+/// `` `terraform { language }` in a `.tofu` file is ignored by OpenTofu ``
+fn ignored_setting(ctx: &Context, block: &Block, attr: &Attribute) -> Diagnostic {
+    let name = &attr.name;
+    let replacement = if name == "language" {
+        "edition"
+    } else {
+        "experiments"
+    };
+    let message = format!("`terraform {{ {name} }}` in a `.tofu` file is ignored by OpenTofu");
+    ctx.finding(&RULE, message)
+        .at(ctx.files, attr.span(), "ignored")
+        .with_label(ctx.files, block.header_span, "in this block")
+        .with_note(format!(
+            "OpenTofu 1.12 and later take language settings from the top-level `language` block \
+             and ignore `terraform {{ {name} }}`; only Terraform reads it, and Terraform never \
+             reads `.tofu` files."
+        ))
+        .with_help(format!(
+            "remove it, or set `{replacement}` in a top-level `language` block"
+        ))
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::check_table;
+    use crate::lint::testing::{Files, check_table, terraform_required_version as required};
+
+    const PASS: &[Files] = &[
+        // In a .tf file it is Terraform's setting.
+        &[("versions.tf", "terraform {\n  experiments = []\n}\n")],
+        &[("versions.tofu", required!(">= 1.12"))],
+    ];
+    const FAIL: &[(Files, usize)] = &[
+        (
+            &[(
+                "versions.tofu",
+                "terraform {\n  language    = TF2021\n  experiments = []\n}\n",
+            )],
+            2,
+        ),
+        (
+            &[(
+                "versions.tofu.json",
+                r#"{"terraform": {"experiments": []}}"#,
+            )],
+            1,
+        ),
+    ];
 
     #[test]
     fn table() {
-        check_table(
-            &super::RULE,
-            &[
-                // In a .tf file it is Terraform's setting.
-                &[("versions.tf", "terraform {\n  experiments = []\n}\n")],
-                &[(
-                    "versions.tofu",
-                    "terraform {\n  required_version = \">= 1.12\"\n}\n",
-                )],
-            ],
-            &[
-                (
-                    &[(
-                        "versions.tofu",
-                        "terraform {\n  language    = TF2021\n  experiments = []\n}\n",
-                    )],
-                    2,
-                ),
-                (
-                    &[(
-                        "versions.tofu.json",
-                        r#"{"terraform": {"experiments": []}}"#,
-                    )],
-                    1,
-                ),
-            ],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
 }

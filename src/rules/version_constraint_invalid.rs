@@ -1,11 +1,15 @@
 //! Version constraints that do not parse: `required_version`, `compatible_with.opentofu`,
-//! `required_providers.*.version` and module `version`.
+//! `required_providers.*.version` and module `version`. The tools refuse to load a module with
+//! one (where they evaluate it: OpenTofu ≥ 1.12 never reads `required_version` in `.tf` files).
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
+use crate::source::Span;
 use crate::syntax::{Expr, ExprKind};
 
-use crate::lint::helpers::{constraint_span, parse_constraints, top_level_blocks};
+use crate::lint::helpers::{
+    compatible_with_opentofu, constraint_span, parse_constraints, top_level_blocks,
+};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -42,10 +46,8 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 }
             }
             "language" if ctx.view == View::OpenTofu => {
-                for compatible in block.body.blocks_of("compatible_with") {
-                    if let Some(attr) = compatible.body.attribute("opentofu") {
-                        judge(ctx, &attr.expr, "compatible_with.opentofu", out);
-                    }
+                for attr in compatible_with_opentofu(block) {
+                    judge(ctx, &attr.expr, "compatible_with.opentofu", out);
                 }
             }
             "module" => {
@@ -64,93 +66,98 @@ fn key_is(key: &Expr, name: &str) -> bool {
     matches!(&key.kind, ExprKind::Variable(k) | ExprKind::String(k) if k == name)
 }
 
+const PRE_RELEASE_NOTE: &str = "`required_version` cannot name a pre-release version: \
+                                pre-releases are matched only exactly, which makes the constraint \
+                                useless for releases.";
+
 fn judge(ctx: &Context, expr: &Expr, what: &str, out: &mut Vec<Diagnostic>) {
-    let (span, message) = match parse_constraints(ctx.files, expr) {
-        Some(Err(error)) => error,
+    match parse_constraints(ctx.files, expr) {
+        Some(Err((span, message))) => out.push(invalid_constraint(ctx, span, message, what)),
         // The tools accept no pre-release in `required_version` at all.
         Some(Ok(constraints)) if what == "required_version" => {
-            let Some(pre) = constraints.iter().find(|c| c.version.pre.is_some()) else {
-                return;
-            };
-            out.push(
-                ctx.finding(&RULE, "Invalid required_version constraint")
-                    .at(ctx.files, constraint_span(ctx.files, expr, pre.range.clone()), "a pre-release version")
-                    .with_note("`required_version` cannot name a pre-release version: pre-releases are matched only exactly, which makes the constraint useless for releases.")
-                    .with_help("name a release, e.g. `>= 1.8.0`"),
-            );
-            return;
+            if let Some(pre) = constraints.iter().find(|c| c.version.pre.is_some()) {
+                let span = constraint_span(ctx.files, expr, pre.range.clone());
+                out.push(pre_release_required(ctx, span));
+            }
         }
-        _ => return,
-    };
-    out.push(
-        ctx.finding(&RULE, "Invalid version constraint")
-            .at(ctx.files, span, message)
-            .with_note(format!(
-                "`{what}` must be comma-separated constraints, each an operator (`=`, `!=`, `>`, `>=`, `<`, `<=`, `~>`, or none) and a version such as `1.12` or `1.12.0`."
-            ))
-            .with_help("for example `>= 1.6, < 2.0`"),
-    );
+        _ => {}
+    }
+}
+
+/// `Invalid required_version constraint`, at a pre-release version.
+fn pre_release_required(ctx: &Context, span: Span) -> Diagnostic {
+    ctx.finding(&RULE, "Invalid required_version constraint")
+        .at(ctx.files, span, "a pre-release version")
+        .with_note(PRE_RELEASE_NOTE)
+        .with_help("name a release, e.g. `>= 1.8.0`")
+}
+
+/// `Invalid version constraint`, at the part that does not parse (`what` names the setting).
+fn invalid_constraint(ctx: &Context, span: Span, message: String, what: &str) -> Diagnostic {
+    ctx.finding(&RULE, "Invalid version constraint")
+        .at(ctx.files, span, message)
+        .with_note(format!(
+            "`{what}` must be comma-separated constraints, each an operator (`=`, `!=`, `>`, \
+             `>=`, `<`, `<=`, `~>`, or none) and a version such as `1.12` or `1.12.0`."
+        ))
+        .with_help("for example `>= 1.6, < 2.0`")
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{check_table, findings};
+    use crate::lint::testing::{
+        Files, check_table, findings, terraform_required_version as required,
+        tofu_compatible_with as language,
+    };
+
+    const BAD_REQUIRED: &str = required!(">= 1.6, >= one");
+
+    const PASS: &[Files] = &[
+        &[(
+            "versions.tf",
+            "terraform {\n  required_version = \">= 1.6, < 2.0\"\n  required_providers {\n    \
+             aws = {\n      source  = \"hashicorp/aws\"\n      version = \"~> 5.0\"\n    }\n  \
+             }\n}\n",
+        )],
+        &[(
+            "main.tf",
+            "module \"vpc\" {\n  source  = \"terraform-aws-modules/vpc/aws\"\n  version = \
+             \"5.8.1\"\n}\n",
+        )],
+    ];
+    const FAIL: &[(Files, usize)] = &[
+        (&[("versions.tf", BAD_REQUIRED)], 1),
+        (
+            &[(
+                "versions.tf.json",
+                concat!(
+                    r#"{"terraform": {"required_providers": "#,
+                    r#"{"aws": {"source": "hashicorp/aws", "version": "~>"}}}}"#,
+                ),
+            )],
+            1,
+        ),
+        (
+            &[(
+                "main.tf",
+                "module \"vpc\" {\n  source  = \"terraform-aws-modules/vpc/aws\"\n  version = \
+                 \"latest\"\n}\n",
+            )],
+            1,
+        ),
+        (&[("versions.tofu", language!(">=1.12 <2"))], 1),
+    ];
 
     #[test]
     fn table() {
-        check_table(
-            &super::RULE,
-            &[
-                &[(
-                    "versions.tf",
-                    "terraform {\n  required_version = \">= 1.6, < 2.0\"\n  required_providers {\n    aws = {\n      source  = \"hashicorp/aws\"\n      version = \"~> 5.0\"\n    }\n  }\n}\n",
-                )],
-                &[(
-                    "main.tf",
-                    "module \"vpc\" {\n  source  = \"terraform-aws-modules/vpc/aws\"\n  version = \"5.8.1\"\n}\n",
-                )],
-            ],
-            &[
-                (
-                    &[(
-                        "versions.tf",
-                        "terraform {\n  required_version = \">= 1.6, >= one\"\n}\n",
-                    )],
-                    1,
-                ),
-                (
-                    &[(
-                        "versions.tf.json",
-                        r#"{"terraform": {"required_providers": {"aws": {"source": "hashicorp/aws", "version": "~>"}}}}"#,
-                    )],
-                    1,
-                ),
-                (
-                    &[(
-                        "main.tf",
-                        "module \"vpc\" {\n  source  = \"terraform-aws-modules/vpc/aws\"\n  version = \"latest\"\n}\n",
-                    )],
-                    1,
-                ),
-                (
-                    &[(
-                        "versions.tofu",
-                        "language {\n  compatible_with {\n    opentofu = \">=1.12 <2\"\n  }\n}\n",
-                    )],
-                    1,
-                ),
-            ],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
 
     #[test]
     fn a_prerelease_required_version_is_invalid() {
         let found = findings(
             &super::RULE,
-            &[(
-                "versions.tf",
-                "terraform {\n  required_version = \">= 1.8.0-beta1\"\n}\n",
-            )],
+            &[("versions.tf", required!(">= 1.8.0-beta1"))],
         );
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].message, "Invalid required_version constraint");
@@ -158,13 +165,7 @@ mod tests {
 
     #[test]
     fn points_at_the_bad_part_and_skips_what_opentofu_never_reads() {
-        let found = findings(
-            &super::RULE,
-            &[(
-                "versions.tf",
-                "terraform {\n  required_version = \">= 1.6, >= one\"\n}\n",
-            )],
-        );
+        let found = findings(&super::RULE, &[("versions.tf", BAD_REQUIRED)]);
         assert_eq!(found[0].start(), (2, 31));
         assert_eq!(found[0].views, crate::diagnostic::Views::TERRAFORM);
     }
