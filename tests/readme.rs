@@ -177,7 +177,9 @@ fn the_readme_lists_every_finding_with_its_default_severity() {
         }
     }
     for id in readme.keys().filter(|id| !catalogue.contains_key(*id)) {
-        problems.push(format!("`{id}` is listed but `tflint-merge rules` has no such id"));
+        problems.push(format!(
+            "`{id}` is listed but `tflint-merge rules` has no such id"
+        ));
     }
     assert!(
         problems.is_empty(),
