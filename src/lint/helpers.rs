@@ -237,3 +237,135 @@ pub(crate) fn opentofu_compatible_with<'a>(
 ) -> impl Iterator<Item = &'a Attribute> + 'a {
     language_blocks(ctx).flat_map(|(_, language)| compatible_with_opentofu(language))
 }
+
+// --- group C: Terragrunt ---
+
+/// What the `terragrunt_*` rules share: cycle messages and labels, and failed references reported
+/// once per reference. A module of its own, so its imports stay apart from the other sections'.
+pub(crate) mod terragrunt {
+    use crate::diagnostic::Diagnostic;
+    use crate::source::{SourceFiles, Span};
+    use crate::terragrunt::refs::Reference;
+    use crate::terragrunt::resolve::Outcome;
+    use crate::terragrunt::{Failure, Tree};
+
+    /// A cycle's files or units as `a → b → a`, shortened in the middle when long: the
+    /// message of both Terragrunt cycle rules.
+    pub(crate) fn chain(names: &[String]) -> String {
+        let mut shown: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        if shown.len() > 8 {
+            let hidden = shown.len() - 5;
+            let tail = shown.split_off(shown.len() - 2);
+            shown.truncate(3);
+            shown.push(format!("… ({hidden} more)"));
+            shown.extend(tail);
+        }
+        if let Some(first) = names.first() {
+            shown.push(format!("`{first}`"));
+        }
+        shown.join(" → ")
+    }
+
+    /// Where an edge stands in a cycle, which decides how its label reads.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(crate) enum CycleStep {
+        /// The one edge of a cycle of one (a file or unit naming itself).
+        Only,
+        First,
+        Between,
+        /// The last edge, back to the first file or unit.
+        Closing,
+    }
+
+    /// The edges of a cycle (edge indexes in order), each with its place in the cycle.
+    pub(crate) fn cycle_steps(cycle: &[usize]) -> impl Iterator<Item = (CycleStep, usize)> + '_ {
+        let last = cycle.len().saturating_sub(1);
+        cycle.iter().enumerate().map(move |(i, &edge)| {
+            let step = match i {
+                _ if cycle.len() == 1 => CycleStep::Only,
+                0 => CycleStep::First,
+                i if i == last => CycleStep::Closing,
+                _ => CycleStep::Between,
+            };
+            (step, edge)
+        })
+    }
+
+    /// A finding located at every place given, in order: the first is its primary location, the
+    /// others its labels. Cycle findings point at each edge of the cycle this way.
+    pub(crate) fn at_each(
+        finding: Diagnostic,
+        files: &SourceFiles,
+        places: impl IntoIterator<Item = (Span, String)>,
+    ) -> Diagnostic {
+        places
+            .into_iter()
+            .enumerate()
+            .fold(finding, |finding, (i, (span, label))| {
+                if i == 0 {
+                    finding.at(files, span, label)
+                } else {
+                    finding.with_label(files, span, label)
+                }
+            })
+    }
+
+    /// A reference of a Terragrunt tree that failed to resolve, once however many units evaluate
+    /// its file: the rules on missing and unresolvable paths report each such reference once.
+    pub(crate) struct FailedReference<'a> {
+        /// The failure for the first unit (by shown path).
+        pub(crate) failure: &'a Failure,
+        pub(crate) reference: &'a Reference,
+        /// The note naming the units an included file was evaluated for, if it was.
+        pub(crate) evaluated_for: Option<String>,
+    }
+
+    /// The live failures `keep` selects, one per reference (see [`FailedReference`]).
+    pub(crate) fn failed_references<'a>(
+        tree: &'a Tree,
+        keep: impl Fn(&Outcome) -> bool,
+    ) -> impl Iterator<Item = FailedReference<'a>> + 'a {
+        tree.grouped_failures(keep).into_iter().map(move |group| {
+            let failure = group[0];
+            let nodes: Vec<usize> = group.iter().map(|f| f.node).collect();
+            FailedReference {
+                failure,
+                reference: tree.reference(failure.node, failure.reference),
+                evaluated_for: tree.evaluated_for(&nodes),
+            }
+        })
+    }
+
+    /// A note that may be absent (as [`Tree::evaluated_for`]'s), added when present.
+    pub(crate) fn with_optional_note(finding: Diagnostic, note: Option<String>) -> Diagnostic {
+        match note {
+            Some(note) => finding.with_note(note),
+            None => finding,
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn long_chains_are_shortened() {
+            let names: Vec<String> = (0..10).map(|i| format!("f{i}")).collect();
+            assert_eq!(
+                super::chain(&names),
+                "`f0` → `f1` → `f2` → … (5 more) → `f8` → `f9` → `f0`"
+            );
+        }
+
+        #[test]
+        fn cycle_steps() {
+            use super::CycleStep::*;
+            let steps = |cycle: &[usize]| {
+                super::cycle_steps(cycle)
+                    .map(|(s, _)| s)
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(steps(&[7]), [Only]);
+            assert_eq!(steps(&[1, 2]), [First, Closing]);
+            assert_eq!(steps(&[1, 2, 3]), [First, Between, Closing]);
+        }
+    }
+}

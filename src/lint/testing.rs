@@ -233,3 +233,15 @@ pub(crate) use terraform_required_version;
 /// `language { compatible_with { opentofu = ">= 1.12" } }`: OpenTofu's own constraint, starting
 /// at the first version that reads the `language` block.
 pub(crate) const TOFU_COMPATIBLE_1_12: &str = tofu_compatible_with!(">= 1.12");
+
+// --- group C: Terragrunt ---
+
+/// A unit's include of the root configuration, found from the unit's directory.
+pub(crate) const INCLUDE_ROOT: &str =
+    "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n";
+
+/// An import of `env.hcl` one directory up.
+pub(crate) const IMPORT_ENV: &str = "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n";
+
+/// A dependency on the unit `vpc` next to this one.
+pub(crate) const DEPENDENCY_VPC: &str = "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n";

@@ -2,9 +2,11 @@
 //! can be applied first.
 
 use crate::diagnostic::Diagnostic;
+use crate::source::Span;
+use crate::terragrunt::Tree;
 use crate::terragrunt::paths::dir_of;
 
-use super::terragrunt_import_cycle::chain;
+use crate::lint::helpers::terragrunt::{CycleStep, at_each, chain, cycle_steps};
 use crate::lint::{Check, Rule, TreeContext, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -15,94 +17,111 @@ pub(crate) const RULE: Rule = declare_rule! {
     check: Check::Terragrunt(check),
 };
 
+const NOTE: &str = "Terragrunt applies a unit after the units it depends on, and reads their \
+    outputs: with a cycle there is no order, and `run --all` fails with a cycle error.";
+
+const HELP: &str = "remove one dependency of the cycle: pass that value another way (an input, \
+    a data source, or a unit both depend on)";
+
 fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
     let tree = ctx.tree;
-    let unit_dir = |node: usize| tree.show(dir_of(&tree.files[tree.nodes[node].unit].path));
     for cycle in tree.dependency_cycles() {
         let units: Vec<String> = cycle
             .iter()
-            .map(|&e| unit_dir(tree.edges[e].from))
+            .map(|&e| unit_dir(tree, tree.edges[e].from))
             .collect();
-        let mut finding = ctx.finding(
-            &RULE,
-            format!("Terragrunt dependency cycle: {}", chain(&units)),
-        );
-        let last = cycle.len() - 1;
-        for (i, &e) in cycle.iter().enumerate() {
+        let edges = cycle_steps(&cycle).map(|(step, e)| {
             let edge = tree.edges[e];
-            let reference = tree.reference(edge.from, edge.reference);
-            let from = unit_dir(edge.from);
-            let to = unit_dir(edge.to);
-            let label = match (i, cycle.len()) {
-                (_, 1) => "a unit that depends on itself".to_string(),
-                (0, _) => format!("`{from}` depends on `{to}`"),
-                (i, _) if i == last => format!("`{from}` depends on `{to}`, closing the cycle"),
-                _ => format!("which depends on `{to}`"),
+            let from = unit_dir(tree, edge.from);
+            let to = unit_dir(tree, edge.to);
+            let label = match step {
+                CycleStep::Only => "a unit that depends on itself".to_string(),
+                CycleStep::First => format!("`{from}` depends on `{to}`"),
+                CycleStep::Closing => format!("`{from}` depends on `{to}`, closing the cycle"),
+                CycleStep::Between => format!("which depends on `{to}`"),
             };
-            finding = if i == 0 {
-                finding.at(ctx.files(), reference.path.span, label)
-            } else {
-                finding.with_label(ctx.files(), reference.path.span, label)
-            };
-        }
-        out.push(
-            finding
-                .with_note("Terragrunt applies a unit after the units it depends on, and reads their outputs: with a cycle there is no order, and `run --all` fails with a cycle error.")
-                .with_help("remove one dependency of the cycle: pass that value another way (an input, a data source, or a unit both depend on)"),
-        );
+            (tree.reference(edge.from, edge.reference).path.span, label)
+        });
+        out.push(dependency_cycle(ctx, &units, edges));
     }
+}
+
+/// The directory of the unit a node is evaluated for, as shown.
+fn unit_dir(tree: &Tree, node: usize) -> String {
+    tree.show(dir_of(&tree.files[tree.nodes[node].unit].path))
+}
+
+/// `Terragrunt dependency cycle: `vpc` → `db` → `vpc``, at each dependency of the cycle.
+fn dependency_cycle(
+    ctx: &TreeContext,
+    units: &[String],
+    edges: impl IntoIterator<Item = (Span, String)>,
+) -> Diagnostic {
+    let message = format!("Terragrunt dependency cycle: {}", chain(units));
+    at_each(ctx.finding(&RULE, message), ctx.files(), edges)
+        .with_note(NOTE)
+        .with_help(HELP)
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{check_table, findings};
+    use crate::lint::testing::{DEPENDENCY_VPC, Files, check_table, findings};
 
-    fn dep(name: &str, path: &str) -> String {
-        format!("dependency \"{name}\" {{\n  config_path = \"{path}\"\n}}\n")
-    }
+    const DEPENDENCY_DB: &str = "dependency \"db\" {\n  config_path = \"../db\"\n}\n";
+    const ON_BOTH: &str = concat!(
+        "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n",
+        "dependency \"db\" {\n  config_path = \"../db\"\n}\n",
+    );
+
+    const PASS: &[Files] = &[&[
+        ("vpc/terragrunt.hcl", ""),
+        ("db/terragrunt.hcl", DEPENDENCY_VPC),
+        ("app/terragrunt.hcl", ON_BOTH),
+    ]];
+
+    const FAIL: &[(Files, usize)] = &[
+        (
+            &[
+                ("vpc/terragrunt.hcl", DEPENDENCY_DB),
+                ("db/terragrunt.hcl", DEPENDENCY_VPC),
+                ("app/terragrunt.hcl", ON_BOTH),
+            ],
+            1,
+        ),
+        // Through `dependencies`, and a dependency set in an included parent.
+        (
+            &[
+                (
+                    "vpc/terragrunt.hcl",
+                    "dependencies {\n  paths = [\"../db\"]\n}\n",
+                ),
+                (
+                    "db/common.hcl",
+                    concat!(
+                        "dependency \"vpc\" {\n",
+                        "  config_path = \"${get_terragrunt_dir()}/../vpc\"\n",
+                        "}\n",
+                    ),
+                ),
+                (
+                    "db/terragrunt.hcl",
+                    "include \"common\" {\n  path = \"common.hcl\"\n}\n",
+                ),
+            ],
+            1,
+        ),
+        (
+            &[(
+                "vpc/terragrunt.hcl",
+                "dependency \"me\" {\n  config_path = \".\"\n}\n",
+            )],
+            1,
+        ),
+    ];
 
     #[test]
     fn table() {
-        let vpc_on_db = dep("db", "../db");
-        let db_on_vpc = dep("vpc", "../vpc");
-        let app_on_both = format!("{}{}", dep("vpc", "../vpc"), dep("db", "../db"));
-        check_table(
-            &super::RULE,
-            &[&[
-                ("vpc/terragrunt.hcl", ""),
-                ("db/terragrunt.hcl", &db_on_vpc),
-                ("app/terragrunt.hcl", &app_on_both),
-            ]],
-            &[
-                (
-                    &[
-                        ("vpc/terragrunt.hcl", &vpc_on_db),
-                        ("db/terragrunt.hcl", &db_on_vpc),
-                        ("app/terragrunt.hcl", &app_on_both),
-                    ],
-                    1,
-                ),
-                // Through `dependencies`, and a dependency set in an included parent.
-                (
-                    &[
-                        (
-                            "vpc/terragrunt.hcl",
-                            "dependencies {\n  paths = [\"../db\"]\n}\n",
-                        ),
-                        (
-                            "db/common.hcl",
-                            "dependency \"vpc\" {\n  config_path = \"${get_terragrunt_dir()}/../vpc\"\n}\n",
-                        ),
-                        (
-                            "db/terragrunt.hcl",
-                            "include \"common\" {\n  path = \"common.hcl\"\n}\n",
-                        ),
-                    ],
-                    1,
-                ),
-                (&[("vpc/terragrunt.hcl", &dep("me", "."))], 1),
-            ],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
 
     #[test]
@@ -113,7 +132,7 @@ mod tests {
                 let next = (i + 1) % n;
                 (
                     format!("u{i:04}/terragrunt.hcl"),
-                    dep("next", &format!("../u{next:04}")),
+                    format!("dependency \"next\" {{\n  config_path = \"../u{next:04}\"\n}}\n"),
                 )
             })
             .collect();

@@ -3,6 +3,7 @@
 //! include mechanism that imports deprecate.
 
 use crate::diagnostic::Diagnostic;
+use crate::source::Span;
 
 use crate::lint::{Check, Rule, TreeContext, declare_rule};
 
@@ -26,58 +27,78 @@ fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
             continue;
         };
         for call in &file.extracted.calls {
-            if !FUNCTIONS.contains(&call.name.as_str()) {
-                continue;
+            if FUNCTIONS.contains(&call.name.as_str()) {
+                out.push(include_function(
+                    ctx,
+                    &call.name,
+                    call.span,
+                    import.header_span,
+                ));
             }
-            let help = if call.name == "get_parent_terragrunt_dir" {
-                "use the imported configuration's directory, `import.<name>.terragrunt_dir`"
-            } else {
-                "compute the path from `get_terragrunt_dir()` and the imported configuration's `import.<name>.terragrunt_dir`"
-            };
-            out.push(
-                ctx.finding(
-                    &RULE,
-                    format!("`{}()` in a configuration that uses imports", call.name),
-                )
-                .at(ctx.files(), call.span, "a function of the include mechanism")
-                .with_label(ctx.files(), import.header_span, "this file uses imports")
-                .with_note(format!(
-                    "Imports replace `include`, and Terragrunt's imports design deprecates the functions that only make sense with it: `{}()`, `{}()` and `{}()` warn, and describe the including file rather than the imports.",
-                    FUNCTIONS[0], FUNCTIONS[1], FUNCTIONS[2]
-                ))
-                .with_help(help),
-            );
         }
     }
 }
 
+/// `` `path_relative_to_include()` in a configuration that uses imports ``
+fn include_function(ctx: &TreeContext, function: &str, call: Span, import: Span) -> Diagnostic {
+    let help = if function == "get_parent_terragrunt_dir" {
+        "use the imported configuration's directory, `import.<name>.terragrunt_dir`"
+    } else {
+        "compute the path from `get_terragrunt_dir()` and the imported configuration's \
+         `import.<name>.terragrunt_dir`"
+    };
+    let [to, from, parent] = FUNCTIONS;
+    ctx.finding(
+        &RULE,
+        format!("`{function}()` in a configuration that uses imports"),
+    )
+    .at(ctx.files(), call, "a function of the include mechanism")
+    .with_label(ctx.files(), import, "this file uses imports")
+    .with_note(format!(
+        "Imports replace `include`, and Terragrunt's imports design deprecates the functions \
+         that only make sense with it: `{to}()`, `{from}()` and `{parent}()` warn, and describe \
+         the including file rather than the imports."
+    ))
+    .with_help(help)
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::check_table;
+    use crate::lint::testing::{Files, INCLUDE_ROOT, check_table};
+
+    const IMPORT_ROOT: &str = "import \"root\" {\n  config_path = \"../root.hcl\"\n}\n";
+
+    const PASS: &[Files] = &[
+        // With include, the functions are what they are for.
+        &[
+            (
+                "root.hcl",
+                "locals {\n  key = \"${path_relative_to_include()}/tf.tfstate\"\n}\n",
+            ),
+            ("a/terragrunt.hcl", INCLUDE_ROOT),
+        ],
+        &[("root.hcl", ""), ("a/terragrunt.hcl", IMPORT_ROOT)],
+    ];
+
+    const FAIL: &[(Files, usize)] = &[(
+        &[
+            ("root.hcl", ""),
+            (
+                "a/terragrunt.hcl",
+                concat!(
+                    "import \"root\" {\n  config_path = \"../root.hcl\"\n}\n",
+                    "locals {\n",
+                    "  key = \"${path_relative_to_include()}/tf.tfstate\"\n",
+                    "  up  = get_parent_terragrunt_dir()\n",
+                    "}\n",
+                ),
+            ),
+        ],
+        2,
+    )];
 
     #[test]
     fn table() {
-        let import = "import \"root\" {\n  config_path = \"../root.hcl\"\n}\n";
-        let with_import = format!(
-            "{import}locals {{\n  key = \"${{path_relative_to_include()}}/tf.tfstate\"\n  up  = get_parent_terragrunt_dir()\n}}\n"
-        );
-        check_table(
-            &super::RULE,
-            &[
-                // With include, the functions are what they are for.
-                &[
-                    (
-                        "root.hcl",
-                        "locals {\n  key = \"${path_relative_to_include()}/tf.tfstate\"\n}\n",
-                    ),
-                    (
-                        "a/terragrunt.hcl",
-                        "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n",
-                    ),
-                ],
-                &[("root.hcl", ""), ("a/terragrunt.hcl", import)],
-            ],
-            &[(&[("root.hcl", ""), ("a/terragrunt.hcl", &with_import)], 2)],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
 }

@@ -2,8 +2,11 @@
 //! calls: Terragrunt parses each target before the file naming it, so it never finishes.
 
 use crate::diagnostic::Diagnostic;
-use crate::terragrunt::Tree;
+use crate::source::Span;
 
+use crate::lint::helpers::terragrunt::{
+    CycleStep, at_each, chain, cycle_steps, with_optional_note,
+};
 use crate::lint::{Check, Rule, TreeContext, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -14,155 +17,123 @@ pub(crate) const RULE: Rule = declare_rule! {
     check: Check::Terragrunt(check),
 };
 
-/// `a → b → a`, shortened in the middle when long.
-pub(crate) fn chain(names: &[String]) -> String {
-    let mut shown: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    if shown.len() > 8 {
-        let hidden = shown.len() - 5;
-        let tail = shown.split_off(shown.len() - 2);
-        shown.truncate(3);
-        shown.push(format!("… ({hidden} more)"));
-        shown.extend(tail);
-    }
-    if let Some(first) = names.first() {
-        shown.push(format!("`{first}`"));
-    }
-    shown.join(" → ")
-}
+const NOTE: &str = "Terragrunt parses the file an include, import or read_terragrunt_config \
+    names before it finishes the file that names it, so a cycle of them never finishes parsing.";
+
+const HELP: &str = "break the cycle: move what both files need into a file that neither \
+    includes, imports nor reads";
 
 fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
-    let tree: &Tree = ctx.tree;
+    let tree = ctx.tree;
     for cycle in tree.parse_cycles() {
         let files: Vec<String> = cycle
             .iter()
             .map(|&e| tree.show_file(tree.nodes[tree.edges[e].from].file))
             .collect();
-        let mut finding = ctx.finding(
-            &RULE,
-            format!("Terragrunt configuration cycle: {}", chain(&files)),
-        );
-        let last = cycle.len() - 1;
-        for (i, &e) in cycle.iter().enumerate() {
+        let edges = cycle_steps(&cycle).map(|(step, e)| {
             let edge = tree.edges[e];
             let reference = tree.reference(edge.from, edge.reference);
             let target = tree.show_file(tree.nodes[edge.to].file);
-            let label = match (i, cycle.len()) {
-                (_, 1) => format!("{} this file itself", reference.kind.verb()),
-                (0, _) => format!("{} `{target}`", reference.kind.verb()),
-                (i, _) if i == last => {
-                    format!("{} `{target}`, closing the cycle", reference.kind.verb())
-                }
-                _ => format!("which {} `{target}`", reference.kind.verb()),
+            let verb = reference.kind.verb();
+            let label = match step {
+                CycleStep::Only => format!("{verb} this file itself"),
+                CycleStep::First => format!("{verb} `{target}`"),
+                CycleStep::Closing => format!("{verb} `{target}`, closing the cycle"),
+                CycleStep::Between => format!("which {verb} `{target}`"),
             };
-            finding = if i == 0 {
-                finding.at(ctx.files(), reference.path.span, label)
-            } else {
-                finding.with_label(ctx.files(), reference.path.span, label)
-            };
-        }
-        finding = finding.with_note(
-            "Terragrunt parses the file an include, import or read_terragrunt_config names before it finishes the file that names it, so a cycle of them never finishes parsing.",
-        );
+            (reference.path.span, label)
+        });
         let nodes: Vec<usize> = cycle.iter().map(|&e| tree.edges[e].from).collect();
-        if let Some(note) = tree.evaluated_for(&nodes) {
-            finding = finding.with_note(note);
-        }
-        out.push(finding.with_help(
-            "break the cycle: move what both files need into a file that neither includes, imports nor reads",
+        out.push(configuration_cycle(
+            ctx,
+            &files,
+            edges,
+            tree.evaluated_for(&nodes),
         ));
     }
 }
 
+/// `Terragrunt configuration cycle: `a.hcl` → `b.hcl` → `a.hcl``, at each edge of the cycle.
+fn configuration_cycle(
+    ctx: &TreeContext,
+    files: &[String],
+    edges: impl IntoIterator<Item = (Span, String)>,
+    evaluated_for: Option<String>,
+) -> Diagnostic {
+    let message = format!("Terragrunt configuration cycle: {}", chain(files));
+    let finding = at_each(ctx.finding(&RULE, message), ctx.files(), edges).with_note(NOTE);
+    with_optional_note(finding, evaluated_for).with_help(HELP)
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{check_table, findings};
+    use crate::lint::testing::{Files, IMPORT_ENV, INCLUDE_ROOT, check_table, findings};
 
     const ENV_IMPORTS_REGION: &str = "import \"region\" {\n  config_path = \"../region.hcl\"\n}\n";
+    const REGION_IMPORTS_ACCOUNT: &str =
+        "import \"account\" {\n  config_path = \"../account.hcl\"\n}\n";
 
     /// account.hcl imports back down the chain: account → env → region → account.
-    const CYCLE: &[(&str, &str)] = &[
+    const CYCLE: Files = &[
         (
             "live/account.hcl",
             "import \"env\" {\n  config_path = \"us/app/env.hcl\"\n}\n",
         ),
-        (
-            "live/us/region.hcl",
-            "import \"account\" {\n  config_path = \"../account.hcl\"\n}\n",
-        ),
+        ("live/us/region.hcl", REGION_IMPORTS_ACCOUNT),
         ("live/us/app/env.hcl", ENV_IMPORTS_REGION),
+        ("live/us/app/vpc/terragrunt.hcl", IMPORT_ENV),
+    ];
+
+    const PASS: &[Files] = &[
+        // A chain without a cycle.
+        &[
+            ("live/account.hcl", "inputs = {}\n"),
+            ("live/us/region.hcl", REGION_IMPORTS_ACCOUNT),
+            ("live/us/app/env.hcl", ENV_IMPORTS_REGION),
+            ("live/us/app/vpc/terragrunt.hcl", IMPORT_ENV),
+        ],
+        // Two units share a parent: a diamond, not a cycle.
+        &[
+            ("root.hcl", "inputs = {}\n"),
+            ("a/terragrunt.hcl", INCLUDE_ROOT),
+            ("b/terragrunt.hcl", INCLUDE_ROOT),
+        ],
+    ];
+
+    const FAIL: &[(Files, usize)] = &[
+        // account.hcl imports back down the chain.
+        (CYCLE, 1),
+        // A file that reads itself.
         (
-            "live/us/app/vpc/terragrunt.hcl",
-            "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n",
+            &[(
+                "a/terragrunt.hcl",
+                concat!(
+                    "locals {\n",
+                    "  me = read_terragrunt_config(\"${get_terragrunt_dir()}/terragrunt.hcl\")\n",
+                    "}\n",
+                ),
+            )],
+            1,
+        ),
+        // Included parents chained through each other, evaluated for two units: one cycle,
+        // reported once.
+        (
+            &[
+                (
+                    "root.hcl",
+                    "include \"mid\" {\n  path = find_in_parent_folders(\"mid.hcl\")\n}\n",
+                ),
+                ("mid.hcl", INCLUDE_ROOT),
+                ("a/terragrunt.hcl", INCLUDE_ROOT),
+                ("b/terragrunt.hcl", INCLUDE_ROOT),
+            ],
+            1,
         ),
     ];
 
     #[test]
     fn table() {
-        check_table(
-            &super::RULE,
-            &[
-                // A chain without a cycle.
-                &[
-                    ("live/account.hcl", "inputs = {}\n"),
-                    (
-                        "live/us/region.hcl",
-                        "import \"account\" {\n  config_path = \"../account.hcl\"\n}\n",
-                    ),
-                    ("live/us/app/env.hcl", ENV_IMPORTS_REGION),
-                    (
-                        "live/us/app/vpc/terragrunt.hcl",
-                        "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n",
-                    ),
-                ],
-                // Two units share a parent: a diamond, not a cycle.
-                &[
-                    ("root.hcl", "inputs = {}\n"),
-                    (
-                        "a/terragrunt.hcl",
-                        "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n",
-                    ),
-                    (
-                        "b/terragrunt.hcl",
-                        "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n",
-                    ),
-                ],
-            ],
-            &[
-                // account.hcl imports back down the chain.
-                (CYCLE, 1),
-                // A file that reads itself.
-                (
-                    &[(
-                        "a/terragrunt.hcl",
-                        "locals {\n  me = read_terragrunt_config(\"${get_terragrunt_dir()}/terragrunt.hcl\")\n}\n",
-                    )],
-                    1,
-                ),
-                // Included parents chained through each other, evaluated for two units: one
-                // cycle, reported once.
-                (
-                    &[
-                        (
-                            "root.hcl",
-                            "include \"mid\" {\n  path = find_in_parent_folders(\"mid.hcl\")\n}\n",
-                        ),
-                        (
-                            "mid.hcl",
-                            "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n",
-                        ),
-                        (
-                            "a/terragrunt.hcl",
-                            "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n",
-                        ),
-                        (
-                            "b/terragrunt.hcl",
-                            "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n",
-                        ),
-                    ],
-                    1,
-                ),
-            ],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
 
     #[test]
@@ -180,14 +151,5 @@ mod tests {
         assert_eq!(d.message.matches(" → ").count(), 3, "{}", d.message);
         assert_eq!(d.secondary.len(), 2, "{d:#?}");
         assert_eq!(d.start().0, 2);
-    }
-
-    #[test]
-    fn long_chains() {
-        let names: Vec<String> = (0..10).map(|i| format!("f{i}")).collect();
-        assert_eq!(
-            super::chain(&names),
-            "`f0` → `f1` → `f2` → … (5 more) → `f8` → `f9` → `f0`"
-        );
     }
 }

@@ -2,6 +2,7 @@
 //! Terragrunt refuses a file that mixes them.
 
 use crate::diagnostic::Diagnostic;
+use crate::source::Span;
 
 use crate::lint::{Check, Rule, TreeContext, declare_rule};
 
@@ -13,6 +14,12 @@ pub(crate) const RULE: Rule = declare_rule! {
     check: Check::Terragrunt(check),
 };
 
+const NOTE: &str = "Imports replace includes: Terragrunt refuses a configuration that has both, \
+    as a syntax error.";
+
+const HELP: &str = "turn the include into an import with `merge = true` (or `deep_merge = true`) \
+    of the same file";
+
 fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
     for (_, file) in ctx.tree.live_files() {
         let mut imports = file.body.blocks_of("import");
@@ -21,80 +28,86 @@ fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let more = imports.count();
-        let mut finding = ctx
-            .finding(&RULE, "`include` and `import` blocks in one file")
-            .at(ctx.files(), import.header_span, "an `import` block")
-            .with_label(ctx.files(), include.header_span, "and an `include` block")
-            .with_note("Imports replace includes: Terragrunt refuses a configuration that has both, as a syntax error.");
-        if more > 0 {
-            finding = finding.with_note(format!(
-                "The file has {} more `import` block{}.",
-                more,
-                if more == 1 { "" } else { "s" }
-            ));
-        }
-        out.push(finding.with_help(
-            "turn the include into an import with `merge = true` (or `deep_merge = true`) of the same file",
+        out.push(include_and_import(
+            ctx,
+            import.header_span,
+            include.header_span,
+            more,
         ));
     }
 }
 
+/// `` `include` and `import` blocks in one file ``, noting how many more imports there are.
+fn include_and_import(ctx: &TreeContext, import: Span, include: Span, more: usize) -> Diagnostic {
+    let finding = ctx
+        .finding(&RULE, "`include` and `import` blocks in one file")
+        .at(ctx.files(), import, "an `import` block")
+        .with_label(ctx.files(), include, "and an `include` block")
+        .with_note(NOTE);
+    let finding = match more {
+        0 => finding,
+        1 => finding.with_note("The file has 1 more `import` block."),
+        n => finding.with_note(format!("The file has {n} more `import` blocks.")),
+    };
+    finding.with_help(HELP)
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::check_table;
+    use crate::lint::testing::{Files, IMPORT_ENV, INCLUDE_ROOT, check_table};
+
+    const PASS: &[Files] = &[
+        &[("root.hcl", ""), ("app/terragrunt.hcl", INCLUDE_ROOT)],
+        &[
+            ("root.hcl", ""),
+            (
+                "app/terragrunt.hcl",
+                concat!(
+                    "import \"root\" {\n",
+                    "  config_path = find_in_parent_folders(\"root.hcl\")\n",
+                    "  merge       = true\n",
+                    "}\n",
+                ),
+            ),
+        ],
+    ];
+
+    const FAIL: &[(Files, usize)] = &[
+        (
+            &[
+                ("root.hcl", ""),
+                ("env.hcl", ""),
+                (
+                    "app/terragrunt.hcl",
+                    concat!(
+                        "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n",
+                        "\n",
+                        "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n",
+                    ),
+                ),
+            ],
+            1,
+        ),
+        // In an imported file too (reported once, however many import it).
+        (
+            &[
+                ("root.hcl", ""),
+                (
+                    "env.hcl",
+                    concat!(
+                        "include \"root\" {\n  path = \"root.hcl\"\n}\n",
+                        "import \"root\" {\n  config_path = \"root.hcl\"\n}\n",
+                    ),
+                ),
+                ("a/terragrunt.hcl", IMPORT_ENV),
+                ("b/terragrunt.hcl", IMPORT_ENV),
+            ],
+            1,
+        ),
+    ];
 
     #[test]
     fn table() {
-        check_table(
-            &super::RULE,
-            &[
-                &[
-                    ("root.hcl", ""),
-                    (
-                        "app/terragrunt.hcl",
-                        "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n",
-                    ),
-                ],
-                &[
-                    ("root.hcl", ""),
-                    (
-                        "app/terragrunt.hcl",
-                        "import \"root\" {\n  config_path = find_in_parent_folders(\"root.hcl\")\n  merge       = true\n}\n",
-                    ),
-                ],
-            ],
-            &[
-                (
-                    &[
-                        ("root.hcl", ""),
-                        ("env.hcl", ""),
-                        (
-                            "app/terragrunt.hcl",
-                            "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n\nimport \"env\" {\n  config_path = \"../env.hcl\"\n}\n",
-                        ),
-                    ],
-                    1,
-                ),
-                // In an imported file too (reported once, however many import it).
-                (
-                    &[
-                        ("root.hcl", ""),
-                        (
-                            "env.hcl",
-                            "include \"root\" {\n  path = \"root.hcl\"\n}\nimport \"root\" {\n  config_path = \"root.hcl\"\n}\n",
-                        ),
-                        (
-                            "a/terragrunt.hcl",
-                            "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n",
-                        ),
-                        (
-                            "b/terragrunt.hcl",
-                            "import \"env\" {\n  config_path = \"../env.hcl\"\n}\n",
-                        ),
-                    ],
-                    1,
-                ),
-            ],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
 }

@@ -2,6 +2,7 @@
 //! strategies for one import.
 
 use crate::diagnostic::Diagnostic;
+use crate::source::Span;
 use crate::syntax::ExprKind;
 
 use crate::lint::{Check, Rule, TreeContext, declare_rule};
@@ -13,6 +14,13 @@ pub(crate) const RULE: Rule = declare_rule! {
     summary: "a Terragrunt import with both merge = true and deep_merge = true",
     check: Check::Terragrunt(check),
 };
+
+const NOTE: &str = "`merge = true` copies the imported configuration's top-level blocks and \
+    attributes over this file's; `deep_merge = true` merges them recursively. An import has one \
+    merge strategy: Terragrunt rejects both at once.";
+
+const HELP: &str = "keep `deep_merge = true` to merge nested maps and blocks, or `merge = true` \
+    to replace them";
 
 fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
     for (_, file) in ctx.tree.live_files() {
@@ -27,43 +35,61 @@ fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
                 continue;
             };
             let name = import.label(0).unwrap_or_default();
-            out.push(
-                ctx.finding(
-                    &RULE,
-                    format!("import \"{name}\" sets both `merge` and `deep_merge`"),
-                )
-                .at(ctx.files(), deep.span(), "deep merge")
-                .with_label(ctx.files(), merge.span(), "and shallow merge")
-                .with_label(ctx.files(), import.header_span, "of this import")
-                .with_note("`merge = true` copies the imported configuration's top-level blocks and attributes over this file's; `deep_merge = true` merges them recursively. An import has one merge strategy: Terragrunt rejects both at once.")
-                .with_help("keep `deep_merge = true` to merge nested maps and blocks, or `merge = true` to replace them"),
-            );
+            out.push(both_merges(
+                ctx,
+                name,
+                deep.span(),
+                merge.span(),
+                import.header_span,
+            ));
         }
     }
 }
 
+/// `import "root" sets both `merge` and `deep_merge``
+fn both_merges(ctx: &TreeContext, name: &str, deep: Span, merge: Span, import: Span) -> Diagnostic {
+    ctx.finding(
+        &RULE,
+        format!("import \"{name}\" sets both `merge` and `deep_merge`"),
+    )
+    .at(ctx.files(), deep, "deep merge")
+    .with_label(ctx.files(), merge, "and shallow merge")
+    .with_label(ctx.files(), import, "of this import")
+    .with_note(NOTE)
+    .with_help(HELP)
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::check_table;
+    use crate::lint::testing::{Files, check_table};
 
-    fn unit(body: &str) -> String {
-        format!("import \"root\" {{\n  config_path = \"../root.hcl\"\n{body}}}\n")
+    /// A unit importing `../root.hcl` with the settings given between the braces.
+    macro_rules! unit {
+        ($($setting:literal),*) => {
+            &[
+                ("root.hcl", ""),
+                (
+                    "a/terragrunt.hcl",
+                    concat!(
+                        "import \"root\" {\n  config_path = \"../root.hcl\"\n",
+                        $($setting,)*
+                        "}\n",
+                    ),
+                ),
+            ]
+        };
     }
+
+    const PASS: &[Files] = &[
+        unit!("  merge = true\n"),
+        unit!("  deep_merge = true\n"),
+        unit!("  merge      = true\n", "  deep_merge = false\n"),
+    ];
+
+    const FAIL: &[(Files, usize)] = &[(unit!("  merge      = true\n", "  deep_merge = true\n"), 1)];
 
     #[test]
     fn table() {
-        let merge = unit("  merge = true\n");
-        let deep = unit("  deep_merge = true\n");
-        let one_off = unit("  merge      = true\n  deep_merge = false\n");
-        let both = unit("  merge      = true\n  deep_merge = true\n");
-        check_table(
-            &super::RULE,
-            &[
-                &[("root.hcl", ""), ("a/terragrunt.hcl", &merge)],
-                &[("root.hcl", ""), ("a/terragrunt.hcl", &deep)],
-                &[("root.hcl", ""), ("a/terragrunt.hcl", &one_off)],
-            ],
-            &[(&[("root.hcl", ""), ("a/terragrunt.hcl", &both)], 1)],
-        );
+        check_table(&super::RULE, PASS, FAIL);
     }
 }

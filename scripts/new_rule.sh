@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# Scaffolds a new rule: scripts/new_rule.sh ID
+#
+# Creates src/rules/ID.rs (the one rule shape: metadata, a check that finds nothing yet, one
+# diagnostic function, PASS/FAIL tables whose fail case expects a finding, so the rule's test
+# fails until the check is written), rules/ID.md (every section the doc test wants, one fail and
+# one pass example) and registers the rule in src/rules/mod.rs (`mod ID;` and `&ID::RULE,`, in
+# alphabetical order). See CONTRIBUTING.md, "Adding a rule".
+set -euo pipefail
+
+usage() {
+  echo "usage: scripts/new_rule.sh ID   (ID in snake_case, e.g. override_unused_local)" >&2
+  exit 2
+}
+
+[ $# -eq 1 ] || usage
+id=$1
+cd "$(dirname "$0")/.."
+
+if ! [[ $id =~ ^[a-z][a-z0-9]*(_[a-z0-9]+)+$ ]]; then
+  echo "error: \`$id\` is not a snake_case id of at least two words (like override_noop)" >&2
+  exit 2
+fi
+for path in "src/rules/$id.rs" "rules/$id.md"; do
+  if [ -e "$path" ]; then
+    echo "error: $path already exists: \`$id\` is taken" >&2
+    exit 1
+  fi
+done
+if grep -q "\"$id\"" src/diagnostic/id.rs; then
+  echo "error: \`$id\` is already a finding id (src/diagnostic/id.rs)" >&2
+  exit 1
+fi
+if grep -qE "^mod $id;|&$id::RULE," src/rules/mod.rs; then
+  echo "error: \`$id\` is already registered in src/rules/mod.rs" >&2
+  exit 1
+fi
+
+summary="TODO what the rule finds, in lower case without a full stop"
+
+# --- the rule ------------------------------------------------------------------------------
+cat > "src/rules/$id.rs" <<EOF
+//! TODO(new_rule): one paragraph: what the rule catches and why it matters.
+
+use crate::diagnostic::Diagnostic;
+use crate::source::Span;
+
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
+
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "$id",
+    severity: Warning,
+    default: On,
+    summary: "$summary",
+    check: Check::View(RuleViews::Both, check),
+};
+
+const NOTE: &str = "TODO(new_rule): why it matters, in full sentences.";
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    // TODO(new_rule): find the problem in \`ctx\` (\`ctx.module\` and its merge events,
+    // \`ctx.primary\`, \`ctx.overrides\`; shared queries are in \`crate::lint::helpers\`) and
+    // push one finding per place with \`out.push(${id}_diagnostic(ctx, span))\`.
+    let found: Vec<Span> = Vec::new();
+    for span in found {
+        out.push(${id}_diagnostic(ctx, span));
+    }
+}
+
+/// \`TODO(new_rule): the message\`
+fn ${id}_diagnostic(ctx: &Context, span: Span) -> Diagnostic {
+    ctx.finding(&RULE, "TODO(new_rule): the message")
+        .at(ctx.files, span, "TODO(new_rule): the label")
+        .with_note(NOTE)
+        .with_help("TODO(new_rule): how to fix it")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::testing::{Files, check_table};
+
+    const PASS: &[Files] = &[&[("main.tf", "resource \"terraform_data\" \"good\" {}\n")]];
+
+    // TODO(new_rule): a module the rule must report, as in the doc's fail example.
+    const FAIL: &[(Files, usize)] = &[(
+        &[("main.tf", "resource \"terraform_data\" \"bad\" {}\n")],
+        1,
+    )];
+
+    #[test]
+    fn table() {
+        check_table(&super::RULE, PASS, FAIL);
+    }
+}
+EOF
+
+# A long id makes long lines: let rustfmt lay the new file out as `cargo fmt` would.
+if command -v rustfmt > /dev/null; then
+  rustfmt --edition 2024 "src/rules/$id.rs"
+fi
+
+# --- the doc -------------------------------------------------------------------------------
+cat > "rules/$id.md" <<EOF
+# $id
+
+TODO what the rule finds, in lower case without a full stop. Severity: warning. On by default.
+
+## What it does
+
+TODO(new_rule): what the rule reports, precisely, and what it does not.
+
+## Why
+
+TODO(new_rule): why it matters: what goes wrong when the problem stays.
+
+## Example
+
+TODO(new_rule): make this example one the rule reports (the marker states the file and line of
+the finding).
+
+<!-- fail: $id at main.tf:1 -->
+\`\`\`hcl file=main.tf
+resource "terraform_data" "bad" {}
+\`\`\`
+
+Not reported: TODO(new_rule).
+
+<!-- pass -->
+\`\`\`hcl file=main.tf
+resource "terraform_data" "good" {}
+\`\`\`
+
+## How to fix
+
+TODO(new_rule): how to fix it.
+
+## Configuration
+
+On by default, at severity warning. In \`.tflint-merge.yaml\`:
+
+\`\`\`yaml
+rules:
+  $id: notice   # or error, warning, off
+\`\`\`
+
+On the command line: \`--disable-rule $id\`. The rule has no options.
+EOF
+
+# --- the registration ----------------------------------------------------------------------
+python3 - "$id" <<'PY'
+import re
+import sys
+
+rule_id = sys.argv[1]
+path = "src/rules/mod.rs"
+text = open(path).read()
+
+
+def insert_sorted(text, pattern, line, name_of):
+    """Inserts `line` among the consecutive lines matching `pattern`, in order of name."""
+    lines = text.split("\n")
+    places = [i for i, l in enumerate(lines) if re.fullmatch(pattern, l)]
+    if not places:
+        sys.exit(f"error: no line like {pattern!r} in {path}")
+    at = next((i for i in places if name_of(lines[i]) > rule_id), places[-1] + 1)
+    lines.insert(at, line)
+    return "\n".join(lines)
+
+
+text = insert_sorted(text, r"mod [a-z0-9_]+;", f"mod {rule_id};", lambda l: l[4:-1])
+text = insert_sorted(
+    text, r"    &[a-z0-9_]+::RULE,", f"    &{rule_id}::RULE,", lambda l: l.strip()[1:-7]
+)
+open(path, "w").write(text)
+PY
+
+cat <<EOF
+Created src/rules/$id.rs and rules/$id.md, and registered the rule in src/rules/mod.rs.
+
+Next:
+  1. src/rules/$id.rs: the summary, severity and default in declare_rule!, the check (the
+     TODO(new_rule) comments), the message of ${id}_diagnostic, and the PASS/FAIL tables.
+     Until the check finds something, its test fails:
+       cargo test --lib rules::$id
+  2. rules/$id.md: the summary line (the rule's summary, capitalised, then its severity and
+     default, as \`tflint-merge rules\` shows them), every section, and examples the rule really
+     gives. Its examples run in:
+       cargo test --test rule_docs
+     and the first run of a new doc's fail examples writes a snapshot to review:
+       cargo insta review   (tests/snapshots/rule_docs__$id.snap)
+  3. README.md: add \`$id\` (with its default severity) to the list under "## Findings"
+     (cargo test --test readme checks it).
+  4. Before committing: cargo test, cargo fmt --check, cargo clippy --all-targets -- -D warnings.
+     No TODO(new_rule) may be left: grep -rn 'TODO(new_rule)' src rules
+EOF
