@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Writes a synthetic Terraform/OpenTofu monorepo for benchmarks.
 
-usage: gen_monorepo.py OUT_DIR [MODULES] [--big-merge N] [--terragrunt N]
+usage: gen_monorepo.py OUT_DIR [MODULES] [--big-merge N [--spread K]] [--terragrunt N]
 
 Each module directory has realistic native files (variables, resources with nested blocks,
 outputs, locals), a versions.tf + versions.tofu pair, an override file, and (every third
 module) a JSON primary and a JSON override. --big-merge N instead writes one directory with N
-resources and N override blocks, to measure the merge alone.
+resources and N override blocks, to measure the merge alone; with --spread K the same blocks
+are dealt over K directories (the same bytes, in K smaller merges).
 
 --terragrunt N also writes OUT_DIR/live: a Terragrunt tree of N terragrunt.hcl units under
 account/region/env levels (account.hcl, region.hcl, env.hcl chained by imports, a root.hcl).
@@ -182,17 +183,21 @@ def module(root, m, resources):
         write(os.path.join(d, "storage_override.tf.json"), JSON_OVERRIDE)
 
 
-def big_merge(root, n):
-    d = os.path.join(root, "big")
-    os.makedirs(d, exist_ok=True)
-    write(
-        os.path.join(d, "main.tf"),
-        "".join(f'resource "terraform_data" "r{i}" {{\n  input = "base-{i}"\n  triggers_replace = [{i}]\n}}\n\n' for i in range(n)),
-    )
-    write(
-        os.path.join(d, "override.tf"),
-        "".join(f'resource "terraform_data" "r{i}" {{\n  input = "override-{i}"\n}}\n\n' for i in range(n)),
-    )
+def big_merge(root, n, spread=1):
+    """N resources and N override blocks: in one directory `big`, or (spread > 1) the same
+    blocks dealt over `spread` directories `big/part-K`, the same bytes in smaller merges."""
+    for part in range(spread):
+        d = os.path.join(root, "big") if spread == 1 else os.path.join(root, "big", f"part-{part}")
+        os.makedirs(d, exist_ok=True)
+        mine = range(part, n, spread)
+        write(
+            os.path.join(d, "main.tf"),
+            "".join(f'resource "terraform_data" "r{i}" {{\n  input = "base-{i}"\n  triggers_replace = [{i}]\n}}\n\n' for i in mine),
+        )
+        write(
+            os.path.join(d, "override.tf"),
+            "".join(f'resource "terraform_data" "r{i}" {{\n  input = "override-{i}"\n}}\n\n' for i in mine),
+        )
 
 
 TG_ROOT = """locals {
@@ -317,7 +322,8 @@ def main():
         sys.exit(__doc__)
     out = args[0]
     if "--big-merge" in args:
-        big_merge(out, int(args[args.index("--big-merge") + 1]))
+        spread = int(args[args.index("--spread") + 1]) if "--spread" in args else 1
+        big_merge(out, int(args[args.index("--big-merge") + 1]), spread)
         return
     positional = [a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] != "--terragrunt")]
     modules = int(positional[1]) if len(positional) > 1 else 2000
