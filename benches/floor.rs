@@ -12,7 +12,10 @@ use rayon::prelude::*;
 
 fn main() {
     // `cargo bench` passes `--bench`; it means nothing here.
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let mut threads = None;
     let mut roots = Vec::new();
     let mut iter = args.into_iter();
