@@ -69,6 +69,21 @@ impl Block {
         self.header_span.to(self.body_span)
     }
 
+    /// Where the tools report a block (HCL's `DefRange`): its header in native syntax; in JSON,
+    /// the opening brace of the block's object.
+    pub(crate) fn def_range(&self, files: &crate::source::SourceFiles) -> Span {
+        if files
+            .get(self.body_span.file)
+            .file_name()
+            .ends_with(".json")
+        {
+            let start = self.body_span.start as usize;
+            Span::new(self.body_span.file, start..start + 1)
+        } else {
+            self.header_span
+        }
+    }
+
     pub(crate) fn label(&self, index: usize) -> Option<&str> {
         self.labels.get(index).map(|l| l.value.as_str())
     }

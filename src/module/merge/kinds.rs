@@ -253,6 +253,13 @@ impl Merger<'_> {
             base_header,
         });
         self.module.objects[index].overrides.push(block.header_span);
+        let variable_default = match &address {
+            Address::Variable(_) => Some(match self.variable_defaults.remove(&address) {
+                Some(state) => state,
+                None => self.decode_base_variable(index),
+            }),
+            _ => None,
+        };
         let mut body = std::mem::take(&mut self.module.objects[index].body);
         match &address {
             Address::Resource(mode, ..) => {
@@ -272,6 +279,11 @@ impl Merger<'_> {
             Address::Check(_) => {}
         }
         self.module.objects[index].body = body;
+        if let Some(mut state) = variable_default {
+            self.merge_variable_default(index, &mut state, block);
+            self.record_merged_default(index, &state);
+            self.variable_defaults.insert(address, state);
+        }
     }
 
     fn override_without_base(&mut self, block: &Block, address: Address) {

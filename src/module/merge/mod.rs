@@ -7,6 +7,7 @@ pub(crate) mod events;
 mod kinds;
 mod model;
 mod terraform;
+mod variables;
 
 pub use model::{Address, MergedAttribute, MergedBlock, MergedBody, MergedObject, Module, Origin};
 
@@ -45,6 +46,7 @@ pub(crate) fn merge(
         diagnostics: Vec::new(),
         check_data: std::collections::HashMap::new(),
         required_providers_blocks: Vec::new(),
+        variable_defaults: std::collections::HashMap::new(),
     };
     for loaded in primary {
         merger.check_blocks(loaded.file, false);
@@ -72,6 +74,8 @@ pub(crate) struct Merger<'a> {
     check_data: std::collections::HashMap<Address, Span>,
     /// Headers of the primary `required_providers` blocks seen so far.
     required_providers_blocks: Vec<Span>,
+    /// The defaults of the variables overridden so far, as merging has converted them.
+    variable_defaults: std::collections::HashMap<Address, variables::VariableDefault>,
 }
 
 impl Merger<'_> {
