@@ -42,9 +42,17 @@ impl Merger<'_> {
         } else {
             "remote source: its address carries the version"
         };
+        // Decoding one block, the tools point at its source address, which they failed to read
+        // as a registry one; a `version` merged in from an override is where the break is.
+        let version_label = "`version` set here";
+        let (primary, secondary) = if version.origin == Origin::Override {
+            ((version.span(), version_label), (source.span(), what))
+        } else {
+            ((source.expr.span, what), (version.span(), version_label))
+        };
         let mut d = self.error(
-            ids::MODULE_VERSION_WITHOUT_REGISTRY_SOURCE, "Invalid registry module source address", version.span(), "`version` set here")
-                .with_label(self.files, source.span(), what)
+            ids::MODULE_VERSION_WITHOUT_REGISTRY_SOURCE, "Invalid registry module source address", primary.0, primary.1)
+                .with_label(self.files, secondary.0, secondary.1)
                 .with_note("Only module registry addresses (`namespace/name/system`) take a `version`; a local path (./ or ../) has no versions, and a remote address (git::, https://, github.com/...) pins its version itself, e.g. with `?ref=`.")
                 .with_help("remove `version`, or use a registry source");
         if version.origin == Origin::Override {

@@ -130,7 +130,7 @@ impl Merger<'_> {
                     .error(
                         ids::REQUIRED_PROVIDERS_TOP_LEVEL,
                         "Invalid required_providers block",
-                        block.header_span,
+                        block.def_range(self.files),
                         "top-level `required_providers` block",
                     )
                     .with_note("A \"required_providers\" block must be nested inside a \"terraform\" block.");
