@@ -3,6 +3,7 @@
 //! Merge and rules only ever see these types: no parser type leaks out of this module, so the
 //! native parser (hcl-edit) and the JSON parser stay replaceable.
 
+pub(crate) mod errors;
 pub(crate) mod json;
 pub(crate) mod native;
 pub(crate) mod scan;
@@ -284,6 +285,9 @@ impl Expr {
 /// A parse failure, located in the file.
 #[derive(Debug, Clone)]
 pub(crate) struct SyntaxError {
+    /// What the tools call it (`Invalid expression`), see [`errors`].
+    pub(crate) summary: &'static str,
+    /// The parser's own detail.
     pub(crate) message: String,
     pub(crate) span: Span,
 }
