@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::syntax::{Expr, ExprKind};
+use crate::syntax::{Expr, ExprKind, quote};
 
 use super::{AttrDefault, Conversion, ObjectAttr, Type};
 
@@ -224,7 +224,7 @@ fn write_native(val: &Val, out: &mut String) {
             if bare {
                 out.push_str(name);
             } else {
-                write_string(name, out);
+                out.push_str(&quote(name, true));
             }
             out.push_str(" = ");
             write_native(item, out);
@@ -235,32 +235,10 @@ fn write_native(val: &Val, out: &mut String) {
         Val::Null(_) => out.push_str("null"),
         Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Val::Number(n) => out.push_str(n),
-        Val::String(s) => write_string(s, out),
+        Val::String(s) => out.push_str(&quote(s, true)),
         Val::Tuple(vals) | Val::List(_, vals) | Val::Set(_, vals) => items(&mut vals.iter(), out),
         Val::Object(map) | Val::Map(_, map) => fields(map, out),
     }
-}
-
-/// A quoted native string that is exactly `s`: template sequences escaped.
-fn write_string(s: &str, out: &mut String) {
-    out.push('"');
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '$' | '%' if chars.peek() == Some(&'{') => {
-                out.push(c);
-                out.push(c);
-            }
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 /// cty's `convert.Convert` of a value to a type, without applying any `optional()` default.

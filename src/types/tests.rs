@@ -843,6 +843,9 @@ fn merged_defaults_convert_the_decoded_value() {
 fn native_text_of_values_escapes_templates() {
     let value = Value::of_literal(&json_string("${x} \"q\" %{y}")).expect("a literal");
     assert_eq!(value.to_native(), "\"$${x} \\\"q\\\" %%{y}\"");
+    // A literal `$${` is text, not an escape: it needs one more `$`.
+    let escaped = Value::of_literal(&json_string("a$${b}")).expect("a literal");
+    assert_eq!(escaped.to_native(), "\"a$$${b}\"");
     let keys = Value::of_literal(&expr("{ \"a b\" = null, \"true\" = 1 }")).expect("a literal");
     assert_eq!(keys.to_native(), "{ \"a b\" = null, \"true\" = 1 }");
 }
