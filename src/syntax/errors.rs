@@ -14,6 +14,10 @@ pub(crate) fn native_summary(text: &str, offset: usize, message: &str) -> &'stat
     let rest = text.get(offset..).unwrap_or("");
     let at_end = rest.trim().is_empty();
     let next = rest.trim_start_matches([' ', '\t']).chars().next();
+    // Characters HCL's scanner rejects outright, whatever the parser expected there.
+    if matches!(next, Some('\'' | ';')) {
+        return "Invalid character";
+    }
     if message.starts_with("invalid expression") {
         return if at_end {
             "Missing expression"
@@ -131,6 +135,8 @@ mod tests {
         let cases = [
             ("a = \n", "Missing expression"),
             ("a = )\n", "Invalid expression"),
+            ("a = 'x'\n", "Invalid character"),
+            ("a = 1;\n", "Invalid character"),
             ("a = 1 b = 2\n", "Missing newline after argument"),
             ("resource \"x\" \"y\" {\n", "Unclosed configuration block"),
             ("= 1\n", "Argument or block definition required"),
