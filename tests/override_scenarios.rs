@@ -292,6 +292,38 @@ fn base_blocks(rng: &mut Rng) -> Vec<Block> {
                 .into(),
         )],
     });
+    // Blocks that are not merged: printed as written.
+    blocks.push(Block {
+        kind: "moved",
+        labels: vec![],
+        attributes: vec![
+            ("from".into(), v("aws_instance.old", "\"aws_instance.old\"")),
+            ("to".into(), v("aws_instance.r0", "\"aws_instance.r0\"")),
+        ],
+        nested: vec![],
+    });
+    if rng.chance(50) {
+        blocks.push(Block {
+            kind: "import",
+            labels: vec![],
+            attributes: vec![
+                ("to".into(), v("aws_instance.r9", "\"aws_instance.r9\"")),
+                ("id".into(), v("\"i-${var.v0}\"", "\"i-${var.v0}\"")),
+            ],
+            nested: vec![],
+        });
+    }
+    blocks.push(Block {
+        kind: "check",
+        labels: vec!["c".into()],
+        attributes: vec![],
+        nested: vec![(
+            "assert {\n    condition     = var.v0 != \"\"\n    error_message = \"empty\"\n  }"
+                .into(),
+            "\"assert\": {\"condition\": \"${var.v0 != \\\"\\\"}\", \"error_message\": \"empty\"}"
+                .into(),
+        )],
+    });
     blocks.push(Block {
         kind: "locals",
         labels: vec![],
@@ -510,6 +542,7 @@ fn conformance_cases_print_as_one_loading_file_with_the_same_values() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    eprintln!("{loaded} of {} conformance cases load and were compared", cases.len());
     assert!(loaded >= 10, "only {loaded} of {} cases load", cases.len());
 }
 
@@ -540,6 +573,7 @@ fn generated_scenarios_print_as_one_loading_file_with_the_same_values() {
             .collect::<Vec<_>>()
             .join("\n\n")
     );
+    eprintln!("{loaded} of {SCENARIOS} generated scenarios load and were compared");
     // Conflicting overrides (a default the new type rejects, depends_on) are errors of the
     // original and skipped; most scenarios must load.
     assert!(
