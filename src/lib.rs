@@ -38,7 +38,7 @@ pub mod effective {
     pub use crate::module::merge::{
         Address, MergedAttribute, MergedBlock, MergedBody, MergedObject, Module, Origin,
     };
-    pub use crate::module::print::{COUNT_AND_FOR_EACH_NOTE, PrintFormat, print, semantic_form};
+    pub use crate::module::print::{PrintFormat, print, semantic_form};
     pub use crate::source::{FileId, SourceFile, SourceFiles, Span};
 }
 

@@ -35,7 +35,10 @@ impl Reader {
     fn skipped_note(self) -> &'static str {
         match self {
             Reader::Module => {
-                "This directory's merge checks were skipped for the views that load this file."
+                "This file contributes nothing: the directory's other files are still loaded and \
+                 merged, as the tools do, and their load errors reported (except an override's \
+                 missing base, which this file may define); rules do not run on the views that \
+                 load this file."
             }
             Reader::Terragrunt => "The Terragrunt checks of this file were skipped.",
         }
@@ -177,8 +180,8 @@ fn attribute_redefined(files: &SourceFiles, duplicate: &syntax::DuplicateAttribu
 }
 
 fn syntax_error(files: &SourceFiles, error: &syntax::SyntaxError, reader: Reader) -> Diagnostic {
-    Diagnostic::error(ids::SYNTAX_ERROR, error.message.trim().to_string())
-        .at(files, error.span, "here")
+    Diagnostic::error(ids::SYNTAX_ERROR, error.summary)
+        .at(files, error.span, error.message.trim())
         .with_note(reader.skipped_note())
 }
 

@@ -66,8 +66,10 @@ impl ViewSelection {
 #[derive(Debug)]
 pub(crate) struct DirectoryResult {
     pub(crate) files: SourceFiles,
-    /// The effective module of each view that could be built (no unreadable or unparsable
-    /// file among the files that view loads).
+    /// The effective module of each view that could be built completely (no unreadable or
+    /// unparsable file among the files that view loads). A view with such a file is merged
+    /// from its other files for their load errors, but has no module here and no rule runs on
+    /// it.
     pub(crate) modules: Vec<Module>,
     pub(crate) diagnostics: Vec<Diagnostic>,
     /// Bytes read.
@@ -122,9 +124,9 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
                 .diagnostics
                 .extend(problems.map(|d| d.in_views(view.views())));
         }
-        if files.loaded().any(|i| dir_files[i].source.broken) {
-            continue;
-        }
+        // A broken file contributes nothing; the tools still load the others and report their
+        // errors, so the view is merged all the same. Rules see only complete views.
+        let complete = !files.loaded().any(|i| dir_files[i].source.broken);
         let pick = |list: &[usize]| -> Vec<LoadedFile> {
             list.iter()
                 .filter_map(|&i| {
@@ -137,6 +139,15 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
         };
         let (primary, overrides) = (pick(&files.primary), pick(&files.overrides));
         let merged = merge::merge(*view, &result.files, &primary, &overrides);
+        if !complete {
+            // The broken file may hold the base an override merges into.
+            let could_be_missing = |d: &Diagnostic| d.rule == ids::OVERRIDE_WITHOUT_BASE;
+            let load_errors = merged.diagnostics.into_iter();
+            result
+                .diagnostics
+                .extend(load_errors.filter(|d| !could_be_missing(d)));
+            continue;
+        }
         result.diagnostics.extend(merged.diagnostics);
         built.push(BuiltView {
             view: *view,

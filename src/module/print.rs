@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use crate::module::merge::{MergedAttribute, MergedBlock, MergedBody, Module, Origin};
 use crate::source::{SourceFiles, Span};
-use crate::syntax::{Expr, ExprKind};
+use crate::syntax::{Expr, ExprKind, quote};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum PrintFormat {
@@ -44,7 +44,24 @@ pub fn print(module: &Module, files: &SourceFiles, format: PrintFormat) -> Strin
 enum JsonString {
     Template,
     Literal,
+    /// Read as an expression, a keyword or a traversal (`destroy`, `aws.west`, `list(string)`):
+    /// printed bare, as native syntax writes it (quoted, the tools warn "Quoted keywords are
+    /// deprecated" or reject it).
     Expression,
+    /// A `required_providers` entry: an object whose `configuration_aliases` are provider
+    /// references and whose other values are strings.
+    ProviderRequirement,
+}
+
+impl JsonString {
+    /// The mode of the value under `key` in an object read in this mode.
+    fn member(self, key: &str) -> JsonString {
+        match (self, key) {
+            (JsonString::ProviderRequirement, "configuration_aliases") => JsonString::Expression,
+            (JsonString::ProviderRequirement, _) => JsonString::Template,
+            (mode, _) => mode,
+        }
+    }
 }
 
 /// The context of a body: the chain of block types from the top level.
@@ -60,6 +77,9 @@ fn string_mode(path: &[&str], name: &str) -> JsonString {
         ("provider", "provider", "alias") => JsonString::Literal,
         ("module", "module", "source" | "version") => JsonString::Literal,
         ("module", "module", "providers") => JsonString::Expression,
+        ("terraform", "required_providers", _) => JsonString::ProviderRequirement,
+        (_, "provisioner", "when" | "on_failure") => JsonString::Expression,
+        (_, "dynamic", "iterator") => JsonString::Expression,
         (_, "language", "edition" | "experiments") => JsonString::Expression,
         ("moved", _, "from" | "to") | ("removed", _, "from") | ("import", _, "to") => {
             JsonString::Expression
@@ -87,7 +107,7 @@ fn json_to_native(files: &SourceFiles, expr: &Expr, mode: JsonString) -> String 
         return match mode {
             JsonString::Expression => s.to_string(),
             JsonString::Literal => quote(s, true),
-            JsonString::Template => quote(s, false),
+            JsonString::Template | JsonString::ProviderRequirement => quote(s, false),
         };
     }
     match &expr.kind {
@@ -103,17 +123,22 @@ fn json_to_native(files: &SourceFiles, expr: &Expr, mode: JsonString) -> String 
             let items: Vec<String> = items
                 .iter()
                 .map(|item| {
-                    let key = item.key.json_string.as_deref().map_or_else(
+                    let key_string = item.key.json_string.as_deref();
+                    let key = key_string.map_or_else(
                         || files.text(item.key.span).to_string(),
                         |k| {
-                            if is_identifier(k) {
+                            // A provider reference key (`aws.east` in `providers`) is a
+                            // traversal: quoted, it would be a string and not load.
+                            if is_identifier(k) || mode == JsonString::Expression && is_traversal(k)
+                            {
                                 k.to_string()
                             } else {
                                 quote(k, mode == JsonString::Literal)
                             }
                         },
                     );
-                    format!("{key} = {}", json_to_native(files, &item.value, mode))
+                    let value_mode = mode.member(key_string.unwrap_or_default());
+                    format!("{key} = {}", json_to_native(files, &item.value, value_mode))
                 })
                 .collect();
             format!("{{ {} }}", items.join(", "))
@@ -128,80 +153,18 @@ fn is_identifier(s: &str) -> bool {
         && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
-/// A native quoted string. `literal` escapes template sequences so they stay text; otherwise
-/// `${...}` and `%{...}` sequences are copied as they are (their contents are expressions, where
-/// quotes are not escaped) and only the text around them is escaped.
-fn quote(s: &str, literal: bool) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    let mut rest = s;
-    while !rest.is_empty() {
-        if !literal && let Some(len) = template_sequence_len(rest) {
-            out.push_str(&rest[..len]);
-            rest = &rest[len..];
-            continue;
-        }
-        let mut chars = rest.chars();
-        let Some(c) = chars.next() else { break };
-        let next = chars.next();
-        match c {
-            '$' | '%' if next == Some(c) && rest[1..].starts_with(&format!("{c}{{")) => {
-                // An escape already (`$${`): keep it an escape.
-                out.push(c);
-                out.push(c);
-                rest = &rest[2..];
-                continue;
-            }
-            '$' | '%' if literal && next == Some('{') => {
-                out.push(c);
-                out.push(c);
-            }
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-        rest = &rest[c.len_utf8()..];
-    }
-    out.push('"');
-    out
+/// `name.name...`: a reference as native syntax writes it bare.
+fn is_traversal(s: &str) -> bool {
+    s.split('.').all(is_identifier)
 }
 
-/// The length of a `${...}` or `%{...}` sequence at the start of `s`, braces and quoted
-/// strings inside it balanced; `None` if `s` does not start with a complete one.
-fn template_sequence_len(s: &str) -> Option<usize> {
-    let bytes = s.as_bytes();
-    if !(bytes.len() >= 2 && (bytes[0] == b'$' || bytes[0] == b'%') && bytes[1] == b'{') {
-        return None;
-    }
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut i = 1;
-    while i < bytes.len() {
-        match (bytes[i], in_string) {
-            (b'\\', true) => i += 1,
-            (b'"', _) => in_string = !in_string,
-            (b'{', false) => depth += 1,
-            (b'}', false) => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-/// Written above a merged block that has both `count` and `for_each`.
-pub const COUNT_AND_FOR_EACH_NOTE: &str = "# note: merging left both count and for_each set (count wins at run time); as one file this block is \"Invalid combination of count and for_each\"\n";
+/// Written in place of the `for_each` of a merged block that also has `count`, before the
+/// `for_each` itself as a comment: the merge keeps both, `count` wins when the tools expand the
+/// block, and one file holding both would be "Invalid combination of count and for_each".
+const FOR_EACH_LOST_TO_COUNT: [&str; 2] = [
+    "# Not in effect: merging left both count and for_each set, and count wins when the",
+    "# block expands (one file with both does not load). The for_each was:",
+];
 
 fn file_name(files: &SourceFiles, span: Span) -> &str {
     files.get(span.file).file_name()
@@ -268,18 +231,36 @@ fn print_hcl(module: &Module, files: &SourceFiles) -> String {
             std::iter::once(object.base_header).chain(object.overrides.iter().copied()),
         );
         let _ = writeln!(out, "\n# from {sources}");
-        if object.body.attribute("count").is_some() && object.body.attribute("for_each").is_some() {
-            // The merge really leaves both set; one file cannot say so without the tools'
-            // "Invalid combination" error, so the printed module carries a warning.
-            out.push_str(COUNT_AND_FOR_EACH_NOTE);
-        }
         let header = header(&object.kind, object.labels.iter().map(|l| l.value.as_str()));
+        let path = [object.kind.as_str()];
         let mut printer = Printer {
             files,
             out: &mut out,
             depth: 0,
         };
-        printer.body_block(&header, &[object.kind.as_str()], &object.body);
+        let mut extras = ObjectExtras {
+            default_value: object.default_value.as_deref(),
+            comment: Vec::new(),
+        };
+        match for_each_lost_to_count(&object.body) {
+            Some(for_each) => {
+                let mut body = object.body.clone();
+                body.attributes.retain(|a| a.name != "for_each");
+                let value = expr_text(files, &for_each.expr, string_mode(&path, "for_each"));
+                extras.comment = FOR_EACH_LOST_TO_COUNT
+                    .iter()
+                    .map(|l| l.to_string())
+                    .collect();
+                let mut lines = value.lines();
+                let first = lines.next().unwrap_or_default();
+                extras.comment.push(format!("#   for_each = {first}"));
+                extras
+                    .comment
+                    .extend(lines.map(|line| format!("#   {line}")));
+                printer.object_block(&header, &path, &body, &extras);
+            }
+            None => printer.object_block(&header, &path, &object.body, &extras),
+        }
     }
     if !module.locals.is_empty() {
         let sources = sources(files, module.locals.iter().map(|l| l.attribute.name_span));
@@ -304,6 +285,12 @@ fn print_hcl(module: &Module, files: &SourceFiles) -> String {
         printer.block(&[], block);
     }
     out
+}
+
+/// The `for_each` of a body that merging left with `count` too: not in effect, as `count` wins.
+fn for_each_lost_to_count(body: &MergedBody) -> Option<&MergedAttribute> {
+    body.attribute("count")?;
+    body.attribute("for_each")
 }
 
 /// `main.tf, overridden by override.tf` for a list of spans, base first.
@@ -331,6 +318,15 @@ fn header<'a>(kind: &str, labels: impl Iterator<Item = &'a str>) -> String {
     header
 }
 
+/// What a top-level object prints beyond its merged body.
+#[derive(Default)]
+struct ObjectExtras<'a> {
+    /// A variable's default as merging converted it, printed instead of its expression.
+    default_value: Option<&'a str>,
+    /// Comment lines (each starting with `#`) after the attributes.
+    comment: Vec<String>,
+}
+
 struct Printer<'a> {
     files: &'a SourceFiles,
     out: &'a mut String,
@@ -353,13 +349,38 @@ impl Printer<'_> {
     }
 
     fn body_block(&mut self, header: &str, path: &[&str], body: &MergedBody) {
-        if body.attributes.is_empty() && body.blocks.is_empty() {
+        self.object_block(header, path, body, &ObjectExtras::default());
+    }
+
+    /// A block, with what a top-level object prints beyond its body.
+    fn object_block(
+        &mut self,
+        header: &str,
+        path: &[&str],
+        body: &MergedBody,
+        extras: &ObjectExtras,
+    ) {
+        if body.attributes.is_empty() && body.blocks.is_empty() && extras.comment.is_empty() {
             self.line(&format!("{header} {{}}"));
             return;
         }
         self.line(&format!("{header} {{"));
         self.depth += 1;
-        self.attributes(path, &body.attributes);
+        let lines: Vec<(String, String)> = body
+            .attributes
+            .iter()
+            .map(|a| {
+                let value = match (a.name.as_str(), extras.default_value) {
+                    ("default", Some(value)) => value.to_string(),
+                    _ => expr_text(self.files, &a.expr, string_mode(path, &a.name)),
+                };
+                (a.name.clone(), value)
+            })
+            .collect();
+        self.attribute_lines(&lines);
+        for line in &extras.comment {
+            self.line(line);
+        }
         for block in &body.blocks {
             self.blank();
             self.block(path, block);
@@ -484,7 +505,9 @@ pub(crate) fn to_json(module: &Module, files: &SourceFiles) -> Value {
 }
 
 /// The module without provenance: what must stay the same when the printed module is loaded
-/// and merged again. Expression text has its whitespace collapsed.
+/// and merged again. Expression text has its whitespace collapsed; a `for_each` that `count`
+/// wins over is left out; a variable's default is the value merging converted it to, where
+/// that differs from what its expression gives.
 pub fn semantic_form(module: &Module, files: &SourceFiles) -> Value {
     fn strip(value: &mut Value) {
         match value {
@@ -503,6 +526,22 @@ pub fn semantic_form(module: &Module, files: &SourceFiles) -> Value {
         }
     }
     let mut value = to_json(module, files);
+    let objects = value["objects"].as_array_mut().into_iter().flatten();
+    for (object, merged) in objects.zip(&module.objects) {
+        let Some(attributes) = object["body"]["attributes"].as_array_mut() else {
+            continue;
+        };
+        // A for_each that count wins over is not in effect, and is printed only as a comment.
+        if attributes.iter().any(|a| a["name"] == "count") {
+            attributes.retain(|a| a["name"] != "for_each");
+        }
+        // A variable's default is the value merging converted it to.
+        if let Some(default_value) = &merged.default_value {
+            for attribute in attributes.iter_mut().filter(|a| a["name"] == "default") {
+                attribute["expression"] = json!(default_value);
+            }
+        }
+    }
     // Several required_version constraints print as one combined constraint.
     if let Some(list) = value
         .pointer_mut("/terraform/required_version")

@@ -71,6 +71,13 @@ const PRE_RELEASE_NOTE: &str = "`required_version` cannot name a pre-release ver
                                 useless for releases.";
 
 fn judge(ctx: &Context, expr: &Expr, what: &str, out: &mut Vec<Diagnostic>) {
+    // The tools evaluate `required_version` with no variables and no functions.
+    if what == "required_version"
+        && let Some(summary) = not_a_constant(expr)
+    {
+        out.push(not_constant(ctx, expr.span, summary));
+        return;
+    }
     match parse_constraints(ctx.files, expr) {
         Some(Err((span, message))) => out.push(invalid_constraint(ctx, span, message, what)),
         // The tools accept no pre-release in `required_version` at all.
@@ -82,6 +89,30 @@ fn judge(ctx: &Context, expr: &Expr, what: &str, out: &mut Vec<Diagnostic>) {
         }
         _ => {}
     }
+}
+
+/// What evaluating `expr` without variables or functions reports, if it needs either.
+fn not_a_constant(expr: &Expr) -> Option<&'static str> {
+    match &expr.kind {
+        ExprKind::Variable(name) if !matches!(name.as_str(), "null" | "true" | "false") => {
+            Some("Variables not allowed")
+        }
+        ExprKind::Traversal { .. } => Some("Variables not allowed"),
+        ExprKind::FunctionCall { .. } => Some("Function calls not allowed"),
+        ExprKind::Parenthesis(inner) => not_a_constant(inner),
+        _ => None,
+    }
+}
+
+/// `Variables not allowed` (or `Function calls not allowed`) on a `required_version`.
+fn not_constant(ctx: &Context, span: Span, summary: &str) -> Diagnostic {
+    ctx.finding(&RULE, summary)
+        .at(ctx.files, span, "evaluated before anything else is")
+        .with_note(
+            "`required_version` is read while the module is loaded, before any variable, local \
+             value or function exists: it must be a literal string.",
+        )
+        .with_help("write the constraint as a string, e.g. `\">= 1.6\"`")
 }
 
 /// `Invalid required_version constraint`, at a pre-release version.
@@ -146,6 +177,20 @@ mod tests {
             1,
         ),
         (&[("versions.tofu", language!(">=1.12 <2"))], 1),
+        (
+            &[(
+                "versions.tofu",
+                "terraform {\n  required_version = var.tofu_version\n}\n",
+            )],
+            1,
+        ),
+        (
+            &[(
+                "versions.tf",
+                "terraform {\n  required_version = trimspace(\"1.6\")\n}\n",
+            )],
+            1,
+        ),
     ];
 
     #[test]

@@ -29,7 +29,7 @@ use jsonc_parser::{CollectOptions, ParseOptions};
 
 use super::{
     Attribute, Block, Body, Comment, DuplicateAttribute, Expr, ExprKind, File, Label, ObjectItem,
-    Parsed, SyntaxError, native,
+    Parsed, SyntaxError, errors, native,
 };
 use crate::source::{FileId, Span, Syntax};
 
@@ -79,9 +79,19 @@ fn parse_root(id: FileId, text: &str) -> Result<Value<'_>> {
         allow_non_finite_numbers: false,
         allow_extended_string_escapes: false,
     };
-    let error_at = |offset: usize, message: String| SyntaxError {
+    let error_at = |offset: usize, summary: &'static str, message: String| SyntaxError {
+        summary,
         message,
         span: Span::new(id, offset.min(text.len())..offset.min(text.len())),
+    };
+    let strict_summary = |message: &str| {
+        if message.starts_with("Invalid JSON string") {
+            "Invalid JSON string"
+        } else if message == "nesting too deep" {
+            "Nesting too deep"
+        } else {
+            "Invalid start of value"
+        }
     };
     let strictness = prescan(text);
     let parsed = jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options);
@@ -90,13 +100,29 @@ fn parse_root(id: FileId, text: &str) -> Result<Value<'_>> {
             if matches!(error.kind(), ParseErrorKind::NestingDepthExceeded)
                 || offset < error.range().start =>
         {
-            Err(error_at(offset, message.to_string()))
+            Err(error_at(
+                offset,
+                strict_summary(message),
+                message.to_string(),
+            ))
         }
-        (Err(error), _) => Err(error_at(error.range().start, error.kind().to_string())),
-        (Ok(_), Some((offset, message))) => Err(error_at(offset, message.to_string())),
+        (Err(error), _) => {
+            let offset = error.range().start;
+            let summary = errors::json_summary(text, offset, error.kind());
+            Err(error_at(offset, summary, error.kind().to_string()))
+        }
+        (Ok(_), Some((offset, message))) => Err(error_at(
+            offset,
+            strict_summary(message),
+            message.to_string(),
+        )),
         (Ok(result), None) => match result.value {
             Some(value) => Ok(value),
-            None => Err(error_at(text.len(), "Missing value".to_string())),
+            None => Err(error_at(
+                text.len(),
+                "Missing value",
+                "The JSON data ends prematurely.".to_string(),
+            )),
         },
     }
 }
@@ -249,8 +275,14 @@ impl Lowerer {
         Span::new(self.id, range.start..range.end)
     }
 
+    /// An error of the lowering: a JSON value of the wrong kind, unless `summary` says more.
     fn error(&self, range: JsonRange, message: String) -> SyntaxError {
+        self.error_with(range, errors::INCORRECT_JSON_VALUE_TYPE, message)
+    }
+
+    fn error_with(&self, range: JsonRange, summary: &'static str, message: String) -> SyntaxError {
         SyntaxError {
+            summary,
             message,
             span: self.span(range),
         }
@@ -356,8 +388,9 @@ impl Lowerer {
         if labels_left > 0 {
             let props = self.label_props(value, header.kind)?;
             if props.is_empty() {
-                return Err(self.error(
+                return Err(self.error_with(
                     value_range(value),
+                    errors::MISSING_BLOCK_LABEL,
                     format!(
                         "Missing block label: a {} block needs a JSON object property here, \
                          whose name is the block's label",
@@ -928,7 +961,8 @@ mod tests {
     fn empty_file_is_missing_value() {
         for text in ["", "  \n\t "] {
             let error = parse_err(text);
-            assert_eq!(error.message, "Missing value");
+            assert_eq!(error.summary, "Missing value");
+            assert_eq!(error.message, "The JSON data ends prematurely.");
             assert_eq!(error.span.start as usize, text.len());
         }
     }

@@ -3,9 +3,12 @@
 //! Merge and rules only ever see these types: no parser type leaks out of this module, so the
 //! native parser (hcl-edit) and the JSON parser stay replaceable.
 
+pub(crate) mod errors;
 pub(crate) mod json;
 pub(crate) mod native;
 pub(crate) mod scan;
+
+use std::fmt::Write as _;
 
 use crate::source::{FileId, Span, Syntax};
 
@@ -67,6 +70,21 @@ pub(crate) struct Block {
 impl Block {
     pub(crate) fn span(&self) -> Span {
         self.header_span.to(self.body_span)
+    }
+
+    /// Where the tools report a block (HCL's `DefRange`): its header in native syntax; in JSON,
+    /// the opening brace of the block's object.
+    pub(crate) fn def_range(&self, files: &crate::source::SourceFiles) -> Span {
+        if files
+            .get(self.body_span.file)
+            .file_name()
+            .ends_with(".json")
+        {
+            let start = self.body_span.start as usize;
+            Span::new(self.body_span.file, start..start + 1)
+        } else {
+            self.header_span
+        }
     }
 
     pub(crate) fn label(&self, index: usize) -> Option<&str> {
@@ -266,9 +284,86 @@ impl Expr {
     }
 }
 
+/// A native quoted string. `literal` escapes template sequences so they stay text; otherwise
+/// `${...}` and `%{...}` sequences are copied as they are (their contents are expressions, where
+/// quotes are not escaped) and only the text around them is escaped.
+pub(crate) fn quote(s: &str, literal: bool) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    let mut rest = s;
+    while !rest.is_empty() {
+        if !literal && let Some(len) = template_sequence_len(rest) {
+            out.push_str(&rest[..len]);
+            rest = &rest[len..];
+            continue;
+        }
+        let mut chars = rest.chars();
+        let Some(c) = chars.next() else { break };
+        let next = chars.next();
+        match c {
+            '$' | '%'
+                if !literal && next == Some(c) && rest[1..].starts_with(&format!("{c}{{")) =>
+            {
+                // An escape already (`$${`) in a template: keep it an escape.
+                out.push(c);
+                out.push(c);
+                rest = &rest[2..];
+                continue;
+            }
+            '$' | '%' if literal && next == Some('{') => {
+                out.push(c);
+                out.push(c);
+            }
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out.push('"');
+    out
+}
+
+/// The length of a `${...}` or `%{...}` sequence at the start of `s`, braces and quoted
+/// strings inside it balanced; `None` if `s` does not start with a complete one.
+fn template_sequence_len(s: &str) -> Option<usize> {
+    let bytes = s.as_bytes();
+    if !(bytes.len() >= 2 && (bytes[0] == b'$' || bytes[0] == b'%') && bytes[1] == b'{') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut i = 1;
+    while i < bytes.len() {
+        match (bytes[i], in_string) {
+            (b'\\', true) => i += 1,
+            (b'"', _) => in_string = !in_string,
+            (b'{', false) => depth += 1,
+            (b'}', false) => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// A parse failure, located in the file.
 #[derive(Debug, Clone)]
 pub(crate) struct SyntaxError {
+    /// What the tools call it (`Invalid expression`), see [`errors`].
+    pub(crate) summary: &'static str,
+    /// The parser's own detail.
     pub(crate) message: String,
     pub(crate) span: Span,
 }

@@ -44,6 +44,7 @@ pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
             let offset = error.location().offset().min(text.len());
             return Parsed {
                 file: Err(SyntaxError {
+                    summary: super::errors::native_summary(text, offset, error.message()),
                     message: error.message().to_string(),
                     span: Span::new(id, offset..offset),
                 }),

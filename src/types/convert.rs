@@ -3,13 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::syntax::{Expr, ExprKind};
+use crate::syntax::{Expr, ExprKind, quote};
 
-use super::{Conversion, ObjectAttr, Type};
+use super::{AttrDefault, Conversion, ObjectAttr, Type};
 
 /// A literal value, or the result of converting one. Numbers keep their text: conversions never
 /// need their value, only whether a string parses as one.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Val {
     /// A null of a type (`null` as written is a null of type `any`).
     Null(Type),
@@ -81,6 +81,7 @@ fn type_of(val: &Val) -> Type {
                     name: name.clone(),
                     ty: type_of(v),
                     optional: false,
+                    default: None,
                 })
                 .collect(),
         ),
@@ -107,6 +108,7 @@ fn normalized(ty: &Type) -> Type {
                         name: attr.name.clone(),
                         ty: normalized(&attr.ty),
                         optional: attr.optional,
+                        default: attr.default.clone(),
                     },
                 );
             }
@@ -130,6 +132,7 @@ fn without_optional(ty: &Type) -> Type {
                     name: a.name.clone(),
                     ty: without_optional(&a.ty),
                     optional: false,
+                    default: None,
                 })
                 .collect(),
         ),
@@ -149,19 +152,182 @@ pub(crate) fn convert(value: &Expr, ty: &Type) -> Conversion {
     let Some(val) = literal(value) else {
         return Conversion::Unknown;
     };
+    match convert_val(&val, ty) {
+        Ok(_) => Conversion::Ok,
+        Err(Failure::Invalid(reason)) => Conversion::Invalid(reason),
+        Err(Failure::Unknown) => Conversion::Unknown,
+    }
+}
+
+/// A known value: a literal variable default, or the result of converting one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Value(Val);
+
+/// The outcome of converting a [`Value`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Converted {
+    Ok(Value),
+    /// The conversion fails; the reason as Terraform words it (no trailing period).
+    Invalid(String),
+    /// This module cannot tell the result for sure.
+    Unknown,
+}
+
+impl Value {
+    /// The value of a literal expression; None for anything that needs evaluating.
+    pub(crate) fn of_literal(expr: &Expr) -> Option<Value> {
+        literal(expr).map(Value)
+    }
+
+    pub(crate) fn is_null(&self) -> bool {
+        matches!(self.0, Val::Null(_))
+    }
+
+    /// Native syntax that evaluates to this value (given its type, which a collection's
+    /// elements and a null need to be this value again): `{ a = "x", b = null }`.
+    pub(crate) fn to_native(&self) -> String {
+        let mut out = String::new();
+        write_native(&self.0, &mut out);
+        out
+    }
+}
+
+fn write_native(val: &Val, out: &mut String) {
+    let items = |vals: &mut dyn Iterator<Item = &Val>, out: &mut String| {
+        out.push('[');
+        for (i, item) in vals.enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            write_native(item, out);
+        }
+        out.push(']');
+    };
+    let fields = |fields: &BTreeMap<String, Val>, out: &mut String| {
+        if fields.is_empty() {
+            out.push_str("{}");
+            return;
+        }
+        out.push_str("{ ");
+        for (i, (name, item)) in fields.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            let bare = name
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && name
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+                && !matches!(name.as_str(), "null" | "true" | "false");
+            if bare {
+                out.push_str(name);
+            } else {
+                out.push_str(&quote(name, true));
+            }
+            out.push_str(" = ");
+            write_native(item, out);
+        }
+        out.push_str(" }");
+    };
+    match val {
+        Val::Null(_) => out.push_str("null"),
+        Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Val::Number(n) => out.push_str(n),
+        Val::String(s) => out.push_str(&quote(s, true)),
+        Val::Tuple(vals) | Val::List(_, vals) | Val::Set(_, vals) => items(&mut vals.iter(), out),
+        Val::Object(map) | Val::Map(_, map) => fields(map, out),
+    }
+}
+
+/// cty's `convert.Convert` of a value to a type, without applying any `optional()` default.
+pub(crate) fn convert_value(value: &Value, ty: &Type) -> Converted {
+    match convert_val(&value.0, ty) {
+        Ok(val) => Converted::Ok(Value(val)),
+        Err(Failure::Invalid(reason)) => Converted::Invalid(reason),
+        Err(Failure::Unknown) => Converted::Unknown,
+    }
+}
+
+/// A variable's default as the tools decode it with the variable's type: the type's
+/// `optional()` defaults applied (to a value that is not null), then converted.
+pub(crate) fn decode_default(value: &Value, ty: &Type) -> Converted {
+    let with_defaults = if value.is_null() {
+        Some(value.0.clone())
+    } else {
+        apply_defaults(&value.0, ty)
+    };
+    match with_defaults {
+        Some(val) => convert_value(&Value(val), ty),
+        None => Converted::Unknown,
+    }
+}
+
+/// HCL's `typeexpr.Defaults.Apply`: a missing or null attribute of an object given an
+/// `optional(T, default)` takes the default, at every depth the type describes. None when a
+/// default applied is not a literal.
+fn apply_defaults(val: &Val, ty: &Type) -> Option<Val> {
+    let each = |items: &[Val], ety: &Type| -> Option<Vec<Val>> {
+        items.iter().map(|item| apply_defaults(item, ety)).collect()
+    };
+    let each_field = |fields: &BTreeMap<String, Val>, ety: &Type| {
+        fields
+            .iter()
+            .map(|(name, v)| Some((name.clone(), apply_defaults(v, ety)?)))
+            .collect::<Option<BTreeMap<_, _>>>()
+    };
+    Some(match (val, ty) {
+        (Val::Object(fields), Type::Object(attrs)) => {
+            let mut out = fields.clone();
+            for attr in attrs {
+                let missing = out
+                    .get(&attr.name)
+                    .is_none_or(|v| matches!(v, Val::Null(_)));
+                match (&attr.default, missing) {
+                    (Some(AttrDefault::Known(default)), true) => {
+                        out.insert(attr.name.clone(), default.0.clone());
+                    }
+                    (Some(AttrDefault::Unknown), true) => return None,
+                    _ => {}
+                }
+                if let Some(field) = out.get(&attr.name) {
+                    let applied = apply_defaults(field, &attr.ty)?;
+                    out.insert(attr.name.clone(), applied);
+                }
+            }
+            Val::Object(out)
+        }
+        (Val::Object(fields), Type::Map(ety)) => Val::Object(each_field(fields, ety)?),
+        (Val::Map(vty, fields), Type::Map(ety)) => Val::Map(vty.clone(), each_field(fields, ety)?),
+        (Val::Tuple(items), Type::List(ety) | Type::Set(ety)) => Val::Tuple(each(items, ety)?),
+        (Val::List(vty, items), Type::List(ety) | Type::Set(ety)) => {
+            Val::List(vty.clone(), each(items, ety)?)
+        }
+        (Val::Set(vty, items), Type::List(ety) | Type::Set(ety)) => {
+            Val::Set(vty.clone(), each(items, ety)?)
+        }
+        (Val::Tuple(items), Type::Tuple(tys)) if items.len() == tys.len() => Val::Tuple(
+            items
+                .iter()
+                .zip(tys)
+                .map(|(item, ty)| apply_defaults(item, ty))
+                .collect::<Option<_>>()?,
+        ),
+        _ => val.clone(),
+    })
+}
+
+fn convert_val(val: &Val, ty: &Type) -> Result<Val, Failure> {
     let want = normalized(ty);
-    let got = type_of(&val);
+    let got = type_of(val);
     if got == want {
-        return Conversion::Ok;
+        return Ok(val.clone());
     }
     match conversion_exists(&got, &want) {
-        Tri::No => Conversion::Invalid(mismatch_message(&got, &want)),
-        Tri::Unsure => Conversion::Unknown,
-        Tri::Yes => match apply(&val, &want) {
-            Ok(_) => Conversion::Ok,
-            Err(Failure::Invalid(reason)) => Conversion::Invalid(reason),
-            Err(Failure::Unknown) => Conversion::Unknown,
-        },
+        Tri::No => Err(Failure::Invalid(mismatch_message(&got, &want))),
+        Tri::Unsure => Err(Failure::Unknown),
+        Tri::Yes => apply(val, &want),
     }
 }
 
@@ -225,8 +391,10 @@ fn conversion_exists(from: &Type, to: &Type) -> Tri {
         }
         (Type::List(f) | Type::Set(f), Type::List(t) | Type::Set(t))
         | (Type::Map(f), Type::Map(t)) => conversion_exists(f, t),
-        // Only reachable for converted values, which are never converted again here.
-        (Type::Map(_), Type::Object(_)) => Tri::Unsure,
+        // Only reachable for converted values; not modelled.
+        (Type::Map(_), Type::Object(_)) | (Type::List(_) | Type::Set(_), Type::Tuple(_)) => {
+            Tri::Unsure
+        }
         (Type::Tuple(elems), Type::List(ety) | Type::Set(ety)) => {
             let elems: Vec<&Type> = elems.iter().collect();
             elements_convertible(&elems, ety)
@@ -353,6 +521,7 @@ fn unify_objects(types: &[Type]) -> Unified {
                 name: attr.name.clone(),
                 ty,
                 optional: false,
+                default: None,
             }),
             other => return other,
         }
@@ -519,18 +688,77 @@ fn apply(val: &Val, to: &Type) -> Result<Val, Failure> {
         }
         (Val::Tuple(items), Type::Set(ety)) => {
             let (ety, elems) = collection_elements(items.iter(), ety)?;
-            // Whether a set may hold a null is not modelled.
-            if elems.iter().any(|e| matches!(e, Val::Null(_))) {
-                return Err(Failure::Unknown);
-            }
-            Ok(Val::Set(ety, elems))
+            set_value(ety, elems)
         }
         (Val::Object(fields), Type::Map(ety)) => {
             let (ety, elems) = collection_elements(fields.values(), ety)?;
             Ok(Val::Map(ety, fields.keys().cloned().zip(elems).collect()))
         }
+        // A converted collection converted again (after an override changed the type).
+        (Val::List(_, items) | Val::Set(_, items), Type::List(ety)) if **ety != Type::Any => {
+            // A set's order is cty's only for strings and numbers (which `set_value` sorts).
+            let ordered = |e: &Val| matches!(e, Val::String(_) | Val::Number(_));
+            if matches!(val, Val::Set(..)) && !items.iter().all(ordered) {
+                return Err(Failure::Unknown);
+            }
+            let elems = items.iter().map(|item| apply(item, ety));
+            Ok(Val::List(
+                without_optional(ety),
+                elems.collect::<Result<_, _>>()?,
+            ))
+        }
+        (Val::List(_, items) | Val::Set(_, items), Type::Set(ety)) if **ety != Type::Any => {
+            let elems: Vec<Val> = items
+                .iter()
+                .map(|item| apply(item, ety))
+                .collect::<Result<_, _>>()?;
+            set_value(without_optional(ety), elems)
+        }
+        (Val::Map(_, fields), Type::Map(ety)) if **ety != Type::Any => {
+            let converted = fields
+                .iter()
+                .map(|(name, v)| Ok((name.clone(), apply(v, ety)?)))
+                .collect::<Result<_, _>>()?;
+            Ok(Val::Map(without_optional(ety), converted))
+        }
         _ => Err(Failure::Unknown),
     }
+}
+
+/// A set of these elements: equal elements are one, and strings and numbers are in cty's order
+/// (lexical, numeric). Whether a set may hold a null is not modelled.
+fn set_value(ety: Type, elems: Vec<Val>) -> Result<Val, Failure> {
+    if elems.iter().any(|e| matches!(e, Val::Null(_))) {
+        return Err(Failure::Unknown);
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut unique: Vec<Val> = elems
+        .into_iter()
+        .filter(|elem| seen.insert(Value(elem.clone()).to_native()))
+        .collect();
+    if unique.iter().all(|e| matches!(e, Val::String(_))) {
+        unique.sort_by(|a, b| match (a, b) {
+            (Val::String(x), Val::String(y)) => x.cmp(y),
+            _ => std::cmp::Ordering::Equal,
+        });
+    } else if unique.iter().all(|e| matches!(e, Val::Number(_))) {
+        let numbers: Option<Vec<f64>> = unique
+            .iter()
+            .map(|e| match e {
+                Val::Number(n) => n.parse::<f64>().ok().filter(|x| x.is_finite()),
+                _ => None,
+            })
+            .collect();
+        let Some(numbers) = numbers else {
+            return Err(Failure::Unknown);
+        };
+        let mut pairs: Vec<(f64, Val)> = numbers.into_iter().zip(unique).collect();
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // Two spellings of one number (`1`, `1.0`) are one element.
+        pairs.dedup_by(|a, b| a.0 == b.0);
+        unique = pairs.into_iter().map(|(_, v)| v).collect();
+    }
+    Ok(Val::Set(ety, unique))
 }
 
 /// Converts the elements of a tuple (or the attributes of an object) to collection elements of

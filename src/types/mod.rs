@@ -33,13 +33,24 @@ pub(crate) enum Type {
     Tuple(Vec<Type>),
 }
 
-/// One attribute of an `object({...})` type. A default given with `optional(T, default)` is
-/// not kept: the tools do not apply it when checking a variable's default.
+/// One attribute of an `object({...})` type, with the default of `optional(T, default)`: the
+/// tools apply it to a variable's default before converting it at decode time (HCL's
+/// `typeexpr.Defaults`), but not when they convert again after merging an override.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ObjectAttr {
     pub(crate) name: String,
     pub(crate) ty: Type,
     pub(crate) optional: bool,
+    pub(crate) default: Option<AttrDefault>,
+}
+
+/// The default of an optional attribute.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum AttrDefault {
+    /// A literal value.
+    Known(Value),
+    /// An expression this module does not evaluate: applying it makes the result unknown.
+    Unknown,
 }
 
 /// The outcome of converting a default value to a type.
@@ -109,5 +120,5 @@ mod parse;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use convert::convert;
+pub(crate) use convert::{Converted, Value, convert, convert_value, decode_default};
 pub(crate) use parse::parse_type;

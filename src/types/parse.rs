@@ -5,7 +5,7 @@ use crate::syntax::{Expr, ExprKind, native};
 
 use std::collections::BTreeMap;
 
-use super::{Conversion, ObjectAttr, Type, convert};
+use super::{AttrDefault, Conversion, ObjectAttr, Type, Value, convert};
 
 pub(super) const GENERIC_TYPE_ERROR: &str = "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string).";
 pub(super) const OBJECT_ARGUMENT_ERROR: &str = "The object type constructor requires one argument specifying the attribute types and values as a map.";
@@ -167,12 +167,17 @@ fn object_type(arg: &Expr) -> Result<Type, String> {
                 "This default value is not compatible with the attribute's type constraint: {reason}."
             ));
         }
+        let default = default.map(|expr| match Value::of_literal(expr) {
+            Some(value) => AttrDefault::Known(value),
+            None => AttrDefault::Unknown,
+        });
         attrs.insert(
             name.clone(),
             ObjectAttr {
                 name: name.clone(),
                 ty,
                 optional,
+                default,
             },
         );
     }

@@ -524,11 +524,13 @@ fn types_built_by_hand_need_not_be_sorted() {
             name: "b".into(),
             ty: Type::Number,
             optional: false,
+            default: None,
         },
         ObjectAttr {
             name: "a".into(),
             ty: Type::String,
             optional: true,
+            default: None,
         },
     ]);
     assert_eq!(convert(&expr(r#"{b = "2"}"#), &t), Conversion::Ok);
@@ -585,6 +587,7 @@ fn parses_and_prints_types() {
             name: "a".into(),
             ty: Type::List(Box::new(Type::String)),
             optional: true,
+            default: None,
         }])
     );
 }
@@ -779,4 +782,70 @@ fn constraint_names() {
     for (src, name) in cases {
         assert_eq!(constraint_name(&ty(src)), name, "type `{src}`");
     }
+}
+
+/// Decodes `value` with `from` (as a base variable is decoded), then converts the result to
+/// `to` (as merging an override that changes the type does); the result as native syntax.
+fn decoded_then_converted(value: &str, from: &str, to: &str) -> Result<String, String> {
+    let literal = Value::of_literal(&expr(value)).expect("a literal");
+    let decoded = match decode_default(&literal, &ty(from)) {
+        Converted::Ok(v) => v,
+        other => return Err(format!("decode: {other:?}")),
+    };
+    match convert_value(&decoded, &ty(to)) {
+        Converted::Ok(v) => Ok(v.to_native()),
+        Converted::Invalid(reason) => Err(reason),
+        Converted::Unknown => Err("unknown".into()),
+    }
+}
+
+#[test]
+fn merged_defaults_convert_the_decoded_value() {
+    // "1" (the number converted to string) converts to bool; the number itself would not.
+    assert_eq!(
+        decoded_then_converted("1", "string", "bool"),
+        Ok("true".into())
+    );
+    assert_eq!(
+        decoded_then_converted("\"1\"", "number", "bool"),
+        Err("bool required".into())
+    );
+    // The base type's optional() default is applied at decode time; the new type's is not.
+    assert_eq!(
+        decoded_then_converted(
+            "{ a = \"x\" }",
+            "object({ a = string, b = optional(string, \"y\") })",
+            "object({ a = string, b = optional(string, \"z\"), c = optional(number) })",
+        ),
+        Ok("{ a = \"x\", b = \"y\", c = null }".into())
+    );
+    // A set is deduplicated and ordered before it becomes a list.
+    assert_eq!(
+        decoded_then_converted("[\"b\", \"a\", \"b\"]", "set(string)", "list(string)"),
+        Ok("[\"a\", \"b\"]".into())
+    );
+    assert_eq!(
+        decoded_then_converted("[10, 9, 10.0]", "set(number)", "list(string)"),
+        Ok("[\"9\", \"10\"]".into())
+    );
+    // Unordered sets of structures are not guessed at.
+    assert_eq!(
+        decoded_then_converted("[{ a = 1 }]", "set(object({ a = number }))", "list(any)"),
+        Err("unknown".into())
+    );
+    assert_eq!(
+        decoded_then_converted("{ k = 1 }", "map(number)", "map(string)"),
+        Ok("{ k = \"1\" }".into())
+    );
+}
+
+#[test]
+fn native_text_of_values_escapes_templates() {
+    let value = Value::of_literal(&json_string("${x} \"q\" %{y}")).expect("a literal");
+    assert_eq!(value.to_native(), "\"$${x} \\\"q\\\" %%{y}\"");
+    // A literal `$${` is text, not an escape: it needs one more `$`.
+    let escaped = Value::of_literal(&json_string("a$${b}")).expect("a literal");
+    assert_eq!(escaped.to_native(), "\"a$$${b}\"");
+    let keys = Value::of_literal(&expr("{ \"a b\" = null, \"true\" = 1 }")).expect("a literal");
+    assert_eq!(keys.to_native(), "{ \"a b\" = null, \"true\" = 1 }");
 }

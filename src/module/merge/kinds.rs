@@ -79,7 +79,7 @@ impl Merger<'_> {
         let first = self.module.objects[existing].base_header;
         let summary = self.duplicate_summary(&address);
         let d = self
-            .error(ids::DUPLICATE_DEFINITION, summary, block.header_span, "defined again here")
+            .error(ids::DUPLICATE_DEFINITION, summary, block.def_range(self.files), "defined again here")
             .with_label(self.files, first, "first defined here")
             .with_note(format!(
                 "Primary files are appended, not merged: {} may be defined only once in a module. To change it from another file, use an override file (`*_override.tf`).",
@@ -131,7 +131,7 @@ impl Merger<'_> {
                         .error(
                             ids::DUPLICATE_DEFINITION,
                             summary,
-                            data.header_span,
+                            data.def_range(self.files),
                             "defined again here",
                         )
                         .with_label(self.files, first, "first defined here");
@@ -202,7 +202,7 @@ impl Merger<'_> {
                         .error(
                             ids::LANGUAGE_BLOCK_IN_OVERRIDE,
                             "Language selections in override file",
-                            block.header_span,
+                            block.def_range(self.files),
                             "not allowed in an override file",
                         )
                         .with_note("OpenTofu reads the `language` block only from primary files: the language edition, experiments and compatible versions of a module cannot be overridden.")
@@ -225,7 +225,7 @@ impl Merger<'_> {
             .error(
                 ids::OVERRIDE_NOT_ALLOWED,
                 summary,
-                block.header_span,
+                block.def_range(self.files),
                 "not allowed in an override file",
             )
             .with_note(format!(
@@ -253,6 +253,13 @@ impl Merger<'_> {
             base_header,
         });
         self.module.objects[index].overrides.push(block.header_span);
+        let variable_default = match &address {
+            Address::Variable(_) => Some(match self.variable_defaults.remove(&address) {
+                Some(state) => state,
+                None => self.decode_base_variable(index),
+            }),
+            _ => None,
+        };
         let mut body = std::mem::take(&mut self.module.objects[index].body);
         match &address {
             Address::Resource(mode, ..) => {
@@ -272,6 +279,11 @@ impl Merger<'_> {
             Address::Check(_) => {}
         }
         self.module.objects[index].body = body;
+        if let Some(mut state) = variable_default {
+            self.merge_variable_default(index, &mut state, block);
+            self.record_merged_default(index, &state);
+            self.variable_defaults.insert(address, state);
+        }
     }
 
     fn override_without_base(&mut self, block: &Block, address: Address) {
@@ -295,7 +307,7 @@ impl Merger<'_> {
             Address::Check(_) => return,
         };
         let d = self
-            .error(ids::OVERRIDE_WITHOUT_BASE, summary, block.header_span, "nothing to merge into")
+            .error(ids::OVERRIDE_WITHOUT_BASE, summary, block.def_range(self.files), "nothing to merge into")
             .with_note(format!(
                 "No primary file defines {}. {WHY_OVERRIDE_NEEDS_BASE}",
                 address.describe()
@@ -304,13 +316,20 @@ impl Merger<'_> {
         self.report(d);
     }
 
+    /// The tools report a non-empty `depends_on` of an override at its first element (an
+    /// empty one overrides nothing and is no error).
     fn report_depends_on(&mut self, block: &Block, base_header: crate::source::Span) {
         if let Some(depends_on) = block.body.attribute("depends_on") {
+            let at = match depends_on.expr.tuple_items() {
+                Some([]) => return,
+                Some([first, ..]) => first.span,
+                None => depends_on.expr.span,
+            };
             let d = self
                 .error(
                     ids::OVERRIDE_DEPENDS_ON,
                     "Unsupported override",
-                    depends_on.name_span,
+                    at,
                     "`depends_on` in an override",
                 )
                 .with_label(self.files, base_header, "base block")
@@ -428,7 +447,7 @@ impl Merger<'_> {
             .error(
                 ids::OVERRIDE_NOT_ALLOWED,
                 summary,
-                nested.header_span,
+                nested.def_range(self.files),
                 "not allowed in an override file",
             )
             .with_note(format!(

@@ -7,6 +7,7 @@ pub(crate) mod events;
 mod kinds;
 mod model;
 mod terraform;
+mod variables;
 
 pub use model::{Address, MergedAttribute, MergedBlock, MergedBody, MergedObject, Module, Origin};
 
@@ -15,7 +16,7 @@ use crate::diagnostic::{Diagnostic, FindingId, Views};
 use crate::knowledge::View;
 use crate::knowledge::files::Extension;
 use crate::source::{SourceFiles, Span};
-use crate::syntax::{Block, File};
+use crate::syntax::{Block, Expr, ExprKind, File};
 
 /// A parsed file as one tool loads it.
 #[derive(Debug, Clone, Copy)]
@@ -45,6 +46,7 @@ pub(crate) fn merge(
         diagnostics: Vec::new(),
         check_data: std::collections::HashMap::new(),
         required_providers_blocks: Vec::new(),
+        variable_defaults: std::collections::HashMap::new(),
     };
     for loaded in primary {
         merger.check_blocks(loaded.file, false);
@@ -72,6 +74,8 @@ pub(crate) struct Merger<'a> {
     check_data: std::collections::HashMap<Address, Span>,
     /// Headers of the primary `required_providers` blocks seen so far.
     required_providers_blocks: Vec<Span>,
+    /// The defaults of the variables overridden so far, as merging has converted them.
+    variable_defaults: std::collections::HashMap<Address, variables::VariableDefault>,
 }
 
 impl Merger<'_> {
@@ -121,12 +125,17 @@ impl Merger<'_> {
                     .with_note("The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.");
                 self.report(d);
             }
+            if block.kind == "module"
+                && let Some(providers) = body.attribute("providers")
+            {
+                self.check_passed_providers(&providers.expr);
+            }
             if block.kind == "required_providers" {
                 let d = self
                     .error(
                         ids::REQUIRED_PROVIDERS_TOP_LEVEL,
                         "Invalid required_providers block",
-                        block.header_span,
+                        block.def_range(self.files),
                         "top-level `required_providers` block",
                     )
                     .with_note("A \"required_providers\" block must be nested inside a \"terraform\" block.");
@@ -161,8 +170,101 @@ impl Merger<'_> {
         }
     }
 
+    /// A module call's `providers` map may assign each child provider configuration once
+    /// (`Duplicate provider address`, at the second value, in both tools).
+    fn check_passed_providers(&mut self, providers: &Expr) {
+        let mut seen: std::collections::HashMap<String, Span> = std::collections::HashMap::new();
+        for (address, key, value) in provider_pairs(self.files, providers) {
+            match seen.get(&address) {
+                None => {
+                    seen.insert(address, key);
+                }
+                Some(&first) => {
+                    let d = self
+                        .error(
+                            ids::DUPLICATE_DEFINITION,
+                            "Duplicate provider address",
+                            value,
+                            format!("`{address}` assigned again").as_str(),
+                        )
+                        .with_label(self.files, first, "first assigned here")
+                        .with_note(format!(
+                            "A provider configuration was already passed to {address}. Each \
+                             child provider configuration can be assigned only once."
+                        ));
+                    self.report(d);
+                }
+            }
+        }
+    }
+
     fn labels_of<'b>(&self, block: &'b Block, count: usize) -> Option<Vec<&'b str>> {
         let labels: Vec<&str> = block.labels.iter().map(|l| l.value.as_str()).collect();
         (labels.len() == count).then_some(labels)
     }
+}
+
+/// The (address, key span, value span) of each entry of a `providers` map, repeated keys
+/// included. A native object keeps only one entry per key once parsed, so its entries are read
+/// from the source text: `name[.alias] = name[.alias]` items separated by commas or newlines
+/// (anything else in the map, and the map is left alone).
+fn provider_pairs(files: &SourceFiles, providers: &Expr) -> Vec<(String, Span, Span)> {
+    let ExprKind::Object(items) = &providers.kind else {
+        return Vec::new();
+    };
+    if providers.json_string.is_some()
+        || files
+            .get(providers.span.file)
+            .file_name()
+            .ends_with(".json")
+    {
+        return items
+            .iter()
+            .filter_map(|item| {
+                let address = item.key.json_string.as_deref()?.to_string();
+                Some((address, item.key.span, item.value.span))
+            })
+            .collect();
+    }
+    let text = files.text(providers.span);
+    let Some(inner) = text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) else {
+        return Vec::new();
+    };
+    let is_reference = |s: &str| {
+        !s.is_empty()
+            && s.split('.').all(|part| {
+                part.chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_')
+                    && part
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+            })
+    };
+    let base = providers.span.start as usize + 1;
+    let mut pairs = Vec::new();
+    let mut offset = 0;
+    for item in inner.split(['\n', ',']) {
+        let start = offset;
+        offset += item.len() + 1;
+        let code = item.split('#').next().unwrap_or("");
+        if code.trim().is_empty() {
+            continue;
+        }
+        let Some((key, value)) = code.split_once('=') else {
+            return Vec::new();
+        };
+        let (key_text, value_text) = (key.trim(), value.trim());
+        if !is_reference(key_text) || !is_reference(value_text) {
+            return Vec::new();
+        }
+        let span_of = |part: &str, within: usize| {
+            let at = base + start + within + (part.len() - part.trim_start().len());
+            Span::new(providers.span.file, at..at + part.trim().len())
+        };
+        let key_span = span_of(key, 0);
+        let value_span = span_of(value, key.len() + 1);
+        pairs.push((key_text.to_string(), key_span, value_span));
+    }
+    pairs
 }

@@ -184,6 +184,10 @@ pub struct MergedObject {
     /// Headers of the override blocks merged into it, in the order they were applied.
     pub overrides: Vec<Span>,
     pub body: MergedBody,
+    /// For a variable: its default as the tools hold it after merging, in native syntax, where
+    /// the `default` expression decoded with the merged type would not give that value (an
+    /// override changed the type, so the base's conversion or `optional()` defaults matter).
+    pub(crate) default_value: Option<String>,
 }
 
 impl MergedObject {
@@ -204,6 +208,7 @@ impl MergedObject {
                 Origin::Override => vec![block.header_span],
             },
             body: MergedBody::from_syntax(&block.body, origin),
+            default_value: None,
         }
     }
 }

@@ -107,7 +107,12 @@ impl Merger<'_> {
             ids::DUPLICATE_DEFINITION
         };
         let d = self
-            .error(rule, summary, nested.header_span, "defined again here")
+            .error(
+                rule,
+                summary,
+                nested.def_range(self.files),
+                "defined again here",
+            )
             .with_label(self.files, first, "first defined here")
             .with_note(format!(
                 "A module may have only one `{}` block.",
@@ -123,7 +128,7 @@ impl Merger<'_> {
                 .error(
                     ids::DUPLICATE_DEFINITION,
                     "Duplicate required providers configuration",
-                    block.header_span,
+                    block.def_range(self.files),
                     "defined again here",
                 )
                 .with_label(self.files, first, "first defined here")

@@ -1,0 +1,240 @@
+//! A variable's default through decoding and merging, as the tools compute it
+//! (`named_values.go`, `module_merge.go`): each block converts its own default with its own type
+//! (after applying the type's `optional()` defaults) when it is decoded; merging an override then
+//! converts the merged, already converted, default to the merged type once more. So a base
+//! `type = string, default = 1` overridden with `type = bool` is `true` ("1" converts to bool,
+//! the number 1 does not), and the override's `optional()` defaults are never applied to a base
+//! default.
+
+use super::Merger;
+use super::model::{Address, MergedAttribute, MergedObject, Origin};
+use crate::diagnostic::{Diagnostic, FindingId, ids};
+use crate::source::Span;
+use crate::syntax::{Block, ExprKind};
+use crate::types::{Converted, Type, Value, convert_value, decode_default, parse_type};
+
+/// The summary of every error about a variable default.
+const SUMMARY: &str = "Invalid default value for variable";
+const NULL_NOT_NULLABLE: &str = "A null default value is not valid when nullable=false.";
+
+/// A variable's default and the settings it depends on, after the blocks merged so far.
+#[derive(Debug, Clone)]
+pub(super) struct VariableDefault {
+    /// None without a default; `Some(None)` for a default this module cannot compute.
+    value: Option<Option<Value>>,
+    /// The type constraint; `Any` without one (or with one the tools reject).
+    ty: Type,
+    nullable: bool,
+}
+
+/// One variable block's own `type`, `default` and `nullable`, as decoding it gives them.
+struct Decoded {
+    ty: Option<Type>,
+    value: Option<Option<Value>>,
+    nullable: Option<bool>,
+}
+
+impl Merger<'_> {
+    /// Decodes a base variable (the object at `index`, before any override is merged into
+    /// it), reporting what the tools report at decode time.
+    pub(super) fn decode_base_variable(&mut self, index: usize) -> VariableDefault {
+        let body = &self.module.objects[index].body;
+        let [ty_attr, default_attr, nullable_attr] =
+            ["type", "default", "nullable"].map(|name| body.attribute(name).cloned());
+        let decoded = self.decode_variable(
+            ty_attr.as_ref(),
+            default_attr.as_ref(),
+            nullable_attr.as_ref(),
+            ids::VARIABLE_DEFAULT_INVALID,
+        );
+        VariableDefault {
+            value: decoded.value,
+            ty: decoded.ty.unwrap_or(Type::Any),
+            nullable: decoded.nullable.unwrap_or(true),
+        }
+    }
+
+    /// Merges an override variable block into `state`: decodes the override on its own, then
+    /// converts the merged default to the merged type, as `Variable.merge` does. `index` is the
+    /// variable's object, with the override already merged into its body.
+    pub(super) fn merge_variable_default(
+        &mut self,
+        index: usize,
+        state: &mut VariableDefault,
+        block: &Block,
+    ) {
+        let own = |name: &str| {
+            block
+                .body
+                .attribute(name)
+                .map(|a| MergedAttribute::from_syntax(a, Origin::Override))
+        };
+        let (ty_attr, default_attr, nullable_attr) = (own("type"), own("default"), own("nullable"));
+        let decoded = self.decode_variable(
+            ty_attr.as_ref(),
+            default_attr.as_ref(),
+            nullable_attr.as_ref(),
+            ids::OVERRIDE_VARIABLE_DEFAULT_INVALID,
+        );
+        let (type_overridden, default_overridden) = (decoded.ty.is_some(), decoded.value.is_some());
+        if let Some(value) = decoded.value {
+            state.value = Some(value);
+        }
+        if let Some(ty) = decoded.ty {
+            state.ty = ty;
+        }
+        if let Some(nullable) = decoded.nullable {
+            state.nullable = nullable;
+        }
+        let Some(Some(value)) = &state.value else {
+            return;
+        };
+        match convert_value(value, &state.ty) {
+            Converted::Ok(converted) => {
+                if converted.is_null() && !state.nullable {
+                    let d = self.merged_default_error(index, block, NULL_NOT_NULLABLE.into());
+                    self.report(d);
+                }
+                state.value = Some(Some(converted));
+            }
+            Converted::Invalid(reason) => {
+                let detail = match (type_overridden, default_overridden) {
+                    (true, false) => format!(
+                        "Overriding this variable's type constraint has made its default value \
+                         invalid: {reason}."
+                    ),
+                    (false, true) => format!(
+                        "The overridden default value for this variable is not compatible with \
+                         the variable's type constraint: {reason}."
+                    ),
+                    _ => format!(
+                        "This variable's default value is not compatible with its type \
+                         constraint: {reason}."
+                    ),
+                };
+                let d = self.merged_default_error(index, block, detail);
+                self.report(d);
+                state.value = Some(None);
+            }
+            Converted::Unknown => state.value = Some(None),
+        }
+    }
+
+    /// Records, for printing, the default of a variable whose `default` expression alone
+    /// (decoded with the merged type, as the printed module is) would not give its value.
+    pub(super) fn record_merged_default(&mut self, index: usize, state: &VariableDefault) {
+        let object = &mut self.module.objects[index];
+        object.default_value = None;
+        let (Some(Some(value)), Some(default)) = (&state.value, object.body.attribute("default"))
+        else {
+            return;
+        };
+        let as_printed = Value::of_literal(&default.expr).map(|v| decode_default(&v, &state.ty));
+        if as_printed != Some(Converted::Ok(value.clone())) {
+            object.default_value = Some(value.to_native());
+        }
+    }
+
+    /// An error of an override merge: the tools point at the override block's header.
+    fn merged_default_error(&self, index: usize, block: &Block, detail: String) -> Diagnostic {
+        let object = &self.module.objects[index];
+        let mut d = self
+            .error(
+                ids::OVERRIDE_VARIABLE_DEFAULT_INVALID,
+                SUMMARY,
+                block.def_range(self.files),
+                "this override makes the default invalid",
+            )
+            .with_note(detail);
+        for name in ["default", "type", "nullable"] {
+            if let Some(attr) = object.body.attribute(name) {
+                let whence = match attr.origin {
+                    Origin::Base => "base",
+                    Origin::Override => "override",
+                };
+                d = d.with_label(
+                    self.files,
+                    attr.span(),
+                    format!("merged `{name}` ({whence})"),
+                );
+            }
+        }
+        d.with_label(
+            self.files,
+            object.base_header,
+            format!("{} is declared here", object.address.describe()),
+        )
+    }
+
+    /// One block's `type`, `default` and `nullable` as decoding that block alone gives them,
+    /// reporting the decode-time errors (at the default, with `rule`). Without a type the
+    /// default stays as written (converting to `any` changes nothing).
+    fn decode_variable(
+        &mut self,
+        ty_attr: Option<&MergedAttribute>,
+        default_attr: Option<&MergedAttribute>,
+        nullable_attr: Option<&MergedAttribute>,
+        rule: FindingId,
+    ) -> Decoded {
+        // A type the tools reject is `any` to them (and reported on its own elsewhere).
+        let ty = ty_attr.map(|a| parse_type(&a.expr).unwrap_or(Type::Any));
+        let nullable = nullable_attr.map(|a| !matches!(a.expr.kind, ExprKind::Bool(false)));
+        let Some(default_attr) = default_attr else {
+            return Decoded {
+                ty,
+                value: None,
+                nullable,
+            };
+        };
+        let literal = Value::of_literal(&default_attr.expr);
+        let mut value = literal.clone();
+        if let (Some(literal), Some(ty)) = (&literal, &ty) {
+            value = match decode_default(literal, ty) {
+                Converted::Ok(converted) => Some(converted),
+                Converted::Invalid(reason) => {
+                    let detail = format!(
+                        "This default value is not compatible with the variable's type \
+                         constraint: {reason}."
+                    );
+                    let type_label = ty_attr.map(|a| (a.expr.span, format!("type is `{ty}`")));
+                    let at = (default_attr.expr.span, format!("not a valid `{ty}`"));
+                    let d = self.decode_error(rule, at, type_label, detail);
+                    self.report(d);
+                    None
+                }
+                Converted::Unknown => None,
+            };
+        }
+        if value.as_ref().is_some_and(Value::is_null) && nullable == Some(false) {
+            let nullable_label = nullable_attr.map(|a| (a.span(), "`nullable = false`".into()));
+            let at = (default_attr.expr.span, "null default".into());
+            let d = self.decode_error(rule, at, nullable_label, NULL_NOT_NULLABLE.into());
+            self.report(d);
+        }
+        Decoded {
+            ty,
+            value: Some(value),
+            nullable,
+        }
+    }
+
+    fn decode_error(
+        &self,
+        rule: FindingId,
+        (default, label): (Span, String),
+        related: Option<(Span, String)>,
+        detail: String,
+    ) -> Diagnostic {
+        let mut d = self.error(rule, SUMMARY, default, &label).with_note(detail);
+        if let Some((span, label)) = related {
+            d = d.with_label(self.files, span, label);
+        }
+        d
+    }
+}
+
+/// Variables never overridden are only decoded; for the others, decoding happened at their
+/// first override.
+pub(super) fn needs_decoding(object: &MergedObject) -> bool {
+    matches!(object.address, Address::Variable(_)) && object.overrides.is_empty()
+}

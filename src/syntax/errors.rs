@@ -1,0 +1,174 @@
+//! The summaries Terraform and OpenTofu give syntax errors (HCL's, for the native and the JSON
+//! parser), for the errors our parsers report on the same input. The parser's own text stays as
+//! the detail: the summary is what a user of the tools recognises and searches for.
+
+use jsonc_parser::errors::ParseErrorKind;
+
+/// A JSON value of the wrong kind where a body, a label or the root is (HCL's JSON decoder).
+pub(crate) const INCORRECT_JSON_VALUE_TYPE: &str = "Incorrect JSON value type";
+/// A JSON label level with no label in it.
+pub(crate) const MISSING_BLOCK_LABEL: &str = "Missing block label";
+
+/// HCL's summary for an error hcl-edit reports with `message` at byte `offset` of `text`.
+pub(crate) fn native_summary(text: &str, offset: usize, message: &str) -> &'static str {
+    let rest = text.get(offset..).unwrap_or("");
+    let at_end = rest.trim().is_empty();
+    let next = rest.trim_start_matches([' ', '\t']).chars().next();
+    // Characters HCL's scanner rejects outright, whatever the parser expected there.
+    if matches!(next, Some('\'' | ';')) {
+        return "Invalid character";
+    }
+    if message.starts_with("invalid expression") {
+        return if at_end {
+            "Missing expression"
+        } else {
+            "Invalid expression"
+        };
+    }
+    if message.starts_with("invalid escape sequence") {
+        return "Invalid escape sequence";
+    }
+    if message.starts_with("invalid block body") {
+        return if at_end {
+            "Unclosed configuration block"
+        } else {
+            "Argument or block definition required"
+        };
+    }
+    if message.starts_with("expected newline or eof") {
+        // After a complete argument, more on the same line; a stray `}` ends no block.
+        return if next == Some('}') {
+            "Argument or block definition required"
+        } else {
+            "Missing newline after argument"
+        };
+    }
+    if message.starts_with("expected `]`") {
+        return if at_end {
+            "Unterminated tuple constructor expression"
+        } else {
+            "Missing item separator"
+        };
+    }
+    if message.starts_with("expected `}`") {
+        return if at_end {
+            "Unterminated object constructor expression"
+        } else {
+            "Missing attribute separator"
+        };
+    }
+    if message.starts_with("expected `=`") {
+        return "Missing attribute value";
+    }
+    match next {
+        Some('"') if at_line_start(text, offset) => "Argument or block definition required",
+        Some('"') => "Unterminated template string",
+        Some(c) if at_line_start(text, offset) && !(c.is_alphabetic() || c == '_') => {
+            "Argument or block definition required"
+        }
+        None | Some('\n' | '\r') if at_end => "Missing expression",
+        _ => "Invalid expression",
+    }
+}
+
+/// Whether only spaces and tabs stand between the start of the line and `offset`.
+fn at_line_start(text: &str, offset: usize) -> bool {
+    let before = text.get(..offset).unwrap_or("");
+    let line = before.rsplit('\n').next().unwrap_or("");
+    line.chars().all(|c| c == ' ' || c == '\t')
+}
+
+/// HCL's summary for an error jsonc-parser reports (`offset` is where it points).
+pub(crate) fn json_summary(text: &str, offset: usize, kind: &ParseErrorKind) -> &'static str {
+    use ParseErrorKind as K;
+    let before = text.get(..offset).unwrap_or("").trim_end().chars().last();
+    let after = text.get(offset..).unwrap_or("");
+    let next = after
+        .trim_start_matches(|c: char| c == ',' || c.is_whitespace())
+        .chars()
+        .next();
+    match kind {
+        K::BareDecimalPointNumbersNotAllowed
+        | K::ExpectedDigit
+        | K::ExpectedDigitFollowingNegativeSign
+        | K::ExpectedPlusMinusOrDigitInNumberLiteral
+        | K::HexadecimalNumbersNotAllowed
+        | K::UnaryPlusNumbersNotAllowed => "Invalid JSON number",
+        K::ExpectedColonAfterObjectKey => "Missing attribute value colon",
+        K::ExpectedObjectValue => "Missing attribute value",
+        K::ExpectedStringObjectProperty => "Invalid object attribute name",
+        // HCL's spelling.
+        K::ExpectedComma => "Missing attribute seperator comma",
+        K::MultipleRootJsonValues => "Extraneous data after value",
+        K::NonFiniteNumbersNotAllowed | K::UnexpectedWord => "Invalid JSON keyword",
+        K::String(_) => "Invalid JSON string",
+        K::TrailingCommasNotAllowed if next == Some(']') => "Trailing comma in array",
+        K::TrailingCommasNotAllowed => "Trailing comma in object",
+        K::UnexpectedCloseBrace if before == Some(':') => "Missing attribute value",
+        K::UnexpectedCloseBrace => "Mismatched brackets",
+        K::UnexpectedCloseBracket if matches!(before, Some(',' | '[')) => {
+            "Missing array element value"
+        }
+        K::UnexpectedCloseBracket => "Mismatched braces",
+        K::UnterminatedArray | K::UnterminatedObject => "Unclosed object",
+        K::NestingDepthExceeded => "Nesting too deep",
+        _ if after.starts_with(char::is_alphabetic) => "Invalid JSON keyword",
+        _ => "Invalid start of value",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::source::{FileId, Syntax};
+    use crate::syntax::parse;
+
+    /// The summary of the syntax error parsing `text` gives.
+    fn summary(syntax: Syntax, text: &str) -> &'static str {
+        match parse(FileId(0), syntax, text).file {
+            Err(error) => error.summary,
+            Ok(_) => panic!("{text:?} parsed"),
+        }
+    }
+
+    #[test]
+    fn native_summaries_are_hcls() {
+        let cases = [
+            ("a = \n", "Missing expression"),
+            ("a = )\n", "Invalid expression"),
+            ("a = 'x'\n", "Invalid character"),
+            ("a = 1;\n", "Invalid character"),
+            ("a = 1 b = 2\n", "Missing newline after argument"),
+            ("resource \"x\" \"y\" {\n", "Unclosed configuration block"),
+            ("= 1\n", "Argument or block definition required"),
+            (
+                "block {\n  a = 1\n}\n}\n",
+                "Argument or block definition required",
+            ),
+            ("a = \"\\q\"\n", "Invalid escape sequence"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(summary(Syntax::Native, text), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn json_summaries_are_hcls() {
+        let cases = [
+            ("{\"a\": 1,}", "Trailing comma in object"),
+            ("{\"a\": [1,]}", "Trailing comma in array"),
+            ("{\"a\" 1}", "Missing attribute value colon"),
+            ("{\"a\": 1 \"b\": 2}", "Missing attribute seperator comma"),
+            ("{\"a\": undefined}", "Invalid JSON keyword"),
+            ("{\"a\": 1", "Unclosed object"),
+            ("{} {}", "Extraneous data after value"),
+            (
+                "{\"variable\": {\"//\": \"a label\"}}",
+                "Incorrect JSON value type",
+            ),
+            ("{\"resource\": {\"t\": []}}", "Missing block label"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(summary(Syntax::Json, text), want, "{text:?}");
+        }
+    }
+}
