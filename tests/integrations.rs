@@ -411,17 +411,25 @@ fn pre_commit_manifest_and_example_config_are_valid() {
         &std::fs::read_to_string(manifest().join(".pre-commit-hooks.yaml")).expect("read"),
     )
     .expect("YAML");
-    let hook = &hooks[0];
-    assert_eq!(hook["id"], "tflint-merge");
-    assert_eq!(hook["language"], "rust");
-    assert_eq!(hook["entry"], "tflint-merge");
-    assert_eq!(hook["files"], r"\.(tf|tofu)(\.json)?$");
-    assert_eq!(hook["require_serial"], true);
-    let exclude = hook["exclude"].as_str().expect("exclude");
-    assert!(
-        exclude.contains(r"\.(terraform|terragrunt-cache)/"),
-        "{exclude}"
+    // Three ways to install the same hook: every other key is the same.
+    let hooks = hooks.as_sequence().expect("a list of hooks");
+    let ids: Vec<&str> = hooks.iter().filter_map(|h| h["id"].as_str()).collect();
+    assert_eq!(
+        ids,
+        ["tflint-merge", "tflint-merge-system", "tflint-merge-rust"]
     );
+    let languages: Vec<&str> = hooks.iter().filter_map(|h| h["language"].as_str()).collect();
+    assert_eq!(languages, ["python", "system", "rust"]);
+    for hook in hooks {
+        assert_eq!(hook["entry"], "tflint-merge");
+        // The whole repository on every commit: deletions and Terragrunt trees included.
+        assert_eq!(hook["always_run"], true);
+        assert_eq!(hook["pass_filenames"], false);
+        assert_eq!(hook["require_serial"], true);
+        // Warnings are shown even when the hook passes.
+        assert_eq!(hook["verbose"], true);
+        assert!(hook.get("files").is_none() && hook.get("exclude").is_none());
+    }
 
     let Some(pre_commit) = require(&["pre-commit"]) else {
         return;
@@ -675,8 +683,35 @@ fn snapshot_checkout(dir: &Path) -> String {
     git(dir, &["rev-parse", "HEAD"])
 }
 
+/// The README's `.pre-commit-config.yaml` (tests/integrations/pre-commit-config.yaml), with
+/// the hook repository and revision replaced and `hook_id` for the hook.
+fn pre_commit_config(hook_repo: &Path, rev: &str, hook_id: &str) -> String {
+    let snippet =
+        std::fs::read_to_string(manifest().join("tests/integrations/pre-commit-config.yaml"))
+            .expect("snippet");
+    let release = format!("v{}", env!("CARGO_PKG_VERSION"));
+    let replaced = snippet
+        .replace(
+            "https://github.com/tflint-merge/tflint-merge",
+            &hook_repo.display().to_string(),
+        )
+        .replace(&format!("rev: {release}"), &format!("rev: {rev}"))
+        .replace("id: tflint-merge\n", &format!("id: {hook_id}\n"));
+    assert_eq!(
+        replaced.matches(rev).count() + replaced.matches(hook_id).count(),
+        2,
+        "the snippet names the repository, `rev: {release}` and `id: tflint-merge`: {snippet}"
+    );
+    replaced
+}
+
+/// pre-commit runs the hook on the whole repository: a staged deletion (which pre-commit
+/// never passes to hooks) and a Terragrunt tree are checked, and warnings are shown even when
+/// the hook passes. The `language: system` hook runs the binary under test; the other two
+/// hooks differ from it only in how they install tflint-merge (checked by
+/// `pre_commit_manifest_and_example_config_are_valid`).
 #[test]
-fn pre_commit_hook_checks_staged_modules_with_their_base_files() {
+fn pre_commit_hook_checks_the_repository_with_deletions_terragrunt_and_warnings() {
     let Some(pre_commit) = require(&["pre-commit"]) else {
         return;
     };
@@ -699,10 +734,7 @@ fn pre_commit_hook_checks_staged_modules_with_their_base_files() {
     write(
         project,
         ".pre-commit-config.yaml",
-        &format!(
-            "repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: tflint-merge\n",
-            hook_repo.display()
-        ),
+        &pre_commit_config(&hook_repo, &rev, "tflint-merge-system"),
     );
     write(
         project,
@@ -716,7 +748,7 @@ fn pre_commit_hook_checks_staged_modules_with_their_base_files() {
         "infra/override.tf",
         "resource \"aws_instance\" \"webb\" {\n  ami = \"ami-456\"\n}\n",
     );
-    // Excluded by the hook: never checked, broken as it is.
+    // Hidden directories are never walked: never checked, broken as it is.
     write(
         project,
         ".terraform/modules/vpc/main.tf",
@@ -724,30 +756,25 @@ fn pre_commit_hook_checks_staged_modules_with_their_base_files() {
     );
     git(project, &["add", "-A"]);
 
-    // pre-commit builds the hook with `cargo install` (release) on the first run only; its
-    // target directory is kept under target/ so local reruns are incremental, and the release
-    // profile is unoptimised here: the same program, built in a fifth of the time.
-    let cargo_dir = Path::new(env!("CARGO")).parent().map(Path::to_path_buf);
-    let mut path = cargo_dir.into_iter().collect::<Vec<_>>();
+    let binary_dir = Path::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .parent()
+        .map(Path::to_path_buf);
+    let mut path = binary_dir.into_iter().collect::<Vec<_>>();
     path.extend(std::env::split_paths(
         &std::env::var_os("PATH").unwrap_or_default(),
     ));
     let pre_commit_run = || {
-        let started = std::time::Instant::now();
-        let out = run(Command::new(&pre_commit)
-            .args(["run", "tflint-merge", "--color", "never"])
+        run(Command::new(&pre_commit)
+            .args(["run", "--color", "never"])
             .current_dir(project)
             .env("PATH", std::env::join_paths(&path).expect("PATH"))
             .env("PRE_COMMIT_HOME", work.join("home"))
-            .env("CARGO_TARGET_DIR", work.join("cargo-target"))
-            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
             .env_remove("GIT_DIR")
             .env_remove("GIT_INDEX_FILE")
             .env_remove("GIT_WORK_TREE")
-            .env_remove("NO_COLOR"));
-        eprintln!("pre-commit run: {:.1?}", started.elapsed());
-        out
+            .env_remove("NO_COLOR"))
     };
+    let commit = |message: &str| git(project, &["commit", "-q", "--no-verify", "-m", message]);
 
     let out = pre_commit_run();
     let text = printed(&out);
@@ -765,40 +792,50 @@ fn pre_commit_hook_checks_staged_modules_with_their_base_files() {
     git(project, &["add", "infra/override.tf"]);
     let out = pre_commit_run();
     assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
-    assert!(printed(&out).contains("tflint-merge"), "{}", printed(&out));
     assert!(printed(&out).contains("Passed"), "{}", printed(&out));
-    git(project, &["commit", "-q", "-m", "infra"]);
+    commit("infra");
 
-    // Only the override staged: it is checked against its (committed) base. A valid override
-    // passes — it would be `override_without_base` if the base were not read —
+    // Defect 4: a warning does not fail the commit, but the committer sees it.
     write(
         project,
         "infra/override.tf",
-        "resource \"aws_instance\" \"web\" {\n  ami = \"ami-789\"\n}\n",
+        "resource \"aws_instance\" \"web\" {\n  ami = \"ami-123\"\n}\n",
     );
     git(project, &["add", "infra/override.tf"]);
     let out = pre_commit_run();
-    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
-    assert!(printed(&out).contains("Passed"), "{}", printed(&out));
+    let text = printed(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("Passed"), "{text}");
+    assert!(text.contains("warning[override_noop]"), "{text}");
+    assert!(text.contains("infra/override.tf:2:"), "{text}");
+    git(project, &["checkout", "HEAD", "--", "infra/override.tf"]);
 
-    // — and one that breaks the base's type constraint fails, pointing at the base.
-    write(
-        project,
-        "infra/override.tf",
-        "variable \"size\" {\n  default = \"big\"\n}\n",
-    );
-    git(project, &["add", "infra/override.tf"]);
+    // Defect 2: the base file deleted, nothing else staged. pre-commit passes no deleted
+    // names to hooks; the override left behind has no base.
+    git(project, &["rm", "-q", "infra/main.tf"]);
     assert_eq!(
-        git(project, &["diff", "--cached", "--name-only"]),
-        "infra/override.tf"
+        git(project, &["diff", "--cached", "--name-status"]),
+        "D\tinfra/main.tf"
     );
     let out = pre_commit_run();
     let text = printed(&out);
     assert_eq!(out.status.code(), Some(1), "{text}");
-    assert!(
-        text.contains("error[override_variable_default_invalid]"),
-        "{text}"
-    );
-    assert!(text.contains("infra/override.tf:2:13"), "{text}");
-    assert!(text.contains("infra/main.tf:5:1"), "{text}");
+    assert!(text.contains("error[override_without_base]"), "{text}");
+    assert!(text.contains("infra/override.tf:1:1"), "{text}");
+    git(project, &["reset", "-q", "HEAD", "--", "infra/main.tf"]);
+    git(project, &["checkout", "HEAD", "--", "infra/main.tf"]);
+
+    // Defect 3: a Terragrunt dependency cycle, staged as `.hcl` files only.
+    for (unit, other) in [("vpc", "db"), ("db", "vpc")] {
+        write(
+            project,
+            &format!("live/{unit}/terragrunt.hcl"),
+            &format!("dependency \"{other}\" {{\n  config_path = \"../{other}\"\n}}\n"),
+        );
+    }
+    git(project, &["add", "live"]);
+    let out = pre_commit_run();
+    let text = printed(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("error[terragrunt_dependency_cycle]"), "{text}");
 }
