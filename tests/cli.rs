@@ -192,6 +192,55 @@ fn exclude_skips_matching_directories() {
     assert_eq!(stdout(&out), "no findings in 1 directory (1 file)\n");
 }
 
+/// Config `exclude` globs are relative to the config file's directory, from a subdirectory,
+/// with an absolute path, or with `--config` from elsewhere.
+#[test]
+fn config_exclude_is_relative_to_the_config_files_directory() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let broken: &[u8] = b"resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n";
+    write(
+        t.path(),
+        &[
+            (
+                "repo/.tflint-merge.yaml",
+                b"exclude: [\"infra/generated/**\"]\n",
+            ),
+            ("repo/infra/main.tf", b"x = 1\n"),
+            ("repo/infra/generated/main.tf", broken),
+            ("other/main.tf", b"x = 1\n"),
+        ],
+    );
+    let repo = t.path().join("repo");
+    let absolute_infra = repo.join("infra");
+    let absolute_infra = absolute_infra.to_str().expect("UTF-8 path");
+    let config = repo.join(".tflint-merge.yaml");
+    let config = config.to_str().expect("UTF-8 path");
+    let runs: [(&Path, Vec<&str>); 5] = [
+        (&repo, vec!["."]),
+        (&repo, vec!["infra"]),
+        (&repo.join("infra"), vec!["."]),
+        (&repo.join("infra"), vec![absolute_infra]),
+        (
+            &t.path().join("other"),
+            vec!["--config", config, absolute_infra],
+        ),
+    ];
+    for (cwd, args) in runs {
+        let mut args = args.clone();
+        args.extend(["--format", "short"]);
+        let out = tflint_merge(cwd, &args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{cwd:?} {args:?}: {}",
+            stdout(&out)
+        );
+    }
+    // Without the config, the broken directory is found.
+    let out = tflint_merge(&t.path().join("other"), &[absolute_infra]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+}
+
 #[test]
 fn findings_in_one_view_say_so() {
     let t = tempfile::tempdir().expect("tempdir");

@@ -418,7 +418,10 @@ fn pre_commit_manifest_and_example_config_are_valid() {
         ids,
         ["tflint-merge", "tflint-merge-system", "tflint-merge-rust"]
     );
-    let languages: Vec<&str> = hooks.iter().filter_map(|h| h["language"].as_str()).collect();
+    let languages: Vec<&str> = hooks
+        .iter()
+        .filter_map(|h| h["language"].as_str())
+        .collect();
     assert_eq!(languages, ["python", "system", "rust"]);
     for hook in hooks {
         assert_eq!(hook["entry"], "tflint-merge");
@@ -837,5 +840,8 @@ fn pre_commit_hook_checks_the_repository_with_deletions_terragrunt_and_warnings(
     let out = pre_commit_run();
     let text = printed(&out);
     assert_eq!(out.status.code(), Some(1), "{text}");
-    assert!(text.contains("error[terragrunt_dependency_cycle]"), "{text}");
+    assert!(
+        text.contains("error[terragrunt_dependency_cycle]"),
+        "{text}"
+    );
 }

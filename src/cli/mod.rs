@@ -221,7 +221,7 @@ struct Resolved {
     view: ViewArg,
     format: Format,
     fail_on: SeverityArg,
-    exclude: Vec<String>,
+    excludes: discover::Excludes,
     settings: RuleSettings,
 }
 
@@ -282,13 +282,15 @@ fn resolve(args: &CheckArgs) -> Result<Resolved, String> {
     if !args.only.is_empty() {
         settings.only(&args.only)?;
     }
-    let mut exclude = file.exclude;
-    exclude.extend(args.exclude.iter().cloned());
+    let mut excludes = discover::Excludes::given(&args.exclude)?;
+    if let Some(path) = &path {
+        excludes = excludes.with_config(path, &file.exclude)?;
+    }
     Ok(Resolved {
         view,
         format,
         fail_on,
-        exclude,
+        excludes,
         settings,
     })
 }
@@ -299,16 +301,12 @@ fn check(args: CheckArgs) -> i32 {
         Ok(resolved) => resolved,
         Err(message) => return usage_error(&message),
     };
-    let exclude = match discover::exclude_set(&resolved.exclude) {
-        Ok(set) => set,
-        Err(message) => return usage_error(&message),
-    };
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         args.paths
     };
-    let found = discover::discover(&paths, &exclude);
+    let found = discover::discover(&paths, &resolved.excludes);
     if !found.missing.is_empty() {
         for path in &found.missing {
             eprintln!("error: no such file or directory: {}", path.display());
@@ -476,7 +474,7 @@ fn graph(args: GraphArgs) -> i32 {
     if !args.dir.is_dir() {
         return usage_error(&format!("not a directory: {}", args.dir.display()));
     }
-    let exclude = match discover::exclude_set(&args.exclude) {
+    let exclude = match discover::Excludes::given(&args.exclude) {
         Ok(set) => set,
         Err(message) => return usage_error(&message),
     };
@@ -516,8 +514,7 @@ mod tests {
         write("healthy/main.tf", "variable \"a\" {}\n");
         write("healthy/override.tf", "variable \"missing\" {}\n");
         let given = vec![root.path().to_path_buf()];
-        let exclude = discover::exclude_set(&[]).expect("no globs");
-        let found = discover::discover(&given, &exclude);
+        let found = discover::discover(&given, &discover::Excludes::default());
         let shown = |path: &str| path.replace(&display_path(root.path()), "ROOT");
         let settings = RuleSettings::defaults(rules::registry());
         let options = Options::new(ViewSelection::Both, settings);

@@ -15,7 +15,7 @@ use globset::{GlobSet, GlobSetBuilder};
 
 use crate::diagnostic::{Diagnostic, ids};
 use crate::knowledge::files::{TERRAGRUNT_UNIT, classify};
-use crate::source::display_path;
+use crate::source::{absolute, display_path};
 
 /// The module directories found, in sorted order, and what went wrong on the way.
 #[derive(Debug, Default)]
@@ -29,8 +29,45 @@ pub(crate) struct Discovery {
     pub(crate) missing: Vec<PathBuf>,
 }
 
+/// What to skip: `--exclude` globs, matched against a path as shown or relative to the
+/// command-line path it was found under, and the config file's `exclude` globs, matched
+/// against a path relative to the config file's directory (whatever the working directory and
+/// however the path was given).
+#[derive(Debug, Default)]
+pub(crate) struct Excludes {
+    given: GlobSet,
+    /// The config file's directory (absolute, clean) and its globs.
+    config: Option<(PathBuf, GlobSet)>,
+}
+
+impl Excludes {
+    /// Command-line globs only.
+    pub(crate) fn given(globs: &[String]) -> Result<Excludes, String> {
+        Ok(Excludes {
+            given: exclude_set(globs)?,
+            config: None,
+        })
+    }
+
+    /// Adds the globs of the config file at `config_file`.
+    pub(crate) fn with_config(
+        mut self,
+        config_file: &Path,
+        globs: &[String],
+    ) -> Result<Excludes, String> {
+        if globs.is_empty() {
+            return Ok(self);
+        }
+        let base = absolute(config_file.parent().unwrap_or(Path::new(".")));
+        let set =
+            exclude_set(globs).map_err(|e| format!("{e} (in {})", display_path(config_file)))?;
+        self.config = Some((base, set));
+        Ok(self)
+    }
+}
+
 /// Compiles `--exclude` globs; `*` does not cross `/`, `**` does.
-pub(crate) fn exclude_set(globs: &[String]) -> Result<GlobSet, String> {
+fn exclude_set(globs: &[String]) -> Result<GlobSet, String> {
     let mut builder = GlobSetBuilder::new();
     for glob in globs {
         let trimmed = glob.trim_end_matches('/');
@@ -38,16 +75,16 @@ pub(crate) fn exclude_set(globs: &[String]) -> Result<GlobSet, String> {
             let compiled = globset::GlobBuilder::new(&pattern)
                 .literal_separator(true)
                 .build()
-                .map_err(|e| format!("invalid --exclude glob `{glob}`: {e}"))?;
+                .map_err(|e| format!("invalid exclude glob `{glob}`: {e}"))?;
             builder.add(compiled);
         }
     }
     builder
         .build()
-        .map_err(|e| format!("invalid --exclude globs: {e}"))
+        .map_err(|e| format!("invalid exclude globs: {e}"))
 }
 
-pub(crate) fn discover(paths: &[PathBuf], exclude: &GlobSet) -> Discovery {
+pub(crate) fn discover(paths: &[PathBuf], exclude: &Excludes) -> Discovery {
     let mut found = BTreeSet::new();
     let mut units = BTreeSet::new();
     let mut out = Discovery::default();
@@ -115,22 +152,32 @@ fn has_config_files(dir: &Path) -> bool {
 
 struct Walker<'a> {
     root: &'a Path,
-    exclude: &'a GlobSet,
+    exclude: &'a Excludes,
 }
 
 impl Walker<'_> {
-    /// Excluded when the glob matches the path as shown, or relative to the walk root.
+    /// Excluded when a `--exclude` glob matches the path as shown or relative to the walk
+    /// root, or a config glob matches it relative to the config file's directory.
     fn is_excluded(&self, path: &Path) -> bool {
-        if self.exclude.is_empty() {
-            return false;
+        let Excludes { given, config } = self.exclude;
+        if !given.is_empty() {
+            let shown = display_path(path);
+            let relative = path
+                .strip_prefix(self.root)
+                .ok()
+                .map(display_path)
+                .filter(|r| !r.is_empty());
+            if given.is_match(&shown) || relative.is_some_and(|r| given.is_match(r)) {
+                return true;
+            }
         }
-        let shown = display_path(path);
-        let relative = path
-            .strip_prefix(self.root)
-            .ok()
-            .map(display_path)
-            .filter(|r| !r.is_empty());
-        self.exclude.is_match(&shown) || relative.is_some_and(|r| self.exclude.is_match(r))
+        config.as_ref().is_some_and(|(base, set)| {
+            absolute(path)
+                .strip_prefix(base)
+                .ok()
+                .map(display_path)
+                .is_some_and(|r| !r.is_empty() && set.is_match(r))
+        })
     }
 
     /// Walks `dir`; `ancestors` holds the canonical paths of the directories above it.
@@ -241,7 +288,7 @@ mod tests {
             "c/.hidden/main.tf",
             "c/notes.tf.bak",
         ]);
-        let found = discover(&[t.path().to_path_buf()], &GlobSet::empty());
+        let found = discover(&[t.path().to_path_buf()], &Excludes::default());
         assert_eq!(rel(t.path(), &found.dirs), ["a", "a/sub", "b"]);
         assert!(found.diagnostics.is_empty());
     }
@@ -254,10 +301,10 @@ mod tests {
             t.path().join("m/variables.tf"),
             t.path().join("m/gone.tf"),
         ];
-        let found = discover(&paths, &GlobSet::empty());
+        let found = discover(&paths, &Excludes::default());
         assert_eq!(rel(t.path(), &found.dirs), ["m"]);
         assert!(found.missing.is_empty());
-        let found = discover(&[t.path().join("nope")], &GlobSet::empty());
+        let found = discover(&[t.path().join("nope")], &Excludes::default());
         assert_eq!(found.missing.len(), 1);
     }
 
@@ -271,18 +318,21 @@ mod tests {
         let root = t.path().to_path_buf();
         let found = discover(
             std::slice::from_ref(&root),
-            &exclude_set(&["examples".into()]).expect("glob"),
+            &Excludes::given(&["examples".into()]).expect("glob"),
         );
         assert_eq!(rel(t.path(), &found.dirs), ["modules/x", "modules/x/test"]);
         let found = discover(
             std::slice::from_ref(&root),
-            &exclude_set(&["*/test".into()]).expect("glob"),
+            &Excludes::given(&["*/test".into()]).expect("glob"),
         );
         assert_eq!(
             rel(t.path(), &found.dirs),
             ["examples/a", "modules/x", "modules/x/test"]
         );
-        let found = discover(&[root], &exclude_set(&["**/test".into()]).expect("glob"));
+        let found = discover(
+            &[root],
+            &Excludes::given(&["**/test".into()]).expect("glob"),
+        );
         assert_eq!(rel(t.path(), &found.dirs), ["examples/a", "modules/x"]);
     }
 
@@ -291,7 +341,7 @@ mod tests {
     fn symlink_loop_is_reported_not_followed_forever() {
         let t = tree(&["a/main.tf"]);
         std::os::unix::fs::symlink(t.path().join("a"), t.path().join("a/loop")).expect("symlink");
-        let found = discover(&[t.path().to_path_buf()], &GlobSet::empty());
+        let found = discover(&[t.path().to_path_buf()], &Excludes::default());
         assert_eq!(rel(t.path(), &found.dirs), ["a"]);
         assert_eq!(found.diagnostics.len(), 1);
         assert!(found.diagnostics[0].message.contains("symlink loop"));
@@ -306,21 +356,24 @@ mod tests {
             "live/.terragrunt-cache/x/terragrunt.hcl",
             "modules/vpc/main.tf",
         ]);
-        let found = discover(&[t.path().to_path_buf()], &GlobSet::empty());
+        let found = discover(&[t.path().to_path_buf()], &Excludes::default());
         assert_eq!(rel(t.path(), &found.dirs), ["modules/vpc"]);
         assert_eq!(
             rel(t.path(), &found.terragrunt),
             ["live/prod/app/terragrunt.hcl"]
         );
         let unit = t.path().join("live/prod/app/terragrunt.hcl");
-        let found = discover(std::slice::from_ref(&unit), &GlobSet::empty());
+        let found = discover(std::slice::from_ref(&unit), &Excludes::default());
         assert_eq!(found.terragrunt, [unit]);
-        let deleted = discover(&[t.path().join("live/terragrunt.hcl")], &GlobSet::empty());
+        let deleted = discover(
+            &[t.path().join("live/terragrunt.hcl")],
+            &Excludes::default(),
+        );
         assert!(deleted.missing.is_empty() && deleted.terragrunt.is_empty());
     }
 
     #[test]
     fn invalid_glob_is_an_error() {
-        assert!(exclude_set(&["a[".into()]).is_err());
+        assert!(Excludes::given(&["a[".into()]).is_err());
     }
 }
