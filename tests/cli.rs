@@ -241,6 +241,21 @@ fn config_exclude_is_relative_to_the_config_files_directory() {
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
 }
 
+/// A one-value flag given twice takes the last value (wrappers put defaults first).
+#[test]
+fn one_value_flags_given_twice_take_the_last_value() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), &[("m/main.tf", b"x = 1\n")]);
+    let out = tflint_merge(
+        t.path(),
+        &[
+            "--format", "json", "--view", "both", "--format", "short", "--view", "opentofu", "m",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(stdout(&out), "");
+}
+
 #[test]
 fn findings_in_one_view_say_so() {
     let t = tempfile::tempdir().expect("tempdir");

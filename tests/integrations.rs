@@ -601,10 +601,31 @@ fn action_run_step_passes_inputs_writes_sarif_and_propagates_the_exit_code() {
         printed(&out)
     );
 
-    // A usage error is 2, and no SARIF file hides it.
+    // A usage error is 2, and no SARIF file hides it: the log says why.
     let (out, outputs) = step("missing", "", "github", "out.sarif");
     assert_eq!(out.status.code(), Some(2), "{}", printed(&out));
     assert_eq!(outputs, "exit-code=2\n");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("error: no such file or directory: missing"),
+        "{}",
+        printed(&out)
+    );
+
+    // `--format` in `args` sets the log's format and leaves the SARIF file SARIF.
+    let (out, outputs) = step("two", "--format short", "github", "args.sarif");
+    assert_eq!(out.status.code(), Some(1), "{}", printed(&out));
+    assert_eq!(outputs, "exit-code=1\n");
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .starts_with("two/main.tf:2:1: error[duplicate_definition]"),
+        "{}",
+        printed(&out)
+    );
+    let sarif: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(workspace.join("args.sarif")).expect("SARIF"),
+    )
+    .expect("JSON");
+    assert_eq!(sarif["version"], "2.1.0");
 }
 
 #[test]

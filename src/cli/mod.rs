@@ -89,25 +89,27 @@ enum SeverityArg {
     Notice,
 }
 
+/// One-value flags given twice take the last value (`overrides_with` itself), so a wrapper can
+/// put its defaults first and a user's arguments after them.
 #[derive(Debug, Args)]
 struct CheckArgs {
     /// Files or directories; a file means the module directory holding it.
     #[arg(value_name = "PATHS")]
     paths: Vec<PathBuf>,
     /// Which tool's view of each module to check [default: both].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, overrides_with = "view")]
     view: Option<ViewArg>,
     /// Skip paths matching this glob (`*` stays within one directory, `**` crosses them).
     #[arg(long, value_name = "GLOB")]
     exclude: Vec<String>,
     /// Colour the output.
-    #[arg(long, value_enum, default_value = "auto")]
+    #[arg(long, value_enum, overrides_with = "color", default_value = "auto")]
     color: ColorArg,
     /// Output format [default: human].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, overrides_with = "format")]
     format: Option<Format>,
     /// Exit with 1 when a finding is at or above this severity [default: error].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, overrides_with = "fail_on")]
     fail_on: Option<SeverityArg>,
     /// The config file (default: .tflint-merge.yaml here or in the nearest parent directory).
     #[arg(long, value_name = "FILE")]
