@@ -138,18 +138,33 @@ fn non_utf8_file_is_a_located_read_error() {
     );
 }
 
+/// A symlink back to an ancestor is skipped with a notice, and a directory reached twice is
+/// checked once with a notice: neither fails the run.
 #[cfg(unix)]
 #[test]
-fn symlink_loop_is_reported_and_exits_two() {
+fn symlinks_to_ancestors_and_twice_reached_directories_are_notices() {
     let t = tempfile::tempdir().expect("tempdir");
-    write(t.path(), &[("m/main.tf", b"x = 1\n")]);
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", b"resource \"terraform_data\" \"a\" {}\n"),
+            ("b/main.tf", b"resource \"terraform_data\" \"b\" {}\n"),
+        ],
+    );
     std::os::unix::fs::symlink(t.path().join("m"), t.path().join("m/again")).expect("symlink");
-    let out = tflint_merge(t.path(), &["--format", "short", "."]);
-    assert_eq!(out.status.code(), Some(2));
+    std::os::unix::fs::symlink(t.path().join("m"), t.path().join("b/m")).expect("symlink");
+    let out = tflint_merge(t.path(), &["--color", "never", "."]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{}{stderr}", stdout(&out));
+    assert_eq!(stdout(&out), "no findings in 2 directories (2 files)\n");
     assert!(
-        stdout(&out).contains("m/again: error[io_error]: symlink loop"),
-        "{}",
-        stdout(&out)
+        stderr.contains("notice: m/again: a symlink back to"),
+        "{stderr}"
+    );
+    // The real path is the one checked.
+    assert!(
+        stderr.contains("notice: b/m: the same directory as m, checked once"),
+        "{stderr}"
     );
 }
 

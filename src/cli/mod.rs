@@ -315,6 +315,9 @@ fn check(args: CheckArgs) -> i32 {
         }
         return EXIT_ERROR;
     }
+    for note in &found.notes {
+        eprintln!("notice: {note}");
+    }
     let selection = match resolved.view {
         ViewArg::Terraform => ViewSelection::Terraform,
         ViewArg::Opentofu => ViewSelection::OpenTofu,

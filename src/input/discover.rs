@@ -3,12 +3,14 @@
 //! A directory argument is walked recursively; every directory holding a configuration file is
 //! a module directory. A file argument stands for the directory it is in (this is what
 //! pre-commit passes), even when the file itself was deleted. Symlinked directories are
-//! followed once, and a symlink loop is reported, never walked into.
+//! followed; a symlink back to a directory above it is not walked into, and a directory (or
+//! unit) reached twice is checked once. Both are notes for the user, not findings: Terraform
+//! and OpenTofu never walk directories, so neither says anything about a module.
 //!
 //! The walk also collects Terragrunt units (`terragrunt.hcl` files), checked as one tree by
 //! `crate::terragrunt`; the `.hcl` files they reference are found by following references.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use globset::{GlobSet, GlobSetBuilder};
@@ -23,8 +25,12 @@ pub(crate) struct Discovery {
     pub(crate) dirs: Vec<PathBuf>,
     /// The Terragrunt units (`terragrunt.hcl` files) found, in sorted order.
     pub(crate) terragrunt: Vec<PathBuf>,
-    /// Walk problems (unreadable directories, symlink loops), as `io_error` findings.
+    /// Walk problems (unreadable directories), as `io_error` findings.
     pub(crate) diagnostics: Vec<Diagnostic>,
+    /// What the walk skipped and why (a symlink back to a directory above it, a directory
+    /// reached twice), for the user but not findings: the tools never walk directories, so
+    /// these say nothing about a module.
+    pub(crate) notes: Vec<String>,
     /// Arguments that name nothing: a usage error.
     pub(crate) missing: Vec<PathBuf>,
 }
@@ -96,12 +102,7 @@ pub(crate) fn discover(paths: &[PathBuf], exclude: &Excludes) -> Discovery {
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => {
                 if !walker.is_excluded(path) {
-                    walker.walk(
-                        path,
-                        &mut Vec::new(),
-                        (&mut found, &mut units),
-                        &mut out.diagnostics,
-                    );
+                    walker.walk(path, &mut Vec::new(), (&mut found, &mut units), &mut out);
                 }
             }
             Ok(_) => {
@@ -130,9 +131,36 @@ pub(crate) fn discover(paths: &[PathBuf], exclude: &Excludes) -> Discovery {
             }
         }
     }
-    out.dirs = found.into_iter().collect();
-    out.terragrunt = units.into_iter().collect();
+    out.dirs = once_each(found, "directory", &mut out.notes);
+    out.terragrunt = once_each(units, "file", &mut out.notes);
     out
+}
+
+/// The paths in order, each file or directory once: of paths that are the same one (through a
+/// symlink, or `a` and `./a`), the real path is kept (else the first), with a note for each
+/// other.
+fn once_each(paths: BTreeSet<PathBuf>, what: &str, notes: &mut Vec<String>) -> Vec<PathBuf> {
+    let mut index_by_identity: HashMap<PathBuf, usize> = HashMap::new();
+    let mut kept: Vec<PathBuf> = Vec::with_capacity(paths.len());
+    for path in paths {
+        let identity = path.canonicalize().unwrap_or_else(|_| absolute(&path));
+        let Some(&index) = index_by_identity.get(&identity) else {
+            index_by_identity.insert(identity, kept.len());
+            kept.push(path);
+            continue;
+        };
+        let dropped = if absolute(&path) == identity && absolute(&kept[index]) != identity {
+            std::mem::replace(&mut kept[index], path)
+        } else {
+            path
+        };
+        notes.push(format!(
+            "{}: the same {what} as {}, checked once",
+            display_path(&dropped),
+            display_path(&kept[index])
+        ));
+    }
+    kept
 }
 
 fn is_terragrunt_unit(path: &Path) -> bool {
@@ -186,8 +214,9 @@ impl Walker<'_> {
         dir: &Path,
         ancestors: &mut Vec<PathBuf>,
         (found, units): (&mut BTreeSet<PathBuf>, &mut BTreeSet<PathBuf>),
-        diagnostics: &mut Vec<Diagnostic>,
+        out: &mut Discovery,
     ) {
+        let diagnostics = &mut out.diagnostics;
         let canonical = match dir.canonicalize() {
             Ok(c) => c,
             Err(error) => {
@@ -196,16 +225,11 @@ impl Walker<'_> {
             }
         };
         if ancestors.contains(&canonical) {
-            diagnostics.push(
-                io_error(
-                    dir,
-                    &format!(
-                        "symlink loop: this directory is {} again; not walked into",
-                        display_path(&canonical)
-                    ),
-                )
-                .with_help("remove the symlink or add it to --exclude"),
-            );
+            out.notes.push(format!(
+                "{}: a symlink back to {}, a directory above it: not walked into",
+                display_path(dir),
+                display_path(&canonical)
+            ));
             return;
         }
         let entries = match std::fs::read_dir(dir) {
@@ -236,7 +260,7 @@ impl Walker<'_> {
             let is_dir = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
             if is_dir {
                 if !name.starts_with('.') && !self.is_excluded(&path) {
-                    self.walk(&path, ancestors, (found, units), diagnostics);
+                    self.walk(&path, ancestors, (found, units), out);
                 }
             } else if classify(&name).is_some() && !self.is_excluded(&path) {
                 is_module = true;
@@ -343,8 +367,36 @@ mod tests {
         std::os::unix::fs::symlink(t.path().join("a"), t.path().join("a/loop")).expect("symlink");
         let found = discover(&[t.path().to_path_buf()], &Excludes::default());
         assert_eq!(rel(t.path(), &found.dirs), ["a"]);
-        assert_eq!(found.diagnostics.len(), 1);
-        assert!(found.diagnostics[0].message.contains("symlink loop"));
+        assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
+        assert_eq!(found.notes.len(), 1);
+        assert!(
+            found.notes[0].contains("a/loop: a symlink back to"),
+            "{:?}",
+            found.notes
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_reached_twice_is_found_once_with_a_note() {
+        let t = tree(&["a/main.tf", "a/terragrunt.hcl"]);
+        fs::create_dir(t.path().join("b")).expect("mkdir");
+        std::os::unix::fs::symlink(t.path().join("a"), t.path().join("b/link")).expect("symlink");
+        let found = discover(&[t.path().to_path_buf()], &Excludes::default());
+        assert_eq!(rel(t.path(), &found.dirs), ["a"]);
+        assert_eq!(rel(t.path(), &found.terragrunt), ["a/terragrunt.hcl"]);
+        let notes: Vec<String> = found
+            .notes
+            .iter()
+            .map(|n| n.replace(&display_path(t.path()), "ROOT"))
+            .collect();
+        assert_eq!(
+            notes,
+            [
+                "ROOT/b/link: the same directory as ROOT/a, checked once",
+                "ROOT/b/link/terragrunt.hcl: the same file as ROOT/a/terragrunt.hcl, checked once"
+            ]
+        );
     }
 
     #[test]
