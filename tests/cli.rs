@@ -612,6 +612,77 @@ fn inline_ignores_silence_findings_and_unused_ones_are_reported() {
     );
 }
 
+/// A comment that looks like an ignore but is not one is reported, not silently dropped.
+#[test]
+fn malformed_ignore_comments_are_reported() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", b"variable \"a\" {}\n"),
+            (
+                "m/override.tf",
+                b"# tflint-merge-ignore override_without_base\nvariable \"b\" {}\n\
+                  # tflint-merge-ignore:\n\
+                  // tflint-merge-ignore-file\n\
+                  # tflint-merge-ignored comments are just comments\n",
+            ),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["--format", "short", "m"]);
+    assert_eq!(
+        stdout(&out),
+        "m/override.tf:1:1: warning[unused_ignore]: malformed ignore comment: no `:` after \
+         `tflint-merge-ignore`\n\
+         m/override.tf:2:1: error[override_without_base]: Missing base variable declaration \
+         to override\n\
+         m/override.tf:3:1: warning[unused_ignore]: malformed ignore comment: it names no rule \
+         before its reason\n\
+         m/override.tf:4:1: warning[unused_ignore]: malformed ignore comment: no `:` after \
+         `tflint-merge-ignore-file`\n"
+    );
+    let out = tflint_merge(
+        t.path(),
+        &["--disable-rule", "unused_ignore", "--format", "short", "m"],
+    );
+    assert_eq!(
+        stdout(&out),
+        "m/override.tf:2:1: error[override_without_base]: Missing base variable declaration to \
+         override\n"
+    );
+}
+
+/// Did-you-mean for a subcommand typed as a path, a flag, and a rule id on the command line
+/// (config files and ignore comments: `config_errors_are_located_and_exit_two`, the
+/// `unused_ignore` doc's example).
+#[test]
+fn typos_get_suggestions() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let stderr = |args: &[&str]| {
+        let out = tflint_merge(t.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let text = stderr(&["merge"]);
+    assert!(
+        text.contains(
+            "error: no such file or directory: merge\n  tip: did you mean the subcommand `merged`?"
+        ),
+        "{text}"
+    );
+    assert!(
+        !stderr(&["infra"]).contains("tip"),
+        "no subcommand is close"
+    );
+    let text = stderr(&["--formt", "json"]);
+    assert!(
+        text.contains("a similar argument exists: '--format'"),
+        "{text}"
+    );
+    let text = stderr(&["--enable-rule", "override_noops", "."]);
+    assert!(text.contains("did you mean `override_noop`?"), "{text}");
+}
+
 #[test]
 fn rules_and_explain_commands() {
     let t = tempfile::tempdir().expect("tempdir");

@@ -928,7 +928,7 @@ fn snapshot_files() -> Vec<PathBuf> {
 /// `error[ID]: `, `warning[ID]: ` or `note[ID]: `.
 fn shows_human(snapshot: &str, id: &str) -> bool {
     snapshot.lines().any(|line| {
-        ["error", "warning", "note"]
+        ["error", "warning", "notice"]
             .iter()
             .any(|severity| line.starts_with(&format!("{severity}[{id}]: ")))
     })

@@ -198,6 +198,15 @@ pub(crate) fn run() -> i32 {
     }
 }
 
+/// The subcommand a missing path argument was probably meant to be (`merge` for `merged`):
+/// paths and subcommands share the first position.
+fn similar_subcommand(path: &std::path::Path) -> Option<String> {
+    let word = path.to_str().filter(|w| !w.contains(['/', '\\', '.']))?;
+    let command = <Cli as clap::CommandFactory>::command();
+    let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+    crate::lint::helpers::closest(word, names).map(str::to_string)
+}
+
 fn usage_error(message: &str) -> i32 {
     eprintln!("error: {message}");
     EXIT_ERROR
@@ -312,6 +321,9 @@ fn check(args: CheckArgs) -> i32 {
     if !found.missing.is_empty() {
         for path in &found.missing {
             eprintln!("error: no such file or directory: {}", path.display());
+            if let Some(name) = similar_subcommand(path) {
+                eprintln!("  tip: did you mean the subcommand `{name}`? (`tflint-merge {name}`)");
+            }
         }
         return EXIT_ERROR;
     }

@@ -66,7 +66,8 @@ pub(crate) fn render(diagnostic: &Diagnostic, color: bool) -> Vec<u8> {
 fn notice_header(bytes: Vec<u8>, id: &str) -> Vec<u8> {
     let text = String::from_utf8_lossy(&bytes);
     let header = format!("note[{id}]");
-    text.replacen(&header, &format!("notice[{id}]"), 1).into_bytes()
+    text.replacen(&header, &format!("notice[{id}]"), 1)
+        .into_bytes()
 }
 
 fn severity(severity: Severity) -> CsSeverity {
