@@ -15,6 +15,7 @@
 #![cfg(unix)]
 
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -59,7 +60,12 @@ fn require(names: &[&str]) -> Option<PathBuf> {
          CI must not skip this test",
         std::env::var_os("TFLINT_MERGE_CI_BIN")
     );
-    eprintln!("skipped: {wanted} not installed (`bash .ci/run` installs it)");
+    // Written to the process's stderr, not through `eprintln!`, which the test harness
+    // captures and hides for a passing test: `cargo test` must say what it did not test.
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped: {wanted} not installed (`bash .ci/run` installs it)"
+    );
     None
 }
 
