@@ -699,3 +699,179 @@ fn rules_and_explain_commands() {
         Some(2)
     );
 }
+
+// --- habits from ruff and TFLint --------------------------------------------------------------
+
+const DUPLICATE: &[u8] = b"resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n";
+
+#[test]
+fn exit_zero_reports_but_does_not_fail() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), &[("m/main.tf", DUPLICATE)]);
+    let out = tflint_merge(t.path(), &["--exit-zero", "--format", "short", "m"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("error[duplicate_definition]"));
+    let out = tflint_merge(t.path(), &["--exit-zero", "missing"]);
+    assert_eq!(out.status.code(), Some(2), "a usage error is still 2");
+}
+
+#[test]
+fn statistics_count_findings_per_rule() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("a/main.tf", DUPLICATE),
+            ("b/main.tf", DUPLICATE),
+            ("c/main.tf", b"variable \"v\" {}\n"),
+            ("c/override.tf", b"variable \"w\" {}\n"),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["--statistics", "."]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "    2  duplicate_definition   error\n    1  override_without_base  error\n"
+    );
+}
+
+#[test]
+fn show_settings_prints_each_value_and_its_origin() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[(
+            ".tflint-merge.yaml",
+            b"fail_on: warning\nexclude: [gen]\nrules:\n  override_noop: off\n",
+        )],
+    );
+    let out = tflint_merge(
+        t.path(),
+        &[
+            "--show-settings",
+            "--view",
+            "opentofu",
+            "--exclude",
+            "tmp",
+            "--disable-rule",
+            "override_shadowed",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    let config = t.path().join(".tflint-merge.yaml");
+    let config_line = format!("config file: {}\n", config.display());
+    assert!(text.starts_with(&config_line), "{text}");
+    for line in [
+        "view: opentofu  (command line)\n",
+        "format: human  (default)\n",
+        "fail_on: warning  (config file)\n",
+        "exclude: gen  (config file, relative to its directory)\n",
+        "exclude: tmp  (command line)\n",
+    ] {
+        assert!(text.contains(line), "{line:?} in:\n{text}");
+    }
+    let rule = |id: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().next() == Some(id))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+    };
+    assert_eq!(
+        rule("override_noop").as_deref(),
+        Some("override_noop off (config file)")
+    );
+    assert_eq!(
+        rule("override_shadowed").as_deref(),
+        Some("override_shadowed off (command line)")
+    );
+    assert_eq!(
+        rule("override_without_base").as_deref(),
+        Some("override_without_base error (default)")
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn quiet_prints_only_the_findings() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), &[("m/main.tf", DUPLICATE)]);
+    std::os::unix::fs::symlink(t.path().join("m"), t.path().join("m/again")).expect("symlink");
+    let loud = tflint_merge(t.path(), &["--color", "never", "."]);
+    assert!(stdout(&loud).ends_with("1 error in 1 directory (1 file)\n"));
+    assert!(!loud.stderr.is_empty());
+    let out = tflint_merge(t.path(), &["-q", "--color", "never", "."]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).starts_with("error[duplicate_definition]"));
+    assert!(!stdout(&out).contains("1 error in"), "{}", stdout(&out));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn no_color_wins_over_color_always() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), &[("m/main.tf", DUPLICATE)]);
+    let coloured = tflint_merge(t.path(), &["--color", "always", "m"]);
+    assert!(stdout(&coloured).contains('\u{1b}'));
+    let out = tflint_merge(t.path(), &["--color", "always", "--no-color", "m"]);
+    assert!(!stdout(&out).contains('\u{1b}'), "{}", stdout(&out));
+}
+
+#[test]
+fn chdir_finds_the_config_and_paths_there() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("repo/.tflint-merge.yaml", b"exclude: [skip]\n"),
+            ("repo/skip/main.tf", DUPLICATE),
+            ("repo/m/main.tf", b"variable \"v\" {}\n"),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["--chdir", "repo", "--color", "never", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(stdout(&out), "no findings in 1 directory (1 file)\n");
+    let out = tflint_merge(t.path(), &["--chdir", "nowhere", "."]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn gitignored_paths_are_skipped_unless_asked_or_named() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let repo = t.path().join("repo");
+    write(
+        &repo,
+        &[
+            (".gitignore", b"generated/\n"),
+            ("infra/.gitignore", b"*.local\n!keep.local\n"),
+            ("generated/main.tf", DUPLICATE),
+            ("infra/main.tf", b"variable \"v\" {}\n"),
+            ("infra/scratch.local/main.tf", DUPLICATE),
+            ("infra/keep.local/main.tf", b"variable \"v\" {}\n"),
+        ],
+    );
+    std::fs::create_dir_all(repo.join(".git")).expect("a git work tree");
+    let checked = |cwd: &Path, args: &[&str]| {
+        let mut args = args.to_vec();
+        args.extend(["--color", "never"]);
+        stdout(&tflint_merge(cwd, &args))
+    };
+    assert_eq!(
+        checked(&repo, &["."]),
+        "no findings in 2 directories (2 files)\n"
+    );
+    // From a subdirectory, the root's .gitignore still applies to what is walked.
+    assert_eq!(
+        checked(&repo.join("infra"), &["."]),
+        "no findings in 2 directories (2 files)\n"
+    );
+    // A path named on the command line is checked.
+    assert!(checked(&repo, &["generated"]).contains("1 error"));
+    assert!(checked(&repo, &["--no-respect-gitignore", "."]).contains("2 errors in 4 directories"));
+    // Outside a git work tree, .gitignore means nothing.
+    std::fs::remove_dir(repo.join(".git")).expect("rmdir");
+    assert!(checked(&repo, &["."]).contains("2 errors in 4 directories"));
+}

@@ -19,6 +19,8 @@ use crate::diagnostic::{Diagnostic, ids};
 use crate::knowledge::files::{TERRAGRUNT_UNIT, classify};
 use crate::source::{absolute, display_path};
 
+use super::gitignore::GitIgnores;
+
 /// The module directories found, in sorted order, and what went wrong on the way.
 #[derive(Debug, Default)]
 pub(crate) struct Discovery {
@@ -42,6 +44,7 @@ pub(crate) struct Discovery {
 #[derive(Debug, Default)]
 pub(crate) struct Excludes {
     given: GlobSet,
+    given_globs: Vec<String>,
     /// The config file's directory (absolute, clean) and its globs.
     config: Option<(PathBuf, GlobSet)>,
 }
@@ -51,8 +54,14 @@ impl Excludes {
     pub(crate) fn given(globs: &[String]) -> Result<Excludes, String> {
         Ok(Excludes {
             given: exclude_set(globs)?,
+            given_globs: globs.to_vec(),
             config: None,
         })
+    }
+
+    /// The command-line globs, as given.
+    pub(crate) fn given_globs(&self) -> &[String] {
+        &self.given_globs
     }
 
     /// Adds the globs of the config file at `config_file`.
@@ -90,7 +99,13 @@ fn exclude_set(globs: &[String]) -> Result<GlobSet, String> {
         .map_err(|e| format!("invalid exclude globs: {e}"))
 }
 
-pub(crate) fn discover(paths: &[PathBuf], exclude: &Excludes) -> Discovery {
+/// Finds what `paths` name; with `respect_gitignore`, a walk skips what `.gitignore` files
+/// ignore (a path named in `paths` is always checked).
+pub(crate) fn discover(
+    paths: &[PathBuf],
+    exclude: &Excludes,
+    respect_gitignore: bool,
+) -> Discovery {
     let mut found = BTreeSet::new();
     let mut units = BTreeSet::new();
     let mut out = Discovery::default();
@@ -102,7 +117,13 @@ pub(crate) fn discover(paths: &[PathBuf], exclude: &Excludes) -> Discovery {
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => {
                 if !walker.is_excluded(path) {
-                    walker.walk(path, &mut Vec::new(), (&mut found, &mut units), &mut out);
+                    let mut trail = Trail {
+                        ancestors: Vec::new(),
+                        gitignores: respect_gitignore
+                            .then(|| GitIgnores::above(path, &mut out.notes))
+                            .flatten(),
+                    };
+                    walker.walk(path, &mut trail, (&mut found, &mut units), &mut out);
                 }
             }
             Ok(_) => {
@@ -178,6 +199,13 @@ fn has_config_files(dir: &Path) -> bool {
     super::listing::config_files(dir).is_ok_and(|names| !names.is_empty())
 }
 
+/// Where a walk is: the canonical paths of the directories above, and the ignore files that
+/// apply.
+struct Trail {
+    ancestors: Vec<PathBuf>,
+    gitignores: Option<GitIgnores>,
+}
+
 struct Walker<'a> {
     root: &'a Path,
     exclude: &'a Excludes,
@@ -187,7 +215,7 @@ impl Walker<'_> {
     /// Excluded when a `--exclude` glob matches the path as shown or relative to the walk
     /// root, or a config glob matches it relative to the config file's directory.
     fn is_excluded(&self, path: &Path) -> bool {
-        let Excludes { given, config } = self.exclude;
+        let Excludes { given, config, .. } = self.exclude;
         if !given.is_empty() {
             let shown = display_path(path);
             let relative = path
@@ -208,11 +236,11 @@ impl Walker<'_> {
         })
     }
 
-    /// Walks `dir`; `ancestors` holds the canonical paths of the directories above it.
+    /// Walks `dir`; `trail` says what is above it.
     fn walk(
         &self,
         dir: &Path,
-        ancestors: &mut Vec<PathBuf>,
+        trail: &mut Trail,
         (found, units): (&mut BTreeSet<PathBuf>, &mut BTreeSet<PathBuf>),
         out: &mut Discovery,
     ) {
@@ -224,7 +252,7 @@ impl Walker<'_> {
                 return;
             }
         };
-        if ancestors.contains(&canonical) {
+        if trail.ancestors.contains(&canonical) {
             out.notes.push(format!(
                 "{}: a symlink back to {}, a directory above it: not walked into",
                 display_path(dir),
@@ -253,22 +281,30 @@ impl Walker<'_> {
             }
         }
         names.sort();
-        ancestors.push(canonical);
+        trail.ancestors.push(canonical);
+        let entered = (trail.gitignores.as_mut()).is_some_and(|g| g.enter(dir, &mut out.notes));
         let mut is_module = false;
         for (name, path) in names {
             // `metadata` follows symlinks; a dangling one is not a directory.
             let is_dir = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
+            let ignored = (trail.gitignores.as_ref()).is_some_and(|g| g.ignores(&path, is_dir));
+            if ignored || self.is_excluded(&path) {
+                continue;
+            }
             if is_dir {
-                if !name.starts_with('.') && !self.is_excluded(&path) {
-                    self.walk(&path, ancestors, (found, units), out);
+                if !name.starts_with('.') {
+                    self.walk(&path, trail, (found, units), out);
                 }
-            } else if classify(&name).is_some() && !self.is_excluded(&path) {
+            } else if classify(&name).is_some() {
                 is_module = true;
-            } else if name == TERRAGRUNT_UNIT && !self.is_excluded(&path) {
+            } else if name == TERRAGRUNT_UNIT {
                 units.insert(path);
             }
         }
-        ancestors.pop();
+        trail.ancestors.pop();
+        if let (true, Some(gitignores)) = (entered, trail.gitignores.as_mut()) {
+            gitignores.leave();
+        }
         if is_module {
             found.insert(dir.to_path_buf());
         }
@@ -312,7 +348,7 @@ mod tests {
             "c/.hidden/main.tf",
             "c/notes.tf.bak",
         ]);
-        let found = discover(&[t.path().to_path_buf()], &Excludes::default());
+        let found = discover(&[t.path().to_path_buf()], &Excludes::default(), true);
         assert_eq!(rel(t.path(), &found.dirs), ["a", "a/sub", "b"]);
         assert!(found.diagnostics.is_empty());
     }
@@ -325,10 +361,10 @@ mod tests {
             t.path().join("m/variables.tf"),
             t.path().join("m/gone.tf"),
         ];
-        let found = discover(&paths, &Excludes::default());
+        let found = discover(&paths, &Excludes::default(), true);
         assert_eq!(rel(t.path(), &found.dirs), ["m"]);
         assert!(found.missing.is_empty());
-        let found = discover(&[t.path().join("nope")], &Excludes::default());
+        let found = discover(&[t.path().join("nope")], &Excludes::default(), true);
         assert_eq!(found.missing.len(), 1);
     }
 
@@ -343,11 +379,13 @@ mod tests {
         let found = discover(
             std::slice::from_ref(&root),
             &Excludes::given(&["examples".into()]).expect("glob"),
+            true,
         );
         assert_eq!(rel(t.path(), &found.dirs), ["modules/x", "modules/x/test"]);
         let found = discover(
             std::slice::from_ref(&root),
             &Excludes::given(&["*/test".into()]).expect("glob"),
+            true,
         );
         assert_eq!(
             rel(t.path(), &found.dirs),
@@ -356,6 +394,7 @@ mod tests {
         let found = discover(
             &[root],
             &Excludes::given(&["**/test".into()]).expect("glob"),
+            true,
         );
         assert_eq!(rel(t.path(), &found.dirs), ["examples/a", "modules/x"]);
     }
@@ -365,7 +404,7 @@ mod tests {
     fn symlink_loop_is_reported_not_followed_forever() {
         let t = tree(&["a/main.tf"]);
         std::os::unix::fs::symlink(t.path().join("a"), t.path().join("a/loop")).expect("symlink");
-        let found = discover(&[t.path().to_path_buf()], &Excludes::default());
+        let found = discover(&[t.path().to_path_buf()], &Excludes::default(), true);
         assert_eq!(rel(t.path(), &found.dirs), ["a"]);
         assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
         assert_eq!(found.notes.len(), 1);
@@ -382,7 +421,7 @@ mod tests {
         let t = tree(&["a/main.tf", "a/terragrunt.hcl"]);
         fs::create_dir(t.path().join("b")).expect("mkdir");
         std::os::unix::fs::symlink(t.path().join("a"), t.path().join("b/link")).expect("symlink");
-        let found = discover(&[t.path().to_path_buf()], &Excludes::default());
+        let found = discover(&[t.path().to_path_buf()], &Excludes::default(), true);
         assert_eq!(rel(t.path(), &found.dirs), ["a"]);
         assert_eq!(rel(t.path(), &found.terragrunt), ["a/terragrunt.hcl"]);
         let notes: Vec<String> = found
@@ -408,18 +447,19 @@ mod tests {
             "live/.terragrunt-cache/x/terragrunt.hcl",
             "modules/vpc/main.tf",
         ]);
-        let found = discover(&[t.path().to_path_buf()], &Excludes::default());
+        let found = discover(&[t.path().to_path_buf()], &Excludes::default(), true);
         assert_eq!(rel(t.path(), &found.dirs), ["modules/vpc"]);
         assert_eq!(
             rel(t.path(), &found.terragrunt),
             ["live/prod/app/terragrunt.hcl"]
         );
         let unit = t.path().join("live/prod/app/terragrunt.hcl");
-        let found = discover(std::slice::from_ref(&unit), &Excludes::default());
+        let found = discover(std::slice::from_ref(&unit), &Excludes::default(), true);
         assert_eq!(found.terragrunt, [unit]);
         let deleted = discover(
             &[t.path().join("live/terragrunt.hcl")],
             &Excludes::default(),
+            true,
         );
         assert!(deleted.missing.is_empty() && deleted.terragrunt.is_empty());
     }
