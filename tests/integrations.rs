@@ -527,15 +527,17 @@ fn snippets_and_the_pre_commit_shim_pin_the_released_version() {
     for file in ["workflow.yml", "gitlab-ci.yml", "pre-commit-config.yaml"] {
         let text = std::fs::read_to_string(manifest().join("tests/integrations").join(file))
             .expect("snippet");
-        let pinned: Vec<&str> = text
-            .match_indices("v0.")
-            .chain(text.match_indices("v1."))
-            .map(|(i, _)| {
-                let rest = &text[i + 1..];
+        // `@v0.1.0`, `rev: v0.1.0`, `tflint-merge==0.1.0`: a version after `v` or `==`.
+        let pinned: Vec<&str> = ["v", "=="]
+            .iter()
+            .flat_map(|prefix| text.match_indices(prefix).map(|(i, p)| i + p.len()))
+            .map(|start| {
+                let rest = &text[start..];
                 &rest[..rest
                     .find(|c: char| !(c.is_ascii_digit() || c == '.'))
                     .unwrap_or(rest.len())]
             })
+            .filter(|v| v.contains('.') && v.starts_with(|c: char| c.is_ascii_digit()))
             .collect();
         assert!(!pinned.is_empty(), "{file} pins no version");
         assert!(
