@@ -582,6 +582,18 @@ fn action_step(id: &str) -> (String, Vec<String>) {
     (step["run"].as_str().expect("run").to_string(), env)
 }
 
+/// `PATH` with the directory of the binary under test first, as if it were installed.
+fn path_with_the_binary_first() -> std::ffi::OsString {
+    let binary_dir = Path::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .parent()
+        .map(Path::to_path_buf);
+    let mut path = binary_dir.into_iter().collect::<Vec<_>>();
+    path.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(&path).expect("PATH")
+}
+
 /// Runs a step script with `bash --noprofile --norc -eo pipefail`, as a `shell: bash` step,
 /// with the directory of the binary under test first on `PATH` (as the install step leaves
 /// it). Returns what the step printed and wrote to `$GITHUB_OUTPUT` and `$GITHUB_PATH`.
@@ -591,20 +603,14 @@ fn run_step(script: &str, dir: &Path, env: &[(&str, &str)]) -> (Output, String, 
     let path_file = scratch.path().join("github_path");
     std::fs::write(&output_file, "").expect("write");
     std::fs::write(&path_file, "").expect("write");
-    let binary_dir = Path::new(env!("CARGO_BIN_EXE_tflint-merge"))
-        .parent()
-        .map(Path::to_path_buf);
-    let mut path = binary_dir.into_iter().collect::<Vec<_>>();
-    path.extend(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    ));
+    let path = path_with_the_binary_first();
     let mut command = Command::new("bash");
     command
         .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script])
         .current_dir(dir)
         .env("GITHUB_OUTPUT", &output_file)
         .env("GITHUB_PATH", &path_file)
-        .env("PATH", std::env::join_paths(&path).expect("PATH"))
+        .env("PATH", &path)
         .env_remove("NO_COLOR");
     for (key, value) in env {
         command.env(key, value);
@@ -615,6 +621,11 @@ fn run_step(script: &str, dir: &Path, env: &[(&str, &str)]) -> (Output, String, 
         std::fs::read_to_string(&output_file).expect("read"),
         std::fs::read_to_string(&path_file).expect("read"),
     )
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"))
 }
 
 #[test]
@@ -671,10 +682,7 @@ fn action_run_step_passes_inputs_writes_sarif_and_propagates_the_exit_code() {
         "{}",
         printed(&out)
     );
-    let sarif: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(workspace.join("results/tflint-merge.sarif")).expect("SARIF"),
-    )
-    .expect("JSON");
+    let sarif = read_json(&workspace.join("results/tflint-merge.sarif"));
     assert_eq!(
         sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
         "bad%20dir/main.tf"
@@ -727,10 +735,7 @@ fn action_run_step_passes_inputs_writes_sarif_and_propagates_the_exit_code() {
         "{}",
         printed(&out)
     );
-    let sarif: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(workspace.join("args.sarif")).expect("SARIF"),
-    )
-    .expect("JSON");
+    let sarif = read_json(&workspace.join("args.sarif"));
     assert_eq!(sarif["version"], "2.1.0");
 }
 
@@ -960,18 +965,12 @@ fn pre_commit_hook_checks_the_repository_with_deletions_terragrunt_and_warnings(
     );
     git(project, &["add", "-A"]);
 
-    let binary_dir = Path::new(env!("CARGO_BIN_EXE_tflint-merge"))
-        .parent()
-        .map(Path::to_path_buf);
-    let mut path = binary_dir.into_iter().collect::<Vec<_>>();
-    path.extend(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    ));
+    let path = path_with_the_binary_first();
     let pre_commit_run = || {
         run(Command::new(&pre_commit)
             .args(["run", "--color", "never"])
             .current_dir(project)
-            .env("PATH", std::env::join_paths(&path).expect("PATH"))
+            .env("PATH", &path)
             .env("PRE_COMMIT_HOME", work.join("home"))
             .env_remove("GIT_DIR")
             .env_remove("GIT_INDEX_FILE")
