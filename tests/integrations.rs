@@ -426,6 +426,17 @@ fn example_workflow_passes_actionlint() {
         }
     }
 
+    // The action's steps are really checked: a reference to a step that does not exist fails.
+    let broken = action_as_workflow().replace("steps.python.outputs", "steps.pythn.outputs");
+    write(scratch.path(), "broken-action-steps.yml", &broken);
+    let out = lint(scratch.path(), "broken-action-steps.yml");
+    assert!(!out.status.success(), "{}", printed(&out));
+    assert!(
+        printed(&out).contains(r#"property "pythn" is not defined"#),
+        "{}",
+        printed(&out)
+    );
+
     // It does find problems: an injection of untrusted input into a script.
     let scratch = tempfile::tempdir().expect("tempdir");
     write(
