@@ -742,7 +742,8 @@ fn show_settings_prints_each_value_and_its_origin() {
         t.path(),
         &[(
             ".tflint-merge.yaml",
-            b"fail_on: warning\nexclude: [gen]\nrules:\n  override_noop: off\n",
+            b"fail_on: warning\nexclude: [gen]\nrules:\n  override_noop: off\n  \
+              override_only_file: { threshold: 0.5 }\n",
         )],
     );
     let out = tflint_merge(
@@ -783,6 +784,10 @@ fn show_settings_prints_each_value_and_its_origin() {
     assert_eq!(
         rule("override_shadowed").as_deref(),
         Some("override_shadowed off (command line)")
+    );
+    assert!(
+        text.contains("\n    threshold: 0.5  (config file)\n"),
+        "{text}"
     );
     assert_eq!(
         rule("override_without_base").as_deref(),

@@ -547,6 +547,16 @@ fn show_settings(resolved: &Resolved) -> String {
             "  {:<width$}  {level:<7}  ({from})\n",
             meta.id.as_str()
         ));
+        // Only the config file sets options; an option it does not set has the rule's default.
+        let rule = rules::registry()
+            .rules()
+            .iter()
+            .find(|r| r.meta.id == meta.id);
+        for option in rule.map_or(&[][..], |rule| rule.options) {
+            if let Some(value) = resolved.settings.number_option(meta.id, option.name) {
+                out.push_str(&format!("    {}: {value}  ({CONFIG_FILE})\n", option.name));
+            }
+        }
     }
     out
 }
