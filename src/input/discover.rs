@@ -3,19 +3,23 @@
 //! A directory argument is walked recursively; every directory holding a configuration file is
 //! a module directory. A file argument stands for the directory it is in (this is what
 //! pre-commit passes), even when the file itself was deleted. Symlinked directories are
-//! followed once, and a symlink loop is reported, never walked into.
+//! followed; a symlink back to a directory above it is not walked into, and a directory (or
+//! unit) reached twice is checked once. Both are notes for the user, not findings: Terraform
+//! and OpenTofu never walk directories, so neither says anything about a module.
 //!
 //! The walk also collects Terragrunt units (`terragrunt.hcl` files), checked as one tree by
 //! `crate::terragrunt`; the `.hcl` files they reference are found by following references.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use globset::{GlobSet, GlobSetBuilder};
 
 use crate::diagnostic::{Diagnostic, ids};
 use crate::knowledge::files::{TERRAGRUNT_UNIT, classify};
-use crate::source::display_path;
+use crate::source::{absolute, display_path};
+
+use super::gitignore::GitIgnores;
 
 /// The module directories found, in sorted order, and what went wrong on the way.
 #[derive(Debug, Default)]
@@ -23,14 +27,62 @@ pub(crate) struct Discovery {
     pub(crate) dirs: Vec<PathBuf>,
     /// The Terragrunt units (`terragrunt.hcl` files) found, in sorted order.
     pub(crate) terragrunt: Vec<PathBuf>,
-    /// Walk problems (unreadable directories, symlink loops), as `io_error` findings.
+    /// Walk problems (unreadable directories), as `io_error` findings.
     pub(crate) diagnostics: Vec<Diagnostic>,
+    /// What the walk skipped and why (a symlink back to a directory above it, a directory
+    /// reached twice), for the user but not findings: the tools never walk directories, so
+    /// these say nothing about a module.
+    pub(crate) notes: Vec<String>,
     /// Arguments that name nothing: a usage error.
     pub(crate) missing: Vec<PathBuf>,
 }
 
+/// What to skip: `--exclude` globs, matched against a path as shown or relative to the
+/// command-line path it was found under, and the config file's `exclude` globs, matched
+/// against a path relative to the config file's directory (whatever the working directory and
+/// however the path was given).
+#[derive(Debug, Default)]
+pub(crate) struct Excludes {
+    given: GlobSet,
+    given_globs: Vec<String>,
+    /// The config file's directory (absolute, clean) and its globs.
+    config: Option<(PathBuf, GlobSet)>,
+}
+
+impl Excludes {
+    /// Command-line globs only.
+    pub(crate) fn given(globs: &[String]) -> Result<Excludes, String> {
+        Ok(Excludes {
+            given: exclude_set(globs)?,
+            given_globs: globs.to_vec(),
+            config: None,
+        })
+    }
+
+    /// The command-line globs, as given.
+    pub(crate) fn given_globs(&self) -> &[String] {
+        &self.given_globs
+    }
+
+    /// Adds the globs of the config file at `config_file`.
+    pub(crate) fn with_config(
+        mut self,
+        config_file: &Path,
+        globs: &[String],
+    ) -> Result<Excludes, String> {
+        if globs.is_empty() {
+            return Ok(self);
+        }
+        let base = absolute(config_file.parent().unwrap_or(Path::new(".")));
+        let set =
+            exclude_set(globs).map_err(|e| format!("{e} (in {})", display_path(config_file)))?;
+        self.config = Some((base, set));
+        Ok(self)
+    }
+}
+
 /// Compiles `--exclude` globs; `*` does not cross `/`, `**` does.
-pub(crate) fn exclude_set(globs: &[String]) -> Result<GlobSet, String> {
+fn exclude_set(globs: &[String]) -> Result<GlobSet, String> {
     let mut builder = GlobSetBuilder::new();
     for glob in globs {
         let trimmed = glob.trim_end_matches('/');
@@ -38,16 +90,22 @@ pub(crate) fn exclude_set(globs: &[String]) -> Result<GlobSet, String> {
             let compiled = globset::GlobBuilder::new(&pattern)
                 .literal_separator(true)
                 .build()
-                .map_err(|e| format!("invalid --exclude glob `{glob}`: {e}"))?;
+                .map_err(|e| format!("invalid exclude glob `{glob}`: {e}"))?;
             builder.add(compiled);
         }
     }
     builder
         .build()
-        .map_err(|e| format!("invalid --exclude globs: {e}"))
+        .map_err(|e| format!("invalid exclude globs: {e}"))
 }
 
-pub(crate) fn discover(paths: &[PathBuf], exclude: &GlobSet) -> Discovery {
+/// Finds what `paths` name; with `respect_gitignore`, a walk skips what `.gitignore` files
+/// ignore (a path named in `paths` is always checked).
+pub(crate) fn discover(
+    paths: &[PathBuf],
+    exclude: &Excludes,
+    respect_gitignore: bool,
+) -> Discovery {
     let mut found = BTreeSet::new();
     let mut units = BTreeSet::new();
     let mut out = Discovery::default();
@@ -59,12 +117,13 @@ pub(crate) fn discover(paths: &[PathBuf], exclude: &GlobSet) -> Discovery {
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => {
                 if !walker.is_excluded(path) {
-                    walker.walk(
-                        path,
-                        &mut Vec::new(),
-                        (&mut found, &mut units),
-                        &mut out.diagnostics,
-                    );
+                    let mut trail = Trail {
+                        ancestors: Vec::new(),
+                        gitignores: respect_gitignore
+                            .then(|| GitIgnores::above(path, &mut out.notes))
+                            .flatten(),
+                    };
+                    walker.walk(path, &mut trail, (&mut found, &mut units), &mut out);
                 }
             }
             Ok(_) => {
@@ -93,9 +152,36 @@ pub(crate) fn discover(paths: &[PathBuf], exclude: &GlobSet) -> Discovery {
             }
         }
     }
-    out.dirs = found.into_iter().collect();
-    out.terragrunt = units.into_iter().collect();
+    out.dirs = once_each(found, "directory", &mut out.notes);
+    out.terragrunt = once_each(units, "file", &mut out.notes);
     out
+}
+
+/// The paths in order, each file or directory once: of paths that are the same one (through a
+/// symlink, or `a` and `./a`), the real path is kept (else the first), with a note for each
+/// other.
+fn once_each(paths: BTreeSet<PathBuf>, what: &str, notes: &mut Vec<String>) -> Vec<PathBuf> {
+    let mut index_by_identity: HashMap<PathBuf, usize> = HashMap::new();
+    let mut kept: Vec<PathBuf> = Vec::with_capacity(paths.len());
+    for path in paths {
+        let identity = path.canonicalize().unwrap_or_else(|_| absolute(&path));
+        let Some(&index) = index_by_identity.get(&identity) else {
+            index_by_identity.insert(identity, kept.len());
+            kept.push(path);
+            continue;
+        };
+        let dropped = if absolute(&path) == identity && absolute(&kept[index]) != identity {
+            std::mem::replace(&mut kept[index], path)
+        } else {
+            path
+        };
+        notes.push(format!(
+            "{}: the same {what} as {}, checked once",
+            display_path(&dropped),
+            display_path(&kept[index])
+        ));
+    }
+    kept
 }
 
 fn is_terragrunt_unit(path: &Path) -> bool {
@@ -113,34 +199,52 @@ fn has_config_files(dir: &Path) -> bool {
     super::listing::config_files(dir).is_ok_and(|names| !names.is_empty())
 }
 
+/// Where a walk is: the canonical paths of the directories above, and the ignore files that
+/// apply.
+struct Trail {
+    ancestors: Vec<PathBuf>,
+    gitignores: Option<GitIgnores>,
+}
+
 struct Walker<'a> {
     root: &'a Path,
-    exclude: &'a GlobSet,
+    exclude: &'a Excludes,
 }
 
 impl Walker<'_> {
-    /// Excluded when the glob matches the path as shown, or relative to the walk root.
+    /// Excluded when a `--exclude` glob matches the path as shown or relative to the walk
+    /// root, or a config glob matches it relative to the config file's directory.
     fn is_excluded(&self, path: &Path) -> bool {
-        if self.exclude.is_empty() {
-            return false;
+        let Excludes { given, config, .. } = self.exclude;
+        if !given.is_empty() {
+            let shown = display_path(path);
+            let relative = path
+                .strip_prefix(self.root)
+                .ok()
+                .map(display_path)
+                .filter(|r| !r.is_empty());
+            if given.is_match(&shown) || relative.is_some_and(|r| given.is_match(r)) {
+                return true;
+            }
         }
-        let shown = display_path(path);
-        let relative = path
-            .strip_prefix(self.root)
-            .ok()
-            .map(display_path)
-            .filter(|r| !r.is_empty());
-        self.exclude.is_match(&shown) || relative.is_some_and(|r| self.exclude.is_match(r))
+        config.as_ref().is_some_and(|(base, set)| {
+            absolute(path)
+                .strip_prefix(base)
+                .ok()
+                .map(display_path)
+                .is_some_and(|r| !r.is_empty() && set.is_match(r))
+        })
     }
 
-    /// Walks `dir`; `ancestors` holds the canonical paths of the directories above it.
+    /// Walks `dir`; `trail` says what is above it.
     fn walk(
         &self,
         dir: &Path,
-        ancestors: &mut Vec<PathBuf>,
+        trail: &mut Trail,
         (found, units): (&mut BTreeSet<PathBuf>, &mut BTreeSet<PathBuf>),
-        diagnostics: &mut Vec<Diagnostic>,
+        out: &mut Discovery,
     ) {
+        let diagnostics = &mut out.diagnostics;
         let canonical = match dir.canonicalize() {
             Ok(c) => c,
             Err(error) => {
@@ -148,17 +252,12 @@ impl Walker<'_> {
                 return;
             }
         };
-        if ancestors.contains(&canonical) {
-            diagnostics.push(
-                io_error(
-                    dir,
-                    &format!(
-                        "symlink loop: this directory is {} again; not walked into",
-                        display_path(&canonical)
-                    ),
-                )
-                .with_help("remove the symlink or add it to --exclude"),
-            );
+        if trail.ancestors.contains(&canonical) {
+            out.notes.push(format!(
+                "{}: a symlink back to {}, a directory above it: not walked into",
+                display_path(dir),
+                display_path(&canonical)
+            ));
             return;
         }
         let entries = match std::fs::read_dir(dir) {
@@ -182,22 +281,30 @@ impl Walker<'_> {
             }
         }
         names.sort();
-        ancestors.push(canonical);
+        trail.ancestors.push(canonical);
+        let entered = (trail.gitignores.as_mut()).is_some_and(|g| g.enter(dir, &mut out.notes));
         let mut is_module = false;
         for (name, path) in names {
             // `metadata` follows symlinks; a dangling one is not a directory.
             let is_dir = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
+            let ignored = (trail.gitignores.as_ref()).is_some_and(|g| g.ignores(&path, is_dir));
+            if ignored || self.is_excluded(&path) {
+                continue;
+            }
             if is_dir {
-                if !name.starts_with('.') && !self.is_excluded(&path) {
-                    self.walk(&path, ancestors, (found, units), diagnostics);
+                if !name.starts_with('.') {
+                    self.walk(&path, trail, (found, units), out);
                 }
-            } else if classify(&name).is_some() && !self.is_excluded(&path) {
+            } else if classify(&name).is_some() {
                 is_module = true;
-            } else if name == TERRAGRUNT_UNIT && !self.is_excluded(&path) {
+            } else if name == TERRAGRUNT_UNIT {
                 units.insert(path);
             }
         }
-        ancestors.pop();
+        trail.ancestors.pop();
+        if let (true, Some(gitignores)) = (entered, trail.gitignores.as_mut()) {
+            gitignores.leave();
+        }
         if is_module {
             found.insert(dir.to_path_buf());
         }
@@ -241,7 +348,7 @@ mod tests {
             "c/.hidden/main.tf",
             "c/notes.tf.bak",
         ]);
-        let found = discover(&[t.path().to_path_buf()], &GlobSet::empty());
+        let found = discover(&[t.path().to_path_buf()], &Excludes::default(), true);
         assert_eq!(rel(t.path(), &found.dirs), ["a", "a/sub", "b"]);
         assert!(found.diagnostics.is_empty());
     }
@@ -254,10 +361,10 @@ mod tests {
             t.path().join("m/variables.tf"),
             t.path().join("m/gone.tf"),
         ];
-        let found = discover(&paths, &GlobSet::empty());
+        let found = discover(&paths, &Excludes::default(), true);
         assert_eq!(rel(t.path(), &found.dirs), ["m"]);
         assert!(found.missing.is_empty());
-        let found = discover(&[t.path().join("nope")], &GlobSet::empty());
+        let found = discover(&[t.path().join("nope")], &Excludes::default(), true);
         assert_eq!(found.missing.len(), 1);
     }
 
@@ -271,18 +378,24 @@ mod tests {
         let root = t.path().to_path_buf();
         let found = discover(
             std::slice::from_ref(&root),
-            &exclude_set(&["examples".into()]).expect("glob"),
+            &Excludes::given(&["examples".into()]).expect("glob"),
+            true,
         );
         assert_eq!(rel(t.path(), &found.dirs), ["modules/x", "modules/x/test"]);
         let found = discover(
             std::slice::from_ref(&root),
-            &exclude_set(&["*/test".into()]).expect("glob"),
+            &Excludes::given(&["*/test".into()]).expect("glob"),
+            true,
         );
         assert_eq!(
             rel(t.path(), &found.dirs),
             ["examples/a", "modules/x", "modules/x/test"]
         );
-        let found = discover(&[root], &exclude_set(&["**/test".into()]).expect("glob"));
+        let found = discover(
+            &[root],
+            &Excludes::given(&["**/test".into()]).expect("glob"),
+            true,
+        );
         assert_eq!(rel(t.path(), &found.dirs), ["examples/a", "modules/x"]);
     }
 
@@ -291,10 +404,38 @@ mod tests {
     fn symlink_loop_is_reported_not_followed_forever() {
         let t = tree(&["a/main.tf"]);
         std::os::unix::fs::symlink(t.path().join("a"), t.path().join("a/loop")).expect("symlink");
-        let found = discover(&[t.path().to_path_buf()], &GlobSet::empty());
+        let found = discover(&[t.path().to_path_buf()], &Excludes::default(), true);
         assert_eq!(rel(t.path(), &found.dirs), ["a"]);
-        assert_eq!(found.diagnostics.len(), 1);
-        assert!(found.diagnostics[0].message.contains("symlink loop"));
+        assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
+        assert_eq!(found.notes.len(), 1);
+        assert!(
+            found.notes[0].contains("a/loop: a symlink back to"),
+            "{:?}",
+            found.notes
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_reached_twice_is_found_once_with_a_note() {
+        let t = tree(&["a/main.tf", "a/terragrunt.hcl"]);
+        fs::create_dir(t.path().join("b")).expect("mkdir");
+        std::os::unix::fs::symlink(t.path().join("a"), t.path().join("b/link")).expect("symlink");
+        let found = discover(&[t.path().to_path_buf()], &Excludes::default(), true);
+        assert_eq!(rel(t.path(), &found.dirs), ["a"]);
+        assert_eq!(rel(t.path(), &found.terragrunt), ["a/terragrunt.hcl"]);
+        let notes: Vec<String> = found
+            .notes
+            .iter()
+            .map(|n| n.replace(&display_path(t.path()), "ROOT"))
+            .collect();
+        assert_eq!(
+            notes,
+            [
+                "ROOT/b/link: the same directory as ROOT/a, checked once",
+                "ROOT/b/link/terragrunt.hcl: the same file as ROOT/a/terragrunt.hcl, checked once"
+            ]
+        );
     }
 
     #[test]
@@ -306,21 +447,25 @@ mod tests {
             "live/.terragrunt-cache/x/terragrunt.hcl",
             "modules/vpc/main.tf",
         ]);
-        let found = discover(&[t.path().to_path_buf()], &GlobSet::empty());
+        let found = discover(&[t.path().to_path_buf()], &Excludes::default(), true);
         assert_eq!(rel(t.path(), &found.dirs), ["modules/vpc"]);
         assert_eq!(
             rel(t.path(), &found.terragrunt),
             ["live/prod/app/terragrunt.hcl"]
         );
         let unit = t.path().join("live/prod/app/terragrunt.hcl");
-        let found = discover(std::slice::from_ref(&unit), &GlobSet::empty());
+        let found = discover(std::slice::from_ref(&unit), &Excludes::default(), true);
         assert_eq!(found.terragrunt, [unit]);
-        let deleted = discover(&[t.path().join("live/terragrunt.hcl")], &GlobSet::empty());
+        let deleted = discover(
+            &[t.path().join("live/terragrunt.hcl")],
+            &Excludes::default(),
+            true,
+        );
         assert!(deleted.missing.is_empty() && deleted.terragrunt.is_empty());
     }
 
     #[test]
     fn invalid_glob_is_an_error() {
-        assert!(exclude_set(&["a[".into()]).is_err());
+        assert!(Excludes::given(&["a[".into()]).is_err());
     }
 }

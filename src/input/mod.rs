@@ -1,11 +1,13 @@
 //! The first stage: find what to check, and read it.
 //!
-//! - [`discover`]: module directories and Terragrunt units below the command-line paths.
+//! - [`discover`]: module directories and Terragrunt units below the command-line paths,
+//!   skipping what `.gitignore` files ignore ([`gitignore`]).
 //! - [`listing`]: the configuration files of one directory.
 //! - [`read`]: the one reader (size limit, UTF-8, parse) and its findings.
 //! - [`neighbours`]: the local modules that module calls name, read once for the rules.
 
 pub(crate) mod discover;
+mod gitignore;
 pub(crate) mod listing;
 pub(crate) mod neighbours;
 pub(crate) mod read;

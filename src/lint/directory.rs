@@ -161,12 +161,14 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
     result.modules = built.into_iter().map(|b| b.module).collect();
 
     let mut diagnostics = diagnostic::merge_views(std::mem::take(&mut result.diagnostics));
+    let mut malformed = Vec::new();
     let directives: Vec<ignore::Directive> = dir_files
         .iter()
         .filter_map(|f| f.source.parsed.as_ref())
-        .flat_map(|file| ignore::directives(file, &result.files))
+        .flat_map(|file| ignore::directives(file, &result.files, &options.settings, &mut malformed))
         .collect();
     diagnostics = ignore::apply(diagnostics, &directives, &result.files, &options.settings);
+    diagnostics.extend(malformed);
     if options.views != ViewSelection::Both {
         // With one view there is nothing to compare against: don't name it.
         for d in &mut diagnostics {

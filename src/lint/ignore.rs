@@ -13,6 +13,8 @@ use crate::syntax::File;
 use super::registry::UNUSED_IGNORE;
 use super::{Kind, RuleSettings};
 
+/// What every ignore comment starts with; text starting so that is no directive is malformed.
+const MARKER_WORD: &str = "tflint-merge-ignore";
 const LINE_MARKER: &str = "tflint-merge-ignore:";
 const FILE_MARKER: &str = "tflint-merge-ignore-file:";
 
@@ -28,26 +30,77 @@ pub(crate) struct Directive {
     pub(crate) rules: Vec<String>,
 }
 
-/// The ignore directives in one file's comments.
-pub(crate) fn directives(file: &File, files: &SourceFiles) -> Vec<Directive> {
+/// The ignore directives in one file's comments. A comment that looks like one but is not
+/// (no `:`, or no rule id after it) silences nothing: it is reported into `malformed` as
+/// `unused_ignore` rather than dropped, so the writer learns the finding it meant to silence
+/// is not silenced for the reason they think.
+pub(crate) fn directives(
+    file: &File,
+    files: &SourceFiles,
+    settings: &RuleSettings,
+    malformed: &mut Vec<Diagnostic>,
+) -> Vec<Directive> {
     let source = files.get(file.id);
-    file.comments
-        .iter()
-        .filter_map(|comment| {
-            let text = comment.text.trim_start();
-            let (rest, whole_file) = if let Some(rest) = text.strip_prefix(FILE_MARKER) {
-                (rest, true)
-            } else {
-                (text.strip_prefix(LINE_MARKER)?, false)
+    let mut found = Vec::new();
+    for comment in &file.comments {
+        let text = comment.text.trim_start();
+        let (rest, whole_file) = if let Some(rest) = text.strip_prefix(FILE_MARKER) {
+            (rest, true)
+        } else if let Some(rest) = text.strip_prefix(LINE_MARKER) {
+            (rest, false)
+        } else {
+            // `tflint-merge-ignore rule_a` or a bare `tflint-merge-ignore`, not a longer word.
+            let word_ends = |rest: &str| rest.chars().next().is_none_or(char::is_whitespace);
+            let without_colon = match text.strip_prefix(MARKER_WORD) {
+                Some(rest) if rest.strip_prefix("-file").is_some_and(word_ends) => {
+                    Some(FILE_MARKER)
+                }
+                Some(rest) if word_ends(rest) => Some(LINE_MARKER),
+                _ => None,
             };
-            Some(Directive {
-                file: file.id,
-                span: comment.span,
-                line: (!whole_file).then(|| source.line_index(comment.span.end as usize)),
-                rules: rule_list(rest),
-            })
-        })
-        .collect()
+            if let Some(marker) = without_colon {
+                let problem = format!("no `:` after `{}`", marker.trim_end_matches(':'));
+                malformed.extend(malformed_ignore(files, comment.span, &problem, settings));
+            }
+            continue;
+        };
+        let rules = rule_list(rest);
+        if rules.is_empty() {
+            let problem = "it names no rule before its reason".to_string();
+            malformed.extend(malformed_ignore(files, comment.span, &problem, settings));
+            continue;
+        }
+        found.push(Directive {
+            file: file.id,
+            span: comment.span,
+            line: (!whole_file).then(|| source.line_index(comment.span.end as usize)),
+            rules,
+        });
+    }
+    found
+}
+
+/// `malformed ignore comment: ...`, as `unused_ignore` (none when that is off).
+fn malformed_ignore(
+    files: &SourceFiles,
+    comment: Span,
+    problem: &str,
+    settings: &RuleSettings,
+) -> Option<Diagnostic> {
+    if !settings.is_enabled(UNUSED_IGNORE.id) {
+        return None;
+    }
+    let note = "A comment that is not a well-formed ignore silences nothing: the findings it \
+                was written for are still reported, or were never there.";
+    let finding = Diagnostic::new(
+        UNUSED_IGNORE.id,
+        settings.severity(&UNUSED_IGNORE),
+        format!("malformed ignore comment: {problem}"),
+    )
+    .at(files, comment, "this comment")
+    .with_note(note)
+    .with_help("write `tflint-merge-ignore: <rule_id>, <rule_id>  <reason>`");
+    Some(finding)
 }
 
 /// `a, b, c  reason`: ids separated by commas; the first id not followed by a comma ends the

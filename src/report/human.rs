@@ -54,7 +54,20 @@ pub(crate) fn render(diagnostic: &Diagnostic, color: bool) -> Vec<u8> {
         // A label outside its file cannot happen for spans we made; fall back to one line.
         return format!("{}\n\n", super::short::render(diagnostic)).into_bytes();
     }
-    buffer.into_inner()
+    let bytes = buffer.into_inner();
+    if diagnostic.severity == Severity::Notice {
+        return notice_header(bytes, diagnostic.rule.as_str());
+    }
+    bytes
+}
+
+/// codespan names its lowest severity `note`; every other format (and `--fail-on`) says
+/// `notice`. The header comes first, so the first `note[<id>]` is it.
+fn notice_header(bytes: Vec<u8>, id: &str) -> Vec<u8> {
+    let text = String::from_utf8_lossy(&bytes);
+    let header = format!("note[{id}]");
+    text.replacen(&header, &format!("notice[{id}]"), 1)
+        .into_bytes()
 }
 
 fn severity(severity: Severity) -> CsSeverity {
@@ -119,5 +132,22 @@ impl<'a> Files<'a> for LabelFiles<'a> {
             .get(line_index + 1)
             .map_or(file.text.len(), |&s| s as usize);
         Ok(start..end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::ids;
+
+    /// The human header says `notice`, as every other format, coloured or not.
+    #[test]
+    fn notices_are_called_notice() {
+        let notice = Diagnostic::new(ids::SYNTAX_ERROR, Severity::Notice, "a message");
+        for color in [false, true] {
+            let text = String::from_utf8(render(&notice, color)).expect("UTF-8");
+            assert!(text.contains("notice[syntax_error]"), "{text:?}");
+            assert!(!text.contains("note[syntax_error]"), "{text:?}");
+        }
     }
 }

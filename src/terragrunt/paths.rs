@@ -4,41 +4,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-/// `path` made absolute (against the working directory) and cleaned lexically.
-pub(crate) fn absolute(path: &Path) -> PathBuf {
-    let joined = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .map(|cwd| cwd.join(path))
-            .unwrap_or_else(|_| path.to_path_buf())
-    };
-    clean(&joined)
-}
-
-/// Removes `.` components and folds `dir/..` pairs, without touching the file system. A `..`
-/// that cannot be folded (at the start of a relative path) is kept; one above the root is
-/// dropped.
-pub(crate) fn clean(path: &Path) -> PathBuf {
-    let mut out: Vec<Component> = Vec::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => match out.last() {
-                Some(Component::Normal(_)) => {
-                    out.pop();
-                }
-                Some(Component::RootDir | Component::Prefix(_)) => {}
-                _ => out.push(component),
-            },
-            other => out.push(other),
-        }
-    }
-    if out.is_empty() {
-        return PathBuf::from(".");
-    }
-    out.iter().collect()
-}
+pub(crate) use crate::source::{absolute, clean};
 
 /// The directory holding a file (the file itself when it has no parent).
 pub(crate) fn dir_of(path: &Path) -> &Path {
