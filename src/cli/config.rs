@@ -29,6 +29,11 @@ pub(crate) struct Config {
     pub(crate) format: Option<String>,
     #[serde(default)]
     pub(crate) rules: RuleConfigs,
+    // Targeted releases (issue 11): version constraints, e.g. ">= 1.6".
+    /// The Terraform releases to target instead of the module's own `required_version`.
+    pub(crate) terraform_version: Option<String>,
+    /// The OpenTofu releases to target instead of the module's own constraints.
+    pub(crate) opentofu_version: Option<String>,
 }
 
 /// `rules:` — each entry a level or `{ severity: ..., <option>: ... }`.

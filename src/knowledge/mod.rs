@@ -5,8 +5,10 @@
 
 pub(crate) mod backends;
 pub(crate) mod blocks;
+pub(crate) mod features;
 pub(crate) mod files;
 pub(crate) mod module_source;
+pub(crate) mod releases;
 pub(crate) mod version;
 
 use std::fmt;

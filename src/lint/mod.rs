@@ -21,6 +21,7 @@ pub(crate) mod ignore;
 pub(crate) mod registry;
 pub(crate) mod run;
 pub(crate) mod settings;
+pub(crate) mod targets;
 #[cfg(test)]
 pub(crate) mod testing;
 pub(crate) mod tree;
