@@ -3,7 +3,6 @@
 //! source address forms and version constraints. Everything here is data or pure functions, so
 //! the later stages (module, lint, rules) depend on it and it depends on nothing of theirs.
 
-pub(crate) mod backends;
 pub(crate) mod blocks;
 pub(crate) mod features;
 pub(crate) mod files;
