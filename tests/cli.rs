@@ -538,6 +538,11 @@ fn rules_and_explain_commands() {
     let t = tempfile::tempdir().expect("tempdir");
     let list = stdout(&tflint_merge(t.path(), &["rules"]));
     assert!(list.contains("override_undocumented"));
+    assert!(list.contains("TARGETED RELEASES"), "{list}");
+    assert!(
+        list.contains("--terraform-version/--opentofu-version"),
+        "{list}"
+    );
     assert!(list.lines().any(|l| l.starts_with("override_only_file")
         && l.contains("notice")
         && l.contains(" off ")));

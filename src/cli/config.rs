@@ -356,7 +356,7 @@ mod tests {
     fn unknown_key_is_located() {
         assert_eq!(
             error("view: both\nfail-on: error\n"),
-            "c.yaml:2:1: unknown field `fail-on`, expected one of `view`, `exclude`, `fail_on`, `format`, `rules`"
+            "c.yaml:2:1: unknown field `fail-on`, expected one of `view`, `exclude`, `fail_on`, `format`, `rules`, `terraform_version`, `opentofu_version`"
         );
     }
 

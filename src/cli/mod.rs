@@ -448,6 +448,8 @@ fn list_rules() -> i32 {
             meta.summary
         ));
     }
+    out.push('\n');
+    out.push_str(&crate::lint::targets::explain_targets());
     print_or_broken_pipe(&out)
 }
 

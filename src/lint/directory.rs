@@ -169,6 +169,7 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
     result.diagnostics.extend(found);
     result.modules = built.into_iter().map(|b| b.module).collect();
 
+    super::core_version::apply_suppression(&mut result.diagnostics);
     let mut diagnostics = diagnostic::merge_views(std::mem::take(&mut result.diagnostics));
     let directives: Vec<ignore::Directive> = dir_files
         .iter()
@@ -267,6 +268,7 @@ fn run_directory_rules(
     };
     let mut found = Vec::new();
     for ctx in &contexts {
+        found.extend(super::core_version::check(ctx));
         run_rules(Target::View(ctx), &mut found);
     }
     if contexts.len() == 2 {

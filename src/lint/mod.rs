@@ -15,6 +15,7 @@
 
 pub(crate) mod check;
 pub(crate) mod context;
+pub(crate) mod core_version;
 pub(crate) mod directory;
 pub(crate) mod helpers;
 pub(crate) mod ignore;

@@ -136,6 +136,43 @@ impl Targets {
     }
 }
 
+/// What `tflint-merge rules` says about the targeted releases, with the known ones.
+pub(crate) fn explain_targets() -> String {
+    let known = |view: View| {
+        let line = |stage: Stage| {
+            let releases: Vec<Release> = releases::all(view)
+                .iter()
+                .filter(|(_, s)| *s == stage)
+                .map(|(r, _)| *r)
+                .collect();
+            range_text(&releases)
+        };
+        let mut text = format!("{} {}", view.tool_name(), line(Stage::Stable));
+        for (stage, name) in [
+            (Stage::ReleaseCandidate, "release candidate"),
+            (Stage::Development, "development"),
+        ] {
+            let releases = line(stage);
+            if !releases.is_empty() {
+                text.push_str(&format!(", {releases} ({name})"));
+            }
+        }
+        text
+    };
+    format!(
+        "TARGETED RELEASES\n\
+         Version-dependent findings judge each view against the releases its module targets: the\n\
+         known releases its constraints admit (Terraform: `required_version`; OpenTofu:\n\
+         `language {{ compatible_with }}`, and `required_version` in every file for 1.6-1.11, in\n\
+         .tofu files only from 1.12), else the newest stable release. Set them with\n\
+         `terraform_version:`/`opentofu_version:` in .tflint-merge.yaml or\n\
+         --terraform-version/--opentofu-version (e.g. \">= 1.6\").\n\
+         Known: {}; {}.\n",
+        known(View::Terraform),
+        known(View::OpenTofu)
+    )
+}
+
 /// `1.6–1.15` for consecutive lines, `1.6–1.8, 1.12` otherwise.
 pub(crate) fn range_text(releases: &[Release]) -> String {
     let mut runs: Vec<(Release, Release)> = Vec::new();
@@ -312,6 +349,15 @@ mod tests {
             targets(&[("v.tf", &tf("~> 0.12"))], View::Terraform),
             "Terraform 1.15"
         );
+    }
+
+    #[test]
+    fn the_rules_listing_names_the_known_releases() {
+        let text = explain_targets();
+        assert!(text.contains(
+            "Known: Terraform 1.0–1.15, 1.16 (release candidate), 1.17 \
+                               (development); OpenTofu 1.6–1.12, 1.13 (development)."
+        ));
     }
 
     #[test]
