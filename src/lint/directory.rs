@@ -269,6 +269,7 @@ fn run_directory_rules(
     let mut found = Vec::new();
     for ctx in &contexts {
         found.extend(super::core_version::check(ctx));
+        found.extend(super::schema::check(ctx));
         run_rules(Target::View(ctx), &mut found);
     }
     if contexts.len() == 2 {

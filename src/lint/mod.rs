@@ -21,6 +21,7 @@ pub(crate) mod helpers;
 pub(crate) mod ignore;
 pub(crate) mod registry;
 pub(crate) mod run;
+pub(crate) mod schema;
 pub(crate) mod settings;
 pub(crate) mod targets;
 #[cfg(test)]

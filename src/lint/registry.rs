@@ -70,6 +70,14 @@ pub(crate) const LOAD_ERRORS: &[RuleMeta] = &[
     ),
     load_error(ids::SYNTAX_ERROR, "a file that does not parse"),
     load_error(
+        ids::UNKNOWN_FUNCTION,
+        "a call to a function no targeted release has",
+    ),
+    load_error(
+        ids::UNSUPPORTED_CONSTRUCT,
+        "a block or argument no targeted release accepts in a tool-defined block",
+    ),
+    load_error(
         ids::VARIABLE_DEFAULT_INVALID,
         "a variable's default does not convert to its type",
     ),
