@@ -127,7 +127,7 @@ fn non_utf8_file_is_a_located_read_error() {
         t.path(),
         &[
             ("m/main.tf", b"a = 1\nb = \"\xff\"\n"),
-            ("n/main.tf", b"x = 1\n"),
+            ("n/main.tf", b"locals {\n  x = 1\n}\n"),
         ],
     );
     let out = tflint_merge(t.path(), &["--format", "short", "."]);
@@ -142,7 +142,7 @@ fn non_utf8_file_is_a_located_read_error() {
 #[test]
 fn symlink_loop_is_reported_and_exits_two() {
     let t = tempfile::tempdir().expect("tempdir");
-    write(t.path(), &[("m/main.tf", b"x = 1\n")]);
+    write(t.path(), &[("m/main.tf", b"locals {\n  x = 1\n}\n")]);
     std::os::unix::fs::symlink(t.path().join("m"), t.path().join("m/again")).expect("symlink");
     let out = tflint_merge(t.path(), &["--format", "short", "."]);
     assert_eq!(out.status.code(), Some(2));
@@ -180,7 +180,7 @@ fn exclude_skips_matching_directories() {
     write(
         t.path(),
         &[
-            ("keep/main.tf", b"x = 1\n"),
+            ("keep/main.tf", b"locals {\n  x = 1\n}\n"),
             (
                 "skip/main.tf",
                 b"resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n",
@@ -271,7 +271,10 @@ fn too_large_file_is_reported_and_limit_can_be_raised() {
     let big = "resource \"terraform_data\" \"a\" {}\n".repeat(40_000); // ~1.4 MB
     write(
         t.path(),
-        &[("m/main.tf", big.as_bytes()), ("n/main.tf", b"x = 1\n")],
+        &[
+            ("m/main.tf", big.as_bytes()),
+            ("n/main.tf", b"locals {\n  x = 1\n}\n"),
+        ],
     );
     let out = tflint_merge(
         t.path(),
@@ -301,7 +304,10 @@ fn a_directory_named_like_a_file_is_not_configuration() {
     let t = tempfile::tempdir().expect("tempdir");
     write(
         t.path(),
-        &[("m/main.tf", b"x = 1\n"), ("m/backup.tf/inner.txt", b"")],
+        &[
+            ("m/main.tf", b"locals {\n  x = 1\n}\n"),
+            ("m/backup.tf/inner.txt", b""),
+        ],
     );
     let out = tflint_merge(t.path(), &["--color", "never", "m"]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
@@ -311,7 +317,13 @@ fn a_directory_named_like_a_file_is_not_configuration() {
 #[test]
 fn a_symlink_to_a_directory_named_like_a_file_fails_to_read() {
     let t = tempfile::tempdir().expect("tempdir");
-    write(t.path(), &[("m/main.tf", b"x = 1\n"), ("other/x.txt", b"")]);
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", b"locals {\n  x = 1\n}\n"),
+            ("other/x.txt", b""),
+        ],
+    );
     std::os::unix::fs::symlink(t.path().join("other"), t.path().join("m/link.tf"))
         .expect("symlink");
     let out = tflint_merge(t.path(), &["--format", "short", "m"]);
