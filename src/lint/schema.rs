@@ -41,6 +41,16 @@ pub(crate) struct Judgement {
 }
 
 impl Judgement {
+    /// The tools' summary for this construct where a release refuses it.
+    pub(crate) fn summary(&self) -> &'static str {
+        match (self.written, self.syntax) {
+            (Written::Function, _) => "Call to unknown function",
+            (_, Syntax::Json) => "Extraneous JSON object property",
+            (Written::Block, Syntax::Native) => "Unsupported block type",
+            (Written::Argument, Syntax::Native) => "Unsupported argument",
+        }
+    }
+
     /// Whether every targeted release refuses it: a load error.
     pub(crate) fn refused_by_all(&self, ctx: &Context) -> bool {
         !self.refusing.is_empty() && self.refusing.len() == ctx.targets.releases.len()
@@ -277,28 +287,25 @@ fn refused(ctx: &Context, judgement: &Judgement) -> Diagnostic {
     let did_you_mean = suggestion(ctx, judgement)
         .map(|s| format!(" Did you mean \"{s}\"?"))
         .unwrap_or_default();
-    let (id, summary, detail, label) = match (judgement.written, judgement.syntax) {
+    let summary = judgement.summary();
+    let (id, detail, label) = match (judgement.written, judgement.syntax) {
         (Written::Function, _) => (
             ids::UNKNOWN_FUNCTION,
-            "Call to unknown function",
             format!("There is no function named \"{name}\".{did_you_mean}"),
             format!("no function `{name}`"),
         ),
         (_, Syntax::Json) => (
             ids::UNSUPPORTED_CONSTRUCT,
-            "Extraneous JSON object property",
             format!("No argument or block type is named \"{name}\".{did_you_mean}"),
             format!("`{name}` is not expected here"),
         ),
         (Written::Block, Syntax::Native) => (
             ids::UNSUPPORTED_CONSTRUCT,
-            "Unsupported block type",
             format!("Blocks of type \"{name}\" are not expected here.{did_you_mean}"),
             format!("`{name}` blocks are not expected here"),
         ),
         (Written::Argument, Syntax::Native) => (
             ids::UNSUPPORTED_CONSTRUCT,
-            "Unsupported argument",
             format!("An argument named \"{name}\" is not expected here.{did_you_mean}"),
             format!("`{name}` is not expected here"),
         ),
