@@ -9,6 +9,7 @@
 //! for unknown names: their schema is not ours.
 
 use crate::diagnostic::{Diagnostic, ids};
+use crate::knowledge::View;
 use crate::knowledge::features::{self, Body, Place};
 use crate::knowledge::releases::Release;
 use crate::source::{Span, Syntax};
@@ -89,7 +90,7 @@ pub(crate) fn judgements(ctx: &Context) -> Vec<Judgement> {
     for (loaded, is_override) in files.chain(ctx.overrides.iter().map(|f| (f, true))) {
         let syntax = loaded.extension.syntax();
         let mut judge = |place: Place, name: &str, written: Written, span: Span| {
-            if left_to_other_checks(place, name) {
+            if left_to_other_checks(ctx.view, place, name) {
                 return;
             }
             let described = match place {
@@ -132,9 +133,12 @@ pub(crate) fn judgements(ctx: &Context) -> Vec<Judgement> {
                 Written::Block,
                 block.header_span,
             );
-            let refused = ctx.targets.refusing(Place::TopLevel, &block.kind);
-            if refused.len() == ctx.targets.releases.len() {
-                continue; // its contents are not read, nor reported
+            if !ctx
+                .targets
+                .refusing(Place::TopLevel, &block.kind)
+                .is_empty()
+            {
+                continue; // the block is judged; its contents count with it
             }
             if let Some(kind) = top_level_body(&block.kind) {
                 judge_body(kind, &block.body, &mut judge);
@@ -155,15 +159,15 @@ pub(crate) fn judgements(ctx: &Context) -> Vec<Judgement> {
 }
 
 /// Names with findings of their own elsewhere: `required_providers` at the top level
-/// (`required_providers_top_level`), `language` at the top level (`language_block_in_tf_file`,
-/// an error that says where the block belongs), output `postcondition` ("Postconditions are
+/// (`required_providers_top_level`), `language` at the top level in Terraform
+/// (`language_block_in_tf_file`, an error that says where the block belongs), output `postcondition` ("Postconditions are
 /// not allowed"), and JSON comments (`"//"`), which the tools skip.
-fn left_to_other_checks(place: Place, name: &str) -> bool {
+fn left_to_other_checks(view: View, place: Place, name: &str) -> bool {
     name == "//"
+        || (view == View::Terraform && place == Place::TopLevel && name == "language")
         || matches!(
             (place, name),
-            (Place::TopLevel, "required_providers" | "language")
-                | (Place::In(Body::Output), "postcondition")
+            (Place::TopLevel, "required_providers") | (Place::In(Body::Output), "postcondition")
         )
 }
 

@@ -27,7 +27,10 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let some_refuse =
         |refusing: &[Release]| !refusing.is_empty() && refusing.len() < ctx.targets.releases.len();
     for judgement in judgements(ctx) {
-        if judgement.described && some_refuse(&judgement.refusing) {
+        // A `language` block admitting OpenTofu 1.11 and older is `version_constraint_ineffective`'s
+        // (the tools' own "Ineffective version constraint" warning).
+        let language = judgement.place == Place::TopLevel && judgement.name == "language";
+        if judgement.described && !language && some_refuse(&judgement.refusing) {
             let what = describe(judgement.place, &judgement.name);
             let construct = Construct {
                 place: judgement.place,
@@ -69,7 +72,7 @@ struct Construct<'a> {
 /// How a construct is named in messages: ``the `ephemeral` argument of `variable` ``.
 fn describe(place: Place, name: &str) -> String {
     match place {
-        Place::TopLevel => format!("`{name}` blocks"),
+        Place::TopLevel => format!("a `{name}` block"),
         Place::In(body) => format!("`{name}` in `{}`", body.block_type()),
         Place::Function => format!("the `{name}` function"),
         Place::FunctionNamespace => format!("`{name}::` functions"),
