@@ -51,7 +51,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use tflint_merge::{
-    ConfigName, Diagnostic, Kind, RuleMeta, View, ViewSelection, Views, catalogue, check_directory,
+    ConfigName, Diagnostic, Kind, RuleMeta, View, ViewSelection, Views, catalogue,
     check_directory_targeting, check_terragrunt, classify, find_id, view_files,
 };
 

@@ -71,13 +71,6 @@ impl Body {
             Body::Language => "language",
         }
     }
-
-    /// Whether every argument and nested block of this body is described here, so that an
-    /// unknown name is one the tool refuses. Resource, provider and module bodies also hold
-    /// provider-defined arguments or input variables.
-    pub(crate) fn is_closed(self) -> bool {
-        !matches!(self, Body::Resource | Body::Provider | Body::Module)
-    }
 }
 
 /// The releases of one tool that have a construct: from `since` (inclusive) to `until`

@@ -92,7 +92,8 @@ impl Targets {
         }
     }
 
-    /// The newest stable release, as targeted with no constraint (for tests and tools).
+    /// The newest stable release, as targeted with no constraint.
+    #[cfg(test)]
     pub(crate) fn newest_stable(view: View) -> Targets {
         Targets {
             view,
