@@ -100,7 +100,8 @@ pub(crate) fn stable_releases(view: View) -> impl Iterator<Item = Release> {
 
 /// The newest stable release line of `view`'s tool.
 pub(crate) fn newest_stable(view: View) -> Release {
-    stable_releases(view).last().unwrap_or(Release::new(1, 0)) // both tables have stable lines; a safe floor otherwise
+    // Both tables have stable lines; 1.0 is a safe floor otherwise.
+    stable_releases(view).last().unwrap_or(Release::new(1, 0))
 }
 
 #[cfg(test)]

@@ -160,8 +160,9 @@ pub(crate) fn judgements(ctx: &Context) -> Vec<Judgement> {
 
 /// Names with findings of their own elsewhere: `required_providers` at the top level
 /// (`required_providers_top_level`), `language` at the top level in Terraform
-/// (`language_block_in_tf_file`, an error that says where the block belongs), output `postcondition` ("Postconditions are
-/// not allowed"), and JSON comments (`"//"`), which the tools skip.
+/// (`language_block_in_tf_file`, an error that says where the block belongs), output
+/// `postcondition` ("Postconditions are not allowed"), and JSON comments (`"//"`), which the
+/// tools skip.
 fn left_to_other_checks(view: View, place: Place, name: &str) -> bool {
     name == "//"
         || (view == View::Terraform && place == Place::TopLevel && name == "language")

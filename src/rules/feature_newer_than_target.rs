@@ -27,8 +27,8 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let some_refuse =
         |refusing: &[Release]| !refusing.is_empty() && refusing.len() < ctx.targets.releases.len();
     for judgement in judgements(ctx) {
-        // A `language` block admitting OpenTofu 1.11 and older is `version_constraint_ineffective`'s
-        // (the tools' own "Ineffective version constraint" warning).
+        // A `language` block admitting OpenTofu 1.11 and older is
+        // `version_constraint_ineffective`'s (OpenTofu's "Ineffective version constraint").
         let language = judgement.place == Place::TopLevel && judgement.name == "language";
         if judgement.described && !language && some_refuse(&judgement.refusing) {
             let what = describe(judgement.place, &judgement.name);
@@ -127,16 +127,18 @@ fn not_in_every_target(
 mod tests {
     use crate::lint::testing::{Files, check_table, findings};
 
+    const STARTSWITH: &str = "locals {\n  a = startswith(\"a\", \"b\")\n}\n";
+
     const EPHEMERAL: &str = "terraform {\n  required_version = \">= 1.9\"\n}\n\
                              variable \"token\" {\n  type      = string\n  ephemeral = true\n}\n";
 
     const PASS: &[Files] = &[
         // No constraint: the newest stable releases have everything here.
         &[("main.tf", "variable \"token\" {\n  ephemeral = true\n}\n")],
-        &[(
-            "main.tf",
-            "terraform {\n  required_version = \">= 1.10\"\n}\nlocals {\n  a = startswith(\"a\", \"b\")\n}\n",
-        )],
+        &[
+            ("main.tf", STARTSWITH),
+            ("v.tf", "terraform {\n  required_version = \">= 1.10\"\n}\n"),
+        ],
         // No targeted release has it: the load error's, not this rule's.
         &[("main.tf", "varyable \"x\" {}\n")],
     ];
@@ -153,10 +155,10 @@ mod tests {
         ),
         // `startswith` came in Terraform 1.3 (OpenTofu has it from 1.6).
         (
-            &[(
-                "main.tf",
-                "terraform {\n  required_version = \">= 1.2\"\n}\nlocals {\n  a = startswith(\"a\", \"b\")\n}\n",
-            )],
+            &[
+                ("main.tf", STARTSWITH),
+                ("v.tf", "terraform {\n  required_version = \">= 1.2\"\n}\n"),
+            ],
             1,
         ),
         // `lifecycle { destroy = false }` came in OpenTofu 1.12.

@@ -81,9 +81,16 @@ fn terraform_constraint_read_by_opentofu(
     let mut d = ctx
         .finding(
             &RULE,
-            format!("OpenTofu {releases} read this Terraform constraint as their own and refuse the module"),
+            format!(
+                "OpenTofu {releases} read this Terraform constraint as their own and refuse the \
+                 module"
+            ),
         )
-        .at(ctx.files, attr.span(), format!("excludes OpenTofu {releases}"))
+        .at(
+            ctx.files,
+            attr.span(),
+            format!("excludes OpenTofu {releases}"),
+        )
         .with_note(format!(
             "OpenTofu 1.6–1.11 read `required_version` in `.tf` files and compare it with their \
              own version; OpenTofu 1.12 and later read it only in `.tofu` files. The module \
