@@ -81,6 +81,13 @@ fn cross_tool_constructs_in_the_view_that_refuses_them() {
         views.contains("terraform: true") && views.contains("opentofu: true"),
         "{views}"
     );
+    // JSON `action` blocks have two labels: Terraform accepts them, OpenTofu does not.
+    let (summary, _, views) = one(&[("main.tf.json", r#"{"action": {"a": {"b": {"count": 1}}}}"#)]);
+    assert_eq!(summary, "Extraneous JSON object property");
+    assert!(
+        views.contains("opentofu: true") && views.contains("terraform: false"),
+        "{views}"
+    );
     let json = r#"{"resource": {"a": {"b": {"lifecycle": {"action_trigger": {}}}}}}"#;
     let (summary, _, _) = one(&[("main.tf.json", json)]);
     assert_eq!(summary, "Extraneous JSON object property");
