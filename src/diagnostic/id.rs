@@ -115,6 +115,7 @@ pub(crate) mod ids {
     pub(crate) const READ_ERROR: FindingId = finding_id!("read_error");
     pub(crate) const REQUIRED_PROVIDERS_TOP_LEVEL: FindingId =
         finding_id!("required_providers_top_level");
+    pub(crate) const TYPE_CONSTRAINT_INVALID: FindingId = finding_id!("type_constraint_invalid");
     pub(crate) const UNKNOWN_FUNCTION: FindingId = finding_id!("unknown_function");
     pub(crate) const UNSUPPORTED_CONSTRUCT: FindingId = finding_id!("unsupported_construct");
     pub(crate) const SYNTAX_ERROR: FindingId = finding_id!("syntax_error");

@@ -270,6 +270,7 @@ fn run_directory_rules(
     for ctx in &contexts {
         found.extend(super::core_version::check(ctx));
         found.extend(super::schema::check(ctx));
+        found.extend(super::type_constraint::check(ctx));
         run_rules(Target::View(ctx), &mut found);
     }
     if contexts.len() == 2 {

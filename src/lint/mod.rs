@@ -27,6 +27,7 @@ pub(crate) mod targets;
 #[cfg(test)]
 pub(crate) mod testing;
 pub(crate) mod tree;
+pub(crate) mod type_constraint;
 
 use crate::diagnostic::{Diagnostic, FindingId, Severity};
 use crate::knowledge::View;

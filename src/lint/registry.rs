@@ -70,6 +70,10 @@ pub(crate) const LOAD_ERRORS: &[RuleMeta] = &[
     ),
     load_error(ids::SYNTAX_ERROR, "a file that does not parse"),
     load_error(
+        ids::TYPE_CONSTRAINT_INVALID,
+        "a variable or output type that is not a type constraint",
+    ),
+    load_error(
         ids::UNKNOWN_FUNCTION,
         "a call to a function no targeted release has",
     ),
