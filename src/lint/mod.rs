@@ -17,6 +17,7 @@ pub(crate) mod check;
 pub(crate) mod context;
 pub(crate) mod core_version;
 pub(crate) mod directory;
+pub(crate) mod enabled_combination;
 pub(crate) mod helpers;
 pub(crate) mod ignore;
 pub(crate) mod registry;
