@@ -120,7 +120,7 @@ mod tests {
 
     /// The core-version findings on a case, as (message, views).
     fn core(files: Files) -> Vec<(String, String)> {
-        all_findings(crate::rules::RULES[0], files)
+        all_findings(&crate::lint::testing::stand_ins::ON_BY_DEFAULT, files)
             .into_iter()
             .filter(|d| d.rule == ids::CORE_VERSION_UNSUPPORTED)
             .map(|d| (d.message, format!("{:?}", d.views)))
@@ -152,14 +152,14 @@ mod tests {
     fn incompatible_module_drops_the_views_other_diagnostics() {
         let duplicate = "variable \"a\" {}\nvariable \"a\" {}\n";
         let files: Files = &[("versions.tofu", OLD), ("main.tofu", duplicate)];
-        let found = all_findings(crate::rules::RULES[0], files);
+        let found = all_findings(&crate::lint::testing::stand_ins::ON_BY_DEFAULT, files);
         assert_eq!(found.len(), 1, "{found:#?}");
         assert_eq!(found[0].message, "Incompatible module");
         // Before 1.12 (targeted by the user), OpenTofu reports the other errors too.
         let dir = crate::lint::testing::write_files(files);
         let mut options = Options::new(
             ViewSelection::OpenTofu,
-            settings_for(crate::rules::RULES[0]),
+            settings_for(&crate::lint::testing::stand_ins::ON_BY_DEFAULT),
         );
         options.target_versions.opentofu = Some("1.8".into());
         let found = check_directory(dir.path(), &options).diagnostics;

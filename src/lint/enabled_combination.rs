@@ -85,7 +85,7 @@ mod tests {
     use crate::lint::testing::{Files, all_findings};
 
     fn combinations(files: Files) -> Vec<(String, String)> {
-        all_findings(crate::rules::RULES[0], files)
+        all_findings(&crate::lint::testing::stand_ins::ON_BY_DEFAULT, files)
             .into_iter()
             .filter(|d| d.rule == ids::COUNT_AND_FOR_EACH)
             .map(|d| (d.message, format!("{:?}", d.views)))

@@ -38,7 +38,7 @@ mod tests {
     use crate::lint::testing::{Files, all_findings};
 
     fn summaries(files: Files) -> Vec<String> {
-        all_findings(crate::rules::RULES[0], files)
+        all_findings(&crate::lint::testing::stand_ins::ON_BY_DEFAULT, files)
             .into_iter()
             .filter(|d| d.rule == ids::TYPE_CONSTRAINT_INVALID)
             .map(|d| d.message)

@@ -6,7 +6,10 @@ use crate::lint::testing::{Files, all_findings, findings_targeting};
 
 /// The schema load errors of a case: (summary, first note, views).
 fn errors(files: Files) -> Vec<(String, String, String)> {
-    describe(all_findings(crate::rules::RULES[0], files))
+    describe(all_findings(
+        &crate::lint::testing::stand_ins::ON_BY_DEFAULT,
+        files,
+    ))
 }
 
 fn describe(found: Vec<Diagnostic>) -> Vec<(String, String, String)> {
@@ -136,7 +139,7 @@ fn judged_against_the_targeted_releases() {
         terraform: Some(terraform.into()),
         opentofu: Some(opentofu.into()),
     };
-    let rule = crate::rules::RULES[0];
+    let rule = &crate::lint::testing::stand_ins::ON_BY_DEFAULT;
     let old = findings_targeting(
         rule,
         &[("main.tf", variable)],
