@@ -92,14 +92,7 @@ fn terraform_const_problem(
     expr: &Expr,
     name: &str,
 ) -> Option<(&'static str, String)> {
-    if expr.json_string.is_some() && !json_interpolates(expr) {
-        return None;
-    }
-    let text = match &expr.json_string {
-        Some(s) => format!("\"{s}\""),
-        None => ctx.files.text(expr.span).to_string(),
-    };
-    for reference in references(&text) {
+    for reference in static_references(ctx, expr)? {
         let mut parts = reference.split('.');
         let (root, variable) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
         match root {
@@ -151,8 +144,9 @@ fn terraform_problem(expr: &Expr) -> Option<(&'static str, String)> {
     ))
 }
 
-/// OpenTofu: static references only.
-fn opentofu_problem(ctx: &Context, expr: &Expr) -> Option<(&'static str, String)> {
+/// The references of a `source` or `version` expression; `None` for a JSON string without
+/// interpolation, which is read literally.
+fn static_references(ctx: &Context, expr: &Expr) -> Option<Vec<String>> {
     if expr.json_string.is_some() && !json_interpolates(expr) {
         return None;
     }
@@ -160,7 +154,12 @@ fn opentofu_problem(ctx: &Context, expr: &Expr) -> Option<(&'static str, String)
         Some(s) => format!("\"{s}\""),
         None => ctx.files.text(expr.span).to_string(),
     };
-    for reference in references(&text) {
+    Some(references(&text))
+}
+
+/// OpenTofu: static references only.
+fn opentofu_problem(ctx: &Context, expr: &Expr) -> Option<(&'static str, String)> {
+    for reference in static_references(ctx, expr)? {
         let root = reference.split('.').next().unwrap_or("");
         let problem = if reference.starts_with("provider::") {
             (
