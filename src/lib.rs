@@ -71,8 +71,34 @@ pub fn check_directory(
     views: ViewSelection,
     enable: &[&str],
 ) -> Result<DirectoryReport, String> {
+    check_directory_targeting(dir, views, enable, [None, None])
+}
+
+/// [`check_directory`], judging the views against the Terraform and the OpenTofu releases these
+/// version constraints admit (as `terraform_version:` and `opentofu_version:` in
+/// `.tflint-merge.yaml` set them) instead of the module's own constraints.
+pub fn check_directory_targeting(
+    dir: &Path,
+    views: ViewSelection,
+    enable: &[&str],
+    [terraform, opentofu]: [Option<&str>; 2],
+) -> Result<DirectoryReport, String> {
     let settings = settings_enabling(enable)?;
-    let options = lint::directory::Options::new(views, settings);
+    let mut options = lint::directory::Options::new(views, settings);
+    for (view, text) in [(View::Terraform, terraform), (View::OpenTofu, opentofu)] {
+        if let Some(text) = text
+            && lint::targets::releases_admitted_by(view, text).is_none()
+        {
+            return Err(format!(
+                "`{text}` admits no known {} release",
+                view.tool_name()
+            ));
+        }
+    }
+    options.target_versions = lint::directory::TargetVersions {
+        terraform: terraform.map(str::to_string),
+        opentofu: opentofu.map(str::to_string),
+    };
     let result = lint::directory::check_directory(dir, &options);
     Ok(DirectoryReport {
         files: result.files,

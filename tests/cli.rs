@@ -127,7 +127,7 @@ fn non_utf8_file_is_a_located_read_error() {
         t.path(),
         &[
             ("m/main.tf", b"a = 1\nb = \"\xff\"\n"),
-            ("n/main.tf", b"x = 1\n"),
+            ("n/main.tf", b"locals {\n  x = 1\n}\n"),
         ],
     );
     let out = tflint_merge(t.path(), &["--format", "short", "."]);
@@ -195,7 +195,7 @@ fn exclude_skips_matching_directories() {
     write(
         t.path(),
         &[
-            ("keep/main.tf", b"x = 1\n"),
+            ("keep/main.tf", b"locals {\n  x = 1\n}\n"),
             (
                 "skip/main.tf",
                 b"resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n",
@@ -220,9 +220,9 @@ fn config_exclude_is_relative_to_the_config_files_directory() {
                 "repo/.tflint-merge.yaml",
                 b"exclude: [\"infra/generated/**\"]\n",
             ),
-            ("repo/infra/main.tf", b"x = 1\n"),
+            ("repo/infra/main.tf", b"locals {\n  x = 1\n}\n"),
             ("repo/infra/generated/main.tf", broken),
-            ("other/main.tf", b"x = 1\n"),
+            ("other/main.tf", b"locals {\n  x = 1\n}\n"),
         ],
     );
     let repo = t.path().join("repo");
@@ -260,7 +260,7 @@ fn config_exclude_is_relative_to_the_config_files_directory() {
 #[test]
 fn one_value_flags_given_twice_take_the_last_value() {
     let t = tempfile::tempdir().expect("tempdir");
-    write(t.path(), &[("m/main.tf", b"x = 1\n")]);
+    write(t.path(), &[("m/main.tf", b"locals {\n  x = 1\n}\n")]);
     let out = tflint_merge(
         t.path(),
         &[
@@ -350,7 +350,10 @@ fn too_large_file_is_reported_and_limit_can_be_raised() {
     let big = "resource \"terraform_data\" \"a\" {}\n".repeat(40_000); // ~1.4 MB
     write(
         t.path(),
-        &[("m/main.tf", big.as_bytes()), ("n/main.tf", b"x = 1\n")],
+        &[
+            ("m/main.tf", big.as_bytes()),
+            ("n/main.tf", b"locals {\n  x = 1\n}\n"),
+        ],
     );
     let out = tflint_merge(
         t.path(),
@@ -380,7 +383,10 @@ fn a_directory_named_like_a_file_is_not_configuration() {
     let t = tempfile::tempdir().expect("tempdir");
     write(
         t.path(),
-        &[("m/main.tf", b"x = 1\n"), ("m/backup.tf/inner.txt", b"")],
+        &[
+            ("m/main.tf", b"locals {\n  x = 1\n}\n"),
+            ("m/backup.tf/inner.txt", b""),
+        ],
     );
     let out = tflint_merge(t.path(), &["--color", "never", "m"]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
@@ -390,7 +396,13 @@ fn a_directory_named_like_a_file_is_not_configuration() {
 #[test]
 fn a_symlink_to_a_directory_named_like_a_file_fails_to_read() {
     let t = tempfile::tempdir().expect("tempdir");
-    write(t.path(), &[("m/main.tf", b"x = 1\n"), ("other/x.txt", b"")]);
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", b"locals {\n  x = 1\n}\n"),
+            ("other/x.txt", b""),
+        ],
+    );
     std::os::unix::fs::symlink(t.path().join("other"), t.path().join("m/link.tf"))
         .expect("symlink");
     let out = tflint_merge(t.path(), &["--format", "short", "m"]);
@@ -688,6 +700,11 @@ fn rules_and_explain_commands() {
     let t = tempfile::tempdir().expect("tempdir");
     let list = stdout(&tflint_merge(t.path(), &["rules"]));
     assert!(list.contains("override_undocumented"));
+    assert!(list.contains("TARGETED RELEASES"), "{list}");
+    assert!(
+        list.contains("--terraform-version/--opentofu-version"),
+        "{list}"
+    );
     assert!(list.lines().any(|l| l.starts_with("override_only_file")
         && l.contains("notice")
         && l.contains(" off ")));

@@ -166,3 +166,39 @@ fn json_output_has_provenance() {
         "{ Name = \"web-${terraform.workspace}\", Environment = \"staging\" }"
     );
 }
+
+/// Terraform (1.14 and later) merges override `action` blocks: `count` replaces, `config`
+/// merges argument by argument; an override action without a base is "Missing resource to
+/// override" (Terraform's `TestModuleOverride_action_and_trigger`).
+#[test]
+fn terraform_merges_action_blocks_from_overrides() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let write =
+        |name: &str, text: &str| std::fs::write(dir.path().join(name), text).expect("write");
+    write(
+        "main.tf",
+        "action \"aws_lambda_invoke\" \"a\" {\n  config {\n    function_name = \"x\"\n    \
+         payload = \"p\"\n  }\n}\n",
+    );
+    write(
+        "override.tf",
+        "action \"aws_lambda_invoke\" \"a\" {\n  count = 2\n  config {\n    function_name = \
+         \"y\"\n  }\n}\naction \"aws_lambda_invoke\" \"b\" {}\n",
+    );
+    let report = check_directory(dir.path(), ViewSelection::Terraform, &[]).expect("checked");
+    let messages: Vec<&str> = report
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(messages, ["Missing resource to override"], "{messages:?}");
+    let module = report.modules.first().expect("the Terraform module");
+    let printed = print(module, &report.files, PrintFormat::Hcl);
+    assert!(printed.contains("count = 2"), "{printed}");
+    assert!(printed.contains("function_name = \"y\""), "{printed}");
+    assert!(
+        printed.contains("payload       = \"p\"") || printed.contains("payload = \"p\""),
+        "{printed}"
+    );
+    assert!(!printed.contains("\"x\""), "{printed}");
+}

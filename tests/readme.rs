@@ -28,7 +28,8 @@ fn catalogue() -> BTreeMap<String, Listed> {
     assert!(output.status.success(), "tflint-merge rules failed");
     let text = String::from_utf8(output.stdout).expect("UTF-8");
     let mut ids = BTreeMap::new();
-    for line in text.lines().skip(1) {
+    // The table ends at a blank line (the targeted-releases note follows).
+    for line in text.lines().skip(1).take_while(|line| !line.is_empty()) {
         let words: Vec<&str> = line.split_whitespace().collect();
         // The kind is one word ("rule", "engine") or two ("load error").
         let kind_words = if words.get(1) == Some(&"load") { 2 } else { 1 };

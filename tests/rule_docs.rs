@@ -24,7 +24,9 @@
 //!   (both views print it once when they word it the same, once each when the tools print
 //!   different summaries: both at the line stated).
 //! - a fenced block with info string `hcl file=NAME` or `json file=NAME` is a file of the
-//!   example's module directory; a block without `file=` is illustration only.
+//!   example's module directory; a block without `file=` is illustration only. A `yaml
+//!   file=.tflint-merge.yaml` block is the example's config file: its `terraform_version:` and
+//!   `opentofu_version:` set the targeted releases.
 //! - an example with `.hcl` files is a Terragrunt tree: `NAME` may hold directories
 //!   (`hcl file=prod/us-east-1/app/terragrunt.hcl`), and the tree is checked with its
 //!   `terragrunt.hcl` files as units. A tree has no views, so its fail marker has no `(VIEW)`:
@@ -49,8 +51,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use tflint_merge::{
-    ConfigName, Diagnostic, Kind, RuleMeta, View, ViewSelection, Views, catalogue, check_directory,
-    check_terragrunt, classify, find_id, view_files,
+    ConfigName, Diagnostic, Kind, RuleMeta, View, ViewSelection, Views, catalogue,
+    check_directory_targeting, check_terragrunt, classify, find_id, view_files,
 };
 
 /// The sections every doc has, in this order.
@@ -459,6 +461,7 @@ fn parse_examples(id: &str, text: &str) -> Result<Vec<Example>, String> {
         };
         let is_json = file.ends_with(".json");
         match language {
+            "yaml" if file == CONFIG_FILE => {}
             "hcl" if !is_json => {}
             "json" if is_json => {}
             _ => {
@@ -476,7 +479,10 @@ fn parse_examples(id: &str, text: &str) -> Result<Vec<Example>, String> {
                     "line {number}: `{file}` must be a relative path without `.` or `..`"
                 ));
             }
-        } else if file.contains('/') || file.contains('\\') || file.starts_with('.') {
+        } else if file.contains('/')
+            || file.contains('\\')
+            || (file.starts_with('.') && file != CONFIG_FILE)
+        {
             return Err(format!("line {number}: `{file}` must be a plain file name"));
         }
         if example.files.iter().any(|(name, _)| name == file) {
@@ -563,6 +569,19 @@ fn mismatch(id: &str, view: &str, want: &[At], found: &[At]) -> String {
 }
 
 /// Writes an example's files into a new temporary directory, its root.
+/// The config file an example may hold (`yaml file=.tflint-merge.yaml`): the binary reads it
+/// from the example's directory, and the library run is given its targeted releases.
+const CONFIG_FILE: &str = ".tflint-merge.yaml";
+
+/// A `key: "value"` line of the example's config file.
+fn config_value<'a>(example: &'a Example, key: &str) -> Option<&'a str> {
+    let (_, text) = example.files.iter().find(|(name, _)| name == CONFIG_FILE)?;
+    text.lines().find_map(|line| {
+        let value = line.strip_prefix(key)?.strip_prefix(':')?.trim();
+        Some(value.trim_matches('"'))
+    })
+}
+
 fn write_example(example: &Example) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     for (name, content) in &example.files {
@@ -593,8 +612,10 @@ fn run_example(meta: &RuleMeta, doc: &str, example: &Example) -> Vec<String> {
             .collect();
         check_terragrunt(&units, root, enable).expect("a known id")
     } else {
-        check_directory(root, ViewSelection::Both, enable)
-            .expect("a known id")
+        let targets =
+            ["terraform_version", "opentofu_version"].map(|key| config_value(example, key));
+        check_directory_targeting(root, ViewSelection::Both, enable, targets)
+            .expect("a known id and valid targets")
             .diagnostics
     };
     let is_load_error = meta.kind == Kind::LoadError;
@@ -970,6 +991,7 @@ fn every_finding_id_is_in_a_rendered_snapshot() {
     let ids: Vec<&str> = listing
         .lines()
         .skip(1)
+        .take_while(|line| !line.is_empty()) // the table ends at the targeted-releases note
         .filter_map(|line| line.split_whitespace().next())
         .collect();
     assert!(

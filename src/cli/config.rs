@@ -29,6 +29,11 @@ pub(crate) struct Config {
     pub(crate) format: Option<String>,
     #[serde(default)]
     pub(crate) rules: RuleConfigs,
+    // Targeted releases (issue 11): version constraints, e.g. ">= 1.6".
+    /// The Terraform releases to target instead of the module's own `required_version`.
+    pub(crate) terraform_version: Option<String>,
+    /// The OpenTofu releases to target instead of the module's own constraints.
+    pub(crate) opentofu_version: Option<String>,
 }
 
 /// `rules:` — each entry a level or `{ severity: ..., <option>: ... }`.
@@ -351,7 +356,7 @@ mod tests {
     fn unknown_key_is_located() {
         assert_eq!(
             error("view: both\nfail-on: error\n"),
-            "c.yaml:2:1: unknown field `fail-on`, expected one of `view`, `exclude`, `fail_on`, `format`, `rules`"
+            "c.yaml:2:1: unknown field `fail-on`, expected one of `view`, `exclude`, `fail_on`, `format`, `rules`, `terraform_version`, `opentofu_version`"
         );
     }
 

@@ -11,8 +11,10 @@ use crate::diagnostic::{Diagnostic, Severity, ids};
 use crate::input::discover;
 use crate::input::read::DEFAULT_MAX_FILE_BYTES;
 use crate::knowledge::View;
+use crate::knowledge::releases;
 use crate::lint::check::check_all;
-use crate::lint::directory::{self, Options, ViewSelection};
+use crate::lint::directory::{self, Options, TargetVersions, ViewSelection};
+use crate::lint::targets::{range_text, releases_admitted_by};
 use crate::lint::{RuleSettings, registry::Registry};
 use crate::module::print::{PrintFormat, print};
 use crate::report::graph::{dot, file_graph, json};
@@ -132,6 +134,15 @@ struct CheckArgs {
     /// Print how much was read, and how fast, to stderr.
     #[arg(long, hide = true)]
     stats: bool,
+    // Targeted releases (issue 11).
+    /// The Terraform releases to judge against, e.g. ">= 1.6" [default: the module's own
+    /// `required_version`, else the newest stable release].
+    #[arg(long, value_name = "CONSTRAINT")]
+    terraform_version: Option<String>,
+    /// The OpenTofu releases to judge against, e.g. "~> 1.10" [default: the module's own
+    /// constraints, else the newest stable release].
+    #[arg(long, value_name = "CONSTRAINT")]
+    opentofu_version: Option<String>,
     #[command(flatten)]
     habits: Habits,
 }
@@ -262,6 +273,7 @@ struct Resolved {
     fail_on: SeverityArg,
     excludes: discover::Excludes,
     settings: RuleSettings,
+    target_versions: TargetVersions,
     /// What `--show-settings` prints beyond the values above.
     shown: Shown,
 }
@@ -351,6 +363,10 @@ fn resolve(args: &CheckArgs) -> Result<Resolved, String> {
     if !args.only.is_empty() {
         settings.only(&args.only)?;
     }
+    let target_versions = TargetVersions {
+        terraform: target_version(View::Terraform, &args.terraform_version, &file, &in_file)?,
+        opentofu: target_version(View::OpenTofu, &args.opentofu_version, &file, &in_file)?,
+    };
     let mut excludes = discover::Excludes::given(&args.exclude)?;
     if let Some(path) = &path {
         excludes = excludes.with_config(path, &file.exclude)?;
@@ -361,12 +377,51 @@ fn resolve(args: &CheckArgs) -> Result<Resolved, String> {
         fail_on,
         excludes,
         settings,
+        target_versions,
         shown: Shown {
             config_file: path,
             config_exclude: file.exclude,
             origins,
             from_file,
         },
+    })
+}
+
+/// The targeted releases of one tool, from its flag or else the config file's key; an error
+/// when the constraint does not parse or admits no release tflint-merge knows.
+fn target_version(
+    view: View,
+    flag: &Option<String>,
+    file: &config::Config,
+    in_file: &dyn Fn(&str) -> String,
+) -> Result<Option<String>, String> {
+    let (text, key) = match view {
+        View::Terraform => (&file.terraform_version, "terraform_version"),
+        View::OpenTofu => (&file.opentofu_version, "opentofu_version"),
+    };
+    let (text, from_file) = match (flag, text) {
+        (Some(text), _) => (text, false),
+        (None, Some(text)) => (text, true),
+        (None, None) => return Ok(None),
+    };
+    if releases_admitted_by(view, text).is_some() {
+        return Ok(Some(text.clone()));
+    }
+    let known = range_text(&releases::all(view).iter().map(|r| r.0).collect::<Vec<_>>());
+    let message = format!(
+        "invalid {} `{text}`: a version constraint such as \">= 1.6\" that admits a known {} \
+         release ({known})",
+        if from_file {
+            key.to_string()
+        } else {
+            format!("--{}", key.replace('_', "-"))
+        },
+        view.tool_name()
+    );
+    Err(if from_file {
+        in_file(&message)
+    } else {
+        message
     })
 }
 
@@ -412,6 +467,7 @@ fn check(args: CheckArgs) -> i32 {
         views: selection,
         max_file_bytes: args.max_file_size.saturating_mul(1024 * 1024),
         settings: std::sync::Arc::new(resolved.settings),
+        target_versions: resolved.target_versions,
     };
     let pool = match thread_pool(args.threads) {
         Ok(pool) => pool,
@@ -580,6 +636,8 @@ fn list_rules() -> i32 {
             meta.summary
         ));
     }
+    out.push('\n');
+    out.push_str(&crate::lint::targets::explain_targets());
     print_or_broken_pipe(&out)
 }
 

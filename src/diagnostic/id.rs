@@ -96,6 +96,7 @@ pub(crate) mod ids {
 
     pub(crate) const BACKEND_AND_CLOUD: FindingId = finding_id!("backend_and_cloud");
     pub(crate) const BACKEND_DUPLICATE: FindingId = finding_id!("backend_duplicate");
+    pub(crate) const CORE_VERSION_UNSUPPORTED: FindingId = finding_id!("core_version_unsupported");
     pub(crate) const COUNT_AND_FOR_EACH: FindingId = finding_id!("count_and_for_each");
     pub(crate) const DUPLICATE_DEFINITION: FindingId = finding_id!("duplicate_definition");
     pub(crate) const IO_ERROR: FindingId = finding_id!("io_error");
@@ -114,6 +115,9 @@ pub(crate) mod ids {
     pub(crate) const READ_ERROR: FindingId = finding_id!("read_error");
     pub(crate) const REQUIRED_PROVIDERS_TOP_LEVEL: FindingId =
         finding_id!("required_providers_top_level");
+    pub(crate) const TYPE_CONSTRAINT_INVALID: FindingId = finding_id!("type_constraint_invalid");
+    pub(crate) const UNKNOWN_FUNCTION: FindingId = finding_id!("unknown_function");
+    pub(crate) const UNSUPPORTED_CONSTRUCT: FindingId = finding_id!("unsupported_construct");
     pub(crate) const SYNTAX_ERROR: FindingId = finding_id!("syntax_error");
     pub(crate) const VARIABLE_DEFAULT_INVALID: FindingId = finding_id!("variable_default_invalid");
 

@@ -3,10 +3,11 @@
 //! source address forms and version constraints. Everything here is data or pure functions, so
 //! the later stages (module, lint, rules) depend on it and it depends on nothing of theirs.
 
-pub(crate) mod backends;
 pub(crate) mod blocks;
+pub(crate) mod features;
 pub(crate) mod files;
 pub(crate) mod module_source;
+pub(crate) mod releases;
 pub(crate) mod version;
 
 use std::fmt;

@@ -200,6 +200,21 @@ impl VersionSet {
         })
     }
 
+    /// The versions `>= low, < high`.
+    pub(crate) fn between(low: Version, high: Version) -> VersionSet {
+        VersionSet {
+            intervals: vec![Interval {
+                low: Some((low, true)),
+                high: Some((high, false)),
+            }],
+        }
+    }
+
+    /// Whether the two sets share a version.
+    pub(crate) fn overlaps(&self, other: &VersionSet) -> bool {
+        !self.intersect(other).is_empty()
+    }
+
     fn single(c: &Constraint) -> VersionSet {
         let v = c.version.release();
         let interval = |low: Option<(Version, bool)>, high: Option<(Version, bool)>| VersionSet {

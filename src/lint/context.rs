@@ -9,6 +9,7 @@ use crate::module::merge::{LoadedFile, Module};
 use crate::source::{FileId, SourceFiles};
 use crate::terragrunt::Tree;
 
+use super::targets::Targets;
 use super::{Rule, RuleSettings};
 
 /// A finding of `rule` with its default severity; the engine applies the configured one.
@@ -28,6 +29,8 @@ pub(crate) struct Context<'a> {
     pub(crate) settings: &'a RuleSettings,
     /// The local modules this directory's module calls name.
     pub(crate) neighbours: &'a Neighbours,
+    /// The releases of this view's tool the module targets.
+    pub(crate) targets: &'a Targets,
 }
 
 impl Context<'_> {

@@ -16,6 +16,7 @@ use crate::module::views::{ViewFiles, view_files};
 use crate::source::{FileId, SourceFiles, display_path};
 
 use super::run::{Target, run_rules};
+use super::targets::Targets;
 use super::{Context, DirectoryContext, RuleSettings, ignore};
 
 /// How to check a directory.
@@ -24,6 +25,24 @@ pub(crate) struct Options {
     pub(crate) views: ViewSelection,
     pub(crate) max_file_bytes: u64,
     pub(crate) settings: Arc<RuleSettings>,
+    /// The targeted releases set by the user, per view (constraint strings, already checked).
+    pub(crate) target_versions: TargetVersions,
+}
+
+/// `terraform_version:`/`opentofu_version:` (or `--terraform-version`/`--opentofu-version`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TargetVersions {
+    pub(crate) terraform: Option<String>,
+    pub(crate) opentofu: Option<String>,
+}
+
+impl TargetVersions {
+    pub(crate) fn get(&self, view: View) -> Option<&str> {
+        match view {
+            View::Terraform => self.terraform.as_deref(),
+            View::OpenTofu => self.opentofu.as_deref(),
+        }
+    }
 }
 
 impl Options {
@@ -32,6 +51,7 @@ impl Options {
             views,
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
             settings: Arc::new(settings),
+            target_versions: TargetVersions::default(),
         }
     }
 }
@@ -160,6 +180,7 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
     result.diagnostics.extend(found);
     result.modules = built.into_iter().map(|b| b.module).collect();
 
+    super::core_version::apply_suppression(&mut result.diagnostics);
     let mut diagnostics = diagnostic::merge_views(std::mem::take(&mut result.diagnostics));
     let mut malformed = Vec::new();
     let directives: Vec<ignore::Directive> = dir_files
@@ -219,9 +240,17 @@ fn run_directory_rules(
     options: &Options,
 ) -> Vec<Diagnostic> {
     let neighbours = Neighbours::new(options.max_file_bytes);
+    let targets: Vec<Targets> = built
+        .iter()
+        .map(|b| {
+            let setting = options.target_versions.get(b.view);
+            Targets::derive(b.view, &b.primary, &b.overrides, setting)
+        })
+        .collect();
     let contexts: Vec<Context> = built
         .iter()
-        .map(|b| Context {
+        .zip(&targets)
+        .map(|(b, targets)| Context {
             view: b.view,
             dir,
             module: &b.module,
@@ -230,6 +259,7 @@ fn run_directory_rules(
             overrides: &b.overrides,
             settings: &options.settings,
             neighbours: &neighbours,
+            targets,
         })
         .collect();
     let shadowed: Vec<(FileId, FileId)> = view_files
@@ -251,6 +281,10 @@ fn run_directory_rules(
     };
     let mut found = Vec::new();
     for ctx in &contexts {
+        found.extend(super::core_version::check(ctx));
+        found.extend(super::schema::check(ctx));
+        found.extend(super::type_constraint::check(ctx));
+        found.extend(super::enabled_combination::check(ctx));
         run_rules(Target::View(ctx), &mut found);
     }
     if contexts.len() == 2 {

@@ -1,5 +1,7 @@
 //! Queries over what rules see, shared by several rules.
 
+use crate::knowledge::features::{self, Place};
+use crate::knowledge::releases::Release;
 use crate::knowledge::version::{Constraint, parse};
 use crate::module::merge::{LoadedFile, MergedBlock};
 use crate::source::{SourceFiles, Span};
@@ -211,6 +213,17 @@ pub(crate) fn lossy_block_replacements<'a>(
 }
 
 // --- group B: backend, language, module and version rules ---
+
+/// The targeted releases that have backend type `kind`: both backend rules judge a type only
+/// when none of them has it (when some do, `feature_newer_than_target` tells which).
+pub(crate) fn releases_with_backend(ctx: &Context, kind: &str) -> Vec<Release> {
+    ctx.targets
+        .releases
+        .iter()
+        .copied()
+        .filter(|&r| features::accepts(ctx.view, r, Place::Backend, kind) == Some(true))
+        .collect()
+}
 
 /// Whether an expression is a JSON string with an interpolation (`"${...}"`): a template, not
 /// the constant a keyword or literal setting must be. Rules that judge constants skip these and

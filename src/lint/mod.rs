@@ -15,15 +15,20 @@
 
 pub(crate) mod check;
 pub(crate) mod context;
+pub(crate) mod core_version;
 pub(crate) mod directory;
+pub(crate) mod enabled_combination;
 pub(crate) mod helpers;
 pub(crate) mod ignore;
 pub(crate) mod registry;
 pub(crate) mod run;
+pub(crate) mod schema;
 pub(crate) mod settings;
+pub(crate) mod targets;
 #[cfg(test)]
 pub(crate) mod testing;
 pub(crate) mod tree;
+pub(crate) mod type_constraint;
 
 use crate::diagnostic::{Diagnostic, FindingId, Severity};
 use crate::knowledge::View;

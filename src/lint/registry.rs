@@ -25,6 +25,10 @@ pub(crate) const LOAD_ERRORS: &[RuleMeta] = &[
     ),
     load_error(ids::BACKEND_DUPLICATE, "a second backend or cloud block"),
     load_error(
+        ids::CORE_VERSION_UNSUPPORTED,
+        "the module's version constraints exclude every targeted release",
+    ),
+    load_error(
         ids::COUNT_AND_FOR_EACH,
         "one block sets both count and for_each",
     ),
@@ -65,6 +69,18 @@ pub(crate) const LOAD_ERRORS: &[RuleMeta] = &[
         "a required_providers block outside a terraform block",
     ),
     load_error(ids::SYNTAX_ERROR, "a file that does not parse"),
+    load_error(
+        ids::TYPE_CONSTRAINT_INVALID,
+        "a variable or output type that is not a type constraint",
+    ),
+    load_error(
+        ids::UNKNOWN_FUNCTION,
+        "a call to a function no targeted release has",
+    ),
+    load_error(
+        ids::UNSUPPORTED_CONSTRUCT,
+        "a block or argument no targeted release accepts in a tool-defined block",
+    ),
     load_error(
         ids::VARIABLE_DEFAULT_INVALID,
         "a variable's default does not convert to its type",

@@ -153,6 +153,7 @@ mod tests {
             overrides: &[],
             settings: &settings,
             neighbours: &neighbours,
+            targets: &crate::lint::targets::Targets::newest_stable(View::OpenTofu),
         };
         let mut found = Vec::new();
         run_rules(Target::View(&ctx), &mut found);

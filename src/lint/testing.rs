@@ -77,6 +77,23 @@ pub(crate) fn findings(rule: &'static Rule, files: Files) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// The findings of `rule` on a case, with the targeted releases set as by
+/// `terraform_version:`/`opentofu_version:`.
+pub(crate) fn findings_targeting(
+    rule: &'static Rule,
+    files: Files,
+    targets: super::directory::TargetVersions,
+) -> Vec<Diagnostic> {
+    let dir = write_files(files);
+    let mut options = Options::new(ViewSelection::Both, settings_for(rule));
+    options.target_versions = targets;
+    check_directory(dir.path(), &options)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.rule == rule.id())
+        .collect()
+}
+
 /// Every `pass` case gives no finding of `rule`; every `fail` case exactly `count`, each with a
 /// location.
 pub(crate) fn check_table(rule: &'static Rule, pass: &[Files], fail: &[(Files, usize)]) {

@@ -1,12 +1,13 @@
-//! A backend type no current tool has, and that was not removed either (`backend_removed`
-//! reports those): a typo, or a backend expected as a plugin. Backends are built in, so `init`
-//! fails.
+//! A backend type no targeted release of the tool has, and that the tool does not list as
+//! removed (`backend_removed` reports those): a typo, a backend expected as a plugin, or one the
+//! other tool has (`oci` is Terraform's only). Backends are built in, so `init` fails.
 
 use crate::diagnostic::Diagnostic;
-use crate::knowledge::backends::{REMOVED, known};
+use crate::knowledge::View;
+use crate::knowledge::features::{self, Place, is_removed_backend};
 use crate::module::merge::MergedBlock;
 
-use crate::lint::helpers::{backend_type, closest};
+use crate::lint::helpers::{backend_type, closest, releases_with_backend};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -24,10 +25,11 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let Some((backend, kind)) = backend_type(ctx) else {
         return;
     };
-    let known = known(ctx.view);
-    if known.contains(&kind) || REMOVED.contains(&kind) {
+    if !releases_with_backend(ctx, kind).is_empty() || is_removed_backend(kind) {
         return;
     }
+    let newest = *ctx.targets.releases.last().unwrap_or(&ctx.targets.lowest());
+    let known = features::names(ctx.view, newest, Place::Backend);
     let help = match closest(kind, known.iter().copied()) {
         _ if kind == "cloud" => CLOUD_HELP.to_string(),
         Some(close) => format!("did you mean `{close}`?"),
@@ -46,9 +48,32 @@ fn unknown_backend(ctx: &Context, backend: &MergedBlock, kind: &str, help: Strin
         )
         .with_note(format!(
             "There is no backend type named \"{kind}\": `init` fails. Backends are built into \
-             Terraform and OpenTofu; they cannot be added as plugins."
+             Terraform and OpenTofu; they cannot be added as plugins.{}",
+            came_later(ctx, kind)
         ))
         .with_help(help)
+}
+
+/// `" Terraform has it since 1.12; this module targets OpenTofu 1.12."` when a later release
+/// of this tool, or the other tool, has the backend.
+fn came_later(ctx: &Context, kind: &str) -> String {
+    let Some(row) = features::find(Place::Backend, kind) else {
+        return String::new();
+    };
+    let other = match ctx.view {
+        View::Terraform => View::OpenTofu,
+        View::OpenTofu => View::Terraform,
+    };
+    [ctx.view, other]
+        .into_iter()
+        .find_map(|tool| Some((tool, row.availability(tool).since()?)))
+        .map_or_else(String::new, |(tool, since)| {
+            format!(
+                " {} has it since {since}; this module targets {}.",
+                tool.tool_name(),
+                ctx.targets.describe()
+            )
+        })
 }
 
 #[cfg(test)]
@@ -58,6 +83,12 @@ mod tests {
     const PASS: &[Files] = &[
         &[("backend.tf", "terraform {\n  backend \"gcs\" {}\n}\n")],
         &[("backend.tf", "terraform {\n  backend \"etcd\" {}\n}\n")],
+        // Both tools have `inmem`.
+        &[("backend.tf", "terraform {\n  backend \"inmem\" {}\n}\n")],
+        &[(
+            "backend.tf.json",
+            r#"{"terraform": {"backend": {"inmem": {}}}}"#,
+        )],
     ];
     const FAIL: &[(Files, usize)] = &[
         (
@@ -67,7 +98,34 @@ mod tests {
         (
             &[(
                 "backend.tf.json",
-                r#"{"terraform": {"backend": {"azure": {}}}}"#,
+                r#"{"terraform": {"backend": {"gcp": {}}}}"#,
+            )],
+            1,
+        ),
+        // Terraform has `oci` from 1.12, OpenTofu never: the OpenTofu view only.
+        (
+            &[(
+                "backend.tf",
+                "terraform {\n  backend \"oci\" {}\n  required_version = \">= 1.12\"\n}\n",
+            )],
+            1,
+        ),
+        // Terraform 1.11 and older have no `oci`; OpenTofu has none.
+        (
+            &[(
+                "backend.tf",
+                "terraform {\n  backend \"oci\" {}\n  required_version = \"< 1.12\"\n}\n",
+            )],
+            2,
+        ),
+        (
+            &[("backend.tofu", "terraform {\n  backend \"oci\" {}\n}\n")],
+            1,
+        ),
+        (
+            &[(
+                "backend.tofu.json",
+                r#"{"terraform": {"backend": {"oci": {}}}}"#,
             )],
             1,
         ),
@@ -76,5 +134,16 @@ mod tests {
     #[test]
     fn table() {
         check_table(&super::RULE, PASS, FAIL);
+    }
+
+    #[test]
+    fn oci_in_opentofu_names_terraform() {
+        let files: Files = &[("backend.tofu", "terraform {\n  backend \"oci\" {}\n}\n")];
+        let found = crate::lint::testing::findings(&super::RULE, files);
+        let note = &found[0].notes[0];
+        assert!(
+            note.ends_with("Terraform has it since 1.12; this module targets OpenTofu 1.12."),
+            "{note}"
+        );
     }
 }

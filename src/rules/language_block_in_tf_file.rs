@@ -10,7 +10,7 @@ use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
     id: "language_block_in_tf_file",
-    severity: Warning,
+    severity: Error,
     default: On,
     summary: "a language block in a .tf file, which Terraform cannot load",
     check: Check::View(RuleViews::Only(View::Terraform), check),

@@ -8,6 +8,7 @@ use crate::lint::{Registry, Rule};
 
 mod backend_removed;
 mod backend_unknown;
+mod feature_newer_than_target;
 mod language_block_duplicate;
 mod language_block_in_tf_file;
 mod language_block_nested;
@@ -49,6 +50,7 @@ mod views_diverge;
 pub(crate) static RULES: &[&Rule] = &[
     &backend_removed::RULE,
     &backend_unknown::RULE,
+    &feature_newer_than_target::RULE,
     &language_block_duplicate::RULE,
     &language_block_in_tf_file::RULE,
     &language_block_nested::RULE,

@@ -1,102 +1,186 @@
-//! The module constrains Terraform's version but says nothing for OpenTofu: OpenTofu 1.12 and
-//! later leave it unconstrained, and older OpenTofu applies Terraform's version numbers.
+//! A `required_version` in a `.tf` file that OpenTofu 1.6–1.11 read as their own constraint,
+//! and that excludes an OpenTofu release the module targets: those releases refuse the module
+//! for a number that was written for Terraform. OpenTofu 1.12 and later ignore it (they read
+//! `required_version` only in `.tofu` files), so the rule is silent unless the targets include
+//! an older OpenTofu (set them with `opentofu_version:` or `--opentofu-version`).
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
-use crate::knowledge::files::classify;
-use crate::module::merge::MergedAttribute;
-use crate::source::Syntax;
+use crate::knowledge::releases::Release;
+use crate::knowledge::version::{self, VersionSet};
+use crate::lint::targets::{OPENTOFU_TOFU_ONLY_REQUIRED_VERSION, range_text};
+use crate::syntax::{Attribute, File};
 
-use crate::lint::helpers::opentofu_compatible_with;
-use crate::lint::{Check, DirectoryContext, Rule, declare_rule};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
     id: "required_version_terraform_only",
     severity: Warning,
     default: On,
-    summary: "a Terraform version constraint with none for OpenTofu",
-    check: Check::Directory(check),
+    summary: "a Terraform version constraint that older OpenTofu reads as its own",
+    check: Check::View(RuleViews::Only(View::OpenTofu), check),
 };
 
-const NOTE: &str = "OpenTofu 1.12 and later read `required_version` only from `.tofu` files, so \
-                    this module is unconstrained there; OpenTofu 1.11 and older apply \
-                    Terraform's version numbers to their own. Both are wrong.";
+const HELP: &str = "keep Terraform's constraint in `versions.tf` and put OpenTofu's in \
+                    `versions.tofu`, as OpenTofu's documentation recommends: OpenTofu then \
+                    ignores `versions.tf`, and Terraform does not read `.tofu` files";
 
-fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
-    let (Some(terraform), Some(opentofu)) = (dir.view(View::Terraform), dir.view(View::OpenTofu))
-    else {
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    let readers: Vec<Release> = ctx
+        .targets
+        .releases
+        .iter()
+        .copied()
+        .filter(|&r| r < OPENTOFU_TOFU_ONLY_REQUIRED_VERSION)
+        .collect();
+    if readers.is_empty() {
         return;
-    };
-    let Some(constraint) = terraform.module.terraform.required_version.first() else {
-        return; // no Terraform constraint either: nothing to compare
-    };
-    let tofu_constrained = !opentofu.module.terraform.required_version.is_empty()
-        || opentofu_compatible_with(opentofu).next().is_some();
-    if !tofu_constrained {
-        out.push(terraform_only(dir, constraint));
+    }
+    let tf_files = ctx
+        .primary
+        .iter()
+        .chain(ctx.overrides)
+        .filter(|f| !f.extension.is_tofu());
+    for loaded in tf_files {
+        let constraints = loaded
+            .file
+            .body
+            .blocks_of("terraform")
+            .filter_map(|b| b.body.attribute("required_version"));
+        for attr in constraints {
+            let Some(Ok(parsed)) = attr.expr.literal_string().map(version::parse) else {
+                continue; // `version_constraint_invalid` reports it
+            };
+            let set = VersionSet::of(&parsed);
+            let excluded: Vec<Release> = readers
+                .iter()
+                .copied()
+                .filter(|r| !set.overlaps(&r.versions()))
+                .collect();
+            if !excluded.is_empty() {
+                out.push(terraform_constraint_read_by_opentofu(
+                    ctx,
+                    loaded.file,
+                    attr,
+                    &excluded,
+                ));
+            }
+        }
     }
 }
 
-/// The file that would hide `file` from OpenTofu: `x.tf` → `x.tofu`, `x.tf.json` →
-/// `x.tofu.json`.
-fn tofu_twin(file: &str) -> String {
-    classify(file).map_or_else(
-        || "versions.tofu".to_string(),
-        |name| {
-            let extension = if name.extension.syntax() == Syntax::Json {
-                ".tofu.json"
-            } else {
-                ".tofu"
-            };
-            format!("{}{extension}", name.stem)
-        },
-    )
+/// `OpenTofu 1.6–1.9 read this Terraform constraint as their own and refuse the module`
+fn terraform_constraint_read_by_opentofu(
+    ctx: &Context,
+    file: &File,
+    attr: &Attribute,
+    excluded: &[Release],
+) -> Diagnostic {
+    let releases = range_text(excluded);
+    let name = ctx.files.get(file.id).file_name();
+    let mut d = ctx
+        .finding(
+            &RULE,
+            format!(
+                "OpenTofu {releases} read this Terraform constraint as their own and refuse the \
+                 module"
+            ),
+        )
+        .at(
+            ctx.files,
+            attr.span(),
+            format!("excludes OpenTofu {releases}"),
+        )
+        .with_note(format!(
+            "OpenTofu 1.6–1.11 read `required_version` in `.tf` files and compare it with their \
+             own version; OpenTofu 1.12 and later read it only in `.tofu` files. The module \
+             targets {}.",
+            ctx.targets.describe()
+        ))
+        .with_help(HELP);
+    if holds_more_than_terraform(file) {
+        d = d.with_note(format!(
+            "`{name}` holds more than the `terraform` block: move that block into `versions.tf` \
+             first, since a `.tofu` twin of `{name}` would hide everything else in it from \
+             OpenTofu."
+        ));
+    }
+    d
 }
 
-/// `the module constrains Terraform's version but not OpenTofu's`
-fn terraform_only(dir: &DirectoryContext, constraint: &MergedAttribute) -> Diagnostic {
-    let file = dir.files.get(constraint.name_span.file).file_name();
-    let twin = tofu_twin(file);
-    dir.finding(
-        &RULE,
-        "the module constrains Terraform's version but not OpenTofu's",
-    )
-    .at(dir.files, constraint.span(), "Terraform only")
-    .with_note(NOTE)
-    .with_help(format!(
-        "add `{twin}` beside `{file}` with OpenTofu's own `required_version` (it hides \
-             `{file}` from OpenTofu), or a `language {{ compatible_with {{ opentofu = \"...\" }} \
-             }}` block in a `.tofu` file"
-    ))
+/// Whether a file holds anything besides `terraform` blocks.
+fn holds_more_than_terraform(file: &File) -> bool {
+    !file.body.attributes.is_empty() || file.body.blocks.iter().any(|b| b.kind != "terraform")
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::lint::directory::TargetVersions;
     use crate::lint::testing::{
-        Files, TOFU_COMPATIBLE_1_12, check_table, terraform_required_version as required,
+        Files, TOFU_COMPATIBLE_1_12, check_table, findings_targeting,
+        terraform_required_version as required,
     };
 
-    const TF: &str = required!(">= 1.6");
+    const TF: &str = required!(">= 1.8");
 
+    // With the default targets (derived from the module), the releases that read the `.tf`
+    // constraint and are excluded by it are never targeted: nothing to report.
     const PASS: &[Files] = &[
-        &[("versions.tf", TF), ("versions.tofu", required!(">= 1.8"))],
+        &[("versions.tf", TF)],
+        &[("versions.tf", required!(">= 1.12.2"))],
         &[("versions.tf", TF), ("language.tofu", TOFU_COMPATIBLE_1_12)],
-        // No constraint at all: not this rule's business.
         &[("main.tf", "resource \"terraform_data\" \"a\" {}\n")],
     ];
-    const FAIL: &[(Files, usize)] = &[
-        (&[("versions.tf", TF)], 1),
-        (
-            &[(
-                "versions.tf.json",
-                r#"{"terraform": {"required_version": ">= 1.6"}}"#,
-            )],
-            1,
-        ),
-    ];
+    const FAIL: &[(Files, usize)] = &[];
 
     #[test]
     fn table() {
         check_table(&super::RULE, PASS, FAIL);
+    }
+
+    fn targeting(files: Files, opentofu: &str) -> Vec<crate::diagnostic::Diagnostic> {
+        let targets = TargetVersions {
+            terraform: None,
+            opentofu: Some(opentofu.into()),
+        };
+        findings_targeting(&super::RULE, files, targets)
+    }
+
+    #[test]
+    fn fires_when_a_targeted_older_opentofu_is_excluded() {
+        let found = targeting(&[("versions.tf", TF)], ">= 1.6");
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            found[0].message,
+            "OpenTofu 1.6–1.7 read this Terraform constraint as their own and refuse the module"
+        );
+        assert!(!found[0].help.iter().any(|h| h.contains("Both are wrong")));
+        let json = r#"{"terraform": {"required_version": ">= 1.8"}}"#;
+        assert_eq!(targeting(&[("versions.tf.json", json)], ">= 1.6").len(), 1);
+        // Targets that all read `.tofu` files only, or that the constraint admits: silent.
+        assert!(targeting(&[("versions.tf", TF)], ">= 1.12").is_empty());
+        assert!(targeting(&[("versions.tf", TF)], "~> 1.9.0").is_empty());
+        // A `.tofu` twin hides the `.tf` file from OpenTofu.
+        let twin: Files = &[("versions.tf", TF), ("versions.tofu", required!(">= 1.6"))];
+        assert!(targeting(twin, ">= 1.6").is_empty());
+    }
+
+    #[test]
+    fn a_file_with_more_than_the_terraform_block_says_so() {
+        let main = "terraform {\n  required_version = \">= 1.8\"\n}\nresource \"a\" \"b\" {}\n";
+        let found = targeting(&[("main.tf", main)], ">= 1.6");
+        let notes = found[0].notes.join("\n");
+        assert!(
+            notes.contains("move that block into `versions.tf` first"),
+            "{notes}"
+        );
+        let help = found[0].help.as_deref().unwrap_or_default();
+        assert!(
+            help.contains("`versions.tf`") && help.contains("`versions.tofu`"),
+            "{help}"
+        );
+        assert!(!help.contains("main.tofu"), "{help}");
+        let alone = targeting(&[("versions.tf", TF)], ">= 1.6");
+        assert!(!alone[0].notes.join("\n").contains("move that block"));
     }
 }

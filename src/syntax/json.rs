@@ -206,6 +206,7 @@ fn is_known_top_level(key: &str) -> bool {
         "resource"
             | "data"
             | "ephemeral"
+            | "action"
             | "variable"
             | "output"
             | "module"
@@ -225,7 +226,9 @@ fn is_known_top_level(key: &str) -> bool {
 fn nested_block(schema: Schema, key: &str) -> Option<(usize, Schema)> {
     use Schema::*;
     Some(match (schema, key) {
-        (Root, "resource" | "data" | "ephemeral") => (2, Resource),
+        // An `action` has two labels and meta-arguments like a resource's (`count`,
+        // `for_each`, `provider`), with its settings in a nested `config`.
+        (Root, "resource" | "data" | "ephemeral" | "action") => (2, Resource),
         (Root, "variable") => (1, Variable),
         (Root, "output") => (1, Output),
         (Root, "module") => (1, Module),

@@ -24,11 +24,36 @@ impl Merger<'_> {
         }
     }
 
+    /// Whether a module `version` is a value known without evaluating, and not null: a literal
+    /// string, or a local value that is one. Null means "no version" (OpenTofu ≥ 1.10,
+    /// Terraform ≥ 1.15.5), and a variable may be null, so neither is judged here.
+    fn is_known_version(&self, expr: &crate::syntax::Expr) -> bool {
+        use crate::syntax::{ExprKind, TraversalStep};
+        if expr
+            .json_string
+            .as_deref()
+            .is_some_and(|s| s.contains("${"))
+        {
+            return false; // a JSON template: its value is only known when evaluating
+        }
+        match &expr.kind {
+            _ if expr.literal_string().is_some() => true,
+            ExprKind::Traversal { root, steps } => match (&root.kind, steps.as_slice()) {
+                (ExprKind::Variable(root), [TraversalStep::Attr(name)]) if root == "local" => self
+                    .module
+                    .local(name)
+                    .is_some_and(|l| l.attribute.expr.literal_string().is_some()),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     /// `version` needs a registry source (spec §6); an override adding one to a call with a
     /// local source breaks loading.
     fn check_module_version(&self, object: &MergedObject) -> Option<crate::diagnostic::Diagnostic> {
         let version = object.body.attribute("version")?;
-        if version.expr.is_null() {
+        if !self.is_known_version(&version.expr) {
             return None;
         }
         let source = object.body.attribute("source")?;

@@ -36,7 +36,10 @@ impl Merger<'_> {
     fn address_of(&self, block: &Block) -> Option<Address> {
         let kind = block.kind.as_str();
         match kind {
-            "resource" | "data" | "ephemeral" => {
+            // Terraform merges `action` blocks (1.14 and later) like resources; OpenTofu has none.
+            "resource" | "data" | "ephemeral" | "action"
+                if kind != "action" || self.is_terraform() =>
+            {
                 let l = self.labels_of(block, 2)?;
                 Some(Address::Resource(
                     kind.to_string(),
@@ -262,6 +265,9 @@ impl Merger<'_> {
         };
         let mut body = std::mem::take(&mut self.module.objects[index].body);
         match &address {
+            Address::Resource(mode, ..) if mode == "action" => {
+                self.merge_action(&name, &mut body, block)
+            }
             Address::Resource(mode, ..) => {
                 self.merge_resource(&name, mode == "resource", &mut body, block, base_header)
             }
@@ -283,6 +289,29 @@ impl Merger<'_> {
             self.merge_variable_default(index, &mut state, block);
             self.record_merged_default(index, &state);
             self.variable_defaults.insert(address, state);
+        }
+    }
+
+    /// Terraform's `Action.merge`: `count`, `for_each` and `provider` replace the base's, and
+    /// the override's `config` merges into the base's `config` argument by argument.
+    fn merge_action(&mut self, name: &Subject, body: &mut MergedBody, block: &Block) {
+        let general = |n: &str| {
+            if n == "config" {
+                Handling::Skip
+            } else {
+                Handling::General
+            }
+        };
+        self.merge_body(name, body, &block.body, &general);
+        for config in block.body.blocks_of("config") {
+            match body.blocks.iter_mut().find(|b| b.kind == "config") {
+                Some(base) => {
+                    self.merge_body(name, &mut base.body, &config.body, &|_| Handling::General)
+                }
+                None => body
+                    .blocks
+                    .push(MergedBlock::from_syntax(config, Origin::Override)),
+            }
         }
     }
 

@@ -54,6 +54,7 @@ impl Address {
                 let kind = match mode.as_str() {
                     "data" => "data source",
                     "ephemeral" => "ephemeral resource",
+                    "action" => "action",
                     _ => "resource",
                 };
                 format!("{kind} `{ty}.{name}`")

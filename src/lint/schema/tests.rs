@@ -1,0 +1,163 @@
+//! The tools' own schema errors, per view and targeted release, native and JSON.
+
+use crate::diagnostic::{Diagnostic, ids};
+use crate::lint::directory::TargetVersions;
+use crate::lint::testing::{Files, all_findings, findings_targeting};
+
+/// The schema load errors of a case: (summary, first note, views).
+fn errors(files: Files) -> Vec<(String, String, String)> {
+    describe(all_findings(
+        &crate::lint::testing::stand_ins::ON_BY_DEFAULT,
+        files,
+    ))
+}
+
+fn describe(found: Vec<Diagnostic>) -> Vec<(String, String, String)> {
+    found
+        .into_iter()
+        .filter(|d| [ids::UNSUPPORTED_CONSTRUCT, ids::UNKNOWN_FUNCTION].contains(&d.rule))
+        .map(|d| {
+            let note = d.notes.first().cloned().unwrap_or_default();
+            (d.message, note, format!("{:?}", d.views))
+        })
+        .collect()
+}
+
+fn one(files: Files) -> (String, String, String) {
+    let found = errors(files);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    found.into_iter().next().expect("one")
+}
+
+#[test]
+fn unknown_top_level_blocks_and_arguments() {
+    let (summary, detail, _) = one(&[("main.tf", "varyable \"x\" {}\n")]);
+    assert_eq!(summary, "Unsupported block type");
+    assert_eq!(
+        detail,
+        "Blocks of type \"varyable\" are not expected here. Did you mean \"variable\"?"
+    );
+    let (summary, detail, _) = one(&[("main.tf", "foo = \"bar\"\n")]);
+    assert_eq!(summary, "Unsupported argument");
+    assert_eq!(detail, "An argument named \"foo\" is not expected here.");
+    let (summary, detail, _) = one(&[("main.tf.json", r#"{"varyable": {"x": {}}}"#)]);
+    assert_eq!(summary, "Extraneous JSON object property");
+    assert_eq!(
+        detail,
+        "No argument or block type is named \"varyable\". Did you mean \"variable\"?"
+    );
+    assert!(
+        errors(&[(
+            "main.tf.json",
+            r#"{"//": "a comment", "variable": {"x": {}}}"#
+        )])
+        .is_empty()
+    );
+}
+
+#[test]
+fn cross_tool_constructs_in_the_view_that_refuses_them() {
+    let lifecycle = "resource \"a\" \"b\" {\n  lifecycle {\n    enabled = true\n  }\n}\n";
+    let (summary, _, views) = one(&[("main.tf", lifecycle)]);
+    assert_eq!(
+        (summary.as_str(), views.as_str()),
+        (
+            "Unsupported argument",
+            "Views { terraform: true, opentofu: false }"
+        )
+    );
+    let encryption = "terraform {\n  encryption {}\n}\n";
+    assert_eq!(one(&[("main.tf", encryption)]).0, "Unsupported block type");
+    let action = "action \"a\" \"b\" {}\n";
+    let (_, _, views) = one(&[("main.tf", action)]);
+    assert!(
+        views.contains("opentofu: true") && views.contains("terraform: false"),
+        "{views}"
+    );
+    // `language` in a `.tf` file is `language_block_in_tf_file`'s error, nor is its body judged.
+    let language = "language {\n  edition = tofu2024\n}\n";
+    assert!(errors(&[("main.tf", language)]).is_empty());
+    let state_store = "terraform {\n  state_store \"x\" {}\n}\n";
+    let (summary, _, views) = one(&[("main.tf", state_store)]);
+    assert_eq!(summary, "Unsupported block type");
+    assert!(
+        views.contains("terraform: true") && views.contains("opentofu: true"),
+        "{views}"
+    );
+    // JSON `action` blocks have two labels: Terraform accepts them, OpenTofu does not.
+    let (summary, _, views) = one(&[("main.tf.json", r#"{"action": {"a": {"b": {"count": 1}}}}"#)]);
+    assert_eq!(summary, "Extraneous JSON object property");
+    assert!(
+        views.contains("opentofu: true") && views.contains("terraform: false"),
+        "{views}"
+    );
+    let json = r#"{"resource": {"a": {"b": {"lifecycle": {"action_trigger": {}}}}}}"#;
+    let (summary, _, _) = one(&[("main.tf.json", json)]);
+    assert_eq!(summary, "Extraneous JSON object property");
+}
+
+#[test]
+fn provider_defined_bodies_are_never_judged() {
+    let resource = "resource \"aws_instance\" \"a\" {\n  whatever = 1\n  nested {}\n}\n";
+    let provider = "provider \"aws\" {\n  region = \"x\"\n  assume_role {}\n}\n";
+    let module = "module \"m\" {\n  source = \"x/y/z\"\n  anything = 1\n}\n";
+    assert!(errors(&[("main.tf", resource), ("p.tf", provider), ("m.tf", module)]).is_empty());
+}
+
+#[test]
+fn unknown_functions() {
+    let call = "locals {\n  a = startwith(\"ab\", \"a\")\n  b = core::upper(\"x\")\n}\n";
+    let (summary, detail, _) = one(&[("main.tf", call)]);
+    assert_eq!(summary, "Call to unknown function");
+    assert_eq!(
+        detail,
+        "There is no function named \"startwith\". Did you mean \"startswith\"?"
+    );
+    let tofu_only = "locals {\n  a = urldecode(\"x\")\n}\n";
+    let (_, _, views) = one(&[("main.tf", tofu_only)]);
+    assert!(
+        views.contains("terraform: true") && views.contains("opentofu: false"),
+        "{views}"
+    );
+    assert!(
+        errors(&[(
+            "main.tf",
+            "locals {\n  a = provider::aws::arn_parse(\"x\")\n}\n"
+        )])
+        .is_empty()
+    );
+    // A type constraint is not a call.
+    let typed = "variable \"a\" {\n  type = set(object({ b = optional(string) }))\n}\n";
+    assert!(errors(&[("main.tf", typed)]).is_empty());
+}
+
+#[test]
+fn judged_against_the_targeted_releases() {
+    // `ephemeral = true` on a variable: Terraform 1.10, OpenTofu 1.11.
+    let variable = "variable \"x\" {\n  ephemeral = true\n}\n";
+    let targets = |terraform: &str, opentofu: &str| TargetVersions {
+        terraform: Some(terraform.into()),
+        opentofu: Some(opentofu.into()),
+    };
+    let rule = &crate::lint::testing::stand_ins::ON_BY_DEFAULT;
+    let old = findings_targeting(
+        rule,
+        &[("main.tf", variable)],
+        targets("~> 1.9.0", "~> 1.10.0"),
+    );
+    assert!(old.is_empty(), "findings of another rule only");
+    let all = |t: TargetVersions| {
+        let dir = crate::lint::testing::write_files(&[("main.tf", variable)]);
+        let mut options = crate::lint::directory::Options::new(
+            crate::lint::directory::ViewSelection::Both,
+            crate::lint::testing::settings_for(rule),
+        );
+        options.target_versions = t;
+        describe(crate::lint::directory::check_directory(dir.path(), &options).diagnostics)
+    };
+    let refused = all(targets("~> 1.9.0", "~> 1.10.0"));
+    assert_eq!(refused.len(), 2, "{refused:#?}"); // one per view: each names its own release
+    assert!(refused.iter().all(|r| r.0 == "Unsupported argument"));
+    // Some targeted releases accept it: not a load error.
+    assert!(all(targets(">= 1.9", ">= 1.10")).is_empty());
+}

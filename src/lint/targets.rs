@@ -1,0 +1,377 @@
+//! The releases of a tool that one view of a module targets, as clippy reads `rust-version`:
+//! derived from the module's own version constraints, or set by the user
+//! (`terraform_version:`/`opentofu_version:` in `.tflint-merge.yaml`, `--terraform-version`/
+//! `--opentofu-version`). Rules judge version-dependent constructs against these releases.
+//!
+//! Which constraints a release reads (spec `tool-versions.md` §3b):
+//! - Terraform: `required_version` in every file (an override file's replace the others');
+//! - OpenTofu 1.6–1.11: the same;
+//! - OpenTofu 1.12 and later: `required_version` only in `.tofu`/`.tofu.json` files.
+//!
+//! `language { compatible_with { opentofu = "..." } }` is read by OpenTofu 1.12 and later only,
+//! but it states which OpenTofu releases the module is written for, so it narrows the targets
+//! of every OpenTofu release (OpenTofu itself warns when it admits 1.11, "Ineffective version
+//! constraint").
+
+use crate::knowledge::View;
+use crate::knowledge::features::{self, Place};
+use crate::knowledge::releases::{self, Release, Stage};
+use crate::knowledge::version::{self, VersionSet};
+use crate::module::merge::LoadedFile;
+use crate::syntax::{Attribute, Expr};
+
+use super::helpers::compatible_with_opentofu;
+
+/// The first OpenTofu release that reads `required_version` only in `.tofu` files.
+pub(crate) const OPENTOFU_TOFU_ONLY_REQUIRED_VERSION: Release = Release::new(1, 12);
+
+/// Where the targeted releases come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Basis {
+    /// `terraform_version:`/`opentofu_version:` or the matching flag.
+    Setting,
+    /// The module's version constraints.
+    Module,
+    /// No constraint: the newest stable release.
+    NewestStable,
+    /// The module's constraints admit no known release: judged against the newest stable one.
+    NoKnownRelease,
+}
+
+/// The release lines one view targets, oldest first (never empty).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Targets {
+    pub(crate) view: View,
+    pub(crate) releases: Vec<Release>,
+    pub(crate) basis: Basis,
+}
+
+impl Targets {
+    /// The targets of one view of a module: from `setting` (a constraint string the command
+    /// line checked) when given, else from the view's files.
+    pub(crate) fn derive(
+        view: View,
+        primary: &[LoadedFile],
+        overrides: &[LoadedFile],
+        setting: Option<&str>,
+    ) -> Targets {
+        if let Some(releases) = setting.and_then(|text| releases_admitted_by(view, text)) {
+            return Targets {
+                view,
+                releases,
+                basis: Basis::Setting,
+            };
+        }
+        let constrained = releases::all(view).iter().any(|&(release, _)| {
+            !constraints_read_by(view, release, primary, overrides).is_empty()
+        });
+        let newest = || vec![releases::newest_stable(view)];
+        if !constrained {
+            return Targets {
+                view,
+                releases: newest(),
+                basis: Basis::NewestStable,
+            };
+        }
+        let admitted = prefer_stable(view, |release| {
+            constraints_read_by(view, release, primary, overrides)
+                .iter()
+                .all(|expr| admits(expr, release))
+        });
+        match admitted {
+            Some(releases) => Targets {
+                view,
+                releases,
+                basis: Basis::Module,
+            },
+            None => Targets {
+                view,
+                releases: newest(),
+                basis: Basis::NoKnownRelease,
+            },
+        }
+    }
+
+    /// The newest stable release, as targeted with no constraint.
+    #[cfg(test)]
+    pub(crate) fn newest_stable(view: View) -> Targets {
+        Targets {
+            view,
+            releases: vec![releases::newest_stable(view)],
+            basis: Basis::NewestStable,
+        }
+    }
+
+    pub(crate) fn lowest(&self) -> Release {
+        self.releases
+            .first()
+            .copied()
+            .unwrap_or_else(|| releases::newest_stable(self.view))
+    }
+
+    /// The targeted releases that do not have a construct the tables describe (empty for a
+    /// construct they do not describe).
+    pub(crate) fn refusing(&self, place: Place, name: &str) -> Vec<Release> {
+        self.releases
+            .iter()
+            .copied()
+            .filter(|&r| features::accepts(self.view, r, place, name) == Some(false))
+            .collect()
+    }
+
+    /// `Terraform 1.6–1.15`, `OpenTofu 1.12`.
+    pub(crate) fn describe(&self) -> String {
+        format!("{} {}", self.view.tool_name(), range_text(&self.releases))
+    }
+
+    /// Why these releases: for `tflint-merge` messages and notes.
+    pub(crate) fn basis_text(&self) -> &'static str {
+        match self.basis {
+            Basis::Setting => "as set in .tflint-merge.yaml or on the command line",
+            Basis::Module => "as the module's version constraints admit",
+            Basis::NewestStable => "the newest stable release: the module has no constraint",
+            Basis::NoKnownRelease => {
+                "the newest stable release: the module's constraints admit no known release"
+            }
+        }
+    }
+}
+
+/// What `tflint-merge rules` says about the targeted releases, with the known ones.
+pub(crate) fn explain_targets() -> String {
+    let known = |view: View| {
+        let line = |stage: Stage| {
+            let releases: Vec<Release> = releases::all(view)
+                .iter()
+                .filter(|(_, s)| *s == stage)
+                .map(|(r, _)| *r)
+                .collect();
+            range_text(&releases)
+        };
+        let mut text = format!("{} {}", view.tool_name(), line(Stage::Stable));
+        for (stage, name) in [
+            (Stage::ReleaseCandidate, "release candidate"),
+            (Stage::Development, "development"),
+        ] {
+            let releases = line(stage);
+            if !releases.is_empty() {
+                text.push_str(&format!(", {releases} ({name})"));
+            }
+        }
+        text
+    };
+    format!(
+        "TARGETED RELEASES\n\
+         Version-dependent findings judge each view against the releases its module targets: the\n\
+         known releases its constraints admit (Terraform: `required_version`; OpenTofu:\n\
+         `language {{ compatible_with }}`, and `required_version` in every file for 1.6-1.11, in\n\
+         .tofu files only from 1.12), else the newest stable release. Set them with\n\
+         `terraform_version:`/`opentofu_version:` in .tflint-merge.yaml or\n\
+         --terraform-version/--opentofu-version (e.g. \">= 1.6\").\n\
+         Known: {}; {}.\n",
+        known(View::Terraform),
+        known(View::OpenTofu)
+    )
+}
+
+/// `1.6–1.15` for consecutive lines, `1.6–1.8, 1.12` otherwise.
+pub(crate) fn range_text(releases: &[Release]) -> String {
+    let mut runs: Vec<(Release, Release)> = Vec::new();
+    for &release in releases {
+        match runs.last_mut() {
+            Some((_, last)) if last.major == release.major && last.minor + 1 == release.minor => {
+                *last = release;
+            }
+            _ => runs.push((release, release)),
+        }
+    }
+    runs.iter()
+        .map(|(first, last)| match first == last {
+            true => first.to_string(),
+            false => format!("{first}–{last}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The known releases of `view` a constraint string admits, stable ones when there are any;
+/// `None` when the string does not parse or admits no known release.
+pub(crate) fn releases_admitted_by(view: View, text: &str) -> Option<Vec<Release>> {
+    let set = VersionSet::of(&version::parse(text).ok()?);
+    prefer_stable(view, |release| set.overlaps(&release.versions()))
+}
+
+/// The stable releases `admitted` keeps; if none, the pre-releases it keeps; `None` if none.
+fn prefer_stable(view: View, admitted: impl Fn(Release) -> bool) -> Option<Vec<Release>> {
+    let pick = |stable: bool| -> Vec<Release> {
+        releases::all(view)
+            .iter()
+            .filter(|(release, stage)| (*stage == Stage::Stable) == stable && admitted(*release))
+            .map(|(release, _)| *release)
+            .collect()
+    };
+    let stable = pick(true);
+    let chosen = if stable.is_empty() {
+        pick(false)
+    } else {
+        stable
+    };
+    (!chosen.is_empty()).then_some(chosen)
+}
+
+/// Whether a constraint expression admits some version of `release`; a constraint that is not
+/// a literal or does not parse is left to `version_constraint_invalid` and admits everything.
+fn admits(expr: &Expr, release: Release) -> bool {
+    match expr.literal_string().map(version::parse) {
+        Some(Ok(constraints)) => VersionSet::of(&constraints).overlaps(&release.versions()),
+        _ => true,
+    }
+}
+
+/// The version constraints `release` of `view`'s tool reads from these files.
+pub(crate) fn constraints_read_by<'a>(
+    view: View,
+    release: Release,
+    primary: &'a [LoadedFile<'a>],
+    overrides: &'a [LoadedFile<'a>],
+) -> Vec<&'a Expr> {
+    let tofu_only = view == View::OpenTofu && release >= OPENTOFU_TOFU_ONLY_REQUIRED_VERSION;
+    let read = |file: &LoadedFile| !tofu_only || file.extension.is_tofu();
+    let required_in = |file: &'a LoadedFile<'a>| -> Vec<&'a Expr> {
+        file.file
+            .body
+            .blocks_of("terraform")
+            .filter_map(|b| b.body.attribute("required_version"))
+            .map(|a: &Attribute| &a.expr)
+            .collect()
+    };
+    let mut constraints: Vec<&Expr> = primary
+        .iter()
+        .filter(|f| read(f))
+        .flat_map(required_in)
+        .collect();
+    for file in overrides.iter().filter(|f| read(f)) {
+        let replacing = required_in(file);
+        if !replacing.is_empty() {
+            // Terraform (and OpenTofu before 1.12) replace the constraints with an override
+            // file's; OpenTofu 1.12 adds a `.tofu` override's to the others.
+            if !tofu_only {
+                constraints.clear();
+            }
+            constraints.extend(replacing);
+        }
+    }
+    if view == View::OpenTofu {
+        let compatible = primary
+            .iter()
+            .flat_map(|f| f.file.body.blocks_of("language"))
+            .flat_map(compatible_with_opentofu)
+            .map(|a| &a.expr);
+        constraints.extend(compatible);
+    }
+    constraints
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::knowledge::files::classify;
+    use crate::module::views::view_files;
+    use crate::source::FileId;
+
+    /// The targets `view` derives from these files, described.
+    fn targets(files: &[(&str, &str)], view: View) -> String {
+        let names: Vec<_> = files
+            .iter()
+            .map(|(name, _)| classify(name).expect("a configuration file name"))
+            .collect();
+        let parsed: Vec<_> = files
+            .iter()
+            .zip(&names)
+            .enumerate()
+            .map(|(i, ((_, text), name))| {
+                let id = FileId(i as u32);
+                let file = crate::syntax::parse(id, name.extension.syntax(), text).file;
+                file.expect("the test files parse")
+            })
+            .collect();
+        let chosen = view_files(&names, view);
+        let pick = |list: &[usize]| -> Vec<LoadedFile> {
+            list.iter()
+                .map(|&i| LoadedFile {
+                    file: &parsed[i],
+                    extension: names[i].extension,
+                })
+                .collect()
+        };
+        let (primary, overrides) = (pick(&chosen.primary), pick(&chosen.overrides));
+        Targets::derive(view, &primary, &overrides, None).describe()
+    }
+
+    #[test]
+    fn derived_from_the_module() {
+        let tf = |c: &str| format!("terraform {{\n  required_version = \"{c}\"\n}}\n");
+        assert_eq!(
+            targets(&[("main.tf", "")], View::Terraform),
+            "Terraform 1.15"
+        );
+        assert_eq!(targets(&[("main.tf", "")], View::OpenTofu), "OpenTofu 1.12");
+        let v = tf(">= 1.6");
+        assert_eq!(
+            targets(&[("v.tf", &v)], View::Terraform),
+            "Terraform 1.6–1.15"
+        );
+        // OpenTofu 1.6–1.11 read the `.tf` constraint; 1.12 reads none, so it is admitted.
+        assert_eq!(
+            targets(&[("v.tf", &v)], View::OpenTofu),
+            "OpenTofu 1.6–1.12"
+        );
+        let old = tf(">= 1.3, < 1.9");
+        assert_eq!(
+            targets(&[("v.tf", &old)], View::OpenTofu),
+            "OpenTofu 1.6–1.8, 1.12"
+        );
+        let tofu = tf("~> 1.10.0");
+        let both: &[(&str, &str)] = &[("v.tf", &old), ("v.tofu", &tofu)];
+        assert_eq!(targets(both, View::OpenTofu), "OpenTofu 1.10");
+        let language = "language {\n  compatible_with {\n    opentofu = \">= 1.12\"\n  }\n}\n";
+        let lang: &[(&str, &str)] = &[("l.tofu", language)];
+        assert_eq!(targets(lang, View::OpenTofu), "OpenTofu 1.12");
+        // An override file's constraint replaces the others (Terraform).
+        let over: &[(&str, &str)] = &[("v.tf", &old), ("v_override.tf", &tf(">= 1.14"))];
+        assert_eq!(targets(over, View::Terraform), "Terraform 1.14–1.15");
+        // Only pre-releases admitted: those are the targets.
+        assert_eq!(
+            targets(&[("v.tf", &tf(">= 1.16"))], View::Terraform),
+            "Terraform 1.16–1.17"
+        );
+        // Nothing known admitted: the newest stable release.
+        assert_eq!(
+            targets(&[("v.tf", &tf("~> 0.12"))], View::Terraform),
+            "Terraform 1.15"
+        );
+    }
+
+    #[test]
+    fn the_rules_listing_names_the_known_releases() {
+        let text = explain_targets();
+        assert!(text.contains(
+            "Known: Terraform 1.0–1.15, 1.16 (release candidate), 1.17 \
+                               (development); OpenTofu 1.6–1.12, 1.13 (development)."
+        ));
+    }
+
+    #[test]
+    fn set_by_the_user() {
+        assert_eq!(
+            releases_admitted_by(View::OpenTofu, ">= 1.10"),
+            Some(vec![
+                Release::new(1, 10),
+                Release::new(1, 11),
+                Release::new(1, 12)
+            ])
+        );
+        assert_eq!(releases_admitted_by(View::Terraform, ">= 3"), None);
+        assert_eq!(releases_admitted_by(View::Terraform, "nope"), None);
+    }
+}

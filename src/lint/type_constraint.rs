@@ -1,0 +1,68 @@
+//! A variable's (or an output's) `type` that is not a type constraint: both tools refuse the
+//! module with `Invalid type specification`, or for the quoted form of Terraform 0.11
+//! (`type = "string"` in native syntax) `Invalid quoted type constraints` / `Invalid legacy
+//! variable type hint`.
+
+use crate::diagnostic::{Diagnostic, ids};
+use crate::syntax::{Attribute, ExprKind};
+use crate::types::parse_type;
+
+use super::Context;
+use super::helpers::top_level_blocks;
+
+/// The type-constraint errors of one view, one per `type` argument.
+pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
+    top_level_blocks(ctx)
+        .filter(|(_, block)| matches!(block.kind.as_str(), "variable" | "output"))
+        .filter_map(|(_, block)| block.body.attribute("type"))
+        .filter_map(|attr| Some(invalid_type(ctx, attr, parse_type(&attr.expr).err()?)))
+        .collect()
+}
+
+/// `Invalid type specification` (or the quoted-type summaries), with the tools' detail.
+fn invalid_type(ctx: &Context, attr: &Attribute, detail: String) -> Diagnostic {
+    let summary = match (&attr.expr.kind, &attr.expr.json_string) {
+        (ExprKind::String(_), None) => "Invalid quoted type constraints",
+        (ExprKind::Template, None) => "Invalid legacy variable type hint",
+        _ => "Invalid type specification",
+    };
+    Diagnostic::error(ids::TYPE_CONSTRAINT_INVALID, summary)
+        .at(ctx.files, attr.expr.span, "not a type constraint")
+        .with_note(detail)
+        .in_views(ctx.view.views())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::ids;
+    use crate::lint::testing::{Files, all_findings};
+
+    fn summaries(files: Files) -> Vec<String> {
+        all_findings(&crate::lint::testing::stand_ins::ON_BY_DEFAULT, files)
+            .into_iter()
+            .filter(|d| d.rule == ids::TYPE_CONSTRAINT_INVALID)
+            .map(|d| d.message)
+            .collect()
+    }
+
+    #[test]
+    fn the_tools_summaries() {
+        let variable = |ty: &str| format!("variable \"a\" {{\n  type = {ty}\n}}\n");
+        assert_eq!(
+            summaries(&[("v.tf", &variable("notatype"))]),
+            ["Invalid type specification"]
+        );
+        assert_eq!(
+            summaries(&[("v.tf", &variable("\"string\""))]),
+            ["Invalid quoted type constraints"]
+        );
+        assert_eq!(
+            summaries(&[("v.tf.json", r#"{"variable": {"a": {"type": "notatype"}}}"#)]),
+            ["Invalid type specification"]
+        );
+        assert!(summaries(&[("v.tf", &variable("map(list(string))"))]).is_empty());
+        assert!(
+            summaries(&[("v.tf.json", r#"{"variable": {"a": {"type": "string"}}}"#)]).is_empty()
+        );
+    }
+}

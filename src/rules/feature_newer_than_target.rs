@@ -1,0 +1,202 @@
+//! A construct that only some of the releases the module targets have: a block, argument,
+//! function or backend that came in a newer release than the oldest targeted one (an `action`
+//! block with `required_version = ">= 1.5"`), or that a targeted release removed (the `etcd`
+//! backend, `defaults()`). Users of the releases without it cannot load the module. When no
+//! targeted release has it, the tools' own error is reported instead (`unsupported_construct`,
+//! `unknown_function`, `backend_unknown`, `backend_removed`).
+
+use crate::diagnostic::Diagnostic;
+use crate::knowledge::features::{self, Place};
+use crate::knowledge::releases::Release;
+use crate::source::Span;
+
+use crate::lint::helpers::backend_type;
+use crate::lint::schema::judgements;
+use crate::lint::targets::range_text;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
+
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "feature_newer_than_target",
+    severity: Warning,
+    default: On,
+    summary: "a construct that only some of the targeted releases have",
+    check: Check::View(RuleViews::Both, check),
+};
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    let some_refuse =
+        |refusing: &[Release]| !refusing.is_empty() && refusing.len() < ctx.targets.releases.len();
+    for judgement in judgements(ctx) {
+        // A `language` block admitting OpenTofu 1.11 and older is
+        // `version_constraint_ineffective`'s (OpenTofu's "Ineffective version constraint").
+        let language = judgement.place == Place::TopLevel && judgement.name == "language";
+        if judgement.described && !language && some_refuse(&judgement.refusing) {
+            let what = describe(judgement.place, &judgement.name);
+            let construct = Construct {
+                place: judgement.place,
+                name: &judgement.name,
+                span: judgement.span,
+                summary: judgement.summary(),
+            };
+            out.push(not_in_every_target(
+                ctx,
+                &construct,
+                &what,
+                &judgement.refusing,
+            ));
+        }
+    }
+    if let Some((backend, kind)) = backend_type(ctx) {
+        let refusing = ctx.targets.refusing(Place::Backend, kind);
+        if some_refuse(&refusing) {
+            let what = describe(Place::Backend, kind);
+            let construct = Construct {
+                place: Place::Backend,
+                name: kind,
+                span: backend.header_span,
+                summary: "Unsupported backend type",
+            };
+            out.push(not_in_every_target(ctx, &construct, &what, &refusing));
+        }
+    }
+}
+
+/// A construct some targeted releases refuse, and the tools' summary when they do.
+struct Construct<'a> {
+    place: Place,
+    name: &'a str,
+    span: Span,
+    summary: &'static str,
+}
+
+/// How a construct is named in messages: ``the `ephemeral` argument of `variable` ``.
+fn describe(place: Place, name: &str) -> String {
+    match place {
+        Place::TopLevel => format!("a `{name}` block"),
+        Place::In(body) => format!("`{name}` in `{}`", body.block_type()),
+        Place::Function => format!("the `{name}` function"),
+        Place::FunctionNamespace => format!("`{name}::` functions"),
+        Place::Backend => format!("the `{name}` backend"),
+        Place::FileType => format!("`{name}` files"),
+    }
+}
+
+/// `` `ephemeral` in `variable` needs Terraform 1.10 or later; the module targets Terraform
+/// 1.9–1.15 ``
+fn not_in_every_target(
+    ctx: &Context,
+    construct: &Construct,
+    what: &str,
+    refusing: &[Release],
+) -> Diagnostic {
+    let tool = ctx.view.tool_name();
+    let row = features::find(construct.place, construct.name);
+    let availability = row.map(|f| f.availability(ctx.view));
+    let since = availability
+        .and_then(|a| a.since())
+        .filter(|s| *s > ctx.targets.lowest());
+    let message = match (since, availability.and_then(|a| a.until())) {
+        (Some(since), _) => format!("{what} needs {tool} {since} or later"),
+        (None, Some(until)) => format!("{what} was removed in {tool} {until}"),
+        (None, None) => format!("{what} is not in {tool} {}", range_text(refusing)),
+    };
+    let releases = range_text(refusing);
+    ctx.finding(&RULE, message)
+        .at(
+            ctx.files,
+            construct.span,
+            format!("not in {tool} {releases}"),
+        )
+        .with_note(format!(
+            "The module targets {} ({}). It is missing from {tool} {releases}, which stop with \
+             `{}`.",
+            ctx.targets.describe(),
+            ctx.targets.basis_text(),
+            construct.summary
+        ))
+        .with_help(match since {
+            Some(since) => format!(
+                "raise the module's version constraint to {tool} {since} or later, or do \
+                 without {what}"
+            ),
+            None => format!("replace {what}, or narrow the version constraint"),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::testing::{Files, check_table, findings};
+
+    const STARTSWITH: &str = "locals {\n  a = startswith(\"a\", \"b\")\n}\n";
+
+    const EPHEMERAL: &str = "terraform {\n  required_version = \">= 1.9\"\n}\n\
+                             variable \"token\" {\n  type      = string\n  ephemeral = true\n}\n";
+
+    const PASS: &[Files] = &[
+        // No constraint: the newest stable releases have everything here.
+        &[("main.tf", "variable \"token\" {\n  ephemeral = true\n}\n")],
+        &[
+            ("main.tf", STARTSWITH),
+            ("v.tf", "terraform {\n  required_version = \">= 1.10\"\n}\n"),
+        ],
+        // No targeted release has it: the load error's, not this rule's.
+        &[("main.tf", "varyable \"x\" {}\n")],
+    ];
+    const FAIL: &[(Files, usize)] = &[
+        // Terraform 1.9 and OpenTofu 1.9–1.10 lack it: one finding per view.
+        (&[("variables.tf", EPHEMERAL)], 2),
+        (
+            &[(
+                "main.tf.json",
+                r#"{"terraform": {"required_version": ">= 1.9"},
+                    "variable": {"token": {"ephemeral": true}}}"#,
+            )],
+            2,
+        ),
+        // `startswith` came in Terraform 1.3 (OpenTofu has it from 1.6).
+        (
+            &[
+                ("main.tf", STARTSWITH),
+                ("v.tf", "terraform {\n  required_version = \">= 1.2\"\n}\n"),
+            ],
+            1,
+        ),
+        // `lifecycle { destroy = false }` came in OpenTofu 1.12.
+        (
+            &[(
+                "main.tofu",
+                "terraform {\n  required_version = \">= 1.10\"\n}\nresource \"a\" \"b\" {\n  \
+                 lifecycle {\n    destroy = false\n  }\n}\n",
+            )],
+            1,
+        ),
+        // The `etcd` backend: Terraform 1.3 removed it.
+        (
+            &[(
+                "backend.tf",
+                "terraform {\n  required_version = \">= 1.2, < 1.5\"\n  backend \"etcd\" {}\n}\n",
+            )],
+            1,
+        ),
+    ];
+
+    #[test]
+    fn table() {
+        check_table(&super::RULE, PASS, FAIL);
+    }
+
+    #[test]
+    fn messages_name_the_release() {
+        let found = findings(&super::RULE, &[("variables.tf", EPHEMERAL)]);
+        let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+        assert!(messages.contains(&"`ephemeral` in `variable` needs Terraform 1.10 or later"));
+        assert!(messages.contains(&"`ephemeral` in `variable` needs OpenTofu 1.11 or later"));
+        let etcd =
+            "terraform {\n  required_version = \">= 1.2, < 1.5\"\n  backend \"etcd\" {}\n}\n";
+        let found = findings(&super::RULE, &[("backend.tf", etcd)]);
+        assert_eq!(
+            found[0].message,
+            "the `etcd` backend was removed in Terraform 1.3"
+        );
+    }
+}
