@@ -378,7 +378,7 @@ fn config_file_sets_rules_and_is_found_in_a_parent_directory() {
     let out = tflint_merge(&t.path().join("m"), &["--format", "short", "."]);
     assert_eq!(
         stdout(&out),
-        "override.tf:2:3: notice[override_noop]: override of resource `terraform_data.a` sets `input` to the value it already has\n"
+        "override.tf:1:1: notice[override_noop]: override file `override.tf` changes nothing: it only restates its base\n"
     );
     assert_eq!(
         out.status.code(),
@@ -487,14 +487,14 @@ fn inline_ignores_silence_findings_and_unused_ones_are_reported() {
             ("m/main.tf", b"resource \"terraform_data\" \"a\" {\n  input = 1\n  triggers_replace = 2\n}\n"),
             (
                 "m/override.tf",
-                b"resource \"terraform_data\" \"a\" {\n  # tflint-merge-ignore: override_noop  kept on purpose\n  input = 1\n  triggers_replace = 2 // tflint-merge-ignore: override_noop, override_shadowed\n}\n",
+                b"# tflint-merge-ignore: override_noop  kept on purpose\nresource \"terraform_data\" \"a\" { // tflint-merge-ignore: override_shadowed\n  input = 1\n  triggers_replace = 2\n}\n",
             ),
         ],
     );
     let out = tflint_merge(t.path(), &["--format", "short", "m"]);
     assert_eq!(
         stdout(&out),
-        "m/override.tf:4:24: warning[unused_ignore]: unused ignore: `override_shadowed` reported nothing here to ignore\n"
+        "m/override.tf:2:33: warning[unused_ignore]: unused ignore: `override_shadowed` reported nothing here to ignore\n"
     );
     // A file-level ignore, and `all`.
     write(
