@@ -549,3 +549,98 @@ fn rules_and_explain_commands() {
         Some(2)
     );
 }
+
+/// The JSON `views` of each finding of `args` run on `dir`, by rule.
+fn json_views(dir: &Path, args: &[&str]) -> Vec<(String, Vec<String>)> {
+    let out = tflint_merge(dir, &[&["--format", "json"], args].concat());
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON output");
+    let findings = json["findings"].as_array().expect("findings");
+    findings
+        .iter()
+        .map(|f| {
+            let views = f["views"].as_array().expect("views");
+            let views = views
+                .iter()
+                .map(|v| v.as_str().expect("a view").to_string());
+            (
+                f["rule"].as_str().expect("rule").to_string(),
+                views.collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn json_views_always_name_the_views_a_finding_is_about() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", NOOP_BASE),
+            ("m/override.tf", NOOP_OVERRIDE),
+            // OpenTofu reads `main.tofu` instead of `main.tf`: a directory rule's finding.
+            ("m/main.tofu", b"variable \"v\" {}\n"),
+            (
+                "m/main_override.tofu",
+                b"variable \"v\" {\n  default = 1\n}\n",
+            ),
+        ],
+    );
+    let both = ["terraform".to_string(), "opentofu".to_string()];
+    let found = json_views(t.path(), &["m"]);
+    assert!(
+        found.contains(&("tofu_shadows_tf".into(), both.to_vec())),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&("override_noop".into(), vec!["terraform".into()])),
+        "{found:?}"
+    );
+    for (view, name) in [("terraform", "terraform"), ("opentofu", "opentofu")] {
+        let found = json_views(t.path(), &["--view", view, "m"]);
+        assert!(!found.is_empty());
+        assert!(
+            found.iter().all(|(_, views)| views == &[name.to_string()]),
+            "{view}: {found:?}"
+        );
+    }
+    // With one view checked, the human and short formats do not name it on every finding.
+    let short = tflint_merge(t.path(), &["--format", "short", "--view", "terraform", "m"]);
+    assert!(!stdout(&short).contains("view)"), "{}", stdout(&short));
+    let human = tflint_merge(t.path(), &["--color", "never", "--view", "terraform", "m"]);
+    assert!(!stdout(&human).contains("view only"), "{}", stdout(&human));
+}
+
+#[test]
+fn duplicate_definition_help_fits_where_the_copies_are() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let block = "resource \"terraform_data\" \"a\" {}\n";
+    write(
+        t.path(),
+        &[
+            ("same/main.tf", format!("{block}{block}").as_bytes()),
+            ("apart/main.tf", block.as_bytes()),
+            (
+                "apart/z.tf.json",
+                br#"{"resource": {"terraform_data": {"a": {}}}}"#,
+            ),
+        ],
+    );
+    let help = |dir: &str| {
+        let out = tflint_merge(t.path(), &["--format", "json", dir]);
+        let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON output");
+        json["findings"][0]["help"]
+            .as_str()
+            .expect("a help")
+            .to_string()
+    };
+    assert_eq!(
+        help("same"),
+        "remove one of the two definitions, or give one of them another name"
+    );
+    assert_eq!(
+        help("apart"),
+        "remove one of the two definitions; to change the first from `z.tf.json`, move the \
+         changed arguments into an override file (`z_override.tf.json`)"
+    );
+}

@@ -334,6 +334,7 @@ fn check(args: CheckArgs) -> i32 {
         directories: run.directories,
         files: run.files,
         bytes: run.bytes,
+        views: options.views.checked(),
     };
     let diagnostics = run.diagnostics;
 
@@ -447,7 +448,10 @@ fn merged(args: MergedArgs) -> i32 {
         .filter(|d| d.severity == Severity::Error)
         .collect();
     for d in &errors {
-        eprint!("{}", String::from_utf8_lossy(&report::render_one_human(d)));
+        eprint!(
+            "{}",
+            String::from_utf8_lossy(&report::render_one_human(d, view.views()))
+        );
     }
     let Some(module) = result.modules.first() else {
         eprintln!(
@@ -542,6 +546,7 @@ mod tests {
             directories: run.directories,
             files: run.files,
             bytes: run.bytes,
+            views: options.views.checked(),
         };
         let catalogue = rules::registry().catalogue();
         report::render(
