@@ -23,6 +23,7 @@ mod module_source_not_static;
 mod override_clobbers_nested_blocks;
 mod override_count_for_each_conflict;
 mod override_ignored_setting;
+mod override_lookalike_filename;
 mod override_misspelled_argument;
 mod override_noop;
 mod override_only_file;
@@ -64,6 +65,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &override_clobbers_nested_blocks::RULE,
     &override_count_for_each_conflict::RULE,
     &override_ignored_setting::RULE,
+    &override_lookalike_filename::RULE,
     &override_misspelled_argument::RULE,
     &override_noop::RULE,
     &override_only_file::RULE,
