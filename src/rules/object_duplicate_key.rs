@@ -177,9 +177,11 @@ mod tests {
         &[("main.tf.json", r#"{"locals": {"a": {"x": 1, "x": 2}}}"#)],
     ];
 
-    const EKS: &str = "module \"eks\" {\n  source = \"./eks\"\n  eks_managed_node_groups = {\n\
-                       default = {\n      min_size = 2\n      max_size = 2\n      desired_size = 2\n\
-                       min_size = 4\n      max_size = 5\n      desired_size = 2\n    }\n  }\n}\n";
+    const EKS: &str = concat!(
+        "module \"eks\" {\n  source = \"./eks\"\n  eks_managed_node_groups = {\n",
+        "    default = {\n      min_size = 2\n      max_size = 2\n      desired_size = 2\n",
+        "      min_size = 4\n      max_size = 5\n      desired_size = 2\n    }\n  }\n}\n",
+    );
 
     const FAIL: &[(Files, usize)] = &[
         (&[("main.tf", "locals {\n  a = { x = 1, x = 2 }\n}\n")], 1),

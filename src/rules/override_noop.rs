@@ -350,8 +350,10 @@ mod tests {
         check_table(&super::RULE, PASS, FAIL);
     }
 
-    const TWO: &str = "resource \"terraform_data\" \"x\" {\n  input = 1\n  triggers_replace = 2\n}\n\
-                       variable \"v\" {\n  default = 1\n}\n";
+    const TWO: &str = concat!(
+        "resource \"terraform_data\" \"x\" {\n  input = 1\n  triggers_replace = 2\n}\n",
+        "variable \"v\" {\n  default = 1\n}\n",
+    );
 
     fn only(files: Files) -> crate::diagnostic::Diagnostic {
         let mut found = findings(&super::RULE, files);

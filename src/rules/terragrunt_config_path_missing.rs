@@ -124,6 +124,7 @@ fn similar_name(path: &Path) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use crate::lint::testing::live_layout::{self, overriding_unit};
     use crate::lint::testing::{DEPENDENCY_VPC, Files, INCLUDE_ROOT, check_table, findings};
 
     /// A root that reads `env.hcl`, found from each unit's directory.
@@ -144,6 +145,16 @@ mod tests {
         "import \"account\" {\n  config_path = \"../acount.hcl\"\n}\n";
 
     const PASS: &[Files] = &[
+        live_layout::TREE,
+        // A placeholder path in the parent, replaced by the unit's own dependency.
+        &[
+            (
+                "root.hcl",
+                "dependency \"vpc\" {\n  config_path = \"../placeholder\"\n}\n",
+            ),
+            ("vpc/terragrunt.hcl", ""),
+            ("app/terragrunt.hcl", overriding_unit!("")),
+        ],
         &[("root.hcl", ""), ("app/terragrunt.hcl", INCLUDE_ROOT)],
         // An optional read of a file that is not there.
         &[(

@@ -3,8 +3,8 @@
 //! `get_parent_terragrunt_dir()`, `path_relative_to_include()`, `path_relative_from_include()`,
 //! `get_repo_root()`, `get_path_to_repo_root()`, `get_path_from_repo_root()`, `dirname(...)`,
 //! and `"${...}/x"` templates built from them (Gruntwork's standard live layout writes
-//! `"${dirname(find_in_parent_folders("root.hcl"))}/_envcommon/app.hcl"`). Anything else (locals, other functions, conditionals) is
-//! unresolvable, never guessed.
+//! `"${dirname(find_in_parent_folders("root.hcl"))}/_envcommon/app.hcl"`). Anything else
+//! (locals, other functions, conditionals) is unresolvable, never guessed.
 
 use std::path::{Path, PathBuf};
 
@@ -56,6 +56,9 @@ pub(crate) enum Outcome {
     Found(PathBuf),
     /// An optional `read_terragrunt_config` target that does not exist: nothing to follow.
     Absent,
+    /// A dependency of an included file that the including unit replaces (a `dependency` block
+    /// of the same name, or `merge_strategy = "no_merge"`): Terragrunt never evaluates it.
+    Replaced,
     Missing {
         path: PathBuf,
         why: Missing,
