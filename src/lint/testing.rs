@@ -324,4 +324,27 @@ pub(crate) mod live_layout {
         };
     }
     pub(crate) use overriding_unit;
+
+    /// A Terragrunt Stacks unit template: its paths name the generated copy's neighbours and
+    /// the values its stack passes in, so they resolve only after `terragrunt stack generate`.
+    pub(crate) const STACK_UNIT_TEMPLATE: &str = concat!(
+        "include \"root\" {\n",
+        "  path = find_in_parent_folders(\"root.hcl\")\n",
+        "}\n",
+        "dependency \"vpc\" {\n",
+        "  config_path = values.vpc_path\n",
+        "}\n",
+        "dependency \"db\" {\n",
+        "  config_path = \"../db\"\n",
+        "}\n",
+    );
+
+    /// A stack of two units, from the catalog.
+    pub(crate) const STACK: &str = concat!(
+        "unit \"app\" {\n",
+        "  source = \"../catalog/units/app\"\n",
+        "  path   = \"app\"\n",
+        "  values = {\n    vpc_path = \"../vpc\"\n  }\n",
+        "}\n",
+    );
 }

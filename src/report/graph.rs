@@ -94,7 +94,7 @@ pub(crate) fn file_graph(tree: &Tree) -> FileGraph {
                 ("not_in_parent_folders", Some(name.clone()))
             }
             Outcome::Stopped(Stop::Unresolvable { .. }) => ("unresolvable", None),
-            Outcome::Found(_) | Outcome::Absent | Outcome::Replaced => continue,
+            Outcome::Found(_) | Outcome::Absent | Outcome::Replaced | Outcome::Deferred => continue,
         };
         unresolved.insert(Unresolved {
             from: tree.show_file(file),

@@ -146,6 +146,18 @@ mod tests {
 
     const PASS: &[Files] = &[
         live_layout::TREE,
+        // Terragrunt Stacks templates, in a catalog and below a stack: judged once generated.
+        &[(
+            "catalog/units/app/terragrunt.hcl",
+            live_layout::STACK_UNIT_TEMPLATE,
+        )],
+        &[
+            ("live/terragrunt.stack.hcl", live_layout::STACK),
+            (
+                "live/.terragrunt-stack/app/terragrunt.hcl",
+                live_layout::STACK_UNIT_TEMPLATE,
+            ),
+        ],
         // A placeholder path in the parent, replaced by the unit's own dependency.
         &[
             (

@@ -73,6 +73,10 @@ mod tests {
         // Gruntwork's standard layout resolves everywhere: `dirname(...)`,
         // `path_relative_to_include()` and the reads of account, region and environment files.
         live_layout::TREE,
+        &[(
+            "catalog/units/app/terragrunt.hcl",
+            live_layout::STACK_UNIT_TEMPLATE,
+        )],
         &[
             ("root.hcl", ""),
             (

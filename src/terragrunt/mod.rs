@@ -496,7 +496,7 @@ impl Builder {
                             kind,
                         });
                     }
-                    Outcome::Absent | Outcome::Replaced => {}
+                    Outcome::Absent | Outcome::Replaced | Outcome::Deferred => {}
                     outcome => self.tree.failures.push(Failure {
                         node: n,
                         reference,
@@ -515,6 +515,9 @@ fn resolve_node(tree: &Tree, n: usize) -> Vec<Outcome> {
     let references = &file.extracted.references;
     if references.is_empty() {
         return Vec::new();
+    }
+    if is_stack_template(&tree.files[node.unit].path) {
+        return vec![Outcome::Deferred; references.len()];
     }
     let text = &tree.sources.get(file.id).text;
     let mut env = Env {
@@ -559,6 +562,29 @@ fn resolve_node(tree: &Tree, n: usize) -> Vec<Outcome> {
             })
         })
         .collect()
+}
+
+/// The file name of a Terragrunt Stacks stack: its `unit` blocks name templates that
+/// `terragrunt stack generate` copies below it.
+const STACK_FILE: &str = "terragrunt.stack.hcl";
+
+/// Whether a unit is a Terragrunt Stacks template rather than a unit run where it stands: it is
+/// in a catalog (`catalog/units/<name>/terragrunt.hcl`), or below a directory holding
+/// `terragrunt.stack.hcl` (where generated copies live). Its relative paths, and the values it
+/// reads from its stack, exist only in the generated copy.
+fn is_stack_template(unit: &Path) -> bool {
+    let dir = dir_of(unit);
+    let in_catalog = dir.ancestors().any(|d| {
+        d.file_name().is_some_and(|n| n == "units")
+            && d.parent()
+                .and_then(Path::file_name)
+                .is_some_and(|n| n == "catalog")
+    });
+    in_catalog
+        || dir
+            .ancestors()
+            .skip(1)
+            .any(|d| d.join(STACK_FILE).is_file())
 }
 
 /// How a missing target is described: (label at the path, note).

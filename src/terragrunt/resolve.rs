@@ -59,6 +59,9 @@ pub(crate) enum Outcome {
     /// A dependency of an included file that the including unit replaces (a `dependency` block
     /// of the same name, or `merge_strategy = "no_merge"`): Terragrunt never evaluates it.
     Replaced,
+    /// A reference of a Terragrunt Stacks unit template, which resolves only in the copy that
+    /// `terragrunt stack generate` makes: not judged.
+    Deferred,
     Missing {
         path: PathBuf,
         why: Missing,
