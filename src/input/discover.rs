@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use globset::{GlobSet, GlobSetBuilder};
 
 use crate::diagnostic::{Diagnostic, ids};
-use crate::knowledge::files::{TERRAGRUNT_UNIT, classify};
+use crate::knowledge::files::{classify, is_terragrunt_unit as is_terragrunt_unit_name};
 use crate::source::display_path;
 
 /// The module directories found, in sorted order, and what went wrong on the way.
@@ -82,7 +82,7 @@ pub(crate) fn discover(paths: &[PathBuf], exclude: &GlobSet) -> Discovery {
                 let is_config_name = path
                     .file_name()
                     .and_then(|n| n.to_str())
-                    .is_some_and(|n| classify(n).is_some() || n == TERRAGRUNT_UNIT);
+                    .is_some_and(|n| classify(n).is_some() || is_terragrunt_unit_name(n));
                 if is_config_name && dir.is_dir() {
                     if !walker.is_excluded(path) && has_config_files(&dir) {
                         found.insert(dir);
@@ -99,7 +99,7 @@ pub(crate) fn discover(paths: &[PathBuf], exclude: &GlobSet) -> Discovery {
 }
 
 fn is_terragrunt_unit(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| n == TERRAGRUNT_UNIT)
+    (path.file_name().and_then(|n| n.to_str())).is_some_and(is_terragrunt_unit_name)
 }
 
 fn parent_dir(path: &Path) -> PathBuf {
@@ -193,7 +193,7 @@ impl Walker<'_> {
                 }
             } else if classify(&name).is_some() && !self.is_excluded(&path) {
                 is_module = true;
-            } else if name == TERRAGRUNT_UNIT && !self.is_excluded(&path) {
+            } else if is_terragrunt_unit_name(&name) && !self.is_excluded(&path) {
                 units.insert(path);
             }
         }
@@ -301,6 +301,7 @@ mod tests {
     fn finds_terragrunt_units_but_not_as_modules() {
         let t = tree(&[
             "live/prod/app/terragrunt.hcl",
+            "live/prod/db/terragrunt.hcl.json",
             "live/prod/env.hcl",
             "live/root.hcl",
             "live/.terragrunt-cache/x/terragrunt.hcl",
@@ -310,7 +311,10 @@ mod tests {
         assert_eq!(rel(t.path(), &found.dirs), ["modules/vpc"]);
         assert_eq!(
             rel(t.path(), &found.terragrunt),
-            ["live/prod/app/terragrunt.hcl"]
+            [
+                "live/prod/app/terragrunt.hcl",
+                "live/prod/db/terragrunt.hcl.json"
+            ]
         );
         let unit = t.path().join("live/prod/app/terragrunt.hcl");
         let found = discover(std::slice::from_ref(&unit), &GlobSet::empty());

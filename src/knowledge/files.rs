@@ -3,6 +3,24 @@
 /// The file name of a Terragrunt unit.
 pub(crate) const TERRAGRUNT_UNIT: &str = "terragrunt.hcl";
 
+/// The file name of a Terragrunt unit written in JSON, which Terragrunt reads when a directory
+/// has no `terragrunt.hcl`.
+pub(crate) const TERRAGRUNT_UNIT_JSON: &str = "terragrunt.hcl.json";
+
+/// Whether a file name is a Terragrunt unit's.
+pub(crate) fn is_terragrunt_unit(name: &str) -> bool {
+    name == TERRAGRUNT_UNIT || name == TERRAGRUNT_UNIT_JSON
+}
+
+/// The syntax of a Terragrunt file: JSON for `.json` names, native otherwise.
+pub(crate) fn terragrunt_syntax(path: &std::path::Path) -> crate::source::Syntax {
+    if path.extension().is_some_and(|e| e == "json") {
+        crate::source::Syntax::TerragruntJson
+    } else {
+        crate::source::Syntax::Native
+    }
+}
+
 /// A recognised configuration file extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Extension {

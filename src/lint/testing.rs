@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
 use crate::input::read::DEFAULT_MAX_FILE_BYTES;
-use crate::knowledge::files::TERRAGRUNT_UNIT;
+use crate::knowledge::files::is_terragrunt_unit;
 
 use super::directory::{Options, ViewSelection, check_directory};
 use super::tree::check_tree;
@@ -61,7 +61,9 @@ pub(crate) fn all_findings(rule: &'static Rule, files: Files) -> Vec<Diagnostic>
             let units: Vec<PathBuf> = files
                 .iter()
                 .map(|(name, _)| dir.path().join(name))
-                .filter(|p| p.file_name().is_some_and(|n| n == TERRAGRUNT_UNIT))
+                .filter(|p| {
+                    (p.file_name().and_then(|n| n.to_str())).is_some_and(is_terragrunt_unit)
+                })
                 .collect();
             tree_findings_in(rule, dir.path(), &units)
         }
@@ -304,6 +306,19 @@ pub(crate) mod live_layout {
         ),
         ("prod/us-east-1/prod/app/terragrunt.hcl", UNIT_APP),
     ];
+
+    /// [`UNIT_APP`] with a dependency on `vpc`, written as `terragrunt.hcl.json`.
+    pub(crate) const UNIT_APP_JSON: &str = r#"{
+  "include": {
+    "root": {"path": "${find_in_parent_folders(\"root.hcl\")}"},
+    "envcommon": {
+      "path": "${dirname(find_in_parent_folders(\"root.hcl\"))}/_envcommon/app.hcl",
+      "expose": true
+    }
+  },
+  "dependency": {"vpc": {"config_path": "../vpc"}},
+  "inputs": {"name": "app"}
+}"#;
 
     /// A parent with a placeholder dependency that every unit must override.
     pub(crate) const PLACEHOLDER_PARENT: &str = "dependency \"vpc\" {\n  config_path = \"\"\n}\n";

@@ -146,6 +146,13 @@ mod tests {
 
     const PASS: &[Files] = &[
         live_layout::TREE,
+        // `terragrunt.hcl.json` units are read, and their dependencies found.
+        &[
+            ("root.hcl", ""),
+            ("_envcommon/app.hcl", ""),
+            ("prod/vpc/terragrunt.hcl.json", "{}"),
+            ("prod/app/terragrunt.hcl.json", live_layout::UNIT_APP_JSON),
+        ],
         // Terragrunt Stacks templates, in a catalog and below a stack: judged once generated.
         &[(
             "catalog/units/app/terragrunt.hcl",
@@ -200,6 +207,15 @@ mod tests {
     ];
 
     const FAIL: &[(Files, usize)] = &[
+        // A JSON unit's dependency on a unit that is not there.
+        (
+            &[
+                ("root.hcl", ""),
+                ("_envcommon/app.hcl", ""),
+                ("prod/app/terragrunt.hcl.json", live_layout::UNIT_APP_JSON),
+            ],
+            1,
+        ),
         // The chain never reaches a root.
         (&[("app/terragrunt.hcl", INCLUDE_ROOT)], 1),
         (

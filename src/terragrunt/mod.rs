@@ -27,7 +27,8 @@ use rayon::prelude::*;
 use crate::diagnostic::Diagnostic;
 use crate::input::read::{LoadedSource, Read, Reader, read_and_parse};
 pub(crate) use crate::knowledge::files::TERRAGRUNT_UNIT as UNIT_FILE;
-use crate::source::{FileId, SourceFile, SourceFiles, Syntax};
+use crate::knowledge::files::terragrunt_syntax;
+use crate::source::{FileId, SourceFile, SourceFiles};
 use crate::syntax::File;
 
 use graph::Digraph;
@@ -431,7 +432,8 @@ impl Builder {
             .enumerate()
             .map(|(i, &f)| {
                 let id = FileId((base + i) as u32);
-                read_and_parse(&self.tree.files[f].path, id, Syntax::Native, max_bytes)
+                let path = &self.tree.files[f].path;
+                read_and_parse(path, id, terragrunt_syntax(path), max_bytes)
             })
             .collect();
         for (&f, read) in batch.iter().zip(reads) {
@@ -525,7 +527,6 @@ fn resolve_node(tree: &Tree, n: usize) -> Vec<Outcome> {
         file_dir: dir_of(&file.path),
         included: node.file != node.unit,
         includes: &[],
-        file: file.id,
         text,
     };
     // Includes first: `get_parent_terragrunt_dir()` elsewhere in the file names their targets.

@@ -2,8 +2,8 @@
 //! `dependency`/`dependencies` blocks and `read_terragrunt_config(...)` calls, and every
 //! function call (for rules that look for particular functions).
 
-use crate::source::{FileId, SourceFiles, Span};
-use crate::syntax::native::{TemplatePart, template_parts};
+use crate::source::{SourceFiles, Span};
+use crate::syntax::native::{TemplatePart, expr_template_parts};
 use crate::syntax::{Block, Body, Expr, ExprKind, File, TraversalStep};
 
 /// How one file refers to another.
@@ -79,7 +79,7 @@ pub(crate) struct Extracted {
 pub(crate) fn extract(file: &File, files: &SourceFiles) -> Extracted {
     let text = &files.get(file.id).text;
     let mut out = Extracted::default();
-    let walker = Walker { id: file.id, text };
+    let walker = Walker { text };
     for block in &file.body.blocks {
         block_references(block, &mut out.references);
     }
@@ -135,7 +135,6 @@ fn block_references(block: &Block, out: &mut Vec<Reference>) {
 }
 
 struct Walker<'a> {
-    id: FileId,
     text: &'a str,
 }
 
@@ -170,7 +169,7 @@ impl Walker<'_> {
                 args.iter().for_each(|a| self.expr(a, out));
             }
             ExprKind::Template => {
-                for part in template_parts(self.id, self.text, expr.span).unwrap_or_default() {
+                for part in expr_template_parts(expr, self.text).unwrap_or_default() {
                     if let TemplatePart::Interpolation(inner) = part {
                         self.expr(&inner, out);
                     }

@@ -8,8 +8,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::source::{FileId, Span};
-use crate::syntax::native::{TemplatePart, template_parts};
+use crate::source::Span;
+use crate::syntax::native::{TemplatePart, expr_template_parts};
 use crate::syntax::{Expr, ExprKind};
 
 use super::paths::{clean, relative};
@@ -17,6 +17,7 @@ use super::refs::RefKind;
 
 /// Terragrunt's default configuration file name.
 use crate::knowledge::files::TERRAGRUNT_UNIT as DEFAULT_CONFIG;
+use crate::knowledge::files::TERRAGRUNT_UNIT_JSON;
 /// The name Terragrunt recommends for the root configuration.
 pub(crate) const ROOT_CONFIG: &str = "root.hcl";
 
@@ -30,7 +31,7 @@ pub(crate) struct Env<'a> {
     pub(crate) included: bool,
     /// The includes of the file, resolved: (label, target file).
     pub(crate) includes: &'a [(Option<String>, PathBuf)],
-    pub(crate) file: FileId,
+    /// The file's text: a native template's parts are read from it.
     pub(crate) text: &'a str,
 }
 
@@ -108,7 +109,15 @@ pub(crate) fn resolve(kind: RefKind, optional: bool, path: &Expr, env: &Env) -> 
         },
         RefKind::Read | RefKind::Dependency => {
             let (config, why) = if is_dir {
-                (target.join(DEFAULT_CONFIG), Missing::NoConfigInDirectory)
+                // Terragrunt reads `terragrunt.hcl`, else `terragrunt.hcl.json`.
+                let native = target.join(DEFAULT_CONFIG);
+                let json = target.join(TERRAGRUNT_UNIT_JSON);
+                let config = if !native.is_file() && json.is_file() {
+                    json
+                } else {
+                    native
+                };
+                (config, Missing::NoConfigInDirectory)
             } else {
                 (target.clone(), Missing::NoSuchPath)
             };
@@ -133,7 +142,7 @@ pub(crate) fn eval(expr: &Expr, env: &Env) -> Result<String, Stop> {
         ExprKind::String(s) => Ok(s.clone()),
         ExprKind::Parenthesis(inner) => eval(inner, env),
         ExprKind::Template => {
-            let parts = template_parts(env.file, env.text, expr.span)
+            let parts = expr_template_parts(expr, env.text)
                 .ok_or_else(|| unresolvable("a heredoc is not resolved"))?;
             let mut out = String::new();
             for part in parts {
@@ -300,7 +309,6 @@ mod tests {
             file_dir,
             included: config_dir != file_dir,
             includes,
-            file: id,
             text: &text,
         };
         eval(&file.body.attributes[0].expr, &env)
