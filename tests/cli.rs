@@ -621,6 +621,10 @@ fn duplicate_definition_help_fits_where_the_copies_are() {
             ("same/main.tf", format!("{block}{block}").as_bytes()),
             ("apart/main.tf", block.as_bytes()),
             (
+                "providers/main.tf",
+                b"terraform {\n  required_providers {}\n}\nterraform {\n  required_providers {}\n}\n",
+            ),
+            (
                 "apart/z.tf.json",
                 br#"{"resource": {"terraform_data": {"a": {}}}}"#,
             ),
@@ -637,6 +641,10 @@ fn duplicate_definition_help_fits_where_the_copies_are() {
     assert_eq!(
         help("same"),
         "remove one of the two definitions, or give one of them another name"
+    );
+    assert_eq!(
+        help("providers"),
+        "move the entries of this block into the first one"
     );
     assert_eq!(
         help("apart"),

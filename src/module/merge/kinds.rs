@@ -91,7 +91,11 @@ impl Merger<'_> {
                 "Primary files are appended, not merged: {} may be defined only once in a module.",
                 address.describe()
             ))
-            .with_help(self.duplicate_help(first, block.header_span));
+            .with_help(self.duplicate_help(
+                first,
+                block.header_span,
+                "remove one of the two definitions, or give one of them another name",
+            ));
         self.report(d);
         // Which definition the tool keeps only matters for what it reports next.
         if matches!(
@@ -102,11 +106,12 @@ impl Merger<'_> {
         }
     }
 
-    /// What to do about a second definition: within one file, one of them is a leftover; across
-    /// files, the second is usually meant to change the first, which is what override files do.
-    fn duplicate_help(&self, first: Span, again: Span) -> String {
+    /// What to do about a second definition: within one file, `same_file` (one of them is a
+    /// leftover); across files, the second is usually meant to change the first, which is what
+    /// override files do.
+    pub(super) fn duplicate_help(&self, first: Span, again: Span, same_file: &str) -> String {
         if first.file == again.file {
-            return "remove one of the two definitions, or give one of them another name".into();
+            return same_file.to_string();
         }
         let file = self.files.get(again.file).file_name();
         // `main.tf.json` → `main_override.tf.json`: the override keeps the file's syntax.
