@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use globset::{GlobSet, GlobSetBuilder};
 
 use crate::diagnostic::{Diagnostic, ids};
-use crate::knowledge::files::{classify, is_terragrunt_unit as is_terragrunt_unit_name};
+use crate::knowledge::files::{classify, is_terragrunt_entry as is_terragrunt_unit_name};
 use crate::source::display_path;
 
 /// The module directories found, in sorted order, and what went wrong on the way.

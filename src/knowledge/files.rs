@@ -7,9 +7,18 @@ pub(crate) const TERRAGRUNT_UNIT: &str = "terragrunt.hcl";
 /// has no `terragrunt.hcl`.
 pub(crate) const TERRAGRUNT_UNIT_JSON: &str = "terragrunt.hcl.json";
 
+/// The file name of a Terragrunt Stacks stack: its `unit` blocks name the templates that
+/// `terragrunt stack generate` copies below it.
+pub(crate) const TERRAGRUNT_STACK: &str = "terragrunt.stack.hcl";
+
 /// Whether a file name is a Terragrunt unit's.
 pub(crate) fn is_terragrunt_unit(name: &str) -> bool {
     name == TERRAGRUNT_UNIT || name == TERRAGRUNT_UNIT_JSON
+}
+
+/// Whether Terragrunt runs from a file of this name: a unit's, or a stack's.
+pub(crate) fn is_terragrunt_entry(name: &str) -> bool {
+    is_terragrunt_unit(name) || name == TERRAGRUNT_STACK
 }
 
 /// The syntax of a Terragrunt file: JSON for `.json` names, native otherwise.

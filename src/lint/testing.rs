@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
 use crate::input::read::DEFAULT_MAX_FILE_BYTES;
-use crate::knowledge::files::is_terragrunt_unit;
+use crate::knowledge::files::is_terragrunt_entry;
 
 use super::directory::{Options, ViewSelection, check_directory};
 use super::tree::check_tree;
@@ -62,7 +62,7 @@ pub(crate) fn all_findings(rule: &'static Rule, files: Files) -> Vec<Diagnostic>
                 .iter()
                 .map(|(name, _)| dir.path().join(name))
                 .filter(|p| {
-                    (p.file_name().and_then(|n| n.to_str())).is_some_and(is_terragrunt_unit)
+                    (p.file_name().and_then(|n| n.to_str())).is_some_and(is_terragrunt_entry)
                 })
                 .collect();
             tree_findings_in(rule, dir.path(), &units)

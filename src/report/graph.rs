@@ -164,6 +164,7 @@ pub(crate) fn dot(graph: &FileGraph) -> String {
             "include" => "solid",
             "import" => "bold",
             "read_terragrunt_config" => "dashed",
+            "unit source" => "tapered",
             _ => "dotted",
         };
         let _ = writeln!(

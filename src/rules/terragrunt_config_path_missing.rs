@@ -153,6 +153,19 @@ mod tests {
             ("prod/vpc/terragrunt.hcl.json", "{}"),
             ("prod/app/terragrunt.hcl.json", live_layout::UNIT_APP_JSON),
         ],
+        // A stack whose unit comes from the catalog, and one from a repository.
+        &[
+            ("live/terragrunt.stack.hcl", live_layout::STACK),
+            (
+                "catalog/units/app/terragrunt.hcl",
+                live_layout::STACK_UNIT_TEMPLATE,
+            ),
+        ],
+        &[(
+            "live/terragrunt.stack.hcl",
+            "unit \"vpc\" {\n  source = \"git::https://example.com/units.git//vpc\"\n\
+             path = \"vpc\"\n}\n",
+        )],
         // Terragrunt Stacks templates, in a catalog and below a stack: judged once generated.
         &[(
             "catalog/units/app/terragrunt.hcl",
@@ -160,6 +173,10 @@ mod tests {
         )],
         &[
             ("live/terragrunt.stack.hcl", live_layout::STACK),
+            (
+                "catalog/units/app/terragrunt.hcl",
+                live_layout::STACK_UNIT_TEMPLATE,
+            ),
             (
                 "live/.terragrunt-stack/app/terragrunt.hcl",
                 live_layout::STACK_UNIT_TEMPLATE,
@@ -207,6 +224,8 @@ mod tests {
     ];
 
     const FAIL: &[(Files, usize)] = &[
+        // A stack's unit template that is not there.
+        (&[("live/terragrunt.stack.hcl", live_layout::STACK)], 1),
         // A JSON unit's dependency on a unit that is not there.
         (
             &[

@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use crate::diagnostic::Diagnostic;
 use crate::input::read::{LoadedSource, Read, Reader, read_and_parse};
 pub(crate) use crate::knowledge::files::TERRAGRUNT_UNIT as UNIT_FILE;
-use crate::knowledge::files::terragrunt_syntax;
+use crate::knowledge::files::{TERRAGRUNT_STACK, terragrunt_syntax};
 use crate::source::{FileId, SourceFile, SourceFiles};
 use crate::syntax::File;
 
@@ -565,10 +565,6 @@ fn resolve_node(tree: &Tree, n: usize) -> Vec<Outcome> {
         .collect()
 }
 
-/// The file name of a Terragrunt Stacks stack: its `unit` blocks name templates that
-/// `terragrunt stack generate` copies below it.
-const STACK_FILE: &str = "terragrunt.stack.hcl";
-
 /// Whether a unit is a Terragrunt Stacks template rather than a unit run where it stands: it is
 /// in a catalog (`catalog/units/<name>/terragrunt.hcl`), or below a directory holding
 /// `terragrunt.stack.hcl` (where generated copies live). Its relative paths, and the values it
@@ -585,7 +581,7 @@ fn is_stack_template(unit: &Path) -> bool {
         || dir
             .ancestors()
             .skip(1)
-            .any(|d| d.join(STACK_FILE).is_file())
+            .any(|d| d.join(TERRAGRUNT_STACK).is_file())
 }
 
 /// How a missing target is described: (label at the path, note).
@@ -602,7 +598,7 @@ pub(crate) fn describe_missing(
             format!(
                 "Terragrunt fails on this {}: there is no {} at `{shown}`.",
                 kind.written(),
-                if kind == RefKind::Dependency {
+                if matches!(kind, RefKind::Dependency | RefKind::StackSource) {
                     "unit directory"
                 } else {
                     "file"

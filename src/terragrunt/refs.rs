@@ -18,6 +18,9 @@ pub(crate) enum RefKind {
     /// `dependency "name" { config_path = ... }` or `dependencies { paths = [...] }`: another unit
     /// (a directory holding `terragrunt.hcl`) that must be applied first.
     Dependency,
+    /// `unit "name" { source = ... }` in a `terragrunt.stack.hcl`: the unit template (a
+    /// directory holding `terragrunt.hcl`) that `terragrunt stack generate` copies.
+    StackSource,
 }
 
 impl RefKind {
@@ -28,6 +31,7 @@ impl RefKind {
             RefKind::Import => "import",
             RefKind::Read => "read_terragrunt_config",
             RefKind::Dependency => "dependency",
+            RefKind::StackSource => "unit source",
         }
     }
 
@@ -38,12 +42,13 @@ impl RefKind {
             RefKind::Import => "imports",
             RefKind::Read => "reads",
             RefKind::Dependency => "depends on",
+            RefKind::StackSource => "generates a unit from",
         }
     }
 
     /// Whether the reference makes Terragrunt parse its target (so a cycle never ends).
     pub(crate) fn parses_target(self) -> bool {
-        !matches!(self, RefKind::Dependency)
+        !matches!(self, RefKind::Dependency | RefKind::StackSource)
     }
 }
 
@@ -120,6 +125,11 @@ fn block_references(block: &Block, out: &mut Vec<Reference>) {
                 && !disabled
             {
                 push(RefKind::Dependency, &path.expr);
+            }
+        }
+        "unit" => {
+            if let Some(source) = block.body.attribute("source") {
+                push(RefKind::StackSource, &source.expr);
             }
         }
         "dependencies" => {

@@ -55,7 +55,8 @@ pub(crate) enum Stop {
 pub(crate) enum Outcome {
     /// An existing file (for a dependency: the unit's `terragrunt.hcl`).
     Found(PathBuf),
-    /// An optional `read_terragrunt_config` target that does not exist: nothing to follow.
+    /// Nothing to follow: an optional `read_terragrunt_config` target that does not exist, or a
+    /// stack's unit fetched from a repository or registry.
     Absent,
     /// A dependency of an included file that the including unit replaces (a `dependency` block
     /// of the same name, or `merge_strategy = "no_merge"`): Terragrunt never evaluates it.
@@ -86,6 +87,10 @@ pub(crate) fn resolve(kind: RefKind, optional: bool, path: &Expr, env: &Env) -> 
         Ok(text) => text,
         Err(stop) => return Outcome::Stopped(stop),
     };
+    // A stack's unit from a repository or registry is fetched when the stack is generated.
+    if kind == RefKind::StackSource && !(text.starts_with('.') || text.starts_with('/')) {
+        return Outcome::Absent;
+    }
     let written = Path::new(&text);
     let target = if written.is_absolute() {
         clean(written)
@@ -107,7 +112,7 @@ pub(crate) fn resolve(kind: RefKind, optional: bool, path: &Expr, env: &Env) -> 
                 why: Missing::NoSuchPath,
             },
         },
-        RefKind::Read | RefKind::Dependency => {
+        RefKind::Read | RefKind::Dependency | RefKind::StackSource => {
             let (config, why) = if is_dir {
                 // Terragrunt reads `terragrunt.hcl`, else `terragrunt.hcl.json`.
                 let native = target.join(DEFAULT_CONFIG);
