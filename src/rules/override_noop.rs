@@ -335,6 +335,19 @@ mod tests {
             ],
             1,
         ),
+        // A `locals` override block restating one local, beside a block that changes a value:
+        // the `locals` block is reported on its own.
+        (
+            &[
+                ("main.tf", "locals {\n  a = 1\n  b = 2\n}\n"),
+                (
+                    "override.tf",
+                    "locals {\n  a = 1\n}\nvariable \"v\" {\n  default = 1\n}\n",
+                ),
+                ("variables.tf", "variable \"v\" {}\n"),
+            ],
+            1,
+        ),
         // A JSON value equal to the JSON base value.
         (
             &[
