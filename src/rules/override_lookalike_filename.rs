@@ -2,7 +2,8 @@
 //! `overrides.tf`, `override_main.tf`, `main.override.tf`, `Override.tf`). The tools match
 //! `override` and `_override` exactly, so they load it as a primary file: its blocks are
 //! appended, and each one that repeats a block of another file is a duplicate definition, or,
-//! when the base was renamed, silently a second copy.
+//! when the base was renamed, silently a second copy. An override file saved with a `.txt`
+//! extension (`main_override.tf.txt`) is not loaded at all.
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::files::{classify, override_lookalike};
@@ -15,7 +16,7 @@ pub(crate) const RULE: Rule = declare_rule! {
     id: "override_lookalike_filename",
     severity: Warning,
     default: On,
-    summary: "a primary file whose name looks like an override file",
+    summary: "a file whose name looks like an override file but is not one",
     check: Check::View(RuleViews::Both, check),
 };
 
@@ -26,6 +27,9 @@ const NOTE: &str = "Only `override.tf` and names ending in `_override.tf` (with 
                     definition, not a change.";
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    for name in text_copies_of_overrides(ctx.dir) {
+        out.push(not_loaded(ctx, &name));
+    }
     for loaded in ctx.primary {
         let name = ctx.files.get(loaded.file.id).file_name();
         let Some(config) = classify(name) else {
@@ -36,6 +40,41 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             out.push(lookalike(ctx, loaded, name, &real));
         }
     }
+}
+
+/// The override files of `dir` saved with a `.txt` extension (`main_override.tf.txt`, as some
+/// editors save them), in name order: neither tool reads them.
+fn text_copies_of_overrides(dir: &std::path::Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = (entries.flatten())
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .filter(|name| {
+            let config = name.strip_suffix(".txt").and_then(classify);
+            config.is_some_and(|c| c.is_override)
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// `` `main_override.tf.txt` is not loaded: its name ends in `.txt` ``
+fn not_loaded(ctx: &Context, name: &str) -> Diagnostic {
+    let path = ctx.dir.join(name);
+    let real = name.strip_suffix(".txt").unwrap_or(name);
+    ctx.finding(
+        &RULE,
+        format!("`{name}` is not loaded: its name ends in `.txt`"),
+    )
+    .at_path(crate::source::display_path(&path))
+    .with_note(
+        "Terraform and OpenTofu read only `.tf`, `.tf.json`, `.tofu` and `.tofu.json` files: \
+             the overrides in this file are not applied.",
+    )
+    .with_help(format!(
+        "to override, rename it `{real}`; if it is kept on purpose, move it out of the module"
+    ))
 }
 
 /// `` `main-override.tf` is loaded as a primary file, not as an override ``
@@ -85,6 +124,33 @@ mod tests {
     #[test]
     fn table() {
         check_table(&super::RULE, PASS, FAIL);
+    }
+
+    #[test]
+    fn an_override_saved_as_text_is_not_loaded() {
+        let files = [
+            ("main.tf", BASE),
+            ("main_override.tf.txt", BASE),
+            ("notes.txt", ""),
+        ];
+        let found = findings(&super::RULE, &files);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(
+            found[0].message,
+            "`main_override.tf.txt` is not loaded: its name ends in `.txt`"
+        );
+        assert!(
+            found[0].path.ends_with("/main_override.tf.txt"),
+            "{}",
+            found[0].path
+        );
+        assert_eq!(
+            found[0].help.as_deref(),
+            Some(
+                "to override, rename it `main_override.tf`; if it is kept on purpose, move it \
+                 out of the module"
+            )
+        );
     }
 
     #[test]
