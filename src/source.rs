@@ -54,6 +54,8 @@ pub enum Syntax {
     Native,
     /// HCL JSON syntax (`.tf.json`, `.tofu.json`).
     Json,
+    /// HCL JSON syntax with Terragrunt's blocks (`terragrunt.hcl.json`).
+    TerragruntJson,
 }
 
 /// One file's text, its path and a line index.

@@ -469,7 +469,7 @@ fn config_file_sets_rules_and_is_found_in_a_parent_directory() {
     let out = tflint_merge(&t.path().join("m"), &["--format", "short", "."]);
     assert_eq!(
         stdout(&out),
-        "override.tf:2:3: notice[override_noop]: override of resource `terraform_data.a` sets `input` to the value it already has\n"
+        "override.tf:1:1: notice[override_noop]: override file `override.tf` changes nothing: it only restates its base\n"
     );
     assert_eq!(
         out.status.code(),
@@ -578,14 +578,14 @@ fn inline_ignores_silence_findings_and_unused_ones_are_reported() {
             ("m/main.tf", b"resource \"terraform_data\" \"a\" {\n  input = 1\n  triggers_replace = 2\n}\n"),
             (
                 "m/override.tf",
-                b"resource \"terraform_data\" \"a\" {\n  # tflint-merge-ignore: override_noop  kept on purpose\n  input = 1\n  triggers_replace = 2 // tflint-merge-ignore: override_noop, override_shadowed\n}\n",
+                b"# tflint-merge-ignore: override_noop  kept on purpose\nresource \"terraform_data\" \"a\" { // tflint-merge-ignore: override_shadowed\n  input = 1\n  triggers_replace = 2\n}\n",
             ),
         ],
     );
     let out = tflint_merge(t.path(), &["--format", "short", "m"]);
     assert_eq!(
         stdout(&out),
-        "m/override.tf:4:24: warning[unused_ignore]: unused ignore: `override_shadowed` reported nothing here to ignore\n"
+        "m/override.tf:2:33: warning[unused_ignore]: unused ignore: `override_shadowed` reported nothing here to ignore\n"
     );
     // A file-level ignore, and `all`.
     write(
@@ -896,4 +896,106 @@ fn gitignored_paths_are_skipped_unless_asked_or_named() {
     // Outside a git work tree, .gitignore means nothing.
     std::fs::remove_dir(repo.join(".git")).expect("rmdir");
     assert!(checked(&repo, &["."]).contains("2 errors in 4 directories"));
+}
+/// The JSON `views` of each finding of `args` run on `dir`, by rule.
+fn json_views(dir: &Path, args: &[&str]) -> Vec<(String, Vec<String>)> {
+    let out = tflint_merge(dir, &[&["--format", "json"], args].concat());
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON output");
+    let findings = json["findings"].as_array().expect("findings");
+    findings
+        .iter()
+        .map(|f| {
+            let views = f["views"].as_array().expect("views");
+            let views = views
+                .iter()
+                .map(|v| v.as_str().expect("a view").to_string());
+            (
+                f["rule"].as_str().expect("rule").to_string(),
+                views.collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn json_views_always_name_the_views_a_finding_is_about() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", NOOP_BASE),
+            ("m/override.tf", NOOP_OVERRIDE),
+            // OpenTofu reads `main.tofu` instead of `main.tf`: a directory rule's finding.
+            ("m/main.tofu", b"variable \"v\" {}\n"),
+            (
+                "m/main_override.tofu",
+                b"variable \"v\" {\n  default = 1\n}\n",
+            ),
+        ],
+    );
+    let both = ["terraform".to_string(), "opentofu".to_string()];
+    let found = json_views(t.path(), &["m"]);
+    assert!(
+        found.contains(&("tofu_shadows_tf".into(), both.to_vec())),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&("override_noop".into(), vec!["terraform".into()])),
+        "{found:?}"
+    );
+    for (view, name) in [("terraform", "terraform"), ("opentofu", "opentofu")] {
+        let found = json_views(t.path(), &["--view", view, "m"]);
+        assert!(!found.is_empty());
+        assert!(
+            found.iter().all(|(_, views)| views == &[name.to_string()]),
+            "{view}: {found:?}"
+        );
+    }
+    // With one view checked, the human and short formats do not name it on every finding.
+    let short = tflint_merge(t.path(), &["--format", "short", "--view", "terraform", "m"]);
+    assert!(!stdout(&short).contains("view)"), "{}", stdout(&short));
+    let human = tflint_merge(t.path(), &["--color", "never", "--view", "terraform", "m"]);
+    assert!(!stdout(&human).contains("view only"), "{}", stdout(&human));
+}
+
+#[test]
+fn duplicate_definition_help_fits_where_the_copies_are() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let block = "resource \"terraform_data\" \"a\" {}\n";
+    write(
+        t.path(),
+        &[
+            ("same/main.tf", format!("{block}{block}").as_bytes()),
+            ("apart/main.tf", block.as_bytes()),
+            (
+                "providers/main.tf",
+                b"terraform {\n  required_providers {}\n}\nterraform {\n  required_providers {}\n}\n",
+            ),
+            (
+                "apart/z.tf.json",
+                br#"{"resource": {"terraform_data": {"a": {}}}}"#,
+            ),
+        ],
+    );
+    let help = |dir: &str| {
+        let out = tflint_merge(t.path(), &["--format", "json", dir]);
+        let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON output");
+        json["findings"][0]["help"]
+            .as_str()
+            .expect("a help")
+            .to_string()
+    };
+    assert_eq!(
+        help("same"),
+        "remove one of the two definitions, or give one of them another name"
+    );
+    assert_eq!(
+        help("providers"),
+        "move the entries of this block into the first one"
+    );
+    assert_eq!(
+        help("apart"),
+        "remove one of the two definitions; to change the first from `z.tf.json`, move the \
+         changed arguments into an override file (`z_override.tf.json`)"
+    );
 }

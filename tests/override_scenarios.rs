@@ -542,7 +542,10 @@ fn conformance_cases_print_as_one_loading_file_with_the_same_values() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-    eprintln!("{loaded} of {} conformance cases load and were compared", cases.len());
+    eprintln!(
+        "{loaded} of {} conformance cases load and were compared",
+        cases.len()
+    );
     assert!(loaded >= 10, "only {loaded} of {} cases load", cases.len());
 }
 

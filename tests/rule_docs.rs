@@ -166,8 +166,18 @@ fn section<'a>(text: &'a str, name: &str) -> &'a str {
     &body[..end]
 }
 
+/// Errors above warnings above notices.
+fn severity_rank(severity: &str) -> u8 {
+    match severity {
+        "error" => 2,
+        "warning" => 1,
+        _ => 0,
+    }
+}
+
 /// A header of sample output in a doc (`warning[<id>]: ...`) shows the id's default severity,
-/// as the human format prints it.
+/// as the human format prints it — or a milder one that the doc's prose names (`a notice`), for
+/// rules that report a milder case at a lower severity.
 #[test]
 fn sample_output_in_docs_shows_the_default_severity() {
     let mut failures = Vec::new();
@@ -178,7 +188,12 @@ fn sample_output_in_docs_shows_the_default_severity() {
             let shown = ["error", "warning", "notice", "note"]
                 .iter()
                 .any(|s| line.starts_with(&format!("{s}[{}]: ", doc.id)));
-            if shown && !line.starts_with(&expected) {
+            let milder = ["warning", "notice"].iter().any(|s| {
+                line.starts_with(&format!("{s}[{}]: ", doc.id))
+                    && severity_rank(s) < severity_rank(meta.severity.as_str())
+                    && doc.text.contains(&format!("a {s}"))
+            });
+            if shown && !line.starts_with(&expected) && !milder {
                 failures.push(format!("rules/{}.md:{}: {line}", doc.id, index + 1));
             }
         }

@@ -478,6 +478,7 @@ fn check(args: CheckArgs) -> i32 {
         directories: run.directories,
         files: run.files,
         bytes: run.bytes,
+        views: options.views.checked(),
     };
     let diagnostics = run.diagnostics;
 
@@ -494,9 +495,7 @@ fn check(args: CheckArgs) -> i32 {
         out.write_all(statistics(&diagnostics).as_bytes())
     } else if habits.quiet && resolved.format == Format::Human {
         // The findings without the summary line.
-        diagnostics
-            .iter()
-            .try_for_each(|d| out.write_all(&report::render_one_human(d)))
+        report::render_human_findings(&mut out, color, &diagnostics, totals.views)
     } else {
         report::render(
             &mut out,
@@ -693,7 +692,10 @@ fn merged(args: MergedArgs) -> i32 {
         .filter(|d| d.severity == Severity::Error)
         .collect();
     for d in &errors {
-        eprint!("{}", String::from_utf8_lossy(&report::render_one_human(d)));
+        eprint!(
+            "{}",
+            String::from_utf8_lossy(&report::render_one_human(d, view.views()))
+        );
     }
     let Some(module) = result.modules.first() else {
         eprintln!(
@@ -787,6 +789,7 @@ mod tests {
             directories: run.directories,
             files: run.files,
             bytes: run.bytes,
+            views: options.views.checked(),
         };
         let catalogue = rules::registry().catalogue();
         report::render(

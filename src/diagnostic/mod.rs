@@ -179,6 +179,12 @@ impl Diagnostic {
         self
     }
 
+    /// A milder severity than the rule's default, for a milder case of what the rule finds.
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
     pub fn in_views(mut self, views: Views) -> Self {
         self.views = views;
         self

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use globset::{GlobSet, GlobSetBuilder};
 
 use crate::diagnostic::{Diagnostic, ids};
-use crate::knowledge::files::{TERRAGRUNT_UNIT, classify};
+use crate::knowledge::files::{classify, is_terragrunt_entry as is_terragrunt_unit_name};
 use crate::source::{absolute, display_path};
 
 use super::gitignore::GitIgnores;
@@ -141,7 +141,7 @@ pub(crate) fn discover(
                 let is_config_name = path
                     .file_name()
                     .and_then(|n| n.to_str())
-                    .is_some_and(|n| classify(n).is_some() || n == TERRAGRUNT_UNIT);
+                    .is_some_and(|n| classify(n).is_some() || is_terragrunt_unit_name(n));
                 if is_config_name && dir.is_dir() {
                     if !walker.is_excluded(path) && has_config_files(&dir) {
                         found.insert(dir);
@@ -185,7 +185,7 @@ fn once_each(paths: BTreeSet<PathBuf>, what: &str, notes: &mut Vec<String>) -> V
 }
 
 fn is_terragrunt_unit(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| n == TERRAGRUNT_UNIT)
+    (path.file_name().and_then(|n| n.to_str())).is_some_and(is_terragrunt_unit_name)
 }
 
 fn parent_dir(path: &Path) -> PathBuf {
@@ -297,7 +297,7 @@ impl Walker<'_> {
                 }
             } else if classify(&name).is_some() {
                 is_module = true;
-            } else if name == TERRAGRUNT_UNIT {
+            } else if is_terragrunt_unit_name(&name) {
                 units.insert(path);
             }
         }
@@ -442,6 +442,7 @@ mod tests {
     fn finds_terragrunt_units_but_not_as_modules() {
         let t = tree(&[
             "live/prod/app/terragrunt.hcl",
+            "live/prod/db/terragrunt.hcl.json",
             "live/prod/env.hcl",
             "live/root.hcl",
             "live/.terragrunt-cache/x/terragrunt.hcl",
@@ -451,7 +452,10 @@ mod tests {
         assert_eq!(rel(t.path(), &found.dirs), ["modules/vpc"]);
         assert_eq!(
             rel(t.path(), &found.terragrunt),
-            ["live/prod/app/terragrunt.hcl"]
+            [
+                "live/prod/app/terragrunt.hcl",
+                "live/prod/db/terragrunt.hcl.json"
+            ]
         );
         let unit = t.path().join("live/prod/app/terragrunt.hcl");
         let found = discover(std::slice::from_ref(&unit), &Excludes::default(), true);

@@ -167,7 +167,7 @@ impl LoadedSource {
 fn attribute_redefined(files: &SourceFiles, duplicate: &syntax::DuplicateAttribute) -> Diagnostic {
     let summary = match duplicate.syntax {
         Syntax::Native => "Attribute redefined",
-        Syntax::Json => "Duplicate argument",
+        Syntax::Json | Syntax::TerragruntJson => "Duplicate argument",
     };
     let note = format!(
         "The argument \"{}\" was already set. Each argument may be set only once.",

@@ -13,7 +13,7 @@ use crate::input::discover::Discovery;
 use crate::source::display_path;
 use crate::terragrunt::paths::absolute;
 
-use super::directory::{Options, check_directory};
+use super::directory::{Options, check_directory, name_views};
 use super::run::internal_error;
 use super::tree::{TreeResult, check_tree};
 
@@ -60,6 +60,8 @@ pub(crate) fn check_all(found: Discovery, given: &[PathBuf], options: &Options) 
     run.diagnostics
         .extend(results.into_iter().flat_map(|r| r.0));
     run.diagnostics.extend(terragrunt.diagnostics);
+    // Terragrunt runs whichever tool the unit uses: its findings are about every view checked.
+    name_views(&mut run.diagnostics, options.views);
     diagnostic::sort(&mut run.diagnostics);
     run
 }

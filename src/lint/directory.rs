@@ -65,6 +65,13 @@ pub enum ViewSelection {
 }
 
 impl ViewSelection {
+    /// The views checked, as a finding names them.
+    pub(crate) fn checked(self) -> Views {
+        self.views()
+            .iter()
+            .fold(Views::NONE, |all, view| all.union(view.views()))
+    }
+
     pub(crate) fn views(self) -> &'static [View] {
         match self {
             ViewSelection::Terraform => &[View::Terraform],
@@ -190,15 +197,18 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
         .collect();
     diagnostics = ignore::apply(diagnostics, &directives, &result.files, &options.settings);
     diagnostics.extend(malformed);
-    if options.views != ViewSelection::Both {
-        // With one view there is nothing to compare against: don't name it.
-        for d in &mut diagnostics {
-            d.views = Views::NONE;
-        }
-    }
+    name_views(&mut diagnostics, options.views);
     diagnostic::sort(&mut diagnostics);
     result.diagnostics = diagnostics;
     result
+}
+
+/// Gives every finding that names no view (directory rules, which compare the views, and
+/// problems found before a view is built) the views checked: it is about all of them.
+pub(crate) fn name_views(diagnostics: &mut [Diagnostic], selection: ViewSelection) {
+    for d in diagnostics.iter_mut().filter(|d| d.views == Views::NONE) {
+        d.views = selection.checked();
+    }
 }
 
 /// Reads and parses every file that a selected view loads, in directory order.

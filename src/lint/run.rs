@@ -78,9 +78,14 @@ pub(crate) fn run_rule(rule: &Rule, target: Target, out: &mut Vec<Diagnostic>) {
     match outcome {
         Ok(()) => {
             let severity = settings.severity(&rule.meta);
+            // Unless the user set the rule's severity, a finding keeps the milder one its rule
+            // may give a milder case (equal duplicate values are a notice, not a warning).
+            let configured = severity != rule.meta.severity;
             let views = target.views();
             out.extend(found.into_iter().map(|mut d| {
-                d.severity = severity;
+                if configured || d.severity > severity {
+                    d.severity = severity;
+                }
                 if views != Views::NONE {
                     d.views = views;
                 }

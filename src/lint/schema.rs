@@ -46,7 +46,7 @@ impl Judgement {
     pub(crate) fn summary(&self) -> &'static str {
         match (self.written, self.syntax) {
             (Written::Function, _) => "Call to unknown function",
-            (_, Syntax::Json) => "Extraneous JSON object property",
+            (_, Syntax::Json | Syntax::TerragruntJson) => "Extraneous JSON object property",
             (Written::Block, Syntax::Native) => "Unsupported block type",
             (Written::Argument, Syntax::Native) => "Unsupported argument",
         }
@@ -299,7 +299,7 @@ fn refused(ctx: &Context, judgement: &Judgement) -> Diagnostic {
             format!("There is no function named \"{name}\".{did_you_mean}"),
             format!("no function `{name}`"),
         ),
-        (_, Syntax::Json) => (
+        (_, Syntax::Json | Syntax::TerragruntJson) => (
             ids::UNSUPPORTED_CONSTRUCT,
             format!("No argument or block type is named \"{name}\".{did_you_mean}"),
             format!("`{name}` is not expected here"),

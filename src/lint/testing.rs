@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
 use crate::input::read::DEFAULT_MAX_FILE_BYTES;
-use crate::knowledge::files::TERRAGRUNT_UNIT;
+use crate::knowledge::files::is_terragrunt_entry;
 
 use super::directory::{Options, ViewSelection, check_directory};
 use super::tree::check_tree;
@@ -61,7 +61,9 @@ pub(crate) fn all_findings(rule: &'static Rule, files: Files) -> Vec<Diagnostic>
             let units: Vec<PathBuf> = files
                 .iter()
                 .map(|(name, _)| dir.path().join(name))
-                .filter(|p| p.file_name().is_some_and(|n| n == TERRAGRUNT_UNIT))
+                .filter(|p| {
+                    (p.file_name().and_then(|n| n.to_str())).is_some_and(is_terragrunt_entry)
+                })
                 .collect();
             tree_findings_in(rule, dir.path(), &units)
         }
@@ -262,3 +264,119 @@ pub(crate) const IMPORT_ENV: &str = "import \"env\" {\n  config_path = \"../env.
 
 /// A dependency on the unit `vpc` next to this one.
 pub(crate) const DEPENDENCY_VPC: &str = "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n";
+
+/// Gruntwork's standard live layout, as `terragrunt-infrastructure-live-example` has it: a
+/// `root.hcl` that reads the account, region and environment files of the unit, an
+/// `_envcommon` file per component, and units that include both.
+pub(crate) mod live_layout {
+    /// The root configuration: reads the unit's settings up the tree, keys state by unit.
+    pub(crate) const ROOT: &str = concat!(
+        "locals {\n",
+        "  account = read_terragrunt_config(find_in_parent_folders(\"account.hcl\"))\n",
+        "  region  = read_terragrunt_config(find_in_parent_folders(\"region.hcl\"))\n",
+        "}\n",
+        "remote_state {\n",
+        "  backend = \"s3\"\n",
+        "  config = {\n",
+        "    key = \"${path_relative_to_include()}/tf.tfstate\"\n",
+        "  }\n",
+        "}\n",
+    );
+
+    /// `_envcommon/app.hcl`: the component's common settings, reading the environment.
+    pub(crate) const ENVCOMMON_APP: &str = concat!(
+        "locals {\n",
+        "  env = read_terragrunt_config(find_in_parent_folders(\"env.hcl\"))\n",
+        "}\n",
+        "dependency \"vpc\" {\n",
+        "  config_path = \"${get_terragrunt_dir()}/../vpc\"\n",
+        "}\n",
+    );
+
+    /// A unit including the root and its component's common file, found from the root.
+    pub(crate) const UNIT_APP: &str = concat!(
+        "include \"root\" {\n",
+        "  path = find_in_parent_folders(\"root.hcl\")\n",
+        "}\n",
+        "include \"envcommon\" {\n",
+        "  path   = \"${dirname(find_in_parent_folders(\"root.hcl\"))}/_envcommon/app.hcl\"\n",
+        "  expose = true\n",
+        "}\n",
+    );
+
+    /// The whole tree: one account, region and environment, units `vpc` and `app`.
+    pub(crate) const TREE: &[(&str, &str)] = &[
+        ("root.hcl", ROOT),
+        ("_envcommon/app.hcl", ENVCOMMON_APP),
+        ("prod/account.hcl", "locals {\n  account_id = \"1\"\n}\n"),
+        (
+            "prod/us-east-1/region.hcl",
+            "locals {\n  region = \"us-east-1\"\n}\n",
+        ),
+        (
+            "prod/us-east-1/prod/env.hcl",
+            "locals {\n  env = \"prod\"\n}\n",
+        ),
+        (
+            "prod/us-east-1/prod/vpc/terragrunt.hcl",
+            "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n",
+        ),
+        ("prod/us-east-1/prod/app/terragrunt.hcl", UNIT_APP),
+    ];
+
+    /// [`UNIT_APP`] with a dependency on `vpc`, written as `terragrunt.hcl.json`.
+    pub(crate) const UNIT_APP_JSON: &str = r#"{
+  "include": {
+    "root": {"path": "${find_in_parent_folders(\"root.hcl\")}"},
+    "envcommon": {
+      "path": "${dirname(find_in_parent_folders(\"root.hcl\"))}/_envcommon/app.hcl",
+      "expose": true
+    }
+  },
+  "dependency": {"vpc": {"config_path": "../vpc"}},
+  "inputs": {"name": "app"}
+}"#;
+
+    /// A parent with a placeholder dependency that every unit must override.
+    pub(crate) const PLACEHOLDER_PARENT: &str = "dependency \"vpc\" {\n  config_path = \"\"\n}\n";
+
+    /// A unit including the placeholder parent with `strategy` (`""` for the default), and
+    /// setting the real dependency.
+    macro_rules! overriding_unit {
+        ($strategy:literal) => {
+            concat!(
+                "include \"root\" {\n",
+                "  path = find_in_parent_folders(\"root.hcl\")\n",
+                $strategy,
+                "}\n",
+                "dependency \"vpc\" {\n",
+                "  config_path = \"../vpc\"\n",
+                "}\n",
+            )
+        };
+    }
+    pub(crate) use overriding_unit;
+
+    /// A Terragrunt Stacks unit template: its paths name the generated copy's neighbours and
+    /// the values its stack passes in, so they resolve only after `terragrunt stack generate`.
+    pub(crate) const STACK_UNIT_TEMPLATE: &str = concat!(
+        "include \"root\" {\n",
+        "  path = find_in_parent_folders(\"root.hcl\")\n",
+        "}\n",
+        "dependency \"vpc\" {\n",
+        "  config_path = values.vpc_path\n",
+        "}\n",
+        "dependency \"db\" {\n",
+        "  config_path = \"../db\"\n",
+        "}\n",
+    );
+
+    /// A stack of two units, from the catalog.
+    pub(crate) const STACK: &str = concat!(
+        "unit \"app\" {\n",
+        "  source = \"../catalog/units/app\"\n",
+        "  path   = \"app\"\n",
+        "  values = {\n    vpc_path = \"../vpc\"\n  }\n",
+        "}\n",
+    );
+}

@@ -94,7 +94,7 @@ pub(crate) fn file_graph(tree: &Tree) -> FileGraph {
                 ("not_in_parent_folders", Some(name.clone()))
             }
             Outcome::Stopped(Stop::Unresolvable { .. }) => ("unresolvable", None),
-            Outcome::Found(_) | Outcome::Absent => continue,
+            Outcome::Found(_) | Outcome::Absent | Outcome::Replaced | Outcome::Deferred => continue,
         };
         unresolved.insert(Unresolved {
             from: tree.show_file(file),
@@ -164,6 +164,7 @@ pub(crate) fn dot(graph: &FileGraph) -> String {
             "include" => "solid",
             "import" => "bold",
             "read_terragrunt_config" => "dashed",
+            "unit source" => "tapered",
             _ => "dotted",
         };
         let _ = writeln!(

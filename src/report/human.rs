@@ -9,11 +9,12 @@ use codespan_reporting::diagnostic::{
 use codespan_reporting::files::{Error, Files};
 use codespan_reporting::term::{self, termcolor::Buffer};
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity, Views};
 use crate::source::SourceFile;
 
 /// Renders one diagnostic; codespan ends it with a blank line.
-pub(crate) fn render(diagnostic: &Diagnostic, color: bool) -> Vec<u8> {
+/// `checked` are the views of the run (see [`super::view_note`]).
+pub(crate) fn render(diagnostic: &Diagnostic, color: bool, checked: Views) -> Vec<u8> {
     let mut files = LabelFiles::default();
     let mut labels = Vec::new();
     if let Some(primary) = &diagnostic.primary {
@@ -35,7 +36,7 @@ pub(crate) fn render(diagnostic: &Diagnostic, color: bool) -> Vec<u8> {
         .iter()
         .map(|n| format!("note: {n}"))
         .collect();
-    notes.extend(super::view_note(diagnostic).map(|n| format!("note: {n}")));
+    notes.extend(super::view_note(diagnostic, checked).map(|n| format!("note: {n}")));
     notes.extend(diagnostic.help.iter().map(|h| format!("help: {h}")));
     notes.push(format!("see: {}", diagnostic.doc_link()));
     let rendered = CsDiagnostic::new(severity(diagnostic.severity))
@@ -52,7 +53,7 @@ pub(crate) fn render(diagnostic: &Diagnostic, color: bool) -> Vec<u8> {
     let config = term::Config::default();
     if term::emit_to_write_style(&mut buffer, &config, &files, &rendered).is_err() {
         // A label outside its file cannot happen for spans we made; fall back to one line.
-        return format!("{}\n\n", super::short::render(diagnostic)).into_bytes();
+        return format!("{}\n\n", super::short::render(diagnostic, checked)).into_bytes();
     }
     let bytes = buffer.into_inner();
     if diagnostic.severity == Severity::Notice {
@@ -145,7 +146,7 @@ mod tests {
     fn notices_are_called_notice() {
         let notice = Diagnostic::new(ids::SYNTAX_ERROR, Severity::Notice, "a message");
         for color in [false, true] {
-            let text = String::from_utf8(render(&notice, color)).expect("UTF-8");
+            let text = String::from_utf8(render(&notice, color, Views::BOTH)).expect("UTF-8");
             assert!(text.contains("notice[syntax_error]"), "{text:?}");
             assert!(!text.contains("note[syntax_error]"), "{text:?}");
         }

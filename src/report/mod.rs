@@ -13,7 +13,7 @@ mod xml;
 
 use std::io::{self, Write};
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity, Views};
 use crate::lint::RuleMeta;
 
 /// Output formats of `check`.
@@ -43,6 +43,9 @@ pub(crate) struct Totals {
     pub(crate) directories: usize,
     pub(crate) files: usize,
     pub(crate) bytes: u64,
+    /// The views checked: human and short output name a finding's view only when it is one of
+    /// two checked.
+    pub(crate) views: Views,
 }
 
 /// Renders all diagnostics (already in output order) and a summary to `out`.
@@ -56,14 +59,12 @@ pub(crate) fn render(
 ) -> io::Result<()> {
     match format {
         Format::Human => {
-            for diagnostic in diagnostics {
-                out.write_all(&human::render(diagnostic, color))?;
-            }
+            render_human_findings(out, color, diagnostics, totals.views)?;
             writeln!(out, "{}", summary(diagnostics, totals))
         }
         Format::Short => {
             for diagnostic in diagnostics {
-                writeln!(out, "{}", short::render(diagnostic))?;
+                writeln!(out, "{}", short::render(diagnostic, totals.views))?;
             }
             Ok(())
         }
@@ -109,16 +110,30 @@ pub(crate) fn summary(diagnostics: &[Diagnostic], totals: Totals) -> String {
     )
 }
 
-/// "only in the OpenTofu view" when a finding concerns one view of two.
-fn view_note(diagnostic: &Diagnostic) -> Option<String> {
+/// "only in the OpenTofu view" when a finding concerns one view of the two `checked`.
+fn view_note(diagnostic: &Diagnostic, checked: Views) -> Option<String> {
     match (diagnostic.views.terraform, diagnostic.views.opentofu) {
+        _ if checked != Views::BOTH => None,
         (true, false) => Some("found in the Terraform view only".into()),
         (false, true) => Some("found in the OpenTofu view only".into()),
         _ => None,
     }
 }
 
-/// One diagnostic in the human format, without colour (for stderr).
-pub(crate) fn render_one_human(diagnostic: &Diagnostic) -> Vec<u8> {
-    human::render(diagnostic, false)
+/// One diagnostic in the human format, without colour (for stderr), of a run of `checked`.
+/// The human format's findings, without the closing summary line (`--quiet` uses it alone).
+pub(crate) fn render_human_findings(
+    out: &mut dyn Write,
+    color: bool,
+    diagnostics: &[Diagnostic],
+    checked: Views,
+) -> io::Result<()> {
+    for diagnostic in diagnostics {
+        out.write_all(&human::render(diagnostic, color, checked))?;
+    }
+    Ok(())
+}
+
+pub(crate) fn render_one_human(diagnostic: &Diagnostic, checked: Views) -> Vec<u8> {
+    human::render(diagnostic, false, checked)
 }

@@ -1,8 +1,9 @@
 //! `path:line:col: severity[rule]: message`, one line per finding.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Views};
 
-pub(crate) fn render(diagnostic: &Diagnostic) -> String {
+/// `checked` are the views of the run: a finding's view is named only when it is one of two.
+pub(crate) fn render(diagnostic: &Diagnostic, checked: Views) -> String {
     let location = match &diagnostic.primary {
         Some(label) => {
             let (line, col) = label.start();
@@ -11,6 +12,7 @@ pub(crate) fn render(diagnostic: &Diagnostic) -> String {
         None => diagnostic.path.clone(),
     };
     let view = match (diagnostic.views.terraform, diagnostic.views.opentofu) {
+        _ if checked != Views::BOTH => "",
         (true, false) => " (terraform view)",
         (false, true) => " (opentofu view)",
         _ => "",

@@ -21,9 +21,11 @@ mod module_local_source_missing;
 mod module_reserved_block;
 mod module_source_invalid;
 mod module_source_not_static;
+mod object_duplicate_key;
 mod override_clobbers_nested_blocks;
 mod override_count_for_each_conflict;
 mod override_ignored_setting;
+mod override_lookalike_filename;
 mod override_misspelled_argument;
 mod override_noop;
 mod override_only_file;
@@ -63,9 +65,11 @@ pub(crate) static RULES: &[&Rule] = &[
     &module_reserved_block::RULE,
     &module_source_invalid::RULE,
     &module_source_not_static::RULE,
+    &object_duplicate_key::RULE,
     &override_clobbers_nested_blocks::RULE,
     &override_count_for_each_conflict::RULE,
     &override_ignored_setting::RULE,
+    &override_lookalike_filename::RULE,
     &override_misspelled_argument::RULE,
     &override_noop::RULE,
     &override_only_file::RULE,

@@ -124,6 +124,7 @@ fn similar_name(path: &Path) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use crate::lint::testing::live_layout::{self, overriding_unit};
     use crate::lint::testing::{DEPENDENCY_VPC, Files, INCLUDE_ROOT, check_table, findings};
 
     /// A root that reads `env.hcl`, found from each unit's directory.
@@ -144,6 +145,52 @@ mod tests {
         "import \"account\" {\n  config_path = \"../acount.hcl\"\n}\n";
 
     const PASS: &[Files] = &[
+        live_layout::TREE,
+        // `terragrunt.hcl.json` units are read, and their dependencies found.
+        &[
+            ("root.hcl", ""),
+            ("_envcommon/app.hcl", ""),
+            ("prod/vpc/terragrunt.hcl.json", "{}"),
+            ("prod/app/terragrunt.hcl.json", live_layout::UNIT_APP_JSON),
+        ],
+        // A stack whose unit comes from the catalog, and one from a repository.
+        &[
+            ("live/terragrunt.stack.hcl", live_layout::STACK),
+            (
+                "catalog/units/app/terragrunt.hcl",
+                live_layout::STACK_UNIT_TEMPLATE,
+            ),
+        ],
+        &[(
+            "live/terragrunt.stack.hcl",
+            "unit \"vpc\" {\n  source = \"git::https://example.com/units.git//vpc\"\n\
+             path = \"vpc\"\n}\n",
+        )],
+        // Terragrunt Stacks templates, in a catalog and below a stack: judged once generated.
+        &[(
+            "catalog/units/app/terragrunt.hcl",
+            live_layout::STACK_UNIT_TEMPLATE,
+        )],
+        &[
+            ("live/terragrunt.stack.hcl", live_layout::STACK),
+            (
+                "catalog/units/app/terragrunt.hcl",
+                live_layout::STACK_UNIT_TEMPLATE,
+            ),
+            (
+                "live/.terragrunt-stack/app/terragrunt.hcl",
+                live_layout::STACK_UNIT_TEMPLATE,
+            ),
+        ],
+        // A placeholder path in the parent, replaced by the unit's own dependency.
+        &[
+            (
+                "root.hcl",
+                "dependency \"vpc\" {\n  config_path = \"../placeholder\"\n}\n",
+            ),
+            ("vpc/terragrunt.hcl", ""),
+            ("app/terragrunt.hcl", overriding_unit!("")),
+        ],
         &[("root.hcl", ""), ("app/terragrunt.hcl", INCLUDE_ROOT)],
         // An optional read of a file that is not there.
         &[(
@@ -177,6 +224,17 @@ mod tests {
     ];
 
     const FAIL: &[(Files, usize)] = &[
+        // A stack's unit template that is not there.
+        (&[("live/terragrunt.stack.hcl", live_layout::STACK)], 1),
+        // A JSON unit's dependency on a unit that is not there.
+        (
+            &[
+                ("root.hcl", ""),
+                ("_envcommon/app.hcl", ""),
+                ("prod/app/terragrunt.hcl.json", live_layout::UNIT_APP_JSON),
+            ],
+            1,
+        ),
         // The chain never reaches a root.
         (&[("app/terragrunt.hcl", INCLUDE_ROOT)], 1),
         (

@@ -65,7 +65,8 @@ fn dependency_cycle(
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{DEPENDENCY_VPC, Files, check_table, findings};
+    use crate::lint::testing::live_layout::{self, overriding_unit};
+    use crate::lint::testing::{DEPENDENCY_VPC, Files, INCLUDE_ROOT, check_table, findings};
 
     const DEPENDENCY_DB: &str = "dependency \"db\" {\n  config_path = \"../db\"\n}\n";
     const ON_BOTH: &str = concat!(
@@ -73,11 +74,46 @@ mod tests {
         "dependency \"db\" {\n  config_path = \"../db\"\n}\n",
     );
 
-    const PASS: &[Files] = &[&[
-        ("vpc/terragrunt.hcl", ""),
-        ("db/terragrunt.hcl", DEPENDENCY_VPC),
-        ("app/terragrunt.hcl", ON_BOTH),
-    ]];
+    const PASS: &[Files] = &[
+        &[
+            ("vpc/terragrunt.hcl", ""),
+            ("db/terragrunt.hcl", DEPENDENCY_VPC),
+            ("app/terragrunt.hcl", ON_BOTH),
+        ],
+        live_layout::TREE,
+        // A placeholder `config_path = ""` in the parent, replaced by the unit's own dependency
+        // whatever the merge strategy.
+        &[
+            ("root.hcl", live_layout::PLACEHOLDER_PARENT),
+            ("vpc/terragrunt.hcl", ""),
+            ("app/terragrunt.hcl", overriding_unit!("")),
+        ],
+        &[
+            ("root.hcl", live_layout::PLACEHOLDER_PARENT),
+            ("vpc/terragrunt.hcl", ""),
+            (
+                "app/terragrunt.hcl",
+                overriding_unit!("  merge_strategy = \"deep\"\n"),
+            ),
+        ],
+        &[
+            ("root.hcl", live_layout::PLACEHOLDER_PARENT),
+            ("vpc/terragrunt.hcl", ""),
+            (
+                "app/terragrunt.hcl",
+                overriding_unit!("  merge_strategy = \"no_merge\"\n"),
+            ),
+        ],
+        // With `no_merge`, none of the parent's dependencies reaches the unit.
+        &[
+            ("root.hcl", live_layout::PLACEHOLDER_PARENT),
+            (
+                "app/terragrunt.hcl",
+                "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n\
+                 merge_strategy = \"no_merge\"\n}\n",
+            ),
+        ],
+    ];
 
     const FAIL: &[(Files, usize)] = &[
         (
@@ -115,6 +151,29 @@ mod tests {
                 "vpc/terragrunt.hcl",
                 "dependency \"me\" {\n  config_path = \".\"\n}\n",
             )],
+            1,
+        ),
+        // A placeholder the unit does not replace is a real cycle: the unit depends on itself.
+        (
+            &[
+                ("root.hcl", live_layout::PLACEHOLDER_PARENT),
+                ("app/terragrunt.hcl", INCLUDE_ROOT),
+            ],
+            1,
+        ),
+        // A deep merge keeps the parent's `config_path` when the unit does not set one.
+        (
+            &[
+                ("root.hcl", live_layout::PLACEHOLDER_PARENT),
+                (
+                    "app/terragrunt.hcl",
+                    concat!(
+                        "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n",
+                        "  merge_strategy = \"deep\"\n}\n",
+                        "dependency \"vpc\" {\n  skip_outputs = true\n}\n",
+                    ),
+                ),
+            ],
             1,
         ),
     ];

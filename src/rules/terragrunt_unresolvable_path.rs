@@ -61,6 +61,7 @@ fn unresolvable_path(
 
 #[cfg(test)]
 mod tests {
+    use crate::lint::testing::live_layout;
     use crate::lint::testing::{Files, check_table, findings};
 
     const READS_FROM_A_LOCAL: Files = &[(
@@ -69,6 +70,20 @@ mod tests {
     )];
 
     const PASS: &[Files] = &[
+        // Gruntwork's standard layout resolves everywhere: `dirname(...)`,
+        // `path_relative_to_include()` and the reads of account, region and environment files.
+        live_layout::TREE,
+        // The same functions in a JSON unit's templates.
+        &[
+            ("root.hcl", ""),
+            ("_envcommon/app.hcl", ""),
+            ("prod/vpc/terragrunt.hcl.json", "{}"),
+            ("prod/app/terragrunt.hcl.json", live_layout::UNIT_APP_JSON),
+        ],
+        &[(
+            "catalog/units/app/terragrunt.hcl",
+            live_layout::STACK_UNIT_TEMPLATE,
+        )],
         &[
             ("root.hcl", ""),
             (

@@ -40,13 +40,22 @@ const MAX_NESTING_DEPTH: usize = 256;
 type Result<T> = std::result::Result<T, SyntaxError>;
 
 pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
+    parse_with(id, text, Schema::Root)
+}
+
+/// A `terragrunt.hcl.json` file: the same JSON rules, with Terragrunt's blocks at the root.
+pub(crate) fn parse_terragrunt(id: FileId, text: &str) -> Parsed {
+    parse_with(id, text, Schema::TerragruntRoot)
+}
+
+fn parse_with(id: FileId, text: &str, schema: Schema) -> Parsed {
     let mut lowerer = Lowerer {
         id,
         duplicates: Vec::new(),
         comments: Vec::new(),
     };
     let file = parse_root(id, text).and_then(|root| {
-        let body = lowerer.root(&root)?;
+        let body = lowerer.root(&root, schema)?;
         Ok(body)
     });
     match file {
@@ -175,6 +184,8 @@ fn prescan(text: &str) -> Option<(usize, &'static str)> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Schema {
     Root,
+    /// The root of a `terragrunt.hcl.json`: Terragrunt's blocks, everything else attributes.
+    TerragruntRoot,
     /// `resource`, `data`, `ephemeral` (also `data` in `check`).
     Resource,
     Lifecycle,
@@ -226,6 +237,14 @@ fn is_known_top_level(key: &str) -> bool {
 fn nested_block(schema: Schema, key: &str) -> Option<(usize, Schema)> {
     use Schema::*;
     Some(match (schema, key) {
+        (TerragruntRoot, "include" | "dependency" | "import" | "generate" | "feature") => {
+            (1, Plain)
+        }
+        (
+            TerragruntRoot,
+            "dependencies" | "terraform" | "remote_state" | "locals" | "exclude" | "errors"
+            | "engine" | "catalog",
+        ) => (0, Plain),
         // An `action` has two labels and meta-arguments like a resource's (`count`,
         // `for_each`, `provider`), with its settings in a nested `config`.
         (Root, "resource" | "data" | "ephemeral" | "action") => (2, Resource),
@@ -291,7 +310,7 @@ impl Lowerer {
         }
     }
 
-    fn root(&mut self, root: &Value) -> Result<Body> {
+    fn root(&mut self, root: &Value, schema: Schema) -> Result<Body> {
         let not_object = "Root value must be object: the root value in a JSON configuration must \
                           be a JSON object or an array of JSON objects";
         let objects: Vec<&Object> = match root {
@@ -306,7 +325,7 @@ impl Lowerer {
                 .collect::<Result<_>>()?,
             other => return Err(self.error(value_range(other), not_object.to_string())),
         };
-        self.body(&objects, Schema::Root)
+        self.body(&objects, schema)
     }
 
     /// One body, from one object or several (an array of objects at body level is merged).
@@ -316,7 +335,7 @@ impl Lowerer {
         for prop in objects.iter().flat_map(|o| o.properties.iter()) {
             let (name, name_range) = prop_name(prop);
             if name == "//" {
-                if schema == Schema::Root {
+                if matches!(schema, Schema::Root | Schema::TerragruntRoot) {
                     self.root_comment(&prop.value);
                 }
                 continue;

@@ -390,5 +390,6 @@ pub(crate) fn parse(id: FileId, syntax: Syntax, text: &str) -> Parsed {
     match syntax {
         Syntax::Native => native::parse(id, text),
         Syntax::Json => json::parse(id, text),
+        Syntax::TerragruntJson => json::parse_terragrunt(id, text),
     }
 }

@@ -111,7 +111,27 @@ pub(crate) fn template_parts(id: FileId, text: &str, span: Span) -> Option<Vec<T
         text: &padded,
         fixed_span: None,
     };
-    let parts = template
+    Some(lower_template(&lowerer, template))
+}
+
+/// The parts of a string template expression of either syntax: read from the file's text in a
+/// native file, from the string's value in a JSON file (where every part has the string's span:
+/// escapes make offsets into the value differ from offsets into the file).
+pub(crate) fn expr_template_parts(expr: &Expr, text: &str) -> Option<Vec<TemplatePart>> {
+    let Some(value) = expr.json_string.as_deref() else {
+        return template_parts(expr.span.file, text, expr.span);
+    };
+    let template = hcl_edit::parser::parse_template(value).ok()?;
+    let lowerer = Lowerer {
+        id: expr.span.file,
+        text: value,
+        fixed_span: Some(expr.span),
+    };
+    Some(lower_template(&lowerer, &template))
+}
+
+fn lower_template(lowerer: &Lowerer, template: &Template) -> Vec<TemplatePart> {
+    template
         .iter()
         .map(|element| match element {
             Element::Literal(literal) => TemplatePart::Literal(literal.value().clone()),
@@ -122,8 +142,7 @@ pub(crate) fn template_parts(id: FileId, text: &str, span: Span) -> Option<Vec<T
                 TemplatePart::Directive(lowerer.span(directive.span()))
             }
         })
-        .collect();
-    Some(parts)
+        .collect()
 }
 
 fn strip_comment_delimiters(comment: &str) -> &str {

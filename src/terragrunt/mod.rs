@@ -27,7 +27,8 @@ use rayon::prelude::*;
 use crate::diagnostic::Diagnostic;
 use crate::input::read::{LoadedSource, Read, Reader, read_and_parse};
 pub(crate) use crate::knowledge::files::TERRAGRUNT_UNIT as UNIT_FILE;
-use crate::source::{FileId, SourceFile, SourceFiles, Syntax};
+use crate::knowledge::files::{TERRAGRUNT_STACK, terragrunt_syntax};
+use crate::source::{FileId, SourceFile, SourceFiles};
 use crate::syntax::File;
 
 use graph::Digraph;
@@ -88,6 +89,55 @@ pub(crate) struct Tree {
     pub(crate) live: Vec<bool>,
     pub(crate) displayer: Displayer,
     node_index: HashMap<Node, usize>,
+    /// Per included node: how the unit's `include` block merges it in.
+    merge_strategies: HashMap<usize, MergeStrategy>,
+}
+
+/// An `include` block's `merge_strategy`: how the included file's blocks reach the unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MergeStrategy {
+    /// Nothing of the included file is merged in (its locals are still read via `expose`).
+    NoMerge,
+    /// The default: a block of the unit replaces the included block of the same type and name.
+    Shallow,
+    /// Blocks of the same type and name are merged attribute by attribute, the unit's winning.
+    Deep,
+}
+
+/// The `merge_strategy` of reference `reference` (an `include` block) of file `file`.
+fn merge_strategy(tree: &Tree, file: usize, reference: usize) -> MergeStrategy {
+    let site = tree.files[file].extracted.references[reference].site;
+    let written = (tree.files[file].parsed.iter())
+        .flat_map(|parsed| parsed.body.blocks_of("include"))
+        .find(|block| block.header_span == site)
+        .and_then(|block| block.body.attribute("merge_strategy"))
+        .and_then(|attribute| attribute.expr.literal_string());
+    match written {
+        Some("no_merge") => MergeStrategy::NoMerge,
+        Some("deep") => MergeStrategy::Deep,
+        _ => MergeStrategy::Shallow,
+    }
+}
+
+/// Whether the unit that includes a file replaces one of that file's dependency references, as
+/// Terragrunt merges the include before it reads dependencies: with `no_merge` none of them
+/// reaches the unit; otherwise a unit's `dependency` block of the same name replaces it (with a
+/// deep merge, only when the unit sets `config_path` itself), and the unit's `dependencies`
+/// block replaces the included one (a deep merge adds both lists up instead).
+fn replaced_by_unit(unit: &File, strategy: MergeStrategy, reference: &Reference) -> bool {
+    let same_block = |block: &&crate::syntax::Block| match &reference.name {
+        Some(name) => block.kind == "dependency" && block.label(0) == Some(name),
+        None => block.kind == "dependencies",
+    };
+    let mut in_unit = unit.body.blocks.iter().filter(same_block);
+    match strategy {
+        MergeStrategy::NoMerge => true,
+        MergeStrategy::Shallow => in_unit.next().is_some(),
+        MergeStrategy::Deep => {
+            reference.name.is_some()
+                && in_unit.any(|block| block.body.attribute("config_path").is_some())
+        }
+    }
 }
 
 impl Tree {
@@ -382,7 +432,8 @@ impl Builder {
             .enumerate()
             .map(|(i, &f)| {
                 let id = FileId((base + i) as u32);
-                read_and_parse(&self.tree.files[f].path, id, Syntax::Native, max_bytes)
+                let path = &self.tree.files[f].path;
+                read_and_parse(path, id, terragrunt_syntax(path), max_bytes)
             })
             .collect();
         for (&f, read) in batch.iter().zip(reads) {
@@ -436,6 +487,10 @@ impl Builder {
                             self.tree.files[file].is_unit = true;
                         }
                         let to = self.node(Node { file, unit });
+                        if kind == RefKind::Include {
+                            let strategy = merge_strategy(&self.tree, node.file, reference);
+                            self.tree.merge_strategies.entry(to).or_insert(strategy);
+                        }
                         self.tree.edges.push(Edge {
                             from: n,
                             reference,
@@ -443,7 +498,7 @@ impl Builder {
                             kind,
                         });
                     }
-                    Outcome::Absent => {}
+                    Outcome::Absent | Outcome::Replaced | Outcome::Deferred => {}
                     outcome => self.tree.failures.push(Failure {
                         node: n,
                         reference,
@@ -463,13 +518,15 @@ fn resolve_node(tree: &Tree, n: usize) -> Vec<Outcome> {
     if references.is_empty() {
         return Vec::new();
     }
+    if is_stack_template(&tree.files[node.unit].path) {
+        return vec![Outcome::Deferred; references.len()];
+    }
     let text = &tree.sources.get(file.id).text;
     let mut env = Env {
         config_dir: dir_of(&tree.files[node.unit].path),
         file_dir: dir_of(&file.path),
         included: node.file != node.unit,
         includes: &[],
-        file: file.id,
         text,
     };
     // Includes first: `get_parent_terragrunt_dir()` elsewhere in the file names their targets.
@@ -486,15 +543,45 @@ fn resolve_node(tree: &Tree, n: usize) -> Vec<Outcome> {
         }
     }
     env.includes = &includes;
+    // An included file's dependencies are judged after the include is merged into the unit.
+    let merged_into = (node.file != node.unit)
+        .then(|| tree.files[node.unit].parsed.as_ref())
+        .flatten()
+        .map(|unit| (unit, tree.merge_strategies.get(&n).copied()));
     references
         .iter()
         .enumerate()
         .map(|(i, reference)| {
+            if let Some((unit, strategy)) = merged_into
+                && reference.kind == RefKind::Dependency
+                && replaced_by_unit(unit, strategy.unwrap_or(MergeStrategy::Shallow), reference)
+            {
+                return Outcome::Replaced;
+            }
             outcomes.remove(&i).unwrap_or_else(|| {
                 resolve::resolve(reference.kind, reference.optional, &reference.path, &env)
             })
         })
         .collect()
+}
+
+/// Whether a unit is a Terragrunt Stacks template rather than a unit run where it stands: it is
+/// in a catalog (`catalog/units/<name>/terragrunt.hcl`), or below a directory holding
+/// `terragrunt.stack.hcl` (where generated copies live). Its relative paths, and the values it
+/// reads from its stack, exist only in the generated copy.
+fn is_stack_template(unit: &Path) -> bool {
+    let dir = dir_of(unit);
+    let in_catalog = dir.ancestors().any(|d| {
+        d.file_name().is_some_and(|n| n == "units")
+            && d.parent()
+                .and_then(Path::file_name)
+                .is_some_and(|n| n == "catalog")
+    });
+    in_catalog
+        || dir
+            .ancestors()
+            .skip(1)
+            .any(|d| d.join(TERRAGRUNT_STACK).is_file())
 }
 
 /// How a missing target is described: (label at the path, note).
@@ -511,7 +598,7 @@ pub(crate) fn describe_missing(
             format!(
                 "Terragrunt fails on this {}: there is no {} at `{shown}`.",
                 kind.written(),
-                if kind == RefKind::Dependency {
+                if matches!(kind, RefKind::Dependency | RefKind::StackSource) {
                     "unit directory"
                 } else {
                     "file"

@@ -2,8 +2,8 @@
 //! `dependency`/`dependencies` blocks and `read_terragrunt_config(...)` calls, and every
 //! function call (for rules that look for particular functions).
 
-use crate::source::{FileId, SourceFiles, Span};
-use crate::syntax::native::{TemplatePart, template_parts};
+use crate::source::{SourceFiles, Span};
+use crate::syntax::native::{TemplatePart, expr_template_parts};
 use crate::syntax::{Block, Body, Expr, ExprKind, File, TraversalStep};
 
 /// How one file refers to another.
@@ -18,6 +18,9 @@ pub(crate) enum RefKind {
     /// `dependency "name" { config_path = ... }` or `dependencies { paths = [...] }`: another unit
     /// (a directory holding `terragrunt.hcl`) that must be applied first.
     Dependency,
+    /// `unit "name" { source = ... }` in a `terragrunt.stack.hcl`: the unit template (a
+    /// directory holding `terragrunt.hcl`) that `terragrunt stack generate` copies.
+    StackSource,
 }
 
 impl RefKind {
@@ -28,6 +31,7 @@ impl RefKind {
             RefKind::Import => "import",
             RefKind::Read => "read_terragrunt_config",
             RefKind::Dependency => "dependency",
+            RefKind::StackSource => "unit source",
         }
     }
 
@@ -38,12 +42,13 @@ impl RefKind {
             RefKind::Import => "imports",
             RefKind::Read => "reads",
             RefKind::Dependency => "depends on",
+            RefKind::StackSource => "generates a unit from",
         }
     }
 
     /// Whether the reference makes Terragrunt parse its target (so a cycle never ends).
     pub(crate) fn parses_target(self) -> bool {
-        !matches!(self, RefKind::Dependency)
+        !matches!(self, RefKind::Dependency | RefKind::StackSource)
     }
 }
 
@@ -79,7 +84,7 @@ pub(crate) struct Extracted {
 pub(crate) fn extract(file: &File, files: &SourceFiles) -> Extracted {
     let text = &files.get(file.id).text;
     let mut out = Extracted::default();
-    let walker = Walker { id: file.id, text };
+    let walker = Walker { text };
     for block in &file.body.blocks {
         block_references(block, &mut out.references);
     }
@@ -122,6 +127,11 @@ fn block_references(block: &Block, out: &mut Vec<Reference>) {
                 push(RefKind::Dependency, &path.expr);
             }
         }
+        "unit" => {
+            if let Some(source) = block.body.attribute("source") {
+                push(RefKind::StackSource, &source.expr);
+            }
+        }
         "dependencies" => {
             if let Some(paths) = block.body.attribute("paths") {
                 match paths.expr.tuple_items() {
@@ -135,7 +145,6 @@ fn block_references(block: &Block, out: &mut Vec<Reference>) {
 }
 
 struct Walker<'a> {
-    id: FileId,
     text: &'a str,
 }
 
@@ -170,7 +179,7 @@ impl Walker<'_> {
                 args.iter().for_each(|a| self.expr(a, out));
             }
             ExprKind::Template => {
-                for part in template_parts(self.id, self.text, expr.span).unwrap_or_default() {
+                for part in expr_template_parts(expr, self.text).unwrap_or_default() {
                     if let TemplatePart::Interpolation(inner) = part {
                         self.expr(&inner, out);
                     }

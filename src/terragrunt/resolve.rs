@@ -1,13 +1,15 @@
 //! Evaluates path expressions statically, the way Terragrunt would for one unit: string
-//! literals, `find_in_parent_folders()`, `get_terragrunt_dir()`, `get_parent_terragrunt_dir()`,
-//! `get_repo_root()`, `get_path_to_repo_root()`, `get_path_from_repo_root()`, and `"${...}/x"`
-//! templates built from them. Anything else (locals, other functions, conditionals) is
-//! unresolvable, never guessed.
+//! literals, `find_in_parent_folders()`, `get_terragrunt_dir()`, `get_original_terragrunt_dir()`,
+//! `get_parent_terragrunt_dir()`, `path_relative_to_include()`, `path_relative_from_include()`,
+//! `get_repo_root()`, `get_path_to_repo_root()`, `get_path_from_repo_root()`, `dirname(...)`,
+//! and `"${...}/x"` templates built from them (Gruntwork's standard live layout writes
+//! `"${dirname(find_in_parent_folders("root.hcl"))}/_envcommon/app.hcl"`). Anything else
+//! (locals, other functions, conditionals) is unresolvable, never guessed.
 
 use std::path::{Path, PathBuf};
 
-use crate::source::{FileId, Span};
-use crate::syntax::native::{TemplatePart, template_parts};
+use crate::source::Span;
+use crate::syntax::native::{TemplatePart, expr_template_parts};
 use crate::syntax::{Expr, ExprKind};
 
 use super::paths::{clean, relative};
@@ -15,6 +17,7 @@ use super::refs::RefKind;
 
 /// Terragrunt's default configuration file name.
 use crate::knowledge::files::TERRAGRUNT_UNIT as DEFAULT_CONFIG;
+use crate::knowledge::files::TERRAGRUNT_UNIT_JSON;
 /// The name Terragrunt recommends for the root configuration.
 pub(crate) const ROOT_CONFIG: &str = "root.hcl";
 
@@ -28,7 +31,7 @@ pub(crate) struct Env<'a> {
     pub(crate) included: bool,
     /// The includes of the file, resolved: (label, target file).
     pub(crate) includes: &'a [(Option<String>, PathBuf)],
-    pub(crate) file: FileId,
+    /// The file's text: a native template's parts are read from it.
     pub(crate) text: &'a str,
 }
 
@@ -52,8 +55,15 @@ pub(crate) enum Stop {
 pub(crate) enum Outcome {
     /// An existing file (for a dependency: the unit's `terragrunt.hcl`).
     Found(PathBuf),
-    /// An optional `read_terragrunt_config` target that does not exist: nothing to follow.
+    /// Nothing to follow: an optional `read_terragrunt_config` target that does not exist, or a
+    /// stack's unit fetched from a repository or registry.
     Absent,
+    /// A dependency of an included file that the including unit replaces (a `dependency` block
+    /// of the same name, or `merge_strategy = "no_merge"`): Terragrunt never evaluates it.
+    Replaced,
+    /// A reference of a Terragrunt Stacks unit template, which resolves only in the copy that
+    /// `terragrunt stack generate` makes: not judged.
+    Deferred,
     Missing {
         path: PathBuf,
         why: Missing,
@@ -77,6 +87,10 @@ pub(crate) fn resolve(kind: RefKind, optional: bool, path: &Expr, env: &Env) -> 
         Ok(text) => text,
         Err(stop) => return Outcome::Stopped(stop),
     };
+    // A stack's unit from a repository or registry is fetched when the stack is generated.
+    if kind == RefKind::StackSource && !(text.starts_with('.') || text.starts_with('/')) {
+        return Outcome::Absent;
+    }
     let written = Path::new(&text);
     let target = if written.is_absolute() {
         clean(written)
@@ -98,9 +112,17 @@ pub(crate) fn resolve(kind: RefKind, optional: bool, path: &Expr, env: &Env) -> 
                 why: Missing::NoSuchPath,
             },
         },
-        RefKind::Read | RefKind::Dependency => {
+        RefKind::Read | RefKind::Dependency | RefKind::StackSource => {
             let (config, why) = if is_dir {
-                (target.join(DEFAULT_CONFIG), Missing::NoConfigInDirectory)
+                // Terragrunt reads `terragrunt.hcl`, else `terragrunt.hcl.json`.
+                let native = target.join(DEFAULT_CONFIG);
+                let json = target.join(TERRAGRUNT_UNIT_JSON);
+                let config = if !native.is_file() && json.is_file() {
+                    json
+                } else {
+                    native
+                };
+                (config, Missing::NoConfigInDirectory)
             } else {
                 (target.clone(), Missing::NoSuchPath)
             };
@@ -125,7 +147,7 @@ pub(crate) fn eval(expr: &Expr, env: &Env) -> Result<String, Stop> {
         ExprKind::String(s) => Ok(s.clone()),
         ExprKind::Parenthesis(inner) => eval(inner, env),
         ExprKind::Template => {
-            let parts = template_parts(env.file, env.text, expr.span)
+            let parts = expr_template_parts(expr, env.text)
                 .ok_or_else(|| unresolvable("a heredoc is not resolved"))?;
             let mut out = String::new();
             for part in parts {
@@ -175,26 +197,25 @@ fn call(name: &str, args: &[Expr], span: Span, env: &Env) -> Result<String, Stop
                 },
             }
         }
-        "get_terragrunt_dir" if args.is_empty() => Ok(env.config_dir.to_string_lossy().into()),
-        "get_parent_terragrunt_dir" if args.len() <= 1 => {
-            if env.included {
-                return Ok(env.file_dir.to_string_lossy().into());
-            }
-            let label = string_arg(0)?;
-            let matching: Vec<&PathBuf> = env
-                .includes
-                .iter()
-                .filter(|(name, _)| label.is_none() || name.as_deref() == label.as_deref())
-                .map(|(_, path)| path)
-                .collect();
-            match matching.as_slice() {
-                [one] => Ok(super::paths::dir_of(one).to_string_lossy().into()),
-                _ => Err(Stop::Unresolvable {
-                    span,
-                    why: "`get_parent_terragrunt_dir()` needs exactly one resolved include to name"
-                        .into(),
-                }),
-            }
+        "get_terragrunt_dir" | "get_original_terragrunt_dir" if args.is_empty() => {
+            Ok(env.config_dir.to_string_lossy().into())
+        }
+        "dirname" if args.len() == 1 => {
+            let path = string_arg(0)?.unwrap_or_default();
+            Ok(super::paths::dir_of(Path::new(&path))
+                .to_string_lossy()
+                .into())
+        }
+        "get_parent_terragrunt_dir" | "path_relative_to_include" | "path_relative_from_include"
+            if args.len() <= 1 =>
+        {
+            let parent = parent_dir(name, string_arg(0)?, span, env)?;
+            let text = match name {
+                "get_parent_terragrunt_dir" => parent,
+                "path_relative_to_include" => relative(&parent, env.config_dir),
+                _ => relative(env.config_dir, &parent),
+            };
+            Ok(text.to_string_lossy().into())
         }
         "get_repo_root" | "get_path_to_repo_root" | "get_path_from_repo_root"
             if args.is_empty() =>
@@ -217,6 +238,29 @@ fn call(name: &str, args: &[Expr], span: Span, env: &Env) -> Result<String, Stop
         _ => Err(Stop::Unresolvable {
             span,
             why: format!("`{name}(...)` is not resolved statically"),
+        }),
+    }
+}
+
+/// The directory of the included file that `name(label)` is about: the file itself when it is
+/// evaluated as an include, else the one include the unit has (or the one labelled `label`). A
+/// unit with no include is its own parent, as Terragrunt has it.
+fn parent_dir(name: &str, label: Option<String>, span: Span, env: &Env) -> Result<PathBuf, Stop> {
+    if env.included {
+        return Ok(env.file_dir.to_path_buf());
+    }
+    if env.includes.is_empty() && name != "get_parent_terragrunt_dir" {
+        return Ok(env.config_dir.to_path_buf());
+    }
+    let matching: Vec<&PathBuf> = (env.includes.iter())
+        .filter(|(include, _)| label.is_none() || include.as_deref() == label.as_deref())
+        .map(|(_, path)| path)
+        .collect();
+    match matching.as_slice() {
+        [one] => Ok(super::paths::dir_of(one).to_path_buf()),
+        _ => Err(Stop::Unresolvable {
+            span,
+            why: format!("`{name}()` needs exactly one resolved include to name"),
         }),
     }
 }
@@ -248,6 +292,17 @@ mod tests {
     use crate::source::{SourceFile, SourceFiles};
 
     fn eval_in(dir: &Path, source: &str) -> Result<String, Stop> {
+        eval_for(dir, dir, &[], source)
+    }
+
+    /// Evaluates `source` written in a file of `file_dir` for the unit of `config_dir` (an
+    /// include when they differ), whose includes are `includes`.
+    fn eval_for(
+        config_dir: &Path,
+        file_dir: &Path,
+        includes: &[(Option<String>, PathBuf)],
+        source: &str,
+    ) -> Result<String, Stop> {
         let mut files = SourceFiles::default();
         let text = format!("x = {source}\n");
         let id = files.add(SourceFile::new("t.hcl".into(), text.clone()));
@@ -255,11 +310,10 @@ mod tests {
             .file
             .expect("parses");
         let env = Env {
-            config_dir: dir,
-            file_dir: dir,
-            included: false,
-            includes: &[],
-            file: id,
+            config_dir,
+            file_dir,
+            included: config_dir != file_dir,
+            includes,
             text: &text,
         };
         eval(&file.body.attributes[0].expr, &env)
@@ -314,5 +368,62 @@ mod tests {
             eval_in(&unit, "abspath(\"x\")"),
             Err(Stop::Unresolvable { .. })
         ));
+    }
+
+    #[test]
+    fn the_standard_live_layout() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let root = t.path().canonicalize().expect("canonical");
+        let unit = root.join("prod/us/app");
+        std::fs::create_dir_all(&unit).expect("mkdir");
+        std::fs::write(root.join("root.hcl"), "").expect("write");
+        let show = |p: &Path| p.to_string_lossy().into_owned();
+        assert_eq!(
+            eval_in(
+                &unit,
+                "\"${dirname(find_in_parent_folders(\"root.hcl\"))}/_envcommon/app.hcl\""
+            ),
+            Ok(format!("{}/_envcommon/app.hcl", show(&root)))
+        );
+        assert_eq!(
+            eval_in(&unit, "get_original_terragrunt_dir()"),
+            Ok(show(&unit))
+        );
+        // A unit without includes is its own parent.
+        assert_eq!(eval_in(&unit, "path_relative_to_include()"), Ok(".".into()));
+        // In the root file, evaluated for the unit: the state key of every unit.
+        assert_eq!(
+            eval_for(
+                &unit,
+                &root,
+                &[],
+                "\"${path_relative_to_include()}/tf.tfstate\""
+            ),
+            Ok("prod/us/app/tf.tfstate".into())
+        );
+        assert_eq!(
+            eval_for(&unit, &root, &[], "path_relative_from_include()"),
+            Ok("../../..".into())
+        );
+        // In the unit: relative to the include it names.
+        let includes = [(Some("root".to_string()), root.join("root.hcl"))];
+        assert_eq!(
+            eval_for(
+                &unit,
+                &unit,
+                &includes,
+                "path_relative_to_include(\"root\")"
+            ),
+            Ok("prod/us/app".into())
+        );
+        assert_eq!(
+            eval_for(
+                &unit,
+                &unit,
+                &includes,
+                "get_parent_terragrunt_dir(\"root\")"
+            ),
+            Ok(show(&root))
+        );
     }
 }

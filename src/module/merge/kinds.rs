@@ -1,6 +1,7 @@
 //! Appending primary blocks and merging override blocks, kind by kind (spec §2, §3).
 
 use crate::diagnostic::ids;
+use crate::source::Span;
 use crate::syntax::Block;
 
 use super::body::Handling;
@@ -82,11 +83,21 @@ impl Merger<'_> {
         let first = self.module.objects[existing].base_header;
         let summary = self.duplicate_summary(&address);
         let d = self
-            .error(ids::DUPLICATE_DEFINITION, summary, block.def_range(self.files), "defined again here")
+            .error(
+                ids::DUPLICATE_DEFINITION,
+                summary,
+                block.def_range(self.files),
+                "defined again here",
+            )
             .with_label(self.files, first, "first defined here")
             .with_note(format!(
-                "Primary files are appended, not merged: {} may be defined only once in a module. To change it from another file, use an override file (`*_override.tf`).",
+                "Primary files are appended, not merged: {} may be defined only once in a module.",
                 address.describe()
+            ))
+            .with_help(self.duplicate_help(
+                first,
+                block.header_span,
+                "remove one of the two definitions, or give one of them another name",
             ));
         self.report(d);
         // Which definition the tool keeps only matters for what it reports next.
@@ -96,6 +107,22 @@ impl Merger<'_> {
         ) {
             self.module.objects[existing] = object;
         }
+    }
+
+    /// What to do about a second definition: within one file, `same_file` (one of them is a
+    /// leftover); across files, the second is usually meant to change the first, which is what
+    /// override files do.
+    pub(super) fn duplicate_help(&self, first: Span, again: Span, same_file: &str) -> String {
+        if first.file == again.file {
+            return same_file.to_string();
+        }
+        let file = self.files.get(again.file).file_name();
+        // `main.tf.json` → `main_override.tf.json`: the override keeps the file's syntax.
+        let (stem, extension) = file.split_at(file.find('.').unwrap_or(file.len()));
+        format!(
+            "remove one of the two definitions; to change the first from `{file}`, move the \
+             changed arguments into an override file (`{stem}_override{extension}`)"
+        )
     }
 
     fn duplicate_summary(&self, address: &Address) -> String {

@@ -132,7 +132,14 @@ impl Merger<'_> {
                     "defined again here",
                 )
                 .with_label(self.files, first, "first defined here")
-                .with_note("A module may have only one required_providers block in its primary files; use an override file to change entries.");
+                .with_note(
+                    "A module may have only one required_providers block in its primary files.",
+                )
+                .with_help(self.duplicate_help(
+                    first,
+                    block.header_span,
+                    "move the entries of this block into the first one",
+                ));
             self.report(d);
         }
         self.required_providers_blocks.push(block.header_span);
