@@ -1105,3 +1105,22 @@ fn pre_commit_default_hook_installs_the_wheel() {
     assert!(text.contains("error[duplicate_definition]"), "{text}");
     assert!(text.contains("infra/main.tf:2:1"), "{text}");
 }
+
+/// Without the tools, `cargo test` says what it did not test: the tool-driven tests print
+/// `skipped: ...` to the process's stderr (outside CI, where a missing tool fails instead).
+#[test]
+fn missing_tools_are_reported_as_skipped() {
+    let empty = tempfile::tempdir().expect("tempdir");
+    let me = std::env::current_exe().expect("the test binary");
+    let out = run(Command::new(me)
+        .args(["--exact", "example_workflow_passes_actionlint"])
+        .env_remove("CI")
+        .env("TFLINT_MERGE_CI_BIN", empty.path())
+        .env("PATH", empty.path()));
+    assert!(out.status.success(), "{}", printed(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("skipped: ") && stderr.contains("not installed"),
+        "no skip message on stderr:\n{stderr}"
+    );
+}
