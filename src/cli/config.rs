@@ -98,13 +98,20 @@ pub(crate) fn find(start: &Path) -> Result<Option<PathBuf>, String> {
     Ok(None)
 }
 
+/// A configuration file larger than this is refused unread: a real one is a few kilobytes.
+const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
 pub(crate) fn load(path: &Path) -> Result<Config, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+    let unreadable = |message: String| ConfigError {
         path: path.to_path_buf(),
         line: 0,
         column: 0,
-        message: format!("cannot read: {e}"),
-    })?;
+        message: format!("cannot read: {message}"),
+    };
+    let bytes = crate::input::read::read_bytes(path, MAX_CONFIG_BYTES)
+        .map_err(|failure| unreadable(failure.describe()))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| unreadable(format!("not valid UTF-8: {}", e.utf8_error())))?;
     parse(path, &text)
 }
 

@@ -8,7 +8,7 @@
 //! The walk also collects Terragrunt units (`terragrunt.hcl` files), checked as one tree by
 //! `crate::terragrunt`; the `.hcl` files they reference are found by following references.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
 use globset::{GlobSet, GlobSetBuilder};
@@ -50,6 +50,7 @@ pub(crate) fn exclude_set(globs: &[String]) -> Result<GlobSet, String> {
 pub(crate) fn discover(paths: &[PathBuf], exclude: &GlobSet) -> Discovery {
     let mut found = BTreeSet::new();
     let mut units = BTreeSet::new();
+    let mut visited = HashSet::new();
     let mut out = Discovery::default();
     for path in paths {
         let walker = Walker {
@@ -61,9 +62,13 @@ pub(crate) fn discover(paths: &[PathBuf], exclude: &GlobSet) -> Discovery {
                 if !walker.is_excluded(path) {
                     walker.walk(
                         path,
-                        &mut Vec::new(),
-                        (&mut found, &mut units),
-                        &mut out.diagnostics,
+                        &mut WalkState {
+                            ancestors: Vec::new(),
+                            visited: &mut visited,
+                            found: &mut found,
+                            units: &mut units,
+                            diagnostics: &mut out.diagnostics,
+                        },
                     );
                 }
             }
@@ -113,6 +118,20 @@ fn has_config_files(dir: &Path) -> bool {
     super::listing::config_files(dir).is_ok_and(|names| !names.is_empty())
 }
 
+/// What a walk carries from directory to directory.
+struct WalkState<'a> {
+    /// The canonical paths of the directories above the current one: a symlink back to one of
+    /// them is a loop.
+    ancestors: Vec<PathBuf>,
+    /// The canonical paths of every directory walked so far, under any path: a directory that
+    /// several symlinks reach (a "diamond") is walked once, so the walk stays linear in the
+    /// number of real directories.
+    visited: &'a mut HashSet<PathBuf>,
+    found: &'a mut BTreeSet<PathBuf>,
+    units: &'a mut BTreeSet<PathBuf>,
+    diagnostics: &'a mut Vec<Diagnostic>,
+}
+
 struct Walker<'a> {
     root: &'a Path,
     exclude: &'a GlobSet,
@@ -133,14 +152,9 @@ impl Walker<'_> {
         self.exclude.is_match(&shown) || relative.is_some_and(|r| self.exclude.is_match(r))
     }
 
-    /// Walks `dir`; `ancestors` holds the canonical paths of the directories above it.
-    fn walk(
-        &self,
-        dir: &Path,
-        ancestors: &mut Vec<PathBuf>,
-        (found, units): (&mut BTreeSet<PathBuf>, &mut BTreeSet<PathBuf>),
-        diagnostics: &mut Vec<Diagnostic>,
-    ) {
+    /// Walks `dir`, unless the real directory it is was walked already.
+    fn walk(&self, dir: &Path, state: &mut WalkState) {
+        let diagnostics = &mut *state.diagnostics;
         let canonical = match dir.canonicalize() {
             Ok(c) => c,
             Err(error) => {
@@ -148,7 +162,7 @@ impl Walker<'_> {
                 return;
             }
         };
-        if ancestors.contains(&canonical) {
+        if state.ancestors.contains(&canonical) {
             diagnostics.push(
                 io_error(
                     dir,
@@ -159,6 +173,9 @@ impl Walker<'_> {
                 )
                 .with_help("remove the symlink or add it to --exclude"),
             );
+            return;
+        }
+        if !state.visited.insert(canonical.clone()) {
             return;
         }
         let entries = match std::fs::read_dir(dir) {
@@ -182,24 +199,24 @@ impl Walker<'_> {
             }
         }
         names.sort();
-        ancestors.push(canonical);
+        state.ancestors.push(canonical);
         let mut is_module = false;
         for (name, path) in names {
             // `metadata` follows symlinks; a dangling one is not a directory.
             let is_dir = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
             if is_dir {
                 if !name.starts_with('.') && !self.is_excluded(&path) {
-                    self.walk(&path, ancestors, (found, units), diagnostics);
+                    self.walk(&path, state);
                 }
             } else if classify(&name).is_some() && !self.is_excluded(&path) {
                 is_module = true;
             } else if name == TERRAGRUNT_UNIT && !self.is_excluded(&path) {
-                units.insert(path);
+                state.units.insert(path);
             }
         }
-        ancestors.pop();
+        state.ancestors.pop();
         if is_module {
-            found.insert(dir.to_path_buf());
+            state.found.insert(dir.to_path_buf());
         }
     }
 }
@@ -295,6 +312,38 @@ mod tests {
         assert_eq!(rel(t.path(), &found.dirs), ["a"]);
         assert_eq!(found.diagnostics.len(), 1);
         assert!(found.diagnostics[0].message.contains("symlink loop"));
+    }
+
+    /// Two links per level to the next level's directory: 2^20 paths, 21 real directories.
+    #[cfg(unix)]
+    #[test]
+    fn symlink_diamond_walks_each_real_directory_once() {
+        const LEVELS: usize = 20;
+        let t = tree(&[]);
+        let level = |n: usize| t.path().join(format!("level{n}"));
+        for n in 0..=LEVELS {
+            fs::create_dir_all(level(n)).expect("mkdir");
+            fs::write(level(n).join("main.tf"), "").expect("write");
+            if n > 0 {
+                for link in ["left", "right"] {
+                    std::os::unix::fs::symlink(level(n), level(n - 1).join(link)).expect("link");
+                }
+            }
+        }
+        let start = std::time::Instant::now();
+        let found = discover(&[t.path().to_path_buf()], &GlobSet::empty());
+        let elapsed = start.elapsed();
+        assert_eq!(
+            found.dirs.len(),
+            LEVELS + 1,
+            "{:?}",
+            rel(t.path(), &found.dirs)
+        );
+        assert!(found.diagnostics.is_empty());
+        assert!(
+            elapsed < std::time::Duration::from_secs(1),
+            "took {elapsed:?}"
+        );
     }
 
     #[test]

@@ -38,13 +38,25 @@ pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
         })
         .collect();
 
+    if let Some(offset) = scanned.backtrack_limit_at {
+        return Parsed {
+            file: Err(SyntaxError {
+                message: BACKTRACK_LIMIT_MESSAGE.to_string(),
+                span: Span::new(id, offset..offset),
+                beyond_tool_limit: true,
+            }),
+            duplicate_attributes: Vec::new(),
+        };
+    }
     let body = match parse_tolerant(text, &scanned.insignificant_newlines) {
         Ok(body) => body,
         Err(error) => {
             let offset = error.location().offset().min(text.len());
+            let message = error.message().to_string();
             return Parsed {
                 file: Err(SyntaxError {
-                    message: error.message().to_string(),
+                    beyond_tool_limit: is_beyond_parser_limit(&message),
+                    message,
                     span: Span::new(id, offset..offset),
                 }),
                 duplicate_attributes: Vec::new(),
@@ -62,6 +74,17 @@ pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
         file: Ok(File { id, body, comments }),
         duplicate_attributes,
     }
+}
+
+/// Why a text is not given to the parser when [`super::scan::Scan::backtrack_cost`] is too high.
+pub(crate) const BACKTRACK_LIMIT_MESSAGE: &str = "brackets, parentheses or strings nest too deeply \
+    after operators for tflint-merge's parser to check this file in reasonable time";
+
+/// Whether hcl-edit's error is one of its fixed limits (64 nested levels, 128 chained binary
+/// operators) rather than a syntax error: Terraform has neither limit.
+pub(crate) fn is_beyond_parser_limit(message: &str) -> bool {
+    message.contains("at most 64 nested levels")
+        || message.contains("at most 128 chained binary operators")
 }
 
 /// Parses a native-syntax expression embedded elsewhere (the `${...}` of a JSON string, a JSON

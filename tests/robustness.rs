@@ -1,0 +1,130 @@
+//! No input may hang the run, exhaust memory or take super-linear time: special files, endless
+//! devices, inputs that make a parser backtrack, symlink diamonds. Every run here is bounded by
+//! a watchdog, so that a regression fails the test instead of hanging the suite.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Far above what any of these runs needs; only a hang reaches it.
+const WATCHDOG: Duration = Duration::from_secs(60);
+
+/// Runs the binary in `dir`, killing it (and failing the test) if it outlives the watchdog.
+fn run(dir: &Path, args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tflint-merge");
+    let start = Instant::now();
+    while child.try_wait().expect("poll the child").is_none() {
+        if start.elapsed() > WATCHDOG {
+            child.kill().expect("kill the hung child");
+            panic!("tflint-merge {args:?} hung for more than {WATCHDOG:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("collect the output")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn write(root: &Path, files: &[(&str, &str)]) {
+    for (name, content) in files {
+        let path = root.join(name);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, content).expect("write");
+    }
+}
+
+/// A healthy directory with one finding, checked beside the bad input to show that its result
+/// still comes.
+const HEALTHY: &[(&str, &str)] = &[
+    ("healthy/main.tf", "variable \"a\" {}\n"),
+    ("healthy/override.tf", "variable \"missing\" {}\n"),
+];
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    let status = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("run mkfifo");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_like_a_configuration_file_is_a_read_error_not_a_hang() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), HEALTHY);
+    write(t.path(), &[("m/variables.tf", "variable \"b\" {}\n")]);
+    mkfifo(&t.path().join("m/main.tf"));
+    let out = run(t.path(), &["--format", "short", "."]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "m/main.tf: error[read_error]: Failed to read file: it is a named pipe (FIFO), \
+             not a regular file"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("healthy/override.tf"), "{text}");
+    assert_eq!(out.status.code(), Some(1));
+
+    let merged = run(t.path(), &["merged", "m"]);
+    let errors = String::from_utf8_lossy(&merged.stderr);
+    assert!(errors.contains("named pipe (FIFO)"), "{errors}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_as_terragrunt_unit_or_config_file_is_a_read_error_not_a_hang() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), HEALTHY);
+    mkfifo(&t.path().join("live/app/terragrunt.hcl"));
+    let out = run(t.path(), &["--format", "short", "."]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "live/app/terragrunt.hcl: error[read_error]: Failed to read file: it is a named pipe"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("healthy/override.tf"), "{text}");
+    run(t.path(), &["graph", "live"]);
+
+    mkfifo(&t.path().join("config.yaml"));
+    let out = run(t.path(), &["--config", "config.yaml", "healthy"]);
+    let errors = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        errors.contains("cannot read: it is a named pipe (FIFO)"),
+        "{errors}"
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_to_an_endless_device_is_a_read_error_not_a_read_until_memory_runs_out() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), HEALTHY);
+    write(t.path(), &[("m/variables.tf", "variable \"b\" {}\n")]);
+    std::os::unix::fs::symlink("/dev/zero", t.path().join("m/main.tf")).expect("symlink");
+    let out = run(t.path(), &["--format", "short", "."]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "m/main.tf: error[read_error]: Failed to read file: it is a character device"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("healthy/override.tf"), "{text}");
+}
