@@ -32,7 +32,10 @@ pub(crate) struct Discovery {
 /// Compiles `--exclude` globs; `*` does not cross `/`, `**` does.
 pub(crate) fn exclude_set(globs: &[String]) -> Result<GlobSet, String> {
     let mut builder = GlobSetBuilder::new();
-    for glob in globs {
+    // Each glob once: repeats (a config and the command line naming the same one, or a
+    // generated list) would each make every match slower.
+    let mut seen = HashSet::new();
+    for glob in globs.iter().filter(|glob| seen.insert(glob.as_str())) {
         let trimmed = glob.trim_end_matches('/');
         for pattern in [trimmed.to_string(), format!("{trimmed}/**")] {
             let compiled = globset::GlobBuilder::new(&pattern)
@@ -366,6 +369,13 @@ mod tests {
         assert_eq!(found.terragrunt, [unit]);
         let deleted = discover(&[t.path().join("live/terragrunt.hcl")], &GlobSet::empty());
         assert!(deleted.missing.is_empty() && deleted.terragrunt.is_empty());
+    }
+
+    #[test]
+    fn repeated_globs_are_compiled_once() {
+        let globs = vec!["examples/**".to_string(); 1000];
+        // Each glob compiles to two patterns: itself and everything below it.
+        assert_eq!(exclude_set(&globs).expect("glob").len(), 2);
     }
 
     #[test]

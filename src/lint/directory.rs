@@ -1,7 +1,7 @@
 //! The stages for one module directory: list → read and parse → views → merge → rules →
 //! ignores. Each directory is independent, so directories run in parallel with no shared state.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -263,9 +263,11 @@ fn one_view_errors(diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
         *views = views.union(d.views);
     }
     let mut out: Vec<Diagnostic> = Vec::new();
+    let mut reported: HashSet<Place> = HashSet::new();
     for d in diagnostics {
-        let views = seen.get(&place(d)).copied().unwrap_or_default();
-        if views.terraform != views.opentofu && !out.iter().any(|o| place(o) == place(d)) {
+        let at = place(d);
+        let views = seen.get(&at).copied().unwrap_or_default();
+        if views.terraform != views.opentofu && reported.insert(at) {
             out.push(d.clone());
         }
     }

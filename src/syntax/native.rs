@@ -9,6 +9,7 @@
 //! - newlines inside `for` expressions (see [`super::scan`]): replaced by spaces.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::ops::Range;
 
 use hcl_edit::Span as _;
@@ -272,20 +273,23 @@ impl Lowerer<'_> {
 
     fn body(&self, body: &HclBody, duplicates: &mut Vec<DuplicateAttribute>) -> Body {
         let mut out = Body::default();
+        // The first definition of each attribute name, to report repeats in one pass.
+        let mut first_spans: HashMap<String, Span> = HashMap::new();
         for structure in body.iter() {
             match structure {
                 Structure::Attribute(attr) => {
                     let name_range = attr.key.span();
                     let name = self.source(name_range.clone(), attr.key.as_str());
                     let name_span = self.span(name_range);
-                    if let Some(first) = out.attributes.iter().find(|a| a.name == name) {
+                    if let Some(&first) = first_spans.get(&name) {
                         duplicates.push(DuplicateAttribute {
                             name: name.clone(),
-                            first: first.name_span,
+                            first,
                             second: name_span,
                             syntax: Syntax::Native,
                         });
                     }
+                    first_spans.entry(name.clone()).or_insert(name_span);
                     out.attributes.push(Attribute {
                         name,
                         name_span,
