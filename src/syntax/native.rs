@@ -49,7 +49,10 @@ pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
             duplicate_attributes: Vec::new(),
         };
     }
-    let body = match parse_tolerant(text, &scanned.insignificant_newlines) {
+    let body = match parse_tolerant(
+        &parser_text(text, &scanned),
+        &scanned.insignificant_newlines,
+    ) {
         Ok(body) => body,
         Err(error) => {
             let offset = error.location().offset().min(text.len());
@@ -158,6 +161,25 @@ fn strip_comment_delimiters(comment: &str) -> &str {
         comment.strip_prefix('#').unwrap_or(comment)
     };
     inner.trim()
+}
+
+/// The text as hcl-edit can read it, every byte offset kept: a UTF-8 byte-order mark (which
+/// Terraform skips) becomes three spaces, and the exponent of a number too large for an `f64`
+/// becomes zeros (the model reads numbers from the original text, so `1e309` stays `1e309`).
+fn parser_text<'t>(text: &'t str, scanned: &super::scan::Scan) -> Cow<'t, str> {
+    const BOM: &str = "\u{feff}";
+    if !text.starts_with(BOM) && scanned.overflowing_exponents.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    if text.starts_with(BOM) {
+        bytes[..BOM.len()].fill(b' ');
+    }
+    for digits in &scanned.overflowing_exponents {
+        bytes[digits.clone()].fill(b'0');
+    }
+    // Only ASCII and whole characters were replaced by ASCII: still UTF-8.
+    String::from_utf8(bytes).map_or(Cow::Borrowed(text), Cow::Owned)
 }
 
 /// Parses, working around the two hcl-edit gaps described in the module docs. Returns the

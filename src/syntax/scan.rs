@@ -30,6 +30,9 @@ pub(crate) struct Scan {
     pub(crate) backtrack_cost: u64,
     /// Where the cost first went over [`MAX_BACKTRACK_COST`], if it did.
     pub(crate) backtrack_limit_at: Option<usize>,
+    /// The exponent digits of number literals too large for an `f64` (`1e309`): Terraform's
+    /// numbers have arbitrary precision, but hcl-edit rejects these.
+    pub(crate) overflowing_exponents: Vec<Range<usize>>,
 }
 
 /// The [`Scan::backtrack_cost`] beyond which a text is not given to hcl-edit. Calibrated on the
@@ -202,6 +205,9 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
                 risk.operator(true);
                 i += 2;
             }
+            b'0'..=b'9' if !continues_a_word(bytes, i) => {
+                i = number(text, i, &mut out);
+            }
             _ => i += 1,
         }
         risk.count(i.min(bytes.len()) - start);
@@ -211,6 +217,51 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
     }
     out.backtrack_cost = risk.cost;
     out
+}
+
+/// Whether the digit at `i` continues an identifier (`a1`, `a-1`, `é1`) or a number (`1.5`,
+/// the `0` of `a.0`), rather than starting a number: `-` continues a word only after one.
+fn continues_a_word(bytes: &[u8], i: usize) -> bool {
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b >= 0x80;
+    match i.checked_sub(1).map(|p| bytes[p]) {
+        None => false,
+        Some(b'-') => (1..i)
+            .rev()
+            .map(|p| bytes[p - 1])
+            .find(|&b| b != b'-')
+            .is_some_and(is_word),
+        Some(b) => is_word(b),
+    }
+}
+
+/// Skips the number literal at `start`; records its exponent digits if it overflows an `f64`.
+fn number(text: &str, start: usize, out: &mut Scan) -> usize {
+    let bytes = text.as_bytes();
+    let digits_from = |mut i: usize| {
+        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    let mut end = digits_from(start);
+    if bytes.get(end) == Some(&b'.') && bytes.get(end + 1).is_some_and(u8::is_ascii_digit) {
+        end = digits_from(end + 1);
+    }
+    if matches!(bytes.get(end), Some(b'e' | b'E')) {
+        let sign = usize::from(matches!(bytes.get(end + 1), Some(b'+' | b'-')));
+        let exponent_start = end + 1 + sign;
+        let exponent_end = digits_from(exponent_start);
+        if exponent_end > exponent_start {
+            let overflows = text[start..exponent_end]
+                .parse::<f64>()
+                .is_ok_and(f64::is_infinite);
+            if overflows {
+                out.overflowing_exponents.push(exponent_start..exponent_end);
+            }
+            end = exponent_end;
+        }
+    }
+    end
 }
 
 /// A `#` or `//` comment up to (not including) the newline; returns where scanning resumes.
@@ -512,5 +563,51 @@ mod backtrack_tests {
         assert!(error.beyond_tool_limit, "{error:?}");
         let within = format!("x = {}{}\n", "[".repeat(60), "]".repeat(60));
         assert!(parse(FileId(0), Syntax::Native, &within).file.is_ok());
+    }
+}
+
+/// Text that Terraform accepts and hcl-edit alone would not: the rewrites of
+/// `native::parser_text`, driven by this scan.
+#[cfg(test)]
+mod rewrite_tests {
+    use crate::source::{FileId, Syntax};
+    use crate::syntax::{ExprKind, File, parse};
+
+    fn parse_ok(text: &str) -> File {
+        match parse(FileId(0), Syntax::Native, text).file {
+            Ok(file) => file,
+            Err(error) => panic!("{text:?}: {error:?}"),
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let text = "\u{feff}variable \"a\" {}\n";
+        let file = parse_ok(text);
+        assert_eq!(file.body.blocks[0].label(0), Some("a"));
+        assert_eq!(
+            &text[file.body.blocks[0].header_span.range()],
+            "variable \"a\""
+        );
+    }
+
+    #[test]
+    fn numbers_beyond_f64_parse_and_keep_their_text() {
+        let text = "a = 1e309\nb = [-1.5E+400, 2e3]\nc = \"1e999\"\nd = x1e999\n";
+        let file = parse_ok(text);
+        let number = |i: usize| match &file.body.attributes[i].expr.kind {
+            ExprKind::Number(n) => n.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(number(0), "1e309");
+        let ExprKind::Tuple(items) = &file.body.attributes[1].expr.kind else {
+            panic!("a tuple");
+        };
+        assert!(matches!(
+            &items[0].kind,
+            ExprKind::Other | ExprKind::Number(_)
+        ));
+        assert_eq!(&text[items[0].span.range()], "-1.5E+400");
+        assert_eq!(super::scan(text).overflowing_exponents.len(), 2);
     }
 }
