@@ -128,3 +128,22 @@ fn a_link_to_an_endless_device_is_a_read_error_not_a_read_until_memory_runs_out(
     );
     assert!(text.contains("healthy/override.tf"), "{text}");
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_configuration_file_whose_name_is_not_utf8_is_reported_not_skipped() {
+    use std::os::unix::ffi::OsStrExt;
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), HEALTHY);
+    let name = std::ffi::OsStr::from_bytes(b"m/caf\xe9.tf");
+    write(t.path(), &[("m/main.tf", "variable \"a\" {}\n")]);
+    std::fs::write(t.path().join(name), "variable \"b\" {}\n").expect("write");
+    let out = run(t.path(), &["--format", "short", "."]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("m/caf\u{FFFD}.tf: error[read_error]: file name is not valid UTF-8"),
+        "{text}"
+    );
+    assert!(text.contains("healthy/override.tf"), "{text}");
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -118,7 +118,7 @@ fn parent_dir(path: &Path) -> PathBuf {
 }
 
 fn has_config_files(dir: &Path) -> bool {
-    super::listing::config_files(dir).is_ok_and(|names| !names.is_empty())
+    super::listing::config_files(dir).is_ok_and(|listing| !listing.is_empty())
 }
 
 /// What a walk carries from directory to directory.

@@ -96,7 +96,13 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
         bytes: 0,
     };
     let names = match config_files(dir) {
-        Ok(names) => names,
+        Ok(listing) if !listing.not_utf8.is_empty() => {
+            result
+                .diagnostics
+                .extend(listing.not_utf8.iter().map(|path| name_not_utf8(path)));
+            return result;
+        }
+        Ok(listing) => listing.names,
         Err(error) => {
             let message = format!("cannot read directory: {error}");
             result
@@ -165,6 +171,19 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
     diagnostic::sort(&mut diagnostics);
     result.diagnostics = diagnostics;
     result
+}
+
+/// A configuration file whose name is not UTF-8: the tools load it, but findings could not name
+/// it, so the directory is not checked rather than checked without it.
+fn name_not_utf8(path: &Path) -> Diagnostic {
+    Diagnostic::error(ids::READ_ERROR, "file name is not valid UTF-8")
+        .at_path(display_path(path))
+        .with_note(
+            "Terraform and OpenTofu load this file, but tflint-merge cannot name it in findings, \
+             so this directory was not checked. Its name is shown with \u{FFFD} for the bytes \
+             that are not UTF-8.",
+        )
+        .with_help("rename the file to a UTF-8 name")
 }
 
 /// Reads and parses every file that a selected view loads, in directory order.
