@@ -147,3 +147,54 @@ fn a_configuration_file_whose_name_is_not_utf8_is_reported_not_skipped() {
     assert!(text.contains("healthy/override.tf"), "{text}");
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// No single file can stall the run, so no directory's results are held hostage by another's:
+/// every kind of input that once hung or ran for hours, side by side with a healthy directory,
+/// and the healthy directory's finding comes, with each bad one reported, in well under the
+/// watchdog's time.
+#[cfg(unix)]
+#[test]
+fn no_single_file_holds_the_other_directories_results_hostage() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), HEALTHY);
+    let doubling = format!("x = {}&\n", "a<b<c[d".repeat(30));
+    let in_json = format!(
+        "{{\"locals\": {{\"x\": \"${{{}&}}\"}}}}",
+        "a<b<c[d".repeat(30)
+    );
+    write(
+        t.path(),
+        &[
+            ("backtracks/main.tf", doubling.as_str()),
+            ("backtracks_json/main.tf.json", in_json.as_str()),
+            ("endless/variables.tf", "variable \"b\" {}\n"),
+        ],
+    );
+    mkfifo(&t.path().join("fifo/main.tf"));
+    std::os::unix::fs::symlink("/dev/zero", t.path().join("endless/main.tf")).expect("symlink");
+    let diamond = t.path().join("diamond");
+    for level in 0..=20 {
+        let dir = diamond.join(format!("level{level}"));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        if level > 0 {
+            let above = diamond.join(format!("level{}", level - 1));
+            for link in ["left", "right"] {
+                std::os::unix::fs::symlink(&dir, above.join(link)).expect("symlink");
+            }
+        }
+    }
+    let start = Instant::now();
+    let out = run(t.path(), &["--format", "short", "."]);
+    let elapsed = start.elapsed();
+    let text = stdout(&out);
+    for expected in [
+        "healthy/override.tf",
+        "backtracks/main.tf:1:",
+        "backtracks_json/main.tf.json:1:",
+        "fifo/main.tf: error[read_error]",
+        "endless/main.tf: error[read_error]",
+    ] {
+        assert!(text.contains(expected), "no {expected:?} in {text}");
+    }
+    assert!(elapsed < Duration::from_secs(10), "took {elapsed:?}");
+}
