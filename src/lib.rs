@@ -202,7 +202,11 @@ pub mod fuzzing {
         let catalogue = crate::catalogue();
         let mut rendered = Vec::new();
         for format in crate::report::Format::value_variants() {
-            for color in [false, true] {
+            let colors: &[bool] = match format {
+                crate::report::Format::Human => &[false, true],
+                _ => &[false],
+            };
+            for &color in colors {
                 // Writing to a Vec cannot fail.
                 let _ = crate::report::render(
                     &mut rendered,
