@@ -137,3 +137,119 @@ pub fn catalogue() -> &'static [&'static RuleMeta] {
 pub fn find_id(id: &str) -> Option<&'static RuleMeta> {
     rules::registry().find(id)
 }
+
+/// Entry points for the fuzz targets in `fuzz/` (`scripts/fuzz.sh`): not a stable API.
+#[doc(hidden)]
+pub mod fuzzing {
+    use std::path::Path;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use clap::ValueEnum;
+
+    use crate::source::{FileId, Syntax};
+
+    /// Parses `text` as a native-syntax file (`.tf`), lowering included; whether it parsed.
+    pub fn parse_native(text: &str) -> bool {
+        crate::syntax::parse(FileId(0), Syntax::Native, text)
+            .file
+            .is_ok()
+    }
+
+    /// Parses `text` as a JSON-syntax file (`.tf.json`); whether it parsed.
+    pub fn parse_json(text: &str) -> bool {
+        crate::syntax::parse(FileId(0), Syntax::Json, text)
+            .file
+            .is_ok()
+    }
+
+    /// The names a fuzzed file may take; the first byte of each part of the input picks one.
+    /// Override files, both tools' extensions, both syntaxes, a Terragrunt unit and its
+    /// parent, and a local module for the module rules to look into.
+    const FILE_NAMES: &[&str] = &[
+        "main.tf",
+        "override.tf",
+        "main_override.tf",
+        "main.tofu",
+        "override.tofu",
+        "main.tf.json",
+        "x_override.tf.json",
+        "main.tofu.json",
+        "terragrunt.hcl",
+        "root.hcl",
+        "modules/a/main.tf",
+        "modules/a/variables.tf.json",
+    ];
+
+    /// Splits `data` into up to four files (parts separated by a NUL byte, each named by its
+    /// first byte from [`FILE_NAMES`]), writes them to a fresh scratch directory and runs
+    /// [`check_everything`] on it. Returns the bytes rendered.
+    pub fn check_files(data: &[u8]) -> usize {
+        static SCRATCH: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "tflint-merge-fuzz-{}-{}",
+            std::process::id(),
+            SCRATCH.fetch_add(1, Ordering::Relaxed)
+        ));
+        if std::fs::create_dir_all(dir.join("modules/a")).is_err() {
+            return 0;
+        }
+        for part in data.split(|&b| b == 0).take(4) {
+            if let Some((&pick, text)) = part.split_first() {
+                let name = FILE_NAMES[usize::from(pick) % FILE_NAMES.len()];
+                // A file that cannot be written is simply not there: still a directory.
+                let _ = std::fs::write(dir.join(name), text);
+            }
+        }
+        let rendered = check_everything(&dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        rendered
+    }
+
+    /// Everything the command line does with one module directory, each Terragrunt unit in it
+    /// as a tree, every rule enabled: check both views, render the findings in every output
+    /// format, and print each effective module in every form. Returns the bytes rendered.
+    pub fn check_everything(dir: &Path) -> usize {
+        let every_rule: Vec<&str> = crate::catalogue()
+            .iter()
+            .filter(|meta| meta.kind == crate::Kind::Rule)
+            .map(|meta| meta.id.as_str())
+            .collect();
+        let Ok(report) = crate::check_directory(dir, crate::ViewSelection::Both, &every_rule)
+        else {
+            return 0;
+        };
+        let mut diagnostics = report.diagnostics;
+        let unit = dir.join(crate::knowledge::files::TERRAGRUNT_UNIT);
+        if unit.exists()
+            && let Ok(found) = crate::check_terragrunt(&[unit], dir, &every_rule)
+        {
+            diagnostics.extend(found);
+        }
+        let catalogue = crate::catalogue();
+        let mut rendered = Vec::new();
+        for format in crate::report::Format::value_variants() {
+            let colors: &[bool] = match format {
+                crate::report::Format::Human => &[false, true],
+                _ => &[false],
+            };
+            for &color in colors {
+                // Writing to a Vec cannot fail.
+                let _ = crate::report::render(
+                    &mut rendered,
+                    *format,
+                    color,
+                    &diagnostics,
+                    crate::report::Totals::default(),
+                    catalogue,
+                );
+            }
+        }
+        let mut printed = 0;
+        for module in &report.modules {
+            for form in crate::effective::PrintFormat::value_variants() {
+                printed += crate::effective::print(module, &report.files, *form).len();
+            }
+        }
+        rendered.len() + printed
+    }
+}

@@ -103,19 +103,77 @@ pub(crate) fn find(start: &Path) -> Result<Option<PathBuf>, String> {
     Ok(None)
 }
 
+/// How deep `[` and `{` may nest in the configuration file. The schema nests two levels; the YAML
+/// parser takes time quadratic in the depth, so a deeper file is refused before it is parsed.
+/// Block-style nesting needs no check: with the size limit, its indentation bounds its depth.
+const MAX_FLOW_NESTING: usize = 32;
+
+/// The 1-based line and column where YAML flow collections (`[`, `{`) first nest deeper than
+/// [`MAX_FLOW_NESTING`], outside quotes and comments.
+fn flow_nesting_beyond_limit(text: &str) -> Option<(usize, usize)> {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    for (line_index, line) in text.lines().enumerate() {
+        let mut escaped = false;
+        let mut after_space = true;
+        for (column, c) in line.char_indices() {
+            match quote {
+                // In double quotes a backslash escapes the next character; a single-quoted
+                // string escapes its quote by doubling it, which closes and reopens it here.
+                Some('"') if escaped => escaped = false,
+                Some('"') if c == '\\' => escaped = true,
+                Some(q) if c == q => quote = None,
+                Some(_) => {}
+                None => match c {
+                    '"' | '\'' => quote = Some(c),
+                    '#' if after_space => break,
+                    '[' | '{' => {
+                        depth += 1;
+                        if depth > MAX_FLOW_NESTING {
+                            return Some((line_index + 1, column + 1));
+                        }
+                    }
+                    ']' | '}' => depth = depth.saturating_sub(1),
+                    _ => {}
+                },
+            }
+            after_space = c.is_whitespace();
+        }
+    }
+    None
+}
+
+/// A configuration file larger than this is refused unread: a real one is a few kilobytes.
+const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
 pub(crate) fn load(path: &Path) -> Result<Config, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+    let unreadable = |message: String| ConfigError {
         path: path.to_path_buf(),
         line: 0,
         column: 0,
-        message: format!("cannot read: {e}"),
-    })?;
+        message: format!("cannot read: {message}"),
+    };
+    let bytes = crate::input::read::read_bytes(path, MAX_CONFIG_BYTES)
+        .map_err(|failure| unreadable(failure.describe()))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| unreadable(format!("not valid UTF-8: {}", e.utf8_error())))?;
     parse(path, &text)
 }
 
 pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
     if text.trim().is_empty() {
         return Ok(Config::default());
+    }
+    if let Some((line, column)) = flow_nesting_beyond_limit(text) {
+        return Err(ConfigError {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: format!(
+                "brackets nested more than {MAX_FLOW_NESTING} levels deep; \
+                 the configuration file has no such structure"
+            ),
+        });
     }
     serde_yaml::from_str::<Config>(text).map_err(|e| {
         let (mut line, mut column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
@@ -330,6 +388,25 @@ mod tests {
             Ok(_) => panic!("expected an error for {text:?}"),
             Err(e) => e.to_string(),
         }
+    }
+
+    #[test]
+    fn flow_nesting_is_capped_before_parsing_outside_quotes_and_comments() {
+        let deep = format!("exclude: {}{}\n", "[".repeat(40), "]".repeat(40));
+        assert_eq!(
+            error(&deep),
+            "c.yaml:1:42: brackets nested more than 32 levels deep; the configuration file has \
+             no such structure"
+        );
+        let quoted = format!(
+            "exclude:\n  - \"{}\\\"{}\"\n  - '{}''{}' # {}\n",
+            "[".repeat(40),
+            "{".repeat(40),
+            "[".repeat(40),
+            "{".repeat(40),
+            "[".repeat(40)
+        );
+        assert!(parse(Path::new("c.yaml"), &quoted).is_ok(), "{quoted}");
     }
 
     #[test]

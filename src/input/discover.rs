@@ -10,7 +10,7 @@
 //! The walk also collects Terragrunt units (`terragrunt.hcl` files), checked as one tree by
 //! `crate::terragrunt`; the `.hcl` files they reference are found by following references.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use globset::{GlobSet, GlobSetBuilder};
@@ -84,7 +84,10 @@ impl Excludes {
 /// Compiles `--exclude` globs; `*` does not cross `/`, `**` does.
 fn exclude_set(globs: &[String]) -> Result<GlobSet, String> {
     let mut builder = GlobSetBuilder::new();
-    for glob in globs {
+    // Each glob once: repeats (a config and the command line naming the same one, or a
+    // generated list) would each make every match slower.
+    let mut seen = HashSet::new();
+    for glob in globs.iter().filter(|glob| seen.insert(glob.as_str())) {
         let trimmed = glob.trim_end_matches('/');
         for pattern in [trimmed.to_string(), format!("{trimmed}/**")] {
             let compiled = globset::GlobBuilder::new(&pattern)
@@ -122,6 +125,7 @@ pub(crate) fn discover(
                         gitignores: respect_gitignore
                             .then(|| GitIgnores::above(path, &mut out.notes))
                             .flatten(),
+                        visited: HashMap::new(),
                     };
                     walker.walk(path, &mut trail, (&mut found, &mut units), &mut out);
                 }
@@ -202,8 +206,14 @@ fn has_config_files(dir: &Path) -> bool {
 /// Where a walk is: the canonical paths of the directories above, and the ignore files that
 /// apply.
 struct Trail {
+    /// The canonical paths of the directories above the current one: a symlink back to one of
+    /// them is a loop.
     ancestors: Vec<PathBuf>,
     gitignores: Option<GitIgnores>,
+    /// Every directory walked so far (canonical path → whether it is a module directory): a
+    /// directory that several symlinks reach (a "diamond") is walked once, so the walk stays
+    /// linear in the number of real directories.
+    visited: HashMap<PathBuf, bool>,
 }
 
 struct Walker<'a> {
@@ -260,6 +270,14 @@ impl Walker<'_> {
             ));
             return;
         }
+        if let Some(&is_module) = trail.visited.get(&canonical) {
+            // Reached again by another path: not walked again. A module directory is listed
+            // under this path too, so that the run says it is checked once (`once_each`).
+            if is_module {
+                found.insert(dir.to_path_buf());
+            }
+            return;
+        }
         let entries = match std::fs::read_dir(dir) {
             Ok(entries) => entries,
             Err(error) => {
@@ -281,7 +299,7 @@ impl Walker<'_> {
             }
         }
         names.sort();
-        trail.ancestors.push(canonical);
+        trail.ancestors.push(canonical.clone());
         let entered = (trail.gitignores.as_mut()).is_some_and(|g| g.enter(dir, &mut out.notes));
         let mut is_module = false;
         for (name, path) in names {
@@ -305,6 +323,7 @@ impl Walker<'_> {
         if let (true, Some(gitignores)) = (entered, trail.gitignores.as_mut()) {
             gitignores.leave();
         }
+        trail.visited.insert(canonical, is_module);
         if is_module {
             found.insert(dir.to_path_buf());
         }
@@ -429,12 +448,10 @@ mod tests {
             .iter()
             .map(|n| n.replace(&display_path(t.path()), "ROOT"))
             .collect();
+        // The directory is walked once, so its Terragrunt unit is met once: one note.
         assert_eq!(
             notes,
-            [
-                "ROOT/b/link: the same directory as ROOT/a, checked once",
-                "ROOT/b/link/terragrunt.hcl: the same file as ROOT/a/terragrunt.hcl, checked once"
-            ]
+            ["ROOT/b/link: the same directory as ROOT/a, checked once"]
         );
     }
 
@@ -471,5 +488,44 @@ mod tests {
     #[test]
     fn invalid_glob_is_an_error() {
         assert!(Excludes::given(&["a[".into()]).is_err());
+    }
+
+    /// Two links per level to the next level's directory: 2^20 paths, 21 real directories.
+    #[cfg(unix)]
+    #[test]
+    fn symlink_diamond_walks_each_real_directory_once() {
+        const LEVELS: usize = 20;
+        let t = tree(&[]);
+        let level = |n: usize| t.path().join(format!("level{n}"));
+        for n in 0..=LEVELS {
+            fs::create_dir_all(level(n)).expect("mkdir");
+            fs::write(level(n).join("main.tf"), "").expect("write");
+            if n > 0 {
+                for link in ["left", "right"] {
+                    std::os::unix::fs::symlink(level(n), level(n - 1).join(link)).expect("link");
+                }
+            }
+        }
+        let start = std::time::Instant::now();
+        let found = discover(&[t.path().to_path_buf()], &Excludes::default(), true);
+        let elapsed = start.elapsed();
+        assert_eq!(
+            found.dirs.len(),
+            LEVELS + 1,
+            "{:?}",
+            rel(t.path(), &found.dirs)
+        );
+        assert!(found.diagnostics.is_empty());
+        assert!(
+            elapsed < std::time::Duration::from_secs(1),
+            "took {elapsed:?}"
+        );
+    }
+
+    #[test]
+    fn repeated_globs_are_compiled_once() {
+        let globs = vec!["examples/**".to_string(); 1000];
+        // Each glob compiles to two patterns: itself and everything below it.
+        assert_eq!(exclude_set(&globs).expect("glob").len(), 2);
     }
 }

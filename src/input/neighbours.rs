@@ -51,7 +51,7 @@ impl Neighbours {
         }
         let exists = dir.is_dir();
         let files = if exists {
-            config_files(dir).unwrap_or_default()
+            config_files(dir).unwrap_or_default().names
         } else {
             Vec::new()
         };

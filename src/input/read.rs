@@ -6,6 +6,7 @@
 //! [`read_and_parse`] touches only the file, [`Read::into_file`] then records the text in the
 //! directory's [`SourceFiles`] and turns problems into findings.
 
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostic, ids};
@@ -57,9 +58,101 @@ impl Reader {
 pub(crate) enum Read {
     Parsed { text: String, parsed: Parsed },
     NotUtf8 { lossy: String, valid_up_to: usize },
-    IsDirectory,
-    TooLarge { bytes: u64, limit: u64 },
-    Failed(std::io::Error),
+    Unreadable(ReadFailure),
+}
+
+/// Why the bytes of a file could not be read.
+#[derive(Debug)]
+pub(crate) enum ReadFailure {
+    /// Not a regular file (a directory, FIFO, socket or device): never opened for reading, as
+    /// opening a FIFO blocks until a writer comes and a device may never end.
+    NotRegular(&'static str),
+    /// Larger than the limit, as the metadata says or as reading found.
+    TooLarge {
+        bytes: u64,
+        limit: u64,
+    },
+    Io(std::io::Error),
+}
+
+/// Reads the bytes of `path` when it is a regular file (following symlinks) of at most
+/// `max_bytes`. Never reads more than `max_bytes + 1` bytes, whatever the metadata says: a file
+/// may grow while it is read.
+pub(crate) fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>, ReadFailure> {
+    let meta = std::fs::metadata(path).map_err(ReadFailure::Io)?;
+    check_regular(&meta, max_bytes)?;
+    let file = std::fs::File::open(path).map_err(ReadFailure::Io)?;
+    // The path may have been replaced between the two looks: check what was opened.
+    let meta = file.metadata().map_err(ReadFailure::Io)?;
+    check_regular(&meta, max_bytes)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(ReadFailure::Io)?;
+    let read = bytes.len() as u64;
+    if read > max_bytes {
+        return Err(ReadFailure::TooLarge {
+            bytes: read.max(meta.len()),
+            limit: max_bytes,
+        });
+    }
+    Ok(bytes)
+}
+
+fn check_regular(meta: &std::fs::Metadata, max_bytes: u64) -> Result<(), ReadFailure> {
+    if !meta.is_file() {
+        return Err(ReadFailure::NotRegular(file_kind(meta.file_type())));
+    }
+    if meta.len() > max_bytes {
+        return Err(ReadFailure::TooLarge {
+            bytes: meta.len(),
+            limit: max_bytes,
+        });
+    }
+    Ok(())
+}
+
+/// What a file that is not a regular file is, for messages: "it is {kind}".
+fn file_kind(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+impl ReadFailure {
+    /// The failure as a sentence that follows "Failed to read file: ".
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            ReadFailure::NotRegular(kind @ ("a directory" | "not a regular file")) => {
+                format!("it is {kind}")
+            }
+            ReadFailure::NotRegular(kind) => format!("it is {kind}, not a regular file"),
+            ReadFailure::TooLarge { bytes, limit } => format!(
+                "file too large: {:.1} MiB (the limit is {:.1} MiB)",
+                *bytes as f64 / MIB,
+                *limit as f64 / MIB
+            ),
+            ReadFailure::Io(error) => error.to_string(),
+        }
+    }
 }
 
 /// Reads `path` (at most `max_bytes`) and parses it as file `id` in `syntax`.
@@ -69,19 +162,9 @@ pub(crate) fn read_and_parse(path: &Path, id: FileId, syntax: Syntax, max_bytes:
     if path.file_name().is_some_and(|n| n == INJECT_PANIC) {
         panic!("injected panic while reading {}", path.display());
     }
-    match std::fs::metadata(path) {
-        Ok(meta) if meta.is_dir() => return Read::IsDirectory,
-        Ok(meta) if meta.len() > max_bytes => {
-            return Read::TooLarge {
-                bytes: meta.len(),
-                limit: max_bytes,
-            };
-        }
-        _ => {}
-    }
-    let bytes = match std::fs::read(path) {
+    let bytes = match read_bytes(path, max_bytes) {
         Ok(bytes) => bytes,
-        Err(error) => return Read::Failed(error),
+        Err(failure) => return Read::Unreadable(failure),
     };
     match String::from_utf8(bytes) {
         Ok(text) => {
@@ -143,12 +226,21 @@ impl Read {
                 let span = Span::new(id, valid_up_to..valid_up_to + 1);
                 out.fail(not_utf8(files, span, reader));
             }
-            Read::IsDirectory => out.fail(
-                Diagnostic::error(ids::READ_ERROR, "Failed to read file: it is a directory")
-                    .at_path(display),
+            Read::Unreadable(ReadFailure::NotRegular(kind)) => out.fail(
+                Diagnostic::error(
+                    ids::READ_ERROR,
+                    format!(
+                        "Failed to read file: {}",
+                        ReadFailure::NotRegular(kind).describe()
+                    ),
+                )
+                .at_path(display)
+                .with_note(reader.skipped_note()),
             ),
-            Read::TooLarge { bytes, limit } => out.fail(too_large(display, bytes, limit, reader)),
-            Read::Failed(error) => out.fail(
+            Read::Unreadable(ReadFailure::TooLarge { bytes, limit }) => {
+                out.fail(too_large(display, bytes, limit, reader))
+            }
+            Read::Unreadable(ReadFailure::Io(error)) => out.fail(
                 Diagnostic::error(ids::IO_ERROR, format!("Failed to read file: {error}"))
                     .at_path(display),
             ),
@@ -180,10 +272,19 @@ fn attribute_redefined(files: &SourceFiles, duplicate: &syntax::DuplicateAttribu
 }
 
 fn syntax_error(files: &SourceFiles, error: &syntax::SyntaxError, reader: Reader) -> Diagnostic {
+    if error.beyond_tool_limit {
+        return Diagnostic::error(ids::PARSE_LIMIT, error.message.trim().to_string())
+            .at(files, error.span, "beyond the parser's limit here")
+            .with_note(PARSE_LIMIT_NOTE)
+            .with_note(reader.skipped_note());
+    }
     Diagnostic::error(ids::SYNTAX_ERROR, error.summary)
         .at(files, error.span, error.message.trim())
         .with_note(reader.skipped_note())
 }
+
+const PARSE_LIMIT_NOTE: &str = "This is a limit of tflint-merge, not necessarily an error in \
+    the file: Terraform and OpenTofu may accept it.";
 
 fn not_utf8(files: &SourceFiles, span: Span, reader: Reader) -> Diagnostic {
     Diagnostic::error(ids::READ_ERROR, "file is not valid UTF-8")

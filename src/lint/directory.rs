@@ -1,7 +1,7 @@
 //! The stages for one module directory: list → read and parse → views → merge → rules →
 //! ignores. Each directory is independent, so directories run in parallel with no shared state.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -125,7 +125,13 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
         bytes: 0,
     };
     let names = match config_files(dir) {
-        Ok(names) => names,
+        Ok(listing) if !listing.not_utf8.is_empty() => {
+            result
+                .diagnostics
+                .extend(listing.not_utf8.iter().map(|path| name_not_utf8(path)));
+            return result;
+        }
+        Ok(listing) => listing.names,
         Err(error) => {
             let message = format!("cannot read directory: {error}");
             result
@@ -209,6 +215,19 @@ pub(crate) fn name_views(diagnostics: &mut [Diagnostic], selection: ViewSelectio
     for d in diagnostics.iter_mut().filter(|d| d.views == Views::NONE) {
         d.views = selection.checked();
     }
+}
+
+/// A configuration file whose name is not UTF-8: the tools load it, but findings could not name
+/// it, so the directory is not checked rather than checked without it.
+fn name_not_utf8(path: &Path) -> Diagnostic {
+    Diagnostic::error(ids::READ_ERROR, "file name is not valid UTF-8")
+        .at_path(display_path(path))
+        .with_note(
+            "Terraform and OpenTofu load this file, but tflint-merge cannot name it in findings, \
+             so this directory was not checked. Its name is shown with \u{FFFD} for the bytes \
+             that are not UTF-8.",
+        )
+        .with_help("rename the file to a UTF-8 name")
 }
 
 /// Reads and parses every file that a selected view loads, in directory order.
@@ -320,9 +339,11 @@ fn one_view_errors(diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
         *views = views.union(d.views);
     }
     let mut out: Vec<Diagnostic> = Vec::new();
+    let mut reported: HashSet<Place> = HashSet::new();
     for d in diagnostics {
-        let views = seen.get(&place(d)).copied().unwrap_or_default();
-        if views.terraform != views.opentofu && !out.iter().any(|o| place(o) == place(d)) {
+        let at = place(d);
+        let views = seen.get(&at).copied().unwrap_or_default();
+        if views.terraform != views.opentofu && reported.insert(at) {
             out.push(d.clone());
         }
     }

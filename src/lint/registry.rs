@@ -61,6 +61,10 @@ pub(crate) const LOAD_ERRORS: &[RuleMeta] = &[
         "an override block with nothing to merge into",
     ),
     load_error(
+        ids::PARSE_LIMIT,
+        "a file beyond what tflint-merge's parser can check",
+    ),
+    load_error(
         ids::READ_ERROR,
         "a file that is not valid configuration text (not UTF-8, too large, a directory)",
     ),

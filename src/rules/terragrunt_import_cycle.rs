@@ -129,6 +129,28 @@ mod tests {
             ],
             1,
         ),
+        // A unit that includes itself is still a unit: it was once dropped as a parent.
+        (
+            &[(
+                "a/terragrunt.hcl",
+                "include \"self\" {\n  path = \"terragrunt.hcl\"\n}\n",
+            )],
+            1,
+        ),
+        // Two units that include each other.
+        (
+            &[
+                (
+                    "a/terragrunt.hcl",
+                    "include \"b\" {\n  path = \"../b/terragrunt.hcl\"\n}\n",
+                ),
+                (
+                    "b/terragrunt.hcl",
+                    "include \"a\" {\n  path = \"../a/terragrunt.hcl\"\n}\n",
+                ),
+            ],
+            1,
+        ),
     ];
 
     #[test]

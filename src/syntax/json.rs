@@ -18,6 +18,7 @@
 //! vertical tab, form feed and Unicode whitespace between tokens); [`prescan`] rejects those,
 //! and bounds the nesting depth before anything recursive looks at the tree.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use hcl_edit::Span as _;
@@ -29,7 +30,7 @@ use jsonc_parser::{CollectOptions, ParseOptions};
 
 use super::{
     Attribute, Block, Body, Comment, DuplicateAttribute, Expr, ExprKind, File, Label, ObjectItem,
-    Parsed, SyntaxError, errors, native,
+    Parsed, SyntaxError, errors, native, scan::scan_template,
 };
 use crate::source::{FileId, Span, Syntax};
 
@@ -53,10 +54,19 @@ fn parse_with(id: FileId, text: &str, schema: Schema) -> Parsed {
         id,
         duplicates: Vec::new(),
         comments: Vec::new(),
+        template_beyond_limit: Cell::new(None),
     };
     let file = parse_root(id, text).and_then(|root| {
         let body = lowerer.root(&root, schema)?;
-        Ok(body)
+        match lowerer.template_beyond_limit.get() {
+            Some(span) => Err(SyntaxError {
+                summary: native::PARSER_LIMIT_SUMMARY,
+                message: native::BACKTRACK_LIMIT_MESSAGE.to_string(),
+                span,
+                beyond_tool_limit: true,
+            }),
+            None => Ok(body),
+        }
     });
     match file {
         Ok(body) => Parsed {
@@ -90,6 +100,7 @@ fn parse_root(id: FileId, text: &str) -> Result<Value<'_>> {
     };
     let error_at = |offset: usize, summary: &'static str, message: String| SyntaxError {
         summary,
+        beyond_tool_limit: false,
         message,
         span: Span::new(id, offset.min(text.len())..offset.min(text.len())),
     };
@@ -290,6 +301,9 @@ struct Lowerer {
     id: FileId,
     duplicates: Vec<DuplicateAttribute>,
     comments: Vec<Comment>,
+    /// The first string whose template would make the native parser backtrack too long (see
+    /// `scan`): it is not parsed, and the file is reported.
+    template_beyond_limit: Cell<Option<Span>>,
 }
 
 impl Lowerer {
@@ -305,6 +319,7 @@ impl Lowerer {
     fn error_with(&self, range: JsonRange, summary: &'static str, message: String) -> SyntaxError {
         SyntaxError {
             summary,
+            beyond_tool_limit: false,
             message,
             span: self.span(range),
         }
@@ -511,6 +526,12 @@ impl Lowerer {
             Value::NullKeyword(_) => Expr::new(ExprKind::Null, span),
             Value::BooleanLit(b) => Expr::new(ExprKind::Bool(b.value), span),
             Value::NumberLit(n) => Expr::new(ExprKind::Number(n.value.to_string()), span),
+            Value::StringLit(s) if scan_template(&s.value).backtrack_limit_at.is_some() => {
+                if self.template_beyond_limit.get().is_none() {
+                    self.template_beyond_limit.set(Some(span));
+                }
+                Expr::new(ExprKind::Template, span)
+            }
             Value::StringLit(s) => string_expr(&s.value, span),
             Value::Array(array) => Expr::new(
                 ExprKind::Tuple(array.elements.iter().map(|e| self.expr(e)).collect()),

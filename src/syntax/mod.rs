@@ -366,6 +366,9 @@ pub(crate) struct SyntaxError {
     /// The parser's own detail.
     pub(crate) message: String,
     pub(crate) span: Span,
+    /// The text is beyond a limit of this tool's parser (nesting depth, backtracking): it may
+    /// well be valid for the tools.
+    pub(crate) beyond_tool_limit: bool,
 }
 
 /// A duplicate attribute found while parsing (`Attribute redefined` in native syntax,

@@ -9,6 +9,7 @@
 //! - newlines inside `for` expressions (see [`super::scan`]): replaced by spaces.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::ops::Range;
 
 use hcl_edit::Span as _;
@@ -38,14 +39,30 @@ pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
         })
         .collect();
 
-    let body = match parse_tolerant(text, &scanned.insignificant_newlines) {
+    if let Some(offset) = scanned.backtrack_limit_at {
+        return Parsed {
+            file: Err(SyntaxError {
+                summary: PARSER_LIMIT_SUMMARY,
+                message: BACKTRACK_LIMIT_MESSAGE.to_string(),
+                span: Span::new(id, offset..offset),
+                beyond_tool_limit: true,
+            }),
+            duplicate_attributes: Vec::new(),
+        };
+    }
+    let body = match parse_tolerant(
+        &parser_text(text, &scanned),
+        &scanned.insignificant_newlines,
+    ) {
         Ok(body) => body,
         Err(error) => {
             let offset = error.location().offset().min(text.len());
+            let message = error.message().to_string();
             return Parsed {
                 file: Err(SyntaxError {
-                    summary: super::errors::native_summary(text, offset, error.message()),
-                    message: error.message().to_string(),
+                    summary: super::errors::native_summary(text, offset, &message),
+                    beyond_tool_limit: is_beyond_parser_limit(&message),
+                    message,
                     span: Span::new(id, offset..offset),
                 }),
                 duplicate_attributes: Vec::new(),
@@ -63,6 +80,21 @@ pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
         file: Ok(File { id, body, comments }),
         duplicate_attributes,
     }
+}
+
+/// The summary of a text beyond this parser's limits (reported as `parse_limit`, not as the
+/// user's syntax error).
+pub(crate) const PARSER_LIMIT_SUMMARY: &str = "Beyond the parser's limit";
+
+/// Why a text is not given to the parser when [`super::scan::Scan::backtrack_cost`] is too high.
+pub(crate) const BACKTRACK_LIMIT_MESSAGE: &str = "brackets, parentheses or strings nest too deeply \
+    after operators for tflint-merge's parser to check this file in reasonable time";
+
+/// Whether hcl-edit's error is one of its fixed limits (64 nested levels, 128 chained binary
+/// operators) rather than a syntax error: Terraform has neither limit.
+pub(crate) fn is_beyond_parser_limit(message: &str) -> bool {
+    message.contains("at most 64 nested levels")
+        || message.contains("at most 128 chained binary operators")
 }
 
 /// Parses a native-syntax expression embedded elsewhere (the `${...}` of a JSON string, a JSON
@@ -154,6 +186,25 @@ fn strip_comment_delimiters(comment: &str) -> &str {
         comment.strip_prefix('#').unwrap_or(comment)
     };
     inner.trim()
+}
+
+/// The text as hcl-edit can read it, every byte offset kept: a UTF-8 byte-order mark (which
+/// Terraform skips) becomes three spaces, and the exponent of a number too large for an `f64`
+/// becomes zeros (the model reads numbers from the original text, so `1e309` stays `1e309`).
+fn parser_text<'t>(text: &'t str, scanned: &super::scan::Scan) -> Cow<'t, str> {
+    const BOM: &str = "\u{feff}";
+    if !text.starts_with(BOM) && scanned.overflowing_exponents.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    if text.starts_with(BOM) {
+        bytes[..BOM.len()].fill(b' ');
+    }
+    for digits in &scanned.overflowing_exponents {
+        bytes[digits.clone()].fill(b'0');
+    }
+    // Only ASCII and whole characters were replaced by ASCII: still UTF-8.
+    String::from_utf8(bytes).map_or(Cow::Borrowed(text), Cow::Owned)
 }
 
 /// Parses, working around the two hcl-edit gaps described in the module docs. Returns the
@@ -269,20 +320,23 @@ impl Lowerer<'_> {
 
     fn body(&self, body: &HclBody, duplicates: &mut Vec<DuplicateAttribute>) -> Body {
         let mut out = Body::default();
+        // The first definition of each attribute name, to report repeats in one pass.
+        let mut first_spans: HashMap<String, Span> = HashMap::new();
         for structure in body.iter() {
             match structure {
                 Structure::Attribute(attr) => {
                     let name_range = attr.key.span();
                     let name = self.source(name_range.clone(), attr.key.as_str());
                     let name_span = self.span(name_range);
-                    if let Some(first) = out.attributes.iter().find(|a| a.name == name) {
+                    if let Some(&first) = first_spans.get(&name) {
                         duplicates.push(DuplicateAttribute {
                             name: name.clone(),
-                            first: first.name_span,
+                            first,
                             second: name_span,
                             syntax: Syntax::Native,
                         });
                     }
+                    first_spans.entry(name.clone()).or_insert(name_span);
                     out.attributes.push(Attribute {
                         name,
                         name_span,

@@ -7,6 +7,15 @@
 //!   inside `for` expressions (so a conditional may continue on a line starting with `?`), but
 //!   hcl-edit treats them as the end of the expression. Replacing those newlines with spaces keeps
 //!   every byte offset, so spans into the rewritten text are spans into the original.
+//!
+//! It also estimates how much work hcl-edit's backtracking could do on the text
+//! ([`Scan::backtrack_cost`]). When an operand of a chain of binary operators (`a < b < c[...]`)
+//! fails to parse, hcl-edit rewinds to the end of the last good operator and then parses that
+//! operand again from the top of its loop: each such operand nested in another one doubles the
+//! work, so `x = ` then 30 copies of `a<b<c[d` then `&` would take hours. The estimate weighs
+//! every byte by 2 to the power of its *risky depth*: how many brackets, parentheses, strings
+//! and interpolations around it were opened after a binary operator. Real configurations stay
+//! at a depth of a few; see [`MAX_BACKTRACK_COST`].
 
 use std::ops::Range;
 
@@ -16,6 +25,77 @@ pub(crate) struct Scan {
     pub(crate) comments: Vec<Range<usize>>,
     /// Offsets of newlines that Terraform ignores but hcl-edit does not.
     pub(crate) insignificant_newlines: Vec<usize>,
+    /// How far the worst case of hcl-edit's backtracking exceeds a linear parse, in units of
+    /// bytes re-parsed (see the module docs). Zero for almost every real file.
+    pub(crate) backtrack_cost: u64,
+    /// Where the cost first went over [`MAX_BACKTRACK_COST`], if it did.
+    pub(crate) backtrack_limit_at: Option<usize>,
+    /// The exponent digits of number literals too large for an `f64` (`1e309`): Terraform's
+    /// numbers have arbitrary precision, but hcl-edit rejects these.
+    pub(crate) overflowing_exponents: Vec<Range<usize>>,
+}
+
+/// The [`Scan::backtrack_cost`] beyond which a text is not given to hcl-edit. Calibrated on the
+/// doubling pattern of the module docs: at this cost the parse takes about 0.1 s in a release
+/// build, and each more level of risky depth doubles it. A real file would need over 32 KiB of
+/// text nested seven brackets deep after operators to reach it.
+pub(crate) const MAX_BACKTRACK_COST: u64 = 1 << 15;
+
+/// Risky depths up to this one are free: only deeper bytes count towards the cost.
+const FREE_RISKY_DEPTH: u32 = 6;
+
+/// The risky depth of each open context, and whether a binary operator was seen in it since
+/// its start or its last `,` or newline.
+struct Risk {
+    levels: Vec<(u32, bool)>,
+    cost: u64,
+}
+
+impl Risk {
+    fn new() -> Risk {
+        Risk {
+            levels: vec![(0, false)],
+            cost: 0,
+        }
+    }
+
+    fn current(&mut self) -> &mut (u32, bool) {
+        // The base level is never popped, so there is always a last one.
+        let last = self.levels.len() - 1;
+        &mut self.levels[last]
+    }
+
+    /// A bracket, string or interpolation opens: riskier if it is an operand after an operator.
+    fn open(&mut self) {
+        let (depth, after_operator) = *self.current();
+        self.levels.push((depth + u32::from(after_operator), false));
+    }
+
+    /// Like [`Risk::open`], for an interpolation: the string around it already counted.
+    fn open_same_depth(&mut self) {
+        let (depth, _) = *self.current();
+        self.levels.push((depth, false));
+    }
+
+    fn close(&mut self) {
+        if self.levels.len() > 1 {
+            self.levels.pop();
+        }
+    }
+
+    fn operator(&mut self, seen: bool) {
+        self.current().1 = seen;
+    }
+
+    /// Counts `bytes` bytes at the current depth.
+    fn count(&mut self, bytes: usize) {
+        let (depth, _) = *self.current();
+        let excess = depth.saturating_sub(FREE_RISKY_DEPTH).min(40);
+        if excess > 0 {
+            let weight = (1u64 << excess).saturating_mul(bytes as u64);
+            self.cost = self.cost.saturating_add(weight);
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -27,20 +107,35 @@ enum Context {
     Interpolation,
     /// The literal part of a quoted string.
     Quoted,
+    /// The literal part of a template that is not quoted (a JSON string): only its
+    /// interpolations end, never itself.
+    Template,
 }
 
+/// Scans a native-syntax file.
 pub(crate) fn scan(text: &str) -> Scan {
+    scan_from(text, Vec::new())
+}
+
+/// Scans the text of a template that is not in quotes, such as a JSON string's value.
+pub(crate) fn scan_template(text: &str) -> Scan {
+    scan_from(text, vec![Context::Template])
+}
+
+fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
     let bytes = text.as_bytes();
     let mut out = Scan::default();
-    let mut stack: Vec<Context> = Vec::new();
+    let mut risk = Risk::new();
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        if let Some(Context::Quoted) = stack.last() {
+        let start = i;
+        if let Some(literal @ (Context::Quoted | Context::Template)) = stack.last().copied() {
             match b {
-                b'\\' => i += 2,
-                b'"' => {
+                b'\\' if literal == Context::Quoted => i += 2,
+                b'"' if literal == Context::Quoted => {
                     stack.pop();
+                    risk.close();
                     i += 1;
                 }
                 b'$' | b'%' if bytes.get(i + 1) == Some(&b) && bytes.get(i + 2) == Some(&b'{') => {
@@ -48,15 +143,18 @@ pub(crate) fn scan(text: &str) -> Scan {
                 }
                 b'$' | b'%' if bytes.get(i + 1) == Some(&b'{') => {
                     stack.push(Context::Interpolation);
+                    risk.open_same_depth();
                     i += 2;
                 }
                 _ => i += 1,
             }
+            risk.count(i.min(bytes.len()) - start);
             continue;
         }
         match b {
             b'"' => {
                 stack.push(Context::Quoted);
+                risk.open();
                 i += 1;
             }
             b'#' => i = line_comment(bytes, i, &mut out),
@@ -66,7 +164,10 @@ pub(crate) fn scan(text: &str) -> Scan {
                 out.comments.push(i..end);
                 i = end;
             }
-            b'<' if bytes.get(i + 1) == Some(&b'<') => i = heredoc(bytes, i),
+            b'<' if bytes.get(i + 1) == Some(&b'<') => {
+                risk.operator(true);
+                i = heredoc(bytes, i);
+            }
             b'(' | b'[' | b'{' => {
                 let close = match b {
                     b'(' => b')',
@@ -75,11 +176,13 @@ pub(crate) fn scan(text: &str) -> Scan {
                 };
                 let for_expr = b != b'(' && starts_for(bytes, i + 1);
                 stack.push(Context::Bracket { close, for_expr });
+                risk.open();
                 i += 1;
             }
             b')' | b']' | b'}' => {
                 if let Some(Context::Bracket { .. } | Context::Interpolation) = stack.last() {
                     stack.pop();
+                    risk.close();
                 }
                 i += 1;
             }
@@ -87,12 +190,78 @@ pub(crate) fn scan(text: &str) -> Scan {
                 if let Some(Context::Bracket { for_expr: true, .. }) = stack.last() {
                     out.insignificant_newlines.push(i);
                 }
+                risk.operator(false);
                 i += 1;
+            }
+            b',' => {
+                risk.operator(false);
+                i += 1;
+            }
+            b'<' | b'>' | b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' => {
+                risk.operator(true);
+                i += 1;
+            }
+            b'=' | b'!' if bytes.get(i + 1) == Some(&b'=') => {
+                risk.operator(true);
+                i += 2;
+            }
+            b'0'..=b'9' if !continues_a_word(bytes, i) => {
+                i = number(text, i, &mut out);
             }
             _ => i += 1,
         }
+        risk.count(i.min(bytes.len()) - start);
+        if risk.cost > MAX_BACKTRACK_COST && out.backtrack_limit_at.is_none() {
+            out.backtrack_limit_at = Some(start);
+        }
     }
+    out.backtrack_cost = risk.cost;
     out
+}
+
+/// Whether the digit at `i` continues an identifier (`a1`, `a-1`, `é1`) or a number (`1.5`,
+/// the `0` of `a.0`), rather than starting a number: `-` continues a word only after one.
+fn continues_a_word(bytes: &[u8], i: usize) -> bool {
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b >= 0x80;
+    match i.checked_sub(1).map(|p| bytes[p]) {
+        None => false,
+        Some(b'-') => (1..i)
+            .rev()
+            .map(|p| bytes[p - 1])
+            .find(|&b| b != b'-')
+            .is_some_and(is_word),
+        Some(b) => is_word(b),
+    }
+}
+
+/// Skips the number literal at `start`; records its exponent digits if it overflows an `f64`.
+fn number(text: &str, start: usize, out: &mut Scan) -> usize {
+    let bytes = text.as_bytes();
+    let digits_from = |mut i: usize| {
+        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    let mut end = digits_from(start);
+    if bytes.get(end) == Some(&b'.') && bytes.get(end + 1).is_some_and(u8::is_ascii_digit) {
+        end = digits_from(end + 1);
+    }
+    if matches!(bytes.get(end), Some(b'e' | b'E')) {
+        let sign = usize::from(matches!(bytes.get(end + 1), Some(b'+' | b'-')));
+        let exponent_start = end + 1 + sign;
+        let exponent_end = digits_from(exponent_start);
+        if exponent_end > exponent_start {
+            let overflows = text[start..exponent_end]
+                .parse::<f64>()
+                .is_ok_and(f64::is_infinite);
+            if overflows {
+                out.overflowing_exponents.push(exponent_start..exponent_end);
+            }
+            end = exponent_end;
+        }
+    }
+    end
 }
 
 /// A `#` or `//` comment up to (not including) the newline; returns where scanning resumes.
@@ -309,5 +478,136 @@ mod reference_tests {
         );
         assert_eq!(references("{ a = module.m.out }"), ["module.m.out"]);
         assert_eq!(references("var.x == null ? \"a\" : \"b\""), ["var.x"]);
+    }
+}
+
+#[cfg(test)]
+mod backtrack_tests {
+    use std::time::{Duration, Instant};
+
+    use super::{MAX_BACKTRACK_COST, scan};
+    use crate::source::{FileId, Syntax};
+    use crate::syntax::{Parsed, SyntaxError, parse};
+
+    /// `x = ` then `copies` of `unit` then `tail`: each copy nests one operand deeper.
+    fn doubling(unit: &str, copies: usize, tail: &str) -> String {
+        format!("x = {}{tail}\n", unit.repeat(copies))
+    }
+
+    fn error(parsed: Parsed) -> SyntaxError {
+        match parsed.file {
+            Ok(_) => panic!("expected an error"),
+            Err(error) => error,
+        }
+    }
+
+    /// Each of these doubles hcl-edit's parse time per copy: at 30 copies, hours.
+    #[test]
+    fn doubling_patterns_are_reported_as_a_limit_at_once() {
+        let patterns = [
+            ("a<b<c[d", "&"),
+            ("a<b<c[d", "!e"),
+            ("a<b<c[d", "|"),
+            ("a<b<c[d", "<<e"),
+            ("a<b<(c", "&"),
+            ("a<b<\"${c", "&"),
+        ];
+        for (unit, tail) in patterns {
+            let text = doubling(unit, 30, tail);
+            let start = Instant::now();
+            let error = error(parse(FileId(0), Syntax::Native, &text));
+            let elapsed = start.elapsed();
+            assert!(error.beyond_tool_limit, "{text}: {error:?}");
+            assert!(elapsed < Duration::from_secs(1), "{text}: took {elapsed:?}");
+        }
+    }
+
+    #[test]
+    fn doubling_pattern_in_a_json_template_is_reported_as_a_limit() {
+        let template = doubling("a<b<c[d", 30, "&");
+        let text = format!(
+            "{{\"locals\": {{\"x\": \"${{{}}}\"}}}}",
+            template.trim_end()
+        );
+        let start = Instant::now();
+        let error = error(parse(FileId(0), Syntax::Json, &text));
+        assert!(error.beyond_tool_limit, "{error:?}");
+        assert!(start.elapsed() < Duration::from_secs(1));
+    }
+
+    /// Shallow versions of the pattern are ordinary syntax errors, and real nesting is free.
+    #[test]
+    fn ordinary_text_costs_nothing() {
+        let shallow = error(parse(
+            FileId(0),
+            Syntax::Native,
+            &doubling("a<b<c[d", 6, "&"),
+        ));
+        assert!(!shallow.beyond_tool_limit, "{shallow:?}");
+        let real = |n: usize| {
+            format!(
+                "x{n} = length(var.a) > 0 ? [for v in var.a : v + (v * (2 - (v / 3)))] : []\n\
+                 y{n} = \"${{a + (b - (c * \"${{d}}\"))}}\"\n"
+            )
+        };
+        assert_eq!(scan(&real(0)).backtrack_cost, 0);
+        let big: String = (0..10_000).map(real).collect();
+        assert!(scan(&big).backtrack_cost < MAX_BACKTRACK_COST);
+        assert!(parse(FileId(0), Syntax::Native, &big).file.is_ok());
+    }
+
+    #[test]
+    fn nesting_beyond_the_parsers_limit_is_a_limit_not_a_syntax_error() {
+        let text = format!("x = {}{}\n", "[".repeat(70), "]".repeat(70));
+        let error = error(parse(FileId(0), Syntax::Native, &text));
+        assert!(error.beyond_tool_limit, "{error:?}");
+        let within = format!("x = {}{}\n", "[".repeat(60), "]".repeat(60));
+        assert!(parse(FileId(0), Syntax::Native, &within).file.is_ok());
+    }
+}
+
+/// Text that Terraform accepts and hcl-edit alone would not: the rewrites of
+/// `native::parser_text`, driven by this scan.
+#[cfg(test)]
+mod rewrite_tests {
+    use crate::source::{FileId, Syntax};
+    use crate::syntax::{ExprKind, File, parse};
+
+    fn parse_ok(text: &str) -> File {
+        match parse(FileId(0), Syntax::Native, text).file {
+            Ok(file) => file,
+            Err(error) => panic!("{text:?}: {error:?}"),
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let text = "\u{feff}variable \"a\" {}\n";
+        let file = parse_ok(text);
+        assert_eq!(file.body.blocks[0].label(0), Some("a"));
+        assert_eq!(
+            &text[file.body.blocks[0].header_span.range()],
+            "variable \"a\""
+        );
+    }
+
+    #[test]
+    fn numbers_beyond_f64_parse_and_keep_their_text() {
+        let text = "a = 1e309\nb = [-1.5E+400, 2e3]\nc = \"1e999\"\nd = x1e999\n";
+        let file = parse_ok(text);
+        let number = |i: usize| match &file.body.attributes[i].expr.kind {
+            ExprKind::Number(n) => n.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(number(0), "1e309");
+        let ExprKind::Tuple(items) = &file.body.attributes[1].expr.kind else {
+            panic!("a tuple");
+        };
+        assert!(matches!(
+            &items[0].kind,
+            ExprKind::Other | ExprKind::Number(_)
+        ));
+        assert_eq!(&text[items[0].span.range()], "-1.5E+400");
+        assert_eq!(super::scan(text).overflowing_exponents.len(), 2);
     }
 }

@@ -170,25 +170,17 @@ impl Tree {
     }
 
     fn liveness(&self) -> Vec<bool> {
-        let included: BTreeSet<usize> = self
-            .edges
-            .iter()
-            .filter(|e| e.kind == RefKind::Include)
-            .map(|e| self.nodes[e.to].file)
-            .collect();
+        self.reach(&self.unit_roots())
+    }
+
+    /// The nodes reachable from `roots` (themselves included).
+    fn reach(&self, roots: &[usize]) -> Vec<bool> {
         let mut out_edges: Vec<Vec<usize>> = vec![Vec::new(); self.nodes.len()];
         for edge in &self.edges {
             out_edges[edge.from].push(edge.to);
         }
         let mut live = vec![false; self.nodes.len()];
-        let mut stack: Vec<usize> = (0..self.nodes.len())
-            .filter(|&n| {
-                let node = self.nodes[n];
-                node.file == node.unit
-                    && self.files[node.file].is_unit
-                    && !included.contains(&node.file)
-            })
-            .collect();
+        let mut stack = roots.to_vec();
         for &n in &stack {
             live[n] = true;
         }
@@ -201,6 +193,38 @@ impl Tree {
             }
         }
         live
+    }
+
+    /// The nodes of `terragrunt.hcl` files evaluated as units in their own right: those no other
+    /// file includes (an included one is a parent configuration), and those that nothing such a
+    /// unit reaches: a unit that includes itself, or units that include each other, are still
+    /// units, whose cycle is then reported rather than the units silently dropped.
+    fn unit_roots(&self) -> Vec<usize> {
+        let included: BTreeSet<usize> = self
+            .edges
+            .iter()
+            .filter(|e| e.kind == RefKind::Include)
+            .filter(|e| self.nodes[e.from].file != self.nodes[e.to].file)
+            .map(|e| self.nodes[e.to].file)
+            .collect();
+        let own_nodes: Vec<usize> = (0..self.nodes.len())
+            .filter(|&n| {
+                let node = self.nodes[n];
+                node.file == node.unit && self.files[node.file].is_unit
+            })
+            .collect();
+        let mut roots: Vec<usize> = own_nodes
+            .iter()
+            .copied()
+            .filter(|&n| !included.contains(&self.nodes[n].file))
+            .collect();
+        let live = self.reach(&roots);
+        let mut reached = vec![false; self.files.len()];
+        for (n, node) in self.nodes.iter().enumerate() {
+            reached[node.file] |= live[n];
+        }
+        roots.extend(own_nodes.iter().filter(|&&n| !reached[self.nodes[n].file]));
+        roots
     }
 
     /// The directory findings about the whole tree are reported on: the first unit's.
@@ -227,18 +251,10 @@ impl Tree {
     /// only as a parent other units include.
     pub(crate) fn units(&self) -> impl Iterator<Item = usize> + '_ {
         let mut unit = vec![false; self.files.len()];
-        for (n, node) in self.nodes.iter().enumerate() {
-            if self.live[n] && node.file == node.unit && self.files[node.file].is_unit {
-                unit[node.file] = true;
-            }
+        for n in self.unit_roots() {
+            unit[self.nodes[n].file] = true;
         }
-        let included: BTreeSet<usize> = self
-            .edges
-            .iter()
-            .filter(|e| e.kind == RefKind::Include)
-            .map(|e| self.nodes[e.to].file)
-            .collect();
-        (0..self.files.len()).filter(move |&f| unit[f] && !included.contains(&f))
+        (0..self.files.len()).filter(move |&f| unit[f])
     }
 
     /// Live files that parsed.

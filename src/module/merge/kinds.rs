@@ -1,5 +1,7 @@
 //! Appending primary blocks and merging override blocks, kind by kind (spec §2, §3).
 
+use std::collections::HashSet;
+
 use crate::diagnostic::ids;
 use crate::source::Span;
 use crate::syntax::Block;
@@ -175,6 +177,7 @@ impl Merger<'_> {
     }
 
     fn add_primary_locals(&mut self, block: &Block) {
+        let own_names: HashSet<Span> = block.body.attributes.iter().map(|a| a.name_span).collect();
         for attr in &block.body.attributes {
             let local = MergedLocal {
                 attribute: MergedAttribute::from_syntax(attr, Origin::Base),
@@ -183,7 +186,7 @@ impl Merger<'_> {
                 Some(&i) => {
                     let first = self.module.locals[i].attribute.name_span;
                     // Within one block the parser already reported `Attribute redefined`.
-                    if !block.body.attributes.iter().any(|a| a.name_span == first) {
+                    if !own_names.contains(&first) {
                         let d = self
                             .error(
                                 ids::DUPLICATE_DEFINITION,

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Fuzzes one target of fuzz/ for a while: scripts/fuzz.sh TARGET SECONDS
+#   TARGET: parse_native, parse_json or directory (see fuzz/fuzz_targets/).
+# Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`). The corpus under
+# fuzz/corpus/TARGET (not committed) is seeded from ../shared/corpus and tests/fixtures on the
+# first run. Fails on a crash or a timeout (an input taking over 2 s); the input is then copied
+# to tests/fuzz_regressions/TARGET/, where `cargo test --test fuzz_regressions` runs it for
+# good: commit it with the fix.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:?usage: scripts/fuzz.sh TARGET SECONDS}
+seconds=${2:?usage: scripts/fuzz.sh TARGET SECONDS}
+case $target in
+  parse_native | parse_json | directory) ;;
+  *) echo "error: unknown target $target (parse_native, parse_json, directory)" >&2; exit 2 ;;
+esac
+if ! cargo +nightly --version >/dev/null 2>&1; then
+  echo "error: the nightly toolchain is missing (rustup toolchain install nightly)" >&2
+  exit 3
+fi
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  echo "error: cargo-fuzz is missing (cargo install cargo-fuzz)" >&2
+  exit 3
+fi
+
+corpus=fuzz/corpus/$target
+if [ ! -d "$corpus" ] || [ -z "$(ls -A "$corpus")" ]; then
+  mkdir -p "$corpus"
+  python3 scripts/fuzz_seeds.py "$target" "$corpus"
+  echo "seeded $corpus with $(ls "$corpus" | wc -l) inputs"
+fi
+
+artifacts=fuzz/artifacts/$target
+mkdir -p "$artifacts"
+before=$(ls "$artifacts")
+status=0
+# No sanitizer: the crate has no unsafe code, and AddressSanitizer made the directory target
+# several times slower. The directory target gets small inputs (four files of a few KB are
+# plenty to combine every feature), so that it runs often enough to matter.
+max_len=()
+[ "$target" = directory ] && max_len=(-max_len=16384)
+cargo +nightly fuzz run --sanitizer none "$target" "$corpus" -- \
+  -max_total_time="$seconds" -timeout=2 -rss_limit_mb=2048 -dict=fuzz/hcl.dict "${max_len[@]}" \
+  -artifact_prefix="$artifacts/" -print_final_stats=1 2>&1 | tee "fuzz/last-$target.log" \
+  || status=$?
+if [ "$status" -ne 0 ]; then
+  mkdir -p "tests/fuzz_regressions/$target"
+  for input in $(ls "$artifacts"); do
+    if ! grep -qxF "$input" <<<"$before"; then
+      cp "$artifacts/$input" "tests/fuzz_regressions/$target/$input"
+      echo "kept $artifacts/$input as tests/fuzz_regressions/$target/$input"
+    fi
+  done
+  echo "error: fuzzing $target found a crash or a timeout" >&2
+  exit "$status"
+fi
+grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' "fuzz/last-$target.log" || true

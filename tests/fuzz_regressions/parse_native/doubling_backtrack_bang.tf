@@ -1,0 +1,1 @@
+x = a<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[da<b<c[d!e

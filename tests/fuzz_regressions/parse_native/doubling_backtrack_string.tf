@@ -1,0 +1,1 @@
+x = a<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${ca<b<"${c&

@@ -1,0 +1,200 @@
+//! No input may hang the run, exhaust memory or take super-linear time: special files, endless
+//! devices, inputs that make a parser backtrack, symlink diamonds. Every run here is bounded by
+//! a watchdog, so that a regression fails the test instead of hanging the suite.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Far above what any of these runs needs; only a hang reaches it.
+const WATCHDOG: Duration = Duration::from_secs(60);
+
+/// Runs the binary in `dir`, killing it (and failing the test) if it outlives the watchdog.
+fn run(dir: &Path, args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tflint-merge");
+    let start = Instant::now();
+    while child.try_wait().expect("poll the child").is_none() {
+        if start.elapsed() > WATCHDOG {
+            child.kill().expect("kill the hung child");
+            panic!("tflint-merge {args:?} hung for more than {WATCHDOG:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("collect the output")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn write(root: &Path, files: &[(&str, &str)]) {
+    for (name, content) in files {
+        let path = root.join(name);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, content).expect("write");
+    }
+}
+
+/// A healthy directory with one finding, checked beside the bad input to show that its result
+/// still comes.
+const HEALTHY: &[(&str, &str)] = &[
+    ("healthy/main.tf", "variable \"a\" {}\n"),
+    ("healthy/override.tf", "variable \"missing\" {}\n"),
+];
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    let status = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("run mkfifo");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_like_a_configuration_file_is_a_read_error_not_a_hang() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), HEALTHY);
+    write(t.path(), &[("m/variables.tf", "variable \"b\" {}\n")]);
+    mkfifo(&t.path().join("m/main.tf"));
+    let out = run(t.path(), &["--format", "short", "."]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "m/main.tf: error[read_error]: Failed to read file: it is a named pipe (FIFO), \
+             not a regular file"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("healthy/override.tf"), "{text}");
+    assert_eq!(out.status.code(), Some(1));
+
+    let merged = run(t.path(), &["merged", "m"]);
+    let errors = String::from_utf8_lossy(&merged.stderr);
+    assert!(errors.contains("named pipe (FIFO)"), "{errors}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_as_terragrunt_unit_or_config_file_is_a_read_error_not_a_hang() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), HEALTHY);
+    mkfifo(&t.path().join("live/app/terragrunt.hcl"));
+    let out = run(t.path(), &["--format", "short", "."]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "live/app/terragrunt.hcl: error[read_error]: Failed to read file: it is a named pipe"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("healthy/override.tf"), "{text}");
+    run(t.path(), &["graph", "live"]);
+
+    mkfifo(&t.path().join("config.yaml"));
+    let out = run(t.path(), &["--config", "config.yaml", "healthy"]);
+    let errors = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        errors.contains("cannot read: it is a named pipe (FIFO)"),
+        "{errors}"
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_to_an_endless_device_is_a_read_error_not_a_read_until_memory_runs_out() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), HEALTHY);
+    write(t.path(), &[("m/variables.tf", "variable \"b\" {}\n")]);
+    std::os::unix::fs::symlink("/dev/zero", t.path().join("m/main.tf")).expect("symlink");
+    let out = run(t.path(), &["--format", "short", "."]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "m/main.tf: error[read_error]: Failed to read file: it is a character device"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("healthy/override.tf"), "{text}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_configuration_file_whose_name_is_not_utf8_is_reported_not_skipped() {
+    use std::os::unix::ffi::OsStrExt;
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), HEALTHY);
+    let name = std::ffi::OsStr::from_bytes(b"m/caf\xe9.tf");
+    write(t.path(), &[("m/main.tf", "variable \"a\" {}\n")]);
+    std::fs::write(t.path().join(name), "variable \"b\" {}\n").expect("write");
+    let out = run(t.path(), &["--format", "short", "."]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("m/caf\u{FFFD}.tf: error[read_error]: file name is not valid UTF-8"),
+        "{text}"
+    );
+    assert!(text.contains("healthy/override.tf"), "{text}");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// No single file can stall the run, so no directory's results are held hostage by another's:
+/// every kind of input that once hung or ran for hours, side by side with a healthy directory,
+/// and the healthy directory's finding comes, with each bad one reported, in well under the
+/// watchdog's time.
+#[cfg(unix)]
+#[test]
+fn no_single_file_holds_the_other_directories_results_hostage() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), HEALTHY);
+    let doubling = format!("x = {}&\n", "a<b<c[d".repeat(30));
+    let in_json = format!(
+        "{{\"locals\": {{\"x\": \"${{{}&}}\"}}}}",
+        "a<b<c[d".repeat(30)
+    );
+    write(
+        t.path(),
+        &[
+            ("backtracks/main.tf", doubling.as_str()),
+            ("backtracks_json/main.tf.json", in_json.as_str()),
+            ("endless/variables.tf", "variable \"b\" {}\n"),
+        ],
+    );
+    mkfifo(&t.path().join("fifo/main.tf"));
+    std::os::unix::fs::symlink("/dev/zero", t.path().join("endless/main.tf")).expect("symlink");
+    let diamond = t.path().join("diamond");
+    for level in 0..=20 {
+        let dir = diamond.join(format!("level{level}"));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        if level > 0 {
+            let above = diamond.join(format!("level{}", level - 1));
+            for link in ["left", "right"] {
+                std::os::unix::fs::symlink(&dir, above.join(link)).expect("symlink");
+            }
+        }
+    }
+    let start = Instant::now();
+    let out = run(t.path(), &["--format", "short", "."]);
+    let elapsed = start.elapsed();
+    let text = stdout(&out);
+    for expected in [
+        "healthy/override.tf",
+        "backtracks/main.tf:1:",
+        "backtracks_json/main.tf.json:1:",
+        "fifo/main.tf: error[read_error]",
+        "endless/main.tf: error[read_error]",
+    ] {
+        assert!(text.contains(expected), "no {expected:?} in {text}");
+    }
+    assert!(elapsed < Duration::from_secs(10), "took {elapsed:?}");
+}
