@@ -1021,7 +1021,7 @@ fn pre_commit_hook_checks_the_repository_with_deletions_terragrunt_and_warnings(
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("Passed"), "{text}");
     assert!(text.contains("warning[override_noop]"), "{text}");
-    assert!(text.contains("infra/override.tf:2:"), "{text}");
+    assert!(text.contains("infra/override.tf:1:"), "{text}");
     git(project, &["checkout", "HEAD", "--", "infra/override.tf"]);
 
     // Defect 2: the base file deleted, nothing else staged. pre-commit passes no deleted
