@@ -41,9 +41,11 @@ max_len=()
 [ "$target" = directory ] && max_len=(-max_len=16384)
 cargo +nightly fuzz run --sanitizer none "$target" "$corpus" -- \
   -max_total_time="$seconds" -timeout=2 -rss_limit_mb=2048 -dict=fuzz/hcl.dict "${max_len[@]}" \
-  -artifact_prefix="$artifacts/" -print_final_stats=1 2>&1 | tee "fuzz/last-$target.log" \
+  -artifact_prefix="$artifacts/" -print_final_stats=1 > "fuzz/last-$target.log" 2>&1 \
   || status=$?
+# libFuzzer prints a line per new coverage: the log keeps it all, the terminal gets the end.
 if [ "$status" -ne 0 ]; then
+  tail -n 40 "fuzz/last-$target.log"
   mkdir -p "tests/fuzz_regressions/$target"
   for input in $(ls "$artifacts"); do
     if ! grep -qxF "$input" <<<"$before"; then
@@ -54,4 +56,5 @@ if [ "$status" -ne 0 ]; then
   echo "error: fuzzing $target found a crash or a timeout" >&2
   exit "$status"
 fi
+echo "fuzz $target: $seconds s, no crash or timeout (log: fuzz/last-$target.log)"
 grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' "fuzz/last-$target.log" || true
