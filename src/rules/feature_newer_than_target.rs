@@ -10,7 +10,9 @@ use crate::knowledge::features::{self, Place};
 use crate::knowledge::releases::Release;
 use crate::source::Span;
 
+use crate::knowledge::version::Version;
 use crate::lint::helpers::backend_type;
+use crate::lint::null_module_version::{self, NullVersion};
 use crate::lint::schema::judgements;
 use crate::lint::targets::range_text;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
@@ -59,6 +61,46 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             out.push(not_in_every_target(ctx, &construct, &what, &refusing));
         }
     }
+    let first = null_module_version::first_accepting(ctx.view);
+    if ctx.targets.some_version_below(&first) && ctx.targets.some_version_from(&first) {
+        for null in null_module_version::null_versions(ctx) {
+            out.push(null_version_not_in_every_target(ctx, &null, &first));
+        }
+    }
+}
+
+/// `` a null module `version` needs Terraform 1.15.5 or later ``: the releases before take it
+/// as a `version` argument, which only a registry source may have.
+fn null_version_not_in_every_target(
+    ctx: &Context,
+    null: &NullVersion,
+    first: &Version,
+) -> Diagnostic {
+    let tool = ctx.view.tool_name();
+    ctx.finding(
+        &RULE,
+        format!("a null module `version` needs {tool} {first} or later"),
+    )
+    .at(
+        ctx.files,
+        null.version.span(),
+        format!("a `version` argument before {tool} {first}"),
+    )
+    .with_label(
+        ctx.files,
+        null.source.expr.span,
+        "not a module registry source",
+    )
+    .with_note(format!(
+        "The module targets {} ({}). {tool} takes a null `version` as \"no version\" from \
+         {first} on; earlier releases take it as a `version` argument, which only a module \
+         registry source may have, and stop with `Invalid registry module source address`.",
+        ctx.targets.describe(),
+        ctx.targets.basis_text()
+    ))
+    .with_help(format!(
+        "remove `version`, or raise the module's version constraint to {tool} {first} or later"
+    ))
 }
 
 /// A construct some targeted releases refuse, and the tools' summary when they do.
@@ -125,7 +167,8 @@ fn not_in_every_target(
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{Files, check_table, findings};
+    use crate::lint::directory::TargetVersions;
+    use crate::lint::testing::{Files, check_table, findings, findings_targeting};
 
     const STARTSWITH: &str = "locals {\n  a = startswith(\"a\", \"b\")\n}\n";
 
@@ -183,6 +226,41 @@ mod tests {
     #[test]
     fn table() {
         check_table(&super::RULE, PASS, FAIL);
+    }
+
+    const NULL_VERSION: &str = "module \"a\" {\n  source  = \"./a\"\n  version = null\n}\n";
+
+    fn targeting(files: Files, terraform: &str, opentofu: &str) -> Vec<String> {
+        let targets = TargetVersions {
+            terraform: Some(terraform.into()),
+            opentofu: Some(opentofu.into()),
+        };
+        let found = findings_targeting(&super::RULE, files, targets);
+        found.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn a_null_module_version_is_judged_per_patch_release() {
+        let files: Files = &[("main.tf", NULL_VERSION)];
+        // Terraform 1.15.0–1.15.4 refuse it, 1.15.5 and later take it as "no version".
+        assert_eq!(
+            targeting(files, ">= 1.15.0", ">= 1.10"),
+            ["a null module `version` needs Terraform 1.15.5 or later"]
+        );
+        assert_eq!(
+            targeting(files, ">= 1.15.5", ">= 1.9"),
+            ["a null module `version` needs OpenTofu 1.10.0 or later"]
+        );
+        assert!(targeting(files, ">= 1.15.5", ">= 1.10").is_empty());
+        // No targeted version takes it: the load error's, not this rule's.
+        assert!(targeting(files, "< 1.15.5", "< 1.10").is_empty());
+        let json: Files = &[(
+            "main.tf.json",
+            r#"{"module": {"a": {"source": "./a", "version": null}}}"#,
+        )];
+        assert_eq!(targeting(json, ">= 1.14", ">= 1.10").len(), 1);
+        // No constraint: the newest stable releases (Terraform 1.15.9) take it.
+        assert!(findings(&super::RULE, files).is_empty());
     }
 
     #[test]
