@@ -16,6 +16,7 @@ use crate::lint::null_module_version::{self, NullVersion};
 use crate::lint::schema::judgements;
 use crate::lint::targets::range_text;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
+use crate::module::merge::LoadedFile;
 
 pub(crate) const RULE: Rule = declare_rule! {
     id: "feature_newer_than_target",
@@ -61,12 +62,70 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             out.push(not_in_every_target(ctx, &construct, &what, &refusing));
         }
     }
+    // No tool error when none reads a file type: the file is silently skipped, so this rule
+    // says it whether some or all targeted releases skip it. One finding per view.
+    let unread: Vec<(&LoadedFile, Vec<Release>)> = (ctx.primary.iter().chain(ctx.overrides))
+        .map(|f| {
+            (
+                f,
+                ctx.targets.refusing(Place::FileType, f.extension.as_str()),
+            )
+        })
+        .filter(|(_, refusing)| !refusing.is_empty())
+        .collect();
+    if !unread.is_empty() {
+        out.push(file_types_not_read(ctx, &unread));
+    }
     let first = null_module_version::first_accepting(ctx.view);
     if ctx.targets.some_version_below(&first) && ctx.targets.some_version_from(&first) {
         for null in null_module_version::null_versions(ctx) {
             out.push(null_version_not_in_every_target(ctx, &null, &first));
         }
     }
+}
+
+/// `` `.tofu` files need OpenTofu 1.8 or later ``, at the first such file's first block and the
+/// others': the releases before read only `.tf` files, so they load the module without these
+/// (and with their `.tf` twins, if any). `unread` is not empty.
+fn file_types_not_read(ctx: &Context, unread: &[(&LoadedFile, Vec<Release>)]) -> Diagnostic {
+    let tool = ctx.view.tool_name();
+    let (first, refusing) = &unread[0];
+    let extension = first.extension.as_str();
+    let releases = range_text(refusing);
+    let what = describe(Place::FileType, extension);
+    let since =
+        features::find(Place::FileType, extension).and_then(|f| f.availability(ctx.view).since());
+    let message = match since {
+        Some(since) => format!("{what} need {tool} {since} or later"),
+        None => format!("{what} are not read by {tool} {releases}"),
+    };
+    let mut d = ctx.finding(&RULE, message);
+    for (i, (file, _)) in unread.iter().enumerate() {
+        // The file's first block, or its start when it has none.
+        let at = (file.file.body.blocks.first().map(|b| b.header_span))
+            .unwrap_or_else(|| Span::new(file.file.id, 0..0));
+        let name = ctx.files.get(file.file.id).file_name();
+        let label = format!("{tool} {releases} do not read `{name}`");
+        d = match i {
+            0 => d.at(ctx.files, at, label),
+            _ => d.with_label(ctx.files, at, label),
+        };
+    }
+    d.with_note(format!(
+        "The module targets {} ({}). {tool} {releases} read only `.tf` and `.tf.json` files: \
+         they load the module without these files, and with the `.tf` file each one hides, if \
+         any.",
+        ctx.targets.describe(),
+        ctx.targets.basis_text()
+    ))
+    .with_help(match since {
+        Some(since) => format!(
+            "if the module is not meant for {tool} {releases}, say so with \
+             `opentofu_version: \">= {since}\"` in .tflint-merge.yaml; otherwise keep this \
+             configuration in `.tf` files"
+        ),
+        None => "keep this configuration in `.tf` files".to_string(),
+    })
 }
 
 /// `` a null module `version` needs Terraform 1.15.5 or later ``: the releases before take it
@@ -168,7 +227,9 @@ fn not_in_every_target(
 #[cfg(test)]
 mod tests {
     use crate::lint::directory::TargetVersions;
-    use crate::lint::testing::{Files, check_table, findings, findings_targeting};
+    use crate::lint::testing::{
+        Files, check_table, findings, findings_targeting, terraform_required_version as required,
+    };
 
     const STARTSWITH: &str = "locals {\n  a = startswith(\"a\", \"b\")\n}\n";
 
@@ -261,6 +322,35 @@ mod tests {
         assert_eq!(targeting(json, ">= 1.14", ">= 1.10").len(), 1);
         // No constraint: the newest stable releases (Terraform 1.15.9) take it.
         assert!(findings(&super::RULE, files).is_empty());
+    }
+
+    const TOFU_1_6: &str = "terraform {\n  required_version = \">= 1.6\"\n}\n";
+
+    #[test]
+    fn tofu_files_are_read_from_opentofu_1_8() {
+        let files: Files = &[("versions.tofu", TOFU_1_6), ("main.tofu", STARTSWITH)];
+        let found = findings(&super::RULE, files);
+        assert_eq!(found.len(), 1, "one finding per view");
+        assert_eq!(found[0].message, "`.tofu` files need OpenTofu 1.8 or later");
+        assert_eq!(found[0].secondary.len(), 1, "the other file is labelled");
+        let json: Files = &[(
+            "versions.tofu.json",
+            r#"{"terraform": {"required_version": ">= 1.6"}}"#,
+        )];
+        let found = findings(&super::RULE, json);
+        assert_eq!(
+            found[0].message,
+            "`.tofu.json` files need OpenTofu 1.8 or later"
+        );
+        // Every targeted release reads them.
+        let newer: Files = &[("versions.tofu", required!(">= 1.8"))];
+        assert!(findings(&super::RULE, newer).is_empty());
+        assert!(targeting(files, ">= 1.6", ">= 1.8").is_empty());
+        // None does: still said, since no tool reports a file it skips.
+        assert_eq!(
+            targeting(files, ">= 1.6", "~> 1.7.0"),
+            ["`.tofu` files need OpenTofu 1.8 or later"]
+        );
     }
 
     #[test]
