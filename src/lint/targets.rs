@@ -131,13 +131,24 @@ impl Targets {
             .unwrap_or_else(|| releases::newest_stable(self.view))
     }
 
-    /// The targeted releases that do not have a construct the tables describe (empty for a
-    /// construct they do not describe).
+    /// The targeted releases that do not have a construct the tables describe and refuse it
+    /// (empty for a construct they do not describe).
     pub(crate) fn refusing(&self, place: Place, name: &str) -> Vec<Release> {
         self.releases
             .iter()
             .copied()
             .filter(|&r| features::accepts(self.view, r, place, name) == Some(false))
+            .filter(|&r| !features::ignores(self.view, r, place, name))
+            .collect()
+    }
+
+    /// The targeted releases that load a construct and silently ignore it (Terraform 1.13 and
+    /// `action` blocks).
+    pub(crate) fn ignoring(&self, place: Place, name: &str) -> Vec<Release> {
+        self.releases
+            .iter()
+            .copied()
+            .filter(|&r| features::ignores(self.view, r, place, name))
             .collect()
     }
 

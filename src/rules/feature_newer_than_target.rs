@@ -33,7 +33,9 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         // A `language` block admitting OpenTofu 1.11 and older is
         // `version_constraint_ineffective`'s (OpenTofu's "Ineffective version constraint").
         let language = judgement.place == Place::TopLevel && judgement.name == "language";
-        if judgement.described && !language && some_refuse(&judgement.refusing) {
+        let ignoring = ctx.targets.ignoring(judgement.place, &judgement.name);
+        let some_lack = some_refuse(&judgement.refusing) || !ignoring.is_empty();
+        if judgement.described && !language && some_lack {
             let what = describe(judgement.place, &judgement.name);
             let construct = Construct {
                 place: judgement.place,
@@ -46,6 +48,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 &construct,
                 &what,
                 &judgement.refusing,
+                &ignoring,
             ));
         }
     }
@@ -59,7 +62,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 span: backend.header_span,
                 summary: "Unsupported backend type",
             };
-            out.push(not_in_every_target(ctx, &construct, &what, &refusing));
+            out.push(not_in_every_target(ctx, &construct, &what, &refusing, &[]));
         }
     }
     // No tool error when none reads a file type: the file is silently skipped, so this rule
@@ -183,12 +186,14 @@ fn describe(place: Place, name: &str) -> String {
 }
 
 /// `` `ephemeral` in `variable` needs Terraform 1.10 or later; the module targets Terraform
-/// 1.9–1.15 ``
+/// 1.9–1.15 ``: `refusing` stop with the tools' error, `ignoring` load the module without the
+/// construct (one of them is not empty).
 fn not_in_every_target(
     ctx: &Context,
     construct: &Construct,
     what: &str,
     refusing: &[Release],
+    ignoring: &[Release],
 ) -> Diagnostic {
     let tool = ctx.view.tool_name();
     let row = features::find(construct.place, construct.name);
@@ -196,25 +201,38 @@ fn not_in_every_target(
     let since = availability
         .and_then(|a| a.since())
         .filter(|s| *s > ctx.targets.lowest());
+    let lacking: Vec<Release> = (refusing.iter().chain(ignoring)).copied().collect();
     let message = match (since, availability.and_then(|a| a.until())) {
         (Some(since), _) => format!("{what} needs {tool} {since} or later"),
         (None, Some(until)) => format!("{what} was removed in {tool} {until}"),
-        (None, None) => format!("{what} is not in {tool} {}", range_text(refusing)),
+        (None, None) => format!("{what} is not in {tool} {}", range_text(&lacking)),
     };
-    let releases = range_text(refusing);
-    ctx.finding(&RULE, message)
-        .at(
-            ctx.files,
-            construct.span,
-            format!("not in {tool} {releases}"),
-        )
-        .with_note(format!(
-            "The module targets {} ({}). It is missing from {tool} {releases}, which stop with \
-             `{}`.",
-            ctx.targets.describe(),
-            ctx.targets.basis_text(),
+    let label = match refusing.is_empty() {
+        false => format!("not in {tool} {}", range_text(refusing)),
+        true => format!("ignored by {tool} {}", range_text(ignoring)),
+    };
+    let mut note = format!(
+        "The module targets {} ({}).",
+        ctx.targets.describe(),
+        ctx.targets.basis_text()
+    );
+    if !refusing.is_empty() {
+        note.push_str(&format!(
+            " It is missing from {tool} {}, which stop with `{}`.",
+            range_text(refusing),
             construct.summary
-        ))
+        ));
+    }
+    if !ignoring.is_empty() {
+        note.push_str(&format!(
+            " {tool} {} load the module and silently ignore it: their stable builds read it \
+             only with experiments enabled.",
+            range_text(ignoring)
+        ));
+    }
+    ctx.finding(&RULE, message)
+        .at(ctx.files, construct.span, label)
+        .with_note(note)
         .with_help(match since {
             Some(since) => format!(
                 "raise the module's version constraint to {tool} {since} or later, or do \
@@ -226,9 +244,11 @@ fn not_in_every_target(
 
 #[cfg(test)]
 mod tests {
+    use crate::diagnostic::ids;
     use crate::lint::directory::TargetVersions;
     use crate::lint::testing::{
-        Files, check_table, findings, findings_targeting, terraform_required_version as required,
+        Files, check_table, findings, findings_targeting, findings_targeting_id,
+        terraform_required_version as required,
     };
 
     const STARTSWITH: &str = "locals {\n  a = startswith(\"a\", \"b\")\n}\n";
@@ -351,6 +371,52 @@ mod tests {
             targeting(files, ">= 1.6", "~> 1.7.0"),
             ["`.tofu` files need OpenTofu 1.8 or later"]
         );
+    }
+
+    const ACTION: &str = "action \"aws_lambda_invoke\" \"notify\" {\n  config {\n    \
+                          function_name = \"notify\"\n  }\n}\n";
+
+    #[test]
+    fn terraform_1_13_ignores_actions() {
+        let files: Files = &[("main.tf", ACTION)];
+        let found = findings_targeting(
+            &super::RULE,
+            files,
+            TargetVersions {
+                terraform: Some("~> 1.13.0".into()),
+                opentofu: None,
+            },
+        );
+        assert_eq!(found.len(), 1, "the block only, not its contents");
+        assert_eq!(
+            found[0].message,
+            "a `action` block needs Terraform 1.14 or later"
+        );
+        let label = found[0].primary.as_ref().map(|l| l.message.as_str());
+        assert_eq!(label, Some("ignored by Terraform 1.13"));
+        assert!(found[0].notes[0].contains("silently ignore it"));
+        // Not an `Unsupported block type` there: Terraform 1.13 loads the module.
+        let only_1_13 = TargetVersions {
+            terraform: Some("~> 1.13.0".into()),
+            opentofu: None,
+        };
+        let unsupported = findings_targeting_id(ids::UNSUPPORTED_CONSTRUCT, files, only_1_13);
+        assert!(
+            unsupported.iter().all(|d| !d.views.terraform),
+            "{unsupported:?}"
+        );
+        let older = targeting(files, ">= 1.12", ">= 1.12");
+        assert_eq!(older, ["a `action` block needs Terraform 1.14 or later"]);
+        assert!(targeting(files, ">= 1.14", ">= 1.12").is_empty());
+        let trigger = "resource \"a\" \"b\" {\n  lifecycle {\n    action_trigger {\n      \
+                       events = [after_create]\n    }\n  }\n}\n";
+        let json = r#"{"resource": {"a": {"b": {"lifecycle": {"action_trigger": {}}}}}}"#;
+        for files in [&[("main.tf", trigger)] as Files, &[("main.tf.json", json)]] {
+            assert_eq!(
+                targeting(files, "~> 1.13.0", ">= 1.12"),
+                ["`action_trigger` in `lifecycle` needs Terraform 1.14 or later"]
+            );
+        }
     }
 
     #[test]
