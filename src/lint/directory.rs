@@ -296,6 +296,7 @@ fn run_directory_rules(
         found.extend(super::type_constraint::check(ctx));
         found.extend(super::enabled_combination::check(ctx));
         found.extend(super::null_module_version::check(ctx));
+        found.extend(super::legacy_module::check(ctx));
         run_rules(Target::View(ctx), &mut found);
     }
     if contexts.len() == 2 {

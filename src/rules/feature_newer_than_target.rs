@@ -12,6 +12,7 @@ use crate::source::Span;
 
 use crate::knowledge::version::Version;
 use crate::lint::helpers::backend_type;
+use crate::lint::legacy_module::{self, EnabledLegacyCall};
 use crate::lint::null_module_version::{self, NullVersion};
 use crate::lint::schema::judgements;
 use crate::lint::targets::range_text;
@@ -79,6 +80,14 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     if !unread.is_empty() {
         out.push(file_types_not_read(ctx, &unread));
     }
+    let refusing_enabled: Vec<Release> = (ctx.targets.releases.iter().copied())
+        .filter(|&r| r >= legacy_module::FIRST_REFUSING)
+        .collect();
+    if some_refuse(&refusing_enabled) {
+        for call in legacy_module::enabled_legacy_calls(ctx) {
+            out.push(enabled_refused_in_newer(ctx, &call, &refusing_enabled));
+        }
+    }
     let first = null_module_version::first_accepting(ctx.view);
     if ctx.targets.some_version_below(&first) && ctx.targets.some_version_from(&first) {
         for null in null_module_version::null_versions(ctx) {
@@ -129,6 +138,40 @@ fn file_types_not_read(ctx: &Context, unread: &[(&LoadedFile, Vec<Release>)]) ->
         ),
         None => "keep this configuration in `.tf` files".to_string(),
     })
+}
+
+/// `` `enabled` in a call to a module with provider configurations is refused from OpenTofu
+/// 1.12 ``
+fn enabled_refused_in_newer(
+    ctx: &Context,
+    call: &EnabledLegacyCall,
+    refusing: &[Release],
+) -> Diagnostic {
+    let releases = range_text(refusing);
+    ctx.finding(
+        &RULE,
+        format!(
+            "`enabled` in a call to a module with provider configurations is refused from \
+             OpenTofu {}",
+            legacy_module::FIRST_REFUSING
+        ),
+    )
+    .at(
+        ctx.files,
+        call.enabled.span(),
+        format!("refused by OpenTofu {releases}"),
+    )
+    .with_note(format!(
+        "The module targets {} ({}). {}",
+        ctx.targets.describe(),
+        ctx.targets.basis_text(),
+        legacy_module::why(call)
+    ))
+    .with_help(format!(
+        "pass the provider configuration in with `providers` and remove `provider \"{}\"` \
+         from the module, or drop `enabled`",
+        call.provider
+    ))
 }
 
 /// `` a null module `version` needs Terraform 1.15.5 or later ``: the releases before take it
@@ -417,6 +460,24 @@ mod tests {
                 ["`action_trigger` in `lifecycle` needs Terraform 1.14 or later"]
             );
         }
+    }
+
+    #[test]
+    fn enabled_in_a_call_to_a_legacy_module_is_refused_from_opentofu_1_12() {
+        let call = "module \"child\" {\n  source = \"./child\"\n  lifecycle {\n    \
+                    enabled = true\n  }\n}\n";
+        let legacy = "provider \"aws\" {\n  region = \"eu-west-1\"\n}\n";
+        let files: Files = &[("main.tf", call), ("child/main.tf", legacy)];
+        assert_eq!(
+            targeting(files, ">= 1.14", ">= 1.11"),
+            [
+                "`enabled` in a call to a module with provider configurations is refused from \
+              OpenTofu 1.12"
+            ]
+        );
+        // Every targeted release refuses it: `legacy_module_meta_argument`'s; none does: fine.
+        assert!(targeting(files, ">= 1.14", ">= 1.12").is_empty());
+        assert!(targeting(files, ">= 1.14", "~> 1.11.0").is_empty());
     }
 
     #[test]
