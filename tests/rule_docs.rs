@@ -24,7 +24,8 @@
 //!   (both views print it once when they word it the same, once each when the tools print
 //!   different summaries: both at the line stated).
 //! - a fenced block with info string `hcl file=NAME` or `json file=NAME` is a file of the
-//!   example's module directory; a block without `file=` is illustration only. A `yaml
+//!   example's module directory (`NAME` may hold directories for a module it calls,
+//!   `reports/main.tf`); a block without `file=` is illustration only. A `yaml
 //!   file=.tflint-merge.yaml` block is the example's config file: its `terraform_version:` and
 //!   `opentofu_version:` set the targeted releases.
 //! - an example with `.hcl` files is a Terragrunt tree: `NAME` may hold directories
@@ -485,7 +486,8 @@ fn parse_examples(id: &str, text: &str) -> Result<Vec<Example>, String> {
                 ));
             }
         }
-        if file.ends_with(".hcl") {
+        // A Terragrunt tree, or a module example's called module (`reports/main.tf`).
+        if file.ends_with(".hcl") || file.contains('/') {
             if file.contains('\\')
                 || file.starts_with('/')
                 || file.split('/').any(|c| c.is_empty() || c.starts_with('.'))
@@ -494,10 +496,7 @@ fn parse_examples(id: &str, text: &str) -> Result<Vec<Example>, String> {
                     "line {number}: `{file}` must be a relative path without `.` or `..`"
                 ));
             }
-        } else if file.contains('/')
-            || file.contains('\\')
-            || (file.starts_with('.') && file != CONFIG_FILE)
-        {
+        } else if file.contains('\\') || (file.starts_with('.') && file != CONFIG_FILE) {
             return Err(format!("line {number}: `{file}` must be a plain file name"));
         }
         if example.files.iter().any(|(name, _)| name == file) {

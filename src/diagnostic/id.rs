@@ -102,6 +102,8 @@ pub(crate) mod ids {
     pub(crate) const IO_ERROR: FindingId = finding_id!("io_error");
     pub(crate) const LANGUAGE_BLOCK_IN_OVERRIDE: FindingId =
         finding_id!("language_block_in_override");
+    pub(crate) const LEGACY_MODULE_META_ARGUMENT: FindingId =
+        finding_id!("legacy_module_meta_argument");
     pub(crate) const MISSING_REQUIRED_ARGUMENT: FindingId =
         finding_id!("missing_required_argument");
     pub(crate) const MODULE_SOURCE_MISSING: FindingId = finding_id!("module_source_missing");

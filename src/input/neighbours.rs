@@ -11,6 +11,7 @@ use crate::knowledge::View;
 use crate::knowledge::files::ConfigName;
 use crate::module::views::view_files;
 use crate::source::{FileId, Syntax};
+use crate::syntax::File;
 
 use super::listing::config_files;
 use super::read::{Read, read_and_parse};
@@ -81,27 +82,51 @@ impl Neighbours {
     }
 
     fn read_variables(&self, dir: &Path, view: View) -> Option<Vec<String>> {
+        let files = self.parsed_files(dir, view)?;
+        let declared = files.iter().flat_map(|file| {
+            file.body
+                .blocks_of("variable")
+                .filter_map(|b| b.label(0).map(str::to_string))
+        });
+        Some(declared.collect())
+    }
+
+    /// The name of the first provider configuration the module at `dir` configures itself in
+    /// `view` (a `provider` block with an argument or block besides `alias` and `for_each`):
+    /// a "legacy module", which calls with `count`, `for_each`, `depends_on` or (OpenTofu 1.12
+    /// and later) `enabled` may not use. `None` when it has none, no files, or one of them cannot
+    /// be read or parsed.
+    pub(crate) fn configured_provider(&self, dir: &Path, view: View) -> Option<String> {
+        let files = self.parsed_files(dir, view)?;
+        let configured = files
+            .iter()
+            .flat_map(|f| f.body.blocks_of("provider"))
+            .find(|p| {
+                !p.body.blocks.is_empty()
+                    || (p.body.attributes.iter())
+                        .any(|a| !matches!(a.name.as_str(), "alias" | "for_each"))
+            })?;
+        configured.label(0).map(str::to_string)
+    }
+
+    /// The files `view`'s tool loads from the module at `dir`, parsed; `None` when there are
+    /// none or one cannot be read or parsed (then nothing should be judged).
+    fn parsed_files(&self, dir: &Path, view: View) -> Option<Vec<File>> {
         let module = self.module(dir);
         if module.files.is_empty() {
             return None;
         }
-        let mut variables = Vec::new();
-        for index in view_files(&module.files, view).loaded() {
-            let name = &module.files[index];
-            let syntax: Syntax = name.extension.syntax();
-            let path = dir.join(&name.name);
-            let Read::Parsed { parsed, .. } =
-                read_and_parse(&path, FileId(0), syntax, self.max_file_bytes)
-            else {
-                return None;
-            };
-            let file = parsed.file.ok()?;
-            variables.extend(
-                file.body
-                    .blocks_of("variable")
-                    .filter_map(|b| b.label(0).map(str::to_string)),
-            );
-        }
-        Some(variables)
+        view_files(&module.files, view)
+            .loaded()
+            .map(|index| {
+                let name = &module.files[index];
+                let syntax: Syntax = name.extension.syntax();
+                let path = dir.join(&name.name);
+                match read_and_parse(&path, FileId(0), syntax, self.max_file_bytes) {
+                    Read::Parsed { parsed, .. } => parsed.file.ok(),
+                    _ => None,
+                }
+            })
+            .collect()
     }
 }

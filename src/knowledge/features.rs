@@ -174,7 +174,7 @@ pub(crate) const FEATURES: &[Feature] = &[
     row(TopLevel, "check", since(Some(5), Some(6))),
     row(TopLevel, "removed", since(Some(7), Some(7))),
     row(TopLevel, "ephemeral", since(Some(10), Some(11))),
-    // Terraform 1.13 stable builds ignore `action` silently; 1.14 is the first to accept it.
+    // Terraform 1.13 stable builds ignore `action` silently (`IGNORED`); 1.14 accepts it.
     row(TopLevel, "action", since(Some(14), None)),
     row(TopLevel, "language", since(None, Some(12))),
     // §1b: `terraform {}` settings.
@@ -450,6 +450,26 @@ pub(crate) const BASE_FUNCTIONS: &[&str] = &[
     "yamlencode",
     "zipmap",
 ];
+
+/// Constructs a release loads and silently ignores, with no diagnostic (spec §1, `action`):
+/// Terraform 1.13 has them in its schema but its stable builds decode them only with
+/// experiments enabled. The rows above count these releases as not having them.
+const IGNORED: &[(View, Release, Place, &str)] = &[
+    (View::Terraform, Release::new(1, 13), TopLevel, "action"),
+    (
+        View::Terraform,
+        Release::new(1, 13),
+        In(B::Lifecycle),
+        "action_trigger",
+    ),
+];
+
+/// Whether `release` of `view`'s tool loads the construct and silently ignores it.
+pub(crate) fn ignores(view: View, release: Release, place: Place, name: &str) -> bool {
+    IGNORED
+        .iter()
+        .any(|&(v, r, p, n)| v == view && r == release && p == place && n == name)
+}
 
 /// The row of a construct, if it is described.
 pub(crate) fn find(place: Place, name: &str) -> Option<&'static Feature> {

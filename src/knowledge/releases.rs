@@ -98,6 +98,16 @@ pub(crate) fn stable_releases(view: View) -> impl Iterator<Item = Release> {
         .map(|(release, _)| *release)
 }
 
+/// The newest stable release of `view`'s tool, patch included (spec `tool-versions.md`,
+/// "Scope": the newest stable tag): what a module with no version constraint is judged against
+/// where patch releases differ (Terraform 1.15.5's null module `version`).
+pub(crate) fn newest_stable_patch(view: View) -> Version {
+    match view {
+        View::Terraform => Version::new(1, 15, 9),
+        View::OpenTofu => Version::new(1, 12, 6),
+    }
+}
+
 /// The newest stable release line of `view`'s tool.
 pub(crate) fn newest_stable(view: View) -> Release {
     // Both tables have stable lines; 1.0 is a safe floor otherwise.
@@ -120,5 +130,9 @@ mod tests {
         }
         assert_eq!(newest_stable(View::Terraform), Release::new(1, 15));
         assert_eq!(newest_stable(View::OpenTofu), Release::new(1, 12));
+        for view in View::ALL {
+            let patch = VersionSet::between(newest_stable_patch(view), Version::new(2, 0, 0));
+            assert!(newest_stable(view).versions().overlaps(&patch), "{view}");
+        }
     }
 }

@@ -210,6 +210,26 @@ impl VersionSet {
         }
     }
 
+    /// The versions `>= low`.
+    pub(crate) fn at_least(low: Version) -> VersionSet {
+        VersionSet {
+            intervals: vec![Interval {
+                low: Some((low, true)),
+                high: None,
+            }],
+        }
+    }
+
+    /// Just `version`.
+    pub(crate) fn exactly(version: Version) -> VersionSet {
+        VersionSet {
+            intervals: vec![Interval {
+                low: Some((version.clone(), true)),
+                high: Some((version, true)),
+            }],
+        }
+    }
+
     /// Whether the two sets share a version.
     pub(crate) fn overlaps(&self, other: &VersionSet) -> bool {
         !self.intersect(other).is_empty()

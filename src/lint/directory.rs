@@ -314,6 +314,8 @@ fn run_directory_rules(
         found.extend(super::schema::check(ctx));
         found.extend(super::type_constraint::check(ctx));
         found.extend(super::enabled_combination::check(ctx));
+        found.extend(super::null_module_version::check(ctx));
+        found.extend(super::legacy_module::check(ctx));
         run_rules(Target::View(ctx), &mut found);
     }
     if contexts.len() == 2 {

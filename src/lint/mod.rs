@@ -20,6 +20,8 @@ pub(crate) mod directory;
 pub(crate) mod enabled_combination;
 pub(crate) mod helpers;
 pub(crate) mod ignore;
+pub(crate) mod legacy_module;
+pub(crate) mod null_module_version;
 pub(crate) mod registry;
 pub(crate) mod run;
 pub(crate) mod schema;

@@ -41,6 +41,10 @@ pub(crate) const LOAD_ERRORS: &[RuleMeta] = &[
         ids::LANGUAGE_BLOCK_IN_OVERRIDE,
         "a language block in an override file (OpenTofu)",
     ),
+    load_error(
+        ids::LEGACY_MODULE_META_ARGUMENT,
+        "enabled in a call to a module that configures providers (OpenTofu 1.12)",
+    ),
     load_error(ids::MISSING_REQUIRED_ARGUMENT, "an output without value"),
     load_error(ids::MODULE_SOURCE_MISSING, "a module call without source"),
     load_error(

@@ -133,11 +133,11 @@ pub(crate) fn judgements(ctx: &Context) -> Vec<Judgement> {
                 Written::Block,
                 block.header_span,
             );
-            if !ctx
-                .targets
-                .refusing(Place::TopLevel, &block.kind)
-                .is_empty()
-            {
+            let (refusing, ignoring) = (
+                ctx.targets.refusing(Place::TopLevel, &block.kind),
+                ctx.targets.ignoring(Place::TopLevel, &block.kind),
+            );
+            if !refusing.is_empty() || !ignoring.is_empty() {
                 continue; // the block is judged; its contents count with it
             }
             if let Some(kind) = top_level_body(&block.kind) {

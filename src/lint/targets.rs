@@ -16,7 +16,7 @@
 use crate::knowledge::View;
 use crate::knowledge::features::{self, Place};
 use crate::knowledge::releases::{self, Release, Stage};
-use crate::knowledge::version::{self, VersionSet};
+use crate::knowledge::version::{self, Version, VersionSet};
 use crate::module::merge::LoadedFile;
 use crate::syntax::{Attribute, Expr};
 
@@ -43,6 +43,9 @@ pub(crate) enum Basis {
 pub(crate) struct Targets {
     pub(crate) view: View,
     pub(crate) releases: Vec<Release>,
+    /// The targeted versions of each release line of `releases`, in the same order: patch
+    /// releases differ now and then (Terraform 1.15.5 accepts a null module `version`).
+    versions: Vec<VersionSet>,
     pub(crate) basis: Basis,
 }
 
@@ -55,51 +58,70 @@ impl Targets {
         overrides: &[LoadedFile],
         setting: Option<&str>,
     ) -> Targets {
-        if let Some(releases) = setting.and_then(|text| releases_admitted_by(view, text)) {
+        if let Some(text) = setting
+            && let Some(releases) = releases_admitted_by(view, text)
+        {
+            let set = constraint_set(text);
+            let versions = releases
+                .iter()
+                .map(|r| set.intersect(&r.versions()))
+                .collect();
             return Targets {
                 view,
                 releases,
+                versions,
                 basis: Basis::Setting,
             };
         }
         let constrained = releases::all(view).iter().any(|&(release, _)| {
             !constraints_read_by(view, release, primary, overrides).is_empty()
         });
-        let newest = || vec![releases::newest_stable(view)];
         if !constrained {
-            return Targets {
-                view,
-                releases: newest(),
-                basis: Basis::NewestStable,
-            };
+            return Targets::newest_stable_with(view, Basis::NewestStable);
         }
-        let admitted = prefer_stable(view, |release| {
+        let read_by = |release: Release| {
             constraints_read_by(view, release, primary, overrides)
                 .iter()
-                .all(|expr| admits(expr, release))
-        });
-        match admitted {
+                .fold(release.versions(), |set, expr| {
+                    set.intersect(&admitted(expr))
+                })
+        };
+        match prefer_stable(view, |release| !read_by(release).is_empty()) {
             Some(releases) => Targets {
                 view,
+                versions: releases.iter().map(|&r| read_by(r)).collect(),
                 releases,
                 basis: Basis::Module,
             },
-            None => Targets {
-                view,
-                releases: newest(),
-                basis: Basis::NoKnownRelease,
-            },
+            None => Targets::newest_stable_with(view, Basis::NoKnownRelease),
         }
+    }
+
+    /// The newest stable release, its newest patch release precisely.
+    fn newest_stable_with(view: View, basis: Basis) -> Targets {
+        Targets {
+            view,
+            releases: vec![releases::newest_stable(view)],
+            versions: vec![VersionSet::exactly(releases::newest_stable_patch(view))],
+            basis,
+        }
+    }
+
+    /// Whether some targeted version is older than `version`.
+    pub(crate) fn some_version_below(&self, version: &Version) -> bool {
+        self.versions.iter().any(|set| set.admits_below(version))
+    }
+
+    /// Whether some targeted version is `version` or newer.
+    pub(crate) fn some_version_from(&self, version: &Version) -> bool {
+        let newer = VersionSet::at_least(version.clone());
+        self.versions.iter().any(|set| set.overlaps(&newer))
     }
 
     /// The newest stable release, as targeted with no constraint.
     #[cfg(test)]
     pub(crate) fn newest_stable(view: View) -> Targets {
-        Targets {
-            view,
-            releases: vec![releases::newest_stable(view)],
-            basis: Basis::NewestStable,
-        }
+        Targets::newest_stable_with(view, Basis::NewestStable)
     }
 
     pub(crate) fn lowest(&self) -> Release {
@@ -109,13 +131,24 @@ impl Targets {
             .unwrap_or_else(|| releases::newest_stable(self.view))
     }
 
-    /// The targeted releases that do not have a construct the tables describe (empty for a
-    /// construct they do not describe).
+    /// The targeted releases that do not have a construct the tables describe and refuse it
+    /// (empty for a construct they do not describe).
     pub(crate) fn refusing(&self, place: Place, name: &str) -> Vec<Release> {
         self.releases
             .iter()
             .copied()
             .filter(|&r| features::accepts(self.view, r, place, name) == Some(false))
+            .filter(|&r| !features::ignores(self.view, r, place, name))
+            .collect()
+    }
+
+    /// The targeted releases that load a construct and silently ignore it (Terraform 1.13 and
+    /// `action` blocks).
+    pub(crate) fn ignoring(&self, place: Place, name: &str) -> Vec<Release> {
+        self.releases
+            .iter()
+            .copied()
+            .filter(|&r| features::ignores(self.view, r, place, name))
             .collect()
     }
 
@@ -219,13 +252,16 @@ fn prefer_stable(view: View, admitted: impl Fn(Release) -> bool) -> Option<Vec<R
     (!chosen.is_empty()).then_some(chosen)
 }
 
-/// Whether a constraint expression admits some version of `release`; a constraint that is not
-/// a literal or does not parse is left to `version_constraint_invalid` and admits everything.
-fn admits(expr: &Expr, release: Release) -> bool {
-    match expr.literal_string().map(version::parse) {
-        Some(Ok(constraints)) => VersionSet::of(&constraints).overlaps(&release.versions()),
-        _ => true,
-    }
+/// The versions a constraint expression admits; a constraint that is not a literal or does not
+/// parse is left to `version_constraint_invalid` and admits everything.
+fn admitted(expr: &Expr) -> VersionSet {
+    expr.literal_string()
+        .map_or_else(VersionSet::all, constraint_set)
+}
+
+/// The versions a constraint string admits (all of them when it does not parse).
+fn constraint_set(text: &str) -> VersionSet {
+    version::parse(text).map_or_else(|_| VersionSet::all(), |parsed| VersionSet::of(&parsed))
 }
 
 /// The version constraints `release` of `view`'s tool reads from these files.

@@ -96,6 +96,24 @@ pub(crate) fn findings_targeting(
         .collect()
 }
 
+/// The findings of one id (a load error's, say) on a case, with the targeted releases set.
+pub(crate) fn findings_targeting_id(
+    id: crate::diagnostic::FindingId,
+    files: Files,
+    targets: super::directory::TargetVersions,
+) -> Vec<Diagnostic> {
+    let dir = write_files(files);
+    // No rule registered: the loading stages' findings only.
+    let registry: &'static Registry = Box::leak(Box::new(Registry::new(&[])));
+    let mut options = Options::new(ViewSelection::Both, RuleSettings::defaults(registry));
+    options.target_versions = targets;
+    check_directory(dir.path(), &options)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.rule == id)
+        .collect()
+}
+
 /// Every `pass` case gives no finding of `rule`; every `fail` case exactly `count`, each with a
 /// location.
 pub(crate) fn check_table(rule: &'static Rule, pass: &[Files], fail: &[(Files, usize)]) {

@@ -10,6 +10,7 @@ use crate::syntax::{Expr, ExprKind};
 use crate::lint::helpers::{
     compatible_with_opentofu, constraint_span, parse_constraints, top_level_blocks,
 };
+use crate::lint::targets::OPENTOFU_TOFU_ONLY_REQUIRED_VERSION;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -23,10 +24,13 @@ pub(crate) const RULE: Rule = declare_rule! {
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for (file, block) in top_level_blocks(ctx) {
         match block.kind.as_str() {
-            // OpenTofu ≥ 1.12 never evaluates `required_version` in a `.tf` file.
+            // OpenTofu ≥ 1.12 never evaluates `required_version` in a `.tf` file; a targeted
+            // OpenTofu 1.6–1.11 does.
             "terraform" => {
                 if let Some(attr) = block.body.attribute("required_version")
-                    && (ctx.view == View::Terraform || file.extension.is_tofu())
+                    && (ctx.view == View::Terraform
+                        || file.extension.is_tofu()
+                        || ctx.targets.lowest() < OPENTOFU_TOFU_ONLY_REQUIRED_VERSION)
                 {
                     judge(ctx, &attr.expr, "required_version", out);
                 }
@@ -136,8 +140,9 @@ fn invalid_constraint(ctx: &Context, span: Span, message: String, what: &str) ->
 
 #[cfg(test)]
 mod tests {
+    use crate::lint::directory::TargetVersions;
     use crate::lint::testing::{
-        Files, check_table, findings, terraform_required_version as required,
+        Files, check_table, findings, findings_targeting, terraform_required_version as required,
         tofu_compatible_with as language,
     };
 
@@ -210,8 +215,22 @@ mod tests {
 
     #[test]
     fn points_at_the_bad_part_and_skips_what_opentofu_never_reads() {
-        let found = findings(&super::RULE, &[("versions.tf", BAD_REQUIRED)]);
+        let targeting = |opentofu: &str| {
+            let targets = TargetVersions {
+                terraform: None,
+                opentofu: Some(opentofu.into()),
+            };
+            findings_targeting(&super::RULE, &[("versions.tf", BAD_REQUIRED)], targets)
+        };
+        let found = targeting(">= 1.12");
         assert_eq!(found[0].start(), (2, 31));
         assert_eq!(found[0].views, crate::diagnostic::Views::TERRAFORM);
+        // OpenTofu 1.6–1.11 evaluate `required_version` in `.tf` files too.
+        assert_eq!(
+            targeting(">= 1.11")[0].views,
+            crate::diagnostic::Views::BOTH
+        );
+        let by_default = findings(&super::RULE, &[("versions.tf", BAD_REQUIRED)]);
+        assert_eq!(by_default[0].views, crate::diagnostic::Views::BOTH);
     }
 }

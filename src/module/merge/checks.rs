@@ -26,7 +26,8 @@ impl Merger<'_> {
 
     /// Whether a module `version` is a value known without evaluating, and not null: a literal
     /// string, or a local value that is one. Null means "no version" (OpenTofu ≥ 1.10,
-    /// Terraform ≥ 1.15.5), and a variable may be null, so neither is judged here.
+    /// Terraform ≥ 1.15.5; `lint::null_module_version` judges it against the targeted
+    /// versions), and a variable may be null, so neither is judged here.
     fn is_known_version(&self, expr: &crate::syntax::Expr) -> bool {
         use crate::syntax::{ExprKind, TraversalStep};
         if expr
