@@ -96,6 +96,20 @@ pub(crate) fn findings_targeting(
         .collect()
 }
 
+/// The findings of `rule` on a case, with the OpenTofu releases `opentofu` (a constraint)
+/// targeted and Terraform's derived from the module.
+pub(crate) fn findings_targeting_opentofu(
+    rule: &'static Rule,
+    files: Files,
+    opentofu: &str,
+) -> Vec<Diagnostic> {
+    let targets = super::directory::TargetVersions {
+        terraform: None,
+        opentofu: Some(opentofu.into()),
+    };
+    findings_targeting(rule, files, targets)
+}
+
 /// The findings of one id (a load error's, say) on a case, with the targeted releases set.
 pub(crate) fn findings_targeting_id(
     id: crate::diagnostic::FindingId,
@@ -354,6 +368,14 @@ pub(crate) mod live_layout {
   "dependency": {"vpc": {"config_path": "../vpc"}},
   "inputs": {"name": "app"}
 }"#;
+
+    /// A tree whose `app` unit is written as `terragrunt.hcl.json`, depending on `vpc`.
+    pub(crate) const JSON_TREE: &[(&str, &str)] = &[
+        ("root.hcl", ""),
+        ("_envcommon/app.hcl", ""),
+        ("prod/vpc/terragrunt.hcl.json", "{}"),
+        ("prod/app/terragrunt.hcl.json", UNIT_APP_JSON),
+    ];
 
     /// A parent with a placeholder dependency that every unit must override.
     pub(crate) const PLACEHOLDER_PARENT: &str = "dependency \"vpc\" {\n  config_path = \"\"\n}\n";

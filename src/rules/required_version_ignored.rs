@@ -109,9 +109,8 @@ fn rejected_by_terraform(
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::directory::TargetVersions;
     use crate::lint::testing::{
-        Files, check_table, findings_targeting, terraform_required_version as required,
+        Files, check_table, findings_targeting_opentofu, terraform_required_version as required,
     };
 
     const PASS: &[Files] = &[
@@ -144,11 +143,7 @@ mod tests {
     }
 
     fn targeting(files: Files, opentofu: &str) -> Vec<crate::diagnostic::Diagnostic> {
-        let targets = TargetVersions {
-            terraform: None,
-            opentofu: Some(opentofu.into()),
-        };
-        findings_targeting(&super::RULE, files, targets)
+        findings_targeting_opentofu(&super::RULE, files, opentofu)
     }
 
     const BROKEN: Files = &[("versions.tf", required!(">= 1.6 < 2"))];

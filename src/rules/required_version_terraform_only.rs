@@ -115,9 +115,8 @@ fn holds_more_than_terraform(file: &File) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::directory::TargetVersions;
     use crate::lint::testing::{
-        Files, TOFU_COMPATIBLE_1_12, check_table, findings_targeting,
+        Files, TOFU_COMPATIBLE_1_12, check_table, findings_targeting_opentofu,
         terraform_required_version as required,
     };
 
@@ -139,11 +138,7 @@ mod tests {
     }
 
     fn targeting(files: Files, opentofu: &str) -> Vec<crate::diagnostic::Diagnostic> {
-        let targets = TargetVersions {
-            terraform: None,
-            opentofu: Some(opentofu.into()),
-        };
-        findings_targeting(&super::RULE, files, targets)
+        findings_targeting_opentofu(&super::RULE, files, opentofu)
     }
 
     #[test]

@@ -147,12 +147,7 @@ mod tests {
     const PASS: &[Files] = &[
         live_layout::TREE,
         // `terragrunt.hcl.json` units are read, and their dependencies found.
-        &[
-            ("root.hcl", ""),
-            ("_envcommon/app.hcl", ""),
-            ("prod/vpc/terragrunt.hcl.json", "{}"),
-            ("prod/app/terragrunt.hcl.json", live_layout::UNIT_APP_JSON),
-        ],
+        live_layout::JSON_TREE,
         // A stack whose unit comes from the catalog, and one from a repository.
         &[
             ("live/terragrunt.stack.hcl", live_layout::STACK),

@@ -74,12 +74,7 @@ mod tests {
         // `path_relative_to_include()` and the reads of account, region and environment files.
         live_layout::TREE,
         // The same functions in a JSON unit's templates.
-        &[
-            ("root.hcl", ""),
-            ("_envcommon/app.hcl", ""),
-            ("prod/vpc/terragrunt.hcl.json", "{}"),
-            ("prod/app/terragrunt.hcl.json", live_layout::UNIT_APP_JSON),
-        ],
+        live_layout::JSON_TREE,
         &[(
             "catalog/units/app/terragrunt.hcl",
             live_layout::STACK_UNIT_TEMPLATE,
