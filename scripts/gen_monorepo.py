@@ -318,7 +318,11 @@ def terragrunt(root, n, cycle):
 
 def main():
     args = sys.argv[1:]
-    if not args:
+    if args and args[0] in ("-h", "--help"):
+        print(__doc__)
+        return
+    if not args or args[0].startswith("-"):
+        # An option where OUT_DIR belongs would otherwise become a directory named like it.
         sys.exit(__doc__)
     out = args[0]
     if "--big-merge" in args:

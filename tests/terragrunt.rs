@@ -339,3 +339,34 @@ fn graph_prints_the_hierarchy() {
     let out = tflint_merge(fixtures(), &["graph", "nope"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A file of the tree that cannot be parsed (or read) is in the graph without its references:
+/// `graph` says so on stderr and exits 1 (2 for an I/O error), the graph itself still printed.
+#[test]
+fn graph_reports_files_it_cannot_read_or_parse() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let unit = t.path().join("app/terragrunt.hcl");
+    std::fs::create_dir_all(unit.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&unit, "include \"root\" {\n  path = \"../root.hcl\"\n}\n").expect("write");
+    std::fs::write(t.path().join("root.hcl"), "locals {\n  x = \n}\n").expect("write");
+    let out = tflint_merge(t.path(), &["graph", "."]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("error[syntax_error]"), "{stderr}");
+    assert!(stderr.contains("root.hcl"), "{stderr}");
+    assert!(
+        stdout(&out).starts_with("digraph terragrunt {"),
+        "{}",
+        stdout(&out)
+    );
+
+    std::fs::write(t.path().join("root.hcl"), "locals {\n  x = 1\n}\n").expect("write");
+    let out = tflint_merge(t.path(), &["graph", "."]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod config;
 
-use crate::diagnostic::{Diagnostic, Severity, ids};
+use crate::diagnostic::{Diagnostic, Severity, Views, ids};
 use crate::input::discover;
 use crate::input::read::DEFAULT_MAX_FILE_BYTES;
 use crate::knowledge::View;
@@ -735,12 +735,27 @@ fn graph(args: GraphArgs) -> i32 {
         terragrunt::paths::Displayer::new(&given),
         DEFAULT_MAX_FILE_BYTES,
     );
+    // Files that could not be read or parsed are in the graph without their references: say
+    // so on stderr, and in the exit status, as `merged` does for a module it cannot build.
+    let problems: Vec<&Diagnostic> = tree
+        .live_file_indexes()
+        .flat_map(|f| &tree.files[f].diagnostics)
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    for d in &problems {
+        let rendered = report::render_one_human(d, Views::NONE);
+        eprint!("{}", String::from_utf8_lossy(&rendered));
+    }
     let graph = file_graph(&tree);
     let text = match args.format {
         GraphFormat::Dot => dot(&graph),
         GraphFormat::Json => json(&graph),
     };
-    print_or_broken_pipe(&text)
+    match print_or_broken_pipe(&text) {
+        EXIT_CLEAN if problems.iter().any(|d| d.rule == ids::IO_ERROR) => EXIT_ERROR,
+        EXIT_CLEAN if !problems.is_empty() => EXIT_FINDINGS,
+        status => status,
+    }
 }
 
 #[cfg(test)]
