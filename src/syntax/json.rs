@@ -53,6 +53,7 @@ pub(crate) fn parse_terragrunt(id: FileId, text: &str) -> Parsed {
 fn parse_with(id: FileId, text: &str, schema: Schema) -> Parsed {
     let mut lowerer = Lowerer {
         id,
+        text,
         duplicates: Vec::new(),
         comments: Vec::new(),
         template_beyond_limit: Cell::new(None),
@@ -305,8 +306,10 @@ fn nested_block(schema: Schema, key: &str) -> Option<(usize, Schema)> {
     })
 }
 
-struct Lowerer {
+struct Lowerer<'t> {
     id: FileId,
+    /// The file's text, to find places inside JSON strings.
+    text: &'t str,
     duplicates: Vec<DuplicateAttribute>,
     comments: Vec<Comment>,
     /// The first string whose template would make the native parser backtrack too long (see
@@ -320,7 +323,7 @@ struct Lowerer {
     block_path: Vec<String>,
 }
 
-impl Lowerer {
+impl Lowerer<'_> {
     fn span(&self, range: JsonRange) -> Span {
         Span::new(self.id, range.start..range.end)
     }
@@ -666,7 +669,7 @@ fn value_range(value: &Value) -> JsonRange {
     }
 }
 
-impl Lowerer {
+impl Lowerer<'_> {
     /// A JSON string as an expression: a plain string, the expression of a `"${...}"` covering
     /// the whole string, or a template. `json_string` is always the string itself.
     fn string_expr(&self, s: &str, span: Span, judged: bool) -> Expr {
@@ -703,15 +706,11 @@ impl Lowerer {
             return;
         }
         let offset = error.location().offset();
-        // Quotes aside, the source is as long as the value exactly when nothing is escaped.
         let (start, end) = (span.start as usize, span.end as usize);
-        let span = if end - start == s.len() + 2 {
-            // One character at the offset; at the end of the value, the closing quote.
-            let at = (start + 1 + offset).min(end - 1);
-            Span::new(span.file, at..at + 1)
-        } else {
-            span
-        };
+        let raw = self.text.get(start + 1..end - 1).unwrap_or("");
+        // One character at the offset; at the end of the value, the closing quote.
+        let at = start + 1 + source_offset(raw, offset).min(raw.len());
+        let span = Span::new(span.file, at..at + 1);
         let _ = self.invalid_template.set(SyntaxError {
             summary: errors::template_summary(s, offset, error.message()),
             message: format!("in this template: {}", error.message()),
@@ -719,6 +718,33 @@ impl Lowerer {
             beyond_tool_limit: false,
         });
     }
+}
+
+/// The byte offset in `raw` (a JSON string's source between its quotes) of the byte `offset` of
+/// its value: escapes are longer in the source than in the value (`\n`, `\u00e9`).
+fn source_offset(raw: &str, offset: usize) -> usize {
+    let bytes = raw.as_bytes();
+    let (mut at, mut value) = (0, 0);
+    while at < bytes.len() && value < offset {
+        let (source_len, value_len) = match (bytes[at], bytes.get(at + 1)) {
+            (b'\\', Some(b'u')) => {
+                let code = raw
+                    .get(at + 2..at + 6)
+                    .and_then(|h| u32::from_str_radix(h, 16).ok());
+                match code {
+                    // A surrogate pair: two escapes for one four-byte character.
+                    Some(0xD800..=0xDBFF) => (12, 4),
+                    Some(code) => (6, char::from_u32(code).map_or(3, char::len_utf8)),
+                    None => (2, 1),
+                }
+            }
+            (b'\\', _) => (2, 1),
+            _ => (1, 1),
+        };
+        at += source_len;
+        value += value_len;
+    }
+    at.min(bytes.len())
 }
 
 /// Whether the template parser gave up at a limit of its own (hcl-edit nests at most 64
@@ -1102,10 +1128,10 @@ mod tests {
         let text = resource(r#""ami""#, "a ${");
         let error = parse_err(&text);
         assert_eq!(&text[error.span.start as usize..][..3], "${\"");
-        // With escapes, offsets in the value are not offsets in the file: the whole string.
-        let text = resource(r#""ami""#, "\\n ${");
+        // Escapes are longer in the file than in the value.
+        let text = resource(r#""ami""#, "\\n\\u00e9\\ud83d\\ude00 ${");
         let error = parse_err(&text);
-        assert_eq!(&text[error.span.range()], "\"\\n ${\"");
+        assert_eq!(&text[error.span.start as usize..][..3], "${\"");
         // An object key is a template too.
         let key = r#"{"locals": {"m": {"${": 1}}}"#;
         assert_eq!(parse_err(key).summary, "Missing expression");
