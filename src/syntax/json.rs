@@ -1153,6 +1153,46 @@ mod tests {
         assert!(parse_terragrunt(FileId(0), terragrunt).file.is_ok());
     }
 
+    /// The same argument in both syntaxes: native strings are always templates, JSON strings
+    /// only where the tools evaluate them.
+    #[test]
+    fn invalid_templates_native_and_json() {
+        use crate::syntax::parse as parse_any;
+        // (native, JSON, whether native fails, whether JSON fails)
+        let table = [
+            (
+                "resource \"a\" \"b\" {\n  ami = \"${\"\n}\n",
+                r#"{"resource": {"a": {"b": {"ami": "${"}}}}"#,
+                true,
+                true,
+            ),
+            (
+                "variable \"v\" {\n  description = \"${\"\n}\n",
+                r#"{"variable": {"v": {"description": "${"}}}"#,
+                true,
+                false,
+            ),
+            (
+                "resource \"a\" \"b\" {\n  ami = \"a-${var.x}\"\n}\n",
+                r#"{"resource": {"a": {"b": {"ami": "a-${var.x}"}}}}"#,
+                false,
+                false,
+            ),
+        ];
+        for (native, json, native_fails, json_fails) in table {
+            let native_result = parse_any(FileId(0), Syntax::Native, native).file;
+            assert_eq!(native_result.is_err(), native_fails, "{native}");
+            let json_result = parse_any(FileId(0), Syntax::Json, json).file;
+            assert_eq!(json_result.is_err(), json_fails, "{json}");
+        }
+    }
+
+    #[test]
+    fn invalid_templates_in_terragrunt_json_are_not_judged() {
+        let terragrunt = r#"{"locals": {"a": "${"}}"#;
+        assert!(parse_terragrunt(FileId(0), terragrunt).file.is_ok());
+    }
+
     #[test]
     fn scalars_and_collections() {
         let text = r#"{"locals": {"n": -1.5e3, "t": true, "f": false, "z": null, "l": [1, "a"], "o": {"k": [ ]}}}"#;
