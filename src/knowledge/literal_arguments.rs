@@ -16,7 +16,9 @@
 /// Stands for every argument of a block, and everything nested in it.
 const EVERY_ARGUMENT: &str = "*";
 
-/// Block kinds from the root of the file → the arguments of that block read literally.
+/// Block kinds from the root of the file → the arguments of that block read literally. This
+/// says how an argument is read, `blocks` which arguments exist: the names overlap (every
+/// argument of a `variable` is literal) but neither list follows from the other.
 /// Sources are Terraform's `internal/configs` unless named otherwise.
 const LITERAL_ARGUMENTS: &[(&[&str], &[&str])] = &[
     // named_values.go, decodeVariableBlock: description, sensitive, ephemeral, const,
@@ -36,11 +38,13 @@ const LITERAL_ARGUMENTS: &[(&[&str], &[&str])] = &[
         ],
     ),
     // named_values.go, decodeOutputBlock: description, sensitive, ephemeral, deprecated by
-    // gohcl.DecodeExpression with nil; depends_on.go, decodeDependsOn: traversals.
+    // gohcl.DecodeExpression with nil; type by typeexpr.TypeConstraintWithDefaults;
+    // depends_on.go, decodeDependsOn: traversals.
     (
         &["output"],
         &[
             "description",
+            "type",
             "sensitive",
             "ephemeral",
             "deprecated",

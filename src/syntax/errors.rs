@@ -86,20 +86,7 @@ pub(crate) fn template_summary(template: &str, offset: usize, message: &str) -> 
         };
     }
     if let Some(directive) = rest.strip_prefix("%{") {
-        let keyword = directive
-            .trim_start_matches('~')
-            .trim_start()
-            .split(|c: char| !c.is_alphanumeric() && c != '_')
-            .next()
-            .unwrap_or("");
-        return match keyword {
-            // A directive that opens a block whose end never comes.
-            "if" | "for" => "Unexpected end of template",
-            "else" => "Unexpected else directive",
-            "endif" => "Unexpected endif directive",
-            "endfor" => "Unexpected endfor directive",
-            _ => "Invalid template directive",
-        };
+        return directive_summary(directive.trim_start_matches('~').trim_start());
     }
     if message.starts_with("invalid expression") {
         return if at_end {
@@ -120,18 +107,35 @@ pub(crate) fn template_summary(template: &str, offset: usize, message: &str) -> 
         return "Invalid 'for' directive";
     }
     if message.starts_with("expected `end") {
-        return match rest.trim_start_matches(['%', '{', '~', ' ']) {
-            _ if at_end => "Unexpected end of template",
-            r if r.starts_with("endif") => "Unexpected endif directive",
-            r if r.starts_with("endfor") => "Unexpected endfor directive",
-            r if r.starts_with("else") => "Unexpected else directive",
-            _ => "Unexpected end of template",
+        // hcl-edit points at the keyword of a misplaced directive, or at the end.
+        return match at_end {
+            true => "Unexpected end of template",
+            false => directive_summary(rest),
         };
     }
     if message.starts_with("invalid escape sequence") {
         return "Invalid escape sequence";
     }
     "Invalid expression"
+}
+
+/// HCL's summary for a template directive starting with `keyword` where it cannot stand.
+fn directive_summary(keyword: &str) -> &'static str {
+    let keyword = keyword
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or("");
+    match keyword {
+        // A directive that opens a block whose end never comes.
+        "if" | "for" => "Unexpected end of template",
+        "else" => "Unexpected else directive",
+        "endif" => "Unexpected endif directive",
+        "endfor" => "Unexpected endfor directive",
+        // No keyword at all, or a word that is not one.
+        "" => "Invalid template directive",
+        _ if keyword.starts_with(|c: char| c.is_ascii_digit()) => "Invalid template directive",
+        _ => "Invalid template control keyword",
+    }
 }
 
 /// Whether only spaces and tabs stand between the start of the line and `offset`.
@@ -228,7 +232,8 @@ mod tests {
                 "Extra characters after interpolation expression",
             ),
             ("%{if x}", "Unexpected end of template"),
-            ("%{ bogus }", "Invalid template directive"),
+            ("%{ bogus }", "Invalid template control keyword"),
+            ("%{ 1 }", "Invalid template directive"),
             ("%{for}", "Invalid 'for' directive"),
             ("%{if x}a%{endfor}", "Unexpected endfor directive"),
         ];
