@@ -51,7 +51,8 @@ pub(crate) fn native_summary(text: &str, offset: usize, message: &str) -> &'stat
         };
     }
     if message.starts_with("expected `}`") {
-        return if at_end {
+        // hcl-edit points at the start of the expression; HCL at what follows it.
+        return if !rest.contains('}') {
             "Unterminated object constructor expression"
         } else {
             "Missing attribute separator"
@@ -68,6 +69,72 @@ pub(crate) fn native_summary(text: &str, offset: usize, message: &str) -> &'stat
         }
         None | Some('\n' | '\r') if at_end => "Missing expression",
         _ => "Invalid expression",
+    }
+}
+
+/// HCL's summary for an error hcl-edit's template parser reports with `message` at byte
+/// `offset` of `template` (a JSON string evaluated as a template, HCL's `parseTemplateParts`).
+pub(crate) fn template_summary(template: &str, offset: usize, message: &str) -> &'static str {
+    let rest = template.get(offset..).unwrap_or("");
+    let at_end = rest.trim().is_empty();
+    // hcl-edit rewinds to the start of a sequence it cannot finish.
+    if let Some(sequence) = rest.strip_prefix("${") {
+        return if sequence.trim_start_matches('~').trim().is_empty() {
+            "Missing expression"
+        } else {
+            "Unclosed template interpolation sequence"
+        };
+    }
+    if let Some(directive) = rest.strip_prefix("%{") {
+        return directive_summary(directive.trim_start_matches('~').trim_start());
+    }
+    if message.starts_with("invalid expression") {
+        return if at_end {
+            "Missing expression"
+        } else {
+            "Invalid expression"
+        };
+    }
+    if message.starts_with("expected `}`") {
+        // hcl-edit points at the start of the expression; HCL at what follows it.
+        return if !rest.contains('}') {
+            "Unclosed template interpolation sequence"
+        } else {
+            "Extra characters after interpolation expression"
+        };
+    }
+    if message.starts_with("expected identifier") {
+        return "Invalid 'for' directive";
+    }
+    if message.starts_with("expected `end") {
+        // hcl-edit points at the keyword of a misplaced directive, or at the end.
+        return match at_end {
+            true => "Unexpected end of template",
+            false => directive_summary(rest),
+        };
+    }
+    if message.starts_with("invalid escape sequence") {
+        return "Invalid escape sequence";
+    }
+    "Invalid expression"
+}
+
+/// HCL's summary for a template directive starting with `keyword` where it cannot stand.
+fn directive_summary(keyword: &str) -> &'static str {
+    let keyword = keyword
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or("");
+    match keyword {
+        // A directive that opens a block whose end never comes.
+        "if" | "for" => "Unexpected end of template",
+        "else" => "Unexpected else directive",
+        "endif" => "Unexpected endif directive",
+        "endfor" => "Unexpected endfor directive",
+        // No keyword at all, or a word that is not one.
+        "" => "Invalid template directive",
+        _ if keyword.starts_with(|c: char| c.is_ascii_digit()) => "Invalid template directive",
+        _ => "Invalid template control keyword",
     }
 }
 
@@ -148,6 +215,36 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(summary(Syntax::Native, text), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn template_summaries_are_hcls() {
+        let cases = [
+            ("${", "Missing expression"),
+            ("a ${", "Missing expression"),
+            ("${}", "Invalid expression"),
+            ("x${)}", "Invalid expression"),
+            ("${a", "Unclosed template interpolation sequence"),
+            ("${a b}", "Extra characters after interpolation expression"),
+            (
+                "${aws:username}",
+                "Extra characters after interpolation expression",
+            ),
+            ("%{if x}", "Unexpected end of template"),
+            ("%{ bogus }", "Invalid template control keyword"),
+            ("%{ 1 }", "Invalid template directive"),
+            ("%{for}", "Invalid 'for' directive"),
+            ("%{if x}a%{endfor}", "Unexpected endfor directive"),
+        ];
+        for (template, want) in cases {
+            let error = match hcl_edit::parser::parse_template(template) {
+                Err(error) => error,
+                Ok(_) => panic!("{template:?} parsed"),
+            };
+            let offset = error.location().offset();
+            let got = super::template_summary(template, offset, error.message());
+            assert_eq!(got, want, "{template:?}");
         }
     }
 

@@ -18,7 +18,7 @@
 //! vertical tab, form feed and Unicode whitespace between tokens); [`prescan`] rejects those,
 //! and bounds the nesting depth before anything recursive looks at the tree.
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::collections::HashMap;
 
 use hcl_edit::Span as _;
@@ -32,6 +32,7 @@ use super::{
     Attribute, Block, Body, Comment, DuplicateAttribute, Expr, ExprKind, File, Label, ObjectItem,
     Parsed, SyntaxError, errors, native, scan::scan_template,
 };
+use crate::knowledge::literal_arguments;
 use crate::source::{FileId, Span, Syntax};
 
 /// How deeply arrays and objects may nest. jsonc-parser stops at 512 levels of its own
@@ -52,19 +53,27 @@ pub(crate) fn parse_terragrunt(id: FileId, text: &str) -> Parsed {
 fn parse_with(id: FileId, text: &str, schema: Schema) -> Parsed {
     let mut lowerer = Lowerer {
         id,
+        text,
         duplicates: Vec::new(),
         comments: Vec::new(),
         template_beyond_limit: Cell::new(None),
+        invalid_template: OnceCell::new(),
+        // Terragrunt reads its own files; this only judges what Terraform and OpenTofu read.
+        judges_templates: schema == Schema::Root,
+        block_path: Vec::new(),
     };
     let file = parse_root(id, text).and_then(|root| {
         let body = lowerer.root(&root, schema)?;
-        match lowerer.template_beyond_limit.get() {
-            Some(span) => Err(SyntaxError {
+        if let Some(span) = lowerer.template_beyond_limit.get() {
+            return Err(SyntaxError {
                 summary: native::PARSER_LIMIT_SUMMARY,
                 message: native::BACKTRACK_LIMIT_MESSAGE.to_string(),
                 span,
                 beyond_tool_limit: true,
-            }),
+            });
+        }
+        match lowerer.invalid_template.take() {
+            Some(error) => Err(error),
             None => Ok(body),
         }
     });
@@ -297,16 +306,24 @@ fn nested_block(schema: Schema, key: &str) -> Option<(usize, Schema)> {
     })
 }
 
-struct Lowerer {
+struct Lowerer<'t> {
     id: FileId,
+    /// The file's text, to find places inside JSON strings.
+    text: &'t str,
     duplicates: Vec<DuplicateAttribute>,
     comments: Vec<Comment>,
     /// The first string whose template would make the native parser backtrack too long (see
     /// `scan`): it is not parsed, and the file is reported.
     template_beyond_limit: Cell<Option<Span>>,
+    /// The first string that is not a valid template where the tools evaluate it as one.
+    invalid_template: OnceCell<SyntaxError>,
+    /// Whether this file's strings are judged as templates at all (see [`Lowerer::judged`]).
+    judges_templates: bool,
+    /// The kinds of the blocks being lowered, from the root of the file.
+    block_path: Vec<String>,
 }
 
-impl Lowerer {
+impl Lowerer<'_> {
     fn span(&self, range: JsonRange) -> Span {
         Span::new(self.id, range.start..range.end)
     }
@@ -392,10 +409,22 @@ impl Lowerer {
             out.attributes.push(Attribute {
                 name: name.to_string(),
                 name_span,
-                expr: self.expr(&prop.value),
+                expr: self.expr(&prop.value, self.judged(name)),
             });
         }
         Ok(out)
+    }
+
+    /// Whether the tools evaluate the argument `name` of the current block with an evaluation
+    /// context, which makes its JSON strings templates (see [`literal_arguments`]). Attributes
+    /// of the root and of block types the tools do not know are never evaluated.
+    fn judged(&self, name: &str) -> bool {
+        self.judges_templates
+            && self
+                .block_path
+                .first()
+                .is_some_and(|kind| is_known_top_level(kind))
+            && !literal_arguments::reads_literally(&self.block_path, name)
     }
 
     fn root_comment(&mut self, value: &Value) {
@@ -447,6 +476,20 @@ impl Lowerer {
             }
             return Ok(());
         }
+        self.block_path.push(header.kind.to_string());
+        let result = self.block_bodies(value, header, schema, out);
+        self.block_path.pop();
+        result
+    }
+
+    /// The blocks of a JSON value whose labels are all peeled off: one body, several, or none.
+    fn block_bodies(
+        &mut self,
+        value: &Value,
+        header: &BlockHeader,
+        schema: Schema,
+        out: &mut Vec<Block>,
+    ) -> Result<()> {
         match value {
             Value::NullKeyword(_) => {}
             Value::Object(object) => {
@@ -520,7 +563,9 @@ impl Lowerer {
         }
     }
 
-    fn expr(&self, value: &Value) -> Expr {
+    /// The expression of a JSON value; `judged`: its strings are templates for the tools (see
+    /// [`Lowerer::judged`]), so one that does not parse as a template is an error.
+    fn expr(&self, value: &Value, judged: bool) -> Expr {
         let span = self.span(value_range(value));
         match value {
             Value::NullKeyword(_) => Expr::new(ExprKind::Null, span),
@@ -532,9 +577,15 @@ impl Lowerer {
                 }
                 Expr::new(ExprKind::Template, span)
             }
-            Value::StringLit(s) => string_expr(&s.value, span),
+            Value::StringLit(s) => self.string_expr(&s.value, span, judged),
             Value::Array(array) => Expr::new(
-                ExprKind::Tuple(array.elements.iter().map(|e| self.expr(e)).collect()),
+                ExprKind::Tuple(
+                    array
+                        .elements
+                        .iter()
+                        .map(|e| self.expr(e, judged))
+                        .collect(),
+                ),
                 span,
             ),
             Value::Object(object) => Expr::new(
@@ -544,13 +595,17 @@ impl Lowerer {
                         .iter()
                         .map(|prop| {
                             let (key, range) = prop_name(prop);
+                            // HCL evaluates object keys as templates too, in the same context.
+                            if judged {
+                                self.judge_template(key, self.span(range));
+                            }
                             ObjectItem {
                                 key: Expr {
                                     kind: ExprKind::String(key.to_string()),
                                     span: self.span(range),
                                     json_string: Some(key.into()),
                                 },
-                                value: self.expr(&prop.value),
+                                value: self.expr(&prop.value, judged),
                             }
                         })
                         .collect(),
@@ -614,28 +669,104 @@ fn value_range(value: &Value) -> JsonRange {
     }
 }
 
-/// A JSON string as an expression: a plain string, the expression of a `"${...}"` covering the
-/// whole string, or a template. `json_string` is always the string itself.
-fn string_expr(s: &str, span: Span) -> Expr {
-    let kind = template_kind(s, span);
-    Expr {
-        kind,
-        span,
-        json_string: Some(s.into()),
+impl Lowerer<'_> {
+    /// A JSON string as an expression: a plain string, the expression of a `"${...}"` covering
+    /// the whole string, or a template. `json_string` is always the string itself.
+    fn string_expr(&self, s: &str, span: Span, judged: bool) -> Expr {
+        let kind = match template_kind(s, span) {
+            Ok(kind) => kind,
+            Err(error) => {
+                if judged && !is_parser_limit(&error) {
+                    self.invalid_template(s, span, &error);
+                }
+                ExprKind::Template
+            }
+        };
+        Expr {
+            kind,
+            span,
+            json_string: Some(s.into()),
+        }
+    }
+
+    /// Records the error of `s` (a string at `span`) if it is not a valid template.
+    fn judge_template(&self, s: &str, span: Span) {
+        if has_template_sequence(s)
+            && let Err(error) = hcl_edit::parser::parse_template(s)
+            && !is_parser_limit(&error)
+        {
+            self.invalid_template(s, span, &error);
+        }
+    }
+
+    /// Records the first invalid template, with HCL's summary for the template parser's error
+    /// and, when the string has no escapes to shift offsets, the place inside it.
+    fn invalid_template(&self, s: &str, span: Span, error: &hcl_edit::parser::Error) {
+        if self.invalid_template.get().is_some() {
+            return;
+        }
+        let offset = error.location().offset();
+        let (start, end) = (span.start as usize, span.end as usize);
+        let raw = self.text.get(start + 1..end - 1).unwrap_or("");
+        // One character at the offset; at the end of the value, the closing quote.
+        let at = start + 1 + source_offset(raw, offset).min(raw.len());
+        let span = Span::new(span.file, at..at + 1);
+        let _ = self.invalid_template.set(SyntaxError {
+            summary: errors::template_summary(s, offset, error.message()),
+            message: format!("in this template: {}", error.message()),
+            span,
+            beyond_tool_limit: false,
+        });
     }
 }
 
-fn template_kind(s: &str, span: Span) -> ExprKind {
-    // `$${` and `%%{` contain these too, so a string without them has nothing to unescape.
-    if !s.contains("${") && !s.contains("%{") {
-        return ExprKind::String(s.to_string());
+/// The byte offset in `raw` (a JSON string's source between its quotes) of the byte `offset` of
+/// its value: escapes are longer in the source than in the value (`\n`, `\u00e9`).
+fn source_offset(raw: &str, offset: usize) -> usize {
+    let bytes = raw.as_bytes();
+    let (mut at, mut value) = (0, 0);
+    while at < bytes.len() && value < offset {
+        let (source_len, value_len) = match (bytes[at], bytes.get(at + 1)) {
+            (b'\\', Some(b'u')) => {
+                let code = raw
+                    .get(at + 2..at + 6)
+                    .and_then(|h| u32::from_str_radix(h, 16).ok());
+                match code {
+                    // A surrogate pair: two escapes for one four-byte character.
+                    Some(0xD800..=0xDBFF) => (12, 4),
+                    Some(code) => (6, char::from_u32(code).map_or(3, char::len_utf8)),
+                    None => (2, 1),
+                }
+            }
+            (b'\\', _) => (2, 1),
+            _ => (1, 1),
+        };
+        at += source_len;
+        value += value_len;
     }
-    // A string that is not a valid template is still a valid JSON string: where the tools read
-    // it literally it is fine, elsewhere evaluating it fails later. Either way it stays a
-    // template here rather than failing the whole file.
-    let Ok(template) = hcl_edit::parser::parse_template(s) else {
-        return ExprKind::Template;
-    };
+    at.min(bytes.len())
+}
+
+/// Whether the template parser gave up at a limit of its own (hcl-edit nests at most 64
+/// levels) rather than at an error: such a template may well be valid for the tools.
+fn is_parser_limit(error: &hcl_edit::parser::Error) -> bool {
+    error.message().starts_with("invalid nesting depth")
+}
+
+/// Whether a string has a template sequence. `$${` and `%%{` contain these too, so a string
+/// without them has nothing to unescape either.
+fn has_template_sequence(s: &str) -> bool {
+    s.contains("${") || s.contains("%{")
+}
+
+/// The kind of a JSON string's expression, or the template parser's error where the string is
+/// not a valid template. Such a string is still a valid JSON string: where the tools read it
+/// literally it is fine (the caller decides).
+fn template_kind(s: &str, span: Span) -> std::result::Result<ExprKind, hcl_edit::parser::Error> {
+    if !has_template_sequence(s) {
+        return Ok(ExprKind::String(s.to_string()));
+    }
+    let template = hcl_edit::parser::parse_template(s)?;
     let mut literal = String::new();
     let mut only_literals = true;
     for element in template.iter() {
@@ -645,7 +776,7 @@ fn template_kind(s: &str, span: Span) -> ExprKind {
         }
     }
     if only_literals {
-        return ExprKind::String(literal);
+        return Ok(ExprKind::String(literal));
     }
     let mut elements = template.iter();
     if let (Some(Element::Interpolation(interpolation)), None) = (elements.next(), elements.next())
@@ -655,9 +786,9 @@ fn template_kind(s: &str, span: Span) -> ExprKind {
             native::parse_expr_at(&source.replace(['\r', '\n'], " "), span)
         })
     {
-        return expr.kind;
+        return Ok(expr.kind);
     }
-    ExprKind::Template
+    Ok(ExprKind::Template)
 }
 
 #[cfg(test)]
@@ -919,10 +1050,11 @@ mod tests {
             "strip": "${~ var.z ~}",
             "two": "${a}${b}",
             "call": "${upper(\"x\")}",
-            "spaced": "${ 1 +\n 2 }",
+            "spaced": "${ 1 +\n 2 }"
+        }, "variable": {"v": {"default": {
             "bad": "${not an expr!}",
             "open": "${"
-        }}"#;
+        }}}}"#;
         let file = parse_ok(text);
         let locals = &file.body.blocks[0].body;
         let get = |name: &str| &locals.attribute(name).expect(name).expr;
@@ -952,9 +1084,113 @@ mod tests {
         assert_eq!(reference_name(get("strip")).as_deref(), Some("var.z"));
         assert_eq!(get("two").kind, ExprKind::Template);
         assert_eq!(get("spaced").kind, ExprKind::Other);
-        assert_eq!(get("bad").kind, ExprKind::Template);
-        assert_eq!(get("open").kind, ExprKind::Template);
-        assert_eq!(get("open").literal_string(), Some("${"));
+        // Not templates for the tools (a variable's default is read literally): still lowered.
+        let default = &file.body.blocks[1].body.attributes[0].expr;
+        let ExprKind::Object(items) = &default.kind else {
+            panic!("{default:?}")
+        };
+        assert_eq!(items[0].value.kind, ExprKind::Template);
+        assert_eq!(items[1].value.kind, ExprKind::Template);
+        assert_eq!(items[1].value.literal_string(), Some("${"));
+    }
+
+    /// `"${"` in JSON: an error where the tools evaluate the string as a template, nothing where
+    /// they read it literally; a valid template is fine everywhere.
+    #[test]
+    fn invalid_templates_are_errors_where_the_tools_evaluate_them() {
+        // `block` opens as many objects as it has `{`, after the root's.
+        let in_block = |block: &str, attribute: &str, value: &str| {
+            let closing = "}".repeat(2 + block.matches('{').count());
+            format!("{{\n{block}: {{\n{attribute}: \"{value}\"\n{closing}\n")
+        };
+        let resource = r#""resource": {"aws_instance": {"web""#;
+        let resource = |attribute: &str, value: &str| {
+            format!("{{{resource}: {{\n{attribute}: \"{value}\"\n}}}}}}}}\n")
+        };
+        let failing = [
+            (resource(r#""ami""#, "${"), "Missing expression"),
+            (resource(r#""tags""#, "a-${}"), "Invalid expression"),
+            (
+                in_block(r#""locals""#, r#""policy""#, "${aws:username}"),
+                "Extra characters after interpolation expression",
+            ),
+            (
+                in_block(r#""output": {"o""#, r#""value""#, "${a"),
+                "Unclosed template interpolation sequence",
+            ),
+        ];
+        for (text, summary) in &failing {
+            let error = parse_err(text);
+            assert_eq!(error.summary, *summary, "{text}");
+            assert!(!error.beyond_tool_limit);
+        }
+        // The span is inside the string, at the sequence that fails.
+        let text = resource(r#""ami""#, "a ${");
+        let error = parse_err(&text);
+        assert_eq!(&text[error.span.start as usize..][..3], "${\"");
+        // Escapes are longer in the file than in the value.
+        let text = resource(r#""ami""#, "\\n\\u00e9\\ud83d\\ude00 ${");
+        let error = parse_err(&text);
+        assert_eq!(&text[error.span.start as usize..][..3], "${\"");
+        // An object key is a template too.
+        let key = r#"{"locals": {"m": {"${": 1}}}"#;
+        assert_eq!(parse_err(key).summary, "Missing expression");
+        let passing = [
+            in_block(r#""variable": {"v""#, r#""description""#, "${"),
+            in_block(r#""variable": {"v""#, r#""default""#, "${"),
+            in_block(r#""module": {"m""#, r#""source""#, "${"),
+            in_block(r#""terraform": {"backend": {"s3""#, r#""key""#, "${"),
+            resource(r#""provider""#, "${"),
+            resource(r#""ami""#, "a-${var.x}-%{ if true }y%{ endif }"),
+            resource(r#""ami""#, "$${not a template"),
+            in_block(r#""unknown_block""#, r#""a""#, "${"),
+            r#"{"//": "${", "root_attribute": "${"}"#.to_string(),
+        ];
+        for text in &passing {
+            parse_ok(text);
+        }
+        let terragrunt = r#"{"locals": {"a": "${"}}"#;
+        assert!(parse_terragrunt(FileId(0), terragrunt).file.is_ok());
+    }
+
+    /// The same argument in both syntaxes: native strings are always templates, JSON strings
+    /// only where the tools evaluate them.
+    #[test]
+    fn invalid_templates_native_and_json() {
+        use crate::syntax::parse as parse_any;
+        // (native, JSON, whether native fails, whether JSON fails)
+        let table = [
+            (
+                "resource \"a\" \"b\" {\n  ami = \"${\"\n}\n",
+                r#"{"resource": {"a": {"b": {"ami": "${"}}}}"#,
+                true,
+                true,
+            ),
+            (
+                "variable \"v\" {\n  description = \"${\"\n}\n",
+                r#"{"variable": {"v": {"description": "${"}}}"#,
+                true,
+                false,
+            ),
+            (
+                "resource \"a\" \"b\" {\n  ami = \"a-${var.x}\"\n}\n",
+                r#"{"resource": {"a": {"b": {"ami": "a-${var.x}"}}}}"#,
+                false,
+                false,
+            ),
+        ];
+        for (native, json, native_fails, json_fails) in table {
+            let native_result = parse_any(FileId(0), Syntax::Native, native).file;
+            assert_eq!(native_result.is_err(), native_fails, "{native}");
+            let json_result = parse_any(FileId(0), Syntax::Json, json).file;
+            assert_eq!(json_result.is_err(), json_fails, "{json}");
+        }
+    }
+
+    #[test]
+    fn invalid_templates_in_terragrunt_json_are_not_judged() {
+        let terragrunt = r#"{"locals": {"a": "${"}}"#;
+        assert!(parse_terragrunt(FileId(0), terragrunt).file.is_ok());
     }
 
     #[test]
