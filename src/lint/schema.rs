@@ -11,9 +11,10 @@
 use crate::diagnostic::{Diagnostic, ids};
 use crate::knowledge::View;
 use crate::knowledge::features::{self, Body, Place};
+use crate::knowledge::literal_arguments;
 use crate::knowledge::releases::Release;
 use crate::source::{Span, Syntax};
-use crate::syntax::{self, Expr, ExprKind, TraversalStep};
+use crate::syntax::{self, Call};
 
 use super::Context;
 use super::helpers::closest;
@@ -143,6 +144,9 @@ pub(crate) fn judgements(ctx: &Context) -> Vec<Judgement> {
             if let Some(kind) = top_level_body(&block.kind) {
                 judge_body(kind, &block.body, &mut judge);
             }
+            if features::find(Place::TopLevel, &block.kind).is_some() {
+                walk_calls(block, &mut |call| judge_call(call, &mut judge));
+            }
             if matches!(block.kind.as_str(), "resource" | "data" | "ephemeral") {
                 for lifecycle in block.body.blocks_of("lifecycle") {
                     judge_body(Body::Lifecycle, &lifecycle.body, &mut judge);
@@ -151,9 +155,6 @@ pub(crate) fn judgements(ctx: &Context) -> Vec<Judgement> {
             // A module call's `lifecycle` is `module_reserved_block`'s (reserved in Terraform,
             // `enabled` only in OpenTofu).
         }
-        walk_calls(body, &mut |name, span| {
-            judge_call(name, span, &mut judge);
-        });
     }
     out
 }
@@ -207,9 +208,10 @@ fn judge_body(kind: Body, body: &syntax::Body, judge: &mut impl FnMut(Place, &st
 }
 
 /// Judges a function call by its name: `f`, `core::f` or `provider::p::f`.
-fn judge_call(name: &str, span: Span, judge: &mut impl FnMut(Place, &str, Written, Span)) {
-    match name.split_once("::") {
-        None => judge(Place::Function, name, Written::Function, span),
+fn judge_call(call: &Call, judge: &mut impl FnMut(Place, &str, Written, Span)) {
+    let span = call.span;
+    match call.name.split_once("::") {
+        None => judge(Place::Function, &call.name, Written::Function, span),
         Some(("core", function)) => {
             judge(Place::FunctionNamespace, "core", Written::Function, span);
             judge(Place::Function, function, Written::Function, span);
@@ -225,46 +227,27 @@ fn judge_call(name: &str, span: Span, judge: &mut impl FnMut(Place, &str, Writte
     }
 }
 
-/// Calls `f` with every function call of a body's expressions (in structured expressions:
-/// templates and operators are kept as text by the syntax model). The `type` of a variable or
-/// output is a type constraint (`set(string)`), not a call.
-fn walk_calls(body: &syntax::Body, f: &mut impl FnMut(&str, Span)) {
-    walk_body_calls(body, false, f);
+/// Calls `f` with every function call in the expressions the tools evaluate in a top-level
+/// block of theirs and in everything nested in it, provider-defined bodies included (functions
+/// are the tools', not the providers'): in templates, operators, conditionals, `for`
+/// expressions, indexes and arguments alike. Arguments the tools read literally
+/// (`knowledge/literal_arguments.rs`: a variable's `type` and `default`, a module's `source`,
+/// `depends_on`, ...) are not evaluated: a call there is another error, or none.
+fn walk_calls(block: &syntax::Block, f: &mut impl FnMut(&Call)) {
+    let mut path = vec![block.kind.as_str()];
+    walk_body_calls(&block.body, &mut path, f);
 }
 
-fn walk_body_calls(body: &syntax::Body, typed: bool, f: &mut impl FnMut(&str, Span)) {
+fn walk_body_calls<'b>(body: &'b syntax::Body, path: &mut Vec<&'b str>, f: &mut impl FnMut(&Call)) {
     for attr in &body.attributes {
-        if !(typed && attr.name == "type") {
-            walk_expr(&attr.expr, f);
+        if !literal_arguments::reads_literally(path, &attr.name) {
+            attr.expr.for_each_call(f);
         }
     }
     for block in &body.blocks {
-        let typed = matches!(block.kind.as_str(), "variable" | "output");
-        walk_body_calls(&block.body, typed, f);
-    }
-}
-
-fn walk_expr(expr: &Expr, f: &mut impl FnMut(&str, Span)) {
-    match &expr.kind {
-        ExprKind::FunctionCall { name, args, .. } => {
-            f(name, expr.span);
-            args.iter().for_each(|a| walk_expr(a, f));
-        }
-        ExprKind::Tuple(items) => items.iter().for_each(|i| walk_expr(i, f)),
-        ExprKind::Object(items) => items.iter().for_each(|i| {
-            walk_expr(&i.key, f);
-            walk_expr(&i.value, f);
-        }),
-        ExprKind::Traversal { root, steps } => {
-            walk_expr(root, f);
-            for step in steps {
-                if let TraversalStep::Index(index) = step {
-                    walk_expr(index, f);
-                }
-            }
-        }
-        ExprKind::Parenthesis(inner) => walk_expr(inner, f),
-        _ => {}
+        path.push(&block.kind);
+        walk_body_calls(&block.body, path, f);
+        path.pop();
     }
 }
 

@@ -328,6 +328,25 @@ mod tests {
             ],
             1,
         ),
+        // The same call inside a template, in either syntax.
+        (
+            &[
+                (
+                    "main.tf",
+                    "locals {\n  a = \"${startswith(\"a\", \"b\")}\"\n}\n",
+                ),
+                ("v.tf", "terraform {\n  required_version = \">= 1.2\"\n}\n"),
+            ],
+            1,
+        ),
+        (
+            &[(
+                "main.tf.json",
+                r#"{"terraform": {"required_version": ">= 1.2"},
+                    "locals": {"a": "x${startswith(\"a\", \"b\")}"}}"#,
+            )],
+            1,
+        ),
         // `lifecycle { destroy = false }` came in OpenTofu 1.12.
         (
             &[(

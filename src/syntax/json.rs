@@ -20,6 +20,7 @@
 
 use std::cell::{Cell, OnceCell};
 use std::collections::HashMap;
+use std::ops::Range;
 
 use hcl_edit::Span as _;
 use hcl_edit::template::Element;
@@ -29,8 +30,8 @@ use jsonc_parser::errors::ParseErrorKind;
 use jsonc_parser::{CollectOptions, ParseOptions};
 
 use super::{
-    Attribute, Block, Body, Comment, DuplicateAttribute, Expr, ExprKind, File, Label, ObjectItem,
-    Parsed, SyntaxError, errors, native, scan::scan_template,
+    Attribute, Block, Body, Call, Comment, DuplicateAttribute, Expr, ExprKind, File, Label,
+    ObjectItem, Parsed, SyntaxError, errors, native, scan::scan_template,
 };
 use crate::knowledge::literal_arguments;
 use crate::source::{FileId, Span, Syntax};
@@ -596,14 +597,17 @@ impl Lowerer<'_> {
                         .map(|prop| {
                             let (key, range) = prop_name(prop);
                             // HCL evaluates object keys as templates too, in the same context.
-                            if judged {
-                                self.judge_template(key, self.span(range));
-                            }
+                            let calls = if judged {
+                                self.key_template_calls(key, self.span(range))
+                            } else {
+                                Vec::new()
+                            };
                             ObjectItem {
                                 key: Expr {
                                     kind: ExprKind::String(key.to_string()),
                                     span: self.span(range),
                                     json_string: Some(key.into()),
+                                    calls,
                                 },
                                 value: self.expr(&prop.value, judged),
                             }
@@ -672,31 +676,69 @@ fn value_range(value: &Value) -> JsonRange {
 impl Lowerer<'_> {
     /// A JSON string as an expression: a plain string, the expression of a `"${...}"` covering
     /// the whole string, or a template. `json_string` is always the string itself.
+    /// The calls of a judged string are recorded where their names are in the file.
     fn string_expr(&self, s: &str, span: Span, judged: bool) -> Expr {
-        let kind = match template_kind(s, span) {
-            Ok(kind) => kind,
+        let (kind, calls) = match template_kind(s, span) {
+            Ok((kind, calls)) if judged => (kind, self.calls_in_file(span, calls)),
+            Ok((kind, _)) => (kind, Vec::new()),
             Err(error) => {
                 if judged && !is_parser_limit(&error) {
                     self.invalid_template(s, span, &error);
                 }
-                ExprKind::Template
+                (ExprKind::Template, Vec::new())
             }
         };
         Expr {
             kind,
             span,
             json_string: Some(s.into()),
+            calls,
         }
     }
 
-    /// Records the error of `s` (a string at `span`) if it is not a valid template.
-    fn judge_template(&self, s: &str, span: Span) {
-        if has_template_sequence(s)
-            && let Err(error) = hcl_edit::parser::parse_template(s)
-            && !is_parser_limit(&error)
-        {
-            self.invalid_template(s, span, &error);
+    /// The calls of an object key (`s` at `span`), which the tools evaluate as a template where
+    /// its value is judged; records the error if it is not a valid template.
+    fn key_template_calls(&self, s: &str, span: Span) -> Vec<Call> {
+        if !has_template_sequence(s) {
+            return Vec::new();
         }
+        match hcl_edit::parser::parse_template(s) {
+            Ok(template) => self.calls_in_file(span, native::template_calls(&template)),
+            Err(error) => {
+                if !is_parser_limit(&error) {
+                    self.invalid_template(s, span, &error);
+                }
+                Vec::new()
+            }
+        }
+    }
+
+    /// Calls found in the value of the JSON string at `span`, placed in the file: offsets into
+    /// the value map through the string's escapes (one pass over its source).
+    fn calls_in_file(&self, span: Span, calls: Vec<(String, Range<usize>)>) -> Vec<Call> {
+        if calls.is_empty() {
+            return Vec::new();
+        }
+        let (start, end) = (span.start as usize, span.end as usize);
+        let raw = self
+            .text
+            .get(start + 1..end.saturating_sub(1))
+            .unwrap_or("");
+        let mut offsets: Vec<usize> = calls.iter().flat_map(|(_, r)| [r.start, r.end]).collect();
+        offsets.sort_unstable();
+        offsets.dedup();
+        let in_source = source_offsets(raw, &offsets);
+        let place = |offset: usize| {
+            let index = offsets.partition_point(|&o| o < offset);
+            start + 1 + in_source.get(index).copied().unwrap_or(raw.len())
+        };
+        calls
+            .into_iter()
+            .map(|(name, range)| Call {
+                name,
+                span: Span::new(span.file, place(range.start)..place(range.end)),
+            })
+            .collect()
     }
 
     /// Records the first invalid template, with HCL's summary for the template parser's error
@@ -723,28 +765,37 @@ impl Lowerer<'_> {
 /// The byte offset in `raw` (a JSON string's source between its quotes) of the byte `offset` of
 /// its value: escapes are longer in the source than in the value (`\n`, `\u00e9`).
 fn source_offset(raw: &str, offset: usize) -> usize {
+    source_offsets(raw, &[offset]).pop().unwrap_or_default()
+}
+
+/// [`source_offset`] of each of `offsets` (ascending), in one pass over `raw`.
+fn source_offsets(raw: &str, offsets: &[usize]) -> Vec<usize> {
     let bytes = raw.as_bytes();
     let (mut at, mut value) = (0, 0);
-    while at < bytes.len() && value < offset {
-        let (source_len, value_len) = match (bytes[at], bytes.get(at + 1)) {
-            (b'\\', Some(b'u')) => {
-                let code = raw
-                    .get(at + 2..at + 6)
-                    .and_then(|h| u32::from_str_radix(h, 16).ok());
-                match code {
-                    // A surrogate pair: two escapes for one four-byte character.
-                    Some(0xD800..=0xDBFF) => (12, 4),
-                    Some(code) => (6, char::from_u32(code).map_or(3, char::len_utf8)),
-                    None => (2, 1),
+    let mut out = Vec::with_capacity(offsets.len());
+    for &offset in offsets {
+        while at < bytes.len() && value < offset {
+            let (source_len, value_len) = match (bytes[at], bytes.get(at + 1)) {
+                (b'\\', Some(b'u')) => {
+                    let code = raw
+                        .get(at + 2..at + 6)
+                        .and_then(|h| u32::from_str_radix(h, 16).ok());
+                    match code {
+                        // A surrogate pair: two escapes for one four-byte character.
+                        Some(0xD800..=0xDBFF) => (12, 4),
+                        Some(code) => (6, char::from_u32(code).map_or(3, char::len_utf8)),
+                        None => (2, 1),
+                    }
                 }
-            }
-            (b'\\', _) => (2, 1),
-            _ => (1, 1),
-        };
-        at += source_len;
-        value += value_len;
+                (b'\\', _) => (2, 1),
+                _ => (1, 1),
+            };
+            at += source_len;
+            value += value_len;
+        }
+        out.push(at.min(bytes.len()));
     }
-    at.min(bytes.len())
+    out
 }
 
 /// Whether the template parser gave up at a limit of its own (hcl-edit nests at most 64
@@ -759,14 +810,16 @@ fn has_template_sequence(s: &str) -> bool {
     s.contains("${") || s.contains("%{")
 }
 
-/// The kind of a JSON string's expression, or the template parser's error where the string is
-/// not a valid template. Such a string is still a valid JSON string: where the tools read it
-/// literally it is fine (the caller decides).
-fn template_kind(s: &str, span: Span) -> std::result::Result<ExprKind, hcl_edit::parser::Error> {
+/// The kind of a JSON string's expression and the calls of its template (with their names'
+/// ranges in `s`), or the template parser's error where the string is not a valid template.
+/// Such a string is still a valid JSON string: where the tools read it literally it is fine
+/// (the caller decides).
+fn template_kind(s: &str, span: Span) -> TemplateKind {
     if !has_template_sequence(s) {
-        return Ok(ExprKind::String(s.to_string()));
+        return Ok((ExprKind::String(s.to_string()), Vec::new()));
     }
     let template = hcl_edit::parser::parse_template(s)?;
+    let calls = native::template_calls(&template);
     let mut literal = String::new();
     let mut only_literals = true;
     for element in template.iter() {
@@ -776,7 +829,7 @@ fn template_kind(s: &str, span: Span) -> std::result::Result<ExprKind, hcl_edit:
         }
     }
     if only_literals {
-        return Ok(ExprKind::String(literal));
+        return Ok((ExprKind::String(literal), calls));
     }
     let mut elements = template.iter();
     if let (Some(Element::Interpolation(interpolation)), None) = (elements.next(), elements.next())
@@ -786,10 +839,14 @@ fn template_kind(s: &str, span: Span) -> std::result::Result<ExprKind, hcl_edit:
             native::parse_expr_at(&source.replace(['\r', '\n'], " "), span)
         })
     {
-        return Ok(expr.kind);
+        return Ok((expr.kind, calls));
     }
-    Ok(ExprKind::Template)
+    Ok((ExprKind::Template, calls))
 }
+
+/// What [`template_kind`] finds.
+type TemplateKind =
+    std::result::Result<(ExprKind, Vec<(String, Range<usize>)>), hcl_edit::parser::Error>;
 
 #[cfg(test)]
 mod tests {

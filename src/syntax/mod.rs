@@ -117,6 +117,19 @@ pub(crate) struct Expr {
     /// evaluating it (variable defaults, `required_version`, ...) this is the value, even when
     /// `kind` is the template it would be elsewhere.
     pub(crate) json_string: Option<Box<str>>,
+    /// The function calls of this expression that `kind` does not hold in an expression of its
+    /// own: a call's own name, and every call inside a template (interpolations and directives)
+    /// or an operator, conditional or `for` expression, which the model keeps as text. Where the
+    /// tools read a JSON string literally it has none. [`Expr::for_each_call`] visits them all.
+    pub(crate) calls: Vec<Call>,
+}
+
+/// A function call as written: its name with any namespace (`upper`, `core::upper`,
+/// `provider::aws::arn_parse`), and where that name is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Call {
+    pub(crate) name: String,
+    pub(crate) span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -176,6 +189,38 @@ impl Expr {
             kind,
             span,
             json_string: None,
+            calls: Vec::new(),
+        }
+    }
+
+    /// Calls `f` with every function call in this expression, once each, in source order
+    /// within each expression the model keeps (the tree is walked once).
+    pub(crate) fn for_each_call(&self, f: &mut impl FnMut(&Call)) {
+        self.calls.iter().for_each(&mut *f);
+        match &self.kind {
+            ExprKind::FunctionCall { args: items, .. } | ExprKind::Tuple(items) => {
+                items.iter().for_each(|i| i.for_each_call(f));
+            }
+            ExprKind::Object(items) => items.iter().for_each(|i| {
+                i.key.for_each_call(f);
+                i.value.for_each_call(f);
+            }),
+            ExprKind::Traversal { root, steps } => {
+                root.for_each_call(f);
+                for step in steps {
+                    if let TraversalStep::Index(index) = step {
+                        index.for_each_call(f);
+                    }
+                }
+            }
+            ExprKind::Parenthesis(inner) => inner.for_each_call(f),
+            ExprKind::Null
+            | ExprKind::Bool(_)
+            | ExprKind::Number(_)
+            | ExprKind::String(_)
+            | ExprKind::Template
+            | ExprKind::Variable(_)
+            | ExprKind::Other => {}
         }
     }
 

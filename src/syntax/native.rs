@@ -13,14 +13,15 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use hcl_edit::Span as _;
-use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
+use hcl_edit::expr::{Expression, FuncCall, FuncName, ObjectKey, TraversalOperator};
 use hcl_edit::structure::{BlockLabel, Body as HclBody, Structure};
 use hcl_edit::template::{Element, Template};
+use hcl_edit::visit::{Visit, visit_func_call};
 
 use super::scan::scan;
 use super::{
-    Attribute, Block, Body, Comment, DuplicateAttribute, Expr, ExprKind, File, Label, ObjectItem,
-    Parsed, SyntaxError, TraversalStep,
+    Attribute, Block, Body, Call, Comment, DuplicateAttribute, Expr, ExprKind, File, Label,
+    ObjectItem, Parsed, SyntaxError, TraversalStep,
 };
 use crate::source::{FileId, Span, Syntax};
 
@@ -423,25 +424,38 @@ impl Lowerer<'_> {
                     })
                     .collect(),
             },
-            Expression::FuncCall(call) => {
-                let mut name = String::new();
-                for ns in &call.name.namespace {
-                    name.push_str(ns.as_str());
-                    name.push_str("::");
-                }
-                name.push_str(call.name.name.as_str());
-                ExprKind::FunctionCall {
-                    name,
-                    args: call.args.iter().map(|a| self.expr(a)).collect(),
-                    expand_final: call.args.expand_final(),
-                }
-            }
+            Expression::FuncCall(call) => ExprKind::FunctionCall {
+                name: call_name(&call.name),
+                args: call.args.iter().map(|a| self.expr(a)).collect(),
+                expand_final: call.args.expand_final(),
+            },
             Expression::Conditional(_)
             | Expression::UnaryOp(_)
             | Expression::BinaryOp(_)
             | Expression::ForExpr(_) => ExprKind::Other,
         };
-        Expr::new(kind, span)
+        let mut lowered = Expr::new(kind, span);
+        lowered.calls = self.calls_kept_as_text(expr, &lowered.kind);
+        lowered
+    }
+
+    /// The calls of `expr` that `kind` does not hold as expressions of their own (see
+    /// [`Expr::calls`]). Embedded expressions (`fixed_span`) have none: their embedding records
+    /// them where they are in the file.
+    fn calls_kept_as_text(&self, expr: &Expression, kind: &ExprKind) -> Vec<Call> {
+        if self.fixed_span.is_some() {
+            return Vec::new();
+        }
+        let mut collector = CallCollector {
+            id: self.id,
+            calls: Vec::new(),
+        };
+        match (expr, kind) {
+            (Expression::FuncCall(call), _) => collector.push(&call.name),
+            (_, ExprKind::Template | ExprKind::Other) => collector.visit_expr(expr),
+            _ => {}
+        }
+        collector.calls
     }
 
     fn object_key(&self, key: &ObjectKey) -> Expr {
@@ -465,6 +479,60 @@ impl Lowerer<'_> {
             }
         }
     }
+}
+
+/// A function's name as written, with its namespace: `provider::aws::arn_parse`.
+fn call_name(name: &FuncName) -> String {
+    let mut out = String::new();
+    for namespace in &name.namespace {
+        out.push_str(namespace.as_str());
+        out.push_str("::");
+    }
+    out.push_str(name.name.as_str());
+    out
+}
+
+/// Collects every function call below an expression or template, each with the range of its
+/// name (namespace included). Offsets are those of the parsed text.
+struct CallCollector {
+    id: FileId,
+    calls: Vec<Call>,
+}
+
+impl CallCollector {
+    fn push(&mut self, name: &FuncName) {
+        let end = name.name.span();
+        let start = name
+            .namespace
+            .first()
+            .and_then(|n| n.span())
+            .or(end.clone());
+        if let (Some(start), Some(end)) = (start, end) {
+            self.calls.push(Call {
+                name: call_name(name),
+                span: Span::new(self.id, start.start..end.end),
+            });
+        }
+    }
+}
+
+impl Visit for CallCollector {
+    fn visit_func_call(&mut self, node: &FuncCall) {
+        self.push(&node.name);
+        visit_func_call(self, node);
+    }
+}
+
+/// The function calls of a template parsed from a JSON string's value, with their names' ranges
+/// in that value.
+pub(crate) fn template_calls(template: &Template) -> Vec<(String, Range<usize>)> {
+    let mut collector = CallCollector {
+        id: FileId(0),
+        calls: Vec::new(),
+    };
+    collector.visit_template(template);
+    let calls = collector.calls.into_iter();
+    calls.map(|call| (call.name, call.span.range())).collect()
 }
 
 /// The string a template stands for when it holds no interpolation or directive.

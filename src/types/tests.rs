@@ -32,6 +32,7 @@ fn json_string(s: &str) -> Expr {
         kind: ExprKind::Template,
         span: span(),
         json_string: Some(s.into()),
+        calls: Vec::new(),
     }
 }
 

@@ -161,3 +161,121 @@ fn judged_against_the_targeted_releases() {
     // Some targeted releases accept it: not a load error.
     assert!(all(targets(">= 1.9", ">= 1.10")).is_empty());
 }
+
+/// An unknown function as reported: its name, and the (line, column) of its start and end.
+type UnknownCall = (String, (usize, usize), (usize, usize));
+
+/// The unknown functions of a case, in order.
+fn unknown_calls(files: Files) -> Vec<UnknownCall> {
+    let found = all_findings(&crate::lint::testing::stand_ins::ON_BY_DEFAULT, files);
+    let mut calls: Vec<_> = found
+        .into_iter()
+        .filter(|d| d.rule == ids::UNKNOWN_FUNCTION)
+        .map(|d| {
+            let primary = d.primary.as_ref().expect("a location");
+            let name = primary
+                .message
+                .split('`')
+                .nth(1)
+                .unwrap_or_default()
+                .to_string();
+            (name, primary.start(), primary.end())
+        })
+        .collect();
+    calls.sort_by_key(|c| c.1);
+    calls
+}
+
+/// Every call in an evaluated expression is judged, with the name's own place: in templates,
+/// heredocs and directives, operators, conditionals, `for` expressions, indexes and splats,
+/// parentheses, arguments and collections, in tool-defined and provider-defined bodies.
+#[test]
+fn unknown_functions_anywhere_in_an_expression() {
+    let native = r#"locals {
+  a = "x-${upperr("x")}"
+  b = <<EOT
+%{ if lowerr("a") == "a" }y%{ endif }
+EOT
+  c = 1 + absx(1)
+  d = true ? joinn(",", []) : ""
+  e = [for s in splitt(",", "a") : s if containss([], s)]
+  f = local.m[keyss(local.m)[0]]
+  g = (lengthh([]))
+  h = max(minn(1), 2)
+  i = { k = tostringg(1), (lowerr("k")) = 1 }
+  j = local.m[*].x[floorr(1)]
+  k = !alltruee([])
+  l = "${provider::aws::arn_parse("x")} ${core::upperr("x")}"
+}
+resource "aws_instance" "a" {
+  tags = { Name = "${formatt("%s", "a")}" }
+}
+"#;
+    let found = unknown_calls(&[("main.tf", native)]);
+    let names: Vec<&str> = found.iter().map(|c| c.0.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "upperr",
+            "lowerr",
+            "absx",
+            "joinn",
+            "splitt",
+            "containss",
+            "keyss",
+            "lengthh",
+            "minn",
+            "tostringg",
+            "lowerr",
+            "floorr",
+            "alltruee",
+            "upperr",
+            "formatt",
+        ]
+    );
+    // The name, as written, is the place.
+    assert_eq!((found[0].1, found[0].2), ((2, 12), (2, 18)));
+    assert_eq!((found[1].1, found[1].2), ((4, 7), (4, 13)));
+    assert_eq!((found[13].1, found[13].2), ((15, 43), (15, 55)));
+}
+
+#[test]
+fn unknown_functions_in_json_templates_the_tools_evaluate() {
+    let json = r#"{
+  "locals": {
+    "a": "\u00e9\n-${upperr(\"x\")}",
+    "b": "${1 + absx(1)}",
+    "c": {"${keyy(\"k\")}": ["%{ if lowerr(\"a\") == \"a\" }y%{ endif }"]},
+    "d": "${provider::aws::arn_parse(\"x\")}"
+  },
+  "resource": {"aws_instance": {"a": {"tags": {"Name": "${formatt(\"%s\", \"a\")}"}}}},
+  "variable": {"v": {"default": "${nofunc()}", "description": "${nofunc()}"}},
+  "module": {"m": {"source": "./${nofunc()}"}}
+}"#;
+    let found = unknown_calls(&[("main.tf.json", json)]);
+    let names: Vec<&str> = found.iter().map(|c| c.0.as_str()).collect();
+    assert_eq!(names, ["upperr", "absx", "keyy", "lowerr", "formatt"]);
+    // Escapes before the call shift its place in the file: `\u00e9\n-${` is 12 bytes there.
+    assert_eq!((found[0].1, found[0].2), ((3, 22), (3, 28)));
+    assert_eq!((found[1].1, found[1].2), ((4, 17), (4, 21)));
+    // Arguments read literally and Terragrunt's JSON are not templates for the tools.
+    let literal = r#"{"variable": {"v": {"default": "${nofunc()}"}}}"#;
+    assert!(unknown_calls(&[("main.tf.json", literal)]).is_empty());
+}
+
+#[test]
+fn calls_the_tools_do_not_evaluate_are_not_judged() {
+    let native = r#"variable "v" {
+  type    = list(string)
+  default = nofunc()
+}
+module "m" {
+  source     = "./m"
+  depends_on = [nofunc()]
+}
+unknown "x" {
+  a = nofunc()
+}
+"#;
+    assert!(unknown_calls(&[("main.tf", native), ("m/main.tf", "")]).is_empty());
+}
