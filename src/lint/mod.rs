@@ -18,6 +18,7 @@ pub(crate) mod context;
 pub(crate) mod core_version;
 pub(crate) mod directory;
 pub(crate) mod enabled_combination;
+pub(crate) mod function_namespace;
 pub(crate) mod helpers;
 pub(crate) mod ignore;
 pub(crate) mod legacy_module;

@@ -8,11 +8,14 @@
 //! connections) and module calls (whose arguments are the callee's variables) are never judged
 //! for unknown names: their schema is not ours.
 
+use std::collections::HashSet;
+
 use crate::diagnostic::{Diagnostic, ids};
 use crate::knowledge::View;
 use crate::knowledge::features::{self, Body, Place};
 use crate::knowledge::literal_arguments;
 use crate::knowledge::releases::Release;
+use crate::lint::function_namespace::{self, Problem};
 use crate::source::{Span, Syntax};
 use crate::syntax::{self, Call};
 
@@ -25,11 +28,17 @@ pub(crate) enum Written {
     Block,
     Argument,
     Function,
+    /// A built-in called by its `core::` name (judged by the bare name).
+    CoreFunction,
+    /// A namespaced call no release resolves, whatever the providers offer (judged by the
+    /// whole name).
+    Namespaced(Problem),
 }
 
 /// One construct and the targeted releases that refuse it.
 #[derive(Debug, Clone)]
 pub(crate) struct Judgement {
+    pub(crate) view: View,
     pub(crate) place: Place,
     pub(crate) name: String,
     pub(crate) written: Written,
@@ -47,6 +56,12 @@ impl Judgement {
     pub(crate) fn summary(&self) -> &'static str {
         match (self.written, self.syntax) {
             (Written::Function, _) => "Call to unknown function",
+            (Written::CoreFunction, _) => match self.view {
+                // Terraform re-labels every unresolved namespaced call (see `function_namespace`).
+                View::Terraform => "Unknown provider function",
+                View::OpenTofu => "Call to unknown function",
+            },
+            (Written::Namespaced(problem), _) => problem.summary(self.view),
             (_, Syntax::Json | Syntax::TerragruntJson) => "Extraneous JSON object property",
             (Written::Block, Syntax::Native) => "Unsupported block type",
             (Written::Argument, Syntax::Native) => "Unsupported argument",
@@ -87,6 +102,7 @@ fn top_level_body(kind: &str) -> Option<Body> {
 /// with the targeted releases that refuse it.
 pub(crate) fn judgements(ctx: &Context) -> Vec<Judgement> {
     let mut out = Vec::new();
+    let required_providers = required_provider_names(ctx);
     let files = ctx.primary.iter().map(|f| (f, false));
     for (loaded, is_override) in files.chain(ctx.overrides.iter().map(|f| (f, true))) {
         let syntax = loaded.extension.syntax();
@@ -109,6 +125,7 @@ pub(crate) fn judgements(ctx: &Context) -> Vec<Judgement> {
                 ctx.targets.releases.clone()
             };
             out.push(Judgement {
+                view: ctx.view,
                 place,
                 name: name.to_string(),
                 written,
@@ -145,7 +162,9 @@ pub(crate) fn judgements(ctx: &Context) -> Vec<Judgement> {
                 judge_body(kind, &block.body, &mut judge);
             }
             if features::find(Place::TopLevel, &block.kind).is_some() {
-                walk_calls(block, &mut |call| judge_call(call, &mut judge));
+                walk_calls(block, &mut |call| {
+                    judge_call(ctx, call, &required_providers, &mut judge);
+                });
             }
             if matches!(block.kind.as_str(), "resource" | "data" | "ephemeral") {
                 for lifecycle in block.body.blocks_of("lifecycle") {
@@ -207,24 +226,52 @@ fn judge_body(kind: Body, body: &syntax::Body, judge: &mut impl FnMut(Place, &st
     }
 }
 
-/// Judges a function call by its name: `f`, `core::f` or `provider::p::f`.
-fn judge_call(call: &Call, judge: &mut impl FnMut(Place, &str, Written, Span)) {
+/// Judges a function call by its name: `f`, `core::f`, `provider::p::f` or another namespace.
+fn judge_call(
+    ctx: &Context,
+    call: &Call,
+    required_providers: &HashSet<&str>,
+    judge: &mut impl FnMut(Place, &str, Written, Span),
+) {
     let span = call.span;
-    match call.name.split_once("::") {
-        None => judge(Place::Function, &call.name, Written::Function, span),
-        Some(("core", function)) => {
-            judge(Place::FunctionNamespace, "core", Written::Function, span);
-            judge(Place::Function, function, Written::Function, span);
-        }
-        Some(("provider", _)) => judge(
+    let Some((namespace, function)) = call.name.split_once("::") else {
+        return judge(Place::Function, &call.name, Written::Function, span);
+    };
+    // Releases without namespaces refuse the call by its namespace (or, for one no release
+    // has, by the problem below when some targeted release has namespaces).
+    if matches!(namespace, "core" | "provider") {
+        judge(Place::FunctionNamespace, namespace, Written::Function, span);
+    }
+    let namespaces_targeted = ctx.targets.releases.iter().any(|&release| {
+        features::accepts(ctx.view, release, Place::FunctionNamespace, "provider") == Some(true)
+    });
+    if !namespaces_targeted {
+        return;
+    }
+    let required = |provider: &str| required_providers.contains(provider);
+    match function_namespace::problem(ctx.view, &call.name, required) {
+        Some(problem) => judge(
             Place::FunctionNamespace,
-            "provider",
-            Written::Function,
+            &call.name,
+            Written::Namespaced(problem),
             span,
         ),
-        // Other namespaces are the tools' own errors ("Unknown function namespace"), not here.
-        Some(_) => {}
+        None if namespace == "core" => {
+            judge(Place::Function, function, Written::CoreFunction, span);
+        }
+        None => {}
     }
+}
+
+/// The local names of the view's `required_providers` (primary and override files alike):
+/// the providers whose functions a module may call.
+fn required_provider_names<'c>(ctx: &Context<'c>) -> HashSet<&'c str> {
+    let files = ctx.primary.iter().chain(ctx.overrides);
+    let terraform = files.flat_map(|f| f.file.body.blocks_of("terraform"));
+    terraform
+        .flat_map(|t| t.body.blocks_of("required_providers"))
+        .flat_map(|r| r.body.attributes.iter().map(|a| a.name.as_str()))
+        .collect()
 }
 
 /// Calls `f` with every function call in the expressions the tools evaluate in a top-level
@@ -263,6 +310,12 @@ pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
 /// The names the newest targeted release accepts where `judgement` was written, for "Did you
 /// mean".
 fn suggestion(ctx: &Context, judgement: &Judgement) -> Option<&'static str> {
+    if matches!(
+        judgement.written,
+        Written::CoreFunction | Written::Namespaced(_)
+    ) {
+        return None; // the tools' texts for namespaced calls suggest nothing
+    }
     let newest = *ctx.targets.releases.last()?;
     let names = features::names(ctx.view, newest, judgement.place);
     closest(&judgement.name, names)
@@ -281,6 +334,26 @@ fn refused(ctx: &Context, judgement: &Judgement) -> Diagnostic {
             ids::UNKNOWN_FUNCTION,
             format!("There is no function named \"{name}\".{did_you_mean}"),
             format!("no function `{name}`"),
+        ),
+        (Written::CoreFunction, _) => (
+            ids::UNKNOWN_FUNCTION,
+            match ctx.view {
+                View::Terraform => Problem::InvalidNamespace.detail(ctx.view, "core::"),
+                View::OpenTofu => function_namespace::core_detail(name),
+            },
+            format!("no built-in function `{name}`"),
+        ),
+        (Written::Namespaced(problem), _) => (
+            ids::UNKNOWN_FUNCTION,
+            problem.detail(ctx.view, name),
+            match problem {
+                Problem::ProviderNotRequired => format!(
+                    "provider `{}` not in `required_providers`",
+                    name.split("::").nth(1).unwrap_or_default()
+                ),
+                Problem::AliasForm => "Terraform has no alias form of provider functions".into(),
+                _ => format!("no function `{name}`"),
+            },
         ),
         (_, Syntax::Json | Syntax::TerragruntJson) => (
             ids::UNSUPPORTED_CONSTRUCT,
@@ -301,6 +374,23 @@ fn refused(ctx: &Context, judgement: &Judgement) -> Diagnostic {
     let mut d = Diagnostic::error(id, summary)
         .at(ctx.files, judgement.span, label)
         .with_note(detail);
+    let provider = name.split("::").nth(1).unwrap_or_default();
+    match judgement.written {
+        Written::Namespaced(Problem::ProviderNotRequired) => {
+            d = d.with_help(format!(
+                "declare `{provider}` in `terraform {{ required_providers {{ ... }} }}`, or call \
+                 the function by the local name the module gives its provider there"
+            ));
+        }
+        Written::Namespaced(Problem::AliasForm) => {
+            d = d.with_help(format!(
+                "call it as `provider::{provider}::{}` (`provider::NAME::ALIAS::FUNC` is \
+                 OpenTofu's), or keep the call in a `.tofu` file",
+                name.rsplit("::").next().unwrap_or_default()
+            ));
+        }
+        _ => {}
+    }
     let since =
         features::find(judgement.place, name).and_then(|f| f.availability(ctx.view).since());
     let until =

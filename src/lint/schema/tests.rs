@@ -104,6 +104,10 @@ fn provider_defined_bodies_are_never_judged() {
     assert!(errors(&[("main.tf", resource), ("p.tf", provider), ("m.tf", module)]).is_empty());
 }
 
+/// A module that may call the `aws` provider's functions.
+const REQUIRES_AWS: &str = "terraform {\n  required_providers {\n    aws = {\n      source = \
+                            \"hashicorp/aws\"\n    }\n  }\n}\n";
+
 #[test]
 fn unknown_functions() {
     let call = "locals {\n  a = startwith(\"ab\", \"a\")\n  b = core::upper(\"x\")\n}\n";
@@ -120,10 +124,13 @@ fn unknown_functions() {
         "{views}"
     );
     assert!(
-        errors(&[(
-            "main.tf",
-            "locals {\n  a = provider::aws::arn_parse(\"x\")\n}\n"
-        )])
+        errors(&[
+            (
+                "main.tf",
+                "locals {\n  a = provider::aws::arn_parse(\"x\")\n}\n"
+            ),
+            ("versions.tf", REQUIRES_AWS),
+        ])
         .is_empty()
     );
     // A type constraint is not a call.
@@ -211,7 +218,7 @@ resource "aws_instance" "a" {
   tags = { Name = "${formatt("%s", "a")}" }
 }
 "#;
-    let found = unknown_calls(&[("main.tf", native)]);
+    let found = unknown_calls(&[("main.tf", native), ("versions.tf", REQUIRES_AWS)]);
     let names: Vec<&str> = found.iter().map(|c| c.0.as_str()).collect();
     assert_eq!(
         names,
@@ -229,6 +236,8 @@ resource "aws_instance" "a" {
             "lowerr",
             "floorr",
             "alltruee",
+            // Each tool words `core::` apart: one finding per view.
+            "upperr",
             "upperr",
             "formatt",
         ]
@@ -252,7 +261,7 @@ fn unknown_functions_in_json_templates_the_tools_evaluate() {
   "variable": {"v": {"default": "${nofunc()}", "description": "${nofunc()}"}},
   "module": {"m": {"source": "./${nofunc()}"}}
 }"#;
-    let found = unknown_calls(&[("main.tf.json", json)]);
+    let found = unknown_calls(&[("main.tf.json", json), ("versions.tf", REQUIRES_AWS)]);
     let names: Vec<&str> = found.iter().map(|c| c.0.as_str()).collect();
     assert_eq!(names, ["upperr", "absx", "keyy", "lowerr", "formatt"]);
     // Escapes before the call shift its place in the file: `\u00e9\n-${` is 12 bytes there.
@@ -278,4 +287,181 @@ unknown "x" {
 }
 "#;
     assert!(unknown_calls(&[("main.tf", native), ("m/main.tf", "")]).is_empty());
+}
+
+/// The summary and detail of each unknown function of a case in one view.
+fn namespace_errors(files: Files, view: crate::knowledge::View) -> Vec<(String, String)> {
+    let found = all_findings(&crate::lint::testing::stand_ins::ON_BY_DEFAULT, files);
+    found
+        .into_iter()
+        .filter(|d| d.rule == ids::UNKNOWN_FUNCTION)
+        .filter(|d| match view {
+            crate::knowledge::View::Terraform => d.views.terraform,
+            crate::knowledge::View::OpenTofu => d.views.opentofu,
+        })
+        .map(|d| (d.message, d.notes.first().cloned().unwrap_or_default()))
+        .collect()
+}
+
+#[test]
+fn namespaced_calls_with_each_tools_texts() {
+    use crate::knowledge::View::{OpenTofu, Terraform};
+    let required = REQUIRES_AWS;
+    let calls = |call: &str| format!("locals {{\n  a = \"${{{call}(\"x\")}}\"\n}}\n");
+    let case = |call: &str, view| {
+        let main = calls(call);
+        let files: Files = &[("versions.tf", required), ("main.tf", &main)];
+        // `Files` borrows: run it here.
+        namespace_errors(files, view)
+    };
+    // Declared providers and built-ins by their `core::` name resolve.
+    for call in ["provider::aws::arn_parse", "core::upper"] {
+        assert!(case(call, Terraform).is_empty(), "{call}");
+        assert!(case(call, OpenTofu).is_empty(), "{call}");
+    }
+    // OpenTofu's alias form; Terraform has none.
+    assert!(case("provider::aws::east::arn_parse", OpenTofu).is_empty());
+    let not_required = |provider: &str, function: &str| {
+        format!(
+            "There is no function named \"{function}\". Ensure that provider name \
+             \"{provider}\" is declared in this module's required_providers block, and that \
+             this provider offers a function named \"f\"."
+        )
+    };
+    assert_eq!(
+        case("provider::aws::east::f", Terraform),
+        [(
+            "Unknown provider function".into(),
+            not_required("aws", "provider::aws::east::f")
+        )]
+    );
+    assert_eq!(
+        case("provider::gcp::f", Terraform),
+        [(
+            "Unknown provider function".into(),
+            not_required("gcp", "provider::gcp::f")
+        )]
+    );
+    assert_eq!(
+        case("provider::gcp::f", OpenTofu),
+        [(
+            "Unknown function provider".into(),
+            "Provider \"gcp\" does not exist within the required_providers of this module".into()
+        )]
+    );
+    assert_eq!(
+        case("aws::f", Terraform),
+        [(
+            "Unknown provider function".into(),
+            "The function namespace \"aws\" is not valid. Provider function calls must use the \
+             \"provider::\" namespace prefix."
+                .into()
+        )]
+    );
+    assert_eq!(
+        case("aws::f", OpenTofu),
+        [(
+            "Unknown function namespace".into(),
+            "Function \"aws::f\" does not exist within a valid namespace (provider,core)".into()
+        )]
+    );
+    assert_eq!(
+        case("provider::f", OpenTofu),
+        [(
+            "Invalid function format".into(),
+            "invalid provider function \"provider::f\": expected provider::<name>::<function> \
+             or provider::<name>::<alias>::<function>"
+                .into()
+        )]
+    );
+    assert_eq!(
+        case("provider::f", Terraform),
+        [(
+            "Unknown provider function".into(),
+            "The function call must include the provider name after the \"provider::\" prefix."
+                .into()
+        )]
+    );
+    assert_eq!(
+        case("core::uper", OpenTofu),
+        [(
+            "Call to unknown function".into(),
+            "There is no builtin (core::) function named \"uper\".".into()
+        )]
+    );
+    assert_eq!(
+        case("core::uper", Terraform),
+        [(
+            "Unknown provider function".into(),
+            "The function namespace \"core\" is not valid. Provider function calls must use \
+             the \"provider::\" namespace prefix."
+                .into()
+        )]
+    );
+}
+
+#[test]
+fn provider_functions_in_json_and_with_required_providers_in_an_override() {
+    use crate::knowledge::View::{OpenTofu, Terraform};
+    let json = r#"{"locals": {"a": "${provider::gcp::f(1)}"}}"#;
+    for view in [Terraform, OpenTofu] {
+        assert_eq!(namespace_errors(&[("main.tf.json", json)], view).len(), 1);
+    }
+    let override_declares = r#"{"terraform": {"required_providers": {"gcp": {}}}}"#;
+    let files: Files = &[
+        ("main.tf.json", json),
+        ("x_override.tf.json", override_declares),
+    ];
+    assert!(namespace_errors(files, Terraform).is_empty());
+    assert!(namespace_errors(files, OpenTofu).is_empty());
+}
+
+/// Every finding of a case, for the given targets.
+fn all_targeting(files: Files, targets: TargetVersions) -> Vec<Diagnostic> {
+    let dir = crate::lint::testing::write_files(files);
+    let rule = &crate::lint::testing::stand_ins::ON_BY_DEFAULT;
+    let mut options = crate::lint::directory::Options::new(
+        crate::lint::directory::ViewSelection::Both,
+        crate::lint::testing::settings_for(rule),
+    );
+    options.target_versions = targets;
+    crate::lint::directory::check_directory(dir.path(), &options).diagnostics
+}
+
+/// Before namespaces (Terraform 1.8, OpenTofu 1.7), every namespaced call is refused by its
+/// namespace: one finding, not one per problem.
+#[test]
+fn namespaced_calls_before_namespaces() {
+    let call = "locals {\n  a = provider::gcp::f(1)\n}\n";
+    let targets = TargetVersions {
+        terraform: Some("~> 1.7.0".into()),
+        opentofu: Some("~> 1.6.0".into()),
+    };
+    let found = all_targeting(&[("main.tf", call)], targets);
+    let unknown: Vec<_> = found
+        .iter()
+        .filter(|d| d.rule == ids::UNKNOWN_FUNCTION)
+        .collect();
+    assert_eq!(unknown.len(), 2, "{unknown:#?}"); // one per view, each its own release
+    assert!(
+        unknown
+            .iter()
+            .all(|d| d.message == "Call to unknown function")
+    );
+    // With a release that has namespaces among the targets: the problem, and the warning.
+    let targets = TargetVersions {
+        terraform: Some(">= 1.7".into()),
+        opentofu: Some(">= 1.6".into()),
+    };
+    let found = all_targeting(&[("main.tf", call)], targets);
+    let mut messages: Vec<_> = found
+        .iter()
+        .filter(|d| d.rule == ids::UNKNOWN_FUNCTION)
+        .map(|d| d.message.as_str())
+        .collect();
+    messages.sort_unstable();
+    assert_eq!(
+        messages,
+        ["Unknown function provider", "Unknown provider function"]
+    );
 }
