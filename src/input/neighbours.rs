@@ -3,15 +3,16 @@
 //! the directory itself.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use crate::knowledge::View;
 use crate::knowledge::files::ConfigName;
+use crate::knowledge::module_source::{self, SourceKind};
 use crate::module::views::view_files;
 use crate::source::{FileId, Syntax};
-use crate::syntax::File;
+use crate::syntax::{Body, File};
 
 use super::listing::config_files;
 use super::read::{Read, read_and_parse};
@@ -28,12 +29,15 @@ pub(crate) struct LocalModule {
 /// The variables a module declares, or `None` when they cannot be known.
 type Variables = Option<Rc<[String]>>;
 
+/// A module's [`Summary`] per directory and view, `None` when it cannot be known.
+type Summaries = HashMap<(PathBuf, View), Option<Rc<Summary>>>;
+
 /// A cache of the local modules one directory's checks look at.
 #[derive(Debug)]
 pub(crate) struct Neighbours {
     max_file_bytes: u64,
     modules: RefCell<HashMap<PathBuf, Rc<LocalModule>>>,
-    variables: RefCell<HashMap<(PathBuf, View), Variables>>,
+    summaries: RefCell<Summaries>,
 }
 
 impl Neighbours {
@@ -41,7 +45,7 @@ impl Neighbours {
         Neighbours {
             max_file_bytes,
             modules: RefCell::default(),
-            variables: RefCell::default(),
+            summaries: RefCell::default(),
         }
     }
 
@@ -72,41 +76,62 @@ impl Neighbours {
     /// The variables the module at `dir` declares in `view`, or `None` when it has no files or
     /// one of them cannot be read or parsed (then nothing should be judged).
     pub(crate) fn variables(&self, dir: &Path, view: View) -> Variables {
+        self.summary(dir, view).map(|s| Rc::clone(&s.variables))
+    }
+
+    /// The module at `dir`, or one it calls through local sources however deep, that configures
+    /// a provider itself in `view`: a "legacy module", which calls with `count`, `for_each`,
+    /// `depends_on` or (OpenTofu 1.12 and later) `enabled` may not use, at any depth (both
+    /// tools' `validateProviderConfigs`). Each directory is looked at once (calls may loop);
+    /// modules with no files or a file that cannot be read or parsed are not judged.
+    pub(crate) fn legacy_module(&self, dir: &Path, view: View) -> Option<LegacyModule> {
+        // Depth first, in the order calls are written, without recursion (chains of local
+        // modules can be long): each step is (directory, the step that called it, the call).
+        let mut steps: Vec<(PathBuf, Option<usize>, (String, String))> = Vec::new();
+        let mut todo = vec![(dir.to_path_buf(), None, (String::new(), String::new()))];
+        let mut seen = HashSet::new();
+        while let Some((dir, parent, call)) = todo.pop() {
+            if !dir
+                .canonicalize()
+                .is_ok_and(|canonical| seen.insert(canonical))
+            {
+                continue;
+            }
+            let Some(summary) = self.summary(&dir, view) else {
+                continue;
+            };
+            steps.push((dir, parent, call));
+            let here = steps.len() - 1;
+            if let Some(provider) = &summary.configured_provider {
+                let mut calls = Vec::new();
+                let mut at = Some(here);
+                while let Some(index) = at.filter(|&i| i > 0) {
+                    calls.push(steps[index].2.clone());
+                    at = steps[index].1;
+                }
+                calls.reverse();
+                return Some(LegacyModule {
+                    calls,
+                    provider: provider.clone(),
+                });
+            }
+            for (name, source) in summary.local_calls.iter().rev() {
+                let call = (name.clone(), source.clone());
+                todo.push((steps[here].0.join(source), Some(here), call));
+            }
+        }
+        None
+    }
+
+    /// What the module at `dir` holds for its callers' checks, from one parse of its files.
+    fn summary(&self, dir: &Path, view: View) -> Option<Rc<Summary>> {
         let key = (dir.to_path_buf(), view);
-        if let Some(found) = self.variables.borrow().get(&key) {
+        if let Some(found) = self.summaries.borrow().get(&key) {
             return found.clone();
         }
-        let found = self.read_variables(dir, view).map(Rc::from);
-        self.variables.borrow_mut().insert(key, found.clone());
+        let found = self.parsed_files(dir, view).map(|f| Rc::new(summarize(&f)));
+        self.summaries.borrow_mut().insert(key, found.clone());
         found
-    }
-
-    fn read_variables(&self, dir: &Path, view: View) -> Option<Vec<String>> {
-        let files = self.parsed_files(dir, view)?;
-        let declared = files.iter().flat_map(|file| {
-            file.body
-                .blocks_of("variable")
-                .filter_map(|b| b.label(0).map(str::to_string))
-        });
-        Some(declared.collect())
-    }
-
-    /// The name of the first provider configuration the module at `dir` configures itself in
-    /// `view` (a `provider` block with an argument or block besides `alias` and `for_each`):
-    /// a "legacy module", which calls with `count`, `for_each`, `depends_on` or (OpenTofu 1.12
-    /// and later) `enabled` may not use. `None` when it has none, no files, or one of them cannot
-    /// be read or parsed.
-    pub(crate) fn configured_provider(&self, dir: &Path, view: View) -> Option<String> {
-        let files = self.parsed_files(dir, view)?;
-        let configured = files
-            .iter()
-            .flat_map(|f| f.body.blocks_of("provider"))
-            .find(|p| {
-                !p.body.blocks.is_empty()
-                    || (p.body.attributes.iter())
-                        .any(|a| !matches!(a.name.as_str(), "alias" | "for_each"))
-            })?;
-        configured.label(0).map(str::to_string)
     }
 
     /// The files `view`'s tool loads from the module at `dir`, parsed; `None` when there are
@@ -129,4 +154,68 @@ impl Neighbours {
             })
             .collect()
     }
+}
+
+/// A module that configures a provider itself, reached from a module call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LegacyModule {
+    /// The module calls from the called module down to this one, (name, source as written);
+    /// empty when it is the called module itself.
+    pub(crate) calls: Vec<(String, String)>,
+    /// The provider it configures (the `provider` block's label).
+    pub(crate) provider: String,
+}
+
+/// What a local module holds that its callers' checks need.
+#[derive(Debug)]
+struct Summary {
+    variables: Rc<[String]>,
+    /// The first provider the module configures itself.
+    configured_provider: Option<String>,
+    /// Its module calls with a local source: (name, source).
+    local_calls: Vec<(String, String)>,
+}
+
+fn summarize(files: &[File]) -> Summary {
+    let blocks = || files.iter().flat_map(|f| f.body.blocks.iter());
+    let labelled = |kind: &'static str| {
+        blocks()
+            .filter(move |b| b.kind == kind)
+            .filter_map(|b| Some((b, b.label(0)?)))
+    };
+    Summary {
+        variables: labelled("variable")
+            .map(|(_, name)| name.to_string())
+            .collect(),
+        configured_provider: labelled("provider")
+            .find(|(block, _)| configures(&block.body))
+            .map(|(_, name)| name.to_string()),
+        local_calls: labelled("module")
+            .filter_map(|(block, name)| {
+                let source = block.body.attribute("source")?.expr.literal_string()?;
+                (module_source::classify(source) == SourceKind::Local)
+                    .then(|| (name.to_string(), source.to_string()))
+            })
+            .collect(),
+    }
+}
+
+/// Whether a `provider` block configures its provider rather than only naming a configuration
+/// the caller passes in (a "proxy"): the tools take away the meta-arguments (`alias`, `version`,
+/// the reserved `count`, `depends_on`, `for_each`, `source`; the blocks `lifecycle`, `locals`
+/// and the escaping block `_`, whose contents go back to the provider) and call it configured
+/// when anything is left, or when it sets a `version` (`provider_validation.go`,
+/// `validateProviderConfigs`: `pc.Config.Content(&hcl.BodySchema{})` fails, or
+/// `pc.Version.Required != nil`).
+fn configures(body: &Body) -> bool {
+    const META_ARGUMENTS: &[&str] = &["alias", "count", "depends_on", "for_each", "source"];
+    let argument = (body.attributes.iter()).any(|a| match a.name.as_str() {
+        "version" => !a.expr.is_null(),
+        name => !META_ARGUMENTS.contains(&name),
+    });
+    let block = body.blocks.iter().any(|b| match b.kind.as_str() {
+        "_" => !b.body.attributes.is_empty() || !b.body.blocks.is_empty(),
+        kind => !matches!(kind, "lifecycle" | "locals"),
+    });
+    argument || block
 }

@@ -1,93 +1,247 @@
-//! A call with `lifecycle { enabled }` to a module that configures providers itself (a "legacy
-//! module"): OpenTofu 1.12 and later refuse it, as they refuse `count`, `for_each` and
-//! `depends_on` there, with `Module is incompatible with count, for_each, enabled and
-//! depends_on` (TO-CL 1.12.0, #3680); OpenTofu 1.11 accepts it. Judged for local sources, whose
-//! files we can read, in the OpenTofu view: an error when every targeted release refuses it,
-//! else `feature_newer_than_target`.
+//! A call with `count`, `for_each` or `depends_on` (and, in OpenTofu 1.12 and later, `enabled`)
+//! to a module that configures a provider itself, or calls one that does at any depth: a
+//! "legacy module", whose provider configurations belong to its one instance. Both tools refuse
+//! it in `internal/configs/provider_validation.go` (`validateProviderConfigs`), at the first of
+//! the call's meta-arguments in this order: `count`, `for_each`, `enabled` (OpenTofu 1.12),
+//! the first reference of `depends_on` (an empty `depends_on` is none).
+//!
+//! The texts per release:
+//! - Terraform 1.0–1.1: `Module module.NAME contains provider configuration`, "Providers cannot
+//!   be configured within modules using count, for_each or depends_on." (no location; we give
+//!   the meta-argument's);
+//! - Terraform 1.2 and later, OpenTofu 1.6–1.11: `Module is incompatible with count, for_each,
+//!   and depends_on`;
+//! - OpenTofu 1.12 and later: `Module is incompatible with count, for_each, enabled and
+//!   depends_on` (TO-CL 1.12.0, #3680), which also refuses `enabled`: where only some targeted
+//!   releases refuse a call for its `enabled`, that is `feature_newer_than_target`'s.
+//!
+//! Judged for local sources, whose files we can read (as `module_local_source_missing`
+//! resolves them); the files of a registry or remote module are not at hand.
 
 use crate::diagnostic::{Diagnostic, ids};
+use crate::input::neighbours::LegacyModule;
 use crate::knowledge::View;
 use crate::knowledge::module_source::{self, SourceKind};
 use crate::knowledge::releases::Release;
-use crate::module::merge::{Address, MergedAttribute};
+use crate::module::merge::{Address, MergedBody};
+use crate::source::Span;
+use crate::syntax::ExprKind;
 
 use super::Context;
 
 /// The first OpenTofu release that refuses `enabled` in a call to a legacy module.
 pub(crate) const FIRST_REFUSING: Release = Release::new(1, 12);
 
-/// OpenTofu's summary from 1.12 on.
-const SUMMARY: &str = "Module is incompatible with count, for_each, enabled and depends_on";
+/// The first Terraform release with today's summary (TF@v1.2.0 `provider_validation.go`).
+const TERRAFORM_INCOMPATIBLE_SUMMARY: Release = Release::new(1, 2);
 
-/// A module call with `enabled` whose local module configures a provider itself.
-pub(crate) struct EnabledLegacyCall<'a> {
-    pub(crate) enabled: &'a MergedAttribute,
+/// A module call to a legacy module, with the meta-arguments that make the tools refuse it.
+pub(crate) struct LegacyCall<'a> {
+    /// The call's name.
+    pub(crate) name: &'a str,
     pub(crate) source: &'a str,
-    /// The provider configuration the called module holds (its local name).
-    pub(crate) provider: String,
+    /// The meta-arguments every release refuses here, in the tools' order: (name, place).
+    pub(crate) always: Option<(&'static str, Span)>,
+    /// `enabled`, which OpenTofu refuses from 1.12.
+    pub(crate) enabled: Option<Span>,
+    /// The module that configures a provider: the called one, or one below it.
+    pub(crate) legacy: LegacyModule,
 }
 
-/// The module calls of the OpenTofu view with `enabled` and a local source that configures
-/// providers.
-pub(crate) fn enabled_legacy_calls<'a>(ctx: &'a Context) -> Vec<EnabledLegacyCall<'a>> {
-    if ctx.view != View::OpenTofu {
-        return Vec::new();
+impl LegacyCall<'_> {
+    /// The meta-argument `release` refuses the call for, and where: the tools take the first
+    /// in their order.
+    fn refused_for(&self, view: View, release: Release) -> Option<(&'static str, Span)> {
+        let enabled = self
+            .enabled
+            .filter(|_| view == View::OpenTofu && release >= FIRST_REFUSING)
+            .map(|span| ("enabled", span));
+        match self.always {
+            Some((name, span)) if name != "depends_on" => Some((name, span)),
+            always => enabled.or(always),
+        }
     }
+
+    /// The module's address as the tools give it (`module.a.module.b`).
+    fn path(&self) -> String {
+        let calls = std::iter::once(self.name).chain(self.legacy.calls.iter().map(|c| &*c.0));
+        calls
+            .map(|name| format!("module.{name}"))
+            .collect::<Vec<_>>()
+            .join(".")
+    }
+
+    /// The source of the module that configures the provider, as its caller wrote it.
+    fn legacy_source(&self) -> &str {
+        self.legacy
+            .calls
+            .last()
+            .map_or(self.source, |c| c.1.as_str())
+    }
+}
+
+/// The module calls of the view to local legacy modules that have `count`, `for_each`,
+/// `depends_on` or (OpenTofu) `enabled`.
+pub(crate) fn legacy_calls<'a>(ctx: &'a Context) -> Vec<LegacyCall<'a>> {
     let calls = ctx
         .module
         .objects
         .iter()
-        .filter(|object| matches!(object.address, Address::ModuleCall(_)));
+        .filter_map(|object| match &object.address {
+            Address::ModuleCall(name) => Some((name.as_str(), &object.body)),
+            _ => None,
+        });
     calls
-        .filter_map(|object| {
-            let enabled =
-                (object.body.blocks_of("lifecycle")).find_map(|l| l.body.attribute("enabled"))?;
-            let source = object.body.attribute("source")?.expr.literal_string()?;
+        .filter_map(|(name, body)| {
+            let always = meta_argument(body);
+            let enabled = (ctx.view == View::OpenTofu)
+                .then(|| {
+                    body.blocks_of("lifecycle")
+                        .find_map(|l| l.body.attribute("enabled"))
+                })
+                .flatten()
+                .map(|enabled| enabled.expr.span);
+            if always.is_none() && enabled.is_none() {
+                return None;
+            }
+            let source = body.attribute("source")?.expr.literal_string()?;
             if module_source::classify(source) != SourceKind::Local {
                 return None;
             }
-            let dir = ctx.dir.join(source);
-            let provider = ctx.neighbours.configured_provider(&dir, ctx.view)?;
-            Some(EnabledLegacyCall {
-                enabled,
+            let legacy = ctx
+                .neighbours
+                .legacy_module(&ctx.dir.join(source), ctx.view)?;
+            Some(LegacyCall {
+                name,
                 source,
-                provider,
+                always,
+                enabled,
+                legacy,
             })
         })
         .collect()
 }
 
-/// The note both findings give.
-pub(crate) fn why(call: &EnabledLegacyCall) -> String {
+/// The first of `count`, `for_each` and a non-empty `depends_on` that a module call sets, with
+/// the place the tools give: the expression, or the first reference of `depends_on`.
+fn meta_argument(body: &MergedBody) -> Option<(&'static str, Span)> {
+    for name in ["count", "for_each"] {
+        if let Some(attr) = body.attribute(name) {
+            return Some((name, attr.expr.span));
+        }
+    }
+    let depends_on = body.attribute("depends_on")?;
+    match &depends_on.expr.kind {
+        ExprKind::Tuple(items) => items.first().map(|first| ("depends_on", first.span)),
+        _ => None,
+    }
+}
+
+/// The calls refused only for their `enabled` (OpenTofu 1.12 and later), with nothing that
+/// every release refuses, and where `enabled` is: `feature_newer_than_target`'s where only some
+/// targeted releases refuse them.
+pub(crate) fn enabled_legacy_calls<'a>(ctx: &'a Context) -> Vec<(Span, LegacyCall<'a>)> {
+    let calls = legacy_calls(ctx).into_iter();
+    calls
+        .filter(|call| call.always.is_none())
+        .filter_map(|call| Some((call.enabled?, call)))
+        .collect()
+}
+
+/// The note the findings give.
+pub(crate) fn why(call: &LegacyCall) -> String {
+    let module = match call.legacy.calls.last() {
+        None => format!("The module at `{}`", call.source),
+        Some((name, source)) => format!(
+            "The module `{name}` (`{source}`), which `{}` calls,",
+            call.source
+        ),
+    };
     format!(
-        "The module at `{}` is a legacy module which contains its own local provider \
-         configurations (`provider \"{}\"`), and so calls to it may not use the count, \
-         for_each, enabled or depends_on arguments (OpenTofu 1.12 and later; 1.11 accepts \
-         `enabled`).",
-        call.source, call.provider
+        "{module} is a legacy module which contains its own local provider configurations \
+         (`provider \"{}\"`), and so calls to it may not use the count, for_each, enabled or \
+         depends_on arguments (OpenTofu 1.12 and later; 1.11 accepts `enabled`).",
+        call.legacy.provider
     )
 }
 
-/// `Module is incompatible with count, for_each, enabled and depends_on`, at `enabled`, when
-/// every targeted OpenTofu release refuses it.
-pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
-    if ctx.targets.releases.iter().any(|&r| r < FIRST_REFUSING) {
-        return Vec::new();
+/// The tools' summary and detail in `release` of `view`.
+fn texts(view: View, release: Release, call: &LegacyCall) -> (String, String) {
+    let path = call.path();
+    let control = format!(
+        "\n\nIf you also control the module \"{}\", consider updating this module to instead \
+         expect provider configurations to be passed by its caller.",
+        call.legacy_source()
+    );
+    match view {
+        View::Terraform if release < TERRAFORM_INCOMPATIBLE_SUMMARY => (
+            format!("Module {path} contains provider configuration"),
+            "Providers cannot be configured within modules using count, for_each or depends_on."
+                .to_string(),
+        ),
+        View::OpenTofu if release >= FIRST_REFUSING => (
+            "Module is incompatible with count, for_each, enabled and depends_on".to_string(),
+            format!(
+                "The module at {path} is a legacy module which contains its own local provider \
+                 configurations, and so calls to it may not use the count, for_each, enabled or \
+                 depends_on arguments.{control}"
+            ),
+        ),
+        _ => (
+            "Module is incompatible with count, for_each, and depends_on".to_string(),
+            format!(
+                "The module at {path} is a legacy module which contains its own local provider \
+                 configurations, and so calls to it may not use the count, for_each, or \
+                 depends_on arguments.{control}"
+            ),
+        ),
     }
-    enabled_legacy_calls(ctx)
+}
+
+/// The load errors: calls every targeted release refuses, with the newest one's texts.
+pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
+    let Some(&newest) = ctx.targets.releases.last() else {
+        return Vec::new();
+    };
+    legacy_calls(ctx)
         .iter()
-        .map(|call| {
-            Diagnostic::error(ids::LEGACY_MODULE_META_ARGUMENT, SUMMARY)
-                .at(ctx.files, call.enabled.span(), "`enabled` set here")
-                .with_note(why(call))
-                .with_help(format!(
-                    "pass the provider configuration in with `providers` and remove \
-                     `provider \"{}\"` from the module, or drop `enabled`",
-                    call.provider
-                ))
-                .in_views(ctx.view.views())
+        .filter(|call| {
+            (ctx.targets.releases.iter()).all(|&r| call.refused_for(ctx.view, r).is_some())
+        })
+        .filter_map(|call| {
+            let (argument, span) = call.refused_for(ctx.view, newest)?;
+            let (summary, detail) = texts(ctx.view, newest, call);
+            let provider = &call.legacy.provider;
+            Some(
+                Diagnostic::error(ids::LEGACY_MODULE_META_ARGUMENT, summary)
+                    .at(ctx.files, span, format!("`{argument}` set here"))
+                    .with_note(detail)
+                    .with_note(where_configured(call))
+                    .with_help(format!(
+                        "configure the provider in the calling module and pass it in with \
+                         `providers`, removing `provider \"{provider}\"` from the module, or \
+                         drop `{argument}`"
+                    ))
+                    .in_views(ctx.view.views()),
+            )
         })
         .collect()
+}
+
+/// Which module configures which provider, when it is not the called module itself.
+fn where_configured(call: &LegacyCall) -> String {
+    let provider = &call.legacy.provider;
+    match call.legacy.calls.last() {
+        None => format!(
+            "`{}` configures `provider \"{provider}\"` itself.",
+            call.source
+        ),
+        Some(_) => format!(
+            "`{}` calls `{}`, which configures `provider \"{provider}\"` itself.",
+            call.source,
+            call.legacy_source()
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -99,22 +253,33 @@ mod tests {
     const CALL: &str = "module \"child\" {\n  source = \"./child\"\n\n  lifecycle {\n    \
                         enabled = var.on\n  }\n}\nvariable \"on\" {\n  type = bool\n}\n";
     const LEGACY: &str = "provider \"aws\" {\n  region = \"eu-west-1\"\n}\n";
+    const TERRAFORM: &str = "Module is incompatible with count, for_each, and depends_on";
+    const OPENTOFU_1_12: &str =
+        "Module is incompatible with count, for_each, enabled and depends_on";
 
     fn errors(files: Files, opentofu: &str) -> Vec<crate::diagnostic::Diagnostic> {
+        targeting(files, None, Some(opentofu))
+    }
+
+    fn targeting(
+        files: Files,
+        terraform: Option<&str>,
+        opentofu: Option<&str>,
+    ) -> Vec<crate::diagnostic::Diagnostic> {
         let targets = TargetVersions {
-            terraform: None,
-            opentofu: Some(opentofu.into()),
+            terraform: terraform.map(Into::into),
+            opentofu: opentofu.map(Into::into),
         };
         findings_targeting_id(ids::LEGACY_MODULE_META_ARGUMENT, files, targets)
     }
 
     #[test]
-    fn refused_from_opentofu_1_12() {
+    fn enabled_is_refused_from_opentofu_1_12() {
         let files: Files = &[("main.tf", CALL), ("child/main.tf", LEGACY)];
         let found = errors(files, ">= 1.12");
         assert_eq!(found.len(), 1);
-        assert_eq!(found[0].message, super::SUMMARY);
-        assert_eq!(found[0].start(), (5, 5));
+        assert_eq!(found[0].message, OPENTOFU_1_12);
+        assert_eq!(found[0].start(), (5, 15)); // the expression, as OpenTofu gives it
         assert!(!found[0].views.terraform);
         let json = r#"{"provider": {"aws": {"region": "eu-west-1"}}}"#;
         let in_json: Files = &[("main.tf", CALL), ("child/main.tf.json", json)];
@@ -125,14 +290,103 @@ mod tests {
 
     #[test]
     fn a_module_taking_its_providers_from_the_caller_is_fine() {
-        let proxy = "provider \"aws\" {\n  alias = \"east\"\n}\n";
-        let resource = "resource \"terraform_data\" \"a\" {}\n";
-        for child in [proxy, resource] {
-            let files: Files = &[("main.tf", CALL), ("child/main.tf", child)];
-            assert!(errors(files, ">= 1.12").is_empty(), "{child}");
+        let proxies = [
+            "provider \"aws\" {\n  alias = \"east\"\n}\n",
+            "provider \"aws\" {}\n",
+            "provider \"aws\" {\n  alias = \"east\"\n  _ {}\n}\n",
+            "terraform {\n  required_providers {\n    aws = {\n      source = \"hashicorp/aws\"\n\
+             \x20     configuration_aliases = [aws.east]\n    }\n  }\n}\n",
+            "resource \"terraform_data\" \"a\" {}\n",
+        ];
+        let count = "module \"child\" {\n  source = \"./child\"\n  count  = 2\n}\n";
+        for child in proxies {
+            let files: Files = &[("main.tf", count), ("child/main.tf", child)];
+            assert!(targeting(files, None, None).is_empty(), "{child}");
         }
-        let without_enabled = "module \"child\" {\n  source = \"./child\"\n}\n";
-        let files: Files = &[("main.tf", without_enabled), ("child/main.tf", LEGACY)];
-        assert!(errors(files, ">= 1.12").is_empty());
+        let without = "module \"child\" {\n  source     = \"./child\"\n  depends_on = []\n}\n";
+        let files: Files = &[("main.tf", without), ("child/main.tf", LEGACY)];
+        assert!(targeting(files, None, None).is_empty());
+    }
+
+    /// Both tools refuse `count`, `for_each` and `depends_on` in every release, at the first
+    /// of them, in a call to a module that configures a provider or calls one that does.
+    #[test]
+    fn count_for_each_and_depends_on_are_always_refused() {
+        let calls = [
+            (
+                "module \"child\" {\n  source = \"./child\"\n  count  = 2\n}\n",
+                (3, 12),
+            ),
+            (
+                "module \"child\" {\n  source   = \"./child\"\n  for_each = toset([\"a\"])\n  \
+                 depends_on = [terraform_data.a]\n}\nresource \"terraform_data\" \"a\" {}\n",
+                (3, 14),
+            ),
+            (
+                "module \"child\" {\n  source     = \"./child\"\n  depends_on = \
+                 [terraform_data.a]\n}\nresource \"terraform_data\" \"a\" {}\n",
+                (3, 17),
+            ),
+        ];
+        let configured = [
+            LEGACY,
+            "provider \"aws\" {\n  alias  = \"east\"\n  region = \"us-east-1\"\n}\n",
+            "provider \"aws\" {\n  version = \"~> 5.0\"\n}\n",
+            "provider \"aws\" {\n  assume_role {}\n}\n",
+        ];
+        for (call, start) in calls {
+            for child in configured {
+                let files: Files = &[("main.tf", call), ("child/main.tf", child)];
+                let found = targeting(files, None, None);
+                // One per view: OpenTofu 1.12 words it with `enabled`.
+                assert_eq!(found.len(), 2, "{call}{child}{found:#?}");
+                assert!(found.iter().all(|d| d.start() == start), "{call}");
+                let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+                assert!(messages.contains(&TERRAFORM), "{messages:?}");
+                assert!(messages.contains(&OPENTOFU_1_12), "{messages:?}");
+            }
+        }
+        // JSON on both sides; the provider configured two modules down.
+        let call = r#"{"module": {"child": {"source": "./child", "count": 2}}}"#;
+        let middle = r#"{"module": {"grandchild": {"source": "../grandchild"}}}"#;
+        let grandchild = r#"{"provider": {"aws": {"region": "eu-west-1"}}}"#;
+        let files: Files = &[
+            ("main.tf.json", call),
+            ("child/main.tf.json", middle),
+            ("grandchild/main.tf.json", grandchild),
+        ];
+        let found = targeting(files, Some(">= 1.2"), Some("~> 1.11.0"));
+        assert_eq!(found.len(), 1, "{found:#?}"); // the same texts: one finding
+        assert_eq!(found[0].start(), (1, 53));
+        assert!(
+            found[0].notes[0]
+                .starts_with("The module at module.child.module.grandchild is a legacy module")
+        );
+        assert!(found[0].notes[0].contains("the module \"../grandchild\""));
+    }
+
+    #[test]
+    fn texts_per_release() {
+        let count = "module \"child\" {\n  source = \"./child\"\n  count  = 2\n}\n";
+        let files: Files = &[("main.tf", count), ("child/main.tf", LEGACY)];
+        let old = targeting(files, Some("~> 1.1.0"), Some("~> 1.6.0"));
+        let messages: Vec<&str> = old.iter().map(|d| d.message.as_str()).collect();
+        assert!(messages.contains(&"Module module.child contains provider configuration"));
+        assert!(messages.contains(&TERRAFORM));
+        let new = targeting(files, Some(">= 1.2"), Some(">= 1.12"));
+        let messages: Vec<&str> = new.iter().map(|d| d.message.as_str()).collect();
+        assert!(messages.contains(&TERRAFORM));
+        assert!(messages.contains(&OPENTOFU_1_12));
+    }
+
+    #[test]
+    fn loops_and_remote_sources_end() {
+        let count = "module \"child\" {\n  source = \"./child\"\n  count  = 2\n}\n";
+        let looping = "module \"back\" {\n  source = \"../child\"\n}\n";
+        let files: Files = &[("main.tf", count), ("child/main.tf", looping)];
+        assert!(targeting(files, None, None).is_empty());
+        let remote = "module \"vpc\" {\n  source = \"terraform-aws-modules/vpc/aws\"\n  \
+                      count  = 2\n}\n";
+        assert!(targeting(&[("main.tf", remote)], None, None).is_empty());
     }
 }

@@ -43,7 +43,7 @@ pub(crate) const LOAD_ERRORS: &[RuleMeta] = &[
     ),
     load_error(
         ids::LEGACY_MODULE_META_ARGUMENT,
-        "enabled in a call to a module that configures providers (OpenTofu 1.12)",
+        "count, for_each, depends_on or enabled in a call to a module that configures providers",
     ),
     load_error(ids::MISSING_REQUIRED_ARGUMENT, "an output without value"),
     load_error(ids::MODULE_SOURCE_MISSING, "a module call without source"),

@@ -12,7 +12,7 @@ use crate::source::Span;
 
 use crate::knowledge::version::Version;
 use crate::lint::helpers::backend_type;
-use crate::lint::legacy_module::{self, EnabledLegacyCall};
+use crate::lint::legacy_module::{self, LegacyCall};
 use crate::lint::null_module_version::{self, NullVersion};
 use crate::lint::schema::judgements;
 use crate::lint::targets::range_text;
@@ -84,8 +84,13 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         .filter(|&r| r >= legacy_module::FIRST_REFUSING)
         .collect();
     if some_refuse(&refusing_enabled) {
-        for call in legacy_module::enabled_legacy_calls(ctx) {
-            out.push(enabled_refused_in_newer(ctx, &call, &refusing_enabled));
+        for (enabled, call) in legacy_module::enabled_legacy_calls(ctx) {
+            out.push(enabled_refused_in_newer(
+                ctx,
+                enabled,
+                &call,
+                &refusing_enabled,
+            ));
         }
     }
     let first = null_module_version::first_accepting(ctx.view);
@@ -144,7 +149,8 @@ fn file_types_not_read(ctx: &Context, unread: &[(&LoadedFile, Vec<Release>)]) ->
 /// 1.12 ``
 fn enabled_refused_in_newer(
     ctx: &Context,
-    call: &EnabledLegacyCall,
+    enabled: Span,
+    call: &LegacyCall,
     refusing: &[Release],
 ) -> Diagnostic {
     let releases = range_text(refusing);
@@ -158,7 +164,7 @@ fn enabled_refused_in_newer(
     )
     .at(
         ctx.files,
-        call.enabled.span(),
+        enabled,
         format!("refused by OpenTofu {releases}"),
     )
     .with_note(format!(
@@ -170,7 +176,7 @@ fn enabled_refused_in_newer(
     .with_help(format!(
         "pass the provider configuration in with `providers` and remove `provider \"{}\"` \
          from the module, or drop `enabled`",
-        call.provider
+        call.legacy.provider
     ))
 }
 
