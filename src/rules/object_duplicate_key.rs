@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::source::Syntax;
-use crate::syntax::{Block, Expr, ExprKind, ObjectItem, TraversalStep};
+use crate::syntax::{Block, Expr, ExprKind, ObjectItem};
 
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
@@ -53,36 +53,10 @@ fn walk_block(ctx: &Context, block: &Block, out: &mut Vec<Diagnostic>) {
 
 /// Checks every object constructor in `expr`, at any depth the model shows.
 fn walk_expr(ctx: &Context, expr: &Expr, out: &mut Vec<Diagnostic>) {
-    match &expr.kind {
-        ExprKind::Object(items) => {
-            check_object(ctx, items, out);
-            for item in items {
-                walk_expr(ctx, &item.key, out);
-                walk_expr(ctx, &item.value, out);
-            }
-        }
-        ExprKind::Tuple(items) | ExprKind::FunctionCall { args: items, .. } => {
-            for item in items {
-                walk_expr(ctx, item, out);
-            }
-        }
-        ExprKind::Parenthesis(inner) => walk_expr(ctx, inner, out),
-        ExprKind::Traversal { root, steps } => {
-            walk_expr(ctx, root, out);
-            for step in steps {
-                if let TraversalStep::Index(index) = step {
-                    walk_expr(ctx, index, out);
-                }
-            }
-        }
-        ExprKind::Null
-        | ExprKind::Bool(_)
-        | ExprKind::Number(_)
-        | ExprKind::String(_)
-        | ExprKind::Template
-        | ExprKind::Variable(_)
-        | ExprKind::Other => {}
+    if let ExprKind::Object(items) = &expr.kind {
+        check_object(ctx, items, out);
     }
+    expr.for_each_child(|child| walk_expr(ctx, child, out));
 }
 
 /// A key written as a name or a plain string: the same key either way (`a` is `"a"`). Keys that

@@ -197,23 +197,30 @@ impl Expr {
     /// within each expression the model keeps (the tree is walked once).
     pub(crate) fn for_each_call(&self, f: &mut impl FnMut(&Call)) {
         self.calls.iter().for_each(&mut *f);
+        self.for_each_child(|child| child.for_each_call(f));
+    }
+
+    /// Calls `f` with each expression the model holds directly inside this one, in source
+    /// order: items, keys and values, a call's arguments, a traversal's root and indexes, the
+    /// inside of parentheses. Templates and operators have none (they are kept as text).
+    pub(crate) fn for_each_child<'e>(&'e self, mut f: impl FnMut(&'e Expr)) {
         match &self.kind {
             ExprKind::FunctionCall { args: items, .. } | ExprKind::Tuple(items) => {
-                items.iter().for_each(|i| i.for_each_call(f));
+                items.iter().for_each(f);
             }
             ExprKind::Object(items) => items.iter().for_each(|i| {
-                i.key.for_each_call(f);
-                i.value.for_each_call(f);
+                f(&i.key);
+                f(&i.value);
             }),
             ExprKind::Traversal { root, steps } => {
-                root.for_each_call(f);
+                f(root);
                 for step in steps {
                     if let TraversalStep::Index(index) = step {
-                        index.for_each_call(f);
+                        f(index);
                     }
                 }
             }
-            ExprKind::Parenthesis(inner) => inner.for_each_call(f),
+            ExprKind::Parenthesis(inner) => f(inner),
             ExprKind::Null
             | ExprKind::Bool(_)
             | ExprKind::Number(_)
