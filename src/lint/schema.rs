@@ -338,7 +338,9 @@ fn refused(ctx: &Context, judgement: &Judgement) -> Diagnostic {
         (Written::CoreFunction, _) => (
             ids::UNKNOWN_FUNCTION,
             match ctx.view {
-                View::Terraform => Problem::InvalidNamespace.detail(ctx.view, "core::"),
+                View::Terraform => {
+                    Problem::InvalidNamespace.detail(ctx.view, &format!("core::{name}"))
+                }
                 View::OpenTofu => function_namespace::core_detail(name),
             },
             format!("no built-in function `{name}`"),

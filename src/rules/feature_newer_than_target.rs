@@ -353,6 +353,16 @@ mod tests {
             )],
             1,
         ),
+        // `defaults()`, removed in Terraform 1.3, inside a template and an operator.
+        (
+            &[(
+                "main.tf",
+                "terraform {\n  required_version = \">= 1.2\"\n}\nlocals {\n  a = \
+                 \"${jsonencode(defaults(var.x, {}))}\"\n  b = 1 + length(defaults(var.x, \
+                 {}))\n}\nvariable \"x\" {}\n",
+            )],
+            2,
+        ),
         // `lifecycle { destroy = false }` came in OpenTofu 1.12.
         (
             &[(
