@@ -9,6 +9,7 @@ mod config;
 
 use crate::diagnostic::{Diagnostic, Severity, Views, ids};
 use crate::input::discover;
+use crate::input::overlay::Overlay;
 use crate::input::read::DEFAULT_MAX_FILE_BYTES;
 use crate::knowledge::View;
 use crate::knowledge::releases;
@@ -468,6 +469,7 @@ fn check(args: CheckArgs) -> i32 {
         max_file_bytes: args.max_file_size.saturating_mul(1024 * 1024),
         settings: std::sync::Arc::new(resolved.settings),
         target_versions: resolved.target_versions,
+        overlay: Overlay::default(),
     };
     let pool = match thread_pool(args.threads) {
         Ok(pool) => pool,
@@ -734,6 +736,7 @@ fn graph(args: GraphArgs) -> i32 {
         &found.terragrunt,
         terragrunt::paths::Displayer::new(&given),
         DEFAULT_MAX_FILE_BYTES,
+        &Overlay::default(),
     );
     // Files that could not be read or parsed are in the graph without their references: say
     // so on stderr, and in the exit status, as `merged` does for a module it cannot build.

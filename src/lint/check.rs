@@ -75,7 +75,10 @@ fn check_directory_isolated(dir: &Path, options: &Options) -> (Vec<Diagnostic>, 
 }
 
 fn check_tree_isolated(units: &[PathBuf], given: &[PathBuf], options: &Options) -> TreeResult {
-    let check = || check_tree(units, given, &options.settings, options.max_file_bytes);
+    let check = || {
+        let max = options.max_file_bytes;
+        check_tree(units, given, &options.settings, max, &options.overlay)
+    };
     catch_unwind(AssertUnwindSafe(check)).unwrap_or_else(|panic| {
         let root = units
             .first()
