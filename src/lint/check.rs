@@ -91,6 +91,13 @@ fn check_tree_isolated(units: &[PathBuf], given: &[PathBuf], options: &Options) 
     })
 }
 
+/// Runs `work` on `path`, turning a panic into its `internal_error`: for callers outside a run
+/// (the language server) that must outlive a crash, which they then report.
+pub(crate) fn guarded<T>(path: &Path, work: impl FnOnce() -> T) -> Result<T, Box<Diagnostic>> {
+    let crash = |panic| Box::new(crashed(display_path(path), panic));
+    catch_unwind(AssertUnwindSafe(work)).map_err(crash)
+}
+
 fn crashed(path: String, panic: Box<dyn std::any::Any + Send>) -> Diagnostic {
     let note = "Checking this directory crashed, so none of its findings are reported; the \
                 other directories were checked. Please report this as a bug.";

@@ -1,0 +1,192 @@
+//! Hover on an overridden object: where each effective value comes from, read from the merge
+//! provenance the effective module carries (each attribute's and nested block's origin, the
+//! attribute it replaced, the override blocks merged in), as `tflint-merge merged` prints it.
+
+use crate::knowledge::View;
+use crate::module::merge::{
+    MergedAttribute, MergedBlock, MergedBody, MergedObject, Module, Origin,
+};
+use crate::source::{FileId, SourceFiles, Span};
+
+/// What was hovered: an overridden object's header, one of its attributes (effective or
+/// replaced) or one of its nested blocks.
+enum Hit<'a> {
+    Object(&'a MergedObject),
+    Attribute(&'a MergedObject, &'a MergedAttribute),
+    Block(&'a MergedObject, &'a MergedBlock),
+}
+
+/// The hover text (Markdown) for byte `offset` of `file`, from each view's effective module;
+/// `None` when the place is not part of an overridden object. Views that say the same thing
+/// are shown once.
+pub(crate) fn describe(
+    modules: &[Module],
+    files: &SourceFiles,
+    file: FileId,
+    offset: usize,
+) -> Option<String> {
+    let mut shown: Vec<(Vec<View>, String)> = Vec::new();
+    for module in modules {
+        let Some(text) = find(module, file, offset).map(|hit| render(&hit, files)) else {
+            continue;
+        };
+        match shown.iter_mut().find(|(_, said)| *said == text) {
+            Some((views, _)) => views.push(module.view),
+            None => shown.push((vec![module.view], text)),
+        }
+    }
+    match shown.as_slice() {
+        [] => None,
+        [(_, text)] if modules.len() == 1 || shown[0].0.len() == modules.len() => {
+            Some(text.clone())
+        }
+        _ => Some(
+            shown
+                .iter()
+                .map(|(views, text)| {
+                    let names: Vec<&str> = views.iter().map(|v| v.tool_name()).collect();
+                    format!("_{}:_\n\n{text}", names.join(" and "))
+                })
+                .collect::<Vec<_>>()
+                .join("\n\n---\n\n"),
+        ),
+    }
+}
+
+fn contains(span: Span, file: FileId, offset: usize) -> bool {
+    span.file == file && span.range().contains(&offset)
+}
+
+fn find(module: &Module, file: FileId, offset: usize) -> Option<Hit<'_>> {
+    module
+        .objects
+        .iter()
+        .filter(|object| !object.overrides.is_empty())
+        .find_map(|object| {
+            let headers = std::iter::once(&object.base_header).chain(&object.overrides);
+            if headers.into_iter().any(|&h| contains(h, file, offset)) {
+                return Some(Hit::Object(object));
+            }
+            find_in_body(object, &object.body, file, offset)
+        })
+}
+
+fn find_in_body<'a>(
+    object: &'a MergedObject,
+    body: &'a MergedBody,
+    file: FileId,
+    offset: usize,
+) -> Option<Hit<'a>> {
+    for attribute in &body.attributes {
+        let replaced = attribute
+            .replaced
+            .is_some_and(|r| contains(r, file, offset));
+        if contains(attribute.span(), file, offset) || replaced {
+            return Some(Hit::Attribute(object, attribute));
+        }
+    }
+    for block in &body.blocks {
+        if contains(block.header_span, file, offset) {
+            return Some(Hit::Block(object, block));
+        }
+        if contains(block.header_span.to(block.body_span), file, offset) {
+            return find_in_body(object, &block.body, file, offset);
+        }
+    }
+    None
+}
+
+/// `override.tf:3`.
+fn place(files: &SourceFiles, span: Span) -> String {
+    let file = files.get(span.file);
+    format!(
+        "{}:{}",
+        file.file_name(),
+        file.line_col(span.start as usize).0
+    )
+}
+
+fn origin(origin: Origin) -> &'static str {
+    match origin {
+        Origin::Base => "base file",
+        Origin::Override => "override file",
+    }
+}
+
+/// The value as written, on one line and cut short.
+fn value(files: &SourceFiles, attribute: &MergedAttribute) -> String {
+    const MAX: usize = 60;
+    let text: String = files
+        .text(attribute.value_span())
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
+}
+
+fn attribute_line(files: &SourceFiles, attribute: &MergedAttribute) -> String {
+    let mut line = format!(
+        "`{}` = `{}` — {} ({})",
+        attribute.name,
+        value(files, attribute),
+        place(files, attribute.name_span),
+        origin(attribute.origin)
+    );
+    if let Some(replaced) = attribute.replaced {
+        line.push_str(&format!(", replacing {}", place(files, replaced)));
+    }
+    line
+}
+
+fn render(hit: &Hit, files: &SourceFiles) -> String {
+    match hit {
+        Hit::Object(object) => {
+            let mut out = title(files, object);
+            out.push_str("\n\nEffective values:\n");
+            for attribute in &object.body.attributes {
+                out.push_str(&format!("- {}\n", attribute_line(files, attribute)));
+            }
+            for block in &object.body.blocks {
+                out.push_str(&format!(
+                    "- `{}` block — {} ({})\n",
+                    block.effective_kind(),
+                    place(files, block.header_span),
+                    origin(block.origin)
+                ));
+            }
+            out
+        }
+        Hit::Attribute(object, attribute) => format!(
+            "{}\n\nEffective: {}",
+            title(files, object),
+            attribute_line(files, attribute)
+        ),
+        Hit::Block(object, block) => format!(
+            "{}\n\nEffective `{}` block: {} ({})",
+            title(files, object),
+            block.effective_kind(),
+            place(files, block.header_span),
+            origin(block.origin)
+        ),
+    }
+}
+
+/// `**resource `aws_instance.web`**: main.tf:1, overridden by override.tf:1`.
+fn title(files: &SourceFiles, object: &MergedObject) -> String {
+    let overrides: Vec<String> = object.overrides.iter().map(|&s| place(files, s)).collect();
+    let base = place(files, object.base_header);
+    if object.overrides == [object.base_header] {
+        return format!(
+            "**{}**: defined by the override {base}",
+            object.address.describe()
+        );
+    }
+    format!(
+        "**{}**: {base}, overridden by {}",
+        object.address.describe(),
+        overrides.join(", then ")
+    )
+}

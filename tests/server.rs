@@ -1,0 +1,335 @@
+//! `tflint-merge server`, driven over stdio as an editor drives it: initialize, open a buffer,
+//! edit `main.tf` so that `override.tf` breaks (its diagnostics are published), fix it (they are
+//! cleared), ask for a code action and a hover, then shut down and exit. Also the position
+//! encodings (UTF-16 and UTF-8 columns of a line with non-ASCII text) and a real editor:
+//! Neovim's built-in client, headless, when `nvim` is installed.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// How long to wait for a message before failing: checks take milliseconds, the debounce is
+/// 150 ms, and the machine may be busy.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    messages: Receiver<Value>,
+    next_id: i64,
+    /// Messages read while waiting for something else, in order.
+    seen: Vec<Value>,
+}
+
+fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("Content-Length: ") {
+            length = value.parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    reader.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+impl Client {
+    fn start(root: &Path, capabilities: Value, options: Value) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+            .arg("server")
+            .current_dir(root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start the server");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (send, messages) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(message) = read_message(&mut reader) {
+                if send.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut client = Client {
+            child,
+            stdin,
+            messages,
+            next_id: 0,
+            seen: Vec::new(),
+        };
+        let root_uri = uri(root);
+        let result = client.request(
+            "initialize",
+            json!({
+                "processId": null,
+                "rootUri": root_uri,
+                "capabilities": capabilities,
+                "initializationOptions": options,
+            }),
+        );
+        assert!(
+            result["capabilities"]["hoverProvider"] == json!(true),
+            "{result}"
+        );
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let response = self.wait_for(&format!("the answer to {method}"), |m| m["id"] == id);
+        assert!(response.get("error").is_none(), "{response}");
+        response["result"].clone()
+    }
+
+    /// The first message (already seen, or to come) that `wanted` accepts; it is consumed.
+    fn wait_for(&mut self, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.seen.iter().position(&wanted) {
+            return self.seen.remove(i);
+        }
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.messages.recv_timeout(left) {
+                Ok(message) if wanted(&message) => return message,
+                Ok(message) => self.seen.push(message),
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("timed out waiting for {what}; seen: {:#?}", self.seen)
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the server stopped before {what}; seen: {:#?}", self.seen)
+                }
+            }
+        }
+    }
+
+    /// The next diagnostics published for the file `name`.
+    fn diagnostics(&mut self, name: &str) -> Vec<Value> {
+        let suffix = format!("/{name}");
+        let message = self.wait_for(&format!("diagnostics of {name}"), |m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"]
+                    .as_str()
+                    .is_some_and(|u| u.ends_with(&suffix))
+        });
+        message["params"]["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    fn open(&mut self, path: &Path, text: &str) {
+        let document =
+            json!({"uri": uri(path), "languageId": "terraform", "version": 1, "text": text});
+        self.notify("textDocument/didOpen", json!({"textDocument": document}));
+    }
+
+    fn change(&mut self, path: &Path, version: i64, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": uri(path), "version": version},
+                "contentChanges": [{"text": text}],
+            }),
+        );
+    }
+
+    fn shut_down(mut self) {
+        let result = self.request("shutdown", Value::Null);
+        assert_eq!(result, Value::Null);
+        self.notify("exit", Value::Null);
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                assert!(status.success(), "exit status {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+fn codes(diagnostics: &[Value]) -> Vec<&str> {
+    diagnostics
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect()
+}
+
+const BASE: &str = "resource \"aws_instance\" \"web\" {\n  ami           = \"ami-1\"\n  \
+                    instance_type = \"t3.micro\"\n  monitoring    = true\n}\n";
+const OVERRIDE: &str = "resource \"aws_instance\" \"web\" {\n  ami           = \"ami-2\"\n  \
+                        instance_type = \"t3.small\"\n}\n";
+
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("main.tf"), BASE).expect("write main.tf");
+    std::fs::write(dir.path().join("override.tf"), OVERRIDE).expect("write override.tf");
+    dir
+}
+
+#[test]
+fn an_edit_of_main_tf_breaks_and_fixes_override_tf() {
+    let dir = workspace();
+    let root = dir.path().canonicalize().expect("canonical root");
+    let (main, over) = (root.join("main.tf"), root.join("override.tf"));
+    let mut client = Client::start(&root, json!({}), Value::Null);
+    client.open(&main, BASE);
+    assert_eq!(client.diagnostics("override.tf"), Vec::<Value>::new());
+
+    // Renaming the base resource leaves the override without a base: a finding in the other
+    // file, published for it.
+    client.change(&main, 2, &BASE.replace("\"web\"", "\"app\""));
+    let found = client.diagnostics("override.tf");
+    assert_eq!(codes(&found), ["override_without_base"], "{found:#?}");
+    let d = &found[0];
+    assert_eq!(d["range"]["start"], json!({"line": 0, "character": 0}));
+    assert_eq!(d["severity"], 1);
+    assert_eq!(d["source"], "tflint-merge");
+    let link = d["codeDescription"]["href"].as_str().expect("a doc link");
+    assert!(link.ends_with("/rules/override_without_base.md"), "{link}");
+    assert!(
+        d["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("Missing resource to override"))
+    );
+
+    // The fix clears them.
+    client.change(&main, 3, BASE);
+    assert_eq!(client.diagnostics("override.tf"), Vec::<Value>::new());
+
+    // The override now sets `ami` to what the base has: a rule finding, which can be ignored.
+    client.change(&main, 4, &BASE.replace("ami-1", "ami-2"));
+    let found = client.diagnostics("override.tf");
+    assert_eq!(codes(&found), ["override_noop"], "{found:#?}");
+    let related = found[0]["relatedInformation"]
+        .as_array()
+        .expect("related information");
+    let in_main = |r: &&Value| {
+        r["location"]["uri"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("/main.tf"))
+    };
+    let base = related
+        .iter()
+        .find(in_main)
+        .expect("the base's value, in main.tf");
+    assert_eq!(base["message"], "already set here");
+    assert_eq!(
+        base["location"]["range"]["start"],
+        json!({"line": 1, "character": 2})
+    );
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri(&over)},
+            "range": found[0]["range"],
+            "context": {"diagnostics": [found[0]]},
+        }),
+    );
+    let action = &actions[0];
+    assert_eq!(action["kind"], "quickfix", "{actions:#}");
+    assert!(
+        action["title"]
+            .as_str()
+            .is_some_and(|t| t.contains("override_noop"))
+    );
+    let edits = &action["edit"]["changes"][uri(&over)];
+    assert_eq!(
+        edits[0]["newText"], "# tflint-merge-ignore: override_noop\n",
+        "{actions:#}"
+    );
+    assert_eq!(
+        edits[0]["range"]["start"],
+        json!({"line": 0, "character": 0})
+    );
+
+    // Hover on `ami` in the override: the effective value and where it comes from.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&over)}, "position": {"line": 1, "character": 3}}),
+    );
+    let text = hover["contents"]["value"].as_str().expect("hover text");
+    assert!(
+        text.contains("resource `aws_instance.web`")
+            && text.contains(
+                "`ami` = `\"ami-2\"` — override.tf:2 (override file), replacing main.tf:2"
+            ),
+        "{text}"
+    );
+    // On the base's header: every effective value.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&main)}, "position": {"line": 0, "character": 2}}),
+    );
+    let text = hover["contents"]["value"].as_str().expect("hover text");
+    assert!(
+        text.contains("main.tf:1, overridden by override.tf:1")
+            && text.contains("`monitoring` = `true` — main.tf:4 (base file)")
+            && text.contains(
+                "`instance_type` = `\"t3.small\"` — override.tf:3 (override file), replacing \
+                 main.tf:3"
+            ),
+        "{text}"
+    );
+    client.shut_down();
+}
+
+/// Columns are UTF-16 code units unless the client offers UTF-8: `é` is one unit or two bytes.
+#[test]
+fn positions_follow_the_negotiated_encoding() {
+    for (offered, encoding, end) in [
+        (json!(["utf-16"]), "utf-16", 29),
+        (json!(["utf-8", "utf-16"]), "utf-8", 30),
+    ] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().canonicalize().expect("canonical root");
+        std::fs::write(root.join("main.tf"), "variable \"a\" {}\n").expect("write");
+        let text = "resource \"aws_instance\" \"wéb\" {\n  ami = \"x\"\n}\n";
+        std::fs::write(root.join("override.tf"), text).expect("write");
+        let capabilities = json!({"general": {"positionEncodings": offered}});
+        let mut client = Client::start(&root, capabilities, Value::Null);
+        client.open(&root.join("override.tf"), text);
+        let found = client.diagnostics("override.tf");
+        assert_eq!(codes(&found), ["override_without_base"], "{found:#?}");
+        assert_eq!(
+            found[0]["range"]["end"],
+            json!({"line": 0, "character": end}),
+            "{encoding}"
+        );
+        client.shut_down();
+    }
+}
