@@ -333,3 +333,161 @@ fn positions_follow_the_negotiated_encoding() {
         client.shut_down();
     }
 }
+
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// `nvim` on `PATH`; outside CI, its absence is said (`skipped: ...`) and the test passes.
+fn neovim() -> Option<std::path::PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .map(|dir| dir.join("nvim"))
+            .find(|candidate| candidate.is_file())
+    });
+    if found.is_none() {
+        assert!(
+            !in_ci(),
+            "nvim is not installed: `.ci/run` installs Debian's neovim"
+        );
+        // To the process's stderr, which the harness does not capture: `cargo test` must say
+        // what it did not test.
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: nvim not installed (`bash .ci/run` installs it)"
+        );
+    }
+    found
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read examples") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy");
+        }
+    }
+}
+
+/// `file:line:col: severity[code] message` of each finding in `dir`, as the command line reports
+/// it, for comparison with what Neovim received.
+fn command_line_findings(dir: &Path) -> Vec<String> {
+    let output = Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .args(["--format", "json", "."])
+        .current_dir(dir)
+        .output()
+        .expect("run tflint-merge");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+    let mut lines: Vec<String> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|d| {
+            let severity = match d["severity"].as_str() {
+                Some("notice") => "information",
+                other => other.unwrap_or("?"),
+            };
+            let file = d["file"]
+                .as_str()
+                .unwrap_or_default()
+                .rsplit('/')
+                .next()
+                .unwrap_or("");
+            format!(
+                "{file}:{}:{}: {severity}[{}] {}{}",
+                d["start"]["line"],
+                d["start"]["column"],
+                d["rule"].as_str().unwrap_or_default(),
+                d["message"].as_str().unwrap_or_default(),
+                match d["views"].as_array().map(Vec::len) {
+                    Some(1) if d["views"][0] == "terraform" => " (Terraform only)".to_string(),
+                    Some(1) => " (OpenTofu only)".to_string(),
+                    _ => String::new(),
+                }
+            )
+        })
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// A real editor: Neovim's built-in client, headless, opens `web/main.tf` of a copy of
+/// `examples/`, receives the findings of `override.tf` (another file), then an edit of the
+/// buffer renames a variable that `override.tf` overrides, and the override's new finding
+/// arrives. What Neovim received is what the command line reports.
+#[test]
+fn neovim_receives_the_findings_of_examples() {
+    let Some(nvim) = neovim() else { return };
+    let copy = tempfile::tempdir().expect("tempdir");
+    let root = copy.path().canonicalize().expect("canonical root");
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"),
+        &root,
+    );
+    let web = root.join("web");
+    let expected_opened = command_line_findings(&web);
+
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nvim/lsp_client.lua");
+    let mut child = Command::new(nvim)
+        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .env("TFLINT_MERGE", env!("CARGO_BIN_EXE_tflint-merge"))
+        .env("ROOT", &root)
+        .env("FILE", web.join("main.tf"))
+        .env("RENAME_FROM", "variable \"replicas\"")
+        .env("RENAME_TO", "variable \"replica_count\"")
+        .env("EDIT_FINDING", "override_without_base:7")
+        .current_dir(&root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start nvim");
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while child.try_wait().expect("wait for nvim").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().expect("nvim's output");
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned();
+    let context = format!(
+        "{printed}\nstderr:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "nvim failed:\n{context}");
+
+    let phase = |name: &str| -> Vec<String> {
+        let start = printed.find(&format!("== {name}\n")).expect(name) + name.len() + 4;
+        let rest = &printed[start..];
+        let end = rest.find("== ").unwrap_or(rest.len());
+        rest[..end].lines().map(str::to_string).collect()
+    };
+    let opened = phase("OPENED");
+    assert_eq!(opened, expected_opened, "{context}");
+    assert!(
+        opened.iter().any(|l| l.starts_with("override.tf:")),
+        "{context}"
+    );
+
+    // Neovim's buffer was never saved: the command line sees it once it is.
+    let edited_main = std::fs::read_to_string(web.join("main.tf"))
+        .expect("read main.tf")
+        .replace("variable \"replicas\"", "variable \"replica_count\"");
+    std::fs::write(web.join("main.tf"), edited_main).expect("write main.tf");
+    let edited = phase("EDITED");
+    assert_eq!(edited, command_line_findings(&web), "{context}");
+    assert!(
+        edited
+            .iter()
+            .any(|l| l.starts_with("override.tf:7:1: error[override_without_base]")),
+        "{context}"
+    );
+    assert!(printed.contains("== STOPPED"), "{context}");
+}
