@@ -594,3 +594,94 @@ fn parse_params<N: lsp_types::notification::Notification>(
 ) -> Option<N::Params> {
     serde_json::from_value(notification.params).ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::input::read::INJECT_PANIC;
+
+    fn wait_for(client: &Connection, wanted: impl Fn(&Message) -> bool) -> Message {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match client.receiver.recv_timeout(left) {
+                Ok(message) if wanted(&message) => return message,
+                Ok(_) => {}
+                Err(error) => panic!("no awaited message: {error}"),
+            }
+        }
+    }
+
+    fn notification(method: &str, params: Value) -> Message {
+        Message::Notification(Notification::new(method.into(), params))
+    }
+
+    fn answer(client: &Connection, id: i32, method: &str, params: Value) -> Response {
+        let request = Request::new(RequestId::from(id), method.into(), params);
+        client.sender.send(request.into()).expect("send");
+        let id = RequestId::from(id);
+        match wait_for(client, |m| matches!(m, Message::Response(r) if r.id == id)) {
+            Message::Response(response) => response,
+            other => panic!("not a response: {other:?}"),
+        }
+    }
+
+    /// A check that panics is published as the directory's `internal_error` and logged as an
+    /// error; the server still answers, and shuts down cleanly.
+    #[test]
+    fn a_crashing_check_is_logged_and_the_server_goes_on() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().canonicalize().expect("canonical");
+        std::fs::write(root.join("main.tf"), "variable \"a\" {}\n").expect("write");
+        std::fs::write(root.join(INJECT_PANIC), "variable \"b\" {}\n").expect("write");
+        let (server, client) = Connection::memory();
+        let serving = std::thread::spawn(move || serve(&server));
+        let root_uri = Url::from_file_path(&root).expect("a file URI");
+        let init = json!({"capabilities": {}, "rootUri": root_uri});
+        assert!(answer(&client, 1, "initialize", init).error.is_none());
+        client
+            .sender
+            .send(notification("initialized", json!({})))
+            .expect("send");
+        let main = Url::from_file_path(root.join("main.tf")).expect("a file URI");
+        let document = json!({"uri": main, "languageId": "terraform", "version": 1, "text": ""});
+        let open = notification("textDocument/didOpen", json!({"textDocument": document}));
+        client.sender.send(open).expect("send");
+
+        // The crash is published and logged, in either order.
+        let (mut published, mut logged) = (None, None);
+        while published.is_none() || logged.is_none() {
+            let message = wait_for(&client, |m| matches!(m, Message::Notification(_)));
+            let Message::Notification(n) = message else {
+                unreachable!("waited for a notification")
+            };
+            match n.method.as_str() {
+                "textDocument/publishDiagnostics" => published = Some(n.params),
+                "window/logMessage" if n.params["type"] == 1 => logged = Some(n.params),
+                _ => {}
+            }
+        }
+        let (published, logged) = (published.unwrap_or_default(), logged.unwrap_or_default());
+        assert_eq!(
+            published["diagnostics"][0]["code"], "internal_error",
+            "{published}"
+        );
+        let text = logged["message"].as_str().unwrap_or_default();
+        assert!(text.contains("injected panic"), "{text}");
+
+        let hover = json!({"textDocument": {"uri": main}, "position": {"line": 0, "character": 0}});
+        let answered = answer(&client, 2, "textDocument/hover", hover);
+        assert!(answered.error.is_none(), "{answered:?}");
+        assert!(answer(&client, 3, "shutdown", Value::Null).error.is_none());
+        client
+            .sender
+            .send(notification("exit", Value::Null))
+            .expect("send");
+        serving
+            .join()
+            .expect("the server thread")
+            .expect("a clean end");
+    }
+}
