@@ -323,3 +323,78 @@ fn neovim_receives_the_findings_of_examples() {
     );
     assert!(printed.contains("== STOPPED"), "{context}");
 }
+
+/// A workspace where the override restates the base's `ami`: an `override_noop` warning.
+fn workspace_with_noop() -> (tempfile::TempDir, std::path::PathBuf, String) {
+    let dir = workspace();
+    let root = dir.path().canonicalize().expect("canonical root");
+    let base = BASE.replace("ami-1", "ami-2");
+    std::fs::write(root.join("main.tf"), &base).expect("write main.tf");
+    (dir, root, base)
+}
+
+/// `initializationOptions` set rule severities on top of the config file.
+#[test]
+fn initialization_options_set_severities() {
+    let (_dir, root, base) = workspace_with_noop();
+    let options = json!({"rules": {"override_noop": "error"}});
+    let mut client = Client::start(&root, json!({}), options);
+    client.open(&root.join("main.tf"), &base);
+    let found = client.diagnostics("override.tf");
+    assert_eq!(codes(&found), ["override_noop"], "{found:#?}");
+    assert_eq!(found[0]["severity"], 1, "an error, as the options say");
+    client.shut_down();
+}
+
+/// The server asks to be told of changed files, and a changed `.tflint-merge.yaml` is read
+/// again: the directory is checked again with it.
+#[test]
+fn a_changed_config_file_is_read_again() {
+    let (_dir, root, base) = workspace_with_noop();
+    let capabilities =
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    let mut client = Client::start(&root, capabilities, Value::Null);
+    let registration = client.wait_for("the watcher registration", |m| {
+        m["method"] == "client/registerCapability"
+    });
+    let watched = &registration["params"]["registrations"][0];
+    assert_eq!(
+        watched["method"], "workspace/didChangeWatchedFiles",
+        "{registration}"
+    );
+    client.open(&root.join("main.tf"), &base);
+    assert_eq!(codes(&client.diagnostics("override.tf")), ["override_noop"]);
+
+    let config = root.join(".tflint-merge.yaml");
+    std::fs::write(&config, "rules:\n  override_noop: off\n").expect("write the config");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&config), "type": 1}]}),
+    );
+    assert_eq!(client.diagnostics("override.tf"), Vec::<Value>::new());
+    client.shut_down();
+}
+
+/// A Terragrunt `.hcl` buffer re-checks the tree, unsaved text included; its findings are
+/// published for it, and cleared once fixed.
+#[test]
+fn an_edited_terragrunt_file_rechecks_the_tree() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical root");
+    std::fs::create_dir(root.join("app")).expect("mkdir");
+    let parent = "locals {\n  common = read_terragrunt_config(\"common.hcl\")\n}\n";
+    std::fs::write(root.join("root.hcl"), parent).expect("write root.hcl");
+    let unit = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n";
+    std::fs::write(root.join("app/terragrunt.hcl"), unit).expect("write the unit");
+    let mut client = Client::start(&root, json!({}), Value::Null);
+    client.open(&root.join("root.hcl"), parent);
+    let found = client.diagnostics("root.hcl");
+    assert_eq!(
+        codes(&found),
+        ["terragrunt_config_path_missing"],
+        "{found:#?}"
+    );
+    client.change(&root.join("root.hcl"), 2, "locals {}\n");
+    assert_eq!(client.diagnostics("root.hcl"), Vec::<Value>::new());
+    client.shut_down();
+}
