@@ -115,8 +115,9 @@ fn an_edit_of_main_tf_breaks_and_fixes_override_tf() {
         json!({"textDocument": {"uri": uri(&over)}, "position": {"line": 1, "character": 3}}),
     );
     let text = hover["contents"]["value"].as_str().expect("hover text");
+    // Both views say the same: said once, naming no view.
     assert!(
-        text.contains("resource `aws_instance.web`")
+        text.starts_with("**resource `aws_instance.web`**")
             && text.contains(
                 "`ami` = `\"ami-2\"` — override.tf:2 (override file), replacing main.tf:2"
             ),

@@ -1,8 +1,10 @@
 //! Hover on an overridden object: where each effective value comes from, read from the merge
 //! provenance the effective module carries (each attribute's and nested block's origin, the
-//! attribute it replaced, the override blocks merged in), as `tflint-merge merged` prints it.
+//! attribute it replaced, the override blocks merged in, the merge events), as `tflint-merge
+//! merged` prints it.
 
 use crate::knowledge::View;
+use crate::module::merge::events::{Event, Subject};
 use crate::module::merge::{
     MergedAttribute, MergedBlock, MergedBody, MergedObject, Module, Origin,
 };
@@ -58,10 +60,8 @@ fn contains(span: Span, file: FileId, offset: usize) -> bool {
 }
 
 fn find(module: &Module, file: FileId, offset: usize) -> Option<Hit<'_>> {
-    module
-        .objects
-        .iter()
-        .filter(|object| !object.overrides.is_empty())
+    let overridden = || module.objects.iter().filter(|o| !o.overrides.is_empty());
+    overridden()
         .find_map(|object| {
             let headers = std::iter::once(&object.base_header).chain(&object.overrides);
             if headers.into_iter().any(|&h| contains(h, file, offset)) {
@@ -69,6 +69,37 @@ fn find(module: &Module, file: FileId, offset: usize) -> Option<Hit<'_>> {
             }
             find_in_body(object, &object.body, file, offset)
         })
+        .or_else(|| replaced_further_back(module, file, offset))
+}
+
+/// An attribute replaced by an override and again by a later one: the merge events lead from
+/// it to the attribute in effect.
+fn replaced_further_back(module: &Module, file: FileId, offset: usize) -> Option<Hit<'_>> {
+    let replacements: Vec<(&Subject, Span, Span)> = (module.events.iter())
+        .filter_map(|event| match event {
+            Event::AttributeReplaced {
+                address, new, old, ..
+            } => Some((address, *old, *new)),
+            _ => None,
+        })
+        .collect();
+    let &(subject, _, mut span) = replacements
+        .iter()
+        .find(|(_, old, _)| contains(*old, file, offset))?;
+    // Each replacement is recorded once, and a later one starts from an earlier one's `new`:
+    // the chain ends after at most as many steps as there are replacements.
+    for _ in 0..replacements.len() {
+        match replacements.iter().find(|(_, old, _)| *old == span) {
+            Some(&(_, _, newer)) => span = newer,
+            None => break,
+        }
+    }
+    let object = module.object(subject.address()?)?;
+    let start = span.start as usize;
+    match find_in_body(object, &object.body, span.file, start)? {
+        hit @ Hit::Attribute(..) => Some(hit),
+        _ => None,
+    }
 }
 
 fn find_in_body<'a>(
@@ -189,4 +220,46 @@ fn title(files: &SourceFiles, object: &MergedObject) -> String {
         object.address.describe(),
         overrides.join(", then ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lint::RuleSettings;
+    use crate::lint::directory::{Options, ViewSelection, check_directory};
+    use crate::rules;
+
+    /// `main_override.tofu` is loaded by OpenTofu only, and merged before `override.tf` (override
+    /// files merge in name order): the views differ, and each says so. The base's `x` was
+    /// replaced twice in OpenTofu: the merge events lead to the value in effect.
+    #[test]
+    fn views_that_differ_are_shown_apart() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text);
+        write("main.tf", "resource \"a\" \"b\" {\n  x = 1\n  y = 2\n}\n").expect("write");
+        write("override.tf", "resource \"a\" \"b\" {\n  x = 3\n}\n").expect("write");
+        write("main_override.tofu", "resource \"a\" \"b\" {\n  x = 4\n}\n").expect("write");
+        let settings = RuleSettings::defaults(rules::registry());
+        let result = check_directory(dir.path(), &Options::new(ViewSelection::Both, settings));
+        let (main, _) = (result.files.iter())
+            .find(|(_, f)| f.file_name() == "main.tf")
+            .expect("main.tf");
+        // On `x` of the base, which both views replace, each in its own way.
+        let text = describe(&result.modules, &result.files, main, 21).expect("a hover");
+        assert_eq!(
+            text,
+            "_Terraform:_\n\n**resource `a.b`**: main.tf:1, overridden by override.tf:1\n\n\
+             Effective: `x` = `3` — override.tf:2 (override file), replacing main.tf:2\n\n---\n\n\
+             _OpenTofu:_\n\n**resource `a.b`**: main.tf:1, overridden by main_override.tofu:1, \
+             then override.tf:1\n\nEffective: `x` = `3` — override.tf:2 (override file), \
+             replacing main_override.tofu:2"
+        );
+        // On `y`, which no override touches: from the base in both views (whose overrides
+        // differ).
+        let text = describe(&result.modules, &result.files, main, 29).expect("a hover");
+        let line = "Effective: `y` = `2` — main.tf:3 (base file)";
+        assert_eq!(text.matches(line).count(), 2, "{text}");
+        // Outside any overridden object: nothing.
+        assert_eq!(describe(&result.modules, &result.files, main, 10_000), None);
+    }
 }

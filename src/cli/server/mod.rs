@@ -288,9 +288,14 @@ impl<'a> Server<'a> {
             DidSaveTextDocument::METHOD => {
                 if let Some(p) = parse_params::<DidSaveTextDocument>(notification)
                     && let Some(path) = file_path(&p.text_document.uri)
-                    && is_config(&path)
                 {
-                    self.reload_settings();
+                    if is_config(&path) {
+                        self.reload_settings();
+                    } else {
+                        // The buffer was checked as it changed; the disk now agrees with it,
+                        // but a client may save without having sent every change.
+                        self.changed(&path, now);
+                    }
                 }
             }
             DidCloseTextDocument::METHOD => {
