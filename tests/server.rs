@@ -110,11 +110,7 @@ fn an_edit_of_main_tf_breaks_and_fixes_override_tf() {
     );
 
     // Hover on `ami` in the override: the effective value and where it comes from.
-    let hover = client.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri(&over)}, "position": {"line": 1, "character": 3}}),
-    );
-    let text = hover["contents"]["value"].as_str().expect("hover text");
+    let text = client.hover(&over, 1, 3);
     // Both views say the same: said once, naming no view.
     assert!(
         text.starts_with("**resource `aws_instance.web`**")
@@ -124,11 +120,7 @@ fn an_edit_of_main_tf_breaks_and_fixes_override_tf() {
         "{text}"
     );
     // On the base's header: every effective value.
-    let hover = client.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri(&main)}, "position": {"line": 0, "character": 2}}),
-    );
-    let text = hover["contents"]["value"].as_str().expect("hover text");
+    let text = client.hover(&main, 0, 2);
     assert!(
         text.contains("main.tf:1, overridden by override.tf:1")
             && text.contains("`monitoring` = `true` — main.tf:4 (base file)")

@@ -160,6 +160,16 @@ impl Client {
         );
     }
 
+    /// The Markdown of the hover at `line` and `character` (0-based) of `path`.
+    pub fn hover(&mut self, path: &Path, line: u32, character: u32) -> String {
+        let position = json!({"line": line, "character": character});
+        let params = json!({"textDocument": {"uri": uri(path)}, "position": position});
+        let hover = self.request("textDocument/hover", params);
+        let text = hover["contents"]["value"].as_str();
+        text.unwrap_or_else(|| panic!("no hover text: {hover}"))
+            .to_string()
+    }
+
     pub fn shut_down(mut self) {
         let result = self.request("shutdown", Value::Null);
         assert_eq!(result, Value::Null);
