@@ -391,3 +391,31 @@ fn an_edited_terragrunt_file_rechecks_the_tree() {
     assert_eq!(client.diagnostics("root.hcl"), Vec::<Value>::new());
     client.shut_down();
 }
+
+/// A directory the config file excludes is not checked, as on the command line: once excluded,
+/// what was published for it is cleared.
+#[test]
+fn excluded_directories_are_not_checked() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical root");
+    let legacy = root.join("legacy");
+    std::fs::create_dir(&legacy).expect("mkdir");
+    std::fs::write(legacy.join("main.tf"), "variable \"a\" {}\n").expect("write");
+    let text = "variable \"b\" {}\n";
+    std::fs::write(legacy.join("override.tf"), text).expect("write");
+    let mut client = Client::start(&root, json!({}), Value::Null);
+    client.open(&legacy.join("override.tf"), text);
+    assert_eq!(
+        codes(&client.diagnostics("override.tf")),
+        ["override_without_base"]
+    );
+
+    let config = root.join(".tflint-merge.yaml");
+    std::fs::write(&config, "exclude:\n  - legacy\n").expect("write the config");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&config), "type": 1}]}),
+    );
+    assert_eq!(client.diagnostics("override.tf"), Vec::<Value>::new());
+    client.shut_down();
+}

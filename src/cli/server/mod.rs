@@ -349,6 +349,9 @@ impl<'a> Server<'a> {
         let root = self.root.clone();
         let excludes = Arc::clone(&self.settings.excludes);
         self.scheduler.submit(due, move || match scope {
+            // Excluded as the command line excludes it: nothing to say (and what was said is
+            // cleared).
+            Scope::Module(dir) if excludes.is_excluded(&dir, &root) => Checked::default(),
             Scope::Module(dir) => guarded(&dir, || check_directory(&dir, &options))
                 .map(|result| Checked {
                     findings: result.diagnostics,

@@ -67,6 +67,8 @@ where
         let current = Arc::clone(&generations);
         let worker = std::thread::Builder::new()
             .name("tflint-merge-check".into())
+            // As the command line's worker threads: parsing is recursive.
+            .stack_size(16 * 1024 * 1024)
             .spawn(move || {
                 for job in queue {
                     if generation(&current, &job.scope) != job.generation {
