@@ -204,9 +204,10 @@ impl<'a> Server<'a> {
                     }
                 }
                 recv(self.scheduler.done) -> done => {
-                    if let Ok(done) = done {
-                        self.finished(done);
-                    }
+                    // Every check is guarded, so the thread outlives them; should it stop all
+                    // the same, nothing would be checked again: say so rather than go on.
+                    let done = done.map_err(|_| "the check thread stopped".to_string())?;
+                    self.finished(done);
                 }
                 default(wait) => {}
             }
