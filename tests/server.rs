@@ -365,6 +365,14 @@ fn a_changed_config_file_is_read_again() {
         json!({"changes": [{"uri": uri(&config), "type": 1}]}),
     );
     assert_eq!(client.diagnostics("override.tf"), Vec::<Value>::new());
+
+    // Saved from the editor: read again too.
+    std::fs::write(&config, "rules:\n  override_noop: warning\n").expect("write the config");
+    client.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri(&config)}}),
+    );
+    assert_eq!(codes(&client.diagnostics("override.tf")), ["override_noop"]);
     client.shut_down();
 }
 

@@ -237,7 +237,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text);
         write("main.tf", "resource \"a\" \"b\" {\n  x = 1\n  y = 2\n}\n").expect("write");
-        write("override.tf", "resource \"a\" \"b\" {\n  x = 3\n}\n").expect("write");
+        let over = "resource \"a\" \"b\" {\n  x = 3\n  ebs {\n    size = 2\n  }\n}\n";
+        write("override.tf", over).expect("write");
         write("main_override.tofu", "resource \"a\" \"b\" {\n  x = 4\n}\n").expect("write");
         let settings = RuleSettings::defaults(rules::registry());
         let result = check_directory(dir.path(), &Options::new(ViewSelection::Both, settings));
@@ -259,6 +260,16 @@ mod tests {
         let text = describe(&result.modules, &result.files, main, 29).expect("a hover");
         let line = "Effective: `y` = `2` — main.tf:3 (base file)";
         assert_eq!(text.matches(line).count(), 2, "{text}");
+        // On a nested block the override adds.
+        let (over, file) = (result.files.iter())
+            .find(|(_, f)| f.file_name() == "override.tf")
+            .expect("override.tf");
+        let at = file.text.find("ebs").expect("the block");
+        let text = describe(&result.modules, &result.files, over, at).expect("a hover");
+        assert!(
+            text.ends_with("Effective `ebs` block: override.tf:3 (override file)"),
+            "{text}"
+        );
         // Outside any overridden object: nothing.
         assert_eq!(describe(&result.modules, &result.files, main, 10_000), None);
     }
