@@ -22,15 +22,31 @@ const FILES: usize = 200;
 const OVERRIDES: usize = 10;
 const DEBOUNCE: Duration = Duration::from_millis(150);
 
-fn resource(file: usize, index: usize) -> String {
-    format!(
-        "resource \"aws_security_group\" \"sg_{file}_{index}\" {{\n  \
-         name        = \"sg-{file}-{index}\"\n  description = \"Security group {index}\"\n  \
-         vpc_id      = var.vpc_id\n\n  ingress {{\n    from_port   = 443\n    to_port     = 443\n    \
-         protocol    = \"tcp\"\n    cidr_blocks = [\"10.0.0.0/8\"]\n  }}\n\n  tags = {{\n    \
-         Name = \"sg-{file}-{index}\"\n  }}\n}}\n\n"
-    )
+/// One resource of the directory; `ID` is replaced by its file and index.
+const RESOURCE: &str = r#"resource "aws_security_group" "sg_ID" {
+  name        = "sg-ID"
+  description = "Security group ID"
+  vpc_id      = var.vpc_id
+
+  ingress {
+    from_port   = 443
+    to_port     = 443
+    protocol    = "tcp"
+    cidr_blocks = ["10.0.0.0/8"]
+  }
+
+  tags = {
+    Name = "sg-ID"
+  }
 }
+
+"#;
+
+/// Overrides the first resource of file `FILE`.
+const OVERRIDE: &str = r#"resource "aws_security_group" "sg_FILE_0" {
+  description = "overridden"
+}
+"#;
 
 /// Writes the directory; returns its bytes.
 fn write_directory(dir: &Path) -> usize {
@@ -44,14 +60,13 @@ fn write_directory(dir: &Path) -> usize {
         "variable \"vpc_id\" {\n  type = string\n}\n".into(),
     );
     for file in 1..FILES - OVERRIDES {
-        let text: String = (0..3).map(|index| resource(file, index)).collect();
+        let text: String = (0..3)
+            .map(|index| RESOURCE.replace("ID", &format!("{file}_{index}")))
+            .collect();
         write(format!("file_{file:03}.tf"), text);
     }
     for file in 0..OVERRIDES {
-        let text = format!(
-            "resource \"aws_security_group\" \"sg_{}_0\" {{\n  description = \"override {file}\"\n}}\n",
-            file + 1
-        );
+        let text = OVERRIDE.replace("FILE", &(file + 1).to_string());
         write(format!("file_{file:03}_override.tf"), text);
     }
     bytes
@@ -84,10 +99,8 @@ fn main() {
     let mut latencies = Vec::new();
     let mut checks = Vec::new();
     for round in 0..rounds {
-        let changed = text.replace(
-            "Security group 0",
-            &format!("Security group 0, round {round}"),
-        );
+        // A new text each round, so that every check has something to read.
+        let changed = text.replace("Security group 1_0", &format!("Security group {round}"));
         let sent = Instant::now();
         client.change(&edited, round as i64 + 2, &changed);
         let log = client.wait_for("the check of the edit", is_checked_log);
