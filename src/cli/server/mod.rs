@@ -649,7 +649,11 @@ mod tests {
         let serving = std::thread::spawn(move || serve(&server));
         let root_uri = Url::from_file_path(&root).expect("a file URI");
         let init = json!({"capabilities": {}, "rootUri": root_uri});
-        assert!(answer(&client, 1, "initialize", init).error.is_none());
+        assert!(
+            answer(&client, 1, "initialize", init)
+                .response_result
+                .is_ok()
+        );
         client
             .sender
             .send(notification("initialized", json!({})))
@@ -682,8 +686,12 @@ mod tests {
 
         let hover = json!({"textDocument": {"uri": main}, "position": {"line": 0, "character": 0}});
         let answered = answer(&client, 2, "textDocument/hover", hover);
-        assert!(answered.error.is_none(), "{answered:?}");
-        assert!(answer(&client, 3, "shutdown", Value::Null).error.is_none());
+        assert!(answered.response_result.is_ok(), "{answered:?}");
+        assert!(
+            answer(&client, 3, "shutdown", Value::Null)
+                .response_result
+                .is_ok()
+        );
         client
             .sender
             .send(notification("exit", Value::Null))
