@@ -130,6 +130,13 @@ fn an_edit_of_main_tf_breaks_and_fixes_override_tf() {
             ),
         "{text}"
     );
+    // The ignore comment, applied to the buffer, silences the finding (and is used).
+    let ignored = format!(
+        "{}{OVERRIDE}",
+        edits[0]["newText"].as_str().expect("the comment")
+    );
+    client.open(&over, &ignored);
+    assert_eq!(client.diagnostics("override.tf"), Vec::<Value>::new());
     client.shut_down();
 }
 
