@@ -117,7 +117,8 @@ pub fn check_terragrunt(
     let settings = settings_enabling(enable)?;
     let given = [root.to_path_buf()];
     let max = input::read::DEFAULT_MAX_FILE_BYTES;
-    Ok(lint::tree::check_tree(units, &given, &settings, max).diagnostics)
+    let overlay = input::overlay::Overlay::default();
+    Ok(lint::tree::check_tree(units, &given, &settings, max, &overlay).diagnostics)
 }
 
 fn settings_enabling(enable: &[&str]) -> Result<lint::RuleSettings, String> {

@@ -221,7 +221,14 @@ fn locate_key(text: &str, key: &str, from_line: usize) -> Option<(usize, usize)>
 impl Config {
     /// Applies the `rules:` entries to `settings`.
     pub(crate) fn apply(&self, settings: &mut RuleSettings) -> Result<(), String> {
-        for rule in &self.rules.0 {
+        self.rules.apply(settings)
+    }
+}
+
+impl RuleConfigs {
+    /// Applies each entry's level and options to `settings`.
+    pub(crate) fn apply(&self, settings: &mut RuleSettings) -> Result<(), String> {
+        for rule in &self.0 {
             if let Some(level) = rule.level {
                 settings.set_level(&rule.id, level)?;
             }

@@ -6,9 +6,11 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod config;
+mod server;
 
 use crate::diagnostic::{Diagnostic, Severity, Views, ids};
 use crate::input::discover;
+use crate::input::overlay::Overlay;
 use crate::input::read::DEFAULT_MAX_FILE_BYTES;
 use crate::knowledge::View;
 use crate::knowledge::releases;
@@ -68,6 +70,8 @@ enum Command {
         /// The rule id, e.g. `override_without_base`.
         rule: String,
     },
+    /// Run the language server over stdio, for editors (see the README).
+    Server,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -75,6 +79,16 @@ enum ViewArg {
     Terraform,
     Opentofu,
     Both,
+}
+
+impl ViewArg {
+    fn selection(self) -> ViewSelection {
+        match self {
+            ViewArg::Terraform => ViewSelection::Terraform,
+            ViewArg::Opentofu => ViewSelection::OpenTofu,
+            ViewArg::Both => ViewSelection::Both,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -233,6 +247,7 @@ pub(crate) fn run() -> i32 {
         Some(Command::Graph(args)) => graph(args),
         Some(Command::Rules) => list_rules(),
         Some(Command::Explain { rule }) => explain(&rule),
+        Some(Command::Server) => server::run(),
         None => check(cli.check),
     }
 }
@@ -458,16 +473,12 @@ fn check(args: CheckArgs) -> i32 {
     for note in found.notes.iter().filter(|_| !habits.quiet) {
         eprintln!("notice: {note}");
     }
-    let selection = match resolved.view {
-        ViewArg::Terraform => ViewSelection::Terraform,
-        ViewArg::Opentofu => ViewSelection::OpenTofu,
-        ViewArg::Both => ViewSelection::Both,
-    };
     let options = Options {
-        views: selection,
+        views: resolved.view.selection(),
         max_file_bytes: args.max_file_size.saturating_mul(1024 * 1024),
         settings: std::sync::Arc::new(resolved.settings),
         target_versions: resolved.target_versions,
+        overlay: Overlay::default(),
     };
     let pool = match thread_pool(args.threads) {
         Ok(pool) => pool,
@@ -734,6 +745,7 @@ fn graph(args: GraphArgs) -> i32 {
         &found.terragrunt,
         terragrunt::paths::Displayer::new(&given),
         DEFAULT_MAX_FILE_BYTES,
+        &Overlay::default(),
     );
     // Files that could not be read or parsed are in the graph without their references: say
     // so on stderr, and in the exit status, as `merged` does for a module it cannot build.

@@ -81,6 +81,33 @@ impl Excludes {
     }
 }
 
+impl Excludes {
+    /// Excluded when a `--exclude` glob matches the path as shown or relative to `root` (the
+    /// path it was found under), or a config glob matches it relative to the config file's
+    /// directory.
+    pub(crate) fn is_excluded(&self, path: &Path, root: &Path) -> bool {
+        let Excludes { given, config, .. } = self;
+        if !given.is_empty() {
+            let shown = display_path(path);
+            let relative = path
+                .strip_prefix(root)
+                .ok()
+                .map(display_path)
+                .filter(|r| !r.is_empty());
+            if given.is_match(&shown) || relative.is_some_and(|r| given.is_match(r)) {
+                return true;
+            }
+        }
+        config.as_ref().is_some_and(|(base, set)| {
+            absolute(path)
+                .strip_prefix(base)
+                .ok()
+                .map(display_path)
+                .is_some_and(|r| !r.is_empty() && set.is_match(r))
+        })
+    }
+}
+
 /// Compiles `--exclude` globs; `*` does not cross `/`, `**` does.
 fn exclude_set(globs: &[String]) -> Result<GlobSet, String> {
     let mut builder = GlobSetBuilder::new();
@@ -222,28 +249,8 @@ struct Walker<'a> {
 }
 
 impl Walker<'_> {
-    /// Excluded when a `--exclude` glob matches the path as shown or relative to the walk
-    /// root, or a config glob matches it relative to the config file's directory.
     fn is_excluded(&self, path: &Path) -> bool {
-        let Excludes { given, config, .. } = self.exclude;
-        if !given.is_empty() {
-            let shown = display_path(path);
-            let relative = path
-                .strip_prefix(self.root)
-                .ok()
-                .map(display_path)
-                .filter(|r| !r.is_empty());
-            if given.is_match(&shown) || relative.is_some_and(|r| given.is_match(r)) {
-                return true;
-            }
-        }
-        config.as_ref().is_some_and(|(base, set)| {
-            absolute(path)
-                .strip_prefix(base)
-                .ok()
-                .map(display_path)
-                .is_some_and(|r| !r.is_empty() && set.is_match(r))
-        })
+        self.exclude.is_excluded(path, self.root)
     }
 
     /// Walks `dir`; `trail` says what is above it.

@@ -15,6 +15,7 @@ use crate::source::{FileId, Syntax};
 use crate::syntax::{Body, File};
 
 use super::listing::config_files;
+use super::overlay::Overlay;
 use super::read::{Read, read_and_parse};
 
 /// What a local module directory holds, as far as rules need it.
@@ -36,6 +37,7 @@ type Summaries = HashMap<(PathBuf, View), Option<Rc<Summary>>>;
 #[derive(Debug)]
 pub(crate) struct Neighbours {
     max_file_bytes: u64,
+    overlay: Overlay,
     modules: RefCell<HashMap<PathBuf, Rc<LocalModule>>>,
     summaries: RefCell<Summaries>,
 }
@@ -44,9 +46,16 @@ impl Neighbours {
     pub(crate) fn new(max_file_bytes: u64) -> Neighbours {
         Neighbours {
             max_file_bytes,
+            overlay: Overlay::default(),
             modules: RefCell::default(),
             summaries: RefCell::default(),
         }
+    }
+
+    /// Reads the files `overlay` holds from it rather than from the disk.
+    pub(crate) fn with_overlay(mut self, overlay: Overlay) -> Neighbours {
+        self.overlay = overlay;
+        self
     }
 
     /// The module directory at `dir`.
@@ -147,7 +156,7 @@ impl Neighbours {
                 let name = &module.files[index];
                 let syntax: Syntax = name.extension.syntax();
                 let path = dir.join(&name.name);
-                match read_and_parse(&path, FileId(0), syntax, self.max_file_bytes) {
+                match read_and_parse(&path, FileId(0), syntax, self.max_file_bytes, &self.overlay) {
                     Read::Parsed { parsed, .. } => parsed.file.ok(),
                     _ => None,
                 }

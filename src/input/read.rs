@@ -10,6 +10,7 @@ use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostic, ids};
+use crate::input::overlay::Overlay;
 use crate::source::{FileId, SourceFile, SourceFiles, Span, Syntax, display_path};
 use crate::syntax::{self, File, Parsed};
 
@@ -155,12 +156,29 @@ impl ReadFailure {
     }
 }
 
-/// Reads `path` (at most `max_bytes`) and parses it as file `id` in `syntax`.
-pub(crate) fn read_and_parse(path: &Path, id: FileId, syntax: Syntax, max_bytes: u64) -> Read {
+/// Reads `path` (at most `max_bytes`) and parses it as file `id` in `syntax`; the text of an
+/// overlaid path is taken from `overlay` instead of the disk.
+pub(crate) fn read_and_parse(
+    path: &Path,
+    id: FileId,
+    syntax: Syntax,
+    max_bytes: u64,
+    overlay: &Overlay,
+) -> Read {
     // The engine's tests crash here on purpose, to prove one directory's crash spares the rest.
     #[cfg(test)]
     if path.file_name().is_some_and(|n| n == INJECT_PANIC) {
         panic!("injected panic while reading {}", path.display());
+    }
+    if let Some(text) = overlay.get(path) {
+        let bytes = text.len() as u64;
+        if bytes > max_bytes {
+            let limit = max_bytes;
+            return Read::Unreadable(ReadFailure::TooLarge { bytes, limit });
+        }
+        let parsed = syntax::parse(id, syntax, text);
+        let text = text.to_string();
+        return Read::Parsed { text, parsed };
     }
     let bytes = match read_bytes(path, max_bytes) {
         Ok(bytes) => bytes,

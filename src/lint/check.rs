@@ -75,7 +75,10 @@ fn check_directory_isolated(dir: &Path, options: &Options) -> (Vec<Diagnostic>, 
 }
 
 fn check_tree_isolated(units: &[PathBuf], given: &[PathBuf], options: &Options) -> TreeResult {
-    let check = || check_tree(units, given, &options.settings, options.max_file_bytes);
+    let check = || {
+        let max = options.max_file_bytes;
+        check_tree(units, given, &options.settings, max, &options.overlay)
+    };
     catch_unwind(AssertUnwindSafe(check)).unwrap_or_else(|panic| {
         let root = units
             .first()
@@ -86,6 +89,13 @@ fn check_tree_isolated(units: &[PathBuf], given: &[PathBuf], options: &Options) 
             ..TreeResult::default()
         }
     })
+}
+
+/// Runs `work` on `path`, turning a panic into its `internal_error`: for callers outside a run
+/// (the language server) that must outlive a crash, which they then report.
+pub(crate) fn guarded<T>(path: &Path, work: impl FnOnce() -> T) -> Result<T, Box<Diagnostic>> {
+    let crash = |panic| Box::new(crashed(display_path(path), panic));
+    catch_unwind(AssertUnwindSafe(work)).map_err(crash)
 }
 
 fn crashed(path: String, panic: Box<dyn std::any::Any + Send>) -> Diagnostic {

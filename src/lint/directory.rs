@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::diagnostic::{self, Diagnostic, FindingId, Views, ids};
 use crate::input::listing::config_files;
 use crate::input::neighbours::Neighbours;
+use crate::input::overlay::Overlay;
 use crate::input::read::{DEFAULT_MAX_FILE_BYTES, LoadedSource, Reader, read_and_parse};
 use crate::knowledge::View;
 use crate::knowledge::files::ConfigName;
@@ -27,6 +28,8 @@ pub(crate) struct Options {
     pub(crate) settings: Arc<RuleSettings>,
     /// The targeted releases set by the user, per view (constraint strings, already checked).
     pub(crate) target_versions: TargetVersions,
+    /// Texts read instead of the files on disk (the language server's unsaved buffers).
+    pub(crate) overlay: Overlay,
 }
 
 /// `terraform_version:`/`opentofu_version:` (or `--terraform-version`/`--opentofu-version`).
@@ -52,6 +55,7 @@ impl Options {
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
             settings: Arc::new(settings),
             target_versions: TargetVersions::default(),
+            overlay: Overlay::default(),
         }
     }
 }
@@ -131,7 +135,7 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
                 .extend(listing.not_utf8.iter().map(|path| name_not_utf8(path)));
             return result;
         }
-        Ok(listing) => listing.names,
+        Ok(listing) => with_overlaid_names(dir, listing.names, &options.overlay),
         Err(error) => {
             let message = format!("cannot read directory: {error}");
             result
@@ -209,6 +213,23 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
     result
 }
 
+/// The listed configuration files plus the overlaid ones the disk does not have yet (a buffer
+/// never saved), in listing order, then name order.
+fn with_overlaid_names(
+    dir: &Path,
+    mut names: Vec<ConfigName>,
+    overlay: &Overlay,
+) -> Vec<ConfigName> {
+    let mut unsaved: Vec<ConfigName> = overlay
+        .names_in(dir)
+        .filter(|name| !names.iter().any(|listed| listed.name == *name))
+        .filter_map(crate::knowledge::files::classify)
+        .collect();
+    unsaved.sort_by(|a, b| a.name.cmp(&b.name));
+    names.extend(unsaved);
+    names
+}
+
 /// Gives every finding that names no view (directory rules, which compare the views, and
 /// problems found before a view is built) the views checked: it is about all of them.
 pub(crate) fn name_views(diagnostics: &mut [Diagnostic], selection: ViewSelection) {
@@ -247,7 +268,8 @@ fn read_files(
             let path = dir.join(&name.name);
             let id = FileId(result.files.len() as u32);
             let syntax = name.extension.syntax();
-            let read = read_and_parse(&path, id, syntax, options.max_file_bytes);
+            let overlay = &options.overlay;
+            let read = read_and_parse(&path, id, syntax, options.max_file_bytes, overlay);
             let source = read.into_file(path, &mut result.files, Reader::Module);
             result.bytes += source.bytes;
             source
@@ -268,7 +290,7 @@ fn run_directory_rules(
     dir_files: &[DirFile],
     options: &Options,
 ) -> Vec<Diagnostic> {
-    let neighbours = Neighbours::new(options.max_file_bytes);
+    let neighbours = Neighbours::new(options.max_file_bytes).with_overlay(options.overlay.clone());
     let targets: Vec<Targets> = built
         .iter()
         .map(|b| {
@@ -350,4 +372,54 @@ fn one_view_errors(diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::lint::registry::Registry;
+
+    fn ids(dir: &Path, overlay: Overlay) -> Vec<(String, &'static str)> {
+        // No rule registered: the loading stages' findings only.
+        let registry: &'static Registry = Box::leak(Box::new(Registry::new(&[])));
+        let settings = RuleSettings::defaults(registry);
+        let mut options = Options::new(ViewSelection::Both, settings);
+        options.overlay = overlay;
+        let result = check_directory(dir, &options);
+        let name = |d: &Diagnostic| d.path.rsplit('/').next().unwrap_or_default().to_string();
+        (result.diagnostics.iter())
+            .map(|d| (name(d), d.rule.as_str()))
+            .collect()
+    }
+
+    /// An unsaved buffer is checked instead of the file on disk, and a buffer never saved is a
+    /// file of its directory.
+    #[test]
+    fn overlaid_texts_replace_and_add_files() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text);
+        write("main.tf", "variable \"a\" {}\n").expect("write");
+        write("override.tf", "variable \"a\" {\n  default = 1\n}\n").expect("write");
+        assert_eq!(ids(dir.path(), Overlay::default()), []);
+
+        let buffer = (
+            dir.path().join("main.tf"),
+            "variable \"b\" {}\n".to_string(),
+        );
+        let found = ids(dir.path(), Overlay::new([buffer]));
+        assert_eq!(
+            found,
+            [("override.tf".to_string(), "override_without_base")]
+        );
+
+        let unsaved: PathBuf = dir.path().join("new_override.tf");
+        let overlay = Overlay::new([(unsaved, "variable \"c\" {}\n".to_string())]);
+        let found = ids(dir.path(), overlay);
+        assert_eq!(
+            found,
+            [("new_override.tf".to_string(), "override_without_base")]
+        );
+    }
 }

@@ -104,6 +104,15 @@ pub(crate) fn run_rule(rule: &Rule, target: Target, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// What a panic said, when it said it with a string.
+pub(crate) fn panic_message(panic: &(dyn Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
 /// A panic as a finding: `what` crashed on `path`; `note` says what is missing.
 pub(crate) fn internal_error(
     what: &str,
@@ -111,11 +120,7 @@ pub(crate) fn internal_error(
     path: String,
     note: String,
 ) -> Diagnostic {
-    let message = panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".into());
+    let message = panic_message(&*panic);
     Diagnostic::new(
         INTERNAL_ERROR.id,
         INTERNAL_ERROR.severity,

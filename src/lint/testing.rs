@@ -50,7 +50,15 @@ pub(crate) fn tree_findings_in(
     units: &[PathBuf],
 ) -> Vec<Diagnostic> {
     let given = [root.to_path_buf()];
-    check_tree(units, &given, &settings_for(rule), DEFAULT_MAX_FILE_BYTES).diagnostics
+    let overlay = crate::input::overlay::Overlay::default();
+    check_tree(
+        units,
+        &given,
+        &settings_for(rule),
+        DEFAULT_MAX_FILE_BYTES,
+        &overlay,
+    )
+    .diagnostics
 }
 
 /// Every finding on a case (load errors and the findings of other ids included).

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use crate::diagnostic::{self, Diagnostic};
+use crate::input::overlay::Overlay;
 use crate::terragrunt::Tree;
 use crate::terragrunt::paths::Displayer;
 
@@ -22,17 +23,18 @@ pub(crate) struct TreeResult {
 
 /// Loads the tree of `units` (paths of `terragrunt.hcl` files), runs the enabled Terragrunt
 /// rules, applies inline ignores, and returns the sorted findings. Paths are shown relative to
-/// the `given` command-line paths.
+/// the `given` command-line paths; overlaid files are read from `overlay`.
 pub(crate) fn check_tree(
     units: &[PathBuf],
     given: &[PathBuf],
     settings: &RuleSettings,
     max_file_bytes: u64,
+    overlay: &Overlay,
 ) -> TreeResult {
     if units.is_empty() {
         return TreeResult::default();
     }
-    let tree = Tree::load(units, Displayer::new(given), max_file_bytes);
+    let tree = Tree::load(units, Displayer::new(given), max_file_bytes, overlay);
     let mut diagnostics: Vec<Diagnostic> = tree
         .live_file_indexes()
         .flat_map(|f| tree.files[f].diagnostics.iter().cloned())

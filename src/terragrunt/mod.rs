@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::diagnostic::Diagnostic;
+use crate::input::overlay::Overlay;
 use crate::input::read::{LoadedSource, Read, Reader, read_and_parse};
 pub(crate) use crate::knowledge::files::TERRAGRUNT_UNIT as UNIT_FILE;
 use crate::knowledge::files::{TERRAGRUNT_STACK, terragrunt_syntax};
@@ -141,8 +142,14 @@ fn replaced_by_unit(unit: &File, strategy: MergeStrategy, reference: &Reference)
 }
 
 impl Tree {
-    /// Reads, parses and resolves everything `units` refer to, transitively.
-    pub(crate) fn load(units: &[PathBuf], displayer: Displayer, max_file_bytes: u64) -> Tree {
+    /// Reads, parses and resolves everything `units` refer to, transitively, taking the text
+    /// of overlaid files from `overlay`.
+    pub(crate) fn load(
+        units: &[PathBuf],
+        displayer: Displayer,
+        max_file_bytes: u64,
+        overlay: &Overlay,
+    ) -> Tree {
         let mut builder = Builder {
             tree: Tree {
                 displayer,
@@ -161,7 +168,7 @@ impl Tree {
             builder.node(Node { file, unit: file });
         }
         while !builder.to_parse.is_empty() || !builder.to_resolve.is_empty() {
-            builder.parse_wave(max_file_bytes);
+            builder.parse_wave(max_file_bytes, overlay);
             builder.resolve_wave();
         }
         let mut tree = builder.tree;
@@ -437,7 +444,7 @@ impl Builder {
         index
     }
 
-    fn parse_wave(&mut self, max_bytes: u64) {
+    fn parse_wave(&mut self, max_bytes: u64, overlay: &Overlay) {
         let batch = std::mem::take(&mut self.to_parse);
         if batch.is_empty() {
             return;
@@ -449,7 +456,7 @@ impl Builder {
             .map(|(i, &f)| {
                 let id = FileId((base + i) as u32);
                 let path = &self.tree.files[f].path;
-                read_and_parse(path, id, terragrunt_syntax(path), max_bytes)
+                read_and_parse(path, id, terragrunt_syntax(path), max_bytes, overlay)
             })
             .collect();
         for (&f, read) in batch.iter().zip(reads) {

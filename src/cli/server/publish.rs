@@ -1,0 +1,177 @@
+//! Findings as LSP diagnostics, grouped by the file they are published on.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use lsp_types::{
+    CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
+    Range, Url,
+};
+
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::lint::directory::ViewSelection;
+
+use super::position::{Encoding, LineIndex};
+
+/// What every diagnostic says it comes from.
+pub(crate) const SOURCE: &str = "tflint-merge";
+
+/// The diagnostics of each file, by absolute path.
+pub(crate) type ByFile = BTreeMap<PathBuf, Vec<lsp_types::Diagnostic>>;
+
+/// Groups `findings` by the file of their primary label. A finding about a whole file is put at
+/// its start; one about a directory (a crash, an unreadable directory) on `fallback`, the file
+/// whose change caused the check.
+pub(crate) fn by_file(
+    findings: &[Diagnostic],
+    selection: ViewSelection,
+    encoding: Encoding,
+    fallback: &Path,
+) -> ByFile {
+    let mut out = ByFile::new();
+    for finding in findings {
+        let (path, range) = match &finding.primary {
+            Some(label) => (label.file.path.clone(), range(label, encoding)),
+            None => {
+                let path = PathBuf::from(&finding.path);
+                let path = if path.is_dir() {
+                    fallback.to_path_buf()
+                } else {
+                    path
+                };
+                (path, Range::default())
+            }
+        };
+        let diagnostic = to_lsp(finding, range, selection, encoding);
+        out.entry(path).or_default().push(diagnostic);
+    }
+    out
+}
+
+fn range(label: &Label, encoding: Encoding) -> Range {
+    LineIndex::new(&label.file, encoding).range(label.range.clone())
+}
+
+fn to_lsp(
+    finding: &Diagnostic,
+    range: Range,
+    selection: ViewSelection,
+    encoding: Encoding,
+) -> lsp_types::Diagnostic {
+    let related: Vec<DiagnosticRelatedInformation> = finding
+        .secondary
+        .iter()
+        .filter_map(|label| {
+            let uri = Url::from_file_path(&label.file.path).ok()?;
+            Some(DiagnosticRelatedInformation {
+                location: Location::new(uri, self::range(label, encoding)),
+                message: label.message.clone(),
+            })
+        })
+        .collect();
+    lsp_types::Diagnostic {
+        range,
+        severity: Some(match finding.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+            Severity::Notice => DiagnosticSeverity::INFORMATION,
+        }),
+        code: Some(NumberOrString::String(finding.rule.as_str().to_string())),
+        code_description: Url::parse(&finding.doc_link())
+            .ok()
+            .map(|href| CodeDescription { href }),
+        source: Some(SOURCE.to_string()),
+        message: message(finding, selection),
+        related_information: (!related.is_empty()).then_some(related),
+        tags: None,
+        data: None,
+    }
+}
+
+/// The summary, the view when only one of the views checked has the finding, then what the
+/// command line prints below it: the primary label, the notes and the help.
+fn message(finding: &Diagnostic, selection: ViewSelection) -> String {
+    let mut out = finding.message.clone();
+    let views = finding.views;
+    if selection == ViewSelection::Both
+        && views.terraform != views.opentofu
+        && let Some(only) = views.describe()
+    {
+        out.push_str(&format!(" ({only})"));
+    }
+    if let Some(label) = finding.primary.as_ref().filter(|l| !l.message.is_empty()) {
+        out.push_str(&format!("\n{}", label.message));
+    }
+    for note in &finding.notes {
+        out.push_str(&format!("\nnote: {note}"));
+    }
+    if let Some(help) = &finding.help {
+        out.push_str(&format!("\nhelp: {help}"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use lsp_types::Position;
+
+    use super::*;
+    use crate::diagnostic::{Views, ids};
+    use crate::source::{SourceFile, SourceFiles, Span};
+
+    #[test]
+    fn a_finding_becomes_a_located_diagnostic() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut files = SourceFiles::default();
+        let base = files.add(SourceFile::new(
+            dir.path().join("main.tf"),
+            "variable \"ü\" {}\n".to_string(),
+        ));
+        let over = files.add(SourceFile::new(
+            dir.path().join("override.tf"),
+            "# é\nvariable \"ü\" {}\n".to_string(),
+        ));
+        let finding = Diagnostic::error(ids::DUPLICATE_DEFINITION, "Duplicate variable")
+            .at(&files, Span::new(over, 5..21), "defined again here")
+            .with_label(&files, Span::new(base, 0..16), "first defined here")
+            .with_note("why")
+            .in_views(Views::OPENTOFU);
+        let published = by_file(&[finding], ViewSelection::Both, Encoding::Utf16, dir.path());
+        let diagnostics = &published[&dir.path().join("override.tf")];
+        let [d] = diagnostics.as_slice() else {
+            panic!("one diagnostic: {diagnostics:?}")
+        };
+        assert_eq!(
+            d.range,
+            Range::new(Position::new(1, 0), Position::new(1, 15))
+        );
+        assert_eq!(
+            d.message,
+            "Duplicate variable (OpenTofu only)\ndefined again here\nnote: why"
+        );
+        assert_eq!(
+            d.code,
+            Some(NumberOrString::String("duplicate_definition".into()))
+        );
+        assert_eq!(d.source.as_deref(), Some(SOURCE));
+        let link = d
+            .code_description
+            .as_ref()
+            .expect("a doc link")
+            .href
+            .as_str();
+        assert!(link.ends_with("/rules/duplicate_definition.md"), "{link}");
+        let related = d.related_information.as_ref().expect("related information");
+        assert_eq!(related[0].message, "first defined here");
+        assert!(related[0].location.uri.path().ends_with("/main.tf"));
+        assert_eq!(related[0].location.range.end, Position::new(0, 15));
+        // One view checked: the view is no news.
+        let single = by_file(
+            &[Diagnostic::error(ids::IO_ERROR, "x").at_path(dir.path().display().to_string())],
+            ViewSelection::Terraform,
+            Encoding::Utf16,
+            &dir.path().join("main.tf"),
+        );
+        assert!(single.contains_key(&dir.path().join("main.tf")));
+    }
+}

@@ -1,0 +1,436 @@
+//! `tflint-merge server`, driven over stdio as an editor drives it: initialize, open a buffer,
+//! edit `main.tf` so that `override.tf` breaks (its diagnostics are published), fix it (they are
+//! cleared), ask for a code action and a hover, then shut down and exit. Also the position
+//! encodings (UTF-16 and UTF-8 columns of a line with non-ASCII text) and a real editor:
+//! Neovim's built-in client, headless, when `nvim` is installed.
+
+mod lsp_client;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use lsp_client::{Client, uri};
+use serde_json::{Value, json};
+
+fn codes(diagnostics: &[Value]) -> Vec<&str> {
+    diagnostics
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect()
+}
+
+const BASE: &str = "resource \"aws_instance\" \"web\" {\n  ami           = \"ami-1\"\n  \
+                    instance_type = \"t3.micro\"\n  monitoring    = true\n}\n";
+const OVERRIDE: &str = "resource \"aws_instance\" \"web\" {\n  ami           = \"ami-2\"\n  \
+                        instance_type = \"t3.small\"\n}\n";
+
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("main.tf"), BASE).expect("write main.tf");
+    std::fs::write(dir.path().join("override.tf"), OVERRIDE).expect("write override.tf");
+    dir
+}
+
+#[test]
+fn an_edit_of_main_tf_breaks_and_fixes_override_tf() {
+    let dir = workspace();
+    let root = dir.path().canonicalize().expect("canonical root");
+    let (main, over) = (root.join("main.tf"), root.join("override.tf"));
+    let mut client = Client::start(&root, json!({}), Value::Null);
+    client.open(&main, BASE);
+    assert_eq!(client.diagnostics("override.tf"), Vec::<Value>::new());
+
+    // Renaming the base resource leaves the override without a base: a finding in the other
+    // file, published for it.
+    client.change(&main, 2, &BASE.replace("\"web\"", "\"app\""));
+    let found = client.diagnostics("override.tf");
+    assert_eq!(codes(&found), ["override_without_base"], "{found:#?}");
+    let d = &found[0];
+    assert_eq!(d["range"]["start"], json!({"line": 0, "character": 0}));
+    assert_eq!(d["severity"], 1);
+    assert_eq!(d["source"], "tflint-merge");
+    let link = d["codeDescription"]["href"].as_str().expect("a doc link");
+    assert!(link.ends_with("/rules/override_without_base.md"), "{link}");
+    assert!(
+        d["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("Missing resource to override"))
+    );
+
+    // The fix clears them.
+    client.change(&main, 3, BASE);
+    assert_eq!(client.diagnostics("override.tf"), Vec::<Value>::new());
+
+    // The override now sets `ami` to what the base has: a rule finding, which can be ignored.
+    client.change(&main, 4, &BASE.replace("ami-1", "ami-2"));
+    let found = client.diagnostics("override.tf");
+    assert_eq!(codes(&found), ["override_noop"], "{found:#?}");
+    let related = found[0]["relatedInformation"]
+        .as_array()
+        .expect("related information");
+    let in_main = |r: &&Value| {
+        r["location"]["uri"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("/main.tf"))
+    };
+    let base = related
+        .iter()
+        .find(in_main)
+        .expect("the base's value, in main.tf");
+    assert_eq!(base["message"], "already set here");
+    assert_eq!(
+        base["location"]["range"]["start"],
+        json!({"line": 1, "character": 2})
+    );
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri(&over)},
+            "range": found[0]["range"],
+            "context": {"diagnostics": [found[0]]},
+        }),
+    );
+    let action = &actions[0];
+    assert_eq!(action["kind"], "quickfix", "{actions:#}");
+    assert!(
+        action["title"]
+            .as_str()
+            .is_some_and(|t| t.contains("override_noop"))
+    );
+    let edits = &action["edit"]["changes"][uri(&over)];
+    assert_eq!(
+        edits[0]["newText"], "# tflint-merge-ignore: override_noop\n",
+        "{actions:#}"
+    );
+    assert_eq!(
+        edits[0]["range"]["start"],
+        json!({"line": 0, "character": 0})
+    );
+
+    // Hover on `ami` in the override: the effective value and where it comes from.
+    let text = client.hover(&over, 1, 3);
+    // Both views say the same: said once, naming no view.
+    assert!(
+        text.starts_with("**resource `aws_instance.web`**")
+            && text.contains(
+                "`ami` = `\"ami-2\"` — override.tf:2 (override file), replacing main.tf:2"
+            ),
+        "{text}"
+    );
+    // On the base's header: every effective value.
+    let text = client.hover(&main, 0, 2);
+    assert!(
+        text.contains("main.tf:1, overridden by override.tf:1")
+            && text.contains("`monitoring` = `true` — main.tf:4 (base file)")
+            && text.contains(
+                "`instance_type` = `\"t3.small\"` — override.tf:3 (override file), replacing \
+                 main.tf:3"
+            ),
+        "{text}"
+    );
+    // The ignore comment, applied to the buffer, silences the finding (and is used).
+    let ignored = format!(
+        "{}{OVERRIDE}",
+        edits[0]["newText"].as_str().expect("the comment")
+    );
+    client.open(&over, &ignored);
+    assert_eq!(client.diagnostics("override.tf"), Vec::<Value>::new());
+    client.shut_down();
+}
+
+/// Columns are UTF-16 code units unless the client offers UTF-8: `é` is one unit or two bytes.
+#[test]
+fn positions_follow_the_negotiated_encoding() {
+    for (offered, encoding, end) in [
+        (json!(["utf-16"]), "utf-16", 29),
+        (json!(["utf-8", "utf-16"]), "utf-8", 30),
+    ] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().canonicalize().expect("canonical root");
+        std::fs::write(root.join("main.tf"), "variable \"a\" {}\n").expect("write");
+        let text = "resource \"aws_instance\" \"wéb\" {\n  ami = \"x\"\n}\n";
+        std::fs::write(root.join("override.tf"), text).expect("write");
+        let capabilities = json!({"general": {"positionEncodings": offered}});
+        let mut client = Client::start(&root, capabilities, Value::Null);
+        client.open(&root.join("override.tf"), text);
+        let found = client.diagnostics("override.tf");
+        assert_eq!(codes(&found), ["override_without_base"], "{found:#?}");
+        assert_eq!(
+            found[0]["range"]["end"],
+            json!({"line": 0, "character": end}),
+            "{encoding}"
+        );
+        client.shut_down();
+    }
+}
+
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// `nvim` on `PATH`; outside CI, its absence is said (`skipped: ...`) and the test passes.
+fn neovim() -> Option<std::path::PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .map(|dir| dir.join("nvim"))
+            .find(|candidate| candidate.is_file())
+    });
+    if found.is_none() {
+        assert!(
+            !in_ci(),
+            "nvim is not installed: `.ci/run` installs Debian's neovim"
+        );
+        // To the process's stderr, which the harness does not capture: `cargo test` must say
+        // what it did not test.
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: nvim not installed (`bash .ci/run` installs it)"
+        );
+    }
+    found
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read examples") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy");
+        }
+    }
+}
+
+/// `file:line:col: severity[code] message` of each finding in `dir`, as the command line reports
+/// it, for comparison with what Neovim received.
+fn command_line_findings(dir: &Path) -> Vec<String> {
+    let output = Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .args(["--format", "json", "."])
+        .current_dir(dir)
+        .output()
+        .expect("run tflint-merge");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+    let mut lines: Vec<String> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|d| {
+            let severity = match d["severity"].as_str() {
+                Some("notice") => "information",
+                other => other.unwrap_or("?"),
+            };
+            let file = d["file"]
+                .as_str()
+                .unwrap_or_default()
+                .rsplit('/')
+                .next()
+                .unwrap_or("");
+            format!(
+                "{file}:{}:{}: {severity}[{}] {}{}",
+                d["start"]["line"],
+                d["start"]["column"],
+                d["rule"].as_str().unwrap_or_default(),
+                d["message"].as_str().unwrap_or_default(),
+                match d["views"].as_array().map(Vec::len) {
+                    Some(1) if d["views"][0] == "terraform" => " (Terraform only)".to_string(),
+                    Some(1) => " (OpenTofu only)".to_string(),
+                    _ => String::new(),
+                }
+            )
+        })
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// A real editor: Neovim's built-in client, headless, opens `web/main.tf` of a copy of
+/// `examples/`, receives the findings of `override.tf` (another file), then an edit of the
+/// buffer renames a variable that `override.tf` overrides, and the override's new finding
+/// arrives. What Neovim received is what the command line reports.
+#[test]
+fn neovim_receives_the_findings_of_examples() {
+    let Some(nvim) = neovim() else { return };
+    let copy = tempfile::tempdir().expect("tempdir");
+    let root = copy.path().canonicalize().expect("canonical root");
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"),
+        &root,
+    );
+    let web = root.join("web");
+    let expected_opened = command_line_findings(&web);
+
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nvim/lsp_client.lua");
+    let mut child = Command::new(nvim)
+        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .env("TFLINT_MERGE", env!("CARGO_BIN_EXE_tflint-merge"))
+        .env("ROOT", &root)
+        .env("FILE", web.join("main.tf"))
+        .env("RENAME_FROM", "variable \"replicas\"")
+        .env("RENAME_TO", "variable \"replica_count\"")
+        .env("EDIT_FINDING", "override_without_base:7")
+        .current_dir(&root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start nvim");
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while child.try_wait().expect("wait for nvim").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().expect("nvim's output");
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned();
+    let context = format!(
+        "{printed}\nstderr:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "nvim failed:\n{context}");
+
+    let phase = |name: &str| -> Vec<String> {
+        let start = printed.find(&format!("== {name}\n")).expect(name) + name.len() + 4;
+        let rest = &printed[start..];
+        let end = rest.find("== ").unwrap_or(rest.len());
+        rest[..end].lines().map(str::to_string).collect()
+    };
+    let opened = phase("OPENED");
+    assert_eq!(opened, expected_opened, "{context}");
+    assert!(
+        opened.iter().any(|l| l.starts_with("override.tf:")),
+        "{context}"
+    );
+
+    // Neovim's buffer was never saved: the command line sees it once it is.
+    let edited_main = std::fs::read_to_string(web.join("main.tf"))
+        .expect("read main.tf")
+        .replace("variable \"replicas\"", "variable \"replica_count\"");
+    std::fs::write(web.join("main.tf"), edited_main).expect("write main.tf");
+    let edited = phase("EDITED");
+    assert_eq!(edited, command_line_findings(&web), "{context}");
+    assert!(
+        edited
+            .iter()
+            .any(|l| l.starts_with("override.tf:7:1: error[override_without_base]")),
+        "{context}"
+    );
+    assert!(printed.contains("== STOPPED"), "{context}");
+}
+
+/// A workspace where the override restates the base's `ami`: an `override_noop` warning.
+fn workspace_with_noop() -> (tempfile::TempDir, std::path::PathBuf, String) {
+    let dir = workspace();
+    let root = dir.path().canonicalize().expect("canonical root");
+    let base = BASE.replace("ami-1", "ami-2");
+    std::fs::write(root.join("main.tf"), &base).expect("write main.tf");
+    (dir, root, base)
+}
+
+/// `initializationOptions` set rule severities on top of the config file.
+#[test]
+fn initialization_options_set_severities() {
+    let (_dir, root, base) = workspace_with_noop();
+    let options = json!({"rules": {"override_noop": "error"}});
+    let mut client = Client::start(&root, json!({}), options);
+    client.open(&root.join("main.tf"), &base);
+    let found = client.diagnostics("override.tf");
+    assert_eq!(codes(&found), ["override_noop"], "{found:#?}");
+    assert_eq!(found[0]["severity"], 1, "an error, as the options say");
+    client.shut_down();
+}
+
+/// The server asks to be told of changed files, and a changed `.tflint-merge.yaml` is read
+/// again: the directory is checked again with it.
+#[test]
+fn a_changed_config_file_is_read_again() {
+    let (_dir, root, base) = workspace_with_noop();
+    let capabilities =
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    let mut client = Client::start(&root, capabilities, Value::Null);
+    let registration = client.wait_for("the watcher registration", |m| {
+        m["method"] == "client/registerCapability"
+    });
+    let watched = &registration["params"]["registrations"][0];
+    assert_eq!(
+        watched["method"], "workspace/didChangeWatchedFiles",
+        "{registration}"
+    );
+    client.open(&root.join("main.tf"), &base);
+    assert_eq!(codes(&client.diagnostics("override.tf")), ["override_noop"]);
+
+    let config = root.join(".tflint-merge.yaml");
+    std::fs::write(&config, "rules:\n  override_noop: off\n").expect("write the config");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&config), "type": 1}]}),
+    );
+    assert_eq!(client.diagnostics("override.tf"), Vec::<Value>::new());
+
+    // Saved from the editor: read again too.
+    std::fs::write(&config, "rules:\n  override_noop: warning\n").expect("write the config");
+    client.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri(&config)}}),
+    );
+    assert_eq!(codes(&client.diagnostics("override.tf")), ["override_noop"]);
+    client.shut_down();
+}
+
+/// A Terragrunt `.hcl` buffer re-checks the tree, unsaved text included; its findings are
+/// published for it, and cleared once fixed.
+#[test]
+fn an_edited_terragrunt_file_rechecks_the_tree() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical root");
+    std::fs::create_dir(root.join("app")).expect("mkdir");
+    let parent = "locals {\n  common = read_terragrunt_config(\"common.hcl\")\n}\n";
+    std::fs::write(root.join("root.hcl"), parent).expect("write root.hcl");
+    let unit = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n";
+    std::fs::write(root.join("app/terragrunt.hcl"), unit).expect("write the unit");
+    let mut client = Client::start(&root, json!({}), Value::Null);
+    client.open(&root.join("root.hcl"), parent);
+    let found = client.diagnostics("root.hcl");
+    assert_eq!(
+        codes(&found),
+        ["terragrunt_config_path_missing"],
+        "{found:#?}"
+    );
+    client.change(&root.join("root.hcl"), 2, "locals {}\n");
+    assert_eq!(client.diagnostics("root.hcl"), Vec::<Value>::new());
+    client.shut_down();
+}
+
+/// A directory the config file excludes is not checked, as on the command line: once excluded,
+/// what was published for it is cleared.
+#[test]
+fn excluded_directories_are_not_checked() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical root");
+    let legacy = root.join("legacy");
+    std::fs::create_dir(&legacy).expect("mkdir");
+    std::fs::write(legacy.join("main.tf"), "variable \"a\" {}\n").expect("write");
+    let text = "variable \"b\" {}\n";
+    std::fs::write(legacy.join("override.tf"), text).expect("write");
+    let mut client = Client::start(&root, json!({}), Value::Null);
+    client.open(&legacy.join("override.tf"), text);
+    assert_eq!(
+        codes(&client.diagnostics("override.tf")),
+        ["override_without_base"]
+    );
+
+    let config = root.join(".tflint-merge.yaml");
+    std::fs::write(&config, "exclude:\n  - legacy\n").expect("write the config");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&config), "type": 1}]}),
+    );
+    assert_eq!(client.diagnostics("override.tf"), Vec::<Value>::new());
+    client.shut_down();
+}
