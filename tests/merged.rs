@@ -202,3 +202,38 @@ fn terraform_merges_action_blocks_from_overrides() {
     );
     assert!(!printed.contains("\"x\""), "{printed}");
 }
+
+/// Terraform's state storage is one of `backend`, `cloud` and the experimental `state_store`:
+/// an override file's replaces the base's, whichever kind each is (Terraform's
+/// `Module.mergeFile`), in native and JSON override files.
+#[test]
+fn terraform_state_storage_kinds_replace_each_other_in_overrides() {
+    let printed = |files: &[(&str, &str)]| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).expect("write");
+        }
+        let report = check_directory(dir.path(), ViewSelection::Terraform, &[]).expect("checked");
+        let module = report.modules.first().expect("the Terraform module");
+        print(module, &report.files, PrintFormat::Hcl)
+    };
+    let backend = "terraform {\n  backend \"s3\" {}\n}\n";
+    let state_store = "terraform {\n  state_store \"x\" {\n    provider \"p\" {}\n  }\n}\n";
+    let text = printed(&[("main.tf", backend), ("override.tf", state_store)]);
+    assert!(
+        text.contains("state_store \"x\"") && !text.contains("backend"),
+        "{text}"
+    );
+    let json = r#"{"terraform": {"state_store": {"x": {"provider": {"p": {}}}}}}"#;
+    let text = printed(&[("main.tf", backend), ("override.tf.json", json)]);
+    assert!(
+        text.contains("state_store \"x\"") && !text.contains("backend"),
+        "{text}"
+    );
+    let cloud = "terraform {\n  cloud {}\n}\n";
+    let text = printed(&[("main.tf", state_store), ("override.tf", cloud)]);
+    assert!(
+        text.contains("cloud {}") && !text.contains("state_store"),
+        "{text}"
+    );
+}

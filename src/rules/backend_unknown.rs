@@ -136,6 +136,24 @@ mod tests {
         check_table(&super::RULE, PASS, FAIL);
     }
 
+    /// An override's `state_store` replaces the base backend in Terraform, so `init` never sees
+    /// it; OpenTofu has no `state_store` and keeps the backend.
+    #[test]
+    fn a_backend_replaced_by_a_state_store_is_not_judged_in_terraform() {
+        let backend = "terraform {\n  backend \"s4\" {}\n}\n";
+        let native = "terraform {\n  state_store \"x\" {}\n}\n";
+        let json = r#"{"terraform": {"state_store": {"x": {}}}}"#;
+        for over in [("override.tf", native), ("override.tf.json", json)] {
+            let found = crate::lint::testing::findings(&super::RULE, &[("main.tf", backend), over]);
+            let views: Vec<_> = found.iter().map(|d| d.views).collect();
+            assert_eq!(
+                views,
+                [crate::knowledge::View::OpenTofu.views()],
+                "{over:?}"
+            );
+        }
+    }
+
     #[test]
     fn oci_in_opentofu_names_terraform() {
         let files: Files = &[("backend.tofu", "terraform {\n  backend \"oci\" {}\n}\n")];

@@ -161,3 +161,41 @@ fn judged_against_the_targeted_releases() {
     // Some targeted releases accept it: not a load error.
     assert!(all(targets(">= 1.9", ">= 1.10")).is_empty());
 }
+
+/// Experimental constructs load only when an experimental build is targeted (a Terraform alpha
+/// release or development snapshot): `state_store` from 1.14, `action` in 1.13.
+#[test]
+fn experimental_builds_accept_experimental_constructs() {
+    let rule = &crate::lint::testing::stand_ins::ON_BY_DEFAULT;
+    let terraform = |version: &str, files: Files| {
+        let targets = TargetVersions {
+            terraform: Some(version.into()),
+            opentofu: None,
+        };
+        let found = findings_targeting(rule, files, targets.clone());
+        let all =
+            crate::lint::testing::findings_targeting_id(ids::UNSUPPORTED_CONSTRUCT, files, targets);
+        assert!(found.is_empty(), "findings of another rule only");
+        all.into_iter()
+            .filter(|d| d.views.terraform)
+            .map(|d| d.message)
+            .collect::<Vec<_>>()
+    };
+    let native = "terraform {\n  state_store \"x\" {\n    provider \"p\" {}\n  }\n}\n";
+    let json = r#"{"terraform": {"state_store": {"x": {"provider": {"p": {}}}}}}"#;
+    for files in [&[("main.tf", native)][..], &[("main.tf.json", json)][..]] {
+        for version in ["1.17.0-dev", "1.15.0-alpha20250101", "= 1.14.0-alpha1"] {
+            assert!(terraform(version, files).is_empty(), "{version} {files:?}");
+        }
+        // Not in 1.13's schema; betas, release candidates and releases refuse it.
+        for version in [
+            "1.13.0-alpha1",
+            "1.16.0-rc2",
+            "1.16.0-beta1",
+            "1.15.0",
+            ">= 1.14",
+        ] {
+            assert_eq!(terraform(version, files).len(), 1, "{version} {files:?}");
+        }
+    }
+}

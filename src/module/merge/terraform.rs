@@ -240,6 +240,15 @@ impl Merger<'_> {
                     "cloud" => {
                         self.override_state_storage(nested, &mut clouds_in_file, false);
                     }
+                    // Merged with the other settings below; it replaces a backend or `cloud`.
+                    "state_store" if self.is_terraform() => {
+                        let terraform = &mut self.module.terraform;
+                        let dropped = (terraform.backend.take().into_iter())
+                            .chain(terraform.cloud.take())
+                            .map(|b| b.header_span)
+                            .collect();
+                        self.state_storage_replaced(nested, dropped);
+                    }
                     "provider_meta" => self.ignored(
                         &Subject::Terraform,
                         "provider_meta",
@@ -265,7 +274,8 @@ impl Merger<'_> {
     }
 
     /// A `backend` (or `cloud`) block in an override replaces the base one and removes the other
-    /// kind; two of one kind in one override file are a duplicate.
+    /// kinds (Terraform's `state_store` too); two of one kind in one override file are a
+    /// duplicate.
     fn override_state_storage(
         &mut self,
         nested: &Block,
@@ -290,13 +300,28 @@ impl Merger<'_> {
         } else {
             (&mut terraform.cloud, &mut terraform.backend)
         };
-        let dropped: Vec<Span> = same
+        let mut dropped: Vec<Span> = same
             .iter()
             .chain(other.iter())
             .map(|b| b.header_span)
             .collect();
         *same = Some(new);
         *other = None;
+        if self.is_terraform() {
+            // Terraform's (experimental) `state_store` is the third kind of state storage.
+            let blocks = &mut self.module.terraform.other.blocks;
+            dropped.extend(
+                (blocks.iter())
+                    .filter(|b| b.kind == "state_store")
+                    .map(|b| b.header_span),
+            );
+            blocks.retain(|b| b.kind != "state_store");
+        }
+        self.state_storage_replaced(nested, dropped);
+    }
+
+    /// Records that an override's `backend`, `cloud` or `state_store` dropped these blocks.
+    fn state_storage_replaced(&mut self, nested: &Block, dropped: Vec<Span>) {
         if !dropped.is_empty() {
             self.module.events.push(Event::NestedBlocksReplaced {
                 address: Subject::Terraform,
