@@ -10,6 +10,7 @@ use crate::input::listing::config_files;
 use crate::input::neighbours::Neighbours;
 use crate::input::read::{DEFAULT_MAX_FILE_BYTES, LoadedSource, Reader, read_and_parse};
 use crate::knowledge::View;
+use crate::knowledge::features::{Body, Place};
 use crate::knowledge::files::ConfigName;
 use crate::module::merge::{self, LoadedFile, Module};
 use crate::module::views::{ViewFiles, view_files};
@@ -171,7 +172,13 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
                 .collect()
         };
         let (primary, overrides) = (pick(&files.primary), pick(&files.overrides));
-        let merged = merge::merge(*view, &result.files, &primary, &overrides);
+        // Terraform decodes `state_store` in experimental builds only: only there is it the
+        // module's state storage, which an override replaces and another kind conflicts with.
+        let setting = options.target_versions.get(*view);
+        let state_store = Targets::derive(*view, &primary, &overrides, setting)
+            .refusing(Place::In(Body::Terraform), "state_store")
+            .is_empty();
+        let merged = merge::merge(*view, &result.files, &primary, &overrides, state_store);
         if !complete {
             // The broken file may hold the base an override merges into.
             let could_be_missing = |d: &Diagnostic| d.rule == ids::OVERRIDE_WITHOUT_BASE;

@@ -32,15 +32,19 @@ pub(crate) struct Merged {
     pub(crate) diagnostics: Vec<Diagnostic>,
 }
 
-/// Merges one view of a directory. `primary` and `overrides` are in load order.
+/// Merges one view of a directory. `primary` and `overrides` are in load order; `state_store`
+/// says whether the targeted build decodes `state_store` blocks (Terraform's experimental
+/// builds), which then count as the module's state storage.
 pub(crate) fn merge(
     view: View,
     files: &SourceFiles,
     primary: &[LoadedFile],
     overrides: &[LoadedFile],
+    state_store: bool,
 ) -> Merged {
     let mut merger = Merger {
         view,
+        state_store,
         files,
         module: Module::new(view),
         diagnostics: Vec::new(),
@@ -67,6 +71,8 @@ pub(crate) fn merge(
 /// State of one merge.
 pub(crate) struct Merger<'a> {
     view: View,
+    /// Whether `state_store` blocks are decoded (see [`merge`]).
+    state_store: bool,
     files: &'a SourceFiles,
     module: Module,
     diagnostics: Vec<Diagnostic>,
