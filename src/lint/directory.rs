@@ -172,13 +172,15 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
                 .collect()
         };
         let (primary, overrides) = (pick(&files.primary), pick(&files.overrides));
-        // Terraform decodes `state_store` in experimental builds only: only there is it the
-        // module's state storage, which an override replaces and another kind conflicts with.
+        // Terraform decodes `state_store` in experimental builds only (only there is it the
+        // module's state storage), OpenTofu `lifecycle { enabled }` from 1.11.
         let setting = options.target_versions.get(*view);
-        let state_store = Targets::derive(*view, &primary, &overrides, setting)
-            .refusing(Place::In(Body::Terraform), "state_store")
-            .is_empty();
-        let merged = merge::merge(*view, &result.files, &primary, &overrides, state_store);
+        let targets = Targets::derive(*view, &primary, &overrides, setting);
+        let decodes = merge::Decodes {
+            state_store: (targets.refusing(Place::In(Body::Terraform), "state_store")).is_empty(),
+            lifecycle_enabled: (targets.refusing(Place::In(Body::Lifecycle), "enabled")).is_empty(),
+        };
+        let merged = merge::merge(*view, &result.files, &primary, &overrides, decodes);
         if !complete {
             // The broken file may hold the base an override merges into.
             let could_be_missing = |d: &Diagnostic| d.rule == ids::OVERRIDE_WITHOUT_BASE;

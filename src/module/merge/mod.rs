@@ -32,19 +32,27 @@ pub(crate) struct Merged {
     pub(crate) diagnostics: Vec<Diagnostic>,
 }
 
-/// Merges one view of a directory. `primary` and `overrides` are in load order; `state_store`
-/// says whether the targeted build decodes `state_store` blocks (Terraform's experimental
-/// builds), which then count as the module's state storage.
+/// What the targeted build decodes, where loading depends on it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Decodes {
+    /// `state_store` blocks (Terraform's experimental builds): then the module's state storage.
+    pub(crate) state_store: bool,
+    /// `enabled` in `lifecycle` (OpenTofu 1.11 and later): a third repetition meta-argument.
+    pub(crate) lifecycle_enabled: bool,
+}
+
+/// Merges one view of a directory. `primary` and `overrides` are in load order.
 pub(crate) fn merge(
     view: View,
     files: &SourceFiles,
     primary: &[LoadedFile],
     overrides: &[LoadedFile],
-    state_store: bool,
+    decodes: Decodes,
 ) -> Merged {
     let mut merger = Merger {
         view,
-        state_store,
+        state_store: decodes.state_store,
+        lifecycle_enabled: decodes.lifecycle_enabled,
         files,
         module: Module::new(view),
         diagnostics: Vec::new(),
@@ -68,11 +76,23 @@ pub(crate) fn merge(
     }
 }
 
+/// What a block of `kind` creates instances of, as OpenTofu's repetition errors name it.
+fn instances_of(kind: &str) -> &'static str {
+    match kind {
+        "data" => "data sources",
+        "ephemeral" => "ephemeral resources",
+        "module" => "module instances",
+        _ => "resources",
+    }
+}
+
 /// State of one merge.
 pub(crate) struct Merger<'a> {
     view: View,
-    /// Whether `state_store` blocks are decoded (see [`merge`]).
+    /// Whether `state_store` blocks are decoded (see [`Decodes`]).
     state_store: bool,
+    /// Whether `lifecycle { enabled }` is decoded (see [`Decodes`]).
+    lifecycle_enabled: bool,
     files: &'a SourceFiles,
     module: Module,
     diagnostics: Vec<Diagnostic>,
@@ -120,15 +140,35 @@ impl Merger<'_> {
             ) && let (Some(count), Some(for_each)) =
                 (body.attribute("count"), body.attribute("for_each"))
             {
-                let d = self
-                    .error(
-                        ids::COUNT_AND_FOR_EACH,
-                        "Invalid combination of \"count\" and \"for_each\"",
-                        for_each.name_span,
-                        "`for_each` set here",
-                    )
-                    .with_label(self.files, count.name_span, "`count` set here")
-                    .with_note("The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.");
+                let enabled = (body.blocks_of("lifecycle"))
+                    .find_map(|l| l.body.attribute("enabled"))
+                    .filter(|_| self.lifecycle_enabled);
+                let mut d = match enabled {
+                    // OpenTofu names all three (`complainRngAndMsg`).
+                    Some(enabled) => self
+                        .error(
+                            ids::COUNT_AND_FOR_EACH,
+                            "Invalid combination of \"count\", \"enabled\", and \"for_each\"",
+                            for_each.name_span,
+                            "`for_each` set here",
+                        )
+                        .with_label(self.files, enabled.name_span, "`enabled` set here")
+                        .with_note(format!(
+                            "The \"count\", \"enabled\", and \"for_each\" meta-arguments are \
+                             mutually-exclusive. Only one may be used to be explicit about the \
+                             number of {} to be created.",
+                            instances_of(&block.kind)
+                        )),
+                    None => self
+                        .error(
+                            ids::COUNT_AND_FOR_EACH,
+                            "Invalid combination of \"count\" and \"for_each\"",
+                            for_each.name_span,
+                            "`for_each` set here",
+                        )
+                        .with_note("The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created."),
+                };
+                d = d.with_label(self.files, count.name_span, "`count` set here");
                 self.report(d);
             }
             if block.kind == "module"
