@@ -268,13 +268,14 @@ fn walk_expr(expr: &Expr, f: &mut impl FnMut(&str, Span)) {
     }
 }
 
-/// The load errors of one view: the constructs every targeted release refuses.
+/// The load errors of one view: the constructs every targeted release refuses, and the
+/// managed resources' `lifecycle` settings in data sources and ephemeral resources.
 pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
-    judgements(ctx)
-        .iter()
+    let refused = judgements(ctx)
+        .into_iter()
         .filter(|j| j.refused_by_all(ctx))
-        .map(|j| refused(ctx, j))
-        .collect()
+        .map(|j| refused(ctx, &j));
+    refused.chain(managed_only::check(ctx)).collect()
 }
 
 /// The names the newest targeted release accepts where `judgement` was written, for "Did you
@@ -336,5 +337,6 @@ fn refused(ctx: &Context, judgement: &Judgement) -> Diagnostic {
     d.in_views(ctx.view.views())
 }
 
+mod managed_only;
 #[cfg(test)]
 mod tests;

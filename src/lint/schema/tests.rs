@@ -199,3 +199,65 @@ fn experimental_builds_accept_experimental_constructs() {
         }
     }
 }
+
+/// A managed resource's `lifecycle` settings in a data source or an ephemeral resource, with
+/// each tool's summary, in native and JSON syntax.
+#[test]
+fn managed_only_lifecycle_settings() {
+    let summaries = |files: Files| -> Vec<(String, String)> {
+        let mut found: Vec<(String, String)> =
+            all_findings(&crate::lint::testing::stand_ins::ON_BY_DEFAULT, files)
+                .into_iter()
+                .filter(|d| d.rule == ids::UNSUPPORTED_CONSTRUCT)
+                .map(|d| (d.message, format!("{:?}", d.views)))
+                .collect();
+        found.sort();
+        found
+    };
+    let both = "Views { terraform: true, opentofu: true }".to_string();
+    let data = "data \"a\" \"b\" {\n  lifecycle {\n    ignore_changes = []\n  }\n}\n";
+    let data_json = r#"{"data": {"a": {"b": {"lifecycle": {"ignore_changes": []}}}}}"#;
+    for files in [&[("main.tf", data)][..], &[("main.tf.json", data_json)][..]] {
+        assert_eq!(
+            summaries(files),
+            [(
+                "Invalid data resource lifecycle argument".into(),
+                both.clone()
+            )]
+        );
+    }
+    let ephemeral = "ephemeral \"a\" \"b\" {\n  lifecycle {\n    create_before_destroy = true\n  \
+                     }\n}\n";
+    assert_eq!(
+        summaries(&[("main.tf", ephemeral)]),
+        [
+            (
+                "Invalid ephemeral resource lifecycle argument".into(),
+                "Views { terraform: true, opentofu: false }".into()
+            ),
+            (
+                "Invalid lifecycle configuration for ephemeral resource".into(),
+                "Views { terraform: false, opentofu: true }".into()
+            ),
+        ]
+    );
+    // Terraform's `action_trigger` (1.14); OpenTofu has none, and refuses it as unknown.
+    let trigger = "data \"a\" \"b\" {\n  lifecycle {\n    action_trigger {}\n  }\n}\n";
+    assert_eq!(
+        summaries(&[("main.tf", trigger)]),
+        [
+            (
+                "Invalid data resource lifecycle nested block".into(),
+                "Views { terraform: true, opentofu: false }".into()
+            ),
+            (
+                "Unsupported block type".into(),
+                "Views { terraform: false, opentofu: true }".into()
+            ),
+        ]
+    );
+    // OpenTofu's `enabled` is for data sources too; preconditions are for every kind.
+    let fine = "data \"a\" \"b\" {\n  lifecycle {\n    enabled = true\n    precondition {\n      \
+                condition = true\n      error_message = \"x\"\n    }\n  }\n}\n";
+    assert!(summaries(&[("main.tofu", fine)]).is_empty());
+}
