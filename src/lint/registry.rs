@@ -45,7 +45,10 @@ pub(crate) const LOAD_ERRORS: &[RuleMeta] = &[
         ids::LEGACY_MODULE_META_ARGUMENT,
         "enabled in a call to a module that configures providers (OpenTofu 1.12)",
     ),
-    load_error(ids::MISSING_REQUIRED_ARGUMENT, "an output without value"),
+    load_error(
+        ids::MISSING_REQUIRED_ARGUMENT,
+        "an output without value, or a condition block without condition or error_message",
+    ),
     load_error(ids::MODULE_SOURCE_MISSING, "a module call without source"),
     load_error(
         ids::MODULE_VERSION_WITHOUT_REGISTRY_SOURCE,

@@ -76,6 +76,30 @@ pub(crate) fn merge(
     }
 }
 
+/// The condition blocks of a top-level block (`checkRuleBlockSchema`: `condition` and
+/// `error_message` required): preconditions and postconditions, variable validations and check
+/// assertions.
+fn check_rules(block: &Block) -> impl Iterator<Item = &Block> {
+    let nested = |kinds: &'static [&'static str]| {
+        (block.body.blocks.iter()).filter(move |b| kinds.contains(&b.kind.as_str()))
+    };
+    let lifecycle = match block.kind.as_str() {
+        "resource" | "data" | "ephemeral" => nested(&["lifecycle"]),
+        _ => nested(&[]),
+    };
+    let conditions = lifecycle.flat_map(|l| {
+        (l.body.blocks.iter())
+            .filter(|b| matches!(b.kind.as_str(), "precondition" | "postcondition"))
+    });
+    let own: &'static [&'static str] = match block.kind.as_str() {
+        "output" => &["precondition"],
+        "variable" => &["validation"],
+        "check" => &["assert"],
+        _ => &[],
+    };
+    conditions.chain(nested(own))
+}
+
 /// What a block of `kind` creates instances of, as OpenTofu's repetition errors name it.
 fn instances_of(kind: &str) -> &'static str {
     match kind {
@@ -190,29 +214,40 @@ impl Merger<'_> {
             if is_override {
                 continue;
             }
-            let missing = match block.kind.as_str() {
-                "module" if body.attribute("source").is_none() => Some("source"),
-                "output" if body.attribute("value").is_none() => Some("value"),
-                _ => None,
-            };
-            if let Some(argument) = missing {
-                let rule = if argument == "source" {
-                    ids::MODULE_SOURCE_MISSING
-                } else {
-                    ids::MISSING_REQUIRED_ARGUMENT
-                };
-                let d = self
-                    .error(
-                        rule,
-                        "Missing required argument",
-                        block.header_span,
-                        format!("no `{argument}` argument").as_str(),
-                    )
-                    .with_note(format!(
-                        "The argument \"{argument}\" is required, but no definition was found. It is checked in each primary file before override files are merged, so an override cannot supply it."
-                    ));
-                self.report(d);
+            match block.kind.as_str() {
+                "module" => self.require(block, &["source"]),
+                "output" => self.require(block, &["value"]),
+                _ => {}
             }
+            for rule in check_rules(block) {
+                self.require(rule, &["condition", "error_message"]);
+            }
+        }
+    }
+
+    /// `Missing required argument`, once per argument of `required` that `block` lacks (HCL's
+    /// schema check, in the order of the schema).
+    fn require(&mut self, block: &Block, required: &[&str]) {
+        for &argument in required {
+            if block.body.attribute(argument).is_some() {
+                continue;
+            }
+            let rule = if argument == "source" {
+                ids::MODULE_SOURCE_MISSING
+            } else {
+                ids::MISSING_REQUIRED_ARGUMENT
+            };
+            let d = self
+                .error(
+                    rule,
+                    "Missing required argument",
+                    block.header_span,
+                    format!("no `{argument}` argument").as_str(),
+                )
+                .with_note(format!(
+                    "The argument \"{argument}\" is required, but no definition was found. It is checked in each primary file before override files are merged, so an override cannot supply it."
+                ));
+            self.report(d);
         }
     }
 
