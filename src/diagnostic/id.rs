@@ -96,6 +96,7 @@ pub(crate) mod ids {
 
     pub(crate) const BACKEND_AND_CLOUD: FindingId = finding_id!("backend_and_cloud");
     pub(crate) const BACKEND_DUPLICATE: FindingId = finding_id!("backend_duplicate");
+    pub(crate) const CONST_VARIABLE_INVALID: FindingId = finding_id!("const_variable_invalid");
     pub(crate) const CORE_VERSION_UNSUPPORTED: FindingId = finding_id!("core_version_unsupported");
     pub(crate) const COUNT_AND_FOR_EACH: FindingId = finding_id!("count_and_for_each");
     pub(crate) const DUPLICATE_DEFINITION: FindingId = finding_id!("duplicate_definition");

@@ -14,6 +14,7 @@
 //! in `crate::rules`), so rules depend on the engine and never the other way round.
 
 pub(crate) mod check;
+pub(crate) mod const_variable;
 pub(crate) mod context;
 pub(crate) mod core_version;
 pub(crate) mod directory;

@@ -25,6 +25,10 @@ pub(crate) const LOAD_ERRORS: &[RuleMeta] = &[
     ),
     load_error(ids::BACKEND_DUPLICATE, "a second backend or cloud block"),
     load_error(
+        ids::CONST_VARIABLE_INVALID,
+        "a const variable that is also sensitive or ephemeral (Terraform)",
+    ),
+    load_error(
         ids::CORE_VERSION_UNSUPPORTED,
         "the module's version constraints exclude every targeted release",
     ),
