@@ -206,13 +206,10 @@ mod tests {
         let fine = "terraform {\n  language = TF2021\n}\n";
         let json = r#"{"terraform": {"language": "TF2038"}}"#;
         let invalid = ("Invalid language edition".to_string(), Views::BOTH);
-        let unsupported = ("Unsupported language edition".to_string(), Views::BOTH);
+        let unsupported = || ("Unsupported language edition".to_string(), Views::BOTH);
         assert_eq!(found(&[("v.tf", quoted)], "~> 1.11.0"), [invalid]);
-        assert_eq!(
-            found(&[("v.tf", newer)], "~> 1.11.0"),
-            [unsupported.clone()]
-        );
-        assert_eq!(found(&[("v.tf.json", json)], "~> 1.11.0"), [unsupported]);
+        assert_eq!(found(&[("v.tf", newer)], "~> 1.11.0"), [unsupported()]);
+        assert_eq!(found(&[("v.tf.json", json)], "~> 1.11.0"), [unsupported()]);
         assert!(found(&[("v.tf", fine)], "~> 1.11.0").is_empty());
         // OpenTofu 1.12 ignores the setting.
         let terraform_only = ("Unsupported language edition".to_string(), Views::TERRAFORM);
