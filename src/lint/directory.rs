@@ -326,6 +326,7 @@ fn run_directory_rules(
         found.extend(super::null_module_version::check(ctx));
         found.extend(super::legacy_module::check(ctx));
         found.extend(super::const_variable::check(ctx));
+        found.extend(super::depends_on_action::check(ctx));
         run_rules(Target::View(ctx), &mut found);
     }
     if contexts.len() == 2 {

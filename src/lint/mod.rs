@@ -17,6 +17,7 @@ pub(crate) mod check;
 pub(crate) mod const_variable;
 pub(crate) mod context;
 pub(crate) mod core_version;
+pub(crate) mod depends_on_action;
 pub(crate) mod directory;
 pub(crate) mod enabled_combination;
 pub(crate) mod helpers;

@@ -37,6 +37,10 @@ pub(crate) const LOAD_ERRORS: &[RuleMeta] = &[
         "one block sets both count and for_each",
     ),
     load_error(
+        ids::DEPENDS_ON_ACTION,
+        "an action in depends_on (Terraform)",
+    ),
+    load_error(
         ids::DUPLICATE_DEFINITION,
         "an object or argument is defined twice in the primary files",
     ),
