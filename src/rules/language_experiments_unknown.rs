@@ -1,28 +1,47 @@
 //! A `language` block's `experiments` element that is not a keyword naming a current experiment
 //! (there are none): an old or misspelled experiment, or a quoted string, stops the module from
-//! loading.
+//! loading. Likewise `terraform { experiments }` where the targeted build does not allow
+//! experiments: Terraform from 1.3 (but its alpha and development builds) and OpenTofu 1.6–1.11
+//! refuse the module (`sniffActiveExperiments`).
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::knowledge::blocks::LANGUAGE_EXPERIMENTS;
-use crate::syntax::{Expr, ExprKind};
+use crate::knowledge::releases::Release;
+use crate::syntax::{Attribute, Expr, ExprKind};
 
-use crate::lint::helpers::language_blocks;
+use crate::lint::helpers::{language_blocks, top_level_blocks};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
     id: "language_experiments_unknown",
     severity: Error,
     default: On,
-    summary: "a language experiment that is not a current experiment keyword",
-    check: Check::View(RuleViews::Only(View::OpenTofu), check),
+    summary: "a language experiment that is not a current experiment keyword, or that the \
+              targeted build does not allow",
+    check: Check::View(RuleViews::Both, check),
 };
+
+/// The first Terraform release whose builds allow experiments only in alpha and development
+/// builds (spec §1b, `experiments`).
+const TERRAFORM_GATES_EXPERIMENTS: Release = Release::new(1, 3);
+
+/// The first OpenTofu release that ignores `terraform { experiments }`.
+const OPENTOFU_IGNORES_TERRAFORM_EXPERIMENTS: Release = Release::new(1, 12);
+
+/// The concluded experiment that some releases still accept alone, to say it has concluded
+/// (`Experiment has concluded` there, `Module uses experimental features` elsewhere).
+const CONCLUDED_ALONE: &str = "module_variable_optional_attrs";
 
 const NOTE: &str = "Experiments are named by bare keywords, and this OpenTofu language has no \
                     current experiments: an old or misspelled experiment stops the module from \
                     loading.";
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    check_terraform_experiments(ctx, out);
+    if ctx.view != View::OpenTofu {
+        return;
+    }
     for (_, language) in language_blocks(ctx) {
         let Some(items) = language
             .body
@@ -40,6 +59,48 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// `terraform { experiments }` where every targeted build refuses experiments.
+fn check_terraform_experiments(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    let releases = &ctx.targets.releases;
+    let refused = match ctx.view {
+        View::Terraform => {
+            !ctx.targets.experiments && releases.iter().all(|&r| r >= TERRAFORM_GATES_EXPERIMENTS)
+        }
+        View::OpenTofu => releases
+            .iter()
+            .all(|&r| r < OPENTOFU_IGNORES_TERRAFORM_EXPERIMENTS),
+    };
+    if !refused {
+        return;
+    }
+    let settings = top_level_blocks(ctx)
+        .filter(|(_, b)| b.kind == "terraform")
+        .filter_map(|(_, b)| b.body.attribute("experiments"));
+    for attr in settings {
+        let items = attr.expr.tuple_items().unwrap_or_default();
+        let concluded_alone = matches!(items, [only] if only.keyword() == Some(CONCLUDED_ALONE));
+        if !concluded_alone {
+            out.push(experimental_features(ctx, attr));
+        }
+    }
+}
+
+/// `Module uses experimental features`, on `experiments`.
+fn experimental_features(ctx: &Context, attr: &Attribute) -> Diagnostic {
+    ctx.finding(&RULE, "Module uses experimental features")
+        .at(
+            ctx.files,
+            attr.name_span,
+            "experiments are not allowed here",
+        )
+        .with_note(
+            "Experimental features are intended only for gathering early feedback on new \
+             language designs, and so are available only in alpha releases (Terraform from 1.3, \
+             OpenTofu before 1.12; OpenTofu 1.12 ignores this setting).",
+        )
+        .with_help("remove `experiments`: a module for stable releases cannot use experiments")
 }
 
 /// `Unknown experiment keyword`, on a keyword no current experiment has.
@@ -94,5 +155,52 @@ mod tests {
     #[test]
     fn table() {
         check_table(&super::RULE, PASS, FAIL);
+    }
+
+    /// `terraform { experiments }`: refused by stable Terraform builds from 1.3 and by OpenTofu
+    /// 1.6–1.11, even empty; allowed by alpha and development builds.
+    #[test]
+    fn terraform_block_experiments() {
+        use crate::diagnostic::Views;
+        use crate::lint::directory::TargetVersions;
+        use crate::lint::testing::findings_targeting;
+        let found = |files: Files, terraform: &str, opentofu: &str| -> Vec<Views> {
+            let targets = TargetVersions {
+                terraform: Some(terraform.into()),
+                opentofu: Some(opentofu.into()),
+            };
+            let all = findings_targeting(&super::RULE, files, targets);
+            assert!(
+                all.iter()
+                    .all(|d| d.message == "Module uses experimental features")
+            );
+            all.into_iter().map(|d| d.views).collect()
+        };
+        let native = "terraform {\n  experiments = [some_feature]\n}\n";
+        let empty = "terraform {\n  experiments = []\n}\n";
+        let json = r#"{"terraform": {"experiments": ["some_feature"]}}"#;
+        for files in [
+            &[("main.tf", native)][..],
+            &[("main.tf", empty)][..],
+            &[("main.tf.json", json)][..],
+        ] {
+            assert_eq!(
+                found(files, ">= 1.3", "~> 1.11.0"),
+                [Views::BOTH],
+                "{files:?}"
+            );
+            assert_eq!(
+                found(files, ">= 1.3", ">= 1.11"),
+                [Views::TERRAFORM],
+                "{files:?}"
+            );
+            assert!(
+                found(files, "1.17.0-dev", ">= 1.12").is_empty(),
+                "{files:?}"
+            );
+            assert!(found(files, ">= 1.2", ">= 1.12").is_empty(), "{files:?}");
+        }
+        let concluded = "terraform {\n  experiments = [module_variable_optional_attrs]\n}\n";
+        assert!(found(&[("main.tf", concluded)], ">= 1.3", "~> 1.11.0").is_empty());
     }
 }
