@@ -33,16 +33,16 @@ The suites are judged against the upstream tree's own version (`version/VERSION`
 `--target`. The exit status is 1 when a must-load case gets an error-level finding or an
 in-scope summary is not reported, 2 on a usage error.
 
-Fetching the suites (the commits last checked are in UPSTREAM below):
+Fetching the suites (the commits last checked are in UPSTREAM below), a sparse checkout of the
+two folders the script reads:
 
-    git clone --filter=blob:none --no-checkout https://github.com/hashicorp/terraform /tmp/tf
-    mkdir -p /tmp/upstream-tf
-    git -C /tmp/tf archive HEAD internal/configs/testdata version/VERSION \\
-        | tar -x -C /tmp/upstream-tf
+    git clone --depth 1 --filter=blob:none --sparse https://github.com/hashicorp/terraform \\
+        /tmp/upstream-tf
+    git -C /tmp/upstream-tf sparse-checkout set internal/configs/testdata version
 
-(and the same with https://github.com/opentofu/opentofu into /tmp/upstream-tofu). No upstream
-code or test data is copied into this repository: only the expectations' summaries and the
-classifications below.
+(and the same with https://github.com/opentofu/opentofu into /tmp/upstream-tofu); the script
+prints these commands when the suites are missing. No upstream code or test data is copied into
+this repository: only the expectations' summaries and the classifications below.
 """
 
 import argparse
@@ -205,13 +205,10 @@ OUT_OF_SCOPE = {
 
 def fetch_instructions(tool):
     url, commit, into = UPSTREAM[tool]
-    clone = "/tmp/" + url.rsplit("/", 1)[1]
     return (
         f"fetch the {tool} suites (last checked at {commit}) with:\n"
-        f"  git clone --filter=blob:none --no-checkout {url} {clone}\n"
-        f"  mkdir -p {into}\n"
-        f"  git -C {clone} archive HEAD internal/configs/testdata version/VERSION"
-        f" | tar -x -C {into}\n"
+        f"  git clone --depth 1 --filter=blob:none --sparse {url} {into}\n"
+        f"  git -C {into} sparse-checkout set internal/configs/testdata version\n"
         f"then run: {sys.argv[0]} {tool} {into}/internal/configs/testdata"
     )
 
@@ -289,8 +286,8 @@ def main():
     parser.add_argument("--bin", default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), os.pardir, "target", "release",
         "tflint-merge"), help="the tflint-merge binary (default: target/release/tflint-merge)")
-    parser.add_argument("--target", help="the tool version to judge against "
-                        "(default: the tree's version/VERSION)")
+    parser.add_argument("--target", help="the tool version to judge against (default: the "
+                        "tree's version/VERSION; '' for each case's own constraints)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="also list matched and out-of-scope summaries")
     args = parser.parse_args()
@@ -306,7 +303,7 @@ def main():
         print(f"{args.bin}: no such binary; build it with `cargo build --release` or pass "
               "--bin", file=sys.stderr)
         return 2
-    target = args.target or upstream_version(testdata)
+    target = args.target if args.target is not None else upstream_version(testdata)
     print(f"{tool} suites in {testdata}, judged against {target or 'the module constraints'}")
 
     exceptions = MUST_LOAD_EXCEPTIONS[tool]
@@ -347,6 +344,8 @@ def main():
                 continue
             if errors:
                 counts["cases with an error"] += 1
+            elif args.verbose:
+                lines.append(f"  no error (upstream wants one): {case}")
             expected = [(name, line, summary)
                         for name, line, summary in comment_expectations(files, "ERROR")]
             if case in go_summaries:
