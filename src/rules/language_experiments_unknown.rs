@@ -6,8 +6,8 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
-use crate::knowledge::blocks::LANGUAGE_EXPERIMENTS;
-use crate::knowledge::releases::Release;
+use crate::knowledge::blocks::{LANGUAGE_EXPERIMENTS, TERRAFORM_CONCLUDED_EXPERIMENTS};
+use crate::knowledge::releases::{self, Release, Stage};
 use crate::syntax::{Attribute, Expr, ExprKind};
 
 use crate::lint::helpers::{language_blocks, top_level_blocks};
@@ -61,9 +61,24 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// `terraform { experiments }` where every targeted build refuses experiments.
+/// `terraform { experiments }` where every targeted build refuses experiments, and its keywords
+/// in a development snapshot of Terraform's development line, which has no current experiment.
 fn check_terraform_experiments(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let releases = &ctx.targets.releases;
+    if ctx.view == View::Terraform && ctx.targets.experiments {
+        let development = releases::all(View::Terraform)
+            .iter()
+            .any(|&(r, stage)| stage == Stage::Development && releases.contains(&r));
+        if development {
+            let settings = top_level_blocks(ctx)
+                .filter(|(_, b)| b.kind == "terraform")
+                .filter_map(|(_, b)| b.body.attribute("experiments")?.expr.tuple_items());
+            for item in settings.flatten() {
+                out.extend(terraform_keyword(ctx, item));
+            }
+        }
+        return;
+    }
     let refused = match ctx.view {
         View::Terraform => {
             !ctx.targets.experiments && releases.iter().all(|&r| r >= TERRAFORM_GATES_EXPERIMENTS)
@@ -85,6 +100,34 @@ fn check_terraform_experiments(ctx: &Context, out: &mut Vec<Diagnostic>) {
             out.push(experimental_features(ctx, attr));
         }
     }
+}
+
+/// `Experiment has concluded`, `Unknown experiment keyword` or `Invalid experiment keyword`, as
+/// Terraform's `decodeExperimentsAttr` words them; `None` for a reference (not a constant).
+fn terraform_keyword(ctx: &Context, item: &Expr) -> Option<Diagnostic> {
+    let (summary, label, note) = match (item.keyword(), &item.kind) {
+        (Some(name), _) => match TERRAFORM_CONCLUDED_EXPERIMENTS.iter().find(|e| e.0 == name) {
+            Some((_, message)) => (
+                "Experiment has concluded",
+                format!("`{name}` has concluded"),
+                format!("Experiment \"{name}\" is no longer available. {message}"),
+            ),
+            None => (
+                "Unknown experiment keyword",
+                format!("no current experiment is called `{name}`"),
+                format!("There is no current experiment with the keyword \"{name}\"."),
+            ),
+        },
+        (None, ExprKind::String(_)) => (
+            "Invalid experiment keyword",
+            "a quoted string, not a keyword".to_string(),
+            "Elements of \"experiments\" must all be keywords representing active experiments."
+                .to_string(),
+        ),
+        _ => return None,
+    };
+    let d = ctx.finding(&RULE, summary).at(ctx.files, item.span, label);
+    Some(d.with_note(note).with_help("remove it from `experiments`"))
 }
 
 /// `Module uses experimental features`, on `experiments`.
@@ -195,12 +238,44 @@ mod tests {
                 "{files:?}"
             );
             assert!(
-                found(files, "1.17.0-dev", ">= 1.12").is_empty(),
+                found(files, "1.15.0-alpha1", ">= 1.12").is_empty(),
                 "{files:?}"
             );
             assert!(found(files, ">= 1.2", ">= 1.12").is_empty(), "{files:?}");
         }
         let concluded = "terraform {\n  experiments = [module_variable_optional_attrs]\n}\n";
         assert!(found(&[("main.tf", concluded)], ">= 1.3", "~> 1.11.0").is_empty());
+    }
+
+    /// Terraform's development snapshot has no current experiment: each keyword has concluded
+    /// or is unknown. Older alpha builds had experiments of their own and are not judged.
+    #[test]
+    fn keywords_in_a_development_snapshot() {
+        use crate::lint::directory::TargetVersions;
+        use crate::lint::testing::findings_targeting;
+        let found = |files: Files, terraform: &str| -> Vec<String> {
+            let targets = TargetVersions {
+                terraform: Some(terraform.into()),
+                opentofu: Some(">= 1.12".into()),
+            };
+            let all = findings_targeting(&super::RULE, files, targets);
+            all.into_iter().map(|d| d.message).collect()
+        };
+        let native = "terraform {\n  experiments = [ephemeral_values, everything_is_a_plan, \
+                      \"x\"]\n}\n";
+        assert_eq!(
+            found(&[("main.tf", native)], "1.17.0-dev"),
+            [
+                "Experiment has concluded",
+                "Unknown experiment keyword",
+                "Invalid experiment keyword"
+            ]
+        );
+        let json = r#"{"terraform": {"experiments": ["ephemeral_values"]}}"#;
+        assert_eq!(
+            found(&[("main.tf.json", json)], "1.17.0-dev"),
+            ["Experiment has concluded"]
+        );
+        assert!(found(&[("main.tf", native)], "1.15.0-alpha20250101").is_empty());
     }
 }
