@@ -6,10 +6,11 @@
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::knowledge::blocks::LANGUAGE_EDITION as EDITION;
-use crate::knowledge::releases::Release;
 use crate::syntax::{Expr, ExprKind};
 
-use crate::lint::helpers::{json_interpolates, language_blocks, top_level_blocks};
+use crate::lint::helpers::{
+    json_interpolates, language_blocks, opentofu_reads_terraform_language, terraform_settings,
+};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -22,9 +23,6 @@ pub(crate) const RULE: Rule = declare_rule! {
 
 /// The one edition `terraform { language }` takes.
 const TERRAFORM_EDITION: &str = "TF2021";
-
-/// The first OpenTofu release that ignores `terraform { language }` (spec §1b).
-const OPENTOFU_IGNORES_TERRAFORM_EDITION: Release = Release::new(1, 12);
 
 const QUOTED_NOTE: &str =
     "The edition is a bare keyword, not a string: write `edition = tofu2024` without quotes.";
@@ -58,19 +56,10 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 /// `terraform { language = ... }`, where every targeted release reads it.
 fn check_terraform_language(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    let reads = match ctx.view {
-        View::Terraform => true,
-        View::OpenTofu => {
-            (ctx.targets.releases.iter()).all(|&r| r < OPENTOFU_IGNORES_TERRAFORM_EDITION)
-        }
-    };
-    if !reads {
+    if ctx.view == View::OpenTofu && !opentofu_reads_terraform_language(ctx) {
         return;
     }
-    let settings = top_level_blocks(ctx)
-        .filter(|(_, b)| b.kind == "terraform")
-        .filter_map(|(_, b)| b.body.attribute("language"));
-    for attr in settings {
+    for attr in terraform_settings(ctx, "language") {
         let expr = &attr.expr;
         match expr.keyword() {
             Some(TERRAFORM_EDITION) => {}

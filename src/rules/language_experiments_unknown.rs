@@ -10,7 +10,9 @@ use crate::knowledge::blocks::{LANGUAGE_EXPERIMENTS, TERRAFORM_CONCLUDED_EXPERIM
 use crate::knowledge::releases::{self, Release, Stage};
 use crate::syntax::{Attribute, Expr, ExprKind};
 
-use crate::lint::helpers::{language_blocks, top_level_blocks};
+use crate::lint::helpers::{
+    language_blocks, opentofu_reads_terraform_language, terraform_settings,
+};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -25,9 +27,6 @@ pub(crate) const RULE: Rule = declare_rule! {
 /// The first Terraform release whose builds allow experiments only in alpha and development
 /// builds (spec §1b, `experiments`).
 const TERRAFORM_GATES_EXPERIMENTS: Release = Release::new(1, 3);
-
-/// The first OpenTofu release that ignores `terraform { experiments }`.
-const OPENTOFU_IGNORES_TERRAFORM_EXPERIMENTS: Release = Release::new(1, 12);
 
 /// The concluded experiment that some releases still accept alone, to say it has concluded
 /// (`Experiment has concluded` there, `Module uses experimental features` elsewhere).
@@ -70,10 +69,8 @@ fn check_terraform_experiments(ctx: &Context, out: &mut Vec<Diagnostic>) {
             .iter()
             .any(|&(r, stage)| stage == Stage::Development && releases.contains(&r));
         if development {
-            let settings = top_level_blocks(ctx)
-                .filter(|(_, b)| b.kind == "terraform")
-                .filter_map(|(_, b)| b.body.attribute("experiments")?.expr.tuple_items());
-            for item in settings.flatten() {
+            let lists = terraform_settings(ctx, "experiments").filter_map(|a| a.expr.tuple_items());
+            for item in lists.flatten() {
                 out.extend(terraform_keyword(ctx, item));
             }
         }
@@ -83,17 +80,12 @@ fn check_terraform_experiments(ctx: &Context, out: &mut Vec<Diagnostic>) {
         View::Terraform => {
             !ctx.targets.experiments && releases.iter().all(|&r| r >= TERRAFORM_GATES_EXPERIMENTS)
         }
-        View::OpenTofu => releases
-            .iter()
-            .all(|&r| r < OPENTOFU_IGNORES_TERRAFORM_EXPERIMENTS),
+        View::OpenTofu => opentofu_reads_terraform_language(ctx),
     };
     if !refused {
         return;
     }
-    let settings = top_level_blocks(ctx)
-        .filter(|(_, b)| b.kind == "terraform")
-        .filter_map(|(_, b)| b.body.attribute("experiments"));
-    for attr in settings {
+    for attr in terraform_settings(ctx, "experiments") {
         let items = attr.expr.tuple_items().unwrap_or_default();
         let concluded_alone = matches!(items, [only] if only.keyword() == Some(CONCLUDED_ALONE));
         if !concluded_alone {
