@@ -190,7 +190,11 @@ impl Merger<'_> {
                             for_each.name_span,
                             "`for_each` set here",
                         )
-                        .with_note("The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created."),
+                        .with_note(
+                            "The \"count\" and \"for_each\" meta-arguments are \
+                             mutually-exclusive, only one should be used to be explicit about \
+                             the number of resources to be created.",
+                        ),
                 };
                 d = d.with_label(self.files, count.name_span, "`count` set here");
                 self.report(d);
@@ -245,7 +249,9 @@ impl Merger<'_> {
                     format!("no `{argument}` argument").as_str(),
                 )
                 .with_note(format!(
-                    "The argument \"{argument}\" is required, but no definition was found. It is checked in each primary file before override files are merged, so an override cannot supply it."
+                    "The argument \"{argument}\" is required, but no definition was found. It is \
+                     checked in each primary file before override files are merged, so an \
+                     override cannot supply it."
                 ));
             self.report(d);
         }
