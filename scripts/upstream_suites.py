@@ -48,7 +48,6 @@ this repository: only the expectations' summaries and the classifications below.
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
