@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use tflint_merge::View;
 use tflint_merge::effective::{PrintFormat, print, semantic_form};
-use tflint_merge::{ViewSelection, check_directory};
+use tflint_merge::{ViewSelection, check_directory, check_directory_targeting};
 
 fn module_dirs(root: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(root) else {
@@ -201,4 +201,96 @@ fn terraform_merges_action_blocks_from_overrides() {
         "{printed}"
     );
     assert!(!printed.contains("\"x\""), "{printed}");
+}
+
+/// Checks these files in the Terraform view, targeting `version`.
+fn check_terraform(
+    files: &[(&str, &str)],
+    version: &str,
+) -> (tempfile::TempDir, tflint_merge::DirectoryReport) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).expect("write");
+    }
+    let targets = [Some(version), None];
+    let report = check_directory_targeting(dir.path(), ViewSelection::Terraform, &[], targets)
+        .expect("checked");
+    (dir, report)
+}
+
+/// Terraform's state storage is one of `backend`, `cloud` and the `state_store` its
+/// experimental builds decode: an override file's replaces the base's, whichever kind each is
+/// (Terraform's `Module.mergeFile`), in native and JSON override files.
+#[test]
+fn terraform_state_storage_kinds_replace_each_other_in_overrides() {
+    let printed = |files: &[(&str, &str)]| {
+        let (dir, report) = check_terraform(files, "1.17.0-dev");
+        let module = report.modules.first().expect("the Terraform module");
+        let text = print(module, &report.files, PrintFormat::Hcl);
+        drop(dir);
+        text
+    };
+    let backend = "terraform {\n  backend \"s3\" {}\n}\n";
+    let state_store = "terraform {\n  state_store \"x\" {\n    provider \"p\" {}\n  }\n}\n";
+    let text = printed(&[("main.tf", backend), ("override.tf", state_store)]);
+    assert!(
+        text.contains("state_store \"x\"") && !text.contains("backend"),
+        "{text}"
+    );
+    let json = r#"{"terraform": {"state_store": {"x": {"provider": {"p": {}}}}}}"#;
+    let text = printed(&[("main.tf", backend), ("override.tf.json", json)]);
+    assert!(
+        text.contains("state_store \"x\"") && !text.contains("backend"),
+        "{text}"
+    );
+    let cloud = "terraform {\n  cloud {}\n}\n";
+    let text = printed(&[("main.tf", state_store), ("override.tf", cloud)]);
+    assert!(
+        text.contains("cloud {}") && !text.contains("state_store"),
+        "{text}"
+    );
+}
+
+/// Where Terraform decodes `state_store` (its experimental builds), a second one is a duplicate
+/// and one beside a backend or `cloud` block conflicts, with Terraform's summaries
+/// (`Module.appendFile`); elsewhere the block is only "Unsupported block type".
+#[test]
+fn terraform_state_store_conflicts_in_experimental_builds() {
+    let messages = |files: &[(&str, &str)], version: &str| -> Vec<String> {
+        let (_dir, report) = check_terraform(files, version);
+        let mut found: Vec<String> = report
+            .diagnostics
+            .into_iter()
+            .map(|d| d.message)
+            .filter(|m| m != "Unsupported backend type")
+            .collect();
+        found.sort();
+        found
+    };
+    let store = "terraform {\n  state_store \"x\" {\n    provider \"p\" {}\n  }\n}\n";
+    let store_json = r#"{"terraform": {"state_store": {"y": {"provider": {"p": {}}}}}}"#;
+    let backend = "terraform {\n  backend \"s3\" {}\n}\n";
+    let cloud = "terraform {\n  cloud {}\n}\n";
+    let dev = "1.17.0-dev";
+    assert_eq!(
+        messages(&[("a.tf", store), ("b.tf.json", store_json)], dev),
+        ["Duplicate 'state_store' configuration block"]
+    );
+    assert_eq!(
+        messages(&[("a.tf", backend), ("b.tf.json", store_json)], dev),
+        ["Conflicting 'state_store' and 'backend' configuration blocks are present"]
+    );
+    assert_eq!(
+        messages(&[("a.tf", cloud), ("b.tf", store)], dev),
+        ["Conflicting 'cloud' and 'state_store' configuration blocks are present"]
+    );
+    assert_eq!(
+        messages(&[("a.tf", cloud), ("b.tf", store), ("c.tf", backend)], dev),
+        ["Only one of 'cloud', 'state_store', or 'backend' configuration blocks are allowed"]
+    );
+    // A stable build does not decode it.
+    assert_eq!(
+        messages(&[("a.tf", cloud), ("b.tf", store)], "1.15.0"),
+        ["Unsupported block type"]
+    );
 }

@@ -149,7 +149,8 @@ struct CheckArgs {
     #[arg(long, hide = true)]
     stats: bool,
     // Targeted releases (issue 11).
-    /// The Terraform releases to judge against, e.g. ">= 1.6" [default: the module's own
+    /// The Terraform releases to judge against, e.g. ">= 1.6", or one build, e.g. "1.17.0-dev"
+    /// (alpha and dev builds accept experiments) [default: the module's own
     /// `required_version`, else the newest stable release].
     #[arg(long, value_name = "CONSTRAINT")]
     terraform_version: Option<String>,

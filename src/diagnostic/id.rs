@@ -96,8 +96,10 @@ pub(crate) mod ids {
 
     pub(crate) const BACKEND_AND_CLOUD: FindingId = finding_id!("backend_and_cloud");
     pub(crate) const BACKEND_DUPLICATE: FindingId = finding_id!("backend_duplicate");
+    pub(crate) const CONST_VARIABLE_INVALID: FindingId = finding_id!("const_variable_invalid");
     pub(crate) const CORE_VERSION_UNSUPPORTED: FindingId = finding_id!("core_version_unsupported");
     pub(crate) const COUNT_AND_FOR_EACH: FindingId = finding_id!("count_and_for_each");
+    pub(crate) const DEPENDS_ON_ACTION: FindingId = finding_id!("depends_on_action");
     pub(crate) const DUPLICATE_DEFINITION: FindingId = finding_id!("duplicate_definition");
     pub(crate) const IO_ERROR: FindingId = finding_id!("io_error");
     pub(crate) const LANGUAGE_BLOCK_IN_OVERRIDE: FindingId =

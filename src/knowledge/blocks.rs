@@ -56,3 +56,50 @@ pub(crate) const LANGUAGE_EDITION: &str = "tofu2024";
 
 /// The experiments the current OpenTofu language offers (`language { experiments = [...] }`).
 pub(crate) const LANGUAGE_EXPERIMENTS: &[&str] = &[];
+
+/// The experiments Terraform's development line lists as concluded, with the message it gives
+/// (`internal/experiments/experiment.go`, `registerConcludedExperiment`); it has no current
+/// experiment, so any other keyword is unknown.
+pub(crate) const TERRAFORM_CONCLUDED_EXPERIMENTS: &[(&str, &str)] = &[
+    (
+        "unknown_instances",
+        "Unknown instances are being rolled into a larger feature for deferring unready \
+         resources and modules.",
+    ),
+    (
+        "variable_validation",
+        "Custom variable validation can now be used by default, without enabling an experiment.",
+    ),
+    (
+        "variable_validation_crossref",
+        "Input variable validation rules may now refer to other objects in the same module \
+         without enabling any experiment.",
+    ),
+    (
+        "provider_sensitive_attrs",
+        "Provider-defined sensitive attributes are now redacted by default, without enabling an \
+         experiment.",
+    ),
+    (
+        "template_string_func",
+        "The templatestring function can now be used without enabling an experiment.",
+    ),
+    (
+        "config_driven_move",
+        "Declarations of moved resource instances using \"moved\" blocks can now be used by \
+         default, without enabling an experiment.",
+    ),
+    (
+        "preconditions_postconditions",
+        "Condition blocks can now be used by default, without enabling an experiment.",
+    ),
+    (
+        "ephemeral_values",
+        "Ephemeral values can now be used by default, without enabling an experiment.",
+    ),
+    (
+        "module_variable_optional_attrs",
+        "The final feature corresponding to this experiment differs from the experimental form \
+         and is available in the Terraform language from Terraform v1.3.0 onwards.",
+    ),
+];

@@ -471,6 +471,34 @@ pub(crate) fn ignores(view: View, release: Release, place: Place, name: &str) ->
         .any(|&(v, r, p, n)| v == view && r == release && p == place && n == name)
 }
 
+/// Constructs that only experimental builds accept, from the release line given on (spec §1:
+/// `state_store`, and `action` in 1.13): Terraform allows experiments in its alpha releases and
+/// development snapshots only (`experiments.go` at the top of its tree: "alpha releases and
+/// development snapshots, but _not_ for betas, release candidates, or final releases"). The rows
+/// above describe the other builds.
+const EXPERIMENTAL: &[(View, Release, Place, &str)] = &[
+    (View::Terraform, Release::new(1, 13), TopLevel, "action"),
+    (
+        View::Terraform,
+        Release::new(1, 13),
+        In(B::Lifecycle),
+        "action_trigger",
+    ),
+    (
+        View::Terraform,
+        Release::new(1, 14),
+        In(B::Terraform),
+        "state_store",
+    ),
+];
+
+/// Whether experimental builds of `release` of `view`'s tool accept the construct.
+pub(crate) fn experimental(view: View, release: Release, place: Place, name: &str) -> bool {
+    EXPERIMENTAL
+        .iter()
+        .any(|&(v, since, p, n)| v == view && release >= since && p == place && n == name)
+}
+
 /// The row of a construct, if it is described.
 pub(crate) fn find(place: Place, name: &str) -> Option<&'static Feature> {
     FEATURES.iter().find(|f| f.place == place && f.name == name)

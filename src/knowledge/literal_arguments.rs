@@ -91,12 +91,13 @@ const LITERAL_ARGUMENTS: &[(&[&str], &[&str])] = &[
     (&["resource", "provisioner"], &["when", "on_failure"]),
     (&["removed", "provisioner"], &["when", "on_failure"]),
     // parser_config.go, terraformBlockSchema: required_version by decodeVersionConstraint,
-    // experiments and language by hcl.ExprAsKeyword (experiments.go); state_store.go: the
-    // state_store body by hcldec.Decode with nil (an attribute in our lowering).
+    // experiments and language by hcl.ExprAsKeyword (experiments.go).
     (
         &["terraform"],
-        &["required_version", "experiments", "language", "state_store"],
+        &["required_version", "experiments", "language"],
     ),
+    // state_store.go: the state_store body (but its `provider` block) by hcldec.Decode with nil.
+    (&["terraform", "state_store"], &[EVERY_ARGUMENT]),
     // backend.go, cloud.go: hcldec.Decode with nil when the backend is configured.
     (&["terraform", "backend"], &[EVERY_ARGUMENT]),
     (&["terraform", "cloud"], &[EVERY_ARGUMENT]),

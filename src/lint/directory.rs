@@ -11,6 +11,7 @@ use crate::input::neighbours::Neighbours;
 use crate::input::overlay::Overlay;
 use crate::input::read::{DEFAULT_MAX_FILE_BYTES, LoadedSource, Reader, read_and_parse};
 use crate::knowledge::View;
+use crate::knowledge::features::{Body, Place};
 use crate::knowledge::files::ConfigName;
 use crate::module::merge::{self, LoadedFile, Module};
 use crate::module::views::{ViewFiles, view_files};
@@ -175,7 +176,15 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
                 .collect()
         };
         let (primary, overrides) = (pick(&files.primary), pick(&files.overrides));
-        let merged = merge::merge(*view, &result.files, &primary, &overrides);
+        // Terraform decodes `state_store` in experimental builds only (only there is it the
+        // module's state storage), OpenTofu `lifecycle { enabled }` from 1.11.
+        let setting = options.target_versions.get(*view);
+        let targets = Targets::derive(*view, &primary, &overrides, setting);
+        let decodes = merge::Decodes {
+            state_store: (targets.refusing(Place::In(Body::Terraform), "state_store")).is_empty(),
+            lifecycle_enabled: (targets.refusing(Place::In(Body::Lifecycle), "enabled")).is_empty(),
+        };
+        let merged = merge::merge(*view, &result.files, &primary, &overrides, decodes);
         if !complete {
             // The broken file may hold the base an override merges into.
             let could_be_missing = |d: &Diagnostic| d.rule == ids::OVERRIDE_WITHOUT_BASE;
@@ -338,6 +347,8 @@ fn run_directory_rules(
         found.extend(super::enabled_combination::check(ctx));
         found.extend(super::null_module_version::check(ctx));
         found.extend(super::legacy_module::check(ctx));
+        found.extend(super::const_variable::check(ctx));
+        found.extend(super::depends_on_action::check(ctx));
         run_rules(Target::View(ctx), &mut found);
     }
     if contexts.len() == 2 {

@@ -40,7 +40,7 @@ pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
                 block.body.attribute("for_each"),
             );
             match (count, for_each) {
-                // Both: `count_and_for_each` already reports the block.
+                // Both: the merge reports the block, naming all three.
                 (Some(_), Some(_)) | (None, None) => None,
                 (Some(other), None) => Some(invalid_combination(ctx, block, other, enabled)),
                 (None, Some(other)) => Some(invalid_combination(ctx, block, other, enabled)),
@@ -115,5 +115,34 @@ mod tests {
         // Without `count` or `for_each`: fine.
         let alone = "resource \"a\" \"b\" {\n  lifecycle {\n    enabled = true\n  }\n}\n";
         assert!(combinations(&[("main.tofu", alone)]).is_empty());
+    }
+
+    /// All three: OpenTofu names them all in one error; Terraform, which has no `enabled`,
+    /// names `count` and `for_each` (and refuses `enabled` on its own).
+    #[test]
+    fn all_three_in_one_error() {
+        const THREE: &str = "ephemeral \"a\" \"b\" {\n  count = 1\n  for_each = {}\n  \
+                             lifecycle {\n    enabled = true\n  }\n}\n";
+        let json = r#"{"data": {"a": {"b": {"count": 1, "for_each": {},
+                       "lifecycle": {"enabled": true}}}}}"#;
+        for files in [&[("main.tf", THREE)][..], &[("main.tf.json", json)][..]] {
+            let mut found = combinations(files);
+            found.sort();
+            let names = |list: &str| format!("Invalid combination of {list}");
+            assert_eq!(
+                found,
+                [
+                    (
+                        names(r#""count" and "for_each""#),
+                        "Views { terraform: true, opentofu: false }".into()
+                    ),
+                    (
+                        names(r#""count", "enabled", and "for_each""#),
+                        "Views { terraform: false, opentofu: true }".into()
+                    ),
+                ],
+                "{files:?}"
+            );
+        }
     }
 }

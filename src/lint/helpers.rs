@@ -48,6 +48,27 @@ pub(crate) fn top_level_blocks<'a>(
         .flat_map(|f| f.file.body.blocks.iter().map(move |b| (f, b)))
 }
 
+/// The first OpenTofu release that ignores `terraform { language }` and `terraform {
+/// experiments }`, taking both from the top-level `language` block (spec §1b).
+pub(crate) const OPENTOFU_IGNORES_TERRAFORM_LANGUAGE: Release = Release::new(1, 12);
+
+/// Whether every targeted OpenTofu release still reads `terraform { language }` and
+/// `terraform { experiments }`.
+pub(crate) fn opentofu_reads_terraform_language(ctx: &Context) -> bool {
+    (ctx.targets.releases.iter()).all(|&r| r < OPENTOFU_IGNORES_TERRAFORM_LANGUAGE)
+}
+
+/// The `name` arguments of every `terraform` block of the view, primary and override files:
+/// settings the tools check in each file as they read it, before anything is merged.
+pub(crate) fn terraform_settings<'a>(
+    ctx: &'a Context<'a>,
+    name: &'a str,
+) -> impl Iterator<Item = &'a Attribute> + 'a {
+    top_level_blocks(ctx)
+        .filter(|(_, b)| b.kind == "terraform")
+        .filter_map(move |(_, b)| b.body.attribute(name))
+}
+
 /// The top-level `language` blocks of a view's primary files, with their files.
 pub(crate) fn language_blocks<'a>(
     ctx: &'a Context<'a>,

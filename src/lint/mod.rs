@@ -14,8 +14,10 @@
 //! in `crate::rules`), so rules depend on the engine and never the other way round.
 
 pub(crate) mod check;
+pub(crate) mod const_variable;
 pub(crate) mod context;
 pub(crate) mod core_version;
+pub(crate) mod depends_on_action;
 pub(crate) mod directory;
 pub(crate) mod enabled_combination;
 pub(crate) mod function_namespace;

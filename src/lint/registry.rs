@@ -25,12 +25,20 @@ pub(crate) const LOAD_ERRORS: &[RuleMeta] = &[
     ),
     load_error(ids::BACKEND_DUPLICATE, "a second backend or cloud block"),
     load_error(
+        ids::CONST_VARIABLE_INVALID,
+        "a const variable that is also sensitive or ephemeral (Terraform)",
+    ),
+    load_error(
         ids::CORE_VERSION_UNSUPPORTED,
         "the module's version constraints exclude every targeted release",
     ),
     load_error(
         ids::COUNT_AND_FOR_EACH,
         "one block sets both count and for_each",
+    ),
+    load_error(
+        ids::DEPENDS_ON_ACTION,
+        "an action in depends_on (Terraform)",
     ),
     load_error(
         ids::DUPLICATE_DEFINITION,
@@ -45,7 +53,10 @@ pub(crate) const LOAD_ERRORS: &[RuleMeta] = &[
         ids::LEGACY_MODULE_META_ARGUMENT,
         "count, for_each, depends_on or enabled in a call to a module that configures providers",
     ),
-    load_error(ids::MISSING_REQUIRED_ARGUMENT, "an output without value"),
+    load_error(
+        ids::MISSING_REQUIRED_ARGUMENT,
+        "an output without value, or a condition block without condition or error_message",
+    ),
     load_error(ids::MODULE_SOURCE_MISSING, "a module call without source"),
     load_error(
         ids::MODULE_VERSION_WITHOUT_REGISTRY_SOURCE,

@@ -298,13 +298,14 @@ fn walk_body_calls<'b>(body: &'b syntax::Body, path: &mut Vec<&'b str>, f: &mut 
     }
 }
 
-/// The load errors of one view: the constructs every targeted release refuses.
+/// The load errors of one view: the constructs every targeted release refuses, and the
+/// managed resources' `lifecycle` settings in data sources and ephemeral resources.
 pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
-    judgements(ctx)
-        .iter()
+    let refused = judgements(ctx)
+        .into_iter()
         .filter(|j| j.refused_by_all(ctx))
-        .map(|j| refused(ctx, j))
-        .collect()
+        .map(|j| refused(ctx, &j));
+    refused.chain(managed_only::check(ctx)).collect()
 }
 
 /// The names the newest targeted release accepts where `judgement` was written, for "Did you
@@ -411,5 +412,6 @@ fn refused(ctx: &Context, judgement: &Judgement) -> Diagnostic {
     d.in_views(ctx.view.views())
 }
 
+mod managed_only;
 #[cfg(test)]
 mod tests;

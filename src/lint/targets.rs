@@ -47,6 +47,41 @@ pub(crate) struct Targets {
     /// releases differ now and then (Terraform 1.15.5 accepts a null module `version`).
     versions: Vec<VersionSet>,
     pub(crate) basis: Basis,
+    /// Whether the target is an experimental build (a Terraform alpha release or development
+    /// snapshot, named by its version): it also accepts the experimental constructs.
+    pub(crate) experiments: bool,
+}
+
+/// One pre-release build, named exactly (`1.17.0-dev`, `= 1.15.0-alpha20250101`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Build {
+    release: Release,
+    /// The version core (`1.17.0`): the tools check constraints against it ("Prerelease
+    /// versions of terraform will match constraints using their version core only").
+    core: Version,
+    experiments: bool,
+}
+
+/// The build `text` names, when it is one pre-release version of a known release line of
+/// `view`'s tool. Terraform's alpha releases and development snapshots allow experiments
+/// (`experiments.go` at the top of its tree); OpenTofu has no experimental builds.
+fn prerelease_build(view: View, text: &str) -> Option<Build> {
+    let [constraint] = version::parse(text).ok()?.try_into().ok()?;
+    let pre = constraint.version.pre.as_deref()?;
+    if constraint.op != version::Op::Eq {
+        return None;
+    }
+    let [major, minor, patch] = constraint.version.segments;
+    let release = Release::new(u16::try_from(major).ok()?, u16::try_from(minor).ok()?);
+    releases::all(view)
+        .iter()
+        .any(|&(r, _)| r == release)
+        .then(|| Build {
+            release,
+            core: Version::new(major, minor, patch),
+            experiments: view == View::Terraform
+                && (pre.starts_with("alpha") || pre.starts_with("dev")),
+        })
 }
 
 impl Targets {
@@ -58,6 +93,15 @@ impl Targets {
         overrides: &[LoadedFile],
         setting: Option<&str>,
     ) -> Targets {
+        if let Some(build) = setting.and_then(|text| prerelease_build(view, text)) {
+            return Targets {
+                view,
+                releases: vec![build.release],
+                versions: vec![VersionSet::exactly(build.core)],
+                basis: Basis::Setting,
+                experiments: build.experiments,
+            };
+        }
         if let Some(text) = setting
             && let Some(releases) = releases_admitted_by(view, text)
         {
@@ -71,6 +115,7 @@ impl Targets {
                 releases,
                 versions,
                 basis: Basis::Setting,
+                experiments: false,
             };
         }
         let constrained = releases::all(view).iter().any(|&(release, _)| {
@@ -92,6 +137,7 @@ impl Targets {
                 versions: releases.iter().map(|&r| read_by(r)).collect(),
                 releases,
                 basis: Basis::Module,
+                experiments: false,
             },
             None => Targets::newest_stable_with(view, Basis::NoKnownRelease),
         }
@@ -104,6 +150,7 @@ impl Targets {
             releases: vec![releases::newest_stable(view)],
             versions: vec![VersionSet::exactly(releases::newest_stable_patch(view))],
             basis,
+            experiments: false,
         }
     }
 
@@ -139,6 +186,7 @@ impl Targets {
             .copied()
             .filter(|&r| features::accepts(self.view, r, place, name) == Some(false))
             .filter(|&r| !features::ignores(self.view, r, place, name))
+            .filter(|&r| !self.accepts_experimental(r, place, name))
             .collect()
     }
 
@@ -149,12 +197,27 @@ impl Targets {
             .iter()
             .copied()
             .filter(|&r| features::ignores(self.view, r, place, name))
+            .filter(|&r| !self.accepts_experimental(r, place, name))
             .collect()
     }
 
-    /// `Terraform 1.6–1.15`, `OpenTofu 1.12`.
+    /// Whether the targeted build is experimental and `release` accepts the construct there.
+    fn accepts_experimental(&self, release: Release, place: Place, name: &str) -> bool {
+        self.experiments && features::experimental(self.view, release, place, name)
+    }
+
+    /// `Terraform 1.6–1.15`, `OpenTofu 1.12`, `Terraform 1.17 (an experimental build)`.
     pub(crate) fn describe(&self) -> String {
-        format!("{} {}", self.view.tool_name(), range_text(&self.releases))
+        let build = if self.experiments {
+            " (an experimental build)"
+        } else {
+            ""
+        };
+        format!(
+            "{} {}{build}",
+            self.view.tool_name(),
+            range_text(&self.releases)
+        )
     }
 
     /// Why these releases: for `tflint-merge` messages and notes.
@@ -200,7 +263,9 @@ pub(crate) fn explain_targets() -> String {
          `language {{ compatible_with }}`, and `required_version` in every file for 1.6-1.11, in\n\
          .tofu files only from 1.12), else the newest stable release. Set them with\n\
          `terraform_version:`/`opentofu_version:` in .tflint-merge.yaml or\n\
-         --terraform-version/--opentofu-version (e.g. \">= 1.6\").\n\
+         --terraform-version/--opentofu-version (e.g. \">= 1.6\"), or name one pre-release build\n\
+         (\"1.17.0-dev\"): Terraform's alpha releases and development snapshots also accept\n\
+         its experimental constructs (`state_store`).\n\
          Known: {}; {}.\n",
         known(View::Terraform),
         known(View::OpenTofu)
@@ -227,9 +292,13 @@ pub(crate) fn range_text(releases: &[Release]) -> String {
         .join(", ")
 }
 
-/// The known releases of `view` a constraint string admits, stable ones when there are any;
-/// `None` when the string does not parse or admits no known release.
+/// The known releases of `view` a constraint string admits, stable ones when there are any, or
+/// the release line of the pre-release build it names; `None` when the string does not parse
+/// or admits no known release.
 pub(crate) fn releases_admitted_by(view: View, text: &str) -> Option<Vec<Release>> {
+    if let Some(build) = prerelease_build(view, text) {
+        return Some(vec![build.release]);
+    }
     let set = VersionSet::of(&version::parse(text).ok()?);
     prefer_stable(view, |release| set.overlaps(&release.versions()))
 }
@@ -397,6 +466,38 @@ mod tests {
         ));
     }
 
+    /// Terraform's alpha releases and development snapshots allow experiments; its betas,
+    /// release candidates and final releases do not, nor does any OpenTofu build.
+    #[test]
+    fn experimental_builds() {
+        let build = |view: View, text: &str| {
+            let targets = Targets::derive(view, &[], &[], Some(text));
+            (targets.describe(), targets.experiments)
+        };
+        let experimental = |_: &str| ("Terraform 1.17 (an experimental build)".into(), true);
+        assert_eq!(build(View::Terraform, "1.17.0-dev"), experimental(""));
+        assert_eq!(
+            build(View::Terraform, "= 1.17.0-alpha20260101"),
+            experimental("")
+        );
+        assert_eq!(
+            build(View::Terraform, "1.16.0-rc2"),
+            ("Terraform 1.16".into(), false)
+        );
+        assert_eq!(
+            build(View::Terraform, "1.17.0"),
+            ("Terraform 1.17".into(), false)
+        );
+        assert_eq!(
+            build(View::OpenTofu, "1.13.0-dev"),
+            ("OpenTofu 1.13".into(), false)
+        );
+        // The version core is the targeted version: a constraint is checked against it.
+        let targets = Targets::derive(View::Terraform, &[], &[], Some("1.15.5-alpha1"));
+        assert!(targets.some_version_from(&Version::new(1, 15, 5)));
+        assert!(!targets.some_version_below(&Version::new(1, 15, 5)));
+    }
+
     #[test]
     fn set_by_the_user() {
         assert_eq!(
@@ -408,6 +509,12 @@ mod tests {
             ])
         );
         assert_eq!(releases_admitted_by(View::Terraform, ">= 3"), None);
+        // One pre-release build: its release line.
+        assert_eq!(
+            releases_admitted_by(View::Terraform, "1.17.0-dev"),
+            Some(vec![Release::new(1, 17)])
+        );
+        assert_eq!(releases_admitted_by(View::Terraform, "1.99.0-dev"), None);
         assert_eq!(releases_admitted_by(View::Terraform, "nope"), None);
     }
 }

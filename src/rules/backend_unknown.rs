@@ -136,6 +136,32 @@ mod tests {
         check_table(&super::RULE, PASS, FAIL);
     }
 
+    /// An override's `state_store` replaces the base backend in Terraform's experimental builds,
+    /// so `init` never sees it; stable builds and OpenTofu do not decode `state_store` and keep
+    /// the backend.
+    #[test]
+    fn a_backend_replaced_by_a_state_store_is_not_judged_in_experimental_builds() {
+        use crate::diagnostic::Views;
+        use crate::lint::directory::TargetVersions;
+        use crate::lint::testing::findings_targeting;
+        let backend = "terraform {\n  backend \"s4\" {}\n}\n";
+        let native = "terraform {\n  state_store \"x\" {}\n}\n";
+        let json = r#"{"terraform": {"state_store": {"x": {}}}}"#;
+        for over in [("override.tf", native), ("override.tf.json", json)] {
+            let views = |terraform: &str| {
+                let targets = TargetVersions {
+                    terraform: Some(terraform.into()),
+                    opentofu: None,
+                };
+                let files: &[(&str, &str)] = &[("main.tf", backend), over];
+                let found = findings_targeting(&super::RULE, files, targets);
+                found.iter().map(|d| d.views).collect::<Vec<_>>()
+            };
+            assert_eq!(views("1.17.0-dev"), [Views::OPENTOFU], "{over:?}");
+            assert_eq!(views("1.15.0"), [Views::BOTH], "{over:?}");
+        }
+    }
+
     #[test]
     fn oci_in_opentofu_names_terraform() {
         let files: Files = &[("backend.tofu", "terraform {\n  backend \"oci\" {}\n}\n")];

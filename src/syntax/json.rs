@@ -217,6 +217,8 @@ enum Schema {
     Provider,
     Terraform,
     Cloud,
+    /// Terraform's experimental `state_store`: the store's settings and one `provider` block.
+    StateStore,
     Encryption,
     /// `state`, `plan` and the remote state data source settings of `encryption`.
     EncryptionTarget,
@@ -287,6 +289,8 @@ fn nested_block(schema: Schema, key: &str) -> Option<(usize, Schema)> {
         (Lifecycle, "precondition" | "postcondition" | "action_trigger") => (0, Plain),
         (Terraform, "backend") => (1, Plain),
         (Terraform, "cloud") => (0, Cloud),
+        (Terraform, "state_store") => (1, StateStore),
+        (StateStore, "provider") => (1, Provider),
         (Cloud, "workspaces") => (0, Plain),
         (Terraform, "required_providers") => (0, Plain),
         (Terraform, "provider_meta") => (1, Plain),

@@ -465,3 +465,103 @@ fn namespaced_calls_before_namespaces() {
         ["Unknown function provider", "Unknown provider function"]
     );
 }
+
+/// Experimental constructs load only when an experimental build is targeted (a Terraform alpha
+/// release or development snapshot): `state_store` from 1.14, `action` in 1.13.
+#[test]
+fn experimental_builds_accept_experimental_constructs() {
+    let rule = &crate::lint::testing::stand_ins::ON_BY_DEFAULT;
+    let terraform = |version: &str, files: Files| {
+        let targets = TargetVersions {
+            terraform: Some(version.into()),
+            opentofu: None,
+        };
+        let found = findings_targeting(rule, files, targets.clone());
+        let all =
+            crate::lint::testing::findings_targeting_id(ids::UNSUPPORTED_CONSTRUCT, files, targets);
+        assert!(found.is_empty(), "findings of another rule only");
+        all.into_iter()
+            .filter(|d| d.views.terraform)
+            .map(|d| d.message)
+            .collect::<Vec<_>>()
+    };
+    let native = "terraform {\n  state_store \"x\" {\n    provider \"p\" {}\n  }\n}\n";
+    let json = r#"{"terraform": {"state_store": {"x": {"provider": {"p": {}}}}}}"#;
+    for files in [&[("main.tf", native)][..], &[("main.tf.json", json)][..]] {
+        for version in ["1.17.0-dev", "1.15.0-alpha20250101", "= 1.14.0-alpha1"] {
+            assert!(terraform(version, files).is_empty(), "{version} {files:?}");
+        }
+        // Not in 1.13's schema; betas, release candidates and releases refuse it.
+        for version in [
+            "1.13.0-alpha1",
+            "1.16.0-rc2",
+            "1.16.0-beta1",
+            "1.15.0",
+            ">= 1.14",
+        ] {
+            assert_eq!(terraform(version, files).len(), 1, "{version} {files:?}");
+        }
+    }
+}
+
+/// A managed resource's `lifecycle` settings in a data source or an ephemeral resource, with
+/// each tool's summary, in native and JSON syntax.
+#[test]
+fn managed_only_lifecycle_settings() {
+    let summaries = |files: Files| -> Vec<(String, String)> {
+        let mut found: Vec<(String, String)> =
+            all_findings(&crate::lint::testing::stand_ins::ON_BY_DEFAULT, files)
+                .into_iter()
+                .filter(|d| d.rule == ids::UNSUPPORTED_CONSTRUCT)
+                .map(|d| (d.message, format!("{:?}", d.views)))
+                .collect();
+        found.sort();
+        found
+    };
+    let both = "Views { terraform: true, opentofu: true }".to_string();
+    let data = "data \"a\" \"b\" {\n  lifecycle {\n    ignore_changes = []\n  }\n}\n";
+    let data_json = r#"{"data": {"a": {"b": {"lifecycle": {"ignore_changes": []}}}}}"#;
+    for files in [&[("main.tf", data)][..], &[("main.tf.json", data_json)][..]] {
+        assert_eq!(
+            summaries(files),
+            [(
+                "Invalid data resource lifecycle argument".into(),
+                both.clone()
+            )]
+        );
+    }
+    let ephemeral = "ephemeral \"a\" \"b\" {\n  lifecycle {\n    create_before_destroy = true\n  \
+                     }\n}\n";
+    assert_eq!(
+        summaries(&[("main.tf", ephemeral)]),
+        [
+            (
+                "Invalid ephemeral resource lifecycle argument".into(),
+                "Views { terraform: true, opentofu: false }".into()
+            ),
+            (
+                "Invalid lifecycle configuration for ephemeral resource".into(),
+                "Views { terraform: false, opentofu: true }".into()
+            ),
+        ]
+    );
+    // Terraform's `action_trigger` (1.14); OpenTofu has none, and refuses it as unknown.
+    let trigger = "data \"a\" \"b\" {\n  lifecycle {\n    action_trigger {}\n  }\n}\n";
+    assert_eq!(
+        summaries(&[("main.tf", trigger)]),
+        [
+            (
+                "Invalid data resource lifecycle nested block".into(),
+                "Views { terraform: true, opentofu: false }".into()
+            ),
+            (
+                "Unsupported block type".into(),
+                "Views { terraform: false, opentofu: true }".into()
+            ),
+        ]
+    );
+    // OpenTofu's `enabled` is for data sources too; preconditions are for every kind.
+    let fine = "data \"a\" \"b\" {\n  lifecycle {\n    enabled = true\n    precondition {\n      \
+                condition = true\n      error_message = \"x\"\n    }\n  }\n}\n";
+    assert!(summaries(&[("main.tofu", fine)]).is_empty());
+}

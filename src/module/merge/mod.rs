@@ -32,15 +32,27 @@ pub(crate) struct Merged {
     pub(crate) diagnostics: Vec<Diagnostic>,
 }
 
+/// What the targeted build decodes, where loading depends on it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Decodes {
+    /// `state_store` blocks (Terraform's experimental builds): then the module's state storage.
+    pub(crate) state_store: bool,
+    /// `enabled` in `lifecycle` (OpenTofu 1.11 and later): a third repetition meta-argument.
+    pub(crate) lifecycle_enabled: bool,
+}
+
 /// Merges one view of a directory. `primary` and `overrides` are in load order.
 pub(crate) fn merge(
     view: View,
     files: &SourceFiles,
     primary: &[LoadedFile],
     overrides: &[LoadedFile],
+    decodes: Decodes,
 ) -> Merged {
     let mut merger = Merger {
         view,
+        state_store: decodes.state_store,
+        lifecycle_enabled: decodes.lifecycle_enabled,
         files,
         module: Module::new(view),
         diagnostics: Vec::new(),
@@ -64,9 +76,47 @@ pub(crate) fn merge(
     }
 }
 
+/// The condition blocks of a top-level block (`checkRuleBlockSchema`: `condition` and
+/// `error_message` required): preconditions and postconditions, variable validations and check
+/// assertions.
+fn check_rules(block: &Block) -> impl Iterator<Item = &Block> {
+    let nested = |kinds: &'static [&'static str]| {
+        (block.body.blocks.iter()).filter(move |b| kinds.contains(&b.kind.as_str()))
+    };
+    let lifecycle = match block.kind.as_str() {
+        "resource" | "data" | "ephemeral" => nested(&["lifecycle"]),
+        _ => nested(&[]),
+    };
+    let conditions = lifecycle.flat_map(|l| {
+        (l.body.blocks.iter())
+            .filter(|b| matches!(b.kind.as_str(), "precondition" | "postcondition"))
+    });
+    let own: &'static [&'static str] = match block.kind.as_str() {
+        "output" => &["precondition"],
+        "variable" => &["validation"],
+        "check" => &["assert"],
+        _ => &[],
+    };
+    conditions.chain(nested(own))
+}
+
+/// What a block of `kind` creates instances of, as OpenTofu's repetition errors name it.
+fn instances_of(kind: &str) -> &'static str {
+    match kind {
+        "data" => "data sources",
+        "ephemeral" => "ephemeral resources",
+        "module" => "module instances",
+        _ => "resources",
+    }
+}
+
 /// State of one merge.
 pub(crate) struct Merger<'a> {
     view: View,
+    /// Whether `state_store` blocks are decoded (see [`Decodes`]).
+    state_store: bool,
+    /// Whether `lifecycle { enabled }` is decoded (see [`Decodes`]).
+    lifecycle_enabled: bool,
     files: &'a SourceFiles,
     module: Module,
     diagnostics: Vec<Diagnostic>,
@@ -114,15 +164,39 @@ impl Merger<'_> {
             ) && let (Some(count), Some(for_each)) =
                 (body.attribute("count"), body.attribute("for_each"))
             {
-                let d = self
-                    .error(
-                        ids::COUNT_AND_FOR_EACH,
-                        "Invalid combination of \"count\" and \"for_each\"",
-                        for_each.name_span,
-                        "`for_each` set here",
-                    )
-                    .with_label(self.files, count.name_span, "`count` set here")
-                    .with_note("The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.");
+                let enabled = (body.blocks_of("lifecycle"))
+                    .find_map(|l| l.body.attribute("enabled"))
+                    .filter(|_| self.lifecycle_enabled);
+                let mut d = match enabled {
+                    // OpenTofu names all three (`complainRngAndMsg`).
+                    Some(enabled) => self
+                        .error(
+                            ids::COUNT_AND_FOR_EACH,
+                            "Invalid combination of \"count\", \"enabled\", and \"for_each\"",
+                            for_each.name_span,
+                            "`for_each` set here",
+                        )
+                        .with_label(self.files, enabled.name_span, "`enabled` set here")
+                        .with_note(format!(
+                            "The \"count\", \"enabled\", and \"for_each\" meta-arguments are \
+                             mutually-exclusive. Only one may be used to be explicit about the \
+                             number of {} to be created.",
+                            instances_of(&block.kind)
+                        )),
+                    None => self
+                        .error(
+                            ids::COUNT_AND_FOR_EACH,
+                            "Invalid combination of \"count\" and \"for_each\"",
+                            for_each.name_span,
+                            "`for_each` set here",
+                        )
+                        .with_note(
+                            "The \"count\" and \"for_each\" meta-arguments are \
+                             mutually-exclusive, only one should be used to be explicit about \
+                             the number of resources to be created.",
+                        ),
+                };
+                d = d.with_label(self.files, count.name_span, "`count` set here");
                 self.report(d);
             }
             if block.kind == "module"
@@ -144,29 +218,42 @@ impl Merger<'_> {
             if is_override {
                 continue;
             }
-            let missing = match block.kind.as_str() {
-                "module" if body.attribute("source").is_none() => Some("source"),
-                "output" if body.attribute("value").is_none() => Some("value"),
-                _ => None,
-            };
-            if let Some(argument) = missing {
-                let rule = if argument == "source" {
-                    ids::MODULE_SOURCE_MISSING
-                } else {
-                    ids::MISSING_REQUIRED_ARGUMENT
-                };
-                let d = self
-                    .error(
-                        rule,
-                        "Missing required argument",
-                        block.header_span,
-                        format!("no `{argument}` argument").as_str(),
-                    )
-                    .with_note(format!(
-                        "The argument \"{argument}\" is required, but no definition was found. It is checked in each primary file before override files are merged, so an override cannot supply it."
-                    ));
-                self.report(d);
+            match block.kind.as_str() {
+                "module" => self.require(block, &["source"]),
+                "output" => self.require(block, &["value"]),
+                _ => {}
             }
+            for rule in check_rules(block) {
+                self.require(rule, &["condition", "error_message"]);
+            }
+        }
+    }
+
+    /// `Missing required argument`, once per argument of `required` that `block` lacks (HCL's
+    /// schema check, in the order of the schema).
+    fn require(&mut self, block: &Block, required: &[&str]) {
+        for &argument in required {
+            if block.body.attribute(argument).is_some() {
+                continue;
+            }
+            let rule = if argument == "source" {
+                ids::MODULE_SOURCE_MISSING
+            } else {
+                ids::MISSING_REQUIRED_ARGUMENT
+            };
+            let d = self
+                .error(
+                    rule,
+                    "Missing required argument",
+                    block.header_span,
+                    format!("no `{argument}` argument").as_str(),
+                )
+                .with_note(format!(
+                    "The argument \"{argument}\" is required, but no definition was found. It is \
+                     checked in each primary file before override files are merged, so an \
+                     override cannot supply it."
+                ));
+            self.report(d);
         }
     }
 

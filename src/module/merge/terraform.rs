@@ -11,6 +11,10 @@ use super::model::{MergedAttribute, MergedBlock, Origin};
 use super::{LoadedFile, Merger};
 use crate::knowledge::files::Extension;
 
+/// Why two kinds of state storage conflict.
+const STORAGE_NOTE: &str = "A module may have only one of a backend, a cloud block and (in \
+    Terraform's experimental builds) a state_store for its state storage.";
+
 impl Merger<'_> {
     /// Whether this tool honours `required_version` in a file of this extension: Terraform in
     /// every file, OpenTofu (≥ 1.12) only in `.tofu`/`.tofu.json` files.
@@ -62,6 +66,14 @@ impl Merger<'_> {
                             Some(MergedBlock::from_syntax(nested, Origin::Base));
                     }
                 }
+                "state_store" if self.state_store => {
+                    let first = self.state_store_block().map(|b| b.header_span);
+                    let summary = "Duplicate 'state_store' configuration block";
+                    if !self.duplicate_setting(nested, first, summary) {
+                        (self.module.terraform.other.blocks)
+                            .push(MergedBlock::from_syntax(nested, Origin::Base));
+                    }
+                }
                 kind => {
                     let first = self
                         .module
@@ -101,7 +113,7 @@ impl Merger<'_> {
         let Some(first) = first else {
             return false;
         };
-        let rule = if matches!(nested.kind.as_str(), "backend" | "cloud") {
+        let rule = if matches!(nested.kind.as_str(), "backend" | "cloud" | "state_store") {
             ids::BACKEND_DUPLICATE
         } else {
             ids::DUPLICATE_DEFINITION
@@ -151,22 +163,67 @@ impl Merger<'_> {
         }
     }
 
-    /// A backend in the primary files together with a `cloud` block.
+    /// The `state_store` block of the module, where the targeted build decodes it.
+    fn state_store_block(&self) -> Option<&MergedBlock> {
+        let blocks = &self.module.terraform.other.blocks;
+        (blocks.iter())
+            .find(|b| b.kind == "state_store")
+            .filter(|_| self.state_store)
+    }
+
+    /// More than one kind of state storage in the primary files: a backend, a `cloud` block
+    /// and (Terraform's experimental builds) a `state_store`. The finding is where Terraform
+    /// puts it (`Module.appendFile`): on the backend, or on the `state_store` next to `cloud`.
     pub(super) fn check_primary_terraform_conflicts(&mut self) {
-        let (Some(backend), Some(cloud)) =
-            (&self.module.terraform.backend, &self.module.terraform.cloud)
-        else {
-            return;
+        let terraform = &self.module.terraform;
+        let backend = terraform.backend.as_ref().map(|b| b.header_span);
+        let cloud = terraform.cloud.as_ref().map(|b| b.header_span);
+        let store = self.state_store_block().map(|b| b.header_span);
+        let tofu = !self.is_terraform();
+        let (summary, at, others) = match (backend, cloud, store) {
+            (Some(backend), Some(cloud), Some(store)) => (
+                "Only one of 'cloud', 'state_store', or 'backend' configuration blocks are allowed",
+                backend,
+                vec![(cloud, "`cloud` block"), (store, "`state_store` block")],
+            ),
+            (Some(backend), Some(cloud), None) => (
+                match tofu {
+                    true => "Both a backend and a cloud configuration are present",
+                    false => "Conflicting 'cloud' and 'backend' configuration blocks are present",
+                },
+                cloud,
+                vec![(backend, "backend block")],
+            ),
+            (None, Some(cloud), Some(store)) => (
+                "Conflicting 'cloud' and 'state_store' configuration blocks are present",
+                store,
+                vec![(cloud, "`cloud` block")],
+            ),
+            (Some(backend), None, Some(store)) => (
+                "Conflicting 'state_store' and 'backend' configuration blocks are present",
+                backend,
+                vec![(store, "`state_store` block")],
+            ),
+            _ => return,
         };
-        let summary = if self.is_terraform() {
-            "Conflicting 'cloud' and 'backend' configuration blocks are present"
-        } else {
-            "Both a backend and a cloud configuration are present"
+        let primary = match at {
+            _ if Some(at) == cloud => "`cloud` block",
+            _ if Some(at) == store => "`state_store` block",
+            _ => "backend block",
         };
-        let d = self
-            .error(ids::BACKEND_AND_CLOUD, summary, cloud.header_span, "`cloud` block")
-            .with_label(self.files, backend.header_span, "backend block")
-            .with_note("A module may have either a backend or a cloud block for its state storage, not both.");
+        let note = match store {
+            Some(_) => STORAGE_NOTE,
+            None => {
+                "A module may have either a backend or a cloud block for its state storage, \
+                     not both."
+            }
+        };
+        let mut d = self
+            .error(ids::BACKEND_AND_CLOUD, summary, at, primary)
+            .with_note(note);
+        for (span, label) in others {
+            d = d.with_label(self.files, span, label);
+        }
         self.report(d);
     }
 
@@ -240,6 +297,15 @@ impl Merger<'_> {
                     "cloud" => {
                         self.override_state_storage(nested, &mut clouds_in_file, false);
                     }
+                    // Merged with the other settings below; it replaces a backend or `cloud`.
+                    "state_store" if self.state_store => {
+                        let terraform = &mut self.module.terraform;
+                        let dropped = (terraform.backend.take().into_iter())
+                            .chain(terraform.cloud.take())
+                            .map(|b| b.header_span)
+                            .collect();
+                        self.state_storage_replaced(nested, dropped);
+                    }
                     "provider_meta" => self.ignored(
                         &Subject::Terraform,
                         "provider_meta",
@@ -265,7 +331,8 @@ impl Merger<'_> {
     }
 
     /// A `backend` (or `cloud`) block in an override replaces the base one and removes the other
-    /// kind; two of one kind in one override file are a duplicate.
+    /// kinds (Terraform's `state_store` too); two of one kind in one override file are a
+    /// duplicate.
     fn override_state_storage(
         &mut self,
         nested: &Block,
@@ -290,13 +357,28 @@ impl Merger<'_> {
         } else {
             (&mut terraform.cloud, &mut terraform.backend)
         };
-        let dropped: Vec<Span> = same
+        let mut dropped: Vec<Span> = same
             .iter()
             .chain(other.iter())
             .map(|b| b.header_span)
             .collect();
         *same = Some(new);
         *other = None;
+        if self.state_store {
+            // Terraform's (experimental) `state_store` is the third kind of state storage.
+            let blocks = &mut self.module.terraform.other.blocks;
+            dropped.extend(
+                (blocks.iter())
+                    .filter(|b| b.kind == "state_store")
+                    .map(|b| b.header_span),
+            );
+            blocks.retain(|b| b.kind != "state_store");
+        }
+        self.state_storage_replaced(nested, dropped);
+    }
+
+    /// Records that an override's `backend`, `cloud` or `state_store` dropped these blocks.
+    fn state_storage_replaced(&mut self, nested: &Block, dropped: Vec<Span>) {
         if !dropped.is_empty() {
             self.module.events.push(Event::NestedBlocksReplaced {
                 address: Subject::Terraform,

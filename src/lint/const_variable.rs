@@ -1,0 +1,109 @@
+//! Terraform's `const` variables (1.15) cannot be `sensitive` or `ephemeral`: Terraform refuses
+//! each such `variable` block as it decodes it (`decodeVariableBlock`), in primary and override
+//! files alike. OpenTofu's `const` (1.12) has no such restriction. Judged when every targeted
+//! Terraform release has `const`; otherwise `const` itself is the finding.
+
+use crate::diagnostic::{Diagnostic, ids};
+use crate::knowledge::View;
+use crate::knowledge::features::{Body, Place};
+use crate::syntax::{Attribute, Block, ExprKind};
+
+use super::Context;
+use super::helpers::top_level_blocks;
+
+/// The findings of the Terraform view.
+pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
+    let has_const = (ctx.targets.refusing(Place::In(Body::Variable), "const")).is_empty();
+    if ctx.view != View::Terraform || !has_const {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (_, variable) in top_level_blocks(ctx).filter(|(_, b)| b.kind == "variable") {
+        if !is_true(variable.body.attribute("const")) {
+            continue;
+        }
+        for setting in ["sensitive", "ephemeral"] {
+            if let Some(attr) = variable
+                .body
+                .attribute(setting)
+                .filter(|a| is_true(Some(a)))
+            {
+                out.push(const_and(ctx, variable, attr));
+            }
+        }
+    }
+    out
+}
+
+/// Whether the argument is the literal `true` (Terraform decodes these with no evaluation).
+fn is_true(attr: Option<&Attribute>) -> bool {
+    attr.is_some_and(|a| matches!(a.expr.kind, ExprKind::Bool(true)))
+}
+
+/// `Const variable cannot be sensitive` / `Const variable cannot be ephemeral`, on the block.
+fn const_and(ctx: &Context, variable: &Block, setting: &Attribute) -> Diagnostic {
+    let name = &setting.name;
+    Diagnostic::error(
+        ids::CONST_VARIABLE_INVALID,
+        format!("Const variable cannot be {name}"),
+    )
+    .at(
+        ctx.files,
+        variable.def_range(ctx.files),
+        "a `const` variable",
+    )
+    .with_label(ctx.files, setting.span(), format!("also `{name}`"))
+    .with_note(format!(
+        "A variable that is marked as \"const\" cannot also be marked as \"{name}\"."
+    ))
+    .with_help(format!("remove `{name} = true`, or `const = true`"))
+    .in_views(ctx.view.views())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::{Views, ids};
+    use crate::lint::directory::TargetVersions;
+    use crate::lint::testing::{Files, findings_targeting_id};
+
+    fn found(files: Files, terraform: &str) -> Vec<(String, Views)> {
+        let targets = TargetVersions {
+            terraform: Some(terraform.into()),
+            opentofu: None,
+        };
+        findings_targeting_id(ids::CONST_VARIABLE_INVALID, files, targets)
+            .into_iter()
+            .map(|d| (d.message, d.views))
+            .collect()
+    }
+
+    #[test]
+    fn sensitive_or_ephemeral_const_variables() {
+        let both = "variable \"v\" {\n  const     = true\n  sensitive = true\n  \
+                    ephemeral = true\n}\n";
+        let json = r#"{"variable": {"v": {"const": true, "ephemeral": true}}}"#;
+        let terraform = |summary: &str| (summary.to_string(), Views::TERRAFORM);
+        assert_eq!(
+            found(&[("main.tf", both)], ">= 1.15"),
+            [
+                terraform("Const variable cannot be ephemeral"),
+                terraform("Const variable cannot be sensitive")
+            ]
+        );
+        assert_eq!(
+            found(&[("main.tf.json", json)], ">= 1.15"),
+            [terraform("Const variable cannot be ephemeral")]
+        );
+        // An override block is decoded on its own too.
+        let over = "variable \"v\" {\n  const = true\n  sensitive = true\n}\n";
+        let base = "variable \"v\" {}\n";
+        assert_eq!(
+            found(&[("main.tf", base), ("main_override.tf", over)], ">= 1.15").len(),
+            1
+        );
+        // Not const, or a release without const (where `const` is the finding): nothing.
+        let plain = "variable \"v\" {\n  const = false\n  sensitive = true\n}\n";
+        assert!(found(&[("main.tf", plain)], ">= 1.15").is_empty());
+        assert!(found(&[("main.tf", both)], "~> 1.14.0").is_empty());
+    }
+}
