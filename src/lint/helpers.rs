@@ -23,6 +23,22 @@ pub(crate) fn closest<'a>(
         .map(|(_, c)| c)
 }
 
+/// The suggestion the tools would make for `name`: HCL and Terraform suggest a candidate at an
+/// edit distance under 3 whatever the name's length (`didyoumean.NameSuggestion`). Where several
+/// qualify we take the closest, where the tools take the first they meet (for functions, in a
+/// map's random order), so that our output is stable.
+pub(crate) fn tools_suggestion<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|&(d, _)| d < 3)
+        .min()
+        .map(|(_, c)| c)
+}
+
 fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();

@@ -20,7 +20,7 @@ use crate::source::{Span, Syntax};
 use crate::syntax::{self, Call};
 
 use super::Context;
-use super::helpers::closest;
+use super::helpers::tools_suggestion;
 
 /// What was written where, as the schema checks see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -319,7 +319,7 @@ fn suggestion(ctx: &Context, judgement: &Judgement) -> Option<&'static str> {
     }
     let newest = *ctx.targets.releases.last()?;
     let names = features::names(ctx.view, newest, judgement.place);
-    closest(&judgement.name, names)
+    tools_suggestion(&judgement.name, names)
 }
 
 /// `Unsupported block type`, `Unsupported argument`, `Extraneous JSON object property` or `Call

@@ -117,6 +117,13 @@ fn unknown_functions() {
         detail,
         "There is no function named \"startwith\". Did you mean \"startswith\"?"
     );
+    // The tools suggest any name under three edits away, however short the name (HCL's and
+    // Terraform's `NameSuggestion`): "titel" is two edits from "title".
+    let (_, detail, _) = one(&[("main.tf", "locals {\n  a = titel(\"x\")\n}\n")]);
+    assert_eq!(
+        detail,
+        "There is no function named \"titel\". Did you mean \"title\"?"
+    );
     let tofu_only = "locals {\n  a = urldecode(\"x\")\n}\n";
     let (_, _, views) = one(&[("main.tf", tofu_only)]);
     assert!(
