@@ -434,3 +434,13 @@ fn excluded_directories_are_not_checked() {
     assert_eq!(client.diagnostics("override.tf"), Vec::<Value>::new());
     client.shut_down();
 }
+
+/// `exit` without `shutdown` ends the server with exit code 1, as the protocol says; after
+/// `shutdown` it is 0 (every other test).
+#[test]
+fn exit_without_shutdown_is_exit_code_1() {
+    let dir = workspace();
+    let root = dir.path().canonicalize().expect("canonical root");
+    let client = Client::start(&root, json!({}), json!({}));
+    assert_eq!(client.exit_abruptly(), Some(1));
+}

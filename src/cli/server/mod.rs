@@ -54,6 +54,18 @@ use position::{Encoding, LineIndex};
 use scheduler::{Done, Scheduler, Work};
 use settings::{InitOptions, Settings};
 
+/// How the client ended the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// `shutdown`, then `exit`: exit code 0.
+    Orderly,
+    /// `exit` without `shutdown`, or stdin closed: exit code 1, as the protocol asks.
+    Abrupt,
+}
+
+/// The protocol's exit code for an `exit` that no `shutdown` came before.
+const EXIT_WITHOUT_SHUTDOWN: i32 = 1;
+
 /// Runs the server until the client says `exit` or closes stdin; returns the exit code.
 pub(crate) fn run() -> i32 {
     let (connection, io_threads) = Connection::stdio();
@@ -61,8 +73,9 @@ pub(crate) fn run() -> i32 {
     // The writer thread ends once every sender is gone.
     drop(connection);
     let joined = io_threads.join().map_err(|e| e.to_string());
-    match served.and(joined) {
-        Ok(()) => EXIT_CLEAN,
+    match joined.and(served) {
+        Ok(Ending::Orderly) => EXIT_CLEAN,
+        Ok(Ending::Abrupt) => EXIT_WITHOUT_SHUTDOWN,
         Err(error) => {
             eprintln!("error: tflint-merge server: {error}");
             EXIT_ERROR
@@ -70,7 +83,7 @@ pub(crate) fn run() -> i32 {
     }
 }
 
-fn serve(connection: &Connection) -> Result<(), String> {
+fn serve(connection: &Connection) -> Result<Ending, String> {
     let (id, params) = connection
         .initialize_start()
         .map_err(|e| format!("no initialize request: {e}"))?;
@@ -190,7 +203,7 @@ impl<'a> Server<'a> {
         }
     }
 
-    fn main_loop(&mut self) -> Result<(), String> {
+    fn main_loop(&mut self) -> Result<Ending, String> {
         loop {
             let wait = match self.scheduler.next_due() {
                 Some(due) => due.saturating_duration_since(Instant::now()),
@@ -198,9 +211,9 @@ impl<'a> Server<'a> {
             };
             crossbeam_channel::select! {
                 recv(self.connection.receiver) -> message => {
-                    let Ok(message) = message else { return Ok(()) };
-                    if self.handle(message)? {
-                        return Ok(());
+                    let Ok(message) = message else { return Ok(Ending::Abrupt) };
+                    if let Some(ending) = self.handle(message)? {
+                        return Ok(ending);
                     }
                 }
                 recv(self.scheduler.done) -> done => {
@@ -217,30 +230,32 @@ impl<'a> Server<'a> {
         }
     }
 
-    /// Handles one message; true when the server should stop.
-    fn handle(&mut self, message: Message) -> Result<bool, String> {
+    /// Handles one message; how the session ended when the server should stop.
+    fn handle(&mut self, message: Message) -> Result<Option<Ending>, String> {
         match message {
             Message::Request(request) => {
+                // On `shutdown` this answers and waits for `exit`.
                 let stop = (self.connection.handle_shutdown(&request))
                     .map_err(|e| format!("shutdown: {e}"))?;
-                if !stop {
-                    self.request(request);
+                if stop {
+                    return Ok(Some(Ending::Orderly));
                 }
-                Ok(stop)
+                self.request(request);
+                Ok(None)
             }
             Message::Notification(notification) => {
                 if notification.method == "exit" {
-                    return Ok(true);
+                    return Ok(Some(Ending::Abrupt));
                 }
                 let method = notification.method.clone();
                 let root = self.root.clone();
                 if let Err(crash) = guarded(&root, || self.notification(notification)) {
                     self.log(MessageType::ERROR, &format!("{method}: {}", crash.message));
                 }
-                Ok(false)
+                Ok(None)
             }
             // Answers to our registration request: nothing to do.
-            Message::Response(_) => Ok(false),
+            Message::Response(_) => Ok(None),
         }
     }
 
