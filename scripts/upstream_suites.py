@@ -167,9 +167,6 @@ COMMON_OUT_OF_SCOPE = {
         "items 3-5",
     ("error-files/provider-source-prefix.tf", "Invalid provider type"):
         "provider source address validation (a `terraform-provider-` prefix): not in items 3-5",
-    ("error-files/vendor_provisioners.tf", 'The "habitat" provisioner has been removed'):
-        "removed provisioner types: the release tables know backends (item 3), not "
-        "provisioners; a candidate for them",
 }
 OUT_OF_SCOPE = {
     "terraform": COMMON_OUT_OF_SCOPE,

@@ -117,6 +117,7 @@ pub(crate) mod ids {
         finding_id!("override_variable_default_invalid");
     pub(crate) const OVERRIDE_WITHOUT_BASE: FindingId = finding_id!("override_without_base");
     pub(crate) const PARSE_LIMIT: FindingId = finding_id!("parse_limit");
+    pub(crate) const PROVISIONER_REMOVED: FindingId = finding_id!("provisioner_removed");
     pub(crate) const READ_ERROR: FindingId = finding_id!("read_error");
     pub(crate) const REQUIRED_PROVIDERS_TOP_LEVEL: FindingId =
         finding_id!("required_providers_top_level");

@@ -349,6 +349,7 @@ fn run_directory_rules(
         found.extend(super::legacy_module::check(ctx));
         found.extend(super::const_variable::check(ctx));
         found.extend(super::depends_on_action::check(ctx));
+        found.extend(super::removed_provisioner::check(ctx));
         run_rules(Target::View(ctx), &mut found);
     }
     if contexts.len() == 2 {

@@ -26,6 +26,7 @@ pub(crate) mod ignore;
 pub(crate) mod legacy_module;
 pub(crate) mod null_module_version;
 pub(crate) mod registry;
+pub(crate) mod removed_provisioner;
 pub(crate) mod run;
 pub(crate) mod schema;
 pub(crate) mod settings;

@@ -80,6 +80,10 @@ pub(crate) const LOAD_ERRORS: &[RuleMeta] = &[
         "a file beyond what tflint-merge's parser can check",
     ),
     load_error(
+        ids::PROVISIONER_REMOVED,
+        "a provisioner type the tools removed (chef, habitat, puppet, salt-masterless)",
+    ),
+    load_error(
         ids::READ_ERROR,
         "a file that is not valid configuration text (not UTF-8, too large, a directory)",
     ),
