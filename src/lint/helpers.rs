@@ -382,3 +382,18 @@ pub(crate) mod terragrunt {
         }
     }
 }
+
+/// What a fix removes to remove a block: the whole block in native syntax; in JSON syntax the
+/// object member that holds its body (the innermost label, or the block type when it has no
+/// label), or `None` when the body is not such a member (a block in a JSON array).
+pub(crate) fn block_removal_span(files: &SourceFiles, block: &Block) -> Option<Span> {
+    let file = files.get(block.body_span.file);
+    if !crate::diagnostic::fix::is_json(&file.path) {
+        return Some(block.span());
+    }
+    let key = block.labels.last().map_or(block.header_span, |l| l.span);
+    let between = file
+        .text
+        .get(key.end as usize..block.body_span.start as usize)?;
+    (between.trim() == ":").then(|| key.to(block.body_span))
+}

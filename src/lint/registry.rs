@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::diagnostic::{FindingId, Severity, ids};
 
-use super::{Kind, Rule, RuleMeta};
+use super::{Fixes, Kind, Rule, RuleMeta};
 
 const fn load_error(id: FindingId, summary: &'static str) -> RuleMeta {
     RuleMeta {
@@ -14,6 +14,7 @@ const fn load_error(id: FindingId, summary: &'static str) -> RuleMeta {
         severity: Severity::Error,
         enabled_by_default: true,
         summary,
+        fixes: Fixes::None,
     }
 }
 
@@ -102,6 +103,7 @@ pub(crate) const UNUSED_IGNORE: RuleMeta = RuleMeta {
     severity: Severity::Warning,
     enabled_by_default: true,
     summary: "an inline ignore comment that silences nothing",
+    fixes: Fixes::Safe,
 };
 
 /// A panic while checking a directory: its findings there are missing.
@@ -111,6 +113,7 @@ pub(crate) const INTERNAL_ERROR: RuleMeta = RuleMeta {
     severity: Severity::Error,
     enabled_by_default: true,
     summary: "a rule crashed; its findings for that directory are missing",
+    fixes: Fixes::None,
 };
 
 /// Every finding id, sorted by id, with the rules to run. Built once per run.

@@ -6,7 +6,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::fix::FileOperation;
+use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::lint::helpers::block_removal_span;
 use crate::module::merge::events::{Event, Subject};
 use crate::module::merge::{Address, LoadedFile};
 use crate::source::{FileId, Span};
@@ -19,6 +21,7 @@ pub(crate) const RULE: Rule = declare_rule! {
     severity: Warning,
     default: On,
     summary: "an override that changes nothing",
+    fix: Safe,
     check: Check::View(RuleViews::Both, check),
 };
 
@@ -150,7 +153,7 @@ fn report_file(
     for (block, state, noop) in &judged {
         match (noop, state.applied) {
             (true, Some((address, base))) if state.restated.is_empty() => {
-                out.push(empty_override(ctx, address, block.header_span, base));
+                out.push(empty_override(ctx, address, block, base));
             }
             (true, _) => out.push(block_restates_base(ctx, block, state)),
             (false, _) if !state.restated.is_empty() => {
@@ -223,6 +226,28 @@ fn restated_settings(ctx: &Context, block: &Block, state: &OverrideBlock) -> Dia
         .with_help(format!(
             "remove {names} from the override; its other settings still change the base"
         ))
+        .with_fix((state.restated.iter()).fold(
+            safe_fix(format!("Remove the restated {names}")),
+            |fix, r| fix.remove(ctx.files, r.new),
+        ))
+}
+
+fn safe_fix(title: String) -> Fix {
+    Fix::new(title, Applicability::Safe)
+}
+
+/// The fix that removes a whole override block, when its text can be cut out.
+fn block_removal(ctx: &Context, block: &Block, title: String) -> Option<Fix> {
+    let span = block_removal_span(ctx.files, block)?;
+    Some(safe_fix(title).remove(ctx.files, span))
+}
+
+/// Adds `fix`, if there is one.
+fn maybe_fix(finding: Diagnostic, fix: Option<Fix>) -> Diagnostic {
+    match fix {
+        Some(fix) => finding.with_fix(fix),
+        None => finding,
+    }
 }
 
 /// `` override of resource `x.y` changes nothing: it only restates its base ``
@@ -234,19 +259,29 @@ fn block_restates_base(ctx: &Context, block: &Block, state: &OverrideBlock) -> D
     let finding = ctx
         .finding(&RULE, message)
         .at(ctx.files, block.header_span, "changes nothing");
-    with_restated_labels(ctx, finding, &state.restated)
+    let finding = with_restated_labels(ctx, finding, &state.restated)
         .with_note(RESTATED_NOTE)
-        .with_help("remove this override block")
+        .with_help("remove this override block");
+    let title = format!("Remove the {}", describe(block, state));
+    maybe_fix(finding, block_removal(ctx, block, title))
 }
 
 /// `` empty override of resource `x.y` changes nothing ``
-fn empty_override(ctx: &Context, address: &Subject, header: Span, base_header: Span) -> Diagnostic {
+fn empty_override(
+    ctx: &Context,
+    address: &Subject,
+    block: &Block,
+    base_header: Span,
+) -> Diagnostic {
     let message = format!("empty override of {} changes nothing", address.describe());
-    ctx.finding(&RULE, message)
-        .at(ctx.files, header, "empty override block")
+    let finding = ctx
+        .finding(&RULE, message)
+        .at(ctx.files, block.header_span, "empty override block")
         .with_label(ctx.files, base_header, "base block")
         .with_note("An override block only changes what it sets; this one sets nothing.")
-        .with_help("remove the empty override block")
+        .with_help("remove the empty override block");
+    let title = format!("Remove the empty override of {}", address.describe());
+    maybe_fix(finding, block_removal(ctx, block, title))
 }
 
 /// `` override file `x_override.tf` changes nothing: every block in it restates its base ``
@@ -272,9 +307,13 @@ fn whole_file(
             finding.with_label(ctx.files, block.header_span, label)
         };
     }
-    finding.with_note(RESTATED_NOTE).with_help(format!(
-        "delete `{name}`: the module is the same without it"
-    ))
+    let path = ctx.files.get(loaded.file.id).path.clone();
+    finding
+        .with_note(RESTATED_NOTE)
+        .with_help(format!(
+            "delete `{name}`: the module is the same without it"
+        ))
+        .with_fix(safe_fix(format!("Delete `{name}`")).operation(FileOperation::Delete { path }))
 }
 
 #[cfg(test)]
