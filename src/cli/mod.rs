@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod config;
+mod fix;
 
 use crate::diagnostic::{Diagnostic, Severity, Views, ids};
 use crate::input::discover;
@@ -143,6 +144,17 @@ struct CheckArgs {
     /// constraints, else the newest stable release].
     #[arg(long, value_name = "CONSTRAINT")]
     opentofu_version: Option<String>,
+    /// Apply the safe fixes (they keep the effective module as it is), in place.
+    #[arg(long)]
+    fix: bool,
+    /// With --fix or --diff, also the unsafe fixes (they change what the tools run, as the
+    /// finding asks); alone, show them as available.
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Print the fixes as a unified diff (for `patch -p1`) and change nothing; exit 1 when
+    /// there is something to fix.
+    #[arg(long, conflicts_with = "fix")]
+    diff: bool,
     #[command(flatten)]
     habits: Habits,
 }
@@ -445,7 +457,8 @@ fn check(args: CheckArgs) -> i32 {
     } else {
         args.paths
     };
-    let found = discover::discover(&paths, &resolved.excludes, !habits.no_respect_gitignore);
+    let discover = || discover::discover(&paths, &resolved.excludes, !habits.no_respect_gitignore);
+    let found = discover();
     if !found.missing.is_empty() {
         for path in &found.missing {
             eprintln!("error: no such file or directory: {}", path.display());
@@ -473,12 +486,48 @@ fn check(args: CheckArgs) -> i32 {
         Ok(pool) => pool,
         Err(message) => return usage_error(&message),
     };
-    let run = pool.install(|| check_all(found, &paths, &options));
+    let lint = |found| pool.install(|| check_all(found, &paths, &options));
+    let mut run = lint(found);
+    if args.diff {
+        return show_diff(&run.diagnostics, args.unsafe_fixes, &paths, habits.quiet);
+    }
+    let mut fix_failed = false;
+    if args.fix {
+        let mut fixed = 0;
+        let mut passes = 0;
+        while run.diagnostics.iter().any(|d| d.fixable(args.unsafe_fixes)) {
+            if passes == fix::MAX_PASSES {
+                eprintln!(
+                    "warning: stopped fixing after {} passes: each pass made new fixes; the \
+                     findings below are what is left",
+                    fix::MAX_PASSES
+                );
+                break;
+            }
+            let planned = fix::plan(&run.diagnostics, args.unsafe_fixes, &paths);
+            let (_, problems) = fix::write(&planned);
+            for problem in planned.problems.iter().chain(&problems) {
+                eprintln!("warning: {problem}");
+            }
+            fix_failed |= !problems.is_empty();
+            if planned.fixed == 0 || !problems.is_empty() {
+                break;
+            }
+            fixed += planned.fixed;
+            passes += 1;
+            run = lint(discover());
+        }
+        if !habits.quiet {
+            let plural = if fixed == 1 { "" } else { "s" };
+            eprintln!("fixed {fixed} finding{plural}");
+        }
+    }
     let totals = Totals {
         directories: run.directories,
         files: run.files,
         bytes: run.bytes,
         views: options.views.checked(),
+        unsafe_fixes: args.unsafe_fixes,
     };
     let diagnostics = run.diagnostics;
 
@@ -495,7 +544,8 @@ fn check(args: CheckArgs) -> i32 {
         out.write_all(statistics(&diagnostics).as_bytes())
     } else if habits.quiet && resolved.format == Format::Human {
         // The findings without the summary line.
-        report::render_human_findings(&mut out, color, &diagnostics, totals.views)
+        let unsafe_fixes = totals.unsafe_fixes;
+        report::render_human_findings(&mut out, color, &diagnostics, totals.views, unsafe_fixes)
     } else {
         report::render(
             &mut out,
@@ -524,8 +574,45 @@ fn check(args: CheckArgs) -> i32 {
         );
     }
     match exit_code(&diagnostics, resolved.fail_on) {
+        _ if fix_failed => EXIT_ERROR,
         EXIT_FINDINGS if habits.exit_zero => EXIT_CLEAN,
         code => code,
+    }
+}
+
+/// `--diff`: the unified diff of the fixes (one pass) on stdout, how many findings it fixes on
+/// stderr; exit 1 when there is something to fix, 2 when a file could not be read.
+fn show_diff(
+    diagnostics: &[Diagnostic],
+    unsafe_fixes: bool,
+    paths: &[PathBuf],
+    quiet: bool,
+) -> i32 {
+    let planned = fix::plan(diagnostics, unsafe_fixes, paths);
+    for problem in &planned.problems {
+        eprintln!("warning: {problem}");
+    }
+    let diff = fix::diff(&planned);
+    if print_or_broken_pipe(&diff) == EXIT_ERROR {
+        return EXIT_ERROR;
+    }
+    if !quiet {
+        let plural = if planned.fixed == 1 { "" } else { "s" };
+        let mut line = format!("would fix {} finding{plural}", planned.fixed);
+        if planned.deferred > 0 {
+            line.push_str(&format!(
+                " ({} more after these, with `--fix`)",
+                planned.deferred
+            ));
+        }
+        eprintln!("{line}");
+    }
+    if diagnostics.iter().any(|d| d.rule == ids::IO_ERROR) {
+        EXIT_ERROR
+    } else if diff.is_empty() {
+        EXIT_CLEAN
+    } else {
+        EXIT_FINDINGS
     }
 }
 
@@ -624,21 +711,31 @@ fn list_rules() -> i32 {
         .max()
         .unwrap_or(0)
         .max(38);
-    let mut out = format!("{:<width$} KIND        SEVERITY  DEFAULT  SUMMARY\n", "ID");
+    let mut out = format!(
+        "{:<width$} KIND        SEVERITY  DEFAULT  FIX          SUMMARY\n",
+        "ID"
+    );
     for meta in catalogue {
         let kind = meta.kind.as_str();
         let on = if meta.enabled_by_default { "on" } else { "off" };
         out.push_str(&format!(
-            "{:<width$} {kind:<11} {:<9} {on:<8} {}\n",
+            "{:<width$} {kind:<11} {:<9} {on:<8} {:<12} {}\n",
             meta.id.as_str(),
             meta.severity.as_str(),
+            meta.fixes.as_str(),
             meta.summary
         ));
     }
+    out.push_str(FIX_LEGEND);
     out.push('\n');
     out.push_str(&crate::lint::targets::explain_targets());
     print_or_broken_pipe(&out)
 }
+
+const FIX_LEGEND: &str = "
+FIX: a `safe` fix keeps the effective module as it is, and `--fix` applies it; an `unsafe`
+fix changes what the tools run, as the finding asks, and needs `--fix --unsafe-fixes`.
+";
 
 fn explain(id: &str) -> i32 {
     let registry: &Registry = rules::registry();
@@ -805,6 +902,7 @@ mod tests {
             files: run.files,
             bytes: run.bytes,
             views: options.views.checked(),
+            unsafe_fixes: false,
         };
         let catalogue = rules::registry().catalogue();
         report::render(

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::diagnostic::{self, Diagnostic, FindingId, Views, ids};
+use crate::diagnostic::{self, Applicability, Diagnostic, FindingId, Views, ids};
 use crate::input::listing::config_files;
 use crate::input::neighbours::Neighbours;
 use crate::input::read::{DEFAULT_MAX_FILE_BYTES, LoadedSource, Reader, read_and_parse};
@@ -195,6 +195,7 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
 
     super::core_version::apply_suppression(&mut result.diagnostics);
     let mut diagnostics = diagnostic::merge_views(std::mem::take(&mut result.diagnostics));
+    unsafe_where_views_differ(&mut diagnostics, dir, &dir_files, &view_files);
     let mut malformed = Vec::new();
     let directives: Vec<ignore::Directive> = dir_files
         .iter()
@@ -207,6 +208,33 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
     diagnostic::sort(&mut diagnostics);
     result.diagnostics = diagnostics;
     result
+}
+
+/// A safe fix keeps every view's module the same only when its finding was found in every
+/// checked view that loads a file the fix changes: an override found restating its base in
+/// the Terraform view alone may change what the OpenTofu view runs. Such fixes become unsafe.
+fn unsafe_where_views_differ(
+    diagnostics: &mut [Diagnostic],
+    dir: &Path,
+    dir_files: &[DirFile],
+    view_files: &[(View, ViewFiles)],
+) {
+    for d in diagnostics.iter_mut().filter(|d| d.views != Views::NONE) {
+        let Some(fix) = d.fix.as_mut() else {
+            continue;
+        };
+        let paths = fix.paths();
+        let found_in = d.views;
+        let differs = (view_files.iter())
+            .filter(|(view, _)| found_in.union(view.views()) != found_in)
+            .any(|(_, files)| {
+                let path = |i: usize| dir.join(&dir_files[i].name.name);
+                files.loaded().any(|i| paths.contains(path(i).as_path()))
+            });
+        if differs {
+            fix.applicability = Applicability::Unsafe;
+        }
+    }
 }
 
 /// Gives every finding that names no view (directory rules, which compare the views, and

@@ -1,0 +1,291 @@
+//! `--fix`, `--unsafe-fixes` and `--diff`: the fixes of a run's findings applied in memory by
+//! [`crate::diagnostic::fix::apply`], then written to the files (atomically, file by file) or
+//! shown as a unified diff.
+//!
+//! A file is changed only when it is still what the run checked: one that changed on disk
+//! since is left alone, with a message naming it. A symbolic link is written through only when
+//! it leads to a file inside the checked paths.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::Diagnostic;
+use crate::diagnostic::fix::{self, FileOperation, Fix, Texts};
+use crate::source::display_path;
+
+/// How many times `--fix` re-checks and fixes again before it stops: fixes that make room for
+/// other fixes settle in two or three passes; more means fixes that undo each other.
+pub(crate) const MAX_PASSES: usize = 10;
+
+/// One pass's fixes, applied in memory.
+pub(crate) struct Planned {
+    /// The files the fixes touch, as they are on disk (`None`: absent)...
+    before: Texts,
+    /// ...and as the fixes leave them.
+    after: Texts,
+    /// Where to write a path that is a symbolic link (its target, inside the checked paths).
+    link_targets: BTreeMap<PathBuf, PathBuf>,
+    /// The file a renamed file came from, whose permissions it keeps.
+    renamed_from: BTreeMap<PathBuf, PathBuf>,
+    /// How many findings the applied fixes fix.
+    pub(crate) fixed: usize,
+    /// Fixes that wait for the next pass.
+    pub(crate) deferred: usize,
+    /// Files left alone and fixes that could not apply, one message each.
+    pub(crate) problems: Vec<String>,
+}
+
+/// The fixes of `diagnostics` (safe ones, and unsafe ones with `unsafe_fixes`), in their order,
+/// applied in memory in one pass. `roots` are the checked paths: a symbolic link leading out of
+/// them is not written through.
+pub(crate) fn plan(diagnostics: &[Diagnostic], unsafe_fixes: bool, roots: &[PathBuf]) -> Planned {
+    // The texts the run checked, which the fixes' ranges are of.
+    let mut checked: HashMap<&Path, &str> = HashMap::new();
+    for d in diagnostics {
+        for label in d.primary.iter().chain(&d.secondary) {
+            checked.insert(&label.file.path, &label.file.text);
+        }
+    }
+    let roots: Vec<PathBuf> = roots.iter().filter_map(|r| canonical_dir(r)).collect();
+    let mut planned = Planned {
+        before: Texts::new(),
+        after: Texts::new(),
+        link_targets: BTreeMap::new(),
+        renamed_from: BTreeMap::new(),
+        fixed: 0,
+        deferred: 0,
+        problems: Vec::new(),
+    };
+    // Paths that cannot be changed, each reported once.
+    let mut refused: BTreeMap<PathBuf, String> = BTreeMap::new();
+    let mut fixes: Vec<&Fix> = Vec::new();
+    for fix in diagnostics.iter().filter(|d| d.fixable(unsafe_fixes)) {
+        let Some(fix) = &fix.fix else { continue };
+        let mut usable = true;
+        for path in fix.paths() {
+            if refused.contains_key(path) {
+                usable = false;
+                continue;
+            }
+            if planned.before.contains_key(path) {
+                continue;
+            }
+            match disk_state(path, checked.get(path).copied(), &roots) {
+                Ok((text, target)) => {
+                    planned.before.insert(path.to_path_buf(), text);
+                    if let Some(target) = target {
+                        planned.link_targets.insert(path.to_path_buf(), target);
+                    }
+                }
+                Err(problem) => {
+                    refused.insert(path.to_path_buf(), problem);
+                    usable = false;
+                }
+            }
+        }
+        if usable {
+            fixes.push(fix);
+        }
+    }
+    planned.problems.extend(refused.into_values());
+    planned.after = planned.before.clone();
+    let outcome = fix::apply(&mut planned.after, &fixes);
+    for (index, problem) in &outcome.invalid {
+        let title = &fixes[*index].title;
+        planned
+            .problems
+            .push(format!("cannot apply the fix \"{title}\": {problem}"));
+    }
+    for &index in &outcome.applied {
+        for operation in &fixes[index].operations {
+            if let FileOperation::Rename { from, to } = operation {
+                planned.renamed_from.insert(to.clone(), from.clone());
+            }
+        }
+    }
+    planned.fixed = outcome.applied.len();
+    planned.deferred = outcome.deferred.len();
+    planned
+}
+
+/// A directory given on the command line (or the directory of a file given), resolved.
+fn canonical_dir(path: &Path) -> Option<PathBuf> {
+    let dir = if path.is_dir() { path } else { path.parent()? };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    fs::canonicalize(dir).ok()
+}
+
+/// A file as it is on disk (`None` when absent) and, for a symbolic link, the file it leads to;
+/// an error when it may not be changed: it changed since the run checked it (`checked`), it is
+/// a link leading out of `roots`, or it cannot be read.
+fn disk_state(
+    path: &Path,
+    checked: Option<&str>,
+    roots: &[PathBuf],
+) -> Result<(Option<String>, Option<PathBuf>), String> {
+    let shown = display_path(path);
+    let target = match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            let target = fs::canonicalize(path).map_err(|e| format!("{shown}: {e}"))?;
+            if !roots.iter().any(|root| target.starts_with(root)) {
+                return Err(format!(
+                    "left alone: {shown} is a symbolic link to {}, outside the checked paths",
+                    target.display()
+                ));
+            }
+            Some(target)
+        }
+        Ok(_) => None,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((None, None)),
+        Err(e) => return Err(format!("left alone: {shown}: {e}")),
+    };
+    let text = fs::read_to_string(path).map_err(|e| format!("left alone: {shown}: {e}"))?;
+    if checked.is_some_and(|checked| checked != text) {
+        return Err(changed_on_disk(&shown));
+    }
+    Ok((Some(text), target))
+}
+
+fn changed_on_disk(shown: &str) -> String {
+    format!("left alone: {shown} changed on disk since it was checked; run again to fix it")
+}
+
+/// Writes what `planned` changes: each changed or new file atomically (a temporary file in
+/// its directory, renamed over it, with the permissions it had), then the deletions. Returns
+/// how many files changed, and a message for each file that could not be.
+pub(crate) fn write(planned: &Planned) -> (usize, Vec<String>) {
+    let mut changed = 0;
+    let mut problems = Vec::new();
+    let changes =
+        (planned.after.iter()).filter(|(path, after)| planned.before.get(*path) != Some(*after));
+    let (writes, deletions): (Vec<_>, Vec<_>) = changes.partition(|(_, after)| after.is_some());
+    for (path, after) in writes.into_iter().chain(deletions) {
+        let shown = display_path(path);
+        let before = planned.before.get(path).and_then(Option::as_ref);
+        // The last look: a file changed while the fixes were planned is left alone.
+        if let Some(before) = before
+            && fs::read_to_string(path).ok().as_ref() != Some(before)
+        {
+            problems.push(changed_on_disk(&shown));
+            continue;
+        }
+        let done = match after {
+            Some(text) => {
+                let target = planned
+                    .link_targets
+                    .get(path)
+                    .map_or(path.as_path(), PathBuf::as_path);
+                let like = planned
+                    .renamed_from
+                    .get(path)
+                    .map_or(target, PathBuf::as_path);
+                atomic_write(target, text, like)
+            }
+            None => fs::remove_file(path),
+        };
+        match done {
+            Ok(()) => changed += 1,
+            Err(e) => problems.push(format!("cannot write {shown}: {e}")),
+        }
+    }
+    (changed, problems)
+}
+
+/// Writes `text` to a temporary file next to `path` and renames it over `path`, keeping the
+/// permissions of `like` (the file itself, or the one it was renamed from) when it exists.
+fn atomic_write(path: &Path, text: &str, like: &Path) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let temporary = dir.join(format!(".{name}.tflint-merge-fix-{}", std::process::id()));
+    let written = (|| {
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        if let Ok(meta) = fs::metadata(like) {
+            fs::set_permissions(&temporary, meta.permissions())?;
+        }
+        fs::rename(&temporary, path)
+    })();
+    if written.is_err() {
+        // Nothing to do when the temporary file is already gone.
+        let _ = fs::remove_file(&temporary);
+    }
+    written
+}
+
+/// The unified diff of what `planned` changes, file by file in path order, with `a/` and `b/`
+/// paths relative to the working directory (`patch -p1` applies it there); a file created or
+/// deleted is diffed against `/dev/null`.
+pub(crate) fn diff(planned: &Planned) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let mut out = String::new();
+    for (path, after) in &planned.after {
+        let before = planned.before.get(path).cloned().flatten();
+        if before.as_ref() == after.as_ref() {
+            continue;
+        }
+        let relative = display_path(path.strip_prefix(&cwd).unwrap_or(path));
+        let old_name = match before {
+            Some(_) => format!("a/{relative}"),
+            None => "/dev/null".to_string(),
+        };
+        let new_name = match after {
+            Some(_) => format!("b/{relative}"),
+            None => "/dev/null".to_string(),
+        };
+        let (old, new) = (
+            before.as_deref().unwrap_or(""),
+            after.as_deref().unwrap_or(""),
+        );
+        let text_diff = similar::TextDiff::from_lines(old, new);
+        let unified = text_diff
+            .unified_diff()
+            .context_radius(3)
+            .header(&old_name, &new_name)
+            .to_string();
+        out.push_str(&unified);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_keeps_permissions_and_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("main.tf");
+        fs::write(&path, "old\n").expect("write");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).expect("chmod");
+        }
+        atomic_write(&path, "new\n", &path).expect("atomic write");
+        assert_eq!(fs::read_to_string(&path).expect("read"), "new\n");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(&path).expect("metadata").permissions().mode();
+            assert_eq!(mode & 0o777, 0o640);
+        }
+        let names: Vec<_> = fs::read_dir(dir.path()).expect("list").flatten().collect();
+        assert_eq!(names.len(), 1, "only main.tf: {names:?}");
+    }
+}
