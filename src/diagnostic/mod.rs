@@ -184,8 +184,9 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_fix(mut self, fix: Fix) -> Self {
-        self.fix = Some(fix);
+    /// Sets the fix (a `Fix`, or an `Option<Fix>` for a finding that has one only sometimes).
+    pub fn with_fix(mut self, fix: impl Into<Option<Fix>>) -> Self {
+        self.fix = fix.into();
         self
     }
 

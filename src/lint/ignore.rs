@@ -199,14 +199,13 @@ pub(crate) fn apply(
             } else {
                 id_removal(files, directive, position, name)
             };
-            let finding = Diagnostic {
-                severity,
-                ..finding
-            };
-            kept.push(match fix {
-                Some(fix) => finding.with_fix(fix),
-                None => finding,
-            });
+            kept.push(
+                Diagnostic {
+                    severity,
+                    ..finding
+                }
+                .with_fix(fix),
+            );
         }
     }
     kept

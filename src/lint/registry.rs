@@ -52,7 +52,10 @@ pub(crate) const LOAD_ERRORS: &[RuleMeta] = &[
         ids::MODULE_VERSION_WITHOUT_REGISTRY_SOURCE,
         "a module call with a non-registry source sets version",
     ),
-    load_error(ids::OVERRIDE_DEPENDS_ON, "depends_on in an override file"),
+    RuleMeta {
+        fixes: Fixes::Unsafe,
+        ..load_error(ids::OVERRIDE_DEPENDS_ON, "depends_on in an override file")
+    },
     load_error(
         ids::OVERRIDE_NOT_ALLOWED,
         "a block that override files may not contain",

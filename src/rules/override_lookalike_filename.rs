@@ -5,7 +5,8 @@
 //! when the base was renamed, silently a second copy. An override file saved with a `.txt`
 //! extension (`main_override.tf.txt`) is not loaded at all.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::fix::FileOperation;
+use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::knowledge::files::{classify, override_lookalike};
 use crate::module::merge::LoadedFile;
 use crate::source::Span;
@@ -17,6 +18,7 @@ pub(crate) const RULE: Rule = declare_rule! {
     severity: Warning,
     default: On,
     summary: "a file whose name looks like an override file but is not one",
+    fix: Unsafe,
     check: Check::View(RuleViews::Both, check),
 };
 
@@ -75,6 +77,21 @@ fn not_loaded(ctx: &Context, name: &str) -> Diagnostic {
     .with_help(format!(
         "to override, rename it `{real}`; if it is kept on purpose, move it out of the module"
     ))
+    .with_fix(rename(ctx, &path, real))
+}
+
+/// Renames `path` to `real` in its directory, unless a file of that name exists.
+fn rename(ctx: &Context, path: &std::path::Path, real: &str) -> Option<Fix> {
+    let to = path.with_file_name(real);
+    if ctx.dir.join(real).exists() {
+        return None;
+    }
+    let title = format!("Rename the file `{real}`");
+    let operation = FileOperation::Rename {
+        from: path.to_path_buf(),
+        to,
+    };
+    Some(Fix::new(title, Applicability::Unsafe).operation(operation))
 }
 
 /// `` `main-override.tf` is loaded as a primary file, not as an override ``
@@ -92,6 +109,7 @@ fn lookalike(ctx: &Context, loaded: &LoadedFile, name: &str, real: &str) -> Diag
             "to override, rename it `{real}`; if it is meant as a primary file, give it a name \
              that does not look like an override"
         ))
+        .with_fix(rename(ctx, &ctx.files.get(loaded.file.id).path, real))
 }
 
 #[cfg(test)]

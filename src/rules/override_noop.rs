@@ -242,14 +242,6 @@ fn block_removal(ctx: &Context, block: &Block, title: String) -> Option<Fix> {
     Some(safe_fix(title).remove(ctx.files, span))
 }
 
-/// Adds `fix`, if there is one.
-fn maybe_fix(finding: Diagnostic, fix: Option<Fix>) -> Diagnostic {
-    match fix {
-        Some(fix) => finding.with_fix(fix),
-        None => finding,
-    }
-}
-
 /// `` override of resource `x.y` changes nothing: it only restates its base ``
 fn block_restates_base(ctx: &Context, block: &Block, state: &OverrideBlock) -> Diagnostic {
     let message = format!(
@@ -263,7 +255,7 @@ fn block_restates_base(ctx: &Context, block: &Block, state: &OverrideBlock) -> D
         .with_note(RESTATED_NOTE)
         .with_help("remove this override block");
     let title = format!("Remove the {}", describe(block, state));
-    maybe_fix(finding, block_removal(ctx, block, title))
+    finding.with_fix(block_removal(ctx, block, title))
 }
 
 /// `` empty override of resource `x.y` changes nothing ``
@@ -281,7 +273,7 @@ fn empty_override(
         .with_note("An override block only changes what it sets; this one sets nothing.")
         .with_help("remove the empty override block");
     let title = format!("Remove the empty override of {}", address.describe());
-    maybe_fix(finding, block_removal(ctx, block, title))
+    finding.with_fix(block_removal(ctx, block, title))
 }
 
 /// `` override file `x_override.tf` changes nothing: every block in it restates its base ``
