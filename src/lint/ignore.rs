@@ -188,16 +188,26 @@ pub(crate) fn apply(
                 (_, Ok(_)) => Some(format!("`{name}` reported nothing here to ignore")),
             };
             if let Some(problem) = problem {
-                unused.push((position, name, problem));
+                // A misspelled id was meant to silence something: the fix is the writer's call.
+                let misspelled = settings.find(name).is_err() && {
+                    let names = settings
+                        .registry()
+                        .catalogue()
+                        .iter()
+                        .map(|m| m.id.as_str());
+                    super::helpers::closest(name, names).is_some()
+                };
+                unused.push((position, name, problem, !misspelled));
             }
         }
         let all_unused = unused.len() == directive.rules.len();
-        for (position, name, problem) in unused {
+        let all_removable = all_unused && unused.iter().all(|(.., removable)| *removable);
+        for (position, name, problem, removable) in unused {
             let finding = unused_ignore(files, directive.span, name, &problem);
-            let fix = if all_unused {
-                Some(comment_removal(files, directive.span))
-            } else {
-                id_removal(files, directive, position, name)
+            let fix = match (removable, all_removable) {
+                (false, _) => None,
+                (true, true) => Some(comment_removal(files, directive.span)),
+                (true, false) => id_removal(files, directive, position, name),
             };
             kept.push(
                 Diagnostic {

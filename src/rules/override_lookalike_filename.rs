@@ -86,7 +86,7 @@ fn rename(ctx: &Context, path: &std::path::Path, real: &str) -> Option<Fix> {
     if ctx.dir.join(real).exists() {
         return None;
     }
-    let title = format!("Rename the file `{real}`");
+    let title = format!("Rename the file to `{real}`");
     let operation = FileOperation::Rename {
         from: path.to_path_buf(),
         to,
