@@ -599,11 +599,12 @@ fn show_diff(
     if !quiet {
         let plural = if planned.fixed == 1 { "" } else { "s" };
         let mut line = format!("would fix {} finding{plural}", planned.fixed);
-        if planned.deferred > 0 {
-            line.push_str(&format!(
-                " ({} more after these, with `--fix`)",
-                planned.deferred
-            ));
+        match planned.deferred {
+            0 => {}
+            1 => line.push_str(" (1 more fix overlaps these: `--fix` applies it in a later pass)"),
+            n => line.push_str(&format!(
+                " ({n} more fixes overlap these: `--fix` applies them in later passes)"
+            )),
         }
         eprintln!("{line}");
     }

@@ -305,6 +305,30 @@ pub fn list_item_removal(text: &str, range: Range<usize>) -> Range<usize> {
     }
 }
 
+/// Where the comment lines right above the line of `start` begin (`#` and `//` lines, with no
+/// blank line between them and it): a block's own comments, which go where the block goes.
+/// `start` itself when there are none or something precedes `start` on its line.
+pub fn leading_comments_start(text: &str, start: usize) -> usize {
+    let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let mut first = line_start(start);
+    if !text[first..start].trim().is_empty() {
+        return start;
+    }
+    let mut found = None;
+    while first > 0 {
+        let previous = line_start(first - 1);
+        let line = text[previous..first].trim();
+        if !(line.starts_with('#') || line.starts_with("//")) {
+            break;
+        }
+        found = Some(previous);
+        first = previous;
+    }
+    found.map_or(start, |at| {
+        at + (text[at..].len() - text[at..].trim_start().len())
+    })
+}
+
 /// The range that removes a JSON object member (`"key": value`, from the key's opening quote
 /// to the value's end) with one comma: the one after it and the blanks up to the next member,
 /// or, for the last member, the comma before it and the blanks before that comma's member's
@@ -421,6 +445,19 @@ mod tests {
         let mut kept = paragraph.to_string();
         kept.replace_range(line_removal(paragraph, b..b + 5), "");
         assert_eq!(kept, "a = 1\n\nc = 3\n");
+    }
+
+    #[test]
+    fn leading_comments_go_with_their_block() {
+        let text = "a = 1\n\n# About b.\n// More.\nb {\n}\n";
+        let b = text.find("b {").expect("b");
+        assert_eq!(
+            &text[leading_comments_start(text, b)..b],
+            "# About b.\n// More.\n"
+        );
+        let after_blank = "# Not b's.\n\nb {}\n";
+        let b = after_blank.find("b {").expect("b");
+        assert_eq!(leading_comments_start(after_blank, b), b);
     }
 
     #[test]

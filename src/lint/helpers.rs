@@ -383,13 +383,16 @@ pub(crate) mod terragrunt {
     }
 }
 
-/// What a fix removes to remove a block: the whole block in native syntax; in JSON syntax the
-/// object member that holds its body (the innermost label, or the block type when it has no
-/// label), or `None` when the body is not such a member (a block in a JSON array).
+/// What a fix removes to remove (or move) a block: in native syntax the whole block with the
+/// comment lines right above it; in JSON syntax the object member that holds its body (the
+/// innermost label, or the block type when it has no label), or `None` when the body is not
+/// such a member (a block in a JSON array).
 pub(crate) fn block_removal_span(files: &SourceFiles, block: &Block) -> Option<Span> {
     let file = files.get(block.body_span.file);
     if !crate::diagnostic::fix::is_json(&file.path) {
-        return Some(block.span());
+        let span = block.span();
+        let start = crate::diagnostic::fix::leading_comments_start(&file.text, span.range().start);
+        return Some(Span::new(span.file, start..span.range().end));
     }
     let key = block.labels.last().map_or(block.header_span, |l| l.span);
     let between = file
