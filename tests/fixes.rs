@@ -481,3 +481,63 @@ fn diff_applies_with_patch_like_fix() {
         assert_eq!(patched_tree, fixed_tree, "unsafe fixes: {unsafe_fixes}");
     }
 }
+
+/// The corpus (`../shared/corpus`, copied): safe fixes leave what `merged` prints for each
+/// module directory they change, in both views, as it was; `--fix`, and then `--fix
+/// --unsafe-fixes`, run twice, change nothing the second time.
+#[test]
+fn corpus_fixes_keep_the_module_and_settle() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if !corpus.is_dir() {
+        eprintln!("skipped: no {}", corpus.display());
+        return;
+    }
+    let copy = tempfile::tempdir().expect("tempdir");
+    let root = copy.path().join("corpus");
+    let status = Command::new("cp")
+        .arg("-R")
+        .arg(&corpus)
+        .arg(&root)
+        .status()
+        .expect("run cp");
+    assert!(status.success(), "cp -R failed");
+    let original = tree(&corpus);
+    let safe = ["--fix", "--exit-zero", "."];
+    let first = tflint_merge(&root, &safe);
+    let fixed = tree(&root);
+    let mut changed: Vec<&str> = (original.keys().chain(fixed.keys()))
+        .filter(|name| original.get(*name) != fixed.get(*name))
+        .map(|name| name.rsplit_once('/').map_or(".", |(dir, _)| dir))
+        .collect();
+    changed.sort();
+    changed.dedup();
+    for dir in &changed {
+        for view in ["terraform", "opentofu"] {
+            let merged = |root: &Path| {
+                tflint_merge(&root.join(dir), &["merged", "--view", view, "."]).stdout
+            };
+            assert_eq!(
+                merged(&root),
+                merged(&corpus),
+                "{dir}, {view} view: a safe fix changed it"
+            );
+        }
+    }
+    eprintln!(
+        "{} directories changed by safe fixes: {}",
+        changed.len(),
+        String::from_utf8_lossy(&first.stderr).trim()
+    );
+    let again = tflint_merge(&root, &safe);
+    assert_eq!(tree(&root), fixed, "a second --fix changed files");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("fixed 0 findings"));
+    let all = ["--fix", "--unsafe-fixes", "--exit-zero", "."];
+    tflint_merge(&root, &all);
+    let once = tree(&root);
+    tflint_merge(&root, &all);
+    assert_eq!(
+        tree(&root),
+        once,
+        "a second --fix --unsafe-fixes changed files"
+    );
+}

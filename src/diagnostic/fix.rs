@@ -99,14 +99,62 @@ impl Fix {
     /// Adds the edit that removes `span`, a setting or block from its name to its end (in JSON
     /// syntax: an object member from its key): with its lines when nothing else is on them,
     /// or, in a JSON file, with one comma.
-    pub fn remove(self, files: &SourceFiles, span: Span) -> Fix {
+    ///
+    /// Several removals from one file are worked out one after the other on the text the
+    /// earlier ones leave (two neighbouring JSON members share a comma), and kept as one edit.
+    pub fn remove(mut self, files: &SourceFiles, span: Span) -> Fix {
         let file = files.get(span.file);
-        let range = if is_json(&file.path) {
-            json_member_removal(&file.text, span.range())
-        } else {
-            line_removal(&file.text, span.range())
+        let removal = |text: &str, range: Range<usize>| {
+            if is_json(&file.path) {
+                json_member_removal(text, range)
+            } else {
+                line_removal(text, range)
+            }
         };
-        self.edit(&file.path, range, "")
+        let (mine, others): (Vec<TextEdit>, Vec<TextEdit>) =
+            self.edits.into_iter().partition(|e| e.path == file.path);
+        self.edits = others;
+        if mine.is_empty() {
+            let range = removal(&file.text, span.range());
+            return self.edit(&file.path, range, "");
+        }
+        // The text the fix's edits of this file leave, and where `span` is in it.
+        let mut text = file.text.clone();
+        let mut sorted = mine;
+        sorted.sort_by_key(|e| e.range.start);
+        let mut shift: isize = 0;
+        for edit in &sorted {
+            if edit.range.end <= span.range().start {
+                shift += edit.replacement.len() as isize - edit.range.len() as isize;
+            }
+        }
+        for edit in sorted.iter().rev() {
+            text.replace_range(edit.range.clone(), &edit.replacement);
+        }
+        let moved = |at: usize| at.saturating_add_signed(shift);
+        let inside = sorted.iter().any(|e| overlap(&e.range, &span.range()));
+        if !inside {
+            let range = removal(&text, moved(span.range().start)..moved(span.range().end));
+            text.replace_range(range, "");
+        }
+        // One edit from the first byte that differs to the last.
+        let (old, new) = (file.text.as_bytes(), text.as_bytes());
+        let mut prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        let max_suffix = old.len().min(new.len()) - prefix;
+        let mut suffix = (old.iter().rev().zip(new.iter().rev()))
+            .take(max_suffix)
+            .take_while(|(a, b)| a == b)
+            .count();
+        while !file.text.is_char_boundary(prefix) || !text.is_char_boundary(prefix) {
+            prefix -= 1;
+        }
+        while !file.text.is_char_boundary(old.len() - suffix)
+            || !text.is_char_boundary(new.len() - suffix)
+        {
+            suffix -= 1;
+        }
+        let replacement = text[prefix..new.len() - suffix].to_string();
+        self.edit(&file.path, prefix..old.len() - suffix, replacement)
     }
 
     /// Every path the fix reads or writes, each once: what [`apply`] needs in its texts.
@@ -471,6 +519,27 @@ mod tests {
         assert_eq!(cut("{ a = 1, a = 2 }", "a = 1"), "{ a = 2 }");
         assert_eq!(cut("{\n  a = 1,\n  a = 2\n}", "a = 1"), "{\n  a = 2\n}");
         assert_eq!(cut("{\n  a = 1\n  a = 2\n}", "a = 1"), "{\n  a = 2\n}");
+    }
+
+    #[test]
+    fn neighbouring_removals_of_one_fix_become_one_edit() {
+        let text = "{\"count\": 2, \"ebs\": 3, \"x\": 4}";
+        let mut files = SourceFiles::default();
+        let id = files.add(crate::source::SourceFile::new(
+            "a.tf.json".into(),
+            text.into(),
+        ));
+        let member = |key: &str, len: usize| {
+            let start = text.find(key).expect("key");
+            Span::new(id, start..start + len)
+        };
+        let fix = Fix::new("both", Applicability::Safe)
+            .remove(&files, member("\"count\"", 10))
+            .remove(&files, member("\"ebs\"", 8));
+        assert_eq!(fix.edits.len(), 1);
+        let mut kept = text.to_string();
+        kept.replace_range(fix.edits[0].range.clone(), &fix.edits[0].replacement);
+        assert_eq!(kept, "{\"x\": 4}");
     }
 
     #[test]

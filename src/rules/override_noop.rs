@@ -34,6 +34,12 @@ struct Restated<'a> {
     name: &'a str,
     new: Span,
     old: Span,
+    /// The value restated came from an earlier override, not the base: `override_shadowed`
+    /// reports (and its fix removes) that earlier setting, so this one must stay.
+    from_override: bool,
+    /// Both values are written alike (`[1, 2]` twice, not `[ 1,2 ]` or a JSON `"${...}"`
+    /// over a native expression): without the override, `merged` prints the same text.
+    written_alike: bool,
 }
 
 /// What merging did with one top-level block of an override file.
@@ -68,18 +74,31 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             }
             // A provider override must restate `alias`: it is how the override names its target.
             Event::AttributeReplaced { address, name, .. } if is_provider_alias(address, name) => {}
+            // A default set in an override is converted without the `optional()` defaults of
+            // the type, so restating it can change the value: not a no-op.
+            Event::AttributeReplaced { address, name, .. }
+                if name == "default" && default_differs(ctx, address) => {}
             Event::AttributeReplaced {
                 name,
                 new,
                 old,
                 identical: true,
+                old_from_override,
                 ..
             } => {
                 restated_spans.insert(*new);
                 let block = by_file.get_mut(&new.file).and_then(|f| f.holding(*new));
                 if let Some(block) = block {
                     let (new, old) = (*new, *old);
-                    block.restated.push(Restated { name, new, old });
+                    let from_override = *old_from_override;
+                    let written_alike = value_text(ctx, new) == value_text(ctx, old);
+                    block.restated.push(Restated {
+                        name,
+                        new,
+                        old,
+                        from_override,
+                        written_alike,
+                    });
                 }
             }
             _ => {}
@@ -90,6 +109,31 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             report_file(ctx, loaded, blocks, &restated_spans, out);
         }
     }
+}
+
+/// The value of a setting (`name = value`, or a JSON `"name": value`) as written.
+fn value_text<'a>(ctx: &'a Context, setting: Span) -> Option<&'a str> {
+    let text = ctx.files.text(setting);
+    let value = match text.strip_prefix('"') {
+        // A JSON key: its closing quote is the first one no backslash escapes.
+        Some(key) => {
+            let mut escaped = false;
+            let end = key.char_indices().find_map(|(i, c)| {
+                let closing = c == '"' && !escaped;
+                escaped = c == '\\' && !escaped;
+                closing.then_some(i)
+            })?;
+            key[end + 1..].trim_start().strip_prefix(':')?
+        }
+        None => text.split_once('=')?.1,
+    };
+    Some(value.trim())
+}
+
+/// Whether merging gave a variable a default other than its `default` expression decodes to.
+fn default_differs(ctx: &Context, address: &Subject) -> bool {
+    let object = address.address().and_then(|a| ctx.module.object(a));
+    object.is_some_and(|o| o.default_value.is_some())
 }
 
 /// Whether `name` is the `alias` of a provider configuration.
@@ -226,20 +270,52 @@ fn restated_settings(ctx: &Context, block: &Block, state: &OverrideBlock) -> Dia
         .with_help(format!(
             "remove {names} from the override; its other settings still change the base"
         ))
-        .with_fix((state.restated.iter()).fold(
-            safe_fix(format!("Remove the restated {names}")),
-            |fix, r| fix.remove(ctx.files, r.new),
-        ))
+        .with_fix(restated_removal(ctx, &state.restated))
 }
 
-fn safe_fix(title: String) -> Fix {
-    Fix::new(title, Applicability::Safe)
+/// Removes the settings that restate the base; those that restate an earlier override stay
+/// (that override's setting is what `override_shadowed`'s fix removes).
+fn restated_removal(ctx: &Context, restated: &[Restated]) -> Option<Fix> {
+    let removable: Vec<&Restated> = restated.iter().filter(|r| !r.from_override).collect();
+    if removable.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = removable.iter().map(|r| format!("`{}`", r.name)).collect();
+    let title = format!("Remove the restated {}", names.join(", "));
+    let applicability = applicability(removable.iter().copied());
+    let fix = (removable.iter()).fold(Fix::new(title, applicability), |fix, r| {
+        fix.remove(ctx.files, r.new)
+    });
+    Some(fix)
+}
+
+/// Safe when every restated value is written as the value it restates, so that `merged`
+/// prints the same module; unsafe when it is only equal (`[ 1,2 ]` for `[1, 2]`): the printed
+/// text would change, though not the value.
+fn applicability<'a>(mut restated: impl Iterator<Item = &'a Restated<'a>>) -> Applicability {
+    if restated.all(|r| r.written_alike) {
+        Applicability::Safe
+    } else {
+        Applicability::Unsafe
+    }
+}
+
+/// Whether a block restates what an earlier override set: removing it would change the
+/// module once `override_shadowed`'s fix removes that earlier setting.
+fn restates_an_override(state: &OverrideBlock) -> bool {
+    state.restated.iter().any(|r| r.from_override)
 }
 
 /// The fix that removes a whole override block, when its text can be cut out.
-fn block_removal(ctx: &Context, block: &Block, title: String) -> Option<Fix> {
+fn block_removal(
+    ctx: &Context,
+    block: &Block,
+    restated: &[Restated],
+    title: String,
+) -> Option<Fix> {
     let span = block_removal_span(ctx.files, block)?;
-    Some(safe_fix(title).remove(ctx.files, span))
+    let applicability = applicability(restated.iter());
+    Some(Fix::new(title, applicability).remove(ctx.files, span))
 }
 
 /// `` override of resource `x.y` changes nothing: it only restates its base ``
@@ -254,8 +330,11 @@ fn block_restates_base(ctx: &Context, block: &Block, state: &OverrideBlock) -> D
     let finding = with_restated_labels(ctx, finding, &state.restated)
         .with_note(RESTATED_NOTE)
         .with_help("remove this override block");
+    if restates_an_override(state) {
+        return finding;
+    }
     let title = format!("Remove the {}", describe(block, state));
-    finding.with_fix(block_removal(ctx, block, title))
+    finding.with_fix(block_removal(ctx, block, &state.restated, title))
 }
 
 /// `` empty override of resource `x.y` changes nothing ``
@@ -273,7 +352,7 @@ fn empty_override(
         .with_note("An override block only changes what it sets; this one sets nothing.")
         .with_help("remove the empty override block");
     let title = format!("Remove the empty override of {}", address.describe());
-    finding.with_fix(block_removal(ctx, block, title))
+    finding.with_fix(block_removal(ctx, block, &[], title))
 }
 
 /// `` override file `x_override.tf` changes nothing: every block in it restates its base ``
@@ -300,12 +379,16 @@ fn whole_file(
         };
     }
     let path = ctx.files.get(loaded.file.id).path.clone();
+    let restated = blocks.iter().flat_map(|(_, state)| &state.restated);
+    let deletion = Fix::new(format!("Delete `{name}`"), applicability(restated))
+        .operation(FileOperation::Delete { path });
+    let removable = !blocks.iter().any(|(_, state)| restates_an_override(state));
     finding
         .with_note(RESTATED_NOTE)
         .with_help(format!(
             "delete `{name}`: the module is the same without it"
         ))
-        .with_fix(safe_fix(format!("Delete `{name}`")).operation(FileOperation::Delete { path }))
+        .with_fix(removable.then_some(deletion))
 }
 
 #[cfg(test)]
@@ -318,7 +401,19 @@ mod tests {
 
     const JSON_VARIABLE: &str = r#"{"variable": {"v": {"default": "a"}}}"#;
 
+    /// A variable whose type has an `optional()` default.
+    const OPTIONAL: &str = "variable \"v\" {\n  type    = object({ a = string, b = optional(string, \"d\") })\n  default = { a = \"x\" }\n}\n";
+
     const PASS: &[Files] = &[
+        // Restating such a variable's default changes it: an override's default is converted
+        // without the `optional()` defaults (`b` is null, not "d").
+        &[
+            ("main.tf", OPTIONAL),
+            (
+                "override.tf",
+                "variable \"v\" {\n  default = { a = \"x\" }\n}\n",
+            ),
+        ],
         &[
             ("main.tf", BASE),
             (
@@ -453,6 +548,32 @@ mod tests {
                   the base"
             )
         );
+    }
+
+    #[test]
+    fn a_fix_is_safe_only_when_merged_prints_the_same() {
+        use crate::diagnostic::Applicability::{Safe, Unsafe};
+        let applicability = |over: &str| {
+            let finding = only(&[("main.tf", BASE), ("override.tf", over)]);
+            finding.fix.map(|fix| fix.applicability)
+        };
+        let same = "resource \"terraform_data\" \"x\" {\n  input = [1, 2]\n}\n";
+        assert_eq!(applicability(same), Some(Safe));
+        let spaced = "resource \"terraform_data\" \"x\" {\n  input = [ 1,2 ]\n}\n";
+        assert_eq!(applicability(spaced), Some(Unsafe));
+    }
+
+    /// A setting that restates an earlier override stays: `override_shadowed`'s fix removes
+    /// the earlier one, and removing both would drop the value.
+    #[test]
+    fn restating_an_earlier_override_has_no_fix() {
+        let a = "resource \"terraform_data\" \"x\" {\n  input = 5\n}\n";
+        let finding = only(&[
+            ("main.tf", BASE),
+            ("a_override.tf", a),
+            ("b_override.tf", a),
+        ]);
+        assert!(finding.fix.is_none(), "{finding:#?}");
     }
 
     #[test]
