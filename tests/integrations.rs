@@ -477,20 +477,37 @@ fn pre_commit_manifest_and_example_config_are_valid() {
         &std::fs::read_to_string(manifest().join(".pre-commit-hooks.yaml")).expect("read"),
     )
     .expect("YAML");
-    // Three ways to install the same hook: every other key is the same.
+    // Three ways to install the same hook, and the same three of the fixing hook: every other
+    // key is the same.
     let hooks = hooks.as_sequence().expect("a list of hooks");
     let ids: Vec<&str> = hooks.iter().filter_map(|h| h["id"].as_str()).collect();
     assert_eq!(
         ids,
-        ["tflint-merge", "tflint-merge-system", "tflint-merge-rust"]
+        [
+            "tflint-merge",
+            "tflint-merge-system",
+            "tflint-merge-rust",
+            "tflint-merge-fix",
+            "tflint-merge-fix-system",
+            "tflint-merge-fix-rust"
+        ]
     );
     let languages: Vec<&str> = hooks
         .iter()
         .filter_map(|h| h["language"].as_str())
         .collect();
-    assert_eq!(languages, ["python", "system", "rust"]);
+    assert_eq!(
+        languages,
+        ["python", "system", "rust", "python", "system", "rust"]
+    );
     for hook in hooks {
-        assert_eq!(hook["entry"], "tflint-merge");
+        let fixes = hook["id"].as_str().is_some_and(|id| id.contains("-fix"));
+        let entry = if fixes {
+            "tflint-merge --fix"
+        } else {
+            "tflint-merge"
+        };
+        assert_eq!(hook["entry"], entry);
         // The whole repository on every commit: deletions and Terragrunt trees included.
         assert_eq!(hook["always_run"], true);
         assert_eq!(hook["pass_filenames"], false);
@@ -1055,6 +1072,59 @@ fn pre_commit_hook_checks_the_repository_with_deletions_terragrunt_and_warnings(
         text.contains("error[terragrunt_dependency_cycle]"),
         "{text}"
     );
+}
+
+/// The `tflint-merge-fix` hook (its `language: system` twin, on the binary under test) applies
+/// the safe fixes: pre-commit fails the run because a file changed, and passes the next one.
+#[test]
+fn pre_commit_fix_hook_applies_the_safe_fixes() {
+    let Some(pre_commit) = require(&["pre-commit"]) else {
+        return;
+    };
+    if require(&["git"]).is_none() {
+        return;
+    }
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pre-commit-fix");
+    let hook_repo = work.join("hook-repo");
+    let rev = snapshot_checkout(&hook_repo);
+    let project = tempfile::tempdir().expect("tempdir");
+    let project = project.path();
+    git(project, &["init", "-q"]);
+    write(
+        project,
+        ".pre-commit-config.yaml",
+        &pre_commit_config(&hook_repo, &rev, "tflint-merge-fix-system"),
+    );
+    let base = "# The web server.\nresource \"aws_instance\" \"web\" {\n  ami = \"ami-1\"\n}\n";
+    write(project, "infra/main.tf", base);
+    write(
+        project,
+        "infra/override.tf",
+        "resource \"aws_instance\" \"web\" {\n  ami = \"ami-1\" # same\n}\n",
+    );
+    git(project, &["add", "-A"]);
+    let path = path_with_the_binary_first();
+    let pre_commit_run = || {
+        run(Command::new(&pre_commit)
+            .args(["run", "--color", "never"])
+            .current_dir(project)
+            .env("PATH", &path)
+            .env("PRE_COMMIT_HOME", work.join("home"))
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_INDEX_FILE")
+            .env_remove("GIT_WORK_TREE")
+            .env_remove("NO_COLOR"))
+    };
+    let out = pre_commit_run();
+    let text = printed(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("files were modified by this hook"), "{text}");
+    assert!(!project.join("infra/override.tf").exists(), "{text}");
+    let main = std::fs::read_to_string(project.join("infra/main.tf")).expect("read");
+    assert_eq!(main, base, "untouched");
+    git(project, &["add", "-A"]);
+    let out = pre_commit_run();
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
 }
 
 /// The default hook (`language: python`) installs the wheel, never compiling: pre-commit
