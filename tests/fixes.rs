@@ -545,3 +545,82 @@ fn corpus_fixes_keep_the_module_and_settle() {
         "a second --fix --unsafe-fixes changed files"
     );
 }
+
+/// `tflint-merge rules` shows which ids have fixes, and the doc of each (`explain`) says in
+/// "How to fix" what `--fix` does, and `--unsafe-fixes` for an unsafe fix.
+#[test]
+fn rules_with_fixes_say_so_in_their_docs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let listing = String::from_utf8(tflint_merge(dir.path(), &["rules"]).stdout).expect("UTF-8");
+    let mut with_fixes = Vec::new();
+    for line in listing.lines().skip(1).take_while(|l| !l.is_empty()) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        // id, kind (one or two words), severity, default, fix, summary...
+        let kind_words = if words.get(1) == Some(&"load") { 2 } else { 1 };
+        let fix = words.get(3 + kind_words).copied().expect("a FIX column");
+        if fix != "-" {
+            with_fixes.push((words[0].to_string(), fix.to_string()));
+        }
+    }
+    let ids: Vec<&str> = with_fixes.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "language_block_in_tf_file",
+            "object_duplicate_key",
+            "override_depends_on",
+            "override_lookalike_filename",
+            "override_noop",
+            "override_shadowed",
+            "terragrunt_deprecated_include_functions",
+            "unused_ignore",
+        ]
+    );
+    for (id, fix) in &with_fixes {
+        let doc =
+            String::from_utf8(tflint_merge(dir.path(), &["explain", id]).stdout).expect("UTF-8");
+        let how = doc.split("## How to fix").nth(1).expect("How to fix");
+        let how = how.split("\n## ").next().unwrap_or(how);
+        assert!(
+            how.contains("--fix"),
+            "{id}: How to fix does not mention --fix"
+        );
+        if fix.contains("unsafe") {
+            assert!(
+                how.contains("--unsafe-fixes"),
+                "{id}: How to fix does not mention --unsafe-fixes"
+            );
+        }
+    }
+}
+
+/// A safe fix of a finding of one view only, in a file the other view loads, is unsafe: here
+/// the override restates the Terraform base, and changes the OpenTofu one (`main.tofu` hides
+/// `main.tf` from OpenTofu).
+#[test]
+fn a_fix_safe_in_one_view_only_is_unsafe() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        &[
+            ("main.tf", "variable \"v\" {\n  default = 1\n}\n"),
+            ("main.tofu", "variable \"v\" {\n  default = 2\n}\n"),
+            ("override.tf", "variable \"v\" {\n  default = 1\n}\n"),
+        ],
+    );
+    let found = findings(dir.path(), &[]);
+    let noop: Vec<&Value> = found
+        .iter()
+        .filter(|f| f["rule"] == "override_noop")
+        .collect();
+    assert_eq!(noop.len(), 1, "{found:#?}");
+    assert_eq!(noop[0]["views"], serde_json::json!(["terraform"]));
+    assert_eq!(noop[0]["fix"]["applicability"], "unsafe");
+    // Checking the Terraform view alone, it is safe.
+    let found = findings(dir.path(), &["--view", "terraform"]);
+    let noop = found
+        .iter()
+        .find(|f| f["rule"] == "override_noop")
+        .expect("override_noop");
+    assert_eq!(noop["fix"]["applicability"], "safe");
+}

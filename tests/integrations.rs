@@ -301,11 +301,29 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
         .current_dir(clean_tree.path()));
     assert_eq!(clean.status.code(), Some(0), "{}", printed(&clean));
 
+    // Fixes of every kind: edits, a deletion, a new file (a rename has no SARIF form).
+    let fixes_tree = tempfile::tempdir().expect("tempdir");
+    let instance = "resource \"terraform_data\" \"a\" {\n  input = 1\n}\n";
+    write(fixes_tree.path(), "m/main.tf", instance);
+    write(fixes_tree.path(), "m/x_override.tf", instance);
+    write(
+        fixes_tree.path(),
+        "m/versions.tf",
+        "language {\n  compatible_with {\n    opentofu = \">= 1.12\"\n  }\n}\n",
+    );
+    write(fixes_tree.path(), "m/main-override.tf", "locals {}\n");
+    let fixes = run(tflint_merge()
+        .args(["--format", "sarif", "--unsafe-fixes", "."])
+        .current_dir(fixes_tree.path()));
+    let fixes = String::from_utf8(fixes.stdout).expect("UTF-8");
+    assert_eq!(fixes.matches("\"fixes\"").count(), 2, "{fixes}");
+
     let logs = [
         (
             "examples.sarif",
             String::from_utf8(examples.stdout).expect("UTF-8"),
         ),
+        ("fixes.sarif", fixes),
         ("escaping.sarif", escaping.clone()),
         (
             "clean.sarif",

@@ -61,7 +61,8 @@ fn physical(path: &str, label: Option<&Label>) -> Value {
 /// A finding's fix as a SARIF `fix`: one `artifactChange` per file, each edit a `replacement`
 /// (its `deletedRegion` by line and column where the file is one of the finding's, else by
 /// byte offset); a deleted file is the deletion of all its text, a new file an insertion into
-/// an empty one. A rename has no SARIF form: a fix with one is left out.
+/// an empty one. A rename has no SARIF form: a fix with one is left out, and so is the deletion
+/// of a file the finding does not name.
 fn sarif_fix(d: &Diagnostic) -> Option<Value> {
     let fix = d.fix.as_ref()?;
     let mut changes: Vec<(String, Vec<Value>)> = Vec::new();
@@ -93,7 +94,10 @@ fn sarif_fix(d: &Diagnostic) -> Option<Value> {
         match operation {
             FileOperation::Rename { .. } => return None,
             FileOperation::Delete { path } => {
-                let length = std::fs::metadata(path).map_or(0, |m| m.len());
+                // The file is one the finding names (it is what the fix deletes).
+                let labels = d.primary.iter().chain(&d.secondary);
+                let file = labels.map(|l| &l.file).find(|f| f.path == *path)?;
+                let length = file.text.len();
                 let whole = json!({ "deletedRegion": { "byteOffset": 0, "byteLength": length } });
                 change(path, whole);
             }

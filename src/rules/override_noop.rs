@@ -21,7 +21,7 @@ pub(crate) const RULE: Rule = declare_rule! {
     severity: Warning,
     default: On,
     summary: "an override that changes nothing",
-    fix: Safe,
+    fix: SafeOrUnsafe,
     check: Check::View(RuleViews::Both, check),
 };
 
