@@ -402,11 +402,46 @@ fn links_out_of_the_tree_are_not_written_through() {
         let out = tflint_merge(dir.path(), &["--fix", "."]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
-            stderr.contains("override.tf is a symbolic link"),
+            stderr.contains("override.tf is (through a symbolic link)"),
             "{stderr}"
         );
         assert_eq!(std::fs::read_to_string(&target).expect("read"), INSTANCE);
         assert!(dir.path().join("override.tf").exists());
+
+        // A linked directory leading out of the tree: the same.
+        let module = outside.path().join("module");
+        write(
+            &module,
+            &[("main.tf", INSTANCE), ("x_override.tf", INSTANCE)],
+        );
+        std::os::unix::fs::symlink(&module, dir.path().join("linked")).expect("symlink");
+        let out = tflint_merge(dir.path(), &["--fix", "."]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("linked/x_override.tf is (through"),
+            "{stderr}"
+        );
+        assert!(module.join("x_override.tf").exists());
+
+        // A link inside the tree is written through: the file it leads to changes, the link
+        // stays a link.
+        let inside = tempfile::tempdir().expect("tempdir");
+        let ignore = "locals {\n  # tflint-merge-ignore: override_noop\n  a = 1\n}\n";
+        write(inside.path(), &[("shared/locals.tf.txt", ignore)]);
+        let link = inside.path().join("m/main.tf");
+        std::fs::create_dir_all(link.parent().expect("parent")).expect("mkdir");
+        std::os::unix::fs::symlink("../shared/locals.tf.txt", &link).expect("symlink");
+        let out = tflint_merge(inside.path(), &["--fix", "."]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let written = std::fs::read_to_string(inside.path().join("shared/locals.tf.txt"));
+        assert_eq!(written.expect("read"), "locals {\n  a = 1\n}\n");
+        let kind = std::fs::symlink_metadata(&link).expect("link").file_type();
+        assert!(kind.is_symlink());
     }
 }
 

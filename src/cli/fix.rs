@@ -123,33 +123,42 @@ fn canonical_dir(path: &Path) -> Option<PathBuf> {
 
 /// A file as it is on disk (`None` when absent) and, for a symbolic link, the file it leads to;
 /// an error when it may not be changed: it changed since the run checked it (`checked`), it is
-/// a link leading out of `roots`, or it cannot be read.
+/// (or is in a directory that is) a link leading out of `roots`, or it cannot be read.
 fn disk_state(
     path: &Path,
     checked: Option<&str>,
     roots: &[PathBuf],
 ) -> Result<(Option<String>, Option<PathBuf>), String> {
     let shown = display_path(path);
-    let target = match fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            let target = fs::canonicalize(path).map_err(|e| format!("{shown}: {e}"))?;
-            if !roots.iter().any(|root| target.starts_with(root)) {
-                return Err(format!(
-                    "left alone: {shown} is a symbolic link to {}, outside the checked paths",
-                    target.display()
-                ));
-            }
-            Some(target)
-        }
-        Ok(_) => None,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((None, None)),
+    let exists = match fs::symlink_metadata(path) {
+        Ok(_) => true,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => false,
         Err(e) => return Err(format!("left alone: {shown}: {e}")),
     };
+    // Where the file really is (or would be): links, and linked directories, resolved.
+    let real = if exists {
+        fs::canonicalize(path)
+    } else {
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+        fs::canonicalize(parent.unwrap_or(Path::new(".")))
+            .map(|dir| dir.join(path.file_name().unwrap_or_default()))
+    }
+    .map_err(|e| format!("left alone: {shown}: {e}"))?;
+    if !roots.iter().any(|root| real.starts_with(root)) {
+        return Err(format!(
+            "left alone: {shown} is (through a symbolic link) {}, outside the checked paths",
+            real.display()
+        ));
+    }
+    if !exists {
+        return Ok((None, None));
+    }
+    let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     let text = fs::read_to_string(path).map_err(|e| format!("left alone: {shown}: {e}"))?;
     if checked.is_some_and(|checked| checked != text) {
         return Err(changed_on_disk(&shown));
     }
-    Ok((Some(text), target))
+    Ok((Some(text), is_link.then_some(real)))
 }
 
 fn changed_on_disk(shown: &str) -> String {
@@ -266,6 +275,41 @@ pub(crate) fn diff(planned: &Planned) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file changed after the run checked it is left alone, whether it changed before the
+    /// fixes were planned or while they were.
+    #[test]
+    fn files_changed_on_disk_are_left_alone() {
+        use crate::lint::RuleSettings;
+        use crate::lint::directory::{Options, ViewSelection, check_directory};
+        let dir = tempfile::tempdir().expect("tempdir");
+        let main = dir.path().join("main.tf");
+        let text = "locals {\n  # tflint-merge-ignore: override_noop\n  a = 1\n}\n";
+        fs::write(&main, text).expect("write");
+        let settings = RuleSettings::defaults(crate::rules::registry());
+        let options = Options::new(ViewSelection::Both, settings);
+        let checked = check_directory(dir.path(), &options).diagnostics;
+        let roots = [dir.path().to_path_buf()];
+        assert_eq!(plan(&checked, false, &roots).fixed, 1);
+
+        let edited = format!("# edited\n{text}");
+        fs::write(&main, &edited).expect("write");
+        let planned = plan(&checked, false, &roots);
+        assert_eq!(planned.fixed, 0);
+        assert!(
+            planned.problems[0].contains("changed on disk"),
+            "{:?}",
+            planned.problems
+        );
+
+        fs::write(&main, text).expect("write");
+        let planned = plan(&checked, false, &roots);
+        fs::write(&main, &edited).expect("write");
+        let (changed, problems) = write(&planned);
+        assert_eq!(changed, 0);
+        assert!(problems[0].contains("changed on disk"), "{problems:?}");
+        assert_eq!(fs::read_to_string(&main).expect("read"), edited);
+    }
 
     #[test]
     fn atomic_write_keeps_permissions_and_leaves_no_temporary_file() {
