@@ -960,6 +960,20 @@ fn pre_commit_config(hook_repo: &Path, rev: &str, hook_id: &str) -> String {
     replaced
 }
 
+/// `pre-commit run` in `project`, with the binary under test first on PATH (for the
+/// `language: system` hooks) and `home` as pre-commit's cache.
+fn run_system_hook(pre_commit: &Path, project: &Path, home: &Path) -> Output {
+    run(Command::new(pre_commit)
+        .args(["run", "--color", "never"])
+        .current_dir(project)
+        .env("PATH", path_with_the_binary_first())
+        .env("PRE_COMMIT_HOME", home)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_INDEX_FILE")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("NO_COLOR"))
+}
+
 /// pre-commit runs the hook on the whole repository: a staged deletion (which pre-commit
 /// never passes to hooks) and a Terragrunt tree are checked, and warnings are shown even when
 /// the hook passes. The `language: system` hook runs the binary under test; the other two
@@ -1011,18 +1025,7 @@ fn pre_commit_hook_checks_the_repository_with_deletions_terragrunt_and_warnings(
     );
     git(project, &["add", "-A"]);
 
-    let path = path_with_the_binary_first();
-    let pre_commit_run = || {
-        run(Command::new(&pre_commit)
-            .args(["run", "--color", "never"])
-            .current_dir(project)
-            .env("PATH", &path)
-            .env("PRE_COMMIT_HOME", work.join("home"))
-            .env_remove("GIT_DIR")
-            .env_remove("GIT_INDEX_FILE")
-            .env_remove("GIT_WORK_TREE")
-            .env_remove("NO_COLOR"))
-    };
+    let pre_commit_run = || run_system_hook(&pre_commit, project, &work.join("home"));
     let commit = |message: &str| git(project, &["commit", "-q", "--no-verify", "-m", message]);
 
     let out = pre_commit_run();
@@ -1121,18 +1124,7 @@ fn pre_commit_fix_hook_applies_the_safe_fixes() {
         "resource \"aws_instance\" \"web\" {\n  ami = \"ami-1\" # same\n}\n",
     );
     git(project, &["add", "-A"]);
-    let path = path_with_the_binary_first();
-    let pre_commit_run = || {
-        run(Command::new(&pre_commit)
-            .args(["run", "--color", "never"])
-            .current_dir(project)
-            .env("PATH", &path)
-            .env("PRE_COMMIT_HOME", work.join("home"))
-            .env_remove("GIT_DIR")
-            .env_remove("GIT_INDEX_FILE")
-            .env_remove("GIT_WORK_TREE")
-            .env_remove("NO_COLOR"))
-    };
+    let pre_commit_run = || run_system_hook(&pre_commit, project, &work.join("home"));
     let out = pre_commit_run();
     let text = printed(&out);
     assert_eq!(out.status.code(), Some(1), "{text}");
