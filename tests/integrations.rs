@@ -960,6 +960,17 @@ fn pre_commit_config(hook_repo: &Path, rev: &str, hook_id: &str) -> String {
     replaced
 }
 
+/// pre-commit, a scratch directory `work` (in the target directory) named `name`, and the
+/// revision of the checkout's snapshot as a hook repository in `work/hook-repo`; `None` (after
+/// saying so) without pre-commit or git.
+fn hook_repository(name: &str) -> Option<(PathBuf, PathBuf, String)> {
+    let pre_commit = require(&["pre-commit"])?;
+    require(&["git"])?;
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let rev = snapshot_checkout(&work.join("hook-repo"));
+    Some((pre_commit, work, rev))
+}
+
 /// `pre-commit run` in `project`, with the binary under test first on PATH (for the
 /// `language: system` hooks) and `home` as pre-commit's cache.
 fn run_system_hook(pre_commit: &Path, project: &Path, home: &Path) -> Output {
@@ -981,16 +992,10 @@ fn run_system_hook(pre_commit: &Path, project: &Path, home: &Path) -> Output {
 /// `pre_commit_manifest_and_example_config_are_valid`).
 #[test]
 fn pre_commit_hook_checks_the_repository_with_deletions_terragrunt_and_warnings() {
-    let Some(pre_commit) = require(&["pre-commit"]) else {
+    let Some((pre_commit, work, rev)) = hook_repository("pre-commit") else {
         return;
     };
-    if require(&["git"]).is_none() {
-        return;
-    }
-    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pre-commit");
     let hook_repo = work.join("hook-repo");
-    let rev = snapshot_checkout(&hook_repo);
-
     let project = tempfile::tempdir().expect("tempdir");
     let project = project.path();
     git(project, &["init", "-q"]);
@@ -1099,15 +1104,10 @@ fn pre_commit_hook_checks_the_repository_with_deletions_terragrunt_and_warnings(
 /// the safe fixes: pre-commit fails the run because a file changed, and passes the next one.
 #[test]
 fn pre_commit_fix_hook_applies_the_safe_fixes() {
-    let Some(pre_commit) = require(&["pre-commit"]) else {
+    let Some((pre_commit, work, rev)) = hook_repository("pre-commit-fix") else {
         return;
     };
-    if require(&["git"]).is_none() {
-        return;
-    }
-    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pre-commit-fix");
     let hook_repo = work.join("hook-repo");
-    let rev = snapshot_checkout(&hook_repo);
     let project = tempfile::tempdir().expect("tempdir");
     let project = project.path();
     git(project, &["init", "-q"]);
