@@ -248,8 +248,26 @@ resource "aws_instance" "web" {
         false,
     );
     insta::assert_snapshot!("override_noop_file", fixed_files);
-    let json_base = "{\n  \"variable\": {\n    \"v\": {\n      \"default\": \"a\",\n      \"description\": \"d\"\n    }\n  }\n}\n";
-    let json_over = "{\n  \"variable\": {\n    \"v\": {\n      \"description\": \"d\",\n      \"default\": \"b\"\n    }\n  }\n}\n";
+    let json_base = concat!(
+        "{\n",
+        "  \"variable\": {\n",
+        "    \"v\": {\n",
+        "      \"default\": \"a\",\n",
+        "      \"description\": \"d\"\n",
+        "    }\n",
+        "  }\n",
+        "}\n",
+    );
+    let json_over = concat!(
+        "{\n",
+        "  \"variable\": {\n",
+        "    \"v\": {\n",
+        "      \"description\": \"d\",\n",
+        "      \"default\": \"b\"\n",
+        "    }\n",
+        "  }\n",
+        "}\n",
+    );
     let fixed_files = fixed(
         "override_noop",
         &[("main.tf.json", json_base), ("override.tf.json", json_over)],
@@ -260,7 +278,14 @@ resource "aws_instance" "web" {
 
 #[test]
 fn override_shadowed_removes_the_earlier_setting() {
-    let a = "resource \"aws_instance\" \"web\" {\n  # first try\n  instance_type = \"m5.large\"\n\n  ami = \"ami-2\"\n}\n";
+    let a = concat!(
+        "resource \"aws_instance\" \"web\" {\n",
+        "  # first try\n",
+        "  instance_type = \"m5.large\"\n",
+        "\n",
+        "  ami = \"ami-2\"\n",
+        "}\n",
+    );
     let b = "resource \"aws_instance\" \"web\" {\n  instance_type = \"m5.xlarge\"\n}\n";
     let fixed_files = fixed(
         "override_shadowed",
@@ -288,7 +313,14 @@ fn override_shadowed_removes_the_earlier_setting() {
 
 #[test]
 fn unused_ignore_removes_the_id_or_the_comment() {
-    let main = "locals {\n  # tflint-merge-ignore: override_noop, override_shadowed  both pinned\n  a = 1 # tflint-merge-ignore: override_noop\n\n  b = 2\n}\n";
+    let main = concat!(
+        "locals {\n",
+        "  # tflint-merge-ignore: override_noop, override_shadowed  both pinned\n",
+        "  a = 1 # tflint-merge-ignore: override_noop\n",
+        "\n",
+        "  b = 2\n",
+        "}\n",
+    );
     let fixed_files = fixed("unused_ignore", &[("main.tf", main)], false);
     insta::assert_snapshot!("unused_ignore", fixed_files);
     let json =
@@ -309,8 +341,32 @@ fn object_duplicate_key_removes_the_earlier_entry() {
 
 #[test]
 fn override_depends_on_moves_into_the_base_block() {
-    let main = "resource \"terraform_data\" \"a\" {}\nresource \"terraform_data\" \"b\" {}\n\n# The app.\nresource \"terraform_data\" \"app\" {\n  input = 1 # one\n}\n\nresource \"terraform_data\" \"db\" {\n  depends_on = [terraform_data.a]\n}\n";
-    let over = "resource \"terraform_data\" \"app\" {\n  depends_on = [terraform_data.a]\n  input      = 2\n}\n\nresource \"terraform_data\" \"db\" {\n  depends_on = [\n    terraform_data.a,\n    terraform_data.b,\n  ]\n}\n";
+    let main = concat!(
+        "resource \"terraform_data\" \"a\" {}\n",
+        "resource \"terraform_data\" \"b\" {}\n",
+        "\n",
+        "# The app.\n",
+        "resource \"terraform_data\" \"app\" {\n",
+        "  input = 1 # one\n",
+        "}\n",
+        "\n",
+        "resource \"terraform_data\" \"db\" {\n",
+        "  depends_on = [terraform_data.a]\n",
+        "}\n",
+    );
+    let over = concat!(
+        "resource \"terraform_data\" \"app\" {\n",
+        "  depends_on = [terraform_data.a]\n",
+        "  input      = 2\n",
+        "}\n",
+        "\n",
+        "resource \"terraform_data\" \"db\" {\n",
+        "  depends_on = [\n",
+        "    terraform_data.a,\n",
+        "    terraform_data.b,\n",
+        "  ]\n",
+        "}\n",
+    );
     let fixed_files = fixed(
         "override_depends_on",
         &[("main.tf", main), ("override.tf", over)],
@@ -321,7 +377,18 @@ fn override_depends_on_moves_into_the_base_block() {
 
 #[test]
 fn language_block_in_tf_file_moves_to_a_tofu_file() {
-    let versions = "terraform {\n  required_version = \">= 1.6\"\n}\n\n# For OpenTofu.\nlanguage {\n  compatible_with {\n    opentofu = \">= 1.12\"\n  }\n}\n";
+    let versions = concat!(
+        "terraform {\n",
+        "  required_version = \">= 1.6\"\n",
+        "}\n",
+        "\n",
+        "# For OpenTofu.\n",
+        "language {\n",
+        "  compatible_with {\n",
+        "    opentofu = \">= 1.12\"\n",
+        "  }\n",
+        "}\n",
+    );
     let fixed_files = fixed(
         "language_block_in_tf_file",
         &[("versions.tf", versions), ("language.tf", "locals {}\n")],
@@ -332,7 +399,12 @@ fn language_block_in_tf_file_moves_to_a_tofu_file() {
 
 #[test]
 fn override_lookalike_filename_renames_the_file() {
-    let over = "# Bigger in prod.\nresource \"aws_instance\" \"web\" {\n  instance_type = \"m5.large\"\n}\n";
+    let over = concat!(
+        "# Bigger in prod.\n",
+        "resource \"aws_instance\" \"web\" {\n",
+        "  instance_type = \"m5.large\"\n",
+        "}\n",
+    );
     let fixed_files = fixed(
         "override_lookalike_filename",
         &[("main.tf", INSTANCE), ("main-override.tf", over)],
@@ -343,7 +415,17 @@ fn override_lookalike_filename_renames_the_file() {
 
 #[test]
 fn terragrunt_deprecated_include_functions_replaces_the_parent_dir() {
-    let unit = "import \"root\" {\n  config_path = \"../root.hcl\"\n}\n\nlocals {\n  # Where the root is.\n  up  = get_parent_terragrunt_dir()\n  key = \"${path_relative_to_include()}/tf.tfstate\"\n}\n";
+    let unit = concat!(
+        "import \"root\" {\n",
+        "  config_path = \"../root.hcl\"\n",
+        "}\n",
+        "\n",
+        "locals {\n",
+        "  # Where the root is.\n",
+        "  up  = get_parent_terragrunt_dir()\n",
+        "  key = \"${path_relative_to_include()}/tf.tfstate\"\n",
+        "}\n",
+    );
     let dir = tempfile::tempdir().expect("tempdir");
     write(dir.path(), &[("root.hcl", ""), ("a/terragrunt.hcl", unit)]);
     let rule = "terragrunt_deprecated_include_functions";
@@ -369,7 +451,12 @@ fn terragrunt_deprecated_include_functions_replaces_the_parent_dir() {
 /// two unused ids of one comment are removed with a comma each, in two passes.
 #[test]
 fn overlapping_fixes_are_applied_in_later_passes() {
-    let main = "locals {\n  # tflint-merge-ignore: object_duplicate_key, override_noop, override_shadowed\n  m = { a = 1, a = 2 }\n}\n";
+    let main = concat!(
+        "locals {\n",
+        "  # tflint-merge-ignore: object_duplicate_key, override_noop, override_shadowed\n",
+        "  m = { a = 1, a = 2 }\n",
+        "}\n",
+    );
     let dir = tempfile::tempdir().expect("tempdir");
     write(dir.path(), &[("main.tf", main)]);
     let diff = tflint_merge(dir.path(), &["--diff", "."]);
@@ -456,7 +543,12 @@ fn diff_applies_with_patch_like_fix() {
         let _ = writeln!(std::io::stderr(), "skipped: `patch` is not installed");
         return;
     }
-    let a = "resource \"aws_instance\" \"web\" {\n  instance_type = \"m5.large\"\n  ami = \"ami-2\"\n}\n";
+    let a = concat!(
+        "resource \"aws_instance\" \"web\" {\n",
+        "  instance_type = \"m5.large\"\n",
+        "  ami = \"ami-2\"\n",
+        "}\n",
+    );
     let b = "resource \"aws_instance\" \"web\" {\n  instance_type = \"m5.xlarge\"\n}\n";
     let files: &[(&str, &str)] = &[
         ("m/main.tf", INSTANCE),

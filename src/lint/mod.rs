@@ -168,14 +168,14 @@ impl Rule {
 ///     severity: Warning,
 ///     default: On,
 ///     summary: "an override that changes nothing",
-///     fix: Safe,
+///     fix: SafeOrUnsafe,
 ///     check: Check::View(RuleViews::Both, check),
 /// };
 /// ```
 ///
 /// `default` is `On` or `Off`; `fix` (`Safe`, `Unsafe` or `SafeOrUnsafe`, see [`Fixes`]) is
-/// there when the rule's findings carry fixes; an optional `options: &[OptionSpec { .. }]` comes last. The id
-/// must have its doc at `rules/<id>.md`, or the rule does not compile.
+/// there when the rule's findings carry fixes; an optional `options: &[OptionSpec { .. }]`
+/// comes last. The id must have its doc at `rules/<id>.md`, or the rule does not compile.
 macro_rules! declare_rule {
     (
         id: $id:literal,

@@ -402,7 +402,12 @@ mod tests {
     const JSON_VARIABLE: &str = r#"{"variable": {"v": {"default": "a"}}}"#;
 
     /// A variable whose type has an `optional()` default.
-    const OPTIONAL: &str = "variable \"v\" {\n  type    = object({ a = string, b = optional(string, \"d\") })\n  default = { a = \"x\" }\n}\n";
+    const OPTIONAL: &str = concat!(
+        "variable \"v\" {\n",
+        "  type    = object({ a = string, b = optional(string, \"d\") })\n",
+        "  default = { a = \"x\" }\n",
+        "}\n",
+    );
 
     const PASS: &[Files] = &[
         // Restating such a variable's default changes it: an override's default is converted
