@@ -205,7 +205,8 @@ fn github_lines_follow_the_runner_syntax() {
     let (summary, findings) = lines.split_last().expect("output");
     assert_eq!(
         *summary,
-        "::notice title=tflint-merge::tflint-merge: 3 errors, 3 warnings in 2 directories (4 files)"
+        "::notice title=tflint-merge::tflint-merge: 3 errors, 3 warnings in 2 directories \
+         (4 files); [*] 2 fixable with `--fix`"
     );
     let mut messages = Vec::new();
     let mut multi_line = 0;

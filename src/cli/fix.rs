@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
 use crate::diagnostic::fix::{self, FileOperation, Fix, Texts};
+use crate::input::read::current_text;
 use crate::source::display_path;
 
 /// How many times `--fix` re-checks and fixes again before it stops: fixes that make room for
@@ -35,12 +36,19 @@ pub(crate) struct Planned {
     pub(crate) deferred: usize,
     /// Files left alone and fixes that could not apply, one message each.
     pub(crate) problems: Vec<String>,
+    /// The size limit of the run: what is read to compare is read with it.
+    max_bytes: u64,
 }
 
 /// The fixes of `diagnostics` (safe ones, and unsafe ones with `unsafe_fixes`), in their order,
 /// applied in memory in one pass. `roots` are the checked paths: a symbolic link leading out of
-/// them is not written through.
-pub(crate) fn plan(diagnostics: &[Diagnostic], unsafe_fixes: bool, roots: &[PathBuf]) -> Planned {
+/// them is not written through. Files are read with the run's size limit, `max_bytes`.
+pub(crate) fn plan(
+    diagnostics: &[Diagnostic],
+    unsafe_fixes: bool,
+    roots: &[PathBuf],
+    max_bytes: u64,
+) -> Planned {
     // The texts the run checked, which the fixes' ranges are of.
     let mut checked: HashMap<&Path, &str> = HashMap::new();
     for d in diagnostics {
@@ -57,6 +65,7 @@ pub(crate) fn plan(diagnostics: &[Diagnostic], unsafe_fixes: bool, roots: &[Path
         fixed: 0,
         deferred: 0,
         problems: Vec::new(),
+        max_bytes,
     };
     // Paths that cannot be changed, each reported once.
     let mut refused: BTreeMap<PathBuf, String> = BTreeMap::new();
@@ -72,7 +81,7 @@ pub(crate) fn plan(diagnostics: &[Diagnostic], unsafe_fixes: bool, roots: &[Path
             if planned.before.contains_key(path) {
                 continue;
             }
-            match disk_state(path, checked.get(path).copied(), &roots) {
+            match disk_state(path, checked.get(path).copied(), &roots, max_bytes) {
                 Ok((text, target)) => {
                     planned.before.insert(path.to_path_buf(), text);
                     if let Some(target) = target {
@@ -128,6 +137,7 @@ fn disk_state(
     path: &Path,
     checked: Option<&str>,
     roots: &[PathBuf],
+    max_bytes: u64,
 ) -> Result<(Option<String>, Option<PathBuf>), String> {
     let shown = display_path(path);
     let exists = match fs::symlink_metadata(path) {
@@ -154,7 +164,7 @@ fn disk_state(
         return Ok((None, None));
     }
     let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    let text = fs::read_to_string(path).map_err(|e| format!("left alone: {shown}: {e}"))?;
+    let text = current_text(path, max_bytes).map_err(|e| format!("left alone: {shown}: {e}"))?;
     if checked.is_some_and(|checked| checked != text) {
         return Err(changed_on_disk(&shown));
     }
@@ -179,7 +189,7 @@ pub(crate) fn write(planned: &Planned) -> (usize, Vec<String>) {
         let before = planned.before.get(path).and_then(Option::as_ref);
         // The last look: a file changed while the fixes were planned is left alone.
         if let Some(before) = before
-            && fs::read_to_string(path).ok().as_ref() != Some(before)
+            && current_text(path, planned.max_bytes).ok().as_ref() != Some(before)
         {
             problems.push(changed_on_disk(&shown));
             continue;
@@ -290,11 +300,11 @@ mod tests {
         let options = Options::new(ViewSelection::Both, settings);
         let checked = check_directory(dir.path(), &options).diagnostics;
         let roots = [dir.path().to_path_buf()];
-        assert_eq!(plan(&checked, false, &roots).fixed, 1);
+        assert_eq!(plan(&checked, false, &roots, 1000).fixed, 1);
 
         let edited = format!("# edited\n{text}");
         fs::write(&main, &edited).expect("write");
-        let planned = plan(&checked, false, &roots);
+        let planned = plan(&checked, false, &roots, 1000);
         assert_eq!(planned.fixed, 0);
         assert!(
             planned.problems[0].contains("changed on disk"),
@@ -303,12 +313,12 @@ mod tests {
         );
 
         fs::write(&main, text).expect("write");
-        let planned = plan(&checked, false, &roots);
+        let planned = plan(&checked, false, &roots, 1000);
         fs::write(&main, &edited).expect("write");
         let (changed, problems) = write(&planned);
         assert_eq!(changed, 0);
         assert!(problems[0].contains("changed on disk"), "{problems:?}");
-        assert_eq!(fs::read_to_string(&main).expect("read"), edited);
+        assert_eq!(current_text(&main, 1000).as_ref(), Ok(&edited));
     }
 
     #[test]
@@ -322,7 +332,7 @@ mod tests {
             fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).expect("chmod");
         }
         atomic_write(&path, "new\n", &path).expect("atomic write");
-        assert_eq!(fs::read_to_string(&path).expect("read"), "new\n");
+        assert_eq!(current_text(&path, 1000).as_deref(), Ok("new\n"));
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;

@@ -489,7 +489,14 @@ fn check(args: CheckArgs) -> i32 {
     let lint = |found| pool.install(|| check_all(found, &paths, &options));
     let mut run = lint(found);
     if args.diff {
-        return show_diff(&run.diagnostics, args.unsafe_fixes, &paths, habits.quiet);
+        let max = options.max_file_bytes;
+        return show_diff(
+            &run.diagnostics,
+            args.unsafe_fixes,
+            &paths,
+            max,
+            habits.quiet,
+        );
     }
     let mut fix_failed = false;
     if args.fix {
@@ -504,7 +511,12 @@ fn check(args: CheckArgs) -> i32 {
                 );
                 break;
             }
-            let planned = fix::plan(&run.diagnostics, args.unsafe_fixes, &paths);
+            let planned = fix::plan(
+                &run.diagnostics,
+                args.unsafe_fixes,
+                &paths,
+                options.max_file_bytes,
+            );
             let (_, problems) = fix::write(&planned);
             for problem in planned.problems.iter().chain(&problems) {
                 eprintln!("warning: {problem}");
@@ -586,9 +598,10 @@ fn show_diff(
     diagnostics: &[Diagnostic],
     unsafe_fixes: bool,
     paths: &[PathBuf],
+    max_file_bytes: u64,
     quiet: bool,
 ) -> i32 {
-    let planned = fix::plan(diagnostics, unsafe_fixes, paths);
+    let planned = fix::plan(diagnostics, unsafe_fixes, paths, max_file_bytes);
     for problem in &planned.problems {
         eprintln!("warning: {problem}");
     }
