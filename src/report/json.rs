@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use super::Totals;
 use super::location::{Range, edit_position, file_of, fix_path, relative};
 use crate::diagnostic::fix::FileOperation;
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Label, Severity};
 
 fn position(label: &Label) -> (Value, Value) {
     let r = Range::of(label);
@@ -88,6 +88,10 @@ pub(crate) fn render(diagnostics: &[Diagnostic], totals: Totals) -> String {
         })
         .collect();
     let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
+    let fixable = |a: Applicability| {
+        let with = |d: &&Diagnostic| d.fix.as_ref().is_some_and(|f| f.applicability == a);
+        diagnostics.iter().filter(with).count()
+    };
     let value = json!({
         "version": 1,
         "tool": { "name": "tflint-merge", "version": env!("CARGO_PKG_VERSION") },
@@ -96,6 +100,7 @@ pub(crate) fn render(diagnostics: &[Diagnostic], totals: Totals) -> String {
             "directories": totals.directories,
             "files": totals.files,
             "findings": { "error": count(Severity::Error), "warning": count(Severity::Warning), "notice": count(Severity::Notice) },
+            "fixable": { "safe": fixable(Applicability::Safe), "unsafe": fixable(Applicability::Unsafe) },
         },
     });
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
