@@ -298,9 +298,10 @@ pub fn is_json(path: &Path) -> bool {
 }
 
 /// The range that removes the text `range` of `text` with its whole lines, when nothing but
-/// blanks shares them (and one blank line before it when it sat between two blank lines, so
-/// that removing a paragraph leaves one blank line, not two); else `range` itself, with the
-/// blanks before it on its line.
+/// blanks shares them, and a blank line next to them where removing only the lines would leave
+/// two blank lines in a row, or one right after an opening brace or before a closing one (so
+/// that removing a paragraph leaves the layout a person would have written); else `range`
+/// itself, with the blanks that separated it from the rest of its line.
 pub fn line_removal(text: &str, range: Range<usize>) -> Range<usize> {
     let line_start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
     let before = &text[line_start..range.start];
@@ -309,23 +310,31 @@ pub fn line_removal(text: &str, range: Range<usize>) -> Range<usize> {
         .map_or(text.len(), |i| range.end + i + 1);
     let after = &text[range.end..line_end];
     let blank = |s: &str| s.trim().is_empty();
-    if blank(before) && blank(after) {
-        let preceded_by_blank = line_start == 0 || text[..line_start - 1].ends_with('\n');
-        let followed_by_blank = text[line_end..].starts_with('\n') || line_end == text.len();
-        if preceded_by_blank && followed_by_blank && line_end < text.len() {
-            return line_start..line_end + 1;
+    if !(blank(before) && blank(after)) {
+        if blank(before) {
+            let blanks_after = after.len() - after.trim_start().len();
+            return range.start..range.end + blanks_after;
         }
-        if preceded_by_blank && line_end == text.len() && line_start > 0 {
-            return line_start - 1..line_end;
-        }
-        return line_start..line_end;
+        let blanks_before = before.len() - before.trim_end().len();
+        return range.start - blanks_before..range.end;
     }
-    if blank(before) {
-        let blanks_after = after.len() - after.trim_start().len();
-        return range.start..range.end + blanks_after;
+    // The line before (its start and text) and the line after, if any.
+    let previous = (line_start > 0).then(|| {
+        let start = text[..line_start - 1].rfind('\n').map_or(0, |i| i + 1);
+        (start, &text[start..line_start])
+    });
+    let next_end = text[line_end..]
+        .find('\n')
+        .map_or(text.len(), |i| line_end + i + 1);
+    let next = (line_end < text.len()).then(|| &text[line_end..next_end]);
+    let previous_blank = previous.is_none_or(|(_, line)| blank(line));
+    let opener = previous.is_some_and(|(_, l)| l.trim_end().ends_with(['{', '[', '(']));
+    let closer = next.is_none_or(|l| l.trim_start().starts_with(['}', ']', ')']));
+    match (previous, next) {
+        (_, Some(line)) if blank(line) && (previous_blank || opener) => line_start..next_end,
+        (Some((start, line)), _) if blank(line) && closer => start..line_end,
+        _ => line_start..line_end,
     }
-    let blanks_before = before.len() - before.trim_end().len();
-    range.start - blanks_before..range.end
 }
 
 /// The range that removes an element of a comma-separated list (an object's `key = value`,
@@ -488,11 +497,26 @@ mod tests {
         let mut trailing = "a = 1 # one\n".to_string();
         trailing.replace_range(line_removal(&trailing, a..a + 5), "");
         assert_eq!(trailing, "# one\n");
-        let paragraph = "a = 1\n\nb = 2\n\nc = 3\n";
-        let b = paragraph.find("b = 2").expect("b");
-        let mut kept = paragraph.to_string();
-        kept.replace_range(line_removal(paragraph, b..b + 5), "");
-        assert_eq!(kept, "a = 1\n\nc = 3\n");
+        let cut = |text: &str, what: &str| {
+            let at = text.find(what).expect("what");
+            let mut kept = text.to_string();
+            kept.replace_range(line_removal(text, at..at + what.len()), "");
+            kept
+        };
+        assert_eq!(
+            cut("a = 1\n\nb = 2\n\nc = 3\n", "b = 2"),
+            "a = 1\n\nc = 3\n"
+        );
+        assert_eq!(cut("a = 1\n\nb = 2\n", "b = 2"), "a = 1\n");
+        assert_eq!(
+            cut("x {\n  a = 1\n\n  b = 2\n}\n", "a = 1"),
+            "x {\n  b = 2\n}\n"
+        );
+        assert_eq!(
+            cut("x {\n  a = 1\n\n  b = 2\n}\n", "b = 2"),
+            "x {\n  a = 1\n}\n"
+        );
+        assert_eq!(cut("a\r\n\r\nb\r\n", "b"), "a\r\n");
     }
 
     #[test]
