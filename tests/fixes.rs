@@ -463,7 +463,7 @@ fn overlapping_fixes_are_applied_in_later_passes() {
     assert_eq!(diff.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&diff.stderr);
     assert!(
-        stderr.contains("would fix 1 finding (1 more fix overlaps"),
+        stderr.contains("would fix 2 findings in 2 passes"),
         "{stderr}"
     );
     let out = tflint_merge(dir.path(), &["--fix", "."]);
@@ -532,8 +532,8 @@ fn links_out_of_the_tree_are_not_written_through() {
     }
 }
 
-/// `--diff` changes nothing and exits 1; applied with `patch -p1` it gives what `--fix` gives
-/// (fixes that need no second pass: `--diff` shows one pass).
+/// `--diff` changes nothing and exits 1; applied with `patch -p1` it gives what `--fix` gives,
+/// fixes of later passes included (the override block left empty in `m`, the comma of `q`).
 #[test]
 fn diff_applies_with_patch_like_fix() {
     if Command::new("patch").arg("--version").output().is_err() {
@@ -546,7 +546,7 @@ fn diff_applies_with_patch_like_fix() {
     let a = concat!(
         "resource \"aws_instance\" \"web\" {\n",
         "  instance_type = \"m5.large\"\n",
-        "  ami = \"ami-2\"\n",
+        "  ami = \"ami-1\"\n",
         "}\n",
     );
     let b = "resource \"aws_instance\" \"web\" {\n  instance_type = \"m5.xlarge\"\n}\n";
@@ -563,6 +563,15 @@ fn diff_applies_with_patch_like_fix() {
         (
             "n/main.tf",
             "locals {\n  m = { a = 1, a = 2 } # tflint-merge-ignore: override_noop\n}\n",
+        ),
+        (
+            "q/main.tf",
+            concat!(
+                "locals {\n",
+                "  # tflint-merge-ignore: object_duplicate_key, override_noop, override_shadowed\n",
+                "  m = { a = 1, a = 2 }\n",
+                "}\n",
+            ),
         ),
     ];
     for unsafe_fixes in [false, true] {

@@ -1,6 +1,6 @@
 //! `--fix`, `--unsafe-fixes` and `--diff`: the fixes of a run's findings applied in memory by
-//! [`crate::diagnostic::fix::apply`], then written to the files (atomically, file by file) or
-//! shown as a unified diff.
+//! [`crate::diagnostic::fix::apply`], then written to the files (atomically, file by file) or,
+//! pass after pass in memory ([`plan_passes`]), shown as a unified diff.
 //!
 //! A file is changed only when it is still what the run checked: one that changed on disk
 //! since is left alone, with a message naming it. A symbolic link is written through only when
@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
 use crate::diagnostic::fix::{self, FileOperation, Fix, Texts};
+use crate::input::overlay;
 use crate::input::read::current_text;
 use crate::source::display_path;
 
@@ -140,6 +141,10 @@ fn disk_state(
     max_bytes: u64,
 ) -> Result<(Option<String>, Option<PathBuf>), String> {
     let shown = display_path(path);
+    // A file `--diff`'s earlier passes changed: in the checked paths, as it stands in.
+    if let Some(text) = overlay::file(path) {
+        return Ok((text, None));
+    }
     let exists = match fs::symlink_metadata(path) {
         Ok(_) => true,
         Err(e) if e.kind() == io::ErrorKind::NotFound => false,
@@ -245,6 +250,43 @@ fn atomic_write(path: &Path, text: &str, like: &Path) -> io::Result<()> {
         let _ = fs::remove_file(&temporary);
     }
     written
+}
+
+/// `--diff`'s passes: the fixes of `diagnostics` planned in memory, then, while they fix
+/// something, the findings `relint` gives with what they leave standing in for the files
+/// ([`overlay`]), planned again on top, as `--fix` would write and re-check them (at most
+/// [`MAX_PASSES`]). Returns everything planned, with the texts first read as `before`, and the
+/// number of passes.
+pub(crate) fn plan_passes(
+    diagnostics: &[Diagnostic],
+    relint: &dyn Fn() -> Vec<Diagnostic>,
+    unsafe_fixes: bool,
+    roots: &[PathBuf],
+    max_bytes: u64,
+) -> (Planned, usize) {
+    let mut total = plan(diagnostics, unsafe_fixes, roots, max_bytes);
+    let mut passes = 1;
+    let mut last_fixed = total.fixed;
+    while last_fixed > 0 && passes < MAX_PASSES {
+        let stand_in = || total.after.clone();
+        let found = overlay::with(stand_in(), relint);
+        if !found.iter().any(|d| d.fixable(unsafe_fixes)) {
+            break;
+        }
+        let next = overlay::with(stand_in(), || plan(&found, unsafe_fixes, roots, max_bytes));
+        last_fixed = next.fixed;
+        for (path, text) in next.before {
+            total.before.entry(path).or_insert(text);
+        }
+        total.after.extend(next.after);
+        total.link_targets.extend(next.link_targets);
+        total.renamed_from.extend(next.renamed_from);
+        total.fixed += next.fixed;
+        total.deferred = next.deferred;
+        total.problems.extend(next.problems);
+        passes += 1;
+    }
+    (total, passes)
 }
 
 /// The unified diff of what `planned` changes, file by file in path order, with `a/` and `b/`

@@ -151,8 +151,8 @@ struct CheckArgs {
     /// finding asks); alone, show them as available.
     #[arg(long)]
     unsafe_fixes: bool,
-    /// Print the fixes as a unified diff (for `patch -p1`) and change nothing; exit 1 when
-    /// there is something to fix.
+    /// Print what --fix would write as a unified diff (for `patch -p1`) and change nothing;
+    /// exit 1 when there is something to fix.
     #[arg(long, conflicts_with = "fix")]
     diff: bool,
     #[command(flatten)]
@@ -489,14 +489,16 @@ fn check(args: CheckArgs) -> i32 {
     let lint = |found| pool.install(|| check_all(found, &paths, &options));
     let mut run = lint(found);
     if args.diff {
-        let max = options.max_file_bytes;
-        return show_diff(
+        let relint = || lint(discover()).diagnostics;
+        let (planned, passes) = fix::plan_passes(
             &run.diagnostics,
+            &relint,
             args.unsafe_fixes,
             &paths,
-            max,
-            habits.quiet,
+            options.max_file_bytes,
         );
+        let io_error = run.diagnostics.iter().any(|d| d.rule == ids::IO_ERROR);
+        return show_diff(&planned, passes, io_error, habits.quiet);
     }
     let mut fix_failed = false;
     if args.fix {
@@ -592,36 +594,28 @@ fn check(args: CheckArgs) -> i32 {
     }
 }
 
-/// `--diff`: the unified diff of the fixes (one pass) on stdout, how many findings it fixes on
-/// stderr; exit 1 when there is something to fix, 2 when a file could not be read.
-fn show_diff(
-    diagnostics: &[Diagnostic],
-    unsafe_fixes: bool,
-    paths: &[PathBuf],
-    max_file_bytes: u64,
-    quiet: bool,
-) -> i32 {
-    let planned = fix::plan(diagnostics, unsafe_fixes, paths, max_file_bytes);
+/// `--diff`: the unified diff of what `--fix` would write on stdout, how many findings it
+/// fixes on stderr; exit 1 when there is something to fix, 2 when a file could not be read.
+fn show_diff(planned: &fix::Planned, passes: usize, io_error: bool, quiet: bool) -> i32 {
     for problem in &planned.problems {
         eprintln!("warning: {problem}");
     }
-    let diff = fix::diff(&planned);
+    let diff = fix::diff(planned);
     if print_or_broken_pipe(&diff) == EXIT_ERROR {
         return EXIT_ERROR;
     }
     if !quiet {
         let plural = if planned.fixed == 1 { "" } else { "s" };
         let mut line = format!("would fix {} finding{plural}", planned.fixed);
-        match planned.deferred {
-            0 => {}
-            1 => line.push_str(" (1 more fix overlaps these: `--fix` applies it in a later pass)"),
-            n => line.push_str(&format!(
-                " ({n} more fixes overlap these: `--fix` applies them in later passes)"
-            )),
+        if passes > 1 {
+            line.push_str(&format!(" in {passes} passes"));
+        }
+        if passes == fix::MAX_PASSES {
+            line.push_str(" (stopped there: the bound; `--fix` may find more)");
         }
         eprintln!("{line}");
     }
-    if diagnostics.iter().any(|d| d.rule == ids::IO_ERROR) {
+    if io_error {
         EXIT_ERROR
     } else if diff.is_empty() {
         EXIT_CLEAN

@@ -38,5 +38,12 @@ pub(crate) fn config_files(dir: &Path) -> std::io::Result<Listing> {
             None => {}
         }
     }
+    // Files that `--diff`'s fixes would create, rename or delete.
+    for (name, exists) in super::overlay::names_in(dir) {
+        listing.names.retain(|n| n.name != name);
+        if exists {
+            listing.names.extend(classify(&name));
+        }
+    }
     Ok(listing)
 }

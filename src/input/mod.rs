@@ -5,9 +5,11 @@
 //! - [`listing`]: the configuration files of one directory.
 //! - [`read`]: the one reader (size limit, UTF-8, parse) and its findings.
 //! - [`neighbours`]: the local modules that module calls name, read once for the rules.
+//! - [`overlay`]: texts that stand in for files while `--diff` checks what its fixes leave.
 
 pub(crate) mod discover;
 mod gitignore;
 pub(crate) mod listing;
 pub(crate) mod neighbours;
+pub(crate) mod overlay;
 pub(crate) mod read;

@@ -93,6 +93,11 @@ pub(crate) fn current_text(path: &Path, max_bytes: u64) -> Result<String, String
 /// `max_bytes`. Never reads more than `max_bytes + 1` bytes, whatever the metadata says: a file
 /// may grow while it is read.
 pub(crate) fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>, ReadFailure> {
+    match super::overlay::file(path) {
+        Some(Some(text)) => return Ok(text.into_bytes()),
+        Some(None) => return Err(ReadFailure::Io(std::io::ErrorKind::NotFound.into())),
+        None => {}
+    }
     let meta = std::fs::metadata(path).map_err(ReadFailure::Io)?;
     check_regular(&meta, max_bytes)?;
     let file = std::fs::File::open(path).map_err(ReadFailure::Io)?;

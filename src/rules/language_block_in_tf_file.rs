@@ -3,6 +3,7 @@
 
 use crate::diagnostic::fix::{FileOperation, is_json};
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::input::overlay;
 use crate::knowledge::View;
 use crate::syntax::Block;
 
@@ -61,7 +62,7 @@ fn move_to_tofu_file(ctx: &Context, block: &Block) -> Option<Fix> {
     let taken = |stem: &str| {
         ["tf", "tf.json", "tofu", "tofu.json"]
             .iter()
-            .any(|extension| ctx.dir.join(format!("{stem}.{extension}")).exists())
+            .any(|extension| overlay::exists(&ctx.dir.join(format!("{stem}.{extension}"))))
     };
     let stem = std::iter::once("language".to_string())
         .chain((2..10).map(|n| format!("language_{n}")))

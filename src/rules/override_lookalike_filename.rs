@@ -7,6 +7,7 @@
 
 use crate::diagnostic::fix::FileOperation;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::input::overlay;
 use crate::knowledge::files::{classify, override_lookalike};
 use crate::module::merge::LoadedFile;
 use crate::source::Span;
@@ -54,7 +55,7 @@ fn text_copies_of_overrides(dir: &std::path::Path) -> Vec<String> {
         .filter_map(|entry| entry.file_name().into_string().ok())
         .filter(|name| {
             let config = name.strip_suffix(".txt").and_then(classify);
-            config.is_some_and(|c| c.is_override)
+            config.is_some_and(|c| c.is_override) && overlay::exists(&dir.join(name))
         })
         .collect();
     names.sort();
@@ -83,7 +84,7 @@ fn not_loaded(ctx: &Context, name: &str) -> Diagnostic {
 /// Renames `path` to `real` in its directory, unless a file of that name exists.
 fn rename(ctx: &Context, path: &std::path::Path, real: &str) -> Option<Fix> {
     let to = path.with_file_name(real);
-    if ctx.dir.join(real).exists() {
+    if overlay::exists(&ctx.dir.join(real)) {
         return None;
     }
     let title = format!("Rename the file to `{real}`");
