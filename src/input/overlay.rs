@@ -60,3 +60,43 @@ pub(crate) fn names_in(dir: &Path) -> Vec<(String, bool)> {
 pub(crate) fn exists(path: &Path) -> bool {
     file(path).map_or_else(|| path.exists(), |text| text.is_some())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::listing::config_files;
+    use crate::input::read::current_text;
+
+    /// While set, the listing and the reader see the stand-ins: a new file, a changed one and
+    /// a deleted one; afterwards, the disk again.
+    #[test]
+    fn the_listing_and_the_reader_see_the_stand_ins() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("main.tf"), "a = 1\n").expect("write");
+        std::fs::write(dir.path().join("old.tf"), "b = 1\n").expect("write");
+        let files: Files = [
+            (dir.path().join("main.tf"), Some("a = 2\n".to_string())),
+            (dir.path().join("old.tf"), None),
+            (dir.path().join("new.tofu"), Some("c = 3\n".to_string())),
+        ]
+        .into_iter()
+        .collect();
+        let names = |dir: &Path| -> Vec<String> {
+            let mut names: Vec<String> = (config_files(dir).expect("listing").names)
+                .into_iter()
+                .map(|n| n.name)
+                .collect();
+            names.sort();
+            names
+        };
+        let seen = with(files, || {
+            let text = current_text(&dir.path().join("main.tf"), 100);
+            let gone = current_text(&dir.path().join("old.tf"), 100);
+            (names(dir.path()), text, gone.is_err())
+        });
+        assert_eq!(seen.0, ["main.tf", "new.tofu"]);
+        assert_eq!(seen.1.as_deref(), Ok("a = 2\n"));
+        assert!(seen.2, "old.tf is gone");
+        assert_eq!(names(dir.path()), ["main.tf", "old.tf"]);
+    }
+}
