@@ -34,10 +34,13 @@ Examples:
   tflint-merge modules/ envs/prod      check two trees
   tflint-merge modules/vpc/main.tf     check the module directory holding this file
   tflint-merge --view opentofu --format short .
+  tflint-merge --fix                   apply the safe fixes (--unsafe-fixes: the others too)
+  tflint-merge --diff                  print what --fix would change, as a diff for patch -p1
   tflint-merge merged modules/vpc      print the module Terraform and OpenTofu really load
   tflint-merge graph live/ --format json   print a Terragrunt tree's include/import graph
 
-Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage, configuration or I/O error.";
+Exit status: 0 no findings at or above --fail-on, 1 findings (with --diff: something to fix),
+2 usage, configuration or I/O error.";
 
 #[derive(Debug, Parser)]
 #[command(
