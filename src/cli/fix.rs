@@ -181,7 +181,8 @@ fn changed_on_disk(shown: &str) -> String {
 }
 
 /// Writes what `planned` changes: each changed or new file atomically (a temporary file in
-/// its directory, renamed over it, with the permissions it had), then the deletions. Returns
+/// its directory, renamed over it, with the permissions it had), then, when all of them were
+/// written, the deletions. Returns
 /// how many files changed, and a message for each file that could not be.
 pub(crate) fn write(planned: &Planned) -> (usize, Vec<String>) {
     let mut changed = 0;
@@ -192,11 +193,19 @@ pub(crate) fn write(planned: &Planned) -> (usize, Vec<String>) {
     for (path, after) in writes.into_iter().chain(deletions) {
         let shown = display_path(path);
         let before = planned.before.get(path).and_then(Option::as_ref);
-        // The last look: a file changed while the fixes were planned is left alone.
-        if let Some(before) = before
-            && current_text(path, planned.max_bytes).ok().as_ref() != Some(before)
-        {
+        // The last look: a file changed (or created) while the fixes were planned is left
+        // alone.
+        let now = current_text(path, planned.max_bytes).ok();
+        let appeared = before.is_none() && fs::symlink_metadata(path).is_ok();
+        if appeared || before.is_some_and(|before| now.as_ref() != Some(before)) {
             problems.push(changed_on_disk(&shown));
+            continue;
+        }
+        // A file renamed away is deleted only once everything else is written.
+        if after.is_none() && !problems.is_empty() {
+            problems.push(format!(
+                "left alone: {shown}, as the other files of its fixes could not all be written"
+            ));
             continue;
         }
         let done = match after {
