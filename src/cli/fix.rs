@@ -182,8 +182,8 @@ fn changed_on_disk(shown: &str) -> String {
 
 /// Writes what `planned` changes: each changed or new file atomically (a temporary file in
 /// its directory, renamed over it, with the permissions it had), then, when all of them were
-/// written, the deletions. Returns
-/// how many files changed, and a message for each file that could not be.
+/// written, the deletions. Returns how many files changed, and a message for each file that
+/// could not be.
 pub(crate) fn write(planned: &Planned) -> (usize, Vec<String>) {
     let mut changed = 0;
     let mut problems = Vec::new();
