@@ -568,6 +568,27 @@ mod tests {
         assert_eq!(applicability(spaced), Some(Unsafe));
     }
 
+    /// Removing the only block of a JSON label object removes the object's member too:
+    /// `"terraform_data": {}` has no label, which is an error.
+    #[test]
+    fn a_json_block_goes_with_the_label_objects_it_leaves_empty() {
+        let over = concat!(
+            "{\"resource\": {\"terraform_data\": {\"x\": {}}},\n",
+            " \"variable\": {\"v\": {\"default\": 2}}}\n",
+        );
+        let files = [
+            ("main.tf", BASE),
+            ("variables.tf", "variable \"v\" {}\n"),
+            ("override.tf.json", over),
+        ];
+        let finding = only(&files);
+        let fix = finding.fix.expect("a fix");
+        let mut text = over.to_string();
+        let edit = &fix.edits[0];
+        text.replace_range(edit.range.clone(), &edit.replacement);
+        assert_eq!(text, "{\"variable\": {\"v\": {\"default\": 2}}}\n");
+    }
+
     /// A setting that restates an earlier override stays: `override_shadowed`'s fix removes
     /// the earlier one, and removing both would drop the value.
     #[test]
