@@ -100,8 +100,9 @@ impl Fix {
     /// syntax: an object member from its key): with its lines when nothing else is on them,
     /// or, in a JSON file, with one comma.
     ///
-    /// Several removals from one file are worked out one after the other on the text the
-    /// earlier ones leave (two neighbouring JSON members share a comma), and kept as one edit.
+    /// Removals from one file that meet are worked out one after the other on the text the
+    /// earlier ones leave (two neighbouring JSON members share a comma), and kept as one edit
+    /// (with the fix's other edits of that file).
     pub fn remove(mut self, files: &SourceFiles, span: Span) -> Fix {
         let file = files.get(span.file);
         let removal = |text: &str, range: Range<usize>| {
@@ -111,13 +112,19 @@ impl Fix {
                 line_removal(text, range)
             }
         };
+        let alone = removal(&file.text, span.range());
+        let touches = |e: &TextEdit| {
+            e.path == file.path
+                && (overlap(&e.range, &alone)
+                    || e.range.end == alone.start
+                    || alone.end == e.range.start)
+        };
+        if !self.edits.iter().any(touches) {
+            return self.edit(&file.path, alone, "");
+        }
         let (mine, others): (Vec<TextEdit>, Vec<TextEdit>) =
             self.edits.into_iter().partition(|e| e.path == file.path);
         self.edits = others;
-        if mine.is_empty() {
-            let range = removal(&file.text, span.range());
-            return self.edit(&file.path, range, "");
-        }
         // The text the fix's edits of this file leave, and where `span` is in it.
         let mut text = file.text.clone();
         let mut sorted = mine;
