@@ -715,3 +715,63 @@ fn safe_fixes_keep_the_effective_module_of_generated_scenarios() {
         "only {fixed_scenarios} of {SCENARIOS} scenarios had something to fix"
     );
 }
+
+/// `--diff`, applied with `patch -p1`, gives what `--fix` writes, unsafe fixes too, in the
+/// generated scenarios (with the restating override file of half of them).
+#[test]
+fn diff_through_patch_is_fix_in_generated_scenarios() {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    if Command::new("patch").arg("--version").output().is_err() {
+        assert!(std::env::var_os("CI").is_none(), "`patch` is not installed");
+        let _ = writeln!(std::io::stderr(), "skipped: `patch` is not installed");
+        return;
+    }
+    const SCENARIOS: u64 = 60;
+    let binary = env!("CARGO_BIN_EXE_tflint-merge");
+    for seed in 0..SCENARIOS {
+        for flags in [&["--exit-zero"][..], &["--exit-zero", "--unsafe-fixes"]] {
+            let (fixed, patched) = (
+                tempfile::tempdir().expect("tmp"),
+                tempfile::tempdir().expect("tmp"),
+            );
+            for dir in [fixed.path(), patched.path()] {
+                write_scenario(seed, dir);
+                if seed % 2 == 0 {
+                    let text = std::fs::read_to_string(dir.join("main.tf")).unwrap_or_default();
+                    std::fs::write(dir.join("zz_override.tf"), text).expect("write");
+                }
+            }
+            let run = |dir: &Path, first: &str| {
+                Command::new(binary)
+                    .arg(first)
+                    .args(flags)
+                    .arg(".")
+                    .current_dir(dir)
+                    .output()
+                    .expect("run tflint-merge")
+            };
+            let diff = run(patched.path(), "--diff");
+            let mut patch = Command::new("patch")
+                .args(["-p1", "--quiet"])
+                .current_dir(patched.path())
+                .stdin(Stdio::piped())
+                .spawn()
+                .expect("run patch");
+            let mut stdin = patch.stdin.take().expect("stdin");
+            stdin.write_all(&diff.stdout).expect("feed patch");
+            drop(stdin);
+            let text = String::from_utf8_lossy(&diff.stdout);
+            assert!(
+                patch.wait().expect("patch").success(),
+                "scenario {seed}:\n{text}"
+            );
+            run(fixed.path(), "--fix");
+            assert_eq!(
+                snapshot_dir(patched.path()),
+                snapshot_dir(fixed.path()),
+                "scenario {seed} {flags:?}:\n{text}"
+            );
+        }
+    }
+}
