@@ -715,6 +715,17 @@ fn rules_with_fixes_say_so_in_their_docs() {
     for (id, fix) in &with_fixes {
         let doc =
             String::from_utf8(tflint_merge(dir.path(), &["explain", id]).stdout).expect("UTF-8");
+        let expected = if fix == "safe" {
+            "Fix: safe"
+        } else {
+            "Fix: unsafe"
+        };
+        let said = if fix == "safe/unsafe" {
+            "Fix: safe or unsafe"
+        } else {
+            expected
+        };
+        assert!(doc.ends_with(".\n") && doc.contains(said), "{id}: {doc}");
         let how = doc.split("## How to fix").nth(1).expect("How to fix");
         let how = how.split("\n## ").next().unwrap_or(how);
         assert!(

@@ -16,7 +16,7 @@ use crate::knowledge::releases;
 use crate::lint::check::check_all;
 use crate::lint::directory::{self, Options, TargetVersions, ViewSelection};
 use crate::lint::targets::{range_text, releases_admitted_by};
-use crate::lint::{RuleSettings, registry::Registry};
+use crate::lint::{Fixes, RuleSettings, registry::Registry};
 use crate::module::print::{PrintFormat, print};
 use crate::report::graph::{dot, file_graph, json};
 use crate::report::{self, Format, Totals};
@@ -748,11 +748,24 @@ FIX: a `safe` fix keeps the effective module as it is, and `--fix` applies it; a
 fix changes what the tools run, as the finding asks, and needs `--fix --unsafe-fixes`.
 ";
 
+/// The doc, and for an id whose findings carry fixes, which ones (as the FIX column says).
 fn explain(id: &str) -> i32 {
     let registry: &Registry = rules::registry();
-    match registry.find(id) {
-        Some(meta) => print_or_broken_pipe(meta.doc()),
-        None => usage_error(&registry.unknown(id)),
+    let Some(meta) = registry.find(id) else {
+        return usage_error(&registry.unknown(id));
+    };
+    let fixes = match meta.fixes {
+        Fixes::None => None,
+        Fixes::Safe => Some("safe: `tflint-merge --fix` applies it"),
+        Fixes::Unsafe => Some("unsafe: `tflint-merge --fix --unsafe-fixes` applies it"),
+        Fixes::SafeOrUnsafe => Some(
+            "safe or unsafe, as the finding says: `tflint-merge --fix` applies the safe ones, \
+             `--fix --unsafe-fixes` all",
+        ),
+    };
+    match fixes {
+        Some(fixes) => print_or_broken_pipe(&format!("{}\nFix: {fixes}.\n", meta.doc())),
+        None => print_or_broken_pipe(meta.doc()),
     }
 }
 
