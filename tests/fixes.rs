@@ -10,11 +10,13 @@
 //! `--diff` applied with `patch -p1` gives what `--fix` gives.
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
+
+#[path = "common/patch.rs"]
+mod patch;
 
 fn tflint_merge(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
@@ -536,11 +538,7 @@ fn links_out_of_the_tree_are_not_written_through() {
 /// fixes of later passes included (the override block left empty in `m`, the comma of `q`).
 #[test]
 fn diff_applies_with_patch_like_fix() {
-    if Command::new("patch").arg("--version").output().is_err() {
-        // Not silently in CI, where it must be there (Debian's `patch` package).
-        assert!(std::env::var_os("CI").is_none(), "`patch` is not installed");
-        // To the process's stderr: the harness would hide `eprintln!` of a passing test.
-        let _ = writeln!(std::io::stderr(), "skipped: `patch` is not installed");
+    if !patch::available() {
         return;
     }
     let a = concat!(
@@ -595,25 +593,12 @@ fn diff_applies_with_patch_like_fix() {
             tree(fixed_dir.path()),
             "--diff changed files"
         );
-        let mut patch = Command::new("patch")
-            .args(["-p1", "--quiet"])
-            .current_dir(patched_dir.path())
-            .stdin(std::process::Stdio::piped())
-            .spawn()
-            .expect("run patch");
-        use std::io::Write as _;
-        patch
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(&diff.stdout)
-            .expect("feed patch");
         assert!(
-            patch.wait().expect("patch").success(),
+            patch::apply(patched_dir.path(), &diff.stdout),
             "{}",
             String::from_utf8_lossy(&diff.stdout)
         );
-        // One pass of --fix is what --diff shows.
+        // --fix writes what --diff shows.
         let mut fix_args = vec!["--fix", "."];
         fix_args.extend(flag);
         tflint_merge(fixed_dir.path(), &fix_args);

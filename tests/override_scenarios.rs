@@ -14,6 +14,9 @@ use std::path::Path;
 use tflint_merge::effective::{PrintFormat, print, semantic_form};
 use tflint_merge::{Kind, ViewSelection, check_directory, find_id};
 
+#[path = "common/patch.rs"]
+mod patch;
+
 /// xorshift64*: small, deterministic, good enough to pick shapes.
 struct Rng(u64);
 
@@ -720,11 +723,8 @@ fn safe_fixes_keep_the_effective_module_of_generated_scenarios() {
 /// generated scenarios (with the restating override file of half of them).
 #[test]
 fn diff_through_patch_is_fix_in_generated_scenarios() {
-    use std::io::Write as _;
-    use std::process::{Command, Stdio};
-    if Command::new("patch").arg("--version").output().is_err() {
-        assert!(std::env::var_os("CI").is_none(), "`patch` is not installed");
-        let _ = writeln!(std::io::stderr(), "skipped: `patch` is not installed");
+    use std::process::Command;
+    if !patch::available() {
         return;
     }
     const SCENARIOS: u64 = 60;
@@ -752,20 +752,9 @@ fn diff_through_patch_is_fix_in_generated_scenarios() {
                     .expect("run tflint-merge")
             };
             let diff = run(patched.path(), "--diff");
-            let mut patch = Command::new("patch")
-                .args(["-p1", "--quiet"])
-                .current_dir(patched.path())
-                .stdin(Stdio::piped())
-                .spawn()
-                .expect("run patch");
-            let mut stdin = patch.stdin.take().expect("stdin");
-            stdin.write_all(&diff.stdout).expect("feed patch");
-            drop(stdin);
             let text = String::from_utf8_lossy(&diff.stdout);
-            assert!(
-                patch.wait().expect("patch").success(),
-                "scenario {seed}:\n{text}"
-            );
+            let applied = patch::apply(patched.path(), &diff.stdout);
+            assert!(applied, "scenario {seed}:\n{text}");
             run(fixed.path(), "--fix");
             assert_eq!(
                 snapshot_dir(patched.path()),
