@@ -507,6 +507,8 @@ fn check(args: CheckArgs) -> i32 {
     if args.fix {
         let mut fixed = 0;
         let mut passes = 0;
+        // A file left alone is named once, not once per pass.
+        let mut warned = std::collections::HashSet::new();
         while run.diagnostics.iter().any(|d| d.fixable(args.unsafe_fixes)) {
             if passes == fix::MAX_PASSES {
                 eprintln!(
@@ -524,7 +526,9 @@ fn check(args: CheckArgs) -> i32 {
             );
             let (_, problems) = fix::write(&planned);
             for problem in planned.problems.iter().chain(&problems) {
-                eprintln!("warning: {problem}");
+                if warned.insert(problem.clone()) {
+                    eprintln!("warning: {problem}");
+                }
             }
             fix_failed |= !problems.is_empty();
             if planned.fixed == 0 || !problems.is_empty() {
