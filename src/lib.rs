@@ -25,11 +25,12 @@ mod types;
 
 use std::path::{Path, PathBuf};
 
+pub use diagnostic::fix;
 pub use diagnostic::{Diagnostic, FindingId, Label, Severity, Views};
 pub use knowledge::View;
 pub use knowledge::files::{ConfigName, classify};
 pub use lint::directory::ViewSelection;
-pub use lint::{Kind, RuleMeta};
+pub use lint::{Fixes, Kind, RuleMeta};
 pub use module::views::{ViewFiles, view_files};
 
 /// The effective module of one view, with provenance, and how to print it.

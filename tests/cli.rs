@@ -471,7 +471,7 @@ fn config_file_sets_rules_and_is_found_in_a_parent_directory() {
     let out = tflint_merge(&t.path().join("m"), &["--format", "short", "."]);
     assert_eq!(
         stdout(&out),
-        "override.tf:1:1: notice[override_noop]: override file `override.tf` changes nothing: it only restates its base\n"
+        "override.tf:1:1: notice[override_noop]: [*] override file `override.tf` changes nothing: it only restates its base\n"
     );
     assert_eq!(
         out.status.code(),
@@ -587,7 +587,7 @@ fn inline_ignores_silence_findings_and_unused_ones_are_reported() {
     let out = tflint_merge(t.path(), &["--format", "short", "m"]);
     assert_eq!(
         stdout(&out),
-        "m/override.tf:2:33: warning[unused_ignore]: unused ignore: `override_shadowed` reported nothing here to ignore\n"
+        "m/override.tf:2:33: warning[unused_ignore]: [*] unused ignore: `override_shadowed` reported nothing here to ignore\n"
     );
     // A file-level ignore, and `all`.
     write(
@@ -620,7 +620,7 @@ fn inline_ignores_silence_findings_and_unused_ones_are_reported() {
     assert!(text.contains("error[duplicate_definition]"), "{text}");
     assert!(
         text.contains(
-            "warning[unused_ignore]: unused ignore: `duplicate_definition` is a load error"
+            "warning[unused_ignore]: [*] unused ignore: `duplicate_definition` is a load error"
         ),
         "{text}"
     );

@@ -205,7 +205,8 @@ fn github_lines_follow_the_runner_syntax() {
     let (summary, findings) = lines.split_last().expect("output");
     assert_eq!(
         *summary,
-        "::notice title=tflint-merge::tflint-merge: 3 errors, 3 warnings in 2 directories (4 files)"
+        "::notice title=tflint-merge::tflint-merge: 3 errors, 3 warnings in 2 directories \
+         (4 files); [*] 2 fixable with `--fix`"
     );
     let mut messages = Vec::new();
     let mut multi_line = 0;
@@ -301,11 +302,29 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
         .current_dir(clean_tree.path()));
     assert_eq!(clean.status.code(), Some(0), "{}", printed(&clean));
 
+    // Fixes of every kind: edits, a deletion, a new file (a rename has no SARIF form).
+    let fixes_tree = tempfile::tempdir().expect("tempdir");
+    let instance = "resource \"terraform_data\" \"a\" {\n  input = 1\n}\n";
+    write(fixes_tree.path(), "m/main.tf", instance);
+    write(fixes_tree.path(), "m/x_override.tf", instance);
+    write(
+        fixes_tree.path(),
+        "m/versions.tf",
+        "language {\n  compatible_with {\n    opentofu = \">= 1.12\"\n  }\n}\n",
+    );
+    write(fixes_tree.path(), "m/main-override.tf", "locals {}\n");
+    let fixes = run(tflint_merge()
+        .args(["--format", "sarif", "--unsafe-fixes", "."])
+        .current_dir(fixes_tree.path()));
+    let fixes = String::from_utf8(fixes.stdout).expect("UTF-8");
+    assert_eq!(fixes.matches("\"fixes\"").count(), 2, "{fixes}");
+
     let logs = [
         (
             "examples.sarif",
             String::from_utf8(examples.stdout).expect("UTF-8"),
         ),
+        ("fixes.sarif", fixes),
         ("escaping.sarif", escaping.clone()),
         (
             "clean.sarif",
@@ -477,20 +496,37 @@ fn pre_commit_manifest_and_example_config_are_valid() {
         &std::fs::read_to_string(manifest().join(".pre-commit-hooks.yaml")).expect("read"),
     )
     .expect("YAML");
-    // Three ways to install the same hook: every other key is the same.
+    // Three ways to install the same hook, and the same three of the fixing hook: every other
+    // key is the same.
     let hooks = hooks.as_sequence().expect("a list of hooks");
     let ids: Vec<&str> = hooks.iter().filter_map(|h| h["id"].as_str()).collect();
     assert_eq!(
         ids,
-        ["tflint-merge", "tflint-merge-system", "tflint-merge-rust"]
+        [
+            "tflint-merge",
+            "tflint-merge-system",
+            "tflint-merge-rust",
+            "tflint-merge-fix",
+            "tflint-merge-fix-system",
+            "tflint-merge-fix-rust"
+        ]
     );
     let languages: Vec<&str> = hooks
         .iter()
         .filter_map(|h| h["language"].as_str())
         .collect();
-    assert_eq!(languages, ["python", "system", "rust"]);
+    assert_eq!(
+        languages,
+        ["python", "system", "rust", "python", "system", "rust"]
+    );
     for hook in hooks {
-        assert_eq!(hook["entry"], "tflint-merge");
+        let fixes = hook["id"].as_str().is_some_and(|id| id.contains("-fix"));
+        let entry = if fixes {
+            "tflint-merge --fix"
+        } else {
+            "tflint-merge"
+        };
+        assert_eq!(hook["entry"], entry);
         // The whole repository on every commit: deletions and Terragrunt trees included.
         assert_eq!(hook["always_run"], true);
         assert_eq!(hook["pass_filenames"], false);
@@ -925,6 +961,31 @@ fn pre_commit_config(hook_repo: &Path, rev: &str, hook_id: &str) -> String {
     replaced
 }
 
+/// pre-commit, a scratch directory `work` (in the target directory) named `name`, and the
+/// revision of the checkout's snapshot as a hook repository in `work/hook-repo`; `None` (after
+/// saying so) without pre-commit or git.
+fn hook_repository(name: &str) -> Option<(PathBuf, PathBuf, String)> {
+    let pre_commit = require(&["pre-commit"])?;
+    require(&["git"])?;
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let rev = snapshot_checkout(&work.join("hook-repo"));
+    Some((pre_commit, work, rev))
+}
+
+/// `pre-commit run` in `project`, with the binary under test first on PATH (for the
+/// `language: system` hooks) and `home` as pre-commit's cache.
+fn run_system_hook(pre_commit: &Path, project: &Path, home: &Path) -> Output {
+    run(Command::new(pre_commit)
+        .args(["run", "--color", "never"])
+        .current_dir(project)
+        .env("PATH", path_with_the_binary_first())
+        .env("PRE_COMMIT_HOME", home)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_INDEX_FILE")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("NO_COLOR"))
+}
+
 /// pre-commit runs the hook on the whole repository: a staged deletion (which pre-commit
 /// never passes to hooks) and a Terragrunt tree are checked, and warnings are shown even when
 /// the hook passes. The `language: system` hook runs the binary under test; the other two
@@ -932,16 +993,10 @@ fn pre_commit_config(hook_repo: &Path, rev: &str, hook_id: &str) -> String {
 /// `pre_commit_manifest_and_example_config_are_valid`).
 #[test]
 fn pre_commit_hook_checks_the_repository_with_deletions_terragrunt_and_warnings() {
-    let Some(pre_commit) = require(&["pre-commit"]) else {
+    let Some((pre_commit, work, rev)) = hook_repository("pre-commit") else {
         return;
     };
-    if require(&["git"]).is_none() {
-        return;
-    }
-    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pre-commit");
     let hook_repo = work.join("hook-repo");
-    let rev = snapshot_checkout(&hook_repo);
-
     let project = tempfile::tempdir().expect("tempdir");
     let project = project.path();
     git(project, &["init", "-q"]);
@@ -976,18 +1031,7 @@ fn pre_commit_hook_checks_the_repository_with_deletions_terragrunt_and_warnings(
     );
     git(project, &["add", "-A"]);
 
-    let path = path_with_the_binary_first();
-    let pre_commit_run = || {
-        run(Command::new(&pre_commit)
-            .args(["run", "--color", "never"])
-            .current_dir(project)
-            .env("PATH", &path)
-            .env("PRE_COMMIT_HOME", work.join("home"))
-            .env_remove("GIT_DIR")
-            .env_remove("GIT_INDEX_FILE")
-            .env_remove("GIT_WORK_TREE")
-            .env_remove("NO_COLOR"))
-    };
+    let pre_commit_run = || run_system_hook(&pre_commit, project, &work.join("home"));
     let commit = |message: &str| git(project, &["commit", "-q", "--no-verify", "-m", message]);
 
     let out = pre_commit_run();
@@ -1055,6 +1099,43 @@ fn pre_commit_hook_checks_the_repository_with_deletions_terragrunt_and_warnings(
         text.contains("error[terragrunt_dependency_cycle]"),
         "{text}"
     );
+}
+
+/// The `tflint-merge-fix` hook (its `language: system` twin, on the binary under test) applies
+/// the safe fixes: pre-commit fails the run because a file changed, and passes the next one.
+#[test]
+fn pre_commit_fix_hook_applies_the_safe_fixes() {
+    let Some((pre_commit, work, rev)) = hook_repository("pre-commit-fix") else {
+        return;
+    };
+    let hook_repo = work.join("hook-repo");
+    let project = tempfile::tempdir().expect("tempdir");
+    let project = project.path();
+    git(project, &["init", "-q"]);
+    write(
+        project,
+        ".pre-commit-config.yaml",
+        &pre_commit_config(&hook_repo, &rev, "tflint-merge-fix-system"),
+    );
+    let base = "# The web server.\nresource \"aws_instance\" \"web\" {\n  ami = \"ami-1\"\n}\n";
+    write(project, "infra/main.tf", base);
+    write(
+        project,
+        "infra/override.tf",
+        "resource \"aws_instance\" \"web\" {\n  ami = \"ami-1\" # same\n}\n",
+    );
+    git(project, &["add", "-A"]);
+    let pre_commit_run = || run_system_hook(&pre_commit, project, &work.join("home"));
+    let out = pre_commit_run();
+    let text = printed(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("files were modified by this hook"), "{text}");
+    assert!(!project.join("infra/override.tf").exists(), "{text}");
+    let main = std::fs::read_to_string(project.join("infra/main.tf")).expect("read");
+    assert_eq!(main, base, "untouched");
+    git(project, &["add", "-A"]);
+    let out = pre_commit_run();
+    assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
 }
 
 /// The default hook (`language: python`) installs the wheel, never compiling: pre-commit

@@ -14,6 +14,9 @@ use std::path::Path;
 use tflint_merge::effective::{PrintFormat, print, semantic_form};
 use tflint_merge::{Kind, ViewSelection, check_directory, find_id};
 
+#[path = "common/patch.rs"]
+mod patch;
+
 /// xorshift64*: small, deterministic, good enough to pick shapes.
 struct Rng(u64);
 
@@ -583,4 +586,181 @@ fn generated_scenarios_print_as_one_loading_file_with_the_same_values() {
         loaded >= SCENARIOS / 2,
         "only {loaded} of {SCENARIOS} scenarios load"
     );
+}
+
+/// What `tflint-merge merged --format hcl` prints for each view of `dir`, without its comment
+/// lines (they name the files a block came from, which a fix that deletes an override changes)
+/// and with each run of one-line arguments in name order: an override setting removed because
+/// a later one replaces it no longer adds the argument first, and the tools do not read the
+/// order of arguments. `None` when a view does not build.
+fn printed_views(dir: &Path) -> Option<Vec<String>> {
+    let report = check_directory(dir, ViewSelection::Both, &[]).expect("no rules to enable");
+    if report.modules.len() != 2 {
+        return None;
+    }
+    let without_comments = |text: String| -> String {
+        let mut out: Vec<String> = Vec::new();
+        let mut run: Vec<String> = Vec::new();
+        let one_line_argument = |l: &str| {
+            l.contains(" = ") && !l.trim_end().ends_with(['{', '[', '(']) && !l.contains("<<")
+        };
+        for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
+            if one_line_argument(line) {
+                // Alignment depends on the names, not their order: compare without it.
+                run.push(line.split_whitespace().collect::<Vec<_>>().join(" "));
+                continue;
+            }
+            run.sort();
+            out.append(&mut run);
+            out.push(line.to_string());
+        }
+        run.sort();
+        out.append(&mut run);
+        out.join("\n")
+    };
+    let printed = report
+        .modules
+        .iter()
+        .map(|m| print(m, &report.files, PrintFormat::Hcl));
+    Some(printed.map(without_comments).collect())
+}
+
+/// Every file of `dir` with its bytes.
+fn snapshot_dir(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .expect("list")
+        .flatten()
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, std::fs::read(e.path()).expect("read"))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// `--fix` in `dir`; the number of findings it says it fixed.
+fn fix(dir: &Path) -> usize {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .args(["--fix", "--exit-zero", "."])
+        .current_dir(dir)
+        .output()
+        .expect("run tflint-merge --fix");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("warning:"), "{stderr}");
+    let count = stderr.lines().find_map(|l| l.strip_prefix("fixed "));
+    let count = count.and_then(|rest| rest.split(' ').next()?.parse().ok());
+    count.expect("`fixed N findings` on stderr")
+}
+
+/// Safe fixes keep the effective module: in each generated scenario, with an override file
+/// that restates the base added to half of them (so that `override_noop` and
+/// `override_shadowed` have much to fix), `--fix` leaves what `merged` prints for both views
+/// as it was, and a second `--fix` changes no byte.
+#[test]
+fn safe_fixes_keep_the_effective_module_of_generated_scenarios() {
+    const SCENARIOS: u64 = 200;
+    let mut fixed_scenarios = 0;
+    for seed in 0..SCENARIOS {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut listing = write_scenario(seed, dir.path());
+        if seed % 2 == 0 {
+            // The base blocks again (the generator is deterministic), those an override may
+            // hold, restated in a last override file: in the syntax of the base half the time.
+            let base = base_blocks(&mut Rng::new(seed));
+            let mergeable: Vec<Block> = (base.into_iter())
+                .filter(|b| !matches!(b.kind, "moved" | "import" | "removed" | "check"))
+                .collect();
+            let (name, text) = if seed % 4 == 0 {
+                ("zz_override.tf.json", json_file(&mergeable))
+            } else {
+                let native: Vec<String> = mergeable.iter().map(Block::native).collect();
+                ("zz_override.tf", native.join("\n"))
+            };
+            std::fs::write(dir.path().join(name), &text).expect("write");
+            let _ = write!(listing, "--- {name}\n{text}\n");
+        }
+        let report = check_directory(dir.path(), ViewSelection::Both, &[]).expect("no rules");
+        if !errors(&report).is_empty() {
+            continue;
+        }
+        let Some(before) = printed_views(dir.path()) else {
+            continue;
+        };
+        if fix(dir.path()) > 0 {
+            fixed_scenarios += 1;
+        }
+        let after = printed_views(dir.path());
+        assert_eq!(
+            after.as_ref(),
+            Some(&before),
+            "scenario {seed}: --fix changed the module\n{listing}\n--- fixed\n{:#?}",
+            snapshot_dir(dir.path())
+                .into_iter()
+                .map(|(n, b)| (n, String::from_utf8_lossy(&b).into_owned()))
+                .collect::<Vec<_>>()
+        );
+        let once = snapshot_dir(dir.path());
+        assert_eq!(
+            fix(dir.path()),
+            0,
+            "scenario {seed}: a second --fix fixed more"
+        );
+        assert_eq!(
+            snapshot_dir(dir.path()),
+            once,
+            "scenario {seed}: a second --fix changed files"
+        );
+    }
+    eprintln!("{fixed_scenarios} of {SCENARIOS} generated scenarios had safe fixes");
+    assert!(
+        fixed_scenarios >= SCENARIOS / 4,
+        "only {fixed_scenarios} of {SCENARIOS} scenarios had something to fix"
+    );
+}
+
+/// `--diff`, applied with `patch -p1`, gives what `--fix` writes, unsafe fixes too, in the
+/// generated scenarios (with the restating override file of half of them).
+#[test]
+fn diff_through_patch_is_fix_in_generated_scenarios() {
+    use std::process::Command;
+    if !patch::available() {
+        return;
+    }
+    const SCENARIOS: u64 = 60;
+    let binary = env!("CARGO_BIN_EXE_tflint-merge");
+    for seed in 0..SCENARIOS {
+        for flags in [&["--exit-zero"][..], &["--exit-zero", "--unsafe-fixes"]] {
+            let (fixed, patched) = (
+                tempfile::tempdir().expect("tmp"),
+                tempfile::tempdir().expect("tmp"),
+            );
+            for dir in [fixed.path(), patched.path()] {
+                write_scenario(seed, dir);
+                if seed % 2 == 0 {
+                    let text = std::fs::read_to_string(dir.join("main.tf")).unwrap_or_default();
+                    std::fs::write(dir.join("zz_override.tf"), text).expect("write");
+                }
+            }
+            let run = |dir: &Path, first: &str| {
+                Command::new(binary)
+                    .arg(first)
+                    .args(flags)
+                    .arg(".")
+                    .current_dir(dir)
+                    .output()
+                    .expect("run tflint-merge")
+            };
+            let diff = run(patched.path(), "--diff");
+            let text = String::from_utf8_lossy(&diff.stdout);
+            let applied = patch::apply(patched.path(), &diff.stdout);
+            assert!(applied, "scenario {seed}:\n{text}");
+            run(fixed.path(), "--fix");
+            assert_eq!(
+                snapshot_dir(patched.path()),
+                snapshot_dir(fixed.path()),
+                "scenario {seed} {flags:?}:\n{text}"
+            );
+        }
+    }
 }

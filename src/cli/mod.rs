@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod config;
+mod fix;
 mod server;
 
 use crate::diagnostic::{Diagnostic, Severity, Views, ids};
@@ -17,7 +18,7 @@ use crate::knowledge::releases;
 use crate::lint::check::check_all;
 use crate::lint::directory::{self, Options, TargetVersions, ViewSelection};
 use crate::lint::targets::{range_text, releases_admitted_by};
-use crate::lint::{RuleSettings, registry::Registry};
+use crate::lint::{Fixes, RuleSettings, registry::Registry};
 use crate::module::print::{PrintFormat, print};
 use crate::report::graph::{dot, file_graph, json};
 use crate::report::{self, Format, Totals};
@@ -35,10 +36,13 @@ Examples:
   tflint-merge modules/ envs/prod      check two trees
   tflint-merge modules/vpc/main.tf     check the module directory holding this file
   tflint-merge --view opentofu --format short .
+  tflint-merge --fix                   apply the safe fixes (--unsafe-fixes: the others too)
+  tflint-merge --diff                  print what --fix would change, as a diff for patch -p1
   tflint-merge merged modules/vpc      print the module Terraform and OpenTofu really load
   tflint-merge graph live/ --format json   print a Terragrunt tree's include/import graph
 
-Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage, configuration or I/O error.";
+Exit status: 0 no findings at or above --fail-on, 1 findings (with --diff: something to fix),
+2 usage, configuration or I/O error.";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -158,6 +162,17 @@ struct CheckArgs {
     /// constraints, else the newest stable release].
     #[arg(long, value_name = "CONSTRAINT")]
     opentofu_version: Option<String>,
+    /// Apply the safe fixes (they keep the effective module as it is), in place.
+    #[arg(long)]
+    fix: bool,
+    /// With --fix or --diff, also the unsafe fixes (they change what the tools run, as the
+    /// finding asks); alone, show them as available.
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Print what --fix would write as a unified diff (for `patch -p1`) and change nothing;
+    /// exit 1 when there is something to fix.
+    #[arg(long, conflicts_with = "fix")]
+    diff: bool,
     #[command(flatten)]
     habits: Habits,
 }
@@ -461,7 +476,8 @@ fn check(args: CheckArgs) -> i32 {
     } else {
         args.paths
     };
-    let found = discover::discover(&paths, &resolved.excludes, !habits.no_respect_gitignore);
+    let discover = || discover::discover(&paths, &resolved.excludes, !habits.no_respect_gitignore);
+    let found = discover();
     if !found.missing.is_empty() {
         for path in &found.missing {
             eprintln!("error: no such file or directory: {}", path.display());
@@ -485,12 +501,73 @@ fn check(args: CheckArgs) -> i32 {
         Ok(pool) => pool,
         Err(message) => return usage_error(&message),
     };
-    let run = pool.install(|| check_all(found, &paths, &options));
+    let lint = |found, options: &Options| pool.install(|| check_all(found, &paths, options));
+    let mut run = lint(found, &options);
+    if args.diff {
+        let relint = |overlay: &Overlay| {
+            let options = Options {
+                overlay: overlay.clone(),
+                ..options.clone()
+            };
+            lint(discover(), &options).diagnostics
+        };
+        let (planned, passes) = fix::plan_passes(
+            &run.diagnostics,
+            &relint,
+            args.unsafe_fixes,
+            &paths,
+            options.max_file_bytes,
+        );
+        let io_error = run.diagnostics.iter().any(|d| d.rule == ids::IO_ERROR);
+        return show_diff(&planned, passes, io_error, habits.quiet);
+    }
+    let mut fix_failed = false;
+    if args.fix {
+        let mut fixed = 0;
+        let mut passes = 0;
+        // A file left alone is named once, not once per pass.
+        let mut warned = std::collections::HashSet::new();
+        while run.diagnostics.iter().any(|d| d.fixable(args.unsafe_fixes)) {
+            if passes == fix::MAX_PASSES {
+                eprintln!(
+                    "warning: stopped fixing after {} passes: each pass made new fixes; the \
+                     findings below are what is left",
+                    fix::MAX_PASSES
+                );
+                break;
+            }
+            let planned = fix::plan(
+                &run.diagnostics,
+                args.unsafe_fixes,
+                &paths,
+                options.max_file_bytes,
+                &options.overlay,
+            );
+            let (_, problems) = fix::write(&planned);
+            for problem in planned.problems.iter().chain(&problems) {
+                if warned.insert(problem.clone()) {
+                    eprintln!("warning: {problem}");
+                }
+            }
+            fix_failed |= !problems.is_empty();
+            if planned.fixed == 0 || !problems.is_empty() {
+                break;
+            }
+            fixed += planned.fixed;
+            passes += 1;
+            run = lint(discover(), &options);
+        }
+        if !habits.quiet {
+            let plural = if fixed == 1 { "" } else { "s" };
+            eprintln!("fixed {fixed} finding{plural}");
+        }
+    }
     let totals = Totals {
         directories: run.directories,
         files: run.files,
         bytes: run.bytes,
         views: options.views.checked(),
+        unsafe_fixes: args.unsafe_fixes,
     };
     let diagnostics = run.diagnostics;
 
@@ -507,7 +584,8 @@ fn check(args: CheckArgs) -> i32 {
         out.write_all(statistics(&diagnostics).as_bytes())
     } else if habits.quiet && resolved.format == Format::Human {
         // The findings without the summary line.
-        report::render_human_findings(&mut out, color, &diagnostics, totals.views)
+        let unsafe_fixes = totals.unsafe_fixes;
+        report::render_human_findings(&mut out, color, &diagnostics, totals.views, unsafe_fixes)
     } else {
         report::render(
             &mut out,
@@ -536,8 +614,39 @@ fn check(args: CheckArgs) -> i32 {
         );
     }
     match exit_code(&diagnostics, resolved.fail_on) {
+        _ if fix_failed => EXIT_ERROR,
         EXIT_FINDINGS if habits.exit_zero => EXIT_CLEAN,
         code => code,
+    }
+}
+
+/// `--diff`: the unified diff of what `--fix` would write on stdout, how many findings it
+/// fixes on stderr; exit 1 when there is something to fix, 2 when a file could not be read.
+fn show_diff(planned: &fix::Planned, passes: usize, io_error: bool, quiet: bool) -> i32 {
+    for problem in &planned.problems {
+        eprintln!("warning: {problem}");
+    }
+    let diff = fix::diff(planned);
+    if print_or_broken_pipe(&diff) == EXIT_ERROR {
+        return EXIT_ERROR;
+    }
+    if !quiet {
+        let plural = if planned.fixed == 1 { "" } else { "s" };
+        let mut line = format!("would fix {} finding{plural}", planned.fixed);
+        if passes > 1 {
+            line.push_str(&format!(" in {passes} passes"));
+        }
+        if passes == fix::MAX_PASSES {
+            line.push_str(" (stopped there: the bound; `--fix` may find more)");
+        }
+        eprintln!("{line}");
+    }
+    if io_error {
+        EXIT_ERROR
+    } else if diff.is_empty() {
+        EXIT_CLEAN
+    } else {
+        EXIT_FINDINGS
     }
 }
 
@@ -636,27 +745,50 @@ fn list_rules() -> i32 {
         .max()
         .unwrap_or(0)
         .max(38);
-    let mut out = format!("{:<width$} KIND        SEVERITY  DEFAULT  SUMMARY\n", "ID");
+    let mut out = format!(
+        "{:<width$} KIND        SEVERITY  DEFAULT  FIX          SUMMARY\n",
+        "ID"
+    );
     for meta in catalogue {
         let kind = meta.kind.as_str();
         let on = if meta.enabled_by_default { "on" } else { "off" };
         out.push_str(&format!(
-            "{:<width$} {kind:<11} {:<9} {on:<8} {}\n",
+            "{:<width$} {kind:<11} {:<9} {on:<8} {:<12} {}\n",
             meta.id.as_str(),
             meta.severity.as_str(),
+            meta.fixes.as_str(),
             meta.summary
         ));
     }
+    out.push_str(FIX_LEGEND);
     out.push('\n');
     out.push_str(&crate::lint::targets::explain_targets());
     print_or_broken_pipe(&out)
 }
 
+const FIX_LEGEND: &str = "
+FIX: a `safe` fix keeps the effective module as it is, and `--fix` applies it; an `unsafe`
+fix changes what the tools run, as the finding asks, and needs `--fix --unsafe-fixes`.
+";
+
+/// The doc, and for an id whose findings carry fixes, which ones (as the FIX column says).
 fn explain(id: &str) -> i32 {
     let registry: &Registry = rules::registry();
-    match registry.find(id) {
-        Some(meta) => print_or_broken_pipe(meta.doc()),
-        None => usage_error(&registry.unknown(id)),
+    let Some(meta) = registry.find(id) else {
+        return usage_error(&registry.unknown(id));
+    };
+    let fixes = match meta.fixes {
+        Fixes::None => None,
+        Fixes::Safe => Some("safe: `tflint-merge --fix` applies it"),
+        Fixes::Unsafe => Some("unsafe: `tflint-merge --fix --unsafe-fixes` applies it"),
+        Fixes::SafeOrUnsafe => Some(
+            "safe or unsafe, as the finding says: `tflint-merge --fix` applies the safe ones, \
+             `--fix --unsafe-fixes` all",
+        ),
+    };
+    match fixes {
+        Some(fixes) => print_or_broken_pipe(&format!("{}\nFix: {fixes}.\n", meta.doc())),
+        None => print_or_broken_pipe(meta.doc()),
     }
 }
 
@@ -818,6 +950,7 @@ mod tests {
             files: run.files,
             bytes: run.bytes,
             views: options.views.checked(),
+            unsafe_fixes: false,
         };
         let catalogue = rules::registry().catalogue();
         report::render(

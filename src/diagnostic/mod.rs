@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use crate::source::{SourceFile, SourceFiles, Span};
 
+pub mod fix;
 mod id;
+pub use fix::{Applicability, Fix};
 pub use id::FindingId;
 pub(crate) use id::{finding_id, ids};
 
@@ -124,6 +126,8 @@ pub struct Diagnostic {
     /// How to fix it.
     pub help: Option<String>,
     pub views: Views,
+    /// What would fix it, when the rule knows: `--fix` and `--unsafe-fixes` apply it.
+    pub fix: Option<Fix>,
 }
 
 impl Diagnostic {
@@ -138,6 +142,7 @@ impl Diagnostic {
             notes: Vec::new(),
             help: None,
             views: Views::NONE,
+            fix: None,
         }
     }
 
@@ -177,6 +182,19 @@ impl Diagnostic {
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
+    }
+
+    /// Sets the fix (a `Fix`, or an `Option<Fix>` for a finding that has one only sometimes).
+    pub fn with_fix(mut self, fix: impl Into<Option<Fix>>) -> Self {
+        self.fix = fix.into();
+        self
+    }
+
+    /// Whether the fix is applied with the unsafe fixes allowed or not.
+    pub fn fixable(&self, unsafe_fixes: bool) -> bool {
+        self.fix
+            .as_ref()
+            .is_some_and(|fix| unsafe_fixes || fix.applicability == fix::Applicability::Safe)
     }
 
     /// A milder severity than the rule's default, for a milder case of what the rule finds.

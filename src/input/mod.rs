@@ -6,6 +6,7 @@
 //! - [`read`]: the one reader (size limit, UTF-8, parse) and its findings.
 //! - [`overlay`]: texts that stand in for files on disk (an editor's unsaved buffers).
 //! - [`neighbours`]: the local modules that module calls name, read once for the rules.
+//! - [`overlay`]: texts that stand in for files while `--diff` checks what its fixes leave.
 
 pub(crate) mod discover;
 mod gitignore;

@@ -1,7 +1,9 @@
 //! Texts that stand in for files on disk: an editor's unsaved buffers, which the language
-//! server checks as if they were saved. The one reader ([`super::read`]) looks a path up here
-//! before it touches the disk, so every stage sees the buffer's text and nothing is written to
-//! temporary files.
+//! server checks as if they were saved, and the files `--diff`'s fixes would change, create or
+//! delete, which it checks pass after pass without writing them. The one reader
+//! ([`super::read`]) and the directory listing look a path up here before they touch the disk,
+//! so every stage sees the stand-in and nothing is written to temporary files. An overlay is
+//! passed down with the options of a check: there is no global state.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -9,43 +11,58 @@ use std::sync::Arc;
 
 use crate::source::absolute;
 
-/// Texts by absolute, lexically clean path. Cheap to clone: the map is shared.
+/// Stand-ins by absolute, lexically clean path: a text, or `None` for a file that is gone.
+/// Cheap to clone: the map is shared.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Overlay {
-    texts: Arc<HashMap<PathBuf, String>>,
+    files: Arc<HashMap<PathBuf, Option<String>>>,
 }
 
 impl Overlay {
     /// An overlay of these texts; relative paths are taken from the working directory.
     pub(crate) fn new(texts: impl IntoIterator<Item = (PathBuf, String)>) -> Overlay {
-        let texts = texts
+        Overlay::with_deletions(texts.into_iter().map(|(path, text)| (path, Some(text))))
+    }
+
+    /// An overlay of texts and of files that are gone (`None`).
+    pub(crate) fn with_deletions(
+        files: impl IntoIterator<Item = (PathBuf, Option<String>)>,
+    ) -> Overlay {
+        let files = files
             .into_iter()
             .map(|(path, text)| (absolute(&path), text))
             .collect();
         Overlay {
-            texts: Arc::new(texts),
+            files: Arc::new(files),
         }
     }
 
-    /// The text that stands in for `path`, if any.
-    pub(crate) fn get(&self, path: &Path) -> Option<&str> {
-        if self.texts.is_empty() {
+    /// What stands in for `path`: `Some(Some(text))`, `Some(None)` for a file that is gone,
+    /// `None` when nothing does (read the disk).
+    pub(crate) fn file(&self, path: &Path) -> Option<Option<&str>> {
+        if self.files.is_empty() {
             return None;
         }
-        self.texts.get(&absolute(path)).map(String::as_str)
+        self.files.get(&absolute(path)).map(Option::as_deref)
     }
 
-    /// The names of the overlaid files directly in `dir`, whether or not the disk has them
-    /// (a buffer that was never saved is a file of its directory too).
-    pub(crate) fn names_in(&self, dir: &Path) -> impl Iterator<Item = &str> + '_ {
-        let dir = (!self.texts.is_empty()).then(|| absolute(dir));
-        self.texts.keys().filter_map(move |path| {
+    /// The names of the overlaid files directly in `dir`, each with whether it exists (a
+    /// buffer that was never saved is a file of its directory too; a deleted one is not).
+    pub(crate) fn names_in(&self, dir: &Path) -> impl Iterator<Item = (&str, bool)> + '_ {
+        let dir = (!self.files.is_empty()).then(|| absolute(dir));
+        self.files.iter().filter_map(move |(path, text)| {
             let dir = dir.as_deref()?;
             if path.parent() != Some(dir) {
                 return None;
             }
-            path.file_name()?.to_str()
+            Some((path.file_name()?.to_str()?, text.is_some()))
         })
+    }
+
+    /// Whether a file exists, as it stands in or else on disk.
+    pub(crate) fn exists(&self, path: &Path) -> bool {
+        self.file(path)
+            .map_or_else(|| path.exists(), |text| text.is_some())
     }
 }
 
@@ -56,10 +73,23 @@ mod tests {
     #[test]
     fn paths_are_matched_after_cleaning() {
         let overlay = Overlay::new([(PathBuf::from("/m/./a/../main.tf"), "x".to_string())]);
-        assert_eq!(overlay.get(Path::new("/m/main.tf")), Some("x"));
-        assert_eq!(overlay.get(Path::new("/m/other.tf")), None);
-        let names: Vec<&str> = overlay.names_in(Path::new("/m/")).collect();
-        assert_eq!(names, ["main.tf"]);
+        assert_eq!(overlay.file(Path::new("/m/main.tf")), Some(Some("x")));
+        assert_eq!(overlay.file(Path::new("/m/other.tf")), None);
+        let names: Vec<_> = overlay.names_in(Path::new("/m/")).collect();
+        assert_eq!(names, [("main.tf", true)]);
         assert_eq!(overlay.names_in(Path::new("/")).count(), 0);
+    }
+
+    #[test]
+    fn deleted_files_do_not_exist() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let old = dir.path().join("old.tf");
+        std::fs::write(&old, "b = 1\n").expect("write");
+        let overlay = Overlay::with_deletions([(old.clone(), None)]);
+        assert_eq!(overlay.file(&old), Some(None));
+        assert!(!overlay.exists(&old));
+        assert!(Overlay::default().exists(&old));
+        let names: Vec<_> = overlay.names_in(dir.path()).collect();
+        assert_eq!(names, [("old.tf", false)]);
     }
 }

@@ -76,6 +76,20 @@ pub(crate) enum ReadFailure {
     Io(std::io::Error),
 }
 
+/// The text of a file as it is now, for `--fix` to compare with the text that was checked
+/// before it changes the file: an error when it is not a regular UTF-8 file of at most
+/// `max_bytes`.
+pub(crate) fn current_text(path: &Path, max_bytes: u64) -> Result<String, String> {
+    match read_bytes(path, max_bytes) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|_| "not valid UTF-8".to_string()),
+        Err(ReadFailure::TooLarge { bytes, limit }) => {
+            Err(format!("{bytes} bytes, over the limit of {limit}"))
+        }
+        Err(ReadFailure::NotRegular(kind)) => Err(format!("a {kind}, not a file")),
+        Err(ReadFailure::Io(error)) => Err(error.to_string()),
+    }
+}
+
 /// Reads the bytes of `path` when it is a regular file (following symlinks) of at most
 /// `max_bytes`. Never reads more than `max_bytes + 1` bytes, whatever the metadata says: a file
 /// may grow while it is read.
@@ -170,7 +184,10 @@ pub(crate) fn read_and_parse(
     if path.file_name().is_some_and(|n| n == INJECT_PANIC) {
         panic!("injected panic while reading {}", path.display());
     }
-    if let Some(text) = overlay.get(path) {
+    if let Some(stand_in) = overlay.file(path) {
+        let Some(text) = stand_in else {
+            return Read::Unreadable(ReadFailure::Io(std::io::ErrorKind::NotFound.into()));
+        };
         let bytes = text.len() as u64;
         if bytes > max_bytes {
             let limit = max_bytes;

@@ -4,6 +4,7 @@ use std::path::Path;
 
 use crate::diagnostic::Diagnostic;
 use crate::input::neighbours::Neighbours;
+use crate::input::overlay::Overlay;
 use crate::knowledge::View;
 use crate::module::merge::{LoadedFile, Module};
 use crate::source::{FileId, SourceFiles};
@@ -31,6 +32,8 @@ pub(crate) struct Context<'a> {
     pub(crate) neighbours: &'a Neighbours,
     /// The releases of this view's tool the module targets.
     pub(crate) targets: &'a Targets,
+    /// The texts standing in for files (unsaved buffers, `--diff`'s fixes): what exists.
+    pub(crate) overlay: &'a Overlay,
 }
 
 impl Context<'_> {

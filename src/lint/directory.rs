@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::diagnostic::{self, Diagnostic, FindingId, Views, ids};
+use crate::diagnostic::{self, Applicability, Diagnostic, FindingId, Views, ids};
 use crate::input::listing::config_files;
 use crate::input::neighbours::Neighbours;
 use crate::input::overlay::Overlay;
@@ -208,6 +208,7 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
 
     super::core_version::apply_suppression(&mut result.diagnostics);
     let mut diagnostics = diagnostic::merge_views(std::mem::take(&mut result.diagnostics));
+    unsafe_where_views_differ(&mut diagnostics, dir, &dir_files, &view_files);
     let mut malformed = Vec::new();
     let directives: Vec<ignore::Directive> = dir_files
         .iter()
@@ -222,21 +223,52 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
     result
 }
 
-/// The listed configuration files plus the overlaid ones the disk does not have yet (a buffer
-/// never saved), in listing order, then name order.
+/// The listed configuration files as the overlay has them: without the ones it deletes, with
+/// the ones the disk does not have yet (a buffer never saved, a file a fix creates), those in
+/// name order after the listed ones (the views sort the files by name).
 fn with_overlaid_names(
     dir: &Path,
     mut names: Vec<ConfigName>,
     overlay: &Overlay,
 ) -> Vec<ConfigName> {
-    let mut unsaved: Vec<ConfigName> = overlay
-        .names_in(dir)
-        .filter(|name| !names.iter().any(|listed| listed.name == *name))
-        .filter_map(crate::knowledge::files::classify)
-        .collect();
-    unsaved.sort_by(|a, b| a.name.cmp(&b.name));
-    names.extend(unsaved);
+    let mut added = Vec::new();
+    for (name, exists) in overlay.names_in(dir) {
+        if !exists {
+            names.retain(|listed| listed.name != name);
+        } else if !names.iter().any(|listed| listed.name == name) {
+            added.extend(crate::knowledge::files::classify(name));
+        }
+    }
+    added.sort_by(|a: &ConfigName, b| a.name.cmp(&b.name));
+    names.extend(added);
     names
+}
+
+/// A safe fix keeps every view's module the same only when its finding was found in every
+/// checked view that loads a file the fix changes: an override found restating its base in
+/// the Terraform view alone may change what the OpenTofu view runs. Such fixes become unsafe.
+fn unsafe_where_views_differ(
+    diagnostics: &mut [Diagnostic],
+    dir: &Path,
+    dir_files: &[DirFile],
+    view_files: &[(View, ViewFiles)],
+) {
+    for d in diagnostics.iter_mut().filter(|d| d.views != Views::NONE) {
+        let Some(fix) = d.fix.as_mut() else {
+            continue;
+        };
+        let paths = fix.paths();
+        let found_in = d.views;
+        let differs = (view_files.iter())
+            .filter(|(view, _)| found_in.union(view.views()) != found_in)
+            .any(|(_, files)| {
+                let path = |i: usize| dir.join(&dir_files[i].name.name);
+                files.loaded().any(|i| paths.contains(path(i).as_path()))
+            });
+        if differs {
+            fix.applicability = Applicability::Unsafe;
+        }
+    }
 }
 
 /// Gives every finding that names no view (directory rules, which compare the views, and
@@ -320,6 +352,7 @@ fn run_directory_rules(
             settings: &options.settings,
             neighbours: &neighbours,
             targets,
+            overlay: &options.overlay,
         })
         .collect();
     let shadowed: Vec<(FileId, FileId)> = view_files
@@ -432,6 +465,14 @@ mod tests {
         assert_eq!(
             found,
             [("new_override.tf".to_string(), "override_without_base")]
+        );
+
+        // A file the overlay deletes (a fix renamed it away) is not loaded.
+        let gone = Overlay::with_deletions([(dir.path().join("main.tf"), None)]);
+        let found = ids(dir.path(), gone);
+        assert_eq!(
+            found,
+            [("override.tf".to_string(), "override_without_base")]
         );
     }
 }

@@ -419,3 +419,71 @@ pub(crate) mod terragrunt {
         }
     }
 }
+
+/// What a fix removes to remove (or move) a block: in native syntax the whole block with the
+/// comment lines right above it; in JSON syntax the object member that holds its body (the
+/// innermost label, or the block type when it has no label), or `None` when the body is not
+/// such a member (a block in a JSON array).
+pub(crate) fn block_removal_span(files: &SourceFiles, block: &Block) -> Option<Span> {
+    let file = files.get(block.body_span.file);
+    if !crate::diagnostic::fix::is_json(&file.path) {
+        let span = block.span();
+        let start = crate::diagnostic::fix::leading_comments_start(&file.text, span.range().start);
+        return Some(Span::new(span.file, start..span.range().end));
+    }
+    let key = block.labels.last().map_or(block.header_span, |l| l.span);
+    let between = file
+        .text
+        .get(key.end as usize..block.body_span.start as usize)?;
+    if between.trim() != ":" {
+        return None;
+    }
+    // A label or block type object left empty is an error (`"variable": {}` has no label):
+    // remove the member that holds it instead, level after level.
+    let mut member = key.start as usize..block.body_span.end as usize;
+    loop {
+        match sole_member_of(&file.text, member.clone()) {
+            Holder::Member(outer) => member = outer,
+            Holder::Root => return Some(Span::new(key.file, member)),
+            Holder::Other => return None,
+        }
+    }
+}
+
+/// What holds a JSON object member that is alone in its object.
+enum Holder {
+    /// The member whose value the object is (`"key": {member}`).
+    Member(std::ops::Range<usize>),
+    /// Nothing to climb to: the member is not alone, or its object is the root.
+    Root,
+    /// An array element or something else that must not be left empty.
+    Other,
+}
+
+fn sole_member_of(text: &str, member: std::ops::Range<usize>) -> Holder {
+    let before = text[..member.start].trim_end();
+    let rest = &text[member.end..];
+    let after = rest.trim_start();
+    if !before.ends_with('{') || !after.starts_with('}') {
+        return Holder::Root;
+    }
+    let close = member.end + (rest.len() - after.len()) + 1;
+    let outside = text[..before.len() - 1].trim_end();
+    if outside.is_empty() {
+        return Holder::Root;
+    }
+    let Some(key) = outside.strip_suffix(':').map(str::trim_end) else {
+        return Holder::Other;
+    };
+    // The key's opening quote: the last `"` before its closing one that no backslash escapes.
+    let Some(inner) = key.strip_suffix('"') else {
+        return Holder::Other;
+    };
+    let opening = (inner.char_indices().rev())
+        .find(|&(i, c)| c == '"' && !inner[..i].ends_with('\\'))
+        .map(|(i, _)| i);
+    match opening {
+        Some(start) => Holder::Member(start..close),
+        None => Holder::Other,
+    }
+}

@@ -5,9 +5,11 @@
 //! Load errors are never silenced: the tools refuse the module whatever a comment says.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 use std::sync::Arc;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::fix::{is_json, json_member_removal, line_removal};
+use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::source::{FileId, SourceFile, SourceFiles, Span};
 use crate::syntax::File;
 
@@ -29,6 +31,9 @@ pub(crate) struct Directive {
     pub(crate) line: Option<usize>,
     /// Rule ids as written (`all` included).
     pub(crate) rules: Vec<String>,
+    /// Where each of `rules` is in the file, when the comment's text is as written there (in
+    /// JSON, a string without escapes).
+    pub(crate) rule_ranges: Option<Vec<Range<usize>>>,
 }
 
 /// The ignore directives in one file's comments. A comment that looks like one but is not
@@ -65,17 +70,28 @@ pub(crate) fn directives(
             }
             continue;
         };
-        let rules = rule_list(rest);
-        if rules.is_empty() {
+        let listed = rule_list(rest);
+        if listed.is_empty() {
             let problem = "it names no rule before its reason".to_string();
             malformed.extend(malformed_ignore(files, comment.span, &problem, settings));
             continue;
         }
+        // Where `rest` starts in the file, if the comment is written as its text reads.
+        let rest_offset = source
+            .slice(comment.span)
+            .find(text)
+            .map(|at| comment.span.start as usize + at + (text.len() - rest.len()));
+        let rule_ranges = rest_offset.map(|offset| {
+            (listed.iter())
+                .map(|(_, r)| offset + r.start..offset + r.end)
+                .collect()
+        });
         found.push(Directive {
             file: file.id,
             span: comment.span,
             line: (!whole_file).then(|| source.line_index(comment.span.end as usize)),
-            rules,
+            rules: listed.into_iter().map(|(name, _)| name).collect(),
+            rule_ranges,
         });
     }
     found
@@ -105,8 +121,8 @@ fn malformed_ignore(
 }
 
 /// `a, b, c  reason`: ids separated by commas; the first id not followed by a comma ends the
-/// list and the rest is the reason.
-fn rule_list(text: &str) -> Vec<String> {
+/// list and the rest is the reason. Each id with its byte range in `text`.
+fn rule_list(text: &str) -> Vec<(String, Range<usize>)> {
     let mut rules = Vec::new();
     let mut rest = text.trim_start();
     loop {
@@ -116,7 +132,8 @@ fn rule_list(text: &str) -> Vec<String> {
         if end == 0 {
             break;
         }
-        rules.push(rest[..end].to_string());
+        let start = text.len() - rest.len();
+        rules.push((rest[..end].to_string(), start..start + end));
         let after = rest[end..].trim_start();
         match after.strip_prefix(',') {
             Some(more) => rest = more.trim_start(),
@@ -154,7 +171,8 @@ pub(crate) fn apply(
     }
     let severity = settings.severity(&UNUSED_IGNORE);
     for (index, directive) in directives.iter().enumerate() {
-        for name in &directive.rules {
+        let mut unused = Vec::new();
+        for (position, name) in directive.rules.iter().enumerate() {
             if used.contains(&(index, name.clone())) {
                 continue;
             }
@@ -170,15 +188,80 @@ pub(crate) fn apply(
                 (_, Ok(_)) => Some(format!("`{name}` reported nothing here to ignore")),
             };
             if let Some(problem) = problem {
-                let finding = unused_ignore(files, directive.span, name, &problem);
-                kept.push(Diagnostic {
+                // A misspelled id was meant to silence something: the fix is the writer's call.
+                let misspelled = settings.find(name).is_err() && {
+                    let names = settings
+                        .registry()
+                        .catalogue()
+                        .iter()
+                        .map(|m| m.id.as_str());
+                    super::helpers::closest(name, names).is_some()
+                };
+                unused.push((position, name, problem, !misspelled));
+            }
+        }
+        let all_unused = unused.len() == directive.rules.len();
+        let all_removable = all_unused && unused.iter().all(|(.., removable)| *removable);
+        for (position, name, problem, removable) in unused {
+            let finding = unused_ignore(files, directive.span, name, &problem);
+            let fix = match (removable, all_removable) {
+                (false, _) => None,
+                (true, true) => Some(comment_removal(files, directive.span)),
+                (true, false) => id_removal(files, directive, position, name),
+            };
+            kept.push(
+                Diagnostic {
                     severity,
                     ..finding
-                });
-            }
+                }
+                .with_fix(fix),
+            );
         }
     }
     kept
+}
+
+/// The fix that removes a whole ignore comment: its line when it is alone on it; in JSON, the
+/// `"//"` property.
+fn comment_removal(files: &SourceFiles, comment: Span) -> Fix {
+    let file = files.get(comment.file);
+    let text = &file.text;
+    let range = if is_json(&file.path) {
+        let key_end = text[..comment.start as usize]
+            .trim_end()
+            .trim_end_matches(':')
+            .trim_end();
+        let key_start = key_end
+            .strip_suffix("\"//\"")
+            .map_or(key_end.len(), str::len);
+        json_member_removal(text, key_start..comment.end as usize)
+    } else {
+        line_removal(text, comment.range())
+    };
+    Fix::new("Remove the unused ignore comment", Applicability::Safe).edit(&file.path, range, "")
+}
+
+/// The fix that removes the id at `position` from a comment that keeps other ids: with the
+/// comma after it, or, for the last id, the comma before it.
+fn id_removal(
+    files: &SourceFiles,
+    directive: &Directive,
+    position: usize,
+    name: &str,
+) -> Option<Fix> {
+    let ranges = directive.rule_ranges.as_ref()?;
+    let range = match (
+        ranges.get(position.wrapping_sub(1)),
+        ranges.get(position),
+        ranges.get(position + 1),
+    ) {
+        (_, Some(this), Some(next)) => this.start..next.start,
+        (Some(previous), Some(this), None) => previous.end..this.end,
+        _ => return None,
+    };
+    let file = files.get(directive.file);
+    let title = format!("Remove `{name}` from the ignore comment");
+    Some(Fix::new(title, Applicability::Safe).edit(&file.path, range, ""))
 }
 
 /// `unused ignore: ...` on an ignore comment, about one of the ids it names.
@@ -274,10 +357,14 @@ mod tests {
 
     #[test]
     fn rule_lists_and_reasons() {
-        assert_eq!(rule_list(" a, b_c  because reasons"), ["a", "b_c"]);
-        assert_eq!(rule_list("all"), ["all"]);
-        assert_eq!(rule_list("a b c"), ["a"]);
-        assert_eq!(rule_list(""), Vec::<String>::new());
-        assert_eq!(rule_list("a,b,"), ["a", "b"]);
+        let names = |text: &str| -> Vec<String> {
+            rule_list(text).into_iter().map(|(name, _)| name).collect()
+        };
+        assert_eq!(names(" a, b_c  because reasons"), ["a", "b_c"]);
+        assert_eq!(names("all"), ["all"]);
+        assert_eq!(names("a b c"), ["a"]);
+        assert_eq!(names(""), Vec::<String>::new());
+        assert_eq!(names("a,b,"), ["a", "b"]);
+        assert_eq!(rule_list(" a, b_c x")[1].1, 4..7);
     }
 }

@@ -75,6 +75,32 @@ pub struct RuleMeta {
     pub enabled_by_default: bool,
     /// One line, lower case, no full stop: "an override that changes nothing".
     pub summary: &'static str,
+    /// The fixes its findings carry.
+    pub fixes: Fixes,
+}
+
+/// Which fixes the findings of an id may carry (`tflint-merge rules` shows it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fixes {
+    None,
+    /// Safe fixes only: `--fix` applies them.
+    Safe,
+    /// Unsafe fixes only: `--unsafe-fixes` applies them.
+    Unsafe,
+    /// A safe fix in some cases, an unsafe one in others.
+    SafeOrUnsafe,
+}
+
+impl Fixes {
+    /// How `tflint-merge rules` names it: `safe`, `unsafe`, `safe/unsafe` or `-`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fixes::None => "-",
+            Fixes::Safe => "safe",
+            Fixes::Unsafe => "unsafe",
+            Fixes::SafeOrUnsafe => "safe/unsafe",
+        }
+    }
 }
 
 impl RuleMeta {
@@ -146,18 +172,21 @@ impl Rule {
 ///     severity: Warning,
 ///     default: On,
 ///     summary: "an override that changes nothing",
+///     fix: SafeOrUnsafe,
 ///     check: Check::View(RuleViews::Both, check),
 /// };
 /// ```
 ///
-/// `default` is `On` or `Off`; an optional `options: &[OptionSpec { .. }]` comes last. The id
-/// must have its doc at `rules/<id>.md`, or the rule does not compile.
+/// `default` is `On` or `Off`; `fix` (`Safe`, `Unsafe` or `SafeOrUnsafe`, see [`Fixes`]) is
+/// there when the rule's findings carry fixes; an optional `options: &[OptionSpec { .. }]`
+/// comes last. The id must have its doc at `rules/<id>.md`, or the rule does not compile.
 macro_rules! declare_rule {
     (
         id: $id:literal,
         severity: $severity:ident,
         default: $default:ident,
         summary: $summary:literal,
+        $(fix: $fix:ident,)?
         check: $check:expr
         $(, options: $options:expr)?
         $(,)?
@@ -169,6 +198,7 @@ macro_rules! declare_rule {
                 severity: $crate::diagnostic::Severity::$severity,
                 enabled_by_default: $crate::lint::declare_rule!(@default $default),
                 summary: $summary,
+                fixes: $crate::lint::declare_rule!(@fixes $($fix)?),
             },
             options: $crate::lint::declare_rule!(@options $($options)?),
             check: $check,
@@ -176,6 +206,8 @@ macro_rules! declare_rule {
     };
     (@default On) => { true };
     (@default Off) => { false };
+    (@fixes) => { $crate::lint::Fixes::None };
+    (@fixes $fix:ident) => { $crate::lint::Fixes::$fix };
     (@options) => { &[] };
     (@options $options:expr) => { $options };
 }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::diagnostic::{FindingId, Severity, ids};
 
-use super::{Kind, Rule, RuleMeta};
+use super::{Fixes, Kind, Rule, RuleMeta};
 
 const fn load_error(id: FindingId, summary: &'static str) -> RuleMeta {
     RuleMeta {
@@ -14,6 +14,7 @@ const fn load_error(id: FindingId, summary: &'static str) -> RuleMeta {
         severity: Severity::Error,
         enabled_by_default: true,
         summary,
+        fixes: Fixes::None,
     }
 }
 
@@ -62,7 +63,10 @@ pub(crate) const LOAD_ERRORS: &[RuleMeta] = &[
         ids::MODULE_VERSION_WITHOUT_REGISTRY_SOURCE,
         "a module call with a non-registry source sets version",
     ),
-    load_error(ids::OVERRIDE_DEPENDS_ON, "depends_on in an override file"),
+    RuleMeta {
+        fixes: Fixes::Unsafe,
+        ..load_error(ids::OVERRIDE_DEPENDS_ON, "depends_on in an override file")
+    },
     load_error(
         ids::OVERRIDE_NOT_ALLOWED,
         "a block that override files may not contain",
@@ -117,6 +121,7 @@ pub(crate) const UNUSED_IGNORE: RuleMeta = RuleMeta {
     severity: Severity::Warning,
     enabled_by_default: true,
     summary: "an inline ignore comment that silences nothing",
+    fixes: Fixes::Safe,
 };
 
 /// A panic while checking a directory: its findings there are missing.
@@ -126,6 +131,7 @@ pub(crate) const INTERNAL_ERROR: RuleMeta = RuleMeta {
     severity: Severity::Error,
     enabled_by_default: true,
     summary: "a rule crashed; its findings for that directory are missing",
+    fixes: Fixes::None,
 };
 
 /// Every finding id, sorted by id, with the rules to run. Built once per run.

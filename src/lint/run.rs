@@ -164,6 +164,7 @@ mod tests {
             settings: &settings,
             neighbours: &neighbours,
             targets: &crate::lint::targets::Targets::newest_stable(View::OpenTofu),
+            overlay: &crate::input::overlay::Overlay::default(),
         };
         let mut found = Vec::new();
         run_rules(Target::View(&ctx), &mut found);

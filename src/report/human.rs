@@ -9,12 +9,18 @@ use codespan_reporting::diagnostic::{
 use codespan_reporting::files::{Error, Files};
 use codespan_reporting::term::{self, termcolor::Buffer};
 
-use crate::diagnostic::{Diagnostic, Severity, Views};
+use crate::diagnostic::{Applicability, Diagnostic, Severity, Views};
 use crate::source::SourceFile;
 
 /// Renders one diagnostic; codespan ends it with a blank line.
-/// `checked` are the views of the run (see [`super::view_note`]).
-pub(crate) fn render(diagnostic: &Diagnostic, color: bool, checked: Views) -> Vec<u8> {
+/// `checked` are the views of the run (see [`super::view_note`]); `unsafe_fixes` whether unsafe
+/// fixes are applied (a finding they fix is marked `[*]`).
+pub(crate) fn render(
+    diagnostic: &Diagnostic,
+    color: bool,
+    checked: Views,
+    unsafe_fixes: bool,
+) -> Vec<u8> {
     let mut files = LabelFiles::default();
     let mut labels = Vec::new();
     if let Some(primary) = &diagnostic.primary {
@@ -26,10 +32,11 @@ pub(crate) fn render(diagnostic: &Diagnostic, color: bool, checked: Views) -> Ve
         labels
             .push(CsLabel::secondary(id, secondary.range.clone()).with_message(&secondary.message));
     }
+    let mark = super::fixable_mark(diagnostic, unsafe_fixes);
     let message = if diagnostic.primary.is_none() && !diagnostic.path.is_empty() {
-        format!("{}: {}", diagnostic.path, diagnostic.message)
+        format!("{mark}{}: {}", diagnostic.path, diagnostic.message)
     } else {
-        diagnostic.message.clone()
+        format!("{mark}{}", diagnostic.message)
     };
     let mut notes: Vec<String> = diagnostic
         .notes
@@ -38,6 +45,17 @@ pub(crate) fn render(diagnostic: &Diagnostic, color: bool, checked: Views) -> Ve
         .collect();
     notes.extend(super::view_note(diagnostic, checked).map(|n| format!("note: {n}")));
     notes.extend(diagnostic.help.iter().map(|h| format!("help: {h}")));
+    if let Some(fix) = &diagnostic.fix {
+        let flags = match fix.applicability {
+            Applicability::Safe => "--fix",
+            Applicability::Unsafe => "--fix --unsafe-fixes",
+        };
+        notes.push(format!(
+            "fix: {} ({}: `{flags}`)",
+            fix.title,
+            fix.applicability.as_str()
+        ));
+    }
     notes.push(format!("see: {}", diagnostic.doc_link()));
     let rendered = CsDiagnostic::new(severity(diagnostic.severity))
         .with_code(diagnostic.rule.as_str())
@@ -53,7 +71,8 @@ pub(crate) fn render(diagnostic: &Diagnostic, color: bool, checked: Views) -> Ve
     let config = term::Config::default();
     if term::emit_to_write_style(&mut buffer, &config, &files, &rendered).is_err() {
         // A label outside its file cannot happen for spans we made; fall back to one line.
-        return format!("{}\n\n", super::short::render(diagnostic, checked)).into_bytes();
+        let line = super::short::render(diagnostic, checked, unsafe_fixes);
+        return format!("{line}\n\n").into_bytes();
     }
     let bytes = buffer.into_inner();
     if diagnostic.severity == Severity::Notice {
@@ -146,7 +165,8 @@ mod tests {
     fn notices_are_called_notice() {
         let notice = Diagnostic::new(ids::SYNTAX_ERROR, Severity::Notice, "a message");
         for color in [false, true] {
-            let text = String::from_utf8(render(&notice, color, Views::BOTH)).expect("UTF-8");
+            let text =
+                String::from_utf8(render(&notice, color, Views::BOTH, false)).expect("UTF-8");
             assert!(text.contains("notice[syntax_error]"), "{text:?}");
             assert!(!text.contains("note[syntax_error]"), "{text:?}");
         }

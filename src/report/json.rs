@@ -3,8 +3,9 @@
 use serde_json::{Value, json};
 
 use super::Totals;
-use super::location::{Range, file_of, relative};
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use super::location::{Range, edit_position, file_of, fix_path, relative};
+use crate::diagnostic::fix::FileOperation;
+use crate::diagnostic::{Applicability, Diagnostic, Label, Severity};
 
 fn position(label: &Label) -> (Value, Value) {
     let r = Range::of(label);
@@ -12,6 +13,50 @@ fn position(label: &Label) -> (Value, Value) {
         json!({ "line": r.start_line, "column": r.start_column }),
         json!({ "line": r.end_line, "column": r.end_column }),
     )
+}
+
+/// A finding's fix: its title, whether it is safe, its edits (byte ranges, and line and column
+/// where the file is one of the finding's), and its file operations.
+fn fix(d: &Diagnostic) -> Value {
+    let Some(fix) = &d.fix else {
+        return Value::Null;
+    };
+    let edits: Vec<Value> = (fix.edits.iter())
+        .map(|edit| {
+            let (start, end) =
+                edit_position(d, edit).map_or((Value::Null, Value::Null), |(s, e)| {
+                    (
+                        json!({ "line": s.0, "column": s.1 }),
+                        json!({ "line": e.0, "column": e.1 }),
+                    )
+                });
+            json!({
+                "file": fix_path(&edit.path),
+                "byte_start": edit.range.start,
+                "byte_end": edit.range.end,
+                "start": start,
+                "end": end,
+                "replacement": edit.replacement,
+            })
+        })
+        .collect();
+    let operations: Vec<Value> = (fix.operations.iter())
+        .map(|operation| match operation {
+            FileOperation::Rename { from, to } => {
+                json!({ "rename": { "from": fix_path(from), "to": fix_path(to) } })
+            }
+            FileOperation::Delete { path } => json!({ "delete": { "file": fix_path(path) } }),
+            FileOperation::Create { path, content } => {
+                json!({ "create": { "file": fix_path(path), "content": content } })
+            }
+        })
+        .collect();
+    json!({
+        "title": fix.title,
+        "applicability": fix.applicability.as_str(),
+        "edits": edits,
+        "operations": operations,
+    })
 }
 
 pub(crate) fn render(diagnostics: &[Diagnostic], totals: Totals) -> String {
@@ -38,10 +83,15 @@ pub(crate) fn render(diagnostics: &[Diagnostic], totals: Totals) -> String {
                 "help": d.help,
                 "doc": d.doc_link(),
                 "views": views,
+                "fix": fix(d),
             })
         })
         .collect();
     let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
+    let fixable = |a: Applicability| {
+        let with = |d: &&Diagnostic| d.fix.as_ref().is_some_and(|f| f.applicability == a);
+        diagnostics.iter().filter(with).count()
+    };
     let value = json!({
         "version": 1,
         "tool": { "name": "tflint-merge", "version": env!("CARGO_PKG_VERSION") },
@@ -50,6 +100,7 @@ pub(crate) fn render(diagnostics: &[Diagnostic], totals: Totals) -> String {
             "directories": totals.directories,
             "files": totals.files,
             "findings": { "error": count(Severity::Error), "warning": count(Severity::Warning), "notice": count(Severity::Notice) },
+            "fixable": { "safe": fixable(Applicability::Safe), "unsafe": fixable(Applicability::Unsafe) },
         },
     });
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();

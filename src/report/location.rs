@@ -1,7 +1,9 @@
 //! What the machine-readable formats share: paths relative to the working directory, 1-based
 //! ranges, and fingerprints that survive unrelated edits.
 
+use crate::diagnostic::fix::TextEdit;
 use crate::diagnostic::{Diagnostic, Label};
+use crate::source::SourceFile;
 
 /// A 1-based range: start line/column and end line/column (end column exclusive, as SARIF).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,4 +102,24 @@ pub(crate) fn doc_description(doc: &str) -> String {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The 1-based start and end (line, column) of a fix's edit, from the file among the finding's
+/// labels that it edits; `None` when no label is in that file.
+pub(crate) fn edit_position(
+    diagnostic: &Diagnostic,
+    edit: &TextEdit,
+) -> Option<((usize, usize), (usize, usize))> {
+    let file: &SourceFile = (diagnostic.primary.iter().chain(&diagnostic.secondary))
+        .map(|l| l.file.as_ref())
+        .find(|f| f.path == edit.path)?;
+    Some((
+        file.line_col(edit.range.start),
+        file.line_col(edit.range.end),
+    ))
+}
+
+/// A fix's path as the formats show it: relative to the working directory when under it.
+pub(crate) fn fix_path(path: &std::path::Path) -> String {
+    relative(&crate::source::display_path(path))
 }

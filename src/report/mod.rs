@@ -46,6 +46,9 @@ pub(crate) struct Totals {
     /// The views checked: human and short output name a finding's view only when it is one of
     /// two checked.
     pub(crate) views: Views,
+    /// Whether unsafe fixes are applied (`--unsafe-fixes`): findings marked fixable and the
+    /// summary's counts follow it.
+    pub(crate) unsafe_fixes: bool,
 }
 
 /// Renders all diagnostics (already in output order) and a summary to `out`.
@@ -59,12 +62,13 @@ pub(crate) fn render(
 ) -> io::Result<()> {
     match format {
         Format::Human => {
-            render_human_findings(out, color, diagnostics, totals.views)?;
+            render_human_findings(out, color, diagnostics, totals.views, totals.unsafe_fixes)?;
             writeln!(out, "{}", summary(diagnostics, totals))
         }
         Format::Short => {
             for diagnostic in diagnostics {
-                writeln!(out, "{}", short::render(diagnostic, totals.views))?;
+                let line = short::render(diagnostic, totals.views, totals.unsafe_fixes);
+                writeln!(out, "{line}")?;
             }
             Ok(())
         }
@@ -104,9 +108,10 @@ pub(crate) fn summary(diagnostics: &[Diagnostic], totals: Totals) -> String {
         .join(", ")
     };
     format!(
-        "{found} in {} ({})",
+        "{found} in {} ({}){}",
         plural(totals.directories, "directory").replace("directorys", "directories"),
-        plural(totals.files, "file")
+        plural(totals.files, "file"),
+        fixable_summary(diagnostics, totals.unsafe_fixes)
     )
 }
 
@@ -127,13 +132,40 @@ pub(crate) fn render_human_findings(
     color: bool,
     diagnostics: &[Diagnostic],
     checked: Views,
+    unsafe_fixes: bool,
 ) -> io::Result<()> {
     for diagnostic in diagnostics {
-        out.write_all(&human::render(diagnostic, color, checked))?;
+        out.write_all(&human::render(diagnostic, color, checked, unsafe_fixes))?;
     }
     Ok(())
 }
 
 pub(crate) fn render_one_human(diagnostic: &Diagnostic, checked: Views) -> Vec<u8> {
-    human::render(diagnostic, false, checked)
+    human::render(diagnostic, false, checked, false)
+}
+
+/// `[*] ` before the message of a finding that the fixes of this run (`--fix`, with
+/// `unsafe_fixes` `--unsafe-fixes` too) can fix, as ruff marks them.
+fn fixable_mark(diagnostic: &Diagnostic, unsafe_fixes: bool) -> &'static str {
+    if diagnostic.fixable(unsafe_fixes) {
+        "[*] "
+    } else {
+        ""
+    }
+}
+
+/// `; 3 fixable with `--fix` (1 more with `--unsafe-fixes`)`, or nothing when none is.
+fn fixable_summary(diagnostics: &[Diagnostic], unsafe_fixes: bool) -> String {
+    let safe = diagnostics.iter().filter(|d| d.fixable(false)).count();
+    let all = diagnostics.iter().filter(|d| d.fixable(true)).count();
+    match (unsafe_fixes, safe, all) {
+        (_, _, 0) => String::new(),
+        (true, _, all) => format!("; [*] {all} fixable with `--fix --unsafe-fixes`"),
+        (false, 0, all) => format!("; {all} fixable with `--fix --unsafe-fixes`"),
+        (false, safe, all) if safe == all => format!("; [*] {safe} fixable with `--fix`"),
+        (false, safe, all) => format!(
+            "; [*] {safe} fixable with `--fix` ({} more with `--unsafe-fixes`)",
+            all - safe
+        ),
+    }
 }

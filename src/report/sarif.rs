@@ -3,7 +3,10 @@
 
 use serde_json::{Value, json};
 
-use super::location::{Range, doc_description, file_of, fingerprint, relative};
+use super::location::{
+    Range, doc_description, edit_position, file_of, fingerprint, fix_path, relative,
+};
+use crate::diagnostic::fix::FileOperation;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::lint::RuleMeta;
 
@@ -55,6 +58,73 @@ fn physical(path: &str, label: Option<&Label>) -> Value {
     location
 }
 
+/// A finding's fix as a SARIF `fix`: one `artifactChange` per file, each edit a `replacement`
+/// (its `deletedRegion` by line and column where the file is one of the finding's, else by
+/// byte offset); a deleted file is the deletion of all its text, a new file an insertion into
+/// an empty one. A rename has no SARIF form: a fix with one is left out, and so is the deletion
+/// of a file the finding does not name.
+fn sarif_fix(d: &Diagnostic) -> Option<Value> {
+    let fix = d.fix.as_ref()?;
+    let mut changes: Vec<(String, Vec<Value>)> = Vec::new();
+    let mut change = |path: &std::path::Path, replacement: Value| {
+        let uri = fix_path(path);
+        match changes.iter_mut().find(|(u, _)| *u == uri) {
+            Some((_, replacements)) => replacements.push(replacement),
+            None => changes.push((uri, vec![replacement])),
+        }
+    };
+    for edit in &fix.edits {
+        let region = match edit_position(d, edit) {
+            Some(((start_line, start_column), (end_line, end_column))) => json!({
+                "startLine": start_line, "startColumn": start_column,
+                "endLine": end_line, "endColumn": end_column,
+            }),
+            None => json!({
+                "byteOffset": edit.range.start,
+                "byteLength": edit.range.len(),
+            }),
+        };
+        let replacement = json!({
+            "deletedRegion": region,
+            "insertedContent": { "text": edit.replacement },
+        });
+        change(&edit.path, replacement);
+    }
+    for operation in &fix.operations {
+        match operation {
+            FileOperation::Rename { .. } => return None,
+            FileOperation::Delete { path } => {
+                // The file is one the finding names (it is what the fix deletes).
+                let labels = d.primary.iter().chain(&d.secondary);
+                let file = labels.map(|l| &l.file).find(|f| f.path == *path)?;
+                let length = file.text.len();
+                let whole = json!({ "deletedRegion": { "byteOffset": 0, "byteLength": length } });
+                change(path, whole);
+            }
+            FileOperation::Create { path, content } => {
+                let empty = json!({ "byteOffset": 0, "byteLength": 0 });
+                let insertion = json!({
+                    "deletedRegion": empty,
+                    "insertedContent": { "text": content },
+                });
+                change(path, insertion);
+            }
+        }
+    }
+    let artifact_changes: Vec<Value> = (changes.into_iter())
+        .map(|(uri, replacements)| {
+            json!({
+                "artifactLocation": artifact_location(&uri),
+                "replacements": replacements,
+            })
+        })
+        .collect();
+    Some(json!({
+        "description": { "text": format!("{} ({})", fix.title, fix.applicability.as_str()) },
+        "artifactChanges": artifact_changes,
+    }))
+}
+
 pub(crate) fn render(diagnostics: &[Diagnostic], catalogue: &[&RuleMeta]) -> String {
     let rule_entries: Vec<Value> = catalogue
         .iter()
@@ -91,6 +161,9 @@ pub(crate) fn render(diagnostics: &[Diagnostic], catalogue: &[&RuleMeta]) -> Str
             });
             if let Some(index) = catalogue.iter().position(|m| m.id == d.rule) {
                 result["ruleIndex"] = json!(index);
+            }
+            if let Some(fix) = sarif_fix(d) {
+                result["fixes"] = json!([fix]);
             }
             if !d.secondary.is_empty() {
                 result["relatedLocations"] = Value::Array(

@@ -3,7 +3,8 @@
 use crate::diagnostic::{Diagnostic, Views};
 
 /// `checked` are the views of the run: a finding's view is named only when it is one of two.
-pub(crate) fn render(diagnostic: &Diagnostic, checked: Views) -> String {
+/// `unsafe_fixes`: whether unsafe fixes count as fixable (`[*]`).
+pub(crate) fn render(diagnostic: &Diagnostic, checked: Views, unsafe_fixes: bool) -> String {
     let location = match &diagnostic.primary {
         Some(label) => {
             let (line, col) = label.start();
@@ -19,8 +20,11 @@ pub(crate) fn render(diagnostic: &Diagnostic, checked: Views) -> String {
     };
     // One line per finding, whatever a label or file name holds.
     format!(
-        "{location}: {}[{}]: {}{view}",
-        diagnostic.severity, diagnostic.rule, diagnostic.message
+        "{location}: {}[{}]: {}{}{view}",
+        diagnostic.severity,
+        diagnostic.rule,
+        super::fixable_mark(diagnostic, unsafe_fixes),
+        diagnostic.message
     )
     .replace('\r', "\\r")
     .replace('\n', "\\n")

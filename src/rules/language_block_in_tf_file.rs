@@ -1,11 +1,12 @@
 //! A `language` block in a `.tf` file: the block is OpenTofu's, and Terraform, which reads every
 //! `.tf` file, does not know it and fails to load the module.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::fix::{FileOperation, is_json};
+use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::knowledge::View;
 use crate::syntax::Block;
 
-use crate::lint::helpers::top_level_blocks;
+use crate::lint::helpers::{block_removal_span, top_level_blocks};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -13,6 +14,7 @@ pub(crate) const RULE: Rule = declare_rule! {
     severity: Error,
     default: On,
     summary: "a language block in a .tf file, which Terraform cannot load",
+    fix: Unsafe,
     check: Check::View(RuleViews::Only(View::Terraform), check),
 };
 
@@ -28,7 +30,11 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for (file, block) in top_level_blocks(ctx) {
         if block.kind == "language" {
             let name = ctx.files.get(file.file.id).file_name();
-            out.push(language_in_tf(ctx, block, name));
+            // In an override file the block is a load error of its own; moving it to a primary
+            // file changes more than this finding is about.
+            let primary = ctx.primary.iter().any(|f| f.file.id == file.file.id);
+            let fix = primary.then(|| move_to_tofu_file(ctx, block)).flatten();
+            out.push(language_in_tf(ctx, block, name).with_fix(fix));
         }
     }
 }
@@ -44,6 +50,41 @@ fn language_in_tf(ctx: &Context, block: &Block, file_name: &str) -> Diagnostic {
         )
         .with_note(NOTE)
         .with_help(HELP)
+}
+
+/// Moves the block to a new `.tofu` file (`.tofu.json` for a JSON file) of the same directory
+/// whose name hides no `.tf` file: `language.tofu`, else `language_2.tofu` and so on.
+fn move_to_tofu_file(ctx: &Context, block: &Block) -> Option<Fix> {
+    let span = block_removal_span(ctx.files, block)?;
+    let file = ctx.files.get(span.file);
+    let json = is_json(&file.path);
+    let taken = |stem: &str| {
+        ["tf", "tf.json", "tofu", "tofu.json"]
+            .iter()
+            .any(|extension| {
+                ctx.overlay
+                    .exists(&ctx.dir.join(format!("{stem}.{extension}")))
+            })
+    };
+    let stem = std::iter::once("language".to_string())
+        .chain((2..10).map(|n| format!("language_{n}")))
+        .find(|stem| !taken(stem))?;
+    let text = ctx.files.text(span);
+    let (name, content) = if json {
+        (format!("{stem}.tofu.json"), format!("{{\n  {text}\n}}\n"))
+    } else {
+        (format!("{stem}.tofu"), format!("{text}\n"))
+    };
+    let create = FileOperation::Create {
+        path: file.path.with_file_name(&name),
+        content,
+    };
+    let title = format!("Move the `language` block to `{name}`");
+    Some(
+        Fix::new(title, Applicability::Unsafe)
+            .remove(ctx.files, span)
+            .operation(create),
+    )
 }
 
 #[cfg(test)]

@@ -5,7 +5,8 @@
 
 use std::collections::HashMap;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::fix::list_item_removal;
+use crate::diagnostic::{Applicability, Diagnostic, Fix, Severity};
 use crate::source::Syntax;
 use crate::syntax::{Block, Expr, ExprKind, ObjectItem};
 
@@ -16,6 +17,7 @@ pub(crate) const RULE: Rule = declare_rule! {
     severity: Warning,
     default: On,
     summary: "an object that sets the same key twice",
+    fix: SafeOrUnsafe,
     check: Check::View(RuleViews::Both, check),
 };
 
@@ -103,6 +105,25 @@ fn overridden(ctx: &Context, key: &str, earlier: &ObjectItem, later: &ObjectItem
         .with_help(format!(
             "keep one `{key}` entry, with the value that should apply"
         ))
+        .with_fix(remove_earlier(
+            ctx,
+            earlier,
+            format!("Keep the later `{key}`, the value that is used"),
+            Applicability::Unsafe,
+        ))
+}
+
+/// Removes the earlier entry, with its comma (the later one is what the tools use).
+fn remove_earlier(
+    ctx: &Context,
+    earlier: &ObjectItem,
+    title: String,
+    applicability: Applicability,
+) -> Fix {
+    let span = earlier.key.span.to(earlier.value.span);
+    let file = ctx.files.get(span.file);
+    let range = list_item_removal(&file.text, span.range());
+    Fix::new(title, applicability).edit(&file.path, range, "")
 }
 
 /// `` key `location` is set twice in this object, to the same value ``
@@ -123,6 +144,12 @@ fn same_value_again(
         )
         .with_note(NOTE)
         .with_help(format!("remove one of the two `{key}` entries"))
+        .with_fix(remove_earlier(
+            ctx,
+            earlier,
+            format!("Remove the first `{key}`"),
+            Applicability::Safe,
+        ))
 }
 
 #[cfg(test)]

@@ -5,7 +5,8 @@
 //! when the base was renamed, silently a second copy. An override file saved with a `.txt`
 //! extension (`main_override.tf.txt`) is not loaded at all.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::fix::FileOperation;
+use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::knowledge::files::{classify, override_lookalike};
 use crate::module::merge::LoadedFile;
 use crate::source::Span;
@@ -17,6 +18,7 @@ pub(crate) const RULE: Rule = declare_rule! {
     severity: Warning,
     default: On,
     summary: "a file whose name looks like an override file but is not one",
+    fix: Unsafe,
     check: Check::View(RuleViews::Both, check),
 };
 
@@ -27,7 +29,7 @@ const NOTE: &str = "Only `override.tf` and names ending in `_override.tf` (with 
                     definition, not a change.";
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    for name in text_copies_of_overrides(ctx.dir) {
+    for name in text_copies_of_overrides(ctx) {
         out.push(not_loaded(ctx, &name));
     }
     for loaded in ctx.primary {
@@ -44,7 +46,8 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 /// The override files of `dir` saved with a `.txt` extension (`main_override.tf.txt`, as some
 /// editors save them), in name order: neither tool reads them.
-fn text_copies_of_overrides(dir: &std::path::Path) -> Vec<String> {
+fn text_copies_of_overrides(ctx: &Context) -> Vec<String> {
+    let dir = ctx.dir;
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -52,7 +55,7 @@ fn text_copies_of_overrides(dir: &std::path::Path) -> Vec<String> {
         .filter_map(|entry| entry.file_name().into_string().ok())
         .filter(|name| {
             let config = name.strip_suffix(".txt").and_then(classify);
-            config.is_some_and(|c| c.is_override)
+            config.is_some_and(|c| c.is_override) && ctx.overlay.exists(&dir.join(name))
         })
         .collect();
     names.sort();
@@ -75,6 +78,21 @@ fn not_loaded(ctx: &Context, name: &str) -> Diagnostic {
     .with_help(format!(
         "to override, rename it `{real}`; if it is kept on purpose, move it out of the module"
     ))
+    .with_fix(rename(ctx, &path, real))
+}
+
+/// Renames `path` to `real` in its directory, unless a file of that name exists.
+fn rename(ctx: &Context, path: &std::path::Path, real: &str) -> Option<Fix> {
+    let to = path.with_file_name(real);
+    if ctx.overlay.exists(&ctx.dir.join(real)) {
+        return None;
+    }
+    let title = format!("Rename the file to `{real}`");
+    let operation = FileOperation::Rename {
+        from: path.to_path_buf(),
+        to,
+    };
+    Some(Fix::new(title, Applicability::Unsafe).operation(operation))
 }
 
 /// `` `main-override.tf` is loaded as a primary file, not as an override ``
@@ -92,6 +110,7 @@ fn lookalike(ctx: &Context, loaded: &LoadedFile, name: &str, real: &str) -> Diag
             "to override, rename it `{real}`; if it is meant as a primary file, give it a name \
              that does not look like an override"
         ))
+        .with_fix(rename(ctx, &ctx.files.get(loaded.file.id).path, real))
 }
 
 #[cfg(test)]

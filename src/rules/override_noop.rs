@@ -6,7 +6,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::fix::FileOperation;
+use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::lint::helpers::block_removal_span;
 use crate::module::merge::events::{Event, Subject};
 use crate::module::merge::{Address, LoadedFile};
 use crate::source::{FileId, Span};
@@ -19,6 +21,7 @@ pub(crate) const RULE: Rule = declare_rule! {
     severity: Warning,
     default: On,
     summary: "an override that changes nothing",
+    fix: SafeOrUnsafe,
     check: Check::View(RuleViews::Both, check),
 };
 
@@ -31,6 +34,12 @@ struct Restated<'a> {
     name: &'a str,
     new: Span,
     old: Span,
+    /// The value restated came from an earlier override, not the base: `override_shadowed`
+    /// reports (and its fix removes) that earlier setting, so this one must stay.
+    from_override: bool,
+    /// Both values are written alike (`[1, 2]` twice, not `[ 1,2 ]` or a JSON `"${...}"`
+    /// over a native expression): without the override, `merged` prints the same text.
+    written_alike: bool,
 }
 
 /// What merging did with one top-level block of an override file.
@@ -65,18 +74,31 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             }
             // A provider override must restate `alias`: it is how the override names its target.
             Event::AttributeReplaced { address, name, .. } if is_provider_alias(address, name) => {}
+            // A default set in an override is converted without the `optional()` defaults of
+            // the type, so restating it can change the value: not a no-op.
+            Event::AttributeReplaced { address, name, .. }
+                if name == "default" && default_differs(ctx, address) => {}
             Event::AttributeReplaced {
                 name,
                 new,
                 old,
                 identical: true,
+                old_from_override,
                 ..
             } => {
                 restated_spans.insert(*new);
                 let block = by_file.get_mut(&new.file).and_then(|f| f.holding(*new));
                 if let Some(block) = block {
                     let (new, old) = (*new, *old);
-                    block.restated.push(Restated { name, new, old });
+                    let from_override = *old_from_override;
+                    let written_alike = value_text(ctx, new) == value_text(ctx, old);
+                    block.restated.push(Restated {
+                        name,
+                        new,
+                        old,
+                        from_override,
+                        written_alike,
+                    });
                 }
             }
             _ => {}
@@ -87,6 +109,31 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             report_file(ctx, loaded, blocks, &restated_spans, out);
         }
     }
+}
+
+/// The value of a setting (`name = value`, or a JSON `"name": value`) as written.
+fn value_text<'a>(ctx: &'a Context, setting: Span) -> Option<&'a str> {
+    let text = ctx.files.text(setting);
+    let value = match text.strip_prefix('"') {
+        // A JSON key: its closing quote is the first one no backslash escapes.
+        Some(key) => {
+            let mut escaped = false;
+            let end = key.char_indices().find_map(|(i, c)| {
+                let closing = c == '"' && !escaped;
+                escaped = c == '\\' && !escaped;
+                closing.then_some(i)
+            })?;
+            key[end + 1..].trim_start().strip_prefix(':')?
+        }
+        None => text.split_once('=')?.1,
+    };
+    Some(value.trim())
+}
+
+/// Whether merging gave a variable a default other than its `default` expression decodes to.
+fn default_differs(ctx: &Context, address: &Subject) -> bool {
+    let object = address.address().and_then(|a| ctx.module.object(a));
+    object.is_some_and(|o| o.default_value.is_some())
 }
 
 /// Whether `name` is the `alias` of a provider configuration.
@@ -150,7 +197,7 @@ fn report_file(
     for (block, state, noop) in &judged {
         match (noop, state.applied) {
             (true, Some((address, base))) if state.restated.is_empty() => {
-                out.push(empty_override(ctx, address, block.header_span, base));
+                out.push(empty_override(ctx, address, block, base));
             }
             (true, _) => out.push(block_restates_base(ctx, block, state)),
             (false, _) if !state.restated.is_empty() => {
@@ -223,6 +270,52 @@ fn restated_settings(ctx: &Context, block: &Block, state: &OverrideBlock) -> Dia
         .with_help(format!(
             "remove {names} from the override; its other settings still change the base"
         ))
+        .with_fix(restated_removal(ctx, &state.restated))
+}
+
+/// Removes the settings that restate the base; those that restate an earlier override stay
+/// (that override's setting is what `override_shadowed`'s fix removes).
+fn restated_removal(ctx: &Context, restated: &[Restated]) -> Option<Fix> {
+    let removable: Vec<&Restated> = restated.iter().filter(|r| !r.from_override).collect();
+    if removable.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = removable.iter().map(|r| format!("`{}`", r.name)).collect();
+    let title = format!("Remove the restated {}", names.join(", "));
+    let applicability = applicability(removable.iter().copied());
+    let fix = (removable.iter()).fold(Fix::new(title, applicability), |fix, r| {
+        fix.remove(ctx.files, r.new)
+    });
+    Some(fix)
+}
+
+/// Safe when every restated value is written as the value it restates, so that `merged`
+/// prints the same module; unsafe when it is only equal (`[ 1,2 ]` for `[1, 2]`): the printed
+/// text would change, though not the value.
+fn applicability<'a>(mut restated: impl Iterator<Item = &'a Restated<'a>>) -> Applicability {
+    if restated.all(|r| r.written_alike) {
+        Applicability::Safe
+    } else {
+        Applicability::Unsafe
+    }
+}
+
+/// Whether a block restates what an earlier override set: removing it would change the
+/// module once `override_shadowed`'s fix removes that earlier setting.
+fn restates_an_override(state: &OverrideBlock) -> bool {
+    state.restated.iter().any(|r| r.from_override)
+}
+
+/// The fix that removes a whole override block, when its text can be cut out.
+fn block_removal(
+    ctx: &Context,
+    block: &Block,
+    restated: &[Restated],
+    title: String,
+) -> Option<Fix> {
+    let span = block_removal_span(ctx.files, block)?;
+    let applicability = applicability(restated.iter());
+    Some(Fix::new(title, applicability).remove(ctx.files, span))
 }
 
 /// `` override of resource `x.y` changes nothing: it only restates its base ``
@@ -234,19 +327,32 @@ fn block_restates_base(ctx: &Context, block: &Block, state: &OverrideBlock) -> D
     let finding = ctx
         .finding(&RULE, message)
         .at(ctx.files, block.header_span, "changes nothing");
-    with_restated_labels(ctx, finding, &state.restated)
+    let finding = with_restated_labels(ctx, finding, &state.restated)
         .with_note(RESTATED_NOTE)
-        .with_help("remove this override block")
+        .with_help("remove this override block");
+    if restates_an_override(state) {
+        return finding;
+    }
+    let title = format!("Remove the {}", describe(block, state));
+    finding.with_fix(block_removal(ctx, block, &state.restated, title))
 }
 
 /// `` empty override of resource `x.y` changes nothing ``
-fn empty_override(ctx: &Context, address: &Subject, header: Span, base_header: Span) -> Diagnostic {
+fn empty_override(
+    ctx: &Context,
+    address: &Subject,
+    block: &Block,
+    base_header: Span,
+) -> Diagnostic {
     let message = format!("empty override of {} changes nothing", address.describe());
-    ctx.finding(&RULE, message)
-        .at(ctx.files, header, "empty override block")
+    let finding = ctx
+        .finding(&RULE, message)
+        .at(ctx.files, block.header_span, "empty override block")
         .with_label(ctx.files, base_header, "base block")
         .with_note("An override block only changes what it sets; this one sets nothing.")
-        .with_help("remove the empty override block")
+        .with_help("remove the empty override block");
+    let title = format!("Remove the empty override of {}", address.describe());
+    finding.with_fix(block_removal(ctx, block, &[], title))
 }
 
 /// `` override file `x_override.tf` changes nothing: every block in it restates its base ``
@@ -272,9 +378,17 @@ fn whole_file(
             finding.with_label(ctx.files, block.header_span, label)
         };
     }
-    finding.with_note(RESTATED_NOTE).with_help(format!(
-        "delete `{name}`: the module is the same without it"
-    ))
+    let path = ctx.files.get(loaded.file.id).path.clone();
+    let restated = blocks.iter().flat_map(|(_, state)| &state.restated);
+    let deletion = Fix::new(format!("Delete `{name}`"), applicability(restated))
+        .operation(FileOperation::Delete { path });
+    let removable = !blocks.iter().any(|(_, state)| restates_an_override(state));
+    finding
+        .with_note(RESTATED_NOTE)
+        .with_help(format!(
+            "delete `{name}`: the module is the same without it"
+        ))
+        .with_fix(removable.then_some(deletion))
 }
 
 #[cfg(test)]
@@ -287,7 +401,24 @@ mod tests {
 
     const JSON_VARIABLE: &str = r#"{"variable": {"v": {"default": "a"}}}"#;
 
+    /// A variable whose type has an `optional()` default.
+    const OPTIONAL: &str = concat!(
+        "variable \"v\" {\n",
+        "  type    = object({ a = string, b = optional(string, \"d\") })\n",
+        "  default = { a = \"x\" }\n",
+        "}\n",
+    );
+
     const PASS: &[Files] = &[
+        // Restating such a variable's default changes it: an override's default is converted
+        // without the `optional()` defaults (`b` is null, not "d").
+        &[
+            ("main.tf", OPTIONAL),
+            (
+                "override.tf",
+                "variable \"v\" {\n  default = { a = \"x\" }\n}\n",
+            ),
+        ],
         &[
             ("main.tf", BASE),
             (
@@ -422,6 +553,53 @@ mod tests {
                   the base"
             )
         );
+    }
+
+    #[test]
+    fn a_fix_is_safe_only_when_merged_prints_the_same() {
+        use crate::diagnostic::Applicability::{Safe, Unsafe};
+        let applicability = |over: &str| {
+            let finding = only(&[("main.tf", BASE), ("override.tf", over)]);
+            finding.fix.map(|fix| fix.applicability)
+        };
+        let same = "resource \"terraform_data\" \"x\" {\n  input = [1, 2]\n}\n";
+        assert_eq!(applicability(same), Some(Safe));
+        let spaced = "resource \"terraform_data\" \"x\" {\n  input = [ 1,2 ]\n}\n";
+        assert_eq!(applicability(spaced), Some(Unsafe));
+    }
+
+    /// Removing the only block of a JSON label object removes the object's member too:
+    /// `"terraform_data": {}` has no label, which is an error.
+    #[test]
+    fn a_json_block_goes_with_the_label_objects_it_leaves_empty() {
+        let over = concat!(
+            "{\"resource\": {\"terraform_data\": {\"x\": {}}},\n",
+            " \"variable\": {\"v\": {\"default\": 2}}}\n",
+        );
+        let files = [
+            ("main.tf", BASE),
+            ("variables.tf", "variable \"v\" {}\n"),
+            ("override.tf.json", over),
+        ];
+        let finding = only(&files);
+        let fix = finding.fix.expect("a fix");
+        let mut text = over.to_string();
+        let edit = &fix.edits[0];
+        text.replace_range(edit.range.clone(), &edit.replacement);
+        assert_eq!(text, "{\"variable\": {\"v\": {\"default\": 2}}}\n");
+    }
+
+    /// A setting that restates an earlier override stays: `override_shadowed`'s fix removes
+    /// the earlier one, and removing both would drop the value.
+    #[test]
+    fn restating_an_earlier_override_has_no_fix() {
+        let a = "resource \"terraform_data\" \"x\" {\n  input = 5\n}\n";
+        let finding = only(&[
+            ("main.tf", BASE),
+            ("a_override.tf", a),
+            ("b_override.tf", a),
+        ]);
+        assert!(finding.fix.is_none(), "{finding:#?}");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! override files apply in lexical order of their names, and the last one to set an argument
 //! wins.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::module::merge::events::{Event, Subject};
 use crate::source::Span;
 
@@ -13,6 +13,7 @@ pub(crate) const RULE: Rule = declare_rule! {
     severity: Warning,
     default: On,
     summary: "an override setting that a later override replaces",
+    fix: Safe,
     check: Check::View(RuleViews::Both, check),
 };
 
@@ -52,6 +53,10 @@ fn shadowed(ctx: &Context, address: &Subject, name: &str, new: Span, old: Span) 
         .with_label(ctx.files, new, "replaced here")
         .with_note(NOTE)
         .with_help("remove the earlier setting, or merge the two overrides into one")
+        .with_fix(
+            Fix::new(format!("Remove the shadowed `{name}`"), Applicability::Safe)
+                .remove(ctx.files, old),
+        )
 }
 
 #[cfg(test)]

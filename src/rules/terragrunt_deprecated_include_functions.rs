@@ -2,8 +2,9 @@
 //! `get_parent_terragrunt_dir()` in a Terragrunt file that uses imports: functions of the
 //! include mechanism that imports deprecate.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::source::Span;
+use crate::syntax::File;
 
 use crate::lint::{Check, Rule, TreeContext, declare_rule};
 
@@ -12,6 +13,7 @@ pub(crate) const RULE: Rule = declare_rule! {
     severity: Notice,
     default: Off,
     summary: "an include-only Terragrunt function in a file that uses imports",
+    fix: Safe,
     check: Check::Terragrunt(check),
 };
 
@@ -28,15 +30,33 @@ fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
         };
         for call in &file.extracted.calls {
             if FUNCTIONS.contains(&call.name.as_str()) {
-                out.push(include_function(
-                    ctx,
-                    &call.name,
-                    call.span,
-                    import.header_span,
-                ));
+                let finding = include_function(ctx, &call.name, call.span, import.header_span);
+                out.push(finding.with_fix(replacement(ctx, parsed, &call.name, call.span)));
             }
         }
     }
+}
+
+/// `get_parent_terragrunt_dir()` without argument, in a file with one import, is that import's
+/// `terragrunt_dir`; the other functions have no such direct replacement.
+fn replacement(ctx: &TreeContext, file: &File, function: &str, call: Span) -> Option<Fix> {
+    let mut imports = file.body.blocks_of("import");
+    let (Some(import), None) = (imports.next(), imports.next()) else {
+        return None;
+    };
+    let name = import.label(0)?;
+    let written: String = ctx.files().text(call).split_whitespace().collect();
+    if function != "get_parent_terragrunt_dir" || written != "get_parent_terragrunt_dir()" {
+        return None;
+    }
+    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    if name.is_empty() || !name.chars().all(is_name) {
+        return None;
+    }
+    let path = &ctx.files().get(call.file).path;
+    let text = format!("import.{name}.terragrunt_dir");
+    let title = format!("Replace it with `{text}`");
+    Some(Fix::new(title, Applicability::Safe).edit(path, call.range(), text))
 }
 
 /// `` `path_relative_to_include()` in a configuration that uses imports ``

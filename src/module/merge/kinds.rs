@@ -2,9 +2,10 @@
 
 use std::collections::HashSet;
 
-use crate::diagnostic::ids;
+use crate::diagnostic::fix::is_json;
+use crate::diagnostic::{Applicability, Fix, ids};
 use crate::source::Span;
-use crate::syntax::Block;
+use crate::syntax::{Attribute, Block};
 
 use super::body::Handling;
 use super::events::{Event, Subject};
@@ -278,6 +279,10 @@ impl Merger<'_> {
             return;
         };
         let base_header = self.module.objects[index].base_header;
+        let base = Base {
+            header: base_header,
+            span: self.module.objects[index].base_span,
+        };
         let name = Subject::Object(address.clone());
         self.module.events.push(Event::OverrideApplied {
             address: name.clone(),
@@ -299,12 +304,12 @@ impl Merger<'_> {
                 self.merge_action(&name, &mut body, block)
             }
             Address::Resource(mode, ..) => {
-                self.merge_resource(&name, mode == "resource", &mut body, block, base_header)
+                self.merge_resource(&name, mode == "resource", &mut body, block, base)
             }
             Address::Variable(_) => self.merge_variable(&name, &mut body, block),
-            Address::Output(_) => self.merge_output(&name, &mut body, block, base_header),
+            Address::Output(_) => self.merge_output(&name, &mut body, block, base),
             Address::ModuleCall(_) => {
-                self.report_depends_on(block, base_header);
+                self.report_depends_on(block, base, &body);
                 self.merge_body(&name, &mut body, &block.body, &|n| {
                     skip_if(n == "depends_on")
                 });
@@ -377,7 +382,7 @@ impl Merger<'_> {
 
     /// The tools report a non-empty `depends_on` of an override at its first element (an
     /// empty one overrides nothing and is no error).
-    fn report_depends_on(&mut self, block: &Block, base_header: crate::source::Span) {
+    fn report_depends_on(&mut self, block: &Block, base: Base, base_body: &MergedBody) {
         if let Some(depends_on) = block.body.attribute("depends_on") {
             let at = match depends_on.expr.tuple_items() {
                 Some([]) => return,
@@ -391,10 +396,66 @@ impl Merger<'_> {
                     at,
                     "`depends_on` in an override",
                 )
-                .with_label(self.files, base_header, "base block")
+                .with_label(self.files, base.header, "base block")
                 .with_note("The depends_on argument may not be overridden.")
-                .with_help("set `depends_on` in the base block instead");
+                .with_help("set `depends_on` in the base block instead")
+                .with_fix(self.depends_on_fix(depends_on, base, base_body));
             self.report(d);
+        }
+    }
+
+    /// Moves an override's `depends_on` into its base block: its elements appended to the
+    /// base's list (those it does not have yet), or the argument added at the end of the base
+    /// block. Native syntax only, in both files; `None` for a base block on one line or a base
+    /// `depends_on` that is not a list.
+    fn depends_on_fix(
+        &self,
+        depends_on: &Attribute,
+        base: Base,
+        base_body: &MergedBody,
+    ) -> Option<Fix> {
+        let native = |span: Span| !is_json(&self.files.get(span.file).path);
+        let items = depends_on.expr.tuple_items()?;
+        if !native(depends_on.name_span) || !native(base.span) {
+            return None;
+        }
+        let text = |span: Span| self.files.text(span).split_whitespace().collect::<String>();
+        let base_file = self.files.get(base.span.file);
+        let fix = Fix::new(
+            "Move `depends_on` into the base block",
+            Applicability::Unsafe,
+        )
+        .remove(self.files, depends_on.span());
+        match base_body.attribute("depends_on") {
+            Some(existing) => {
+                let present = existing.expr.tuple_items()?;
+                let present: HashSet<String> = present.iter().map(|e| text(e.span)).collect();
+                let added: Vec<&str> = (items.iter())
+                    .filter(|e| !present.contains(&text(e.span)))
+                    .map(|e| self.files.text(e.span))
+                    .collect();
+                if added.is_empty() {
+                    return Some(fix);
+                }
+                let list = existing.expr.span.range();
+                let (at, insert) = match existing.expr.tuple_items()?.last() {
+                    Some(last) => (last.span.end as usize, format!(", {}", added.join(", "))),
+                    None => (list.start + 1, added.join(", ")),
+                };
+                Some(fix.edit(&base_file.path, at..at, insert))
+            }
+            None => {
+                // Before the base block's closing brace, which must be alone on its line.
+                let close = (base.span.end as usize).checked_sub(1)?;
+                let line_start = base_file.text[..close].rfind('\n')? + 1;
+                let indent = &base_file.text[line_start..close];
+                if !indent.trim().is_empty() {
+                    return None;
+                }
+                let list: Vec<&str> = items.iter().map(|e| self.files.text(e.span)).collect();
+                let line = format!("{indent}  depends_on = [{}]\n", list.join(", "));
+                Some(fix.edit(&base_file.path, line_start..line_start, line))
+            }
         }
     }
 
@@ -404,9 +465,9 @@ impl Merger<'_> {
         managed: bool,
         body: &mut MergedBody,
         block: &Block,
-        base_header: crate::source::Span,
+        base: Base,
     ) {
-        self.report_depends_on(block, base_header);
+        self.report_depends_on(block, base, body);
         for lifecycle in block.body.blocks_of("lifecycle") {
             self.merge_lifecycle(address, managed, body, lifecycle);
         }
@@ -553,9 +614,9 @@ impl Merger<'_> {
         address: &Subject,
         body: &mut MergedBody,
         block: &Block,
-        base_header: crate::source::Span,
+        base: Base,
     ) {
-        self.report_depends_on(block, base_header);
+        self.report_depends_on(block, base, body);
         let terraform = self.is_terraform();
         for attr in &block.body.attributes {
             let name = attr.name.as_str();
@@ -635,4 +696,11 @@ fn skip_if(skip: bool) -> Handling {
     } else {
         Handling::General
     }
+}
+
+/// The base block an override merges into: its header and the whole block.
+#[derive(Clone, Copy)]
+struct Base {
+    header: Span,
+    span: Span,
 }

@@ -1,0 +1,758 @@
+//! Acceptance of `--fix`, `--unsafe-fixes` and `--diff`, through the binary.
+//!
+//! Per fix: an input directory is fixed with `--fix`; the fixed files are a snapshot; they are
+//! exactly what the fixes printed by `--format json` give when applied to the original bytes
+//! by this file's own small applier (so nothing outside the edited ranges changed: comments,
+//! blank lines and layout stay byte for byte); re-checking shows no finding the original did
+//! not have, and none of the fixed rule's fixable ones. Then properties: safe fixes keep the
+//! effective module of both views (generated override scenarios are in
+//! `tests/override_scenarios.rs`, the corpus here), a second `--fix` changes nothing, and
+//! `--diff` applied with `patch -p1` gives what `--fix` gives.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+#[path = "common/patch.rs"]
+mod patch;
+
+fn tflint_merge(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("run tflint-merge")
+}
+
+fn write(dir: &Path, files: &[(&str, &str)]) {
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+}
+
+/// Every file below `dir`, by `/`-separated relative path.
+fn tree(dir: &Path) -> BTreeMap<String, String> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .expect("list")
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let name = path.strip_prefix(root).expect("below root");
+                let name = name.to_string_lossy().replace('\\', "/");
+                let bytes = std::fs::read(&path).expect("read");
+                out.insert(name, String::from_utf8_lossy(&bytes).into_owned());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// The findings of `--format json` in `dir`.
+fn findings(dir: &Path, extra: &[&str]) -> Vec<Value> {
+    let mut args = vec!["--format", "json", "-j", "1"];
+    args.extend(extra);
+    args.push(".");
+    let out = tflint_merge(dir, &args);
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    report["findings"].as_array().cloned().unwrap_or_default()
+}
+
+/// Applies the fixes of `findings` (the safe ones, or all) to `files`, one pass, in the order
+/// given, skipping a fix that touches what an earlier one touched: what `--fix` must do.
+/// Returns how many applied.
+fn apply_json_fixes(files: &mut BTreeMap<String, String>, findings: &[Value], all: bool) -> usize {
+    let mut touched: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
+    let mut operated: Vec<String> = Vec::new();
+    let mut edits: BTreeMap<String, Vec<(usize, usize, String)>> = BTreeMap::new();
+    let mut operations: Vec<Value> = Vec::new();
+    let mut applied = 0;
+    for fix in findings.iter().map(|f| &f["fix"]).filter(|f| !f.is_null()) {
+        if !all && fix["applicability"] != "safe" {
+            continue;
+        }
+        let fix_edits: Vec<(String, usize, usize, String)> = (fix["edits"].as_array())
+            .expect("edits")
+            .iter()
+            .map(|e| {
+                let n = |k: &str| e[k].as_u64().expect("offset") as usize;
+                let file = e["file"].as_str().expect("file").to_string();
+                let text = e["replacement"].as_str().expect("replacement").to_string();
+                (file, n("byte_start"), n("byte_end"), text)
+            })
+            .collect();
+        let op_paths: Vec<String> = (fix["operations"].as_array())
+            .expect("operations")
+            .iter()
+            .flat_map(|op| {
+                let (_, body) = op.as_object().expect("op").iter().next().expect("one key");
+                ["file", "from", "to"]
+                    .into_iter()
+                    .filter_map(|k| body[k].as_str().map(str::to_string))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let clash = fix_edits.iter().any(|(file, s, e, _)| {
+            operated.contains(file)
+                || touched.get(file).is_some_and(|done| {
+                    done.iter()
+                        .any(|&(ds, de)| ds == *s || (ds < *e && *s < de))
+                })
+        }) || op_paths
+            .iter()
+            .any(|p| operated.contains(p) || touched.contains_key(p));
+        if clash {
+            continue;
+        }
+        for (file, s, e, text) in fix_edits {
+            touched.entry(file.clone()).or_default().push((s, e));
+            edits.entry(file).or_default().push((s, e, text));
+        }
+        operated.extend(op_paths);
+        operations.extend(fix["operations"].as_array().expect("operations").clone());
+        applied += 1;
+    }
+    for (file, mut file_edits) in edits {
+        let text = files.get_mut(&file).expect("edited file exists");
+        file_edits.sort_by_key(|&(s, e, _)| (s, e));
+        for (s, e, replacement) in file_edits.into_iter().rev() {
+            text.replace_range(s..e, &replacement);
+        }
+    }
+    for op in operations {
+        if let Some(rename) = op.get("rename") {
+            let from = rename["from"].as_str().expect("from");
+            let text = files.remove(from).expect("renamed file exists");
+            files.insert(rename["to"].as_str().expect("to").to_string(), text);
+        } else if let Some(delete) = op.get("delete") {
+            files.remove(delete["file"].as_str().expect("file"));
+        } else if let Some(create) = op.get("create") {
+            let content = create["content"].as_str().expect("content").to_string();
+            files.insert(create["file"].as_str().expect("file").to_string(), content);
+        }
+    }
+    applied
+}
+
+/// `(rule, message)` of each finding.
+fn identities(findings: &[Value]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = (findings.iter())
+        .map(|f| (f["rule"].to_string(), f["message"].to_string()))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Fixes `files` as `--fix` (with `unsafe_fixes`, `--fix --unsafe-fixes`) and checks it against
+/// the JSON fixes applied here; returns the fixed files for the snapshot.
+fn fixed(rule: &str, files: &[(&str, &str)], unsafe_fixes: bool) -> String {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), files);
+    let flag: &[&str] = if unsafe_fixes {
+        &["--unsafe-fixes"]
+    } else {
+        &[]
+    };
+    let original = findings(dir.path(), flag);
+    let applies =
+        |f: &&Value| !f["fix"].is_null() && (unsafe_fixes || f["fix"]["applicability"] == "safe");
+    assert!(
+        original.iter().filter(applies).any(|f| f["rule"] == rule),
+        "no fixable {rule} finding in {original:#?}"
+    );
+    // What the fixes printed as JSON give, pass after pass, applied by this file's applier.
+    let mut expected = tree(dir.path());
+    let scratch = tempfile::tempdir().expect("tempdir");
+    for _ in 0..10 {
+        let _ = std::fs::remove_dir_all(scratch.path());
+        std::fs::create_dir_all(scratch.path()).expect("mkdir");
+        let listed: Vec<(&str, &str)> = expected
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        write(scratch.path(), &listed);
+        if apply_json_fixes(&mut expected, &findings(scratch.path(), flag), unsafe_fixes) == 0 {
+            break;
+        }
+    }
+    let mut args = vec!["--fix", "-j", "1", "."];
+    args.extend(flag);
+    let out = tflint_merge(dir.path(), &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("warning:"), "{stderr}");
+    let after = tree(dir.path());
+    assert_eq!(after, expected, "--fix differs from the fixes it prints");
+    let rechecked = findings(dir.path(), flag);
+    let before = identities(&original);
+    for finding in identities(&rechecked) {
+        assert!(
+            before.contains(&finding),
+            "new finding after --fix: {finding:?}"
+        );
+    }
+    assert!(
+        !rechecked.iter().filter(applies).any(|f| f["rule"] == rule),
+        "a fixable {rule} finding is left: {rechecked:#?}"
+    );
+    after
+        .iter()
+        .map(|(name, text)| format!("--- {name}\n{text}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+const INSTANCE: &str = r#"# The web server.
+resource "aws_instance" "web" {
+  ami           = "ami-1" # pinned
+
+  instance_type = "t3.micro"
+}
+"#;
+
+#[test]
+fn override_noop_removes_restated_settings_blocks_and_files() {
+    let over = r#"# Sized for prod.
+resource "aws_instance" "web" {
+  # Same AMI.
+  ami           = "ami-1"
+  instance_type = "m5.large" # bigger
+}
+"#;
+    let fixed_files = fixed(
+        "override_noop",
+        &[("main.tf", INSTANCE), ("override.tf", over)],
+        false,
+    );
+    insta::assert_snapshot!("override_noop_setting", fixed_files);
+    let empty = "resource \"aws_instance\" \"web\" {\n}\n\nvariable \"v\" {\n  default = 2\n}\n";
+    let base = format!("{INSTANCE}\nvariable \"v\" {{\n  default = 1\n}}\n");
+    let fixed_files = fixed(
+        "override_noop",
+        &[("main.tf", &base), ("override.tf", empty)],
+        false,
+    );
+    insta::assert_snapshot!("override_noop_block", fixed_files);
+    let fixed_files = fixed(
+        "override_noop",
+        &[("main.tf", INSTANCE), ("x_override.tf", INSTANCE)],
+        false,
+    );
+    insta::assert_snapshot!("override_noop_file", fixed_files);
+    let json_base = concat!(
+        "{\n",
+        "  \"variable\": {\n",
+        "    \"v\": {\n",
+        "      \"default\": \"a\",\n",
+        "      \"description\": \"d\"\n",
+        "    }\n",
+        "  }\n",
+        "}\n",
+    );
+    let json_over = concat!(
+        "{\n",
+        "  \"variable\": {\n",
+        "    \"v\": {\n",
+        "      \"description\": \"d\",\n",
+        "      \"default\": \"b\"\n",
+        "    }\n",
+        "  }\n",
+        "}\n",
+    );
+    let fixed_files = fixed(
+        "override_noop",
+        &[("main.tf.json", json_base), ("override.tf.json", json_over)],
+        false,
+    );
+    insta::assert_snapshot!("override_noop_json", fixed_files);
+}
+
+#[test]
+fn override_shadowed_removes_the_earlier_setting() {
+    let a = concat!(
+        "resource \"aws_instance\" \"web\" {\n",
+        "  # first try\n",
+        "  instance_type = \"m5.large\"\n",
+        "\n",
+        "  ami = \"ami-2\"\n",
+        "}\n",
+    );
+    let b = "resource \"aws_instance\" \"web\" {\n  instance_type = \"m5.xlarge\"\n}\n";
+    let fixed_files = fixed(
+        "override_shadowed",
+        &[
+            ("main.tf", INSTANCE),
+            ("a_override.tf", a),
+            ("b_override.tf", b),
+        ],
+        false,
+    );
+    insta::assert_snapshot!("override_shadowed", fixed_files);
+    let json_a = "{\"locals\": {\"tag\": \"a\", \"keep\": 1}}\n";
+    let json_b = "{\"locals\": {\"tag\": \"b\"}}\n";
+    let fixed_files = fixed(
+        "override_shadowed",
+        &[
+            ("main.tf", "locals {\n  tag  = \"x\"\n  keep = 0\n}\n"),
+            ("a_override.tf.json", json_a),
+            ("b_override.tf.json", json_b),
+        ],
+        false,
+    );
+    insta::assert_snapshot!("override_shadowed_json", fixed_files);
+}
+
+#[test]
+fn unused_ignore_removes_the_id_or_the_comment() {
+    let main = concat!(
+        "locals {\n",
+        "  # tflint-merge-ignore: override_noop, override_shadowed  both pinned\n",
+        "  a = 1 # tflint-merge-ignore: override_noop\n",
+        "\n",
+        "  b = 2\n",
+        "}\n",
+    );
+    let fixed_files = fixed("unused_ignore", &[("main.tf", main)], false);
+    insta::assert_snapshot!("unused_ignore", fixed_files);
+    let json =
+        "{\n  \"//\": \"tflint-merge-ignore-file: override_noop\",\n  \"locals\": {\"a\": 1}\n}\n";
+    let fixed_files = fixed("unused_ignore", &[("main.tf.json", json)], false);
+    insta::assert_snapshot!("unused_ignore_json", fixed_files);
+}
+
+#[test]
+fn object_duplicate_key_removes_the_earlier_entry() {
+    let same = "locals {\n  sizes = {\n    min = 1, # smallest\n    max = 3\n    min = 1\n  }\n}\n";
+    let fixed_files = fixed("object_duplicate_key", &[("main.tf", same)], false);
+    insta::assert_snapshot!("object_duplicate_key_same", fixed_files);
+    let different = "locals {\n  sizes = { min = 1, max = 3, min = 2 }\n}\n";
+    let fixed_files = fixed("object_duplicate_key", &[("main.tf", different)], true);
+    insta::assert_snapshot!("object_duplicate_key_different", fixed_files);
+}
+
+#[test]
+fn override_depends_on_moves_into_the_base_block() {
+    let main = concat!(
+        "resource \"terraform_data\" \"a\" {}\n",
+        "resource \"terraform_data\" \"b\" {}\n",
+        "\n",
+        "# The app.\n",
+        "resource \"terraform_data\" \"app\" {\n",
+        "  input = 1 # one\n",
+        "}\n",
+        "\n",
+        "resource \"terraform_data\" \"db\" {\n",
+        "  depends_on = [terraform_data.a]\n",
+        "}\n",
+    );
+    let over = concat!(
+        "resource \"terraform_data\" \"app\" {\n",
+        "  depends_on = [terraform_data.a]\n",
+        "  input      = 2\n",
+        "}\n",
+        "\n",
+        "resource \"terraform_data\" \"db\" {\n",
+        "  depends_on = [\n",
+        "    terraform_data.a,\n",
+        "    terraform_data.b,\n",
+        "  ]\n",
+        "}\n",
+    );
+    let fixed_files = fixed(
+        "override_depends_on",
+        &[("main.tf", main), ("override.tf", over)],
+        true,
+    );
+    insta::assert_snapshot!("override_depends_on", fixed_files);
+}
+
+#[test]
+fn language_block_in_tf_file_moves_to_a_tofu_file() {
+    let versions = concat!(
+        "terraform {\n",
+        "  required_version = \">= 1.6\"\n",
+        "}\n",
+        "\n",
+        "# For OpenTofu.\n",
+        "language {\n",
+        "  compatible_with {\n",
+        "    opentofu = \">= 1.12\"\n",
+        "  }\n",
+        "}\n",
+    );
+    let fixed_files = fixed(
+        "language_block_in_tf_file",
+        &[("versions.tf", versions), ("language.tf", "locals {}\n")],
+        true,
+    );
+    insta::assert_snapshot!("language_block_in_tf_file", fixed_files);
+}
+
+#[test]
+fn override_lookalike_filename_renames_the_file() {
+    let over = concat!(
+        "# Bigger in prod.\n",
+        "resource \"aws_instance\" \"web\" {\n",
+        "  instance_type = \"m5.large\"\n",
+        "}\n",
+    );
+    let fixed_files = fixed(
+        "override_lookalike_filename",
+        &[("main.tf", INSTANCE), ("main-override.tf", over)],
+        true,
+    );
+    insta::assert_snapshot!("override_lookalike_filename", fixed_files);
+}
+
+#[test]
+fn terragrunt_deprecated_include_functions_replaces_the_parent_dir() {
+    let unit = concat!(
+        "import \"root\" {\n",
+        "  config_path = \"../root.hcl\"\n",
+        "}\n",
+        "\n",
+        "locals {\n",
+        "  # Where the root is.\n",
+        "  up  = get_parent_terragrunt_dir()\n",
+        "  key = \"${path_relative_to_include()}/tf.tfstate\"\n",
+        "}\n",
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), &[("root.hcl", ""), ("a/terragrunt.hcl", unit)]);
+    let rule = "terragrunt_deprecated_include_functions";
+    let out = tflint_merge(dir.path(), &["--fix", "--enable-rule", rule, "."]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let after = tree(dir.path());
+    let expected = unit.replace("get_parent_terragrunt_dir()", "import.root.terragrunt_dir");
+    assert_eq!(after["a/terragrunt.hcl"], expected);
+    let left = findings(dir.path(), &["--enable-rule", rule]);
+    let messages: Vec<&str> = left.iter().filter_map(|f| f["message"].as_str()).collect();
+    assert_eq!(
+        messages,
+        ["`path_relative_to_include()` in a configuration that uses imports"]
+    );
+}
+
+/// Overlapping fixes wait for the next pass, and `--fix` repeats until nothing changes: the
+/// two unused ids of one comment are removed with a comma each, in two passes.
+#[test]
+fn overlapping_fixes_are_applied_in_later_passes() {
+    let main = concat!(
+        "locals {\n",
+        "  # tflint-merge-ignore: object_duplicate_key, override_noop, override_shadowed\n",
+        "  m = { a = 1, a = 2 }\n",
+        "}\n",
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), &[("main.tf", main)]);
+    let diff = tflint_merge(dir.path(), &["--diff", "."]);
+    assert_eq!(diff.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&diff.stderr);
+    assert!(
+        stderr.contains("would fix 2 findings in 2 passes"),
+        "{stderr}"
+    );
+    let out = tflint_merge(dir.path(), &["--fix", "."]);
+    assert_eq!(out.status.code(), Some(0));
+    let expected =
+        "locals {\n  # tflint-merge-ignore: object_duplicate_key\n  m = { a = 1, a = 2 }\n}\n";
+    assert_eq!(tree(dir.path())["main.tf"], expected);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("fixed 2 findings"), "{stderr}");
+}
+
+/// A file changed since it was checked, and a link out of the tree, are left alone.
+#[test]
+fn links_out_of_the_tree_are_not_written_through() {
+    let outside = tempfile::tempdir().expect("tempdir");
+    let target = outside.path().join("override.tf");
+    std::fs::write(&target, INSTANCE).expect("write");
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), &[("main.tf", INSTANCE)]);
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&target, dir.path().join("override.tf")).expect("symlink");
+        let out = tflint_merge(dir.path(), &["--fix", "."]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("override.tf is (through a symbolic link)"),
+            "{stderr}"
+        );
+        assert_eq!(std::fs::read_to_string(&target).expect("read"), INSTANCE);
+        assert!(dir.path().join("override.tf").exists());
+
+        // A linked directory leading out of the tree: the same.
+        let module = outside.path().join("module");
+        write(
+            &module,
+            &[("main.tf", INSTANCE), ("x_override.tf", INSTANCE)],
+        );
+        std::os::unix::fs::symlink(&module, dir.path().join("linked")).expect("symlink");
+        let out = tflint_merge(dir.path(), &["--fix", "."]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("linked/x_override.tf is (through"),
+            "{stderr}"
+        );
+        assert!(module.join("x_override.tf").exists());
+
+        // A link inside the tree is written through: the file it leads to changes, the link
+        // stays a link.
+        let inside = tempfile::tempdir().expect("tempdir");
+        let ignore = "locals {\n  # tflint-merge-ignore: override_noop\n  a = 1\n}\n";
+        write(inside.path(), &[("shared/locals.tf.txt", ignore)]);
+        let link = inside.path().join("m/main.tf");
+        std::fs::create_dir_all(link.parent().expect("parent")).expect("mkdir");
+        std::os::unix::fs::symlink("../shared/locals.tf.txt", &link).expect("symlink");
+        let out = tflint_merge(inside.path(), &["--fix", "."]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let written = std::fs::read_to_string(inside.path().join("shared/locals.tf.txt"));
+        assert_eq!(written.expect("read"), "locals {\n  a = 1\n}\n");
+        let kind = std::fs::symlink_metadata(&link).expect("link").file_type();
+        assert!(kind.is_symlink());
+    }
+}
+
+/// `--diff` changes nothing and exits 1; applied with `patch -p1` it gives what `--fix` gives,
+/// fixes of later passes included (the override block left empty in `m`, the comma of `q`).
+#[test]
+fn diff_applies_with_patch_like_fix() {
+    if !patch::available() {
+        return;
+    }
+    let a = concat!(
+        "resource \"aws_instance\" \"web\" {\n",
+        "  instance_type = \"m5.large\"\n",
+        "  ami = \"ami-1\"\n",
+        "}\n",
+    );
+    let b = "resource \"aws_instance\" \"web\" {\n  instance_type = \"m5.xlarge\"\n}\n";
+    let files: &[(&str, &str)] = &[
+        ("m/main.tf", INSTANCE),
+        ("m/a_override.tf", a),
+        ("m/b_override.tf", b),
+        ("p/main.tf", INSTANCE),
+        ("p/x_override.tf", INSTANCE),
+        (
+            "m/versions.tf",
+            "language {\n  compatible_with {\n    opentofu = \">= 1.12\"\n  }\n}\n",
+        ),
+        (
+            "n/main.tf",
+            "locals {\n  m = { a = 1, a = 2 } # tflint-merge-ignore: override_noop\n}\n",
+        ),
+        (
+            "q/main.tf",
+            concat!(
+                "locals {\n",
+                "  # tflint-merge-ignore: object_duplicate_key, override_noop, override_shadowed\n",
+                "  m = { a = 1, a = 2 }\n",
+                "}\n",
+            ),
+        ),
+    ];
+    for unsafe_fixes in [false, true] {
+        let flag: &[&str] = if unsafe_fixes {
+            &["--unsafe-fixes"]
+        } else {
+            &[]
+        };
+        let (fixed_dir, patched_dir) = (
+            tempfile::tempdir().expect("tmp"),
+            tempfile::tempdir().expect("tmp"),
+        );
+        write(fixed_dir.path(), files);
+        write(patched_dir.path(), files);
+        let mut args = vec!["--diff", "."];
+        args.extend(flag);
+        let diff = tflint_merge(patched_dir.path(), &args);
+        assert_eq!(diff.status.code(), Some(1));
+        assert_eq!(
+            tree(patched_dir.path()),
+            tree(fixed_dir.path()),
+            "--diff changed files"
+        );
+        assert!(
+            patch::apply(patched_dir.path(), &diff.stdout),
+            "{}",
+            String::from_utf8_lossy(&diff.stdout)
+        );
+        // --fix writes what --diff shows.
+        let mut fix_args = vec!["--fix", "."];
+        fix_args.extend(flag);
+        tflint_merge(fixed_dir.path(), &fix_args);
+        let (fixed_tree, patched_tree) = (tree(fixed_dir.path()), tree(patched_dir.path()));
+        assert_eq!(patched_tree, fixed_tree, "unsafe fixes: {unsafe_fixes}");
+    }
+}
+
+/// The corpus (`../shared/corpus`, copied): safe fixes leave what `merged` prints for each
+/// module directory they change, in both views, as it was; `--fix`, and then `--fix
+/// --unsafe-fixes`, run twice, change nothing the second time.
+#[test]
+fn corpus_fixes_keep_the_module_and_settle() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if !corpus.is_dir() {
+        eprintln!("skipped: no {}", corpus.display());
+        return;
+    }
+    let copy = tempfile::tempdir().expect("tempdir");
+    let root = copy.path().join("corpus");
+    let status = Command::new("cp")
+        .arg("-R")
+        .arg(&corpus)
+        .arg(&root)
+        .status()
+        .expect("run cp");
+    assert!(status.success(), "cp -R failed");
+    let original = tree(&corpus);
+    let safe = ["--fix", "--exit-zero", "."];
+    let first = tflint_merge(&root, &safe);
+    let fixed = tree(&root);
+    let mut changed: Vec<&str> = (original.keys().chain(fixed.keys()))
+        .filter(|name| original.get(*name) != fixed.get(*name))
+        .map(|name| name.rsplit_once('/').map_or(".", |(dir, _)| dir))
+        .collect();
+    changed.sort();
+    changed.dedup();
+    for dir in &changed {
+        for view in ["terraform", "opentofu"] {
+            let merged = |root: &Path| {
+                tflint_merge(&root.join(dir), &["merged", "--view", view, "."]).stdout
+            };
+            assert_eq!(
+                merged(&root),
+                merged(&corpus),
+                "{dir}, {view} view: a safe fix changed it"
+            );
+        }
+    }
+    eprintln!(
+        "{} directories changed by safe fixes: {}",
+        changed.len(),
+        String::from_utf8_lossy(&first.stderr).trim()
+    );
+    let again = tflint_merge(&root, &safe);
+    assert_eq!(tree(&root), fixed, "a second --fix changed files");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("fixed 0 findings"));
+    let all = ["--fix", "--unsafe-fixes", "--exit-zero", "."];
+    tflint_merge(&root, &all);
+    let once = tree(&root);
+    tflint_merge(&root, &all);
+    assert_eq!(
+        tree(&root),
+        once,
+        "a second --fix --unsafe-fixes changed files"
+    );
+}
+
+/// `tflint-merge rules` shows which ids have fixes, and the doc of each (`explain`) says in
+/// "How to fix" what `--fix` does, and `--unsafe-fixes` for an unsafe fix.
+#[test]
+fn rules_with_fixes_say_so_in_their_docs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let listing = String::from_utf8(tflint_merge(dir.path(), &["rules"]).stdout).expect("UTF-8");
+    let mut with_fixes = Vec::new();
+    for line in listing.lines().skip(1).take_while(|l| !l.is_empty()) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        // id, kind (one or two words), severity, default, fix, summary...
+        let kind_words = if words.get(1) == Some(&"load") { 2 } else { 1 };
+        let fix = words.get(3 + kind_words).copied().expect("a FIX column");
+        if fix != "-" {
+            with_fixes.push((words[0].to_string(), fix.to_string()));
+        }
+    }
+    let ids: Vec<&str> = with_fixes.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "language_block_in_tf_file",
+            "object_duplicate_key",
+            "override_depends_on",
+            "override_lookalike_filename",
+            "override_noop",
+            "override_shadowed",
+            "terragrunt_deprecated_include_functions",
+            "unused_ignore",
+        ]
+    );
+    for (id, fix) in &with_fixes {
+        let doc =
+            String::from_utf8(tflint_merge(dir.path(), &["explain", id]).stdout).expect("UTF-8");
+        let expected = if fix == "safe" {
+            "Fix: safe"
+        } else {
+            "Fix: unsafe"
+        };
+        let said = if fix == "safe/unsafe" {
+            "Fix: safe or unsafe"
+        } else {
+            expected
+        };
+        assert!(doc.ends_with(".\n") && doc.contains(said), "{id}: {doc}");
+        let how = doc.split("## How to fix").nth(1).expect("How to fix");
+        let how = how.split("\n## ").next().unwrap_or(how);
+        assert!(
+            how.contains("--fix"),
+            "{id}: How to fix does not mention --fix"
+        );
+        if fix.contains("unsafe") {
+            assert!(
+                how.contains("--unsafe-fixes"),
+                "{id}: How to fix does not mention --unsafe-fixes"
+            );
+        }
+    }
+}
+
+/// A safe fix of a finding of one view only, in a file the other view loads, is unsafe: here
+/// the override restates the Terraform base, and changes the OpenTofu one (`main.tofu` hides
+/// `main.tf` from OpenTofu).
+#[test]
+fn a_fix_safe_in_one_view_only_is_unsafe() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        &[
+            ("main.tf", "variable \"v\" {\n  default = 1\n}\n"),
+            ("main.tofu", "variable \"v\" {\n  default = 2\n}\n"),
+            ("override.tf", "variable \"v\" {\n  default = 1\n}\n"),
+        ],
+    );
+    let found = findings(dir.path(), &[]);
+    let noop: Vec<&Value> = found
+        .iter()
+        .filter(|f| f["rule"] == "override_noop")
+        .collect();
+    assert_eq!(noop.len(), 1, "{found:#?}");
+    assert_eq!(noop[0]["views"], serde_json::json!(["terraform"]));
+    assert_eq!(noop[0]["fix"]["applicability"], "unsafe");
+    // Checking the Terraform view alone, it is safe.
+    let found = findings(dir.path(), &["--view", "terraform"]);
+    let noop = found
+        .iter()
+        .find(|f| f["rule"] == "override_noop")
+        .expect("override_noop");
+    assert_eq!(noop["fix"]["applicability"], "safe");
+}
