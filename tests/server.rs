@@ -92,8 +92,21 @@ fn an_edit_of_main_tf_breaks_and_fixes_override_tf() {
             "context": {"diagnostics": [found[0]]},
         }),
     );
-    let action = &actions[0];
-    assert_eq!(action["kind"], "quickfix", "{actions:#}");
+    // First the finding's safe fix, as `--fix` would apply it: the preferred action.
+    let fix = &actions[0];
+    assert_eq!(fix["kind"], "quickfix", "{actions:#}");
+    assert_eq!(fix["title"], "Remove the restated `ami`", "{actions:#}");
+    assert_eq!(fix["isPreferred"], true);
+    let removal = &fix["edit"]["changes"][uri(&over)];
+    assert_eq!(
+        removal,
+        &json!([{"newText": "", "range": {
+            "start": {"line": 1, "character": 0}, "end": {"line": 2, "character": 0}}}]),
+        "the line of `ami`"
+    );
+    // Then "ignore this finding".
+    let action = &actions[1];
+    assert_eq!(action["isPreferred"], false);
     assert!(
         action["title"]
             .as_str()
@@ -136,6 +149,11 @@ fn an_edit_of_main_tf_breaks_and_fixes_override_tf() {
         edits[0]["newText"].as_str().expect("the comment")
     );
     client.open(&over, &ignored);
+    assert_eq!(client.diagnostics("override.tf"), Vec::<Value>::new());
+    // The fix, applied to the buffer instead, leaves nothing to report either.
+    let mut lines: Vec<&str> = OVERRIDE.split_inclusive('\n').collect();
+    lines.remove(1);
+    client.change(&over, 2, &lines.concat());
     assert_eq!(client.diagnostics("override.tf"), Vec::<Value>::new());
     client.shut_down();
 }

@@ -1,8 +1,7 @@
 //! Code actions. Every action is first a [`Proposal`], plain data (a title and byte-range
 //! edits of source files), from one of the sources [`proposals`] lists; one function turns a
-//! proposal into an LSP code action. The quick fixes of the autofix issue, which a finding
-//! carries as plain data (text edits per file, a title, safe or unsafe), plug in as one more
-//! source: a safe fix is a preferred proposal.
+//! proposal into an LSP code action. The sources: the finding's own fix (what `--fix` or
+//! `--unsafe-fixes` would do; a safe fix is the preferred action), and "ignore this finding".
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -11,9 +10,10 @@ use std::sync::Arc;
 use lsp_types::{CodeAction, CodeActionKind, TextEdit, Url, WorkspaceEdit};
 
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::fix::{Applicability, Fix};
 use crate::lint::Kind;
 use crate::rules;
-use crate::source::SourceFile;
+use crate::source::{SourceFile, SourceFiles};
 
 use super::position::{Encoding, LineIndex};
 
@@ -34,9 +34,43 @@ pub(crate) struct Proposal {
     pub(crate) preferred: bool,
 }
 
-/// Every action offered for `finding`, from each source in turn.
-pub(crate) fn proposals(finding: &Diagnostic) -> Vec<Proposal> {
-    ignore_finding(finding).into_iter().collect()
+/// Every action offered for `finding`, from each source in turn; `files` are the files of the
+/// check that found it, which its fix's edits are of.
+pub(crate) fn proposals(finding: &Diagnostic, files: &SourceFiles) -> Vec<Proposal> {
+    let fix = finding.fix.as_ref().and_then(|fix| apply_fix(fix, files));
+    fix.into_iter().chain(ignore_finding(finding)).collect()
+}
+
+/// The finding's fix as a proposal, when it only edits files the check read. A fix that
+/// renames, creates or deletes a file (`override_lookalike_filename`,
+/// `language_block_in_tf_file`) is left to `--fix`: editors differ in whether they apply file
+/// operations, and a half-applied one would leave the module broken.
+fn apply_fix(fix: &Fix, files: &SourceFiles) -> Option<Proposal> {
+    if !fix.operations.is_empty() {
+        return None;
+    }
+    let edits = (fix.edits.iter())
+        .map(|edit| {
+            let (_, file) = files.iter().find(|(_, file)| file.path == edit.path)?;
+            Some(FileEdit {
+                file: Arc::clone(file),
+                range: edit.range.clone(),
+                text: edit.replacement.clone(),
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let (title, preferred) = match fix.applicability {
+        Applicability::Safe => (fix.title.clone(), true),
+        Applicability::Unsafe => (
+            format!("{} (unsafe: changes what the tools run)", fix.title),
+            false,
+        ),
+    };
+    Some(Proposal {
+        title,
+        edits,
+        preferred,
+    })
 }
 
 /// The proposal as an LSP quick fix for `diagnostic` (the finding as published).
@@ -131,7 +165,8 @@ fn existing_ignore(line: &str, id: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::{SourceFiles, Span};
+    use crate::source::Span;
+    use std::path::Path;
 
     fn apply(file: &SourceFile, edits: &[FileEdit]) -> String {
         let mut text = file.text.clone();
@@ -158,7 +193,9 @@ mod tests {
     fn ignore_inserts_a_comment_above_with_the_indentation() {
         let text = "resource \"a\" \"b\" {\n  tags = {}\n}\n";
         let (file, finding) = finding_at(text, "tags", "override_noop");
-        let [proposal] = proposals(&finding).try_into().expect("one proposal");
+        let [proposal] = proposals(&finding, &SourceFiles::default())
+            .try_into()
+            .expect("one proposal");
         assert!(!proposal.preferred);
         assert_eq!(
             apply(&file, &proposal.edits),
@@ -170,28 +207,60 @@ mod tests {
     fn ignore_extends_the_comment_already_there() {
         let text = "# tflint-merge-ignore: override_noop  why\nvariable \"a\" {}\n";
         let (file, finding) = finding_at(text, "variable", "override_shadowed");
-        let [proposal] = proposals(&finding).try_into().expect("one proposal");
+        let [proposal] = proposals(&finding, &SourceFiles::default())
+            .try_into()
+            .expect("one proposal");
         assert_eq!(
             apply(&file, &proposal.edits),
             "# tflint-merge-ignore: override_shadowed, override_noop  why\nvariable \"a\" {}\n"
         );
         // Already named there: a new comment, as the one above does not silence it.
         let (file, finding) = finding_at(text, "variable", "override_noop");
-        let [proposal] = proposals(&finding).try_into().expect("one proposal");
+        let [proposal] = proposals(&finding, &SourceFiles::default())
+            .try_into()
+            .expect("one proposal");
         assert!(apply(&file, &proposal.edits).starts_with(
             "# tflint-merge-ignore: override_noop  why\n# tflint-merge-ignore: override_noop\n"
         ));
     }
 
     #[test]
+    fn fixes_are_offered_when_they_only_edit_checked_files() {
+        let text = "variable \"a\" {\n  default = 1\n}\n";
+        let mut files = SourceFiles::default();
+        let id = files.add(SourceFile::new("/m/override.tf".into(), text.to_string()));
+        let (file, mut finding) = finding_at(text, "default", "override_noop");
+        let path = file.path.clone();
+        finding.fix =
+            Some(Fix::new("Remove `default`", Applicability::Unsafe).edit(&path, 15..29, ""));
+        let [fix, ignore] = proposals(&finding, &files)
+            .try_into()
+            .expect("two proposals");
+        assert_eq!(
+            fix.title,
+            "Remove `default` (unsafe: changes what the tools run)"
+        );
+        assert!(!fix.preferred && !ignore.preferred);
+        assert_eq!(apply(files.get(id), &fix.edits), "variable \"a\" {\n}\n");
+        // A fix that renames a file is left to `--fix`.
+        finding.fix = finding.fix.map(|f| {
+            f.operation(crate::diagnostic::fix::FileOperation::Delete { path: path.clone() })
+        });
+        assert_eq!(proposals(&finding, &files).len(), 1, "the ignore only");
+        // An edit of a file the check did not read cannot be placed.
+        finding.fix = Some(Fix::new("x", Applicability::Safe).edit(Path::new("/x.tf"), 0..0, ""));
+        assert_eq!(proposals(&finding, &files).len(), 1, "the ignore only");
+    }
+
+    #[test]
     fn load_errors_and_json_files_cannot_be_ignored() {
         let (_, finding) = finding_at("variable \"a\" {}\n", "variable", "duplicate_definition");
-        assert!(proposals(&finding).is_empty());
+        assert!(proposals(&finding, &SourceFiles::default()).is_empty());
         let mut files = SourceFiles::default();
         let json = files.add(SourceFile::new("/m/a.tf.json".into(), "{}".to_string()));
         let meta = rules::registry().find("override_noop").expect("a rule");
         let finding =
             Diagnostic::new(meta.id, meta.severity, "m").at(&files, Span::new(json, 0..2), "here");
-        assert!(proposals(&finding).is_empty());
+        assert!(proposals(&finding, &SourceFiles::default()).is_empty());
     }
 }

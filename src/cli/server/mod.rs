@@ -469,7 +469,7 @@ impl<'a> Server<'a> {
             if !overlaps(diagnostic.range, params.range) {
                 continue;
             }
-            for proposal in actions::proposals(finding) {
+            for proposal in actions::proposals(finding, &checked.files) {
                 let action = actions::code_action(proposal, diagnostic.clone(), self.encoding);
                 actions.extend(action.map(Into::into));
             }
