@@ -134,10 +134,13 @@ impl Targets {
     /// The targeted releases that do not have a construct the tables describe and refuse it
     /// (empty for a construct they do not describe).
     pub(crate) fn refusing(&self, place: Place, name: &str) -> Vec<Release> {
+        let Some(acceptance) = features::acceptance(self.view, place, name) else {
+            return Vec::new();
+        };
         self.releases
             .iter()
             .copied()
-            .filter(|&r| features::accepts(self.view, r, place, name) == Some(false))
+            .filter(|&r| !acceptance.in_release(r))
             .filter(|&r| !features::ignores(self.view, r, place, name))
             .collect()
     }
