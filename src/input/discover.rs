@@ -10,7 +10,7 @@
 //! The walk also collects Terragrunt units (`terragrunt.hcl` files), checked as one tree by
 //! `crate::terragrunt`; the `.hcl` files they reference are found by following references.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use globset::{GlobSet, GlobSetBuilder};
@@ -109,7 +109,8 @@ pub(crate) fn discover(
     exclude: &Excludes,
     respect_gitignore: bool,
 ) -> Discovery {
-    let mut found = BTreeSet::new();
+    // Module directories, each with its canonical path when the walk knows it.
+    let mut found = BTreeMap::new();
     let mut units = BTreeSet::new();
     let mut out = Discovery::default();
     for path in paths {
@@ -127,7 +128,8 @@ pub(crate) fn discover(
                             .flatten(),
                         visited: HashMap::new(),
                     };
-                    walker.walk(path, &mut trail, (&mut found, &mut units), &mut out);
+                    let roots = (&mut found, &mut units);
+                    walker.walk(path, None, &mut trail, roots, &mut out);
                 }
             }
             Ok(_) => {
@@ -136,7 +138,7 @@ pub(crate) fn discover(
                     units.insert(path.clone());
                 }
                 if !walker.is_excluded(path) && has_config_files(&dir) {
-                    found.insert(dir);
+                    found.entry(dir).or_insert(None);
                 }
             }
             Err(_) => {
@@ -148,7 +150,7 @@ pub(crate) fn discover(
                     .is_some_and(|n| classify(n).is_some() || is_terragrunt_unit_name(n));
                 if is_config_name && dir.is_dir() {
                     if !walker.is_excluded(path) && has_config_files(&dir) {
-                        found.insert(dir);
+                        found.entry(dir).or_insert(None);
                     }
                 } else {
                     out.missing.push(path.clone());
@@ -157,18 +159,25 @@ pub(crate) fn discover(
         }
     }
     out.dirs = once_each(found, "directory", &mut out.notes);
+    let units = units.into_iter().map(|unit| (unit, None));
     out.terragrunt = once_each(units, "file", &mut out.notes);
     out
 }
 
 /// The paths in order, each file or directory once: of paths that are the same one (through a
 /// symlink, or `a` and `./a`), the real path is kept (else the first), with a note for each
-/// other.
-fn once_each(paths: BTreeSet<PathBuf>, what: &str, notes: &mut Vec<String>) -> Vec<PathBuf> {
+/// other. Each path comes with its canonical path if it is known already.
+fn once_each(
+    paths: impl IntoIterator<Item = (PathBuf, Option<PathBuf>)>,
+    what: &str,
+    notes: &mut Vec<String>,
+) -> Vec<PathBuf> {
     let mut index_by_identity: HashMap<PathBuf, usize> = HashMap::new();
-    let mut kept: Vec<PathBuf> = Vec::with_capacity(paths.len());
-    for path in paths {
-        let identity = path.canonicalize().unwrap_or_else(|_| absolute(&path));
+    let mut kept: Vec<PathBuf> = Vec::new();
+    for (path, canonical) in paths {
+        let identity = canonical
+            .or_else(|| path.canonicalize().ok())
+            .unwrap_or_else(|| absolute(&path));
         let Some(&index) = index_by_identity.get(&identity) else {
             index_by_identity.insert(identity, kept.len());
             kept.push(path);
@@ -246,16 +255,24 @@ impl Walker<'_> {
         })
     }
 
-    /// Walks `dir`; `trail` says what is above it.
+    /// Walks `dir`; `trail` says what is above it. `canonical` is `dir`'s canonical path when
+    /// the caller knows it: a real (not symlinked) sub-directory of a directory whose canonical
+    /// path is known. Only the root and symlinks are canonicalised, which resolves every
+    /// component of the path with its own system calls: canonicalising every directory was
+    /// most of discovery's kernel time.
     fn walk(
         &self,
         dir: &Path,
+        canonical: Option<PathBuf>,
         trail: &mut Trail,
-        (found, units): (&mut BTreeSet<PathBuf>, &mut BTreeSet<PathBuf>),
+        (found, units): (
+            &mut BTreeMap<PathBuf, Option<PathBuf>>,
+            &mut BTreeSet<PathBuf>,
+        ),
         out: &mut Discovery,
     ) {
         let diagnostics = &mut out.diagnostics;
-        let canonical = match dir.canonicalize() {
+        let canonical = match canonical.map_or_else(|| dir.canonicalize(), Ok) {
             Ok(c) => c,
             Err(error) => {
                 diagnostics.push(io_error(dir, &format!("cannot resolve directory: {error}")));
@@ -274,7 +291,7 @@ impl Walker<'_> {
             // Reached again by another path: not walked again. A module directory is listed
             // under this path too, so that the run says it is checked once (`once_each`).
             if is_module {
-                found.insert(dir.to_path_buf());
+                found.insert(dir.to_path_buf(), Some(canonical));
             }
             return;
         }
@@ -285,12 +302,13 @@ impl Walker<'_> {
                 return;
             }
         };
-        let mut names: Vec<(String, PathBuf)> = Vec::new();
+        let mut names: Vec<(String, PathBuf, Kind)> = Vec::new();
         for entry in entries {
             match entry {
                 Ok(entry) => names.push((
                     entry.file_name().to_string_lossy().into_owned(),
                     entry.path(),
+                    Kind::of(&entry),
                 )),
                 Err(error) => diagnostics.push(io_error(
                     dir,
@@ -298,20 +316,22 @@ impl Walker<'_> {
                 )),
             }
         }
-        names.sort();
+        names.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
         trail.ancestors.push(canonical.clone());
         let entered = (trail.gitignores.as_mut()).is_some_and(|g| g.enter(dir, &mut out.notes));
         let mut is_module = false;
-        for (name, path) in names {
-            // `metadata` follows symlinks; a dangling one is not a directory.
-            let is_dir = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
+        for (name, path, kind) in names {
+            let is_dir = kind.is_dir(&path);
             let ignored = (trail.gitignores.as_ref()).is_some_and(|g| g.ignores(&path, is_dir));
             if ignored || self.is_excluded(&path) {
                 continue;
             }
             if is_dir {
                 if !name.starts_with('.') {
-                    self.walk(&path, trail, (found, units), out);
+                    let known = (kind == Kind::Directory)
+                        .then(|| path.file_name().map(|n| canonical.join(n)))
+                        .flatten();
+                    self.walk(&path, known, trail, (found, units), out);
                 }
             } else if classify(&name).is_some() {
                 is_module = true;
@@ -323,9 +343,39 @@ impl Walker<'_> {
         if let (true, Some(gitignores)) = (entered, trail.gitignores.as_mut()) {
             gitignores.leave();
         }
-        trail.visited.insert(canonical, is_module);
         if is_module {
-            found.insert(dir.to_path_buf());
+            found.insert(dir.to_path_buf(), Some(canonical.clone()));
+        }
+        trail.visited.insert(canonical, is_module);
+    }
+}
+
+/// What a directory entry is, from the directory listing itself (`d_type`): no `stat` per
+/// entry, except to follow a symlink.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Directory,
+    /// A symlink, or an entry whose type the listing does not give: followed with `stat`.
+    Followed,
+    Other,
+}
+
+impl Kind {
+    fn of(entry: &std::fs::DirEntry) -> Kind {
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => Kind::Directory,
+            Ok(t) if t.is_symlink() => Kind::Followed,
+            Ok(_) => Kind::Other,
+            Err(_) => Kind::Followed,
+        }
+    }
+
+    fn is_dir(self, path: &Path) -> bool {
+        match self {
+            Kind::Directory => true,
+            // `metadata` follows symlinks; a dangling one is not a directory.
+            Kind::Followed => std::fs::metadata(path).is_ok_and(|m| m.is_dir()),
+            Kind::Other => false,
         }
     }
 }
