@@ -281,7 +281,7 @@ pub(crate) fn constraints_read_by<'a>(
             .body
             .blocks_of("terraform")
             .filter_map(|b| b.body.attribute("required_version"))
-            .map(|a: &Attribute| &a.expr)
+            .map(|a: &Attribute| &*a.expr)
             .collect()
     };
     let mut constraints: Vec<&Expr> = primary
@@ -305,7 +305,7 @@ pub(crate) fn constraints_read_by<'a>(
             .iter()
             .flat_map(|f| f.file.body.blocks_of("language"))
             .flat_map(compatible_with_opentofu)
-            .map(|a| &a.expr);
+            .map(|a| &*a.expr);
         constraints.extend(compatible);
     }
     constraints

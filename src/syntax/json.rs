@@ -20,6 +20,7 @@
 
 use std::cell::{Cell, OnceCell};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use hcl_edit::Span as _;
 use hcl_edit::template::Element;
@@ -409,7 +410,7 @@ impl Lowerer<'_> {
             out.attributes.push(Attribute {
                 name: name.to_string(),
                 name_span,
-                expr: self.expr(&prop.value, self.judged(name)),
+                expr: Arc::new(self.expr(&prop.value, self.judged(name))),
             });
         }
         Ok(out)

@@ -11,6 +11,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::Arc;
 
 use hcl_edit::Span as _;
 use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
@@ -340,7 +341,7 @@ impl Lowerer<'_> {
                     out.attributes.push(Attribute {
                         name,
                         name_span,
-                        expr: self.expr(&attr.value),
+                        expr: Arc::new(self.expr(&attr.value)),
                     });
                 }
                 Structure::Block(block) => {

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 use crate::knowledge::View;
 use crate::source::Span;
@@ -74,7 +75,7 @@ impl Address {
 pub struct MergedAttribute {
     pub name: String,
     pub name_span: Span,
-    pub(crate) expr: Expr,
+    pub(crate) expr: Arc<Expr>,
     pub origin: Origin,
     /// The attribute this one replaced (name through expression), if any.
     pub replaced: Option<Span>,
