@@ -380,6 +380,31 @@ fn too_large_file_is_reported_and_limit_can_be_raised() {
     );
 }
 
+/// Files are read and parsed in parallel; each finding still points into its own file when an
+/// unreadable file comes first (it has no text, so the files after it are numbered one lower).
+#[test]
+fn findings_point_into_their_files_after_an_unreadable_one() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let big = "# padding\n".repeat(200_000); // ~2 MB
+    let redefined = b"locals {\n  x = 1\n  x = 2\n}\n";
+    write(
+        t.path(),
+        &[
+            ("m/a.tf", big.as_bytes()),
+            ("m/b.tf", redefined),
+            ("m/c.tf", b"\n\nlocals {\n  y = 1\n  y = 2\n}\n"),
+        ],
+    );
+    let out = tflint_merge(
+        t.path(),
+        &["--format", "short", "--max-file-size", "1", "."],
+    );
+    let text = stdout(&out);
+    assert!(text.starts_with("m/a.tf: error[read_error]"), "{text}");
+    assert!(text.contains("m/b.tf:3:3: "), "{text}");
+    assert!(text.contains("m/c.tf:5:3: "), "{text}");
+}
+
 #[test]
 fn a_directory_named_like_a_file_is_not_configuration() {
     let t = tempfile::tempdir().expect("tempdir");

@@ -157,15 +157,24 @@ impl ReadFailure {
 
 /// Reads `path` (at most `max_bytes`) and parses it as file `id` in `syntax`.
 pub(crate) fn read_and_parse(path: &Path, id: FileId, syntax: Syntax, max_bytes: u64) -> Read {
+    match read_config_bytes(path, max_bytes) {
+        Ok(bytes) => parse_bytes(bytes, id, syntax),
+        Err(failure) => Read::Unreadable(failure),
+    }
+}
+
+/// The bytes of a configuration file, as [`read_bytes`] reads them.
+pub(crate) fn read_config_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>, ReadFailure> {
     // The engine's tests crash here on purpose, to prove one directory's crash spares the rest.
     #[cfg(test)]
     if path.file_name().is_some_and(|n| n == INJECT_PANIC) {
         panic!("injected panic while reading {}", path.display());
     }
-    let bytes = match read_bytes(path, max_bytes) {
-        Ok(bytes) => bytes,
-        Err(failure) => return Read::Unreadable(failure),
-    };
+    read_bytes(path, max_bytes)
+}
+
+/// Parses the bytes of a file as file `id` in `syntax`, when they are UTF-8.
+pub(crate) fn parse_bytes(bytes: Vec<u8>, id: FileId, syntax: Syntax) -> Read {
     match String::from_utf8(bytes) {
         Ok(text) => {
             let parsed = syntax::parse(id, syntax, &text);

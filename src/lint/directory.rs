@@ -5,10 +5,14 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::diagnostic::{self, Diagnostic, FindingId, Views, ids};
 use crate::input::listing::config_files;
 use crate::input::neighbours::Neighbours;
-use crate::input::read::{DEFAULT_MAX_FILE_BYTES, LoadedSource, Reader, read_and_parse};
+use crate::input::read::{
+    DEFAULT_MAX_FILE_BYTES, LoadedSource, Read, ReadFailure, Reader, parse_bytes, read_config_bytes,
+};
 use crate::knowledge::View;
 use crate::knowledge::files::ConfigName;
 use crate::module::merge::{self, LoadedFile, Module};
@@ -238,21 +242,45 @@ fn read_files(
     options: &Options,
     result: &mut DirectoryResult,
 ) -> Vec<DirFile> {
+    // A large directory's files are read and parsed in parallel, so that one directory with
+    // big files does not hold a run on one thread; the results keep the directory's order.
+    // A file's id is its place among the files whose text is recorded (all but the unreadable
+    // ones), so the ids are given between reading and parsing.
+    let mut loaded = vec![false; names.len()];
+    for index in view_files.iter().flat_map(|(_, v)| v.loaded()) {
+        loaded[index] = true;
+    }
+    let bytes: Vec<Option<Result<Vec<u8>, ReadFailure>>> = (names.par_iter().enumerate())
+        .map(|(index, name)| {
+            loaded[index].then(|| read_config_bytes(&dir.join(&name.name), options.max_file_bytes))
+        })
+        .collect();
+    let mut next_id = result.files.len();
+    let ids: Vec<FileId> = (bytes.iter())
+        .map(|read| {
+            let id = FileId(next_id as u32);
+            next_id += usize::from(matches!(read, Some(Ok(_))));
+            id
+        })
+        .collect();
+    let reads: Vec<Option<Read>> = (bytes.into_par_iter().zip(&names).zip(ids))
+        .map(|((read, name), id)| {
+            read.map(|read| match read {
+                Ok(bytes) => parse_bytes(bytes, id, name.extension.syntax()),
+                Err(failure) => Read::Unreadable(failure),
+            })
+        })
+        .collect();
     let mut dir_files = Vec::with_capacity(names.len());
-    for (index, name) in names.into_iter().enumerate() {
-        let loaded = view_files
-            .iter()
-            .any(|(_, v)| v.loaded().any(|i| i == index));
-        let source = if loaded {
-            let path = dir.join(&name.name);
-            let id = FileId(result.files.len() as u32);
-            let syntax = name.extension.syntax();
-            let read = read_and_parse(&path, id, syntax, options.max_file_bytes);
-            let source = read.into_file(path, &mut result.files, Reader::Module);
-            result.bytes += source.bytes;
-            source
-        } else {
-            LoadedSource::default()
+    for (name, read) in names.into_iter().zip(reads) {
+        let source = match read {
+            Some(read) => {
+                let source =
+                    read.into_file(dir.join(&name.name), &mut result.files, Reader::Module);
+                result.bytes += source.bytes;
+                source
+            }
+            None => LoadedSource::default(),
         };
         dir_files.push(DirFile { name, source });
     }
