@@ -1,5 +1,6 @@
 //! What rules see: one view of a module directory, both views at once, or a Terragrunt tree.
 
+use std::cell::OnceCell;
 use std::path::Path;
 
 use crate::diagnostic::Diagnostic;
@@ -9,6 +10,7 @@ use crate::module::merge::{LoadedFile, Module};
 use crate::source::{FileId, SourceFiles};
 use crate::terragrunt::Tree;
 
+use super::schema::Judgement;
 use super::targets::Targets;
 use super::{Rule, RuleSettings};
 
@@ -31,6 +33,8 @@ pub(crate) struct Context<'a> {
     pub(crate) neighbours: &'a Neighbours,
     /// The releases of this view's tool the module targets.
     pub(crate) targets: &'a Targets,
+    /// What [`super::schema::judgements`] found, once it was asked.
+    pub(crate) judgements: OnceCell<Vec<Judgement>>,
 }
 
 impl Context<'_> {

@@ -317,6 +317,7 @@ fn run_directory_rules(
             settings: &options.settings,
             neighbours: &neighbours,
             targets,
+            judgements: std::cell::OnceCell::new(),
         })
         .collect();
     let shadowed: Vec<(FileId, FileId)> = view_files

@@ -159,6 +159,7 @@ mod tests {
             settings: &settings,
             neighbours: &neighbours,
             targets: &crate::lint::targets::Targets::newest_stable(View::OpenTofu),
+            judgements: std::cell::OnceCell::new(),
         };
         let mut found = Vec::new();
         run_rules(Target::View(&ctx), &mut found);
