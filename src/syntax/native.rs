@@ -9,10 +9,10 @@
 //! - newlines inside `for` expressions (see [`super::scan`]): replaced by spaces.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
+use foldhash::HashMap;
 use hcl_edit::Span as _;
 use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
 use hcl_edit::structure::{BlockLabel, Body as HclBody, Structure};
@@ -322,7 +322,7 @@ impl Lowerer<'_> {
     fn body(&self, body: &HclBody, duplicates: &mut Vec<DuplicateAttribute>) -> Body {
         let mut out = Body::default();
         // The first definition of each attribute name, to report repeats in one pass.
-        let mut first_spans: HashMap<String, Span> = HashMap::new();
+        let mut first_spans: HashMap<String, Span> = HashMap::default();
         for structure in body.iter() {
             match structure {
                 Structure::Attribute(attr) => {

@@ -1,8 +1,9 @@
 //! The effective module: what a tool runs once override files are merged, with provenance.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
+
+use foldhash::HashMap;
 
 use crate::knowledge::View;
 use crate::source::Span;
@@ -257,9 +258,9 @@ impl Module {
         Module {
             view,
             objects: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
             locals: Vec::new(),
-            local_index: HashMap::new(),
+            local_index: HashMap::default(),
             terraform: TerraformSettings::default(),
             unmerged: Vec::new(),
             events: Vec::new(),
