@@ -35,6 +35,8 @@ pub(crate) struct Context<'a> {
     pub(crate) targets: &'a Targets,
     /// What [`super::schema::judgements`] found, once it was asked.
     pub(crate) judgements: OnceCell<Vec<Judgement>>,
+    /// The directory's override files saved with a `.txt` extension, in name order.
+    pub(crate) text_override_copies: &'a [String],
 }
 
 impl Context<'_> {

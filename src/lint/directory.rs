@@ -128,14 +128,14 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
         diagnostics: Vec::new(),
         bytes: 0,
     };
-    let names = match config_files(dir) {
+    let (names, text_override_copies) = match config_files(dir) {
         Ok(listing) if !listing.not_utf8.is_empty() => {
             result
                 .diagnostics
                 .extend(listing.not_utf8.iter().map(|path| name_not_utf8(path)));
             return result;
         }
-        Ok(listing) => listing.names,
+        Ok(listing) => (listing.names, listing.text_override_copies),
         Err(error) => {
             let message = format!("cannot read directory: {error}");
             result
@@ -193,7 +193,12 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
             module: merged.module,
         });
     }
-    let found = run_directory_rules(dir, &result, &built, &view_files, &dir_files, options);
+    let listed = Listed {
+        view_files: &view_files,
+        dir_files: &dir_files,
+        text_override_copies: &text_override_copies,
+    };
+    let found = run_directory_rules(dir, &result, &built, &listed, options);
     result.diagnostics.extend(found);
     result.modules = built.into_iter().map(|b| b.module).collect();
 
@@ -287,15 +292,27 @@ fn read_files(
     dir_files
 }
 
+/// What the directory holds: each view's files, every file as read, and the `.txt` copies of
+/// override files.
+struct Listed<'a> {
+    view_files: &'a [(View, ViewFiles)],
+    dir_files: &'a [DirFile],
+    text_override_copies: &'a [String],
+}
+
 /// Runs the per-view rules on every built view, then the directory rules.
 fn run_directory_rules(
     dir: &Path,
     result: &DirectoryResult,
     built: &[BuiltView],
-    view_files: &[(View, ViewFiles)],
-    dir_files: &[DirFile],
+    listed: &Listed,
     options: &Options,
 ) -> Vec<Diagnostic> {
+    let Listed {
+        view_files,
+        dir_files,
+        text_override_copies,
+    } = listed;
     let neighbours = Neighbours::new(options.max_file_bytes);
     let targets: Vec<Targets> = built
         .iter()
@@ -318,6 +335,7 @@ fn run_directory_rules(
             neighbours: &neighbours,
             targets,
             judgements: std::cell::OnceCell::new(),
+            text_override_copies,
         })
         .collect();
     let shadowed: Vec<(FileId, FileId)> = view_files

@@ -160,6 +160,7 @@ mod tests {
             neighbours: &neighbours,
             targets: &crate::lint::targets::Targets::newest_stable(View::OpenTofu),
             judgements: std::cell::OnceCell::new(),
+            text_override_copies: &[],
         };
         let mut found = Vec::new();
         run_rules(Target::View(&ctx), &mut found);
