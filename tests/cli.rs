@@ -924,6 +924,28 @@ fn gitignored_paths_are_skipped_unless_asked_or_named() {
     std::fs::remove_dir(repo.join(".git")).expect("rmdir");
     assert!(checked(&repo, &["."]).contains("2 errors in 4 directories"));
 }
+/// .gitignore filters the walk, not the files of a module directory: the tools load them all.
+#[test]
+fn a_gitignored_file_of_a_module_directory_is_still_loaded() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let repo = t.path().join("repo");
+    write(
+        &repo,
+        &[
+            (".gitignore", b"ignored.tf\n"),
+            ("m/main.tf", b"variable \"v\" {}\n"),
+            ("m/ignored.tf", b"variable \"v\" {}\n"),
+        ],
+    );
+    std::fs::create_dir_all(repo.join(".git")).expect("a git work tree");
+    let out = tflint_merge(&repo, &["--format", "short", "."]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("m/main.tf:1:1: error[duplicate_definition]"),
+        "{text}"
+    );
+}
+
 /// The JSON `views` of each finding of `args` run on `dir`, by rule.
 fn json_views(dir: &Path, args: &[&str]) -> Vec<(String, Vec<String>)> {
     let out = tflint_merge(dir, &[&["--format", "json"], args].concat());

@@ -20,11 +20,15 @@ use crate::knowledge::files::{classify, is_terragrunt_entry as is_terragrunt_uni
 use crate::source::{absolute, display_path};
 
 use super::gitignore::GitIgnores;
+use super::listing::Listing;
 
 /// The module directories found, in sorted order, and what went wrong on the way.
 #[derive(Debug, Default)]
 pub(crate) struct Discovery {
     pub(crate) dirs: Vec<PathBuf>,
+    /// What the walk listed in each of `dirs` (`None` for a directory it did not list, such as
+    /// one named by a file argument): a directory is read once, not again when checked.
+    pub(crate) listings: Vec<Option<Listing>>,
     /// The Terragrunt units (`terragrunt.hcl` files) found, in sorted order.
     pub(crate) terragrunt: Vec<PathBuf>,
     /// Walk problems (unreadable directories), as `io_error` findings.
@@ -109,8 +113,8 @@ pub(crate) fn discover(
     exclude: &Excludes,
     respect_gitignore: bool,
 ) -> Discovery {
-    // Module directories, each with its canonical path when the walk knows it.
-    let mut found = BTreeMap::new();
+    // Module directories, each with what the walk knows of it.
+    let mut found: BTreeMap<PathBuf, Walked> = BTreeMap::new();
     let mut units = BTreeSet::new();
     let mut out = Discovery::default();
     for path in paths {
@@ -138,7 +142,7 @@ pub(crate) fn discover(
                     units.insert(path.clone());
                 }
                 if !walker.is_excluded(path) && has_config_files(&dir) {
-                    found.entry(dir).or_insert(None);
+                    found.entry(dir).or_default();
                 }
             }
             Err(_) => {
@@ -150,7 +154,7 @@ pub(crate) fn discover(
                     .is_some_and(|n| classify(n).is_some() || is_terragrunt_unit_name(n));
                 if is_config_name && dir.is_dir() {
                     if !walker.is_excluded(path) && has_config_files(&dir) {
-                        found.entry(dir).or_insert(None);
+                        found.entry(dir).or_default();
                     }
                 } else {
                     out.missing.push(path.clone());
@@ -158,40 +162,46 @@ pub(crate) fn discover(
             }
         }
     }
-    out.dirs = once_each(found, "directory", &mut out.notes);
-    let units = units.into_iter().map(|unit| (unit, None));
-    out.terragrunt = once_each(units, "file", &mut out.notes);
+    let dirs = (found.into_iter()).map(|(dir, walked)| (dir, walked.canonical, walked.listing));
+    (out.dirs, out.listings) = once_each(dirs, "directory", &mut out.notes)
+        .into_iter()
+        .unzip();
+    let units = units.into_iter().map(|unit| (unit, None, ()));
+    out.terragrunt = (once_each(units, "file", &mut out.notes).into_iter())
+        .map(|(unit, ())| unit)
+        .collect();
     out
 }
 
 /// The paths in order, each file or directory once: of paths that are the same one (through a
 /// symlink, or `a` and `./a`), the real path is kept (else the first), with a note for each
-/// other. Each path comes with its canonical path if it is known already.
-fn once_each(
-    paths: impl IntoIterator<Item = (PathBuf, Option<PathBuf>)>,
+/// other. Each path comes with its canonical path if it is known already, and with something
+/// that stays with it.
+fn once_each<T>(
+    paths: impl IntoIterator<Item = (PathBuf, Option<PathBuf>, T)>,
     what: &str,
     notes: &mut Vec<String>,
-) -> Vec<PathBuf> {
+) -> Vec<(PathBuf, T)> {
     let mut index_by_identity: HashMap<PathBuf, usize> = HashMap::new();
-    let mut kept: Vec<PathBuf> = Vec::new();
-    for (path, canonical) in paths {
+    let mut kept: Vec<(PathBuf, T)> = Vec::new();
+    for (path, canonical, with) in paths {
         let identity = canonical
             .or_else(|| path.canonicalize().ok())
             .unwrap_or_else(|| absolute(&path));
         let Some(&index) = index_by_identity.get(&identity) else {
             index_by_identity.insert(identity, kept.len());
-            kept.push(path);
+            kept.push((path, with));
             continue;
         };
-        let dropped = if absolute(&path) == identity && absolute(&kept[index]) != identity {
-            std::mem::replace(&mut kept[index], path)
+        let dropped = if absolute(&path) == identity && absolute(&kept[index].0) != identity {
+            std::mem::replace(&mut kept[index], (path, with)).0
         } else {
             path
         };
         notes.push(format!(
             "{}: the same {what} as {}, checked once",
             display_path(&dropped),
-            display_path(&kept[index])
+            display_path(&kept[index].0)
         ));
     }
     kept
@@ -265,10 +275,7 @@ impl Walker<'_> {
         dir: &Path,
         canonical: Option<PathBuf>,
         trail: &mut Trail,
-        (found, units): (
-            &mut BTreeMap<PathBuf, Option<PathBuf>>,
-            &mut BTreeSet<PathBuf>,
-        ),
+        (found, units): (&mut BTreeMap<PathBuf, Walked>, &mut BTreeSet<PathBuf>),
         out: &mut Discovery,
     ) {
         let diagnostics = &mut out.diagnostics;
@@ -291,7 +298,11 @@ impl Walker<'_> {
             // Reached again by another path: not walked again. A module directory is listed
             // under this path too, so that the run says it is checked once (`once_each`).
             if is_module {
-                found.insert(dir.to_path_buf(), Some(canonical));
+                let walked = Walked {
+                    canonical: Some(canonical),
+                    listing: None,
+                };
+                found.insert(dir.to_path_buf(), walked);
             }
             return;
         }
@@ -303,17 +314,28 @@ impl Walker<'_> {
             }
         };
         let mut names: Vec<(String, PathBuf, Kind)> = Vec::new();
+        // The configuration files, as the check of a module directory lists them (every entry,
+        // ignored or not); none if an entry could not be read, so the check reads it again.
+        let mut listing = Some(Listing::default());
         for entry in entries {
             match entry {
-                Ok(entry) => names.push((
-                    entry.file_name().to_string_lossy().into_owned(),
-                    entry.path(),
-                    Kind::of(&entry),
-                )),
-                Err(error) => diagnostics.push(io_error(
-                    dir,
-                    &format!("cannot read directory entry: {error}"),
-                )),
+                Ok(entry) => {
+                    if let Some(listing) = listing.as_mut() {
+                        listing.add(&entry);
+                    }
+                    names.push((
+                        entry.file_name().to_string_lossy().into_owned(),
+                        entry.path(),
+                        Kind::of(&entry),
+                    ));
+                }
+                Err(error) => {
+                    listing = None;
+                    diagnostics.push(io_error(
+                        dir,
+                        &format!("cannot read directory entry: {error}"),
+                    ));
+                }
             }
         }
         names.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
@@ -344,10 +366,21 @@ impl Walker<'_> {
             gitignores.leave();
         }
         if is_module {
-            found.insert(dir.to_path_buf(), Some(canonical.clone()));
+            let walked = Walked {
+                canonical: Some(canonical.clone()),
+                listing: listing.map(Listing::finish),
+            };
+            found.insert(dir.to_path_buf(), walked);
         }
         trail.visited.insert(canonical, is_module);
     }
+}
+
+/// What the walk knows of a module directory: its canonical path, and its listing.
+#[derive(Debug, Default)]
+struct Walked {
+    canonical: Option<PathBuf>,
+    listing: Option<Listing>,
 }
 
 /// What a directory entry is, from the directory listing itself (`d_type`): no `stat` per
@@ -482,6 +515,32 @@ mod tests {
             "{:?}",
             found.notes
         );
+    }
+
+    #[test]
+    fn each_module_directory_comes_with_the_walks_listing_of_it() {
+        let t = tree(&[
+            "a/main.tf",
+            "b/y.tf",
+            "b/x.tofu",
+            "b/README.md",
+            "c/notes.md",
+        ]);
+        let found = discover(&[t.path().to_path_buf()], &Excludes::default(), true);
+        assert_eq!(rel(t.path(), &found.dirs), ["a", "b"]);
+        let names: Vec<Vec<String>> = (found.listings.iter())
+            .map(|listing| {
+                let listing = listing.as_ref().expect("listed by the walk");
+                let mut names: Vec<String> = listing.names.iter().map(|n| n.name.clone()).collect();
+                names.sort();
+                names
+            })
+            .collect();
+        assert_eq!(names, [vec!["main.tf"], vec!["x.tofu", "y.tf"]]);
+        // A directory named by a file argument is listed when it is checked.
+        let found = discover(&[t.path().join("a/main.tf")], &Excludes::default(), true);
+        assert_eq!(found.listings.len(), 1);
+        assert!(found.listings[0].is_none());
     }
 
     #[cfg(unix)]

@@ -21,32 +21,42 @@ impl Listing {
     pub(crate) fn is_empty(&self) -> bool {
         self.names.is_empty() && self.not_utf8.is_empty()
     }
-}
 
-/// Lists `dir`. Like the tools, a sub-directory whose name looks like a configuration file is
-/// not one; a symlink to a directory is listed (and fails to read, as in the tools).
-pub(crate) fn config_files(dir: &Path) -> std::io::Result<Listing> {
-    let mut listing = Listing::default();
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
+    /// Adds one entry of the directory (in directory order). Like the tools, a sub-directory
+    /// whose name looks like a configuration file is not one; a symlink to a directory is
+    /// listed (and fails to read, as in the tools).
+    pub(crate) fn add(&mut self, entry: &std::fs::DirEntry) {
         let name = entry.file_name();
         if let Some(copy) = name.to_str().filter(|name| is_text_override_copy(name)) {
-            listing.text_override_copies.push(copy.to_string());
+            self.text_override_copies.push(copy.to_string());
         }
         if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
+            return;
         }
         match name.to_str() {
-            Some(name) => listing.names.extend(classify(name)),
+            Some(name) => self.names.extend(classify(name)),
             // The extensions are ASCII, so the lossy name ends in one exactly when the name does.
             None if classify(&name.to_string_lossy()).is_some() => {
-                listing.not_utf8.push(entry.path());
+                self.not_utf8.push(entry.path());
             }
             None => {}
         }
     }
-    listing.text_override_copies.sort();
-    Ok(listing)
+
+    /// The listing once every entry is added.
+    pub(crate) fn finish(mut self) -> Listing {
+        self.text_override_copies.sort();
+        self
+    }
+}
+
+/// Lists `dir` (see [`Listing::add`]).
+pub(crate) fn config_files(dir: &Path) -> std::io::Result<Listing> {
+    let mut listing = Listing::default();
+    for entry in std::fs::read_dir(dir)? {
+        listing.add(&entry?);
+    }
+    Ok(listing.finish())
 }
 
 fn is_text_override_copy(name: &str) -> bool {

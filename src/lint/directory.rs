@@ -8,7 +8,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::diagnostic::{self, Diagnostic, FindingId, Views, ids};
-use crate::input::listing::config_files;
+use crate::input::listing::{Listing, config_files};
 use crate::input::neighbours::Neighbours;
 use crate::input::read::{
     DEFAULT_MAX_FILE_BYTES, LoadedSource, Read, ReadFailure, Reader, parse_bytes, read_config_bytes,
@@ -122,13 +122,23 @@ struct BuiltView<'a> {
 }
 
 pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult {
+    check_listed_directory(dir, None, options)
+}
+
+/// Checks `dir`, whose configuration files the walk may have listed already.
+pub(crate) fn check_listed_directory(
+    dir: &Path,
+    listing: Option<Listing>,
+    options: &Options,
+) -> DirectoryResult {
     let mut result = DirectoryResult {
         files: SourceFiles::default(),
         modules: Vec::new(),
         diagnostics: Vec::new(),
         bytes: 0,
     };
-    let (names, text_override_copies) = match config_files(dir) {
+    let listing = listing.map_or_else(|| config_files(dir), Ok);
+    let (names, text_override_copies) = match listing {
         Ok(listing) if !listing.not_utf8.is_empty() => {
             result
                 .diagnostics
