@@ -31,9 +31,11 @@ pub(crate) struct RunResult {
 /// Checks everything `found` lists; `given` are the command-line paths (Terragrunt paths are
 /// shown relative to them). Runs on the current rayon pool.
 pub(crate) fn check_all(mut found: Discovery, given: &[PathBuf], options: &Options) -> RunResult {
-    // Keep only the findings of each directory: its files and modules are dropped as soon as it
-    // is done, so memory stays flat however large the tree. The Terragrunt tree is checked
-    // alongside, in the same pool.
+    // Keep only the findings of each directory: its modules, and the files no finding points
+    // into, are dropped as soon as it is done. A finding keeps its file's text for the report
+    // until the end (on a generated monorepo with a finding in every directory, about 17 KB per
+    // directory: the run's peak memory grows with the number of findings). The Terragrunt tree
+    // is checked alongside, in the same pool.
     // One per directory, so that the zip below drops none (a directory with no listing is
     // listed when checked).
     let mut listings = std::mem::take(&mut found.listings);
