@@ -887,22 +887,25 @@ fn chdir_finds_the_config_and_paths_there() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-#[test]
-fn gitignored_paths_are_skipped_unless_asked_or_named() {
+/// A git work tree `repo` holding `files`, in a temporary directory.
+fn git_work_tree(files: &[(&str, &[u8])]) -> (tempfile::TempDir, std::path::PathBuf) {
     let t = tempfile::tempdir().expect("tempdir");
     let repo = t.path().join("repo");
-    write(
-        &repo,
-        &[
-            (".gitignore", b"generated/\n"),
-            ("infra/.gitignore", b"*.local\n!keep.local\n"),
-            ("generated/main.tf", DUPLICATE),
-            ("infra/main.tf", b"variable \"v\" {}\n"),
-            ("infra/scratch.local/main.tf", DUPLICATE),
-            ("infra/keep.local/main.tf", b"variable \"v\" {}\n"),
-        ],
-    );
+    write(&repo, files);
     std::fs::create_dir_all(repo.join(".git")).expect("a git work tree");
+    (t, repo)
+}
+
+#[test]
+fn gitignored_paths_are_skipped_unless_asked_or_named() {
+    let (_t, repo) = git_work_tree(&[
+        (".gitignore", b"generated/\n"),
+        ("infra/.gitignore", b"*.local\n!keep.local\n"),
+        ("generated/main.tf", DUPLICATE),
+        ("infra/main.tf", b"variable \"v\" {}\n"),
+        ("infra/scratch.local/main.tf", DUPLICATE),
+        ("infra/keep.local/main.tf", b"variable \"v\" {}\n"),
+    ]);
     let checked = |cwd: &Path, args: &[&str]| {
         let mut args = args.to_vec();
         args.extend(["--color", "never"]);
@@ -924,20 +927,15 @@ fn gitignored_paths_are_skipped_unless_asked_or_named() {
     std::fs::remove_dir(repo.join(".git")).expect("rmdir");
     assert!(checked(&repo, &["."]).contains("2 errors in 4 directories"));
 }
+
 /// .gitignore filters the walk, not the files of a module directory: the tools load them all.
 #[test]
 fn a_gitignored_file_of_a_module_directory_is_still_loaded() {
-    let t = tempfile::tempdir().expect("tempdir");
-    let repo = t.path().join("repo");
-    write(
-        &repo,
-        &[
-            (".gitignore", b"ignored.tf\n"),
-            ("m/main.tf", b"variable \"v\" {}\n"),
-            ("m/ignored.tf", b"variable \"v\" {}\n"),
-        ],
-    );
-    std::fs::create_dir_all(repo.join(".git")).expect("a git work tree");
+    let (_t, repo) = git_work_tree(&[
+        (".gitignore", b"ignored.tf\n"),
+        ("m/main.tf", b"variable \"v\" {}\n"),
+        ("m/ignored.tf", b"variable \"v\" {}\n"),
+    ]);
     let out = tflint_merge(&repo, &["--format", "short", "."]);
     let text = stdout(&out);
     assert!(
