@@ -1,30 +1,45 @@
 #!/usr/bin/env bash
 # Benchmark: tflint-merge against the read+parse floor (benches/floor.rs), on the same trees, in
 # one run. For each tree it prints files, bytes, CPU and wall seconds, MB/s and peak RSS of the
-# floor and of the lint, with one thread and with all cores, then the ratios the performance
-# goals are about: lint CPU / floor CPU, the -j 1 → -j N wall speed-up, lint RSS / floor RSS;
-# and the linearity checks (20,000 vs 2,000 module directories; one directory of 5,000
-# resources + 5,000 overrides vs the same bytes over 100 directories).
+# floor and of the lint, with one thread and with all cores, then a table of the performance
+# goals (#16), each MET or MISSED: lint CPU <= 1.3x the floor's, wall -j 1 -> -j N >= 1.8x,
+# lint RSS <= 2x the floor's, time linear in input size (20,000 module directories <= 10.5x the
+# time of 2,000; one directory of 5,000 resources + 5,000 overrides <= 2x the same bytes over
+# 100 directories).
 #
-# usage: scripts/bench.sh [--quick] [--runs K]
-#   --quick   small trees (the CI smoke run: the figures are printed, nothing is asserted)
-#   --runs K  take the median of K runs of each measurement (default 3; 1 with --quick)
+# usage: scripts/bench.sh [--quick] [--runs K] [--trees DIR] [--bin PATH]
+#   --quick      small trees (the CI smoke run: the figures are printed, nothing is asserted)
+#   --runs K     the median of K runs of each measurement (default 5; 1 with --quick). The runs
+#                alternate floor and lint, -j 1 and -j N, so a busy machine slows all alike.
+#   --trees DIR  keep the generated trees in DIR and reuse them in later runs (the 20,000-
+#                directory monorepo is 750 MB and takes a minute to write); default: a temporary
+#                directory, removed at the end
+#   --bin PATH   measure this tflint-merge binary instead of building the checkout's (to compare
+#                two builds on the same trees)
+#
+# Times come from wait4(2) (user+system CPU, peak RSS) and a monotonic clock (wall), per run.
+# CPU time is the figure to trust on a shared machine; wall times and the -j speed-up need an
+# idle one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 quick=false
-runs=3
+runs=5
+trees=""
+bin=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=true; runs=1 ;;
     --runs) runs="$2"; shift ;;
-    *) echo "usage: scripts/bench.sh [--quick] [--runs K]" >&2; exit 2 ;;
+    --trees) trees="$2"; shift ;;
+    --bin) bin="$2"; shift ;;
+    *) echo "usage: scripts/bench.sh [--quick] [--runs K] [--trees DIR] [--bin PATH]" >&2; exit 2 ;;
   esac
   shift
 done
 
 cargo build --release --quiet
-lint=target/release/tflint-merge
+lint=${bin:-target/release/tflint-merge}
 floor=$(cargo bench --bench floor --no-run --message-format=json 2>/dev/null \
   | python3 -c 'import json,sys
 for line in sys.stdin:
@@ -32,96 +47,158 @@ for line in sys.stdin:
     if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "floor" and m.get("executable"):
         print(m["executable"])')
 [ -x "$floor" ] || { echo "error: the floor benchmark did not build" >&2; exit 1; }
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+[ -x "$lint" ] || { echo "error: no tflint-merge binary at $lint" >&2; exit 1; }
+if [ -n "$trees" ]; then
+  mkdir -p "$trees"
+  work=$(realpath "$trees")
+else
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+fi
 
 if $quick; then
   small=50 large=500 big=500 units=200
 else
   small=2000 large=20000 big=5000 units=10000
 fi
-python3 scripts/gen_monorepo.py "$work/small" "$small"
-python3 scripts/gen_monorepo.py "$work/large" "$large"
-python3 scripts/gen_monorepo.py "$work/merge" --big-merge "$big"
-python3 scripts/gen_monorepo.py "$work/spread" --big-merge "$big" --spread 100
-python3 scripts/gen_monorepo.py "$work/terragrunt" 0 --terragrunt "$units"
-
-cores=$(nproc)
-# measure LABEL TOOL THREADS PATH: one line `label tool threads files bytes cpu wall rss_kb`
-# (the median run by wall time).
-measure() {
-  local label="$1" tool="$2" threads="$3" path="$4" i out
-  for i in $(seq "$runs"); do
-    if [ "$tool" = lint ]; then
-      out=$( { /usr/bin/time -f "TIME %U %S %e %M" "$lint" --stats --format short -j "$threads" \
-        "$path" >/dev/null; } 2>&1 ) || true
-    else
-      out=$( { /usr/bin/time -f "TIME %U %S %e %M" "$floor" -j "$threads" "$path"; } 2>&1 )
-    fi
-    python3 - "$label" "$tool" "$threads" "$out" <<'PY'
-import sys
-label, tool, threads, out = sys.argv[1:]
-stats = {}
-for line in out.splitlines():
-    if line.startswith("TIME "):
-        user, system, wall, rss = line.split()[1:]
-    elif "bytes=" in line:
-        stats = dict(kv.split("=", 1) for kv in line.split())
-cpu = float(user) + float(system)
-print(label, tool, threads, stats.get("files", "0"), stats.get("bytes", "0"), cpu, wall, rss)
-PY
-  done | sort -k7 -g | awk -v n="$runs" 'NR == int((n + 1) / 2)'
+# generate NAME ARGS...: writes the tree once (a finished tree is marked, so a reused --trees
+# directory never holds a half-written one).
+generate() {
+  local name="$1"
+  shift
+  [ -e "$work/$name.done" ] && return
+  rm -rf "${work:?}/$name"
+  python3 scripts/gen_monorepo.py "$work/$name" "$@"
+  touch "$work/$name.done"
 }
+generate "small-$small" "$small"
+generate "large-$large" "$large"
+generate "merge-$big" --big-merge "$big"
+generate "spread-$big" --big-merge "$big" --spread 100
+generate "terragrunt-$units" 0 --terragrunt "$units"
 
-results="$work/results.txt"
-for tree in corpus small large merge spread terragrunt; do
-  path="$work/$tree"
-  if [ "$tree" = corpus ]; then
-    [ -d ../shared/corpus ] || continue
-    path=../shared/corpus
-  fi
-  for tool in floor lint; do
-    for threads in 1 "$cores"; do
-      measure "$tree" "$tool" "$threads" "$path" >> "$results"
-    done
-  done
-done
+corpus=../shared/corpus
+[ -d "$corpus" ] || corpus=""
+python3 - "$lint" "$floor" "$runs" "$(nproc)" "$corpus" \
+  "$work/small-$small" "$small" "$work/large-$large" "$large" \
+  "$work/merge-$big" "$work/spread-$big" "$work/terragrunt-$units" "$units" <<'PY'
+import os, statistics, subprocess, sys, time
 
-python3 - "$results" "$cores" "$small" "$large" <<'PY'
-import sys
-path, cores, small, large = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+(lint, floor, runs, cores, corpus, small, n_small, large, n_large, merge, spread, terragrunt,
+ n_units) = sys.argv[1:]
+runs, cores = int(runs), int(cores)
+trees = [("corpus", "../shared/corpus", corpus),
+         ("small", f"monorepo {n_small} dirs", small),
+         ("large", f"monorepo {n_large} dirs", large),
+         ("merge", "5k+5k overrides, 1 dir" if n_small == "2000" else "big merge, 1 dir", merge),
+         ("spread", "same bytes, 100 dirs", spread),
+         ("terragrunt", f"terragrunt {n_units} units", terragrunt)]
+trees = [t for t in trees if t[2]]
+threads = ["1", str(cores)] if cores > 1 else ["1"]
+
+def run(tool, j, path):
+    """One run: (cpu seconds, wall seconds, peak RSS in KiB, files, bytes). Forked by hand, as
+    subprocess reaps the child itself and loses its rusage: wait4 gives the CPU time of the
+    child and its children to the microsecond. The peak RSS comes from /usr/bin/time, which
+    runs the program: a process forked from Python counts Python's memory in its own peak."""
+    if tool == "lint":
+        argv = [lint, "--stats", "--format", "short", "-j", j, path]
+    else:
+        argv = [floor, "-j", j, path]
+    rss_file = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"bench-rss-{os.getpid()}")
+    argv = ["/usr/bin/time", "-o", rss_file, "-f", "%M"] + argv
+    out_r, out_w = os.pipe()
+    start = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(out_w, 1)
+        os.dup2(out_w, 2)
+        os.close(out_r)
+        os.close(out_w)
+        try:
+            os.execv(argv[0], argv)
+        finally:
+            os._exit(127)
+    os.close(out_w)
+    chunks = []
+    while True:
+        chunk = os.read(out_r, 1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(out_r)
+    _, status, usage = os.wait4(pid, 0)
+    wall = time.monotonic() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        sys.exit(f"error: {' '.join(argv)} exited with {code}")
+    stats = {}
+    for line in b"".join(chunks).decode(errors="replace").splitlines():
+        if "bytes=" in line:
+            stats = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
+    with open(rss_file) as f:
+        rss = int(f.read().split()[-1])
+    os.remove(rss_file)
+    return (usage.ru_utime + usage.ru_stime, wall, rss,
+            int(stats.get("files", 0)), int(stats.get("bytes", 0)))
+
 rows = {}
-for line in open(path):
-    label, tool, threads, files, byts, cpu, wall, rss = line.split()
-    rows[(label, tool, threads)] = dict(files=int(files), bytes=int(byts), cpu=float(cpu),
-                                        wall=float(wall), rss=int(rss))
-names = {"corpus": "../shared/corpus", "small": f"monorepo {small} dirs",
-         "large": f"monorepo {large} dirs", "merge": "5k+5k overrides, 1 dir",
-         "spread": "same bytes, 100 dirs", "terragrunt": "terragrunt units"}
-print(f"cores: {cores}")
+for key, _, path in trees:
+    samples = {}
+    for _ in range(runs):
+        for tool in ("floor", "lint"):
+            for j in threads:
+                samples.setdefault((tool, j), []).append(run(tool, j, path))
+    for (tool, j), got in samples.items():
+        rows[(key, tool, j)] = dict(
+            cpu=statistics.median(s[0] for s in got), wall=statistics.median(s[1] for s in got),
+            rss=statistics.median(s[2] for s in got), files=got[0][3], bytes=got[0][4])
+
+print(f"cores: {cores}; medians of {runs} alternating runs; CPU = user + system")
 print(f"{'tree':<26} {'tool':<6} {'-j':>3} {'files':>7} {'bytes':>11} {'cpu_s':>7} {'wall_s':>7}"
       f" {'MB/s':>7} {'rss_MB':>7}")
-for (label, tool, threads), r in rows.items():
-    mbs = r["bytes"] / 1e6 / max(r["wall"], 1e-3)
-    print(f"{names[label]:<26} {tool:<6} {threads:>3} {r['files']:>7} {r['bytes']:>11}"
-          f" {r['cpu']:>7.2f} {r['wall']:>7.2f} {mbs:>7.1f} {r['rss'] / 1024:>7.1f}")
+for key, name, _ in trees:
+    for tool in ("floor", "lint"):
+        for j in threads:
+            r = rows[(key, tool, j)]
+            mbs = r["bytes"] / 1e6 / max(r["wall"], 1e-6)
+            print(f"{name:<26} {tool:<6} {j:>3} {r['files']:>7} {r['bytes']:>11}"
+                  f" {r['cpu']:>7.3f} {r['wall']:>7.3f} {mbs:>7.1f} {r['rss'] / 1024:>7.1f}")
+
+def verdict(value, goal, at_most=True):
+    met = value <= goal if at_most else value >= goal
+    return "MET" if met else "MISSED"
+
+n = threads[-1]
 print()
-print("goals: lint CPU <= 1.3x floor CPU; -j 1 -> -j N wall >= 1.8x; lint RSS <= 2x floor RSS")
-for label in names:
-    f1, fn = rows.get((label, "floor", "1")), rows.get((label, "floor", cores))
-    l1, ln = rows.get((label, "lint", "1")), rows.get((label, "lint", cores))
-    if not (f1 and fn and l1 and ln):
-        continue
-    print(f"{names[label]:<26} cpu lint/floor={ln['cpu'] / max(fn['cpu'], 1e-3):5.2f}"
-          f"  speed-up -j1/-j{cores}={l1['wall'] / max(ln['wall'], 1e-3):5.2f}"
-          f"  rss lint/floor={ln['rss'] / max(fn['rss'], 1):5.2f}")
-def wall(label):
-    r = rows.get((label, "lint", cores))
-    return r["wall"] if r else None
-if wall("small") and wall("large"):
-    print(f"linearity: {large} dirs / {small} dirs wall = {wall('large') / wall('small'):.2f}"
-          f" (goal <= {1.05 * large / small:.1f})")
-if wall("merge") and wall("spread"):
-    m1, s1 = rows[("merge", "lint", "1")]["wall"], rows[("spread", "lint", "1")]["wall"]
-    print(f"linearity: 1 dir / 100 dirs wall (-j 1) = {m1 / max(s1, 1e-3):.2f} (goal <= 2)")
+print("goals (#16): the corpus and the monorepos are judged; the other trees are shown")
+print(f"{'tree':<26} {'goal':<34} {'value':>7}  verdict")
+def line(name, goal, value, verdict_text):
+    print(f"{name:<26} {goal:<34} {value:>7.2f}  {verdict_text}")
+for key, name, _ in trees:
+    judged = key in ("corpus", "small", "large")
+    mark = (lambda v: v) if judged else (lambda v: f"({v})")
+    f1, fn, l1, ln = (rows[(key, t, j)] for t in ("floor", "lint") for j in ("1", n))
+    ratio = ln["cpu"] / max(fn["cpu"], 1e-6)
+    line(name, f"lint CPU / floor CPU (-j {n}) <= 1.3", ratio, mark(verdict(ratio, 1.3)))
+    ratio1 = l1["cpu"] / max(f1["cpu"], 1e-6)
+    line(name, "lint CPU / floor CPU (-j 1) <= 1.3", ratio1, mark(verdict(ratio1, 1.3)))
+    if n != "1":
+        speed = l1["wall"] / max(ln["wall"], 1e-6)
+        line(name, f"wall -j 1 / -j {n} >= 1.8", speed, mark(verdict(speed, 1.8, at_most=False)))
+    rss = ln["rss"] / max(fn["rss"], 1)
+    line(name, "lint RSS / floor RSS <= 2", rss, mark(verdict(rss, 2)))
+def lint(key, j, what):
+    r = rows.get((key, "lint", j))
+    return r[what] if r else None
+if lint("small", n, "wall") and lint("large", n, "wall"):
+    goal = 1.05 * int(n_large) / int(n_small)
+    for what in ("wall", "cpu"):
+        ratio = lint("large", n, what) / max(lint("small", n, what), 1e-6)
+        line("linearity", f"{n_large}/{n_small} dirs {what} <= {goal:.1f}", ratio,
+             verdict(ratio, goal))
+if lint("merge", "1", "wall") and lint("spread", "1", "wall"):
+    for what in ("wall", "cpu"):
+        ratio = lint("merge", "1", what) / max(lint("spread", "1", what), 1e-6)
+        line("linearity", f"1 dir / 100 dirs {what} (-j 1) <= 2", ratio, verdict(ratio, 2))
 PY

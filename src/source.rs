@@ -74,12 +74,8 @@ impl SourceFile {
     pub fn new(path: PathBuf, text: String) -> SourceFile {
         let display = display_path(&path);
         let mut line_starts = vec![0u32];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| clamp_u32(i + 1)),
-        );
+        // memchr finds the newlines with SIMD: a byte-by-byte filter was 1.5-2% of a run.
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| clamp_u32(i + 1)));
         SourceFile {
             path,
             display,

@@ -380,6 +380,31 @@ fn too_large_file_is_reported_and_limit_can_be_raised() {
     );
 }
 
+/// Files are read and parsed in parallel; each finding still points into its own file when an
+/// unreadable file comes first (it has no text, so the files after it are numbered one lower).
+#[test]
+fn findings_point_into_their_files_after_an_unreadable_one() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let big = "# padding\n".repeat(200_000); // ~2 MB
+    let redefined = b"locals {\n  x = 1\n  x = 2\n}\n";
+    write(
+        t.path(),
+        &[
+            ("m/a.tf", big.as_bytes()),
+            ("m/b.tf", redefined),
+            ("m/c.tf", b"\n\nlocals {\n  y = 1\n  y = 2\n}\n"),
+        ],
+    );
+    let out = tflint_merge(
+        t.path(),
+        &["--format", "short", "--max-file-size", "1", "."],
+    );
+    let text = stdout(&out);
+    assert!(text.starts_with("m/a.tf: error[read_error]"), "{text}");
+    assert!(text.contains("m/b.tf:3:3: "), "{text}");
+    assert!(text.contains("m/c.tf:5:3: "), "{text}");
+}
+
 #[test]
 fn a_directory_named_like_a_file_is_not_configuration() {
     let t = tempfile::tempdir().expect("tempdir");
@@ -862,22 +887,25 @@ fn chdir_finds_the_config_and_paths_there() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-#[test]
-fn gitignored_paths_are_skipped_unless_asked_or_named() {
+/// A git work tree `repo` holding `files`, in a temporary directory.
+fn git_work_tree(files: &[(&str, &[u8])]) -> (tempfile::TempDir, std::path::PathBuf) {
     let t = tempfile::tempdir().expect("tempdir");
     let repo = t.path().join("repo");
-    write(
-        &repo,
-        &[
-            (".gitignore", b"generated/\n"),
-            ("infra/.gitignore", b"*.local\n!keep.local\n"),
-            ("generated/main.tf", DUPLICATE),
-            ("infra/main.tf", b"variable \"v\" {}\n"),
-            ("infra/scratch.local/main.tf", DUPLICATE),
-            ("infra/keep.local/main.tf", b"variable \"v\" {}\n"),
-        ],
-    );
+    write(&repo, files);
     std::fs::create_dir_all(repo.join(".git")).expect("a git work tree");
+    (t, repo)
+}
+
+#[test]
+fn gitignored_paths_are_skipped_unless_asked_or_named() {
+    let (_t, repo) = git_work_tree(&[
+        (".gitignore", b"generated/\n"),
+        ("infra/.gitignore", b"*.local\n!keep.local\n"),
+        ("generated/main.tf", DUPLICATE),
+        ("infra/main.tf", b"variable \"v\" {}\n"),
+        ("infra/scratch.local/main.tf", DUPLICATE),
+        ("infra/keep.local/main.tf", b"variable \"v\" {}\n"),
+    ]);
     let checked = |cwd: &Path, args: &[&str]| {
         let mut args = args.to_vec();
         args.extend(["--color", "never"]);
@@ -899,6 +927,23 @@ fn gitignored_paths_are_skipped_unless_asked_or_named() {
     std::fs::remove_dir(repo.join(".git")).expect("rmdir");
     assert!(checked(&repo, &["."]).contains("2 errors in 4 directories"));
 }
+
+/// .gitignore filters the walk, not the files of a module directory: the tools load them all.
+#[test]
+fn a_gitignored_file_of_a_module_directory_is_still_loaded() {
+    let (_t, repo) = git_work_tree(&[
+        (".gitignore", b"ignored.tf\n"),
+        ("m/main.tf", b"variable \"v\" {}\n"),
+        ("m/ignored.tf", b"variable \"v\" {}\n"),
+    ]);
+    let out = tflint_merge(&repo, &["--format", "short", "."]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("m/main.tf:1:1: error[duplicate_definition]"),
+        "{text}"
+    );
+}
+
 /// The JSON `views` of each finding of `args` run on `dir`, by rule.
 fn json_views(dir: &Path, args: &[&str]) -> Vec<(String, Vec<String>)> {
     let out = tflint_merge(dir, &[&["--format", "json"], args].concat());

@@ -10,7 +10,7 @@
 //! The walk also collects Terragrunt units (`terragrunt.hcl` files), checked as one tree by
 //! `crate::terragrunt`; the `.hcl` files they reference are found by following references.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use globset::{GlobSet, GlobSetBuilder};
@@ -20,11 +20,15 @@ use crate::knowledge::files::{classify, is_terragrunt_entry as is_terragrunt_uni
 use crate::source::{absolute, display_path};
 
 use super::gitignore::GitIgnores;
+use super::listing::Listing;
 
 /// The module directories found, in sorted order, and what went wrong on the way.
 #[derive(Debug, Default)]
 pub(crate) struct Discovery {
     pub(crate) dirs: Vec<PathBuf>,
+    /// What the walk listed in each of `dirs` (`None` for a directory it did not list, such as
+    /// one named by a file argument): a directory is read once, not again when checked.
+    pub(crate) listings: Vec<Option<Listing>>,
     /// The Terragrunt units (`terragrunt.hcl` files) found, in sorted order.
     pub(crate) terragrunt: Vec<PathBuf>,
     /// Walk problems (unreadable directories), as `io_error` findings.
@@ -136,7 +140,8 @@ pub(crate) fn discover(
     exclude: &Excludes,
     respect_gitignore: bool,
 ) -> Discovery {
-    let mut found = BTreeSet::new();
+    // Module directories, each with what the walk knows of it.
+    let mut found: BTreeMap<PathBuf, Walked> = BTreeMap::new();
     let mut units = BTreeSet::new();
     let mut out = Discovery::default();
     for path in paths {
@@ -154,7 +159,8 @@ pub(crate) fn discover(
                             .flatten(),
                         visited: HashMap::new(),
                     };
-                    walker.walk(path, &mut trail, (&mut found, &mut units), &mut out);
+                    let roots = (&mut found, &mut units);
+                    walker.walk(path, None, &mut trail, roots, &mut out);
                 }
             }
             Ok(_) => {
@@ -163,7 +169,7 @@ pub(crate) fn discover(
                     units.insert(path.clone());
                 }
                 if !walker.is_excluded(path) && has_config_files(&dir) {
-                    found.insert(dir);
+                    found.entry(dir).or_default();
                 }
             }
             Err(_) => {
@@ -175,7 +181,7 @@ pub(crate) fn discover(
                     .is_some_and(|n| classify(n).is_some() || is_terragrunt_unit_name(n));
                 if is_config_name && dir.is_dir() {
                     if !walker.is_excluded(path) && has_config_files(&dir) {
-                        found.insert(dir);
+                        found.entry(dir).or_default();
                     }
                 } else {
                     out.missing.push(path.clone());
@@ -183,33 +189,46 @@ pub(crate) fn discover(
             }
         }
     }
-    out.dirs = once_each(found, "directory", &mut out.notes);
-    out.terragrunt = once_each(units, "file", &mut out.notes);
+    let dirs = (found.into_iter()).map(|(dir, walked)| (dir, walked.canonical, walked.listing));
+    (out.dirs, out.listings) = once_each(dirs, "directory", &mut out.notes)
+        .into_iter()
+        .unzip();
+    let units = units.into_iter().map(|unit| (unit, None, ()));
+    out.terragrunt = (once_each(units, "file", &mut out.notes).into_iter())
+        .map(|(unit, ())| unit)
+        .collect();
     out
 }
 
 /// The paths in order, each file or directory once: of paths that are the same one (through a
 /// symlink, or `a` and `./a`), the real path is kept (else the first), with a note for each
-/// other.
-fn once_each(paths: BTreeSet<PathBuf>, what: &str, notes: &mut Vec<String>) -> Vec<PathBuf> {
+/// other. Each path comes with its canonical path if it is known already, and with something
+/// that stays with it.
+fn once_each<T>(
+    paths: impl IntoIterator<Item = (PathBuf, Option<PathBuf>, T)>,
+    what: &str,
+    notes: &mut Vec<String>,
+) -> Vec<(PathBuf, T)> {
     let mut index_by_identity: HashMap<PathBuf, usize> = HashMap::new();
-    let mut kept: Vec<PathBuf> = Vec::with_capacity(paths.len());
-    for path in paths {
-        let identity = path.canonicalize().unwrap_or_else(|_| absolute(&path));
+    let mut kept: Vec<(PathBuf, T)> = Vec::new();
+    for (path, canonical, with) in paths {
+        let identity = canonical
+            .or_else(|| path.canonicalize().ok())
+            .unwrap_or_else(|| absolute(&path));
         let Some(&index) = index_by_identity.get(&identity) else {
             index_by_identity.insert(identity, kept.len());
-            kept.push(path);
+            kept.push((path, with));
             continue;
         };
-        let dropped = if absolute(&path) == identity && absolute(&kept[index]) != identity {
-            std::mem::replace(&mut kept[index], path)
+        let dropped = if absolute(&path) == identity && absolute(&kept[index].0) != identity {
+            std::mem::replace(&mut kept[index], (path, with)).0
         } else {
             path
         };
         notes.push(format!(
             "{}: the same {what} as {}, checked once",
             display_path(&dropped),
-            display_path(&kept[index])
+            display_path(&kept[index].0)
         ));
     }
     kept
@@ -253,16 +272,21 @@ impl Walker<'_> {
         self.exclude.is_excluded(path, self.root)
     }
 
-    /// Walks `dir`; `trail` says what is above it.
+    /// Walks `dir`; `trail` says what is above it. `canonical` is `dir`'s canonical path when
+    /// the caller knows it: a real (not symlinked) sub-directory of a directory whose canonical
+    /// path is known. Only the root and symlinks are canonicalised, which resolves every
+    /// component of the path with its own system calls: canonicalising every directory was
+    /// most of discovery's kernel time.
     fn walk(
         &self,
         dir: &Path,
+        canonical: Option<PathBuf>,
         trail: &mut Trail,
-        (found, units): (&mut BTreeSet<PathBuf>, &mut BTreeSet<PathBuf>),
+        (found, units): (&mut BTreeMap<PathBuf, Walked>, &mut BTreeSet<PathBuf>),
         out: &mut Discovery,
     ) {
         let diagnostics = &mut out.diagnostics;
-        let canonical = match dir.canonicalize() {
+        let canonical = match canonical.map_or_else(|| dir.canonicalize(), Ok) {
             Ok(c) => c,
             Err(error) => {
                 diagnostics.push(io_error(dir, &format!("cannot resolve directory: {error}")));
@@ -281,7 +305,11 @@ impl Walker<'_> {
             // Reached again by another path: not walked again. A module directory is listed
             // under this path too, so that the run says it is checked once (`once_each`).
             if is_module {
-                found.insert(dir.to_path_buf());
+                let walked = Walked {
+                    canonical: Some(canonical),
+                    listing: None,
+                };
+                found.insert(dir.to_path_buf(), walked);
             }
             return;
         }
@@ -292,33 +320,47 @@ impl Walker<'_> {
                 return;
             }
         };
-        let mut names: Vec<(String, PathBuf)> = Vec::new();
+        let mut names: Vec<(String, PathBuf, Kind)> = Vec::new();
+        // The configuration files, as the check of a module directory lists them (every entry,
+        // ignored or not); none if an entry could not be read, so the check reads it again.
+        let mut listing = Some(Listing::default());
         for entry in entries {
             match entry {
-                Ok(entry) => names.push((
-                    entry.file_name().to_string_lossy().into_owned(),
-                    entry.path(),
-                )),
-                Err(error) => diagnostics.push(io_error(
-                    dir,
-                    &format!("cannot read directory entry: {error}"),
-                )),
+                Ok(entry) => {
+                    if let Some(listing) = listing.as_mut() {
+                        listing.add(&entry);
+                    }
+                    names.push((
+                        entry.file_name().to_string_lossy().into_owned(),
+                        entry.path(),
+                        Kind::of(&entry),
+                    ));
+                }
+                Err(error) => {
+                    listing = None;
+                    diagnostics.push(io_error(
+                        dir,
+                        &format!("cannot read directory entry: {error}"),
+                    ));
+                }
             }
         }
-        names.sort();
+        names.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
         trail.ancestors.push(canonical.clone());
         let entered = (trail.gitignores.as_mut()).is_some_and(|g| g.enter(dir, &mut out.notes));
         let mut is_module = false;
-        for (name, path) in names {
-            // `metadata` follows symlinks; a dangling one is not a directory.
-            let is_dir = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
+        for (name, path, kind) in names {
+            let is_dir = kind.is_dir(&path);
             let ignored = (trail.gitignores.as_ref()).is_some_and(|g| g.ignores(&path, is_dir));
             if ignored || self.is_excluded(&path) {
                 continue;
             }
             if is_dir {
                 if !name.starts_with('.') {
-                    self.walk(&path, trail, (found, units), out);
+                    let known = (kind == Kind::Directory)
+                        .then(|| path.file_name().map(|n| canonical.join(n)))
+                        .flatten();
+                    self.walk(&path, known, trail, (found, units), out);
                 }
             } else if classify(&name).is_some() {
                 is_module = true;
@@ -330,9 +372,50 @@ impl Walker<'_> {
         if let (true, Some(gitignores)) = (entered, trail.gitignores.as_mut()) {
             gitignores.leave();
         }
-        trail.visited.insert(canonical, is_module);
         if is_module {
-            found.insert(dir.to_path_buf());
+            let walked = Walked {
+                canonical: Some(canonical.clone()),
+                listing: listing.map(Listing::finish),
+            };
+            found.insert(dir.to_path_buf(), walked);
+        }
+        trail.visited.insert(canonical, is_module);
+    }
+}
+
+/// What the walk knows of a module directory: its canonical path, and its listing.
+#[derive(Debug, Default)]
+struct Walked {
+    canonical: Option<PathBuf>,
+    listing: Option<Listing>,
+}
+
+/// What a directory entry is, from the directory listing itself (`d_type`): no `stat` per
+/// entry, except to follow a symlink.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Directory,
+    /// A symlink, or an entry whose type the listing does not give: followed with `stat`.
+    Followed,
+    Other,
+}
+
+impl Kind {
+    fn of(entry: &std::fs::DirEntry) -> Kind {
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => Kind::Directory,
+            Ok(t) if t.is_symlink() => Kind::Followed,
+            Ok(_) => Kind::Other,
+            Err(_) => Kind::Followed,
+        }
+    }
+
+    fn is_dir(self, path: &Path) -> bool {
+        match self {
+            Kind::Directory => true,
+            // `metadata` follows symlinks; a dangling one is not a directory.
+            Kind::Followed => std::fs::metadata(path).is_ok_and(|m| m.is_dir()),
+            Kind::Other => false,
         }
     }
 }
@@ -439,6 +522,32 @@ mod tests {
             "{:?}",
             found.notes
         );
+    }
+
+    #[test]
+    fn each_module_directory_comes_with_the_walks_listing_of_it() {
+        let t = tree(&[
+            "a/main.tf",
+            "b/y.tf",
+            "b/x.tofu",
+            "b/README.md",
+            "c/notes.md",
+        ]);
+        let found = discover(&[t.path().to_path_buf()], &Excludes::default(), true);
+        assert_eq!(rel(t.path(), &found.dirs), ["a", "b"]);
+        let names: Vec<Vec<String>> = (found.listings.iter())
+            .map(|listing| {
+                let listing = listing.as_ref().expect("listed by the walk");
+                let mut names: Vec<String> = listing.names.iter().map(|n| n.name.clone()).collect();
+                names.sort();
+                names
+            })
+            .collect();
+        assert_eq!(names, [vec!["main.tf"], vec!["x.tofu", "y.tf"]]);
+        // A directory named by a file argument is listed when it is checked.
+        let found = discover(&[t.path().join("a/main.tf")], &Excludes::default(), true);
+        assert_eq!(found.listings.len(), 1);
+        assert!(found.listings[0].is_none());
     }
 
     #[cfg(unix)]

@@ -179,6 +179,18 @@ pub(crate) fn read_and_parse(
     max_bytes: u64,
     overlay: &Overlay,
 ) -> Read {
+    match read_config_bytes(path, max_bytes, overlay) {
+        Ok(bytes) => parse_bytes(bytes, id, syntax),
+        Err(failure) => Read::Unreadable(failure),
+    }
+}
+
+/// The bytes of a configuration file, as [`read_bytes`] reads them, or as `overlay` has them.
+pub(crate) fn read_config_bytes(
+    path: &Path,
+    max_bytes: u64,
+    overlay: &Overlay,
+) -> Result<Vec<u8>, ReadFailure> {
     // The engine's tests crash here on purpose, to prove one directory's crash spares the rest.
     #[cfg(test)]
     if path.file_name().is_some_and(|n| n == INJECT_PANIC) {
@@ -186,21 +198,20 @@ pub(crate) fn read_and_parse(
     }
     if let Some(stand_in) = overlay.file(path) {
         let Some(text) = stand_in else {
-            return Read::Unreadable(ReadFailure::Io(std::io::ErrorKind::NotFound.into()));
+            return Err(ReadFailure::Io(std::io::ErrorKind::NotFound.into()));
         };
         let bytes = text.len() as u64;
         if bytes > max_bytes {
             let limit = max_bytes;
-            return Read::Unreadable(ReadFailure::TooLarge { bytes, limit });
+            return Err(ReadFailure::TooLarge { bytes, limit });
         }
-        let parsed = syntax::parse(id, syntax, text);
-        let text = text.to_string();
-        return Read::Parsed { text, parsed };
+        return Ok(text.as_bytes().to_vec());
     }
-    let bytes = match read_bytes(path, max_bytes) {
-        Ok(bytes) => bytes,
-        Err(failure) => return Read::Unreadable(failure),
-    };
+    read_bytes(path, max_bytes)
+}
+
+/// Parses the bytes of a file as file `id` in `syntax`, when they are UTF-8.
+pub(crate) fn parse_bytes(bytes: Vec<u8>, id: FileId, syntax: Syntax) -> Read {
     match String::from_utf8(bytes) {
         Ok(text) => {
             let parsed = syntax::parse(id, syntax, &text);

@@ -1,5 +1,6 @@
 //! What rules see: one view of a module directory, both views at once, or a Terragrunt tree.
 
+use std::cell::OnceCell;
 use std::path::Path;
 
 use crate::diagnostic::Diagnostic;
@@ -10,6 +11,7 @@ use crate::module::merge::{LoadedFile, Module};
 use crate::source::{FileId, SourceFiles};
 use crate::terragrunt::Tree;
 
+use super::schema::Judgement;
 use super::targets::Targets;
 use super::{Rule, RuleSettings};
 
@@ -34,6 +36,10 @@ pub(crate) struct Context<'a> {
     pub(crate) targets: &'a Targets,
     /// The texts standing in for files (unsaved buffers, `--diff`'s fixes): what exists.
     pub(crate) overlay: &'a Overlay,
+    /// What [`super::schema::judgements`] found, once it was asked.
+    pub(crate) judgements: OnceCell<Vec<Judgement>>,
+    /// The directory's override files saved with a `.txt` extension, in name order.
+    pub(crate) text_override_copies: &'a [String],
 }
 
 impl Context<'_> {

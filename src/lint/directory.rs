@@ -5,11 +5,15 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::diagnostic::{self, Applicability, Diagnostic, FindingId, Views, ids};
-use crate::input::listing::config_files;
+use crate::input::listing::{Listing, config_files};
 use crate::input::neighbours::Neighbours;
 use crate::input::overlay::Overlay;
-use crate::input::read::{DEFAULT_MAX_FILE_BYTES, LoadedSource, Reader, read_and_parse};
+use crate::input::read::{
+    DEFAULT_MAX_FILE_BYTES, LoadedSource, Read, ReadFailure, Reader, parse_bytes, read_config_bytes,
+};
 use crate::knowledge::View;
 use crate::knowledge::features::{Body, Place};
 use crate::knowledge::files::ConfigName;
@@ -123,20 +127,36 @@ struct BuiltView<'a> {
 }
 
 pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult {
+    check_listed_directory(dir, None, options)
+}
+
+/// Checks `dir`, whose configuration files the walk may have listed already.
+pub(crate) fn check_listed_directory(
+    dir: &Path,
+    listing: Option<Listing>,
+    options: &Options,
+) -> DirectoryResult {
     let mut result = DirectoryResult {
         files: SourceFiles::default(),
         modules: Vec::new(),
         diagnostics: Vec::new(),
         bytes: 0,
     };
-    let names = match config_files(dir) {
+    let listing = listing.map_or_else(|| config_files(dir), Ok);
+    let (names, text_override_copies) = match listing {
         Ok(listing) if !listing.not_utf8.is_empty() => {
             result
                 .diagnostics
                 .extend(listing.not_utf8.iter().map(|path| name_not_utf8(path)));
             return result;
         }
-        Ok(listing) => with_overlaid_names(dir, listing.names, &options.overlay),
+        Ok(listing) => (
+            with_overlaid_names(dir, listing.names, &options.overlay),
+            // A copy that a fix renamed away is gone.
+            (listing.text_override_copies.into_iter())
+                .filter(|name| options.overlay.file(&dir.join(name)) != Some(None))
+                .collect::<Vec<String>>(),
+        ),
         Err(error) => {
             let message = format!("cannot read directory: {error}");
             result
@@ -202,7 +222,12 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
             module: merged.module,
         });
     }
-    let found = run_directory_rules(dir, &result, &built, &view_files, &dir_files, options);
+    let listed = Listed {
+        view_files: &view_files,
+        dir_files: &dir_files,
+        text_override_copies: &text_override_copies,
+    };
+    let found = run_directory_rules(dir, &result, &built, &listed, options);
     result.diagnostics.extend(found);
     result.modules = built.into_iter().map(|b| b.module).collect();
 
@@ -300,26 +325,59 @@ fn read_files(
     options: &Options,
     result: &mut DirectoryResult,
 ) -> Vec<DirFile> {
-    let mut dir_files = Vec::with_capacity(names.len());
-    for (index, name) in names.into_iter().enumerate() {
-        let loaded = view_files
-            .iter()
-            .any(|(_, v)| v.loaded().any(|i| i == index));
-        let source = if loaded {
+    // A large directory's files are read and parsed in parallel, so that one directory with
+    // big files does not hold a run on one thread; the results keep the directory's order.
+    // A file's id is its place among the files whose text is recorded (all but the unreadable
+    // ones), so the ids are given between reading and parsing.
+    let mut loaded = vec![false; names.len()];
+    for index in view_files.iter().flat_map(|(_, v)| v.loaded()) {
+        loaded[index] = true;
+    }
+    let bytes: Vec<Option<Result<Vec<u8>, ReadFailure>>> = (names.par_iter().enumerate())
+        .map(|(index, name)| {
             let path = dir.join(&name.name);
-            let id = FileId(result.files.len() as u32);
-            let syntax = name.extension.syntax();
-            let overlay = &options.overlay;
-            let read = read_and_parse(&path, id, syntax, options.max_file_bytes, overlay);
-            let source = read.into_file(path, &mut result.files, Reader::Module);
-            result.bytes += source.bytes;
-            source
-        } else {
-            LoadedSource::default()
+            loaded[index]
+                .then(|| read_config_bytes(&path, options.max_file_bytes, &options.overlay))
+        })
+        .collect();
+    let mut next_id = result.files.len();
+    let ids: Vec<FileId> = (bytes.iter())
+        .map(|read| {
+            let id = FileId(next_id as u32);
+            next_id += usize::from(matches!(read, Some(Ok(_))));
+            id
+        })
+        .collect();
+    let reads: Vec<Option<Read>> = (bytes.into_par_iter().zip(&names).zip(ids))
+        .map(|((read, name), id)| {
+            read.map(|read| match read {
+                Ok(bytes) => parse_bytes(bytes, id, name.extension.syntax()),
+                Err(failure) => Read::Unreadable(failure),
+            })
+        })
+        .collect();
+    let mut dir_files = Vec::with_capacity(names.len());
+    for (name, read) in names.into_iter().zip(reads) {
+        let source = match read {
+            Some(read) => {
+                let source =
+                    read.into_file(dir.join(&name.name), &mut result.files, Reader::Module);
+                result.bytes += source.bytes;
+                source
+            }
+            None => LoadedSource::default(),
         };
         dir_files.push(DirFile { name, source });
     }
     dir_files
+}
+
+/// What the directory holds: each view's files, every file as read, and the `.txt` copies of
+/// override files.
+struct Listed<'a> {
+    view_files: &'a [(View, ViewFiles)],
+    dir_files: &'a [DirFile],
+    text_override_copies: &'a [String],
 }
 
 /// Runs the per-view rules on every built view, then the directory rules.
@@ -327,10 +385,14 @@ fn run_directory_rules(
     dir: &Path,
     result: &DirectoryResult,
     built: &[BuiltView],
-    view_files: &[(View, ViewFiles)],
-    dir_files: &[DirFile],
+    listed: &Listed,
     options: &Options,
 ) -> Vec<Diagnostic> {
+    let Listed {
+        view_files,
+        dir_files,
+        text_override_copies,
+    } = listed;
     let neighbours = Neighbours::new(options.max_file_bytes).with_overlay(options.overlay.clone());
     let targets: Vec<Targets> = built
         .iter()
@@ -353,6 +415,8 @@ fn run_directory_rules(
             neighbours: &neighbours,
             targets,
             overlay: &options.overlay,
+            judgements: std::cell::OnceCell::new(),
+            text_override_copies,
         })
         .collect();
     let shadowed: Vec<(FileId, FileId)> = view_files

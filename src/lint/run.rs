@@ -165,6 +165,8 @@ mod tests {
             neighbours: &neighbours,
             targets: &crate::lint::targets::Targets::newest_stable(View::OpenTofu),
             overlay: &crate::input::overlay::Overlay::default(),
+            judgements: std::cell::OnceCell::new(),
+            text_override_copies: &[],
         };
         let mut found = Vec::new();
         run_rules(Target::View(&ctx), &mut found);

@@ -3,7 +3,7 @@
 //! that readers take for the setting. With different values it is a warning; with equal ones,
 //! a leftover of a copy and paste, a notice.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use crate::diagnostic::fix::list_item_removal;
 use crate::diagnostic::{Applicability, Diagnostic, Fix, Severity};
@@ -72,7 +72,8 @@ fn static_key(key: &Expr) -> Option<&str> {
 
 /// Reports each entry whose key an earlier entry of the same object already set.
 fn check_object(ctx: &Context, items: &[ObjectItem], out: &mut Vec<Diagnostic>) {
-    let mut seen: HashMap<&str, &ObjectItem> = HashMap::with_capacity(items.len());
+    let mut seen: HashMap<&str, &ObjectItem> =
+        HashMap::with_capacity_and_hasher(items.len(), Default::default());
     for item in items {
         let Some(key) = static_key(&item.key) else {
             continue;

@@ -29,8 +29,8 @@ const NOTE: &str = "Only `override.tf` and names ending in `_override.tf` (with 
                     definition, not a change.";
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    for name in text_copies_of_overrides(ctx) {
-        out.push(not_loaded(ctx, &name));
+    for name in ctx.text_override_copies {
+        out.push(not_loaded(ctx, name));
     }
     for loaded in ctx.primary {
         let name = ctx.files.get(loaded.file.id).file_name();
@@ -42,24 +42,6 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             out.push(lookalike(ctx, loaded, name, &real));
         }
     }
-}
-
-/// The override files of `dir` saved with a `.txt` extension (`main_override.tf.txt`, as some
-/// editors save them), in name order: neither tool reads them.
-fn text_copies_of_overrides(ctx: &Context) -> Vec<String> {
-    let dir = ctx.dir;
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = (entries.flatten())
-        .filter_map(|entry| entry.file_name().into_string().ok())
-        .filter(|name| {
-            let config = name.strip_suffix(".txt").and_then(classify);
-            config.is_some_and(|c| c.is_override) && ctx.overlay.exists(&dir.join(name))
-        })
-        .collect();
-    names.sort();
-    names
 }
 
 /// `` `main_override.tf.txt` is not loaded: its name ends in `.txt` ``

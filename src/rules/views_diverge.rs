@@ -2,7 +2,9 @@
 //! fails to load: what one view defines, or fails on, exists only for one tool's users, which
 //! is rarely meant.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+
+use foldhash::HashSet;
 
 use crate::diagnostic::{Diagnostic, Label, Views};
 use crate::knowledge::View;

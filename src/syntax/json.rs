@@ -19,9 +19,10 @@
 //! and bounds the nesting depth before anything recursive looks at the tree.
 
 use std::cell::{Cell, OnceCell};
-use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::Arc;
 
+use foldhash::HashMap;
 use hcl_edit::Span as _;
 use hcl_edit::template::Element;
 use jsonc_parser::ast::{Array, Object, ObjectProp, ObjectPropName, Value};
@@ -368,7 +369,7 @@ impl Lowerer<'_> {
     /// One body, from one object or several (an array of objects at body level is merged).
     fn body(&mut self, objects: &[&Object], schema: Schema) -> Result<Body> {
         let mut out = Body::default();
-        let mut defined: HashMap<String, Span> = HashMap::new();
+        let mut defined: HashMap<String, Span> = HashMap::default();
         for prop in objects.iter().flat_map(|o| o.properties.iter()) {
             let (name, name_range) = prop_name(prop);
             if name == "//" {
@@ -414,7 +415,7 @@ impl Lowerer<'_> {
             out.attributes.push(Attribute {
                 name: name.to_string(),
                 name_span,
-                expr: self.expr(&prop.value, self.judged(name)),
+                expr: Arc::new(self.expr(&prop.value, self.judged(name))),
             });
         }
         Ok(out)

@@ -9,6 +9,7 @@ pub(crate) mod native;
 pub(crate) mod scan;
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use crate::source::{FileId, Span, Syntax};
 
@@ -45,7 +46,9 @@ impl Body {
 pub(crate) struct Attribute {
     pub(crate) name: String,
     pub(crate) name_span: Span,
-    pub(crate) expr: Expr,
+    /// Shared with the merged modules of both views, which hold the same expression: copying
+    /// every expression tree into each view's module was 4-5% of a lint run's CPU.
+    pub(crate) expr: Arc<Expr>,
 }
 
 impl Attribute {

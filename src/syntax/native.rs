@@ -9,9 +9,11 @@
 //! - newlines inside `for` expressions (see [`super::scan`]): replaced by spaces.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::ops::Range;
+use std::sync::Arc;
 
+use foldhash::HashMap;
 use hcl_edit::Span as _;
 use hcl_edit::expr::{Expression, FuncCall, FuncName, ObjectKey, TraversalOperator};
 use hcl_edit::structure::{BlockLabel, Body as HclBody, Structure};
@@ -313,35 +315,45 @@ impl Lowerer<'_> {
     }
 
     fn source(&self, range: Option<Range<usize>>, fallback: &str) -> String {
+        self.source_str(range, fallback).to_string()
+    }
+
+    /// The text at `range` as written (a key hcl-edit read renamed is read back here), or
+    /// `fallback`.
+    fn source_str<'s>(&'s self, range: Option<Range<usize>>, fallback: &'s str) -> &'s str {
         match range.and_then(|r| self.text.get(r)) {
-            Some(s) if self.fixed_span.is_none() => s.to_string(),
-            _ => fallback.to_string(),
+            Some(s) if self.fixed_span.is_none() => s,
+            _ => fallback,
         }
     }
 
     fn body(&self, body: &HclBody, duplicates: &mut Vec<DuplicateAttribute>) -> Body {
         let mut out = Body::default();
-        // The first definition of each attribute name, to report repeats in one pass.
-        let mut first_spans: HashMap<String, Span> = HashMap::new();
+        // The first definition of each attribute name, to report repeats in one pass (keyed by
+        // the name's text, not a copy of it).
+        let mut first_spans: HashMap<&str, Span> = HashMap::default();
         for structure in body.iter() {
             match structure {
                 Structure::Attribute(attr) => {
                     let name_range = attr.key.span();
-                    let name = self.source(name_range.clone(), attr.key.as_str());
+                    let name_text = self.source_str(name_range.clone(), attr.key.as_str());
+                    let name = name_text.to_string();
                     let name_span = self.span(name_range);
-                    if let Some(&first) = first_spans.get(&name) {
-                        duplicates.push(DuplicateAttribute {
+                    match first_spans.entry(name_text) {
+                        Entry::Occupied(first) => duplicates.push(DuplicateAttribute {
                             name: name.clone(),
-                            first,
+                            first: *first.get(),
                             second: name_span,
                             syntax: Syntax::Native,
-                        });
+                        }),
+                        Entry::Vacant(slot) => {
+                            slot.insert(name_span);
+                        }
                     }
-                    first_spans.entry(name.clone()).or_insert(name_span);
                     out.attributes.push(Attribute {
                         name,
                         name_span,
-                        expr: self.expr(&attr.value),
+                        expr: Arc::new(self.expr(&attr.value)),
                     });
                 }
                 Structure::Block(block) => {

@@ -1,6 +1,6 @@
 //! Appending primary blocks and merging override blocks, kind by kind (spec §2, §3).
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 
 use crate::diagnostic::fix::is_json;
 use crate::diagnostic::{Applicability, Fix, ids};

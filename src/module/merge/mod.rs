@@ -56,9 +56,9 @@ pub(crate) fn merge(
         files,
         module: Module::new(view),
         diagnostics: Vec::new(),
-        check_data: std::collections::HashMap::new(),
+        check_data: foldhash::HashMap::default(),
         required_providers_blocks: Vec::new(),
-        variable_defaults: std::collections::HashMap::new(),
+        variable_defaults: foldhash::HashMap::default(),
     };
     for loaded in primary {
         merger.check_blocks(loaded.file, false);
@@ -121,11 +121,11 @@ pub(crate) struct Merger<'a> {
     module: Module,
     diagnostics: Vec<Diagnostic>,
     /// `data` blocks nested in `check` blocks: only for duplicate detection.
-    check_data: std::collections::HashMap<Address, Span>,
+    check_data: foldhash::HashMap<Address, Span>,
     /// Headers of the primary `required_providers` blocks seen so far.
     required_providers_blocks: Vec<Span>,
     /// The defaults of the variables overridden so far, as merging has converted them.
-    variable_defaults: std::collections::HashMap<Address, variables::VariableDefault>,
+    variable_defaults: foldhash::HashMap<Address, variables::VariableDefault>,
 }
 
 impl Merger<'_> {
@@ -260,7 +260,7 @@ impl Merger<'_> {
     /// A module call's `providers` map may assign each child provider configuration once
     /// (`Duplicate provider address`, at the second value, in both tools).
     fn check_passed_providers(&mut self, providers: &Expr) {
-        let mut seen: std::collections::HashMap<String, Span> = std::collections::HashMap::new();
+        let mut seen: foldhash::HashMap<String, Span> = foldhash::HashMap::default();
         for (address, key, value) in provider_pairs(self.files, providers) {
             match seen.get(&address) {
                 None => {

@@ -1,7 +1,9 @@
 //! The effective module: what a tool runs once override files are merged, with provenance.
 
-use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
+
+use foldhash::HashMap;
 
 use crate::knowledge::View;
 use crate::source::Span;
@@ -74,7 +76,7 @@ impl Address {
 pub struct MergedAttribute {
     pub name: String,
     pub name_span: Span,
-    pub(crate) expr: Expr,
+    pub(crate) expr: Arc<Expr>,
     pub origin: Origin,
     /// The attribute this one replaced (name through expression), if any.
     pub replaced: Option<Span>,
@@ -256,9 +258,9 @@ impl Module {
         Module {
             view,
             objects: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
             locals: Vec::new(),
-            local_index: HashMap::new(),
+            local_index: HashMap::default(),
             terraform: TerraformSettings::default(),
             unmerged: Vec::new(),
             events: Vec::new(),
