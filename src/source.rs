@@ -58,7 +58,8 @@ pub enum Syntax {
     TerragruntJson,
 }
 
-/// One file's text, its path and a line index.
+/// One file's text, its path and a line index; or an excerpt of it (see
+/// [`SourceFile::excerpt`]). Byte offsets given to its methods are always the whole file's.
 #[derive(Debug)]
 pub struct SourceFile {
     /// The path as the file was found (relative to the working directory when the user gave a
@@ -66,8 +67,23 @@ pub struct SourceFile {
     pub path: PathBuf,
     /// The path as shown to users (`/`-separated, no leading `./`).
     pub display: String,
+    /// The file's text; in an excerpt, only the kept lines, one after the other.
     pub text: String,
+    /// Where each line of `text` starts in `text`.
     line_starts: Vec<u32>,
+    /// In an excerpt, where its lines were in the whole file.
+    excerpt: Option<Excerpt>,
+}
+
+/// Where an excerpt's lines come from.
+#[derive(Debug)]
+struct Excerpt {
+    /// For each kept line: its 0-based index in the whole file...
+    line_numbers: Vec<u32>,
+    /// ...and the byte offset at which it starts there.
+    starts: Vec<u32>,
+    /// The whole file's length in bytes.
+    len: usize,
 }
 
 impl SourceFile {
@@ -81,22 +97,127 @@ impl SourceFile {
             display,
             text,
             line_starts,
+            excerpt: None,
         }
+    }
+
+    /// What a report needs of this file for labels at `ranges` (whole-file byte ranges): the
+    /// lines each range touches and the line after it, which the human format shows between
+    /// two labelled lines one line apart. Every method answers for those ranges as the whole
+    /// file would. (Of an excerpt, the ranges must be on its lines.)
+    pub fn excerpt(&self, ranges: impl IntoIterator<Item = Range<usize>>) -> SourceFile {
+        let mut lines: Vec<usize> = Vec::new();
+        for range in ranges {
+            let first = self.kept_line(self.local_offset(range.start));
+            let last = self.kept_line(self.local_offset(range.end)) + 1;
+            lines.extend(first..=last.min(self.line_starts.len() - 1));
+        }
+        lines.sort_unstable();
+        lines.dedup();
+        let mut text = String::new();
+        let mut line_starts = Vec::with_capacity(lines.len());
+        for &line in &lines {
+            line_starts.push(clamp_u32(text.len()));
+            text.push_str(self.kept_line_text(line));
+        }
+        SourceFile {
+            path: self.path.clone(),
+            display: self.display.clone(),
+            text,
+            line_starts,
+            excerpt: Some(Excerpt {
+                starts: lines.iter().map(|&kept| self.whole_start(kept)).collect(),
+                line_numbers: (lines.iter())
+                    .map(|&kept| clamp_u32(self.line_of_local(self.line_starts[kept] as usize)))
+                    .collect(),
+                len: self.len(),
+            }),
+        }
+    }
+
+    /// The whole file's text, `None` in an excerpt.
+    pub fn whole_text(&self) -> Option<&str> {
+        self.excerpt.is_none().then_some(self.text.as_str())
+    }
+
+    /// The whole file's length in bytes.
+    pub fn len(&self) -> usize {
+        self.excerpt.as_ref().map_or(self.text.len(), |e| e.len)
+    }
+
+    /// Whether the file is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Where a whole-file byte offset is in `text` (clamped to it). In an excerpt, the offset
+    /// must be on a kept line.
+    pub fn local_offset(&self, offset: usize) -> usize {
+        let Some(excerpt) = &self.excerpt else {
+            return offset.min(self.text.len());
+        };
+        let line = match excerpt.starts.binary_search(&clamp_u32(offset)) {
+            Ok(line) => line,
+            Err(0) => return 0,
+            Err(next) => next - 1,
+        };
+        let local = self.line_starts[line] as usize + (offset - excerpt.starts[line] as usize);
+        local.min(self.text.len())
+    }
+
+    /// The 0-based line index in the whole file of the line holding `local`, an offset in
+    /// `text`.
+    pub fn line_of_local(&self, local: usize) -> usize {
+        let kept = self.kept_line(local);
+        self.excerpt
+            .as_ref()
+            .map_or(kept, |e| e.line_numbers[kept] as usize)
+    }
+
+    /// Where the line of the whole file with 0-based index `line` is in `text`, with its
+    /// newline; `None` when it is not in the file (or not kept).
+    pub fn local_line_range(&self, line: usize) -> Option<Range<usize>> {
+        let kept = match &self.excerpt {
+            None => line,
+            Some(excerpt) => excerpt.line_numbers.binary_search(&clamp_u32(line)).ok()?,
+        };
+        let start = *self.line_starts.get(kept)? as usize;
+        let end = (self.line_starts.get(kept + 1)).map_or(self.text.len(), |&s| s as usize);
+        Some(start..end)
+    }
+
+    /// The index in `line_starts` of the line holding `local`, an offset in `text`.
+    fn kept_line(&self, local: usize) -> usize {
+        match self.line_starts.binary_search(&clamp_u32(local)) {
+            Ok(line) => line,
+            Err(next) => next.saturating_sub(1),
+        }
+    }
+
+    /// Where the line with index `kept` in `line_starts` starts in the whole file.
+    fn whole_start(&self, kept: usize) -> u32 {
+        self.excerpt
+            .as_ref()
+            .map_or(self.line_starts[kept], |e| e.starts[kept])
+    }
+
+    /// The text of the line with index `kept` in `line_starts`, with its newline.
+    fn kept_line_text(&self, kept: usize) -> &str {
+        let start = self.line_starts[kept] as usize;
+        let end = (self.line_starts.get(kept + 1)).map_or(self.text.len(), |&s| s as usize);
+        self.text.get(start..end).unwrap_or("")
     }
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
-        let line = match self.line_starts.binary_search(&clamp_u32(offset)) {
-            Ok(line) => line,
-            Err(next) => next - 1,
-        };
-        let line_start = self.line_starts[line] as usize;
+        let offset = self.local_offset(offset);
+        let kept = self.kept_line(offset);
+        let line_start = self.line_starts[kept] as usize;
         let column = self
             .text
             .get(line_start..offset)
             .map_or(offset - line_start, |s| s.chars().count());
-        (line + 1, column + 1)
+        (self.line_of_local(offset) + 1, column + 1)
     }
 
     /// 0-based index of the line holding `offset`.
@@ -104,14 +225,24 @@ impl SourceFile {
         self.line_col(offset).0 - 1
     }
 
-    /// Byte offsets at which each line starts.
+    /// Byte offsets at which each line of `text` starts in it (in an excerpt, each kept line).
     pub fn line_starts(&self) -> &[u32] {
         &self.line_starts
     }
 
     /// The text of a span (empty if the span does not fit the file).
     pub fn slice(&self, span: Span) -> &str {
-        self.text.get(span.range()).unwrap_or("")
+        let range = match self.excerpt {
+            None => span.range(),
+            Some(_) => self.local_offset(span.start as usize)..self.local_offset(span.end as usize),
+        };
+        self.text.get(range).unwrap_or("")
+    }
+
+    /// The text of the line holding a byte offset, without its newline.
+    pub fn line_text(&self, offset: usize) -> &str {
+        let text = self.kept_line_text(self.kept_line(self.local_offset(offset)));
+        text.strip_suffix('\n').unwrap_or(text)
     }
 
     /// The file's name without directories.
@@ -207,6 +338,32 @@ pub(crate) fn clean(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An excerpt answers for its labels' ranges as the whole file does, and keeps the line
+    /// after each range.
+    #[test]
+    fn an_excerpt_answers_as_the_whole_file() {
+        let whole = SourceFile::new("a.tf".into(), "a\nbç = 1\nc\nd\ne = 2\nf\ng".into());
+        let ranges = [3..7, 15..20, 23..23];
+        let excerpt = whole.excerpt(ranges.clone());
+        assert_eq!(excerpt.text, "bç = 1\nc\ne = 2\nf\ng");
+        assert_eq!((excerpt.len(), excerpt.whole_text()), (23, None));
+        for range in ranges {
+            for offset in [range.start, range.end] {
+                assert_eq!(excerpt.line_col(offset), whole.line_col(offset), "{offset}");
+                assert_eq!(
+                    excerpt.line_text(offset),
+                    whole.line_text(offset),
+                    "{offset}"
+                );
+            }
+            let span = Span::new(FileId(0), range);
+            assert_eq!(excerpt.slice(span), whole.slice(span));
+        }
+        assert_eq!(excerpt.local_line_range(2), Some(8..10));
+        assert_eq!(excerpt.local_line_range(3), None);
+        assert_eq!(excerpt.line_of_local(10), 4);
+    }
 
     #[test]
     fn line_col_counts_from_one_and_in_characters() {

@@ -52,11 +52,14 @@ pub(crate) fn plan(
     max_bytes: u64,
     overlay: &Overlay,
 ) -> Planned {
-    // The texts the run checked, which the fixes' ranges are of.
+    // The texts the run checked, which the fixes' ranges are of (the files fixes change are
+    // kept whole: see `diagnostic::excerpt_files`).
     let mut checked: HashMap<&Path, &str> = HashMap::new();
     for d in diagnostics {
         for label in d.primary.iter().chain(&d.secondary) {
-            checked.insert(&label.file.path, &label.file.text);
+            if let Some(text) = label.file.whole_text() {
+                checked.insert(&label.file.path, text);
+            }
         }
     }
     let roots: Vec<PathBuf> = roots.iter().filter_map(|r| canonical_dir(r)).collect();

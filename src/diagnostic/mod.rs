@@ -244,6 +244,47 @@ impl Diagnostic {
     }
 }
 
+/// Replaces the files `diagnostics`' labels point into by excerpts of them: the lines the
+/// labels touch ([`SourceFile::excerpt`]), one excerpt per file, so that a report keeps a few
+/// lines of each file with a finding instead of the whole file. The files a fix changes stay
+/// whole: applying the fix needs their text. What the formats print does not change.
+pub fn excerpt_files(diagnostics: &mut [Diagnostic]) {
+    use std::collections::{HashMap, HashSet};
+    let fixed: HashSet<&std::path::Path> = (diagnostics.iter())
+        .filter_map(|d| d.fix.as_ref())
+        .flat_map(Fix::paths)
+        .collect();
+    // Each file (by identity) with the ranges of its labels, in first-seen order.
+    let mut ranges: HashMap<*const SourceFile, (&Arc<SourceFile>, Vec<Range<usize>>)> =
+        HashMap::new();
+    let labels = diagnostics
+        .iter()
+        .flat_map(|d| d.primary.iter().chain(&d.secondary));
+    for label in labels {
+        if fixed.contains(label.file.path.as_path()) || label.file.whole_text().is_none() {
+            continue;
+        }
+        (ranges.entry(Arc::as_ptr(&label.file)))
+            .or_insert_with(|| (&label.file, Vec::new()))
+            .1
+            .push(label.range.clone());
+    }
+    let excerpts: HashMap<*const SourceFile, Arc<SourceFile>> = (ranges.into_iter())
+        .map(|(key, (file, ranges))| (key, Arc::new(file.excerpt(ranges))))
+        .collect();
+    for diagnostic in diagnostics.iter_mut() {
+        for label in diagnostic
+            .primary
+            .iter_mut()
+            .chain(&mut diagnostic.secondary)
+        {
+            if let Some(excerpt) = excerpts.get(&Arc::as_ptr(&label.file)) {
+                label.file = Arc::clone(excerpt);
+            }
+        }
+    }
+}
+
 /// Sorts diagnostics into their stable output order.
 pub fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

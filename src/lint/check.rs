@@ -31,11 +31,10 @@ pub(crate) struct RunResult {
 /// Checks everything `found` lists; `given` are the command-line paths (Terragrunt paths are
 /// shown relative to them). Runs on the current rayon pool.
 pub(crate) fn check_all(mut found: Discovery, given: &[PathBuf], options: &Options) -> RunResult {
-    // Keep only the findings of each directory: its modules, and the files no finding points
-    // into, are dropped as soon as it is done. A finding keeps its file's text for the report
-    // until the end (on a generated monorepo with a finding in every directory, about 17 KB per
-    // directory: the run's peak memory grows with the number of findings). The Terragrunt tree
-    // is checked alongside, in the same pool.
+    // Keep only the findings of each directory: its modules and files are dropped as soon as it
+    // is done. A finding keeps an excerpt of its files (the lines its labels touch) for the
+    // report, or the whole file when a fix changes it. The Terragrunt tree is checked
+    // alongside, in the same pool.
     // One per directory, so that the zip below drops none (a directory with no listing is
     // listed when checked).
     let mut listings = std::mem::take(&mut found.listings);
@@ -65,7 +64,9 @@ pub(crate) fn check_all(mut found: Discovery, given: &[PathBuf], options: &Optio
     };
     run.diagnostics
         .extend(results.into_iter().flat_map(|r| r.0));
-    run.diagnostics.extend(terragrunt.diagnostics);
+    let mut terragrunt_diagnostics = terragrunt.diagnostics;
+    diagnostic::excerpt_files(&mut terragrunt_diagnostics);
+    run.diagnostics.extend(terragrunt_diagnostics);
     // Terragrunt runs whichever tool the unit uses: its findings are about every view checked.
     name_views(&mut run.diagnostics, options.views);
     diagnostic::sort(&mut run.diagnostics);
@@ -81,7 +82,11 @@ fn check_directory_isolated(
     match catch_unwind(AssertUnwindSafe(|| {
         check_listed_directory(dir, listing, options)
     })) {
-        Ok(result) => (result.diagnostics, result.files.len(), result.bytes),
+        Ok(mut result) => {
+            // The directory's files go when it is done: its findings keep excerpts of them.
+            diagnostic::excerpt_files(&mut result.diagnostics);
+            (result.diagnostics, result.files.len(), result.bytes)
+        }
         Err(panic) => (vec![crashed(display_path(dir), panic)], 0, 0),
     }
 }

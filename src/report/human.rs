@@ -9,7 +9,7 @@ use codespan_reporting::diagnostic::{
 use codespan_reporting::files::{Error, Files};
 use codespan_reporting::term::{self, termcolor::Buffer};
 
-use crate::diagnostic::{Applicability, Diagnostic, Severity, Views};
+use crate::diagnostic::{Applicability, Diagnostic, Label, Severity, Views};
 use crate::source::SourceFile;
 
 /// Renders one diagnostic; codespan ends it with a blank line.
@@ -24,13 +24,12 @@ pub(crate) fn render(
     let mut files = LabelFiles::default();
     let mut labels = Vec::new();
     if let Some(primary) = &diagnostic.primary {
-        let id = files.add(&primary.file);
-        labels.push(CsLabel::primary(id, primary.range.clone()).with_message(&primary.message));
+        let (id, range) = files.add(primary);
+        labels.push(CsLabel::primary(id, range).with_message(&primary.message));
     }
     for secondary in &diagnostic.secondary {
-        let id = files.add(&secondary.file);
-        labels
-            .push(CsLabel::secondary(id, secondary.range.clone()).with_message(&secondary.message));
+        let (id, range) = files.add(secondary);
+        labels.push(CsLabel::secondary(id, range).with_message(&secondary.message));
     }
     let mark = super::fixable_mark(diagnostic, unsafe_fixes);
     let message = if diagnostic.primary.is_none() && !diagnostic.path.is_empty() {
@@ -98,19 +97,23 @@ fn severity(severity: Severity) -> CsSeverity {
     }
 }
 
-/// The files one diagnostic's labels point into, served from our own line index.
+/// The files one diagnostic's labels point into, served from our own line index. codespan sees
+/// each file's `text` (in an excerpt, its kept lines) and the whole file's line numbers.
 #[derive(Default)]
 struct LabelFiles<'a> {
     files: Vec<&'a Arc<SourceFile>>,
 }
 
 impl<'a> LabelFiles<'a> {
-    fn add(&mut self, file: &'a Arc<SourceFile>) -> usize {
+    /// The label's file id and its range in the file's `text`.
+    fn add(&mut self, label: &'a Label) -> (usize, Range<usize>) {
+        let file = &label.file;
+        let range = file.local_offset(label.range.start)..file.local_offset(label.range.end);
         match self.files.iter().position(|f| Arc::ptr_eq(f, file)) {
-            Some(id) => id,
+            Some(id) => (id, range),
             None => {
                 self.files.push(file);
-                self.files.len() - 1
+                (self.files.len() - 1, range)
             }
         }
     }
@@ -138,20 +141,16 @@ impl<'a> Files<'a> for LabelFiles<'a> {
     }
 
     fn line_index(&'a self, id: usize, byte_index: usize) -> Result<usize, Error> {
-        Ok(self.get(id)?.line_index(byte_index))
+        Ok(self.get(id)?.line_of_local(byte_index))
     }
 
     fn line_range(&'a self, id: usize, line_index: usize) -> Result<Range<usize>, Error> {
         let file = self.get(id)?;
-        let starts = file.line_starts();
-        let start = *starts.get(line_index).ok_or(Error::LineTooLarge {
-            given: line_index,
-            max: starts.len() - 1,
-        })? as usize;
-        let end = starts
-            .get(line_index + 1)
-            .map_or(file.text.len(), |&s| s as usize);
-        Ok(start..end)
+        file.local_line_range(line_index)
+            .ok_or(Error::LineTooLarge {
+                given: line_index,
+                max: file.line_starts().len() - 1,
+            })
     }
 }
 

@@ -61,20 +61,7 @@ pub(crate) fn fingerprint(diagnostic: &Diagnostic) -> String {
     let text = diagnostic
         .primary
         .as_ref()
-        .map(|l| {
-            let source = &l.file.text;
-            let line_start = source[..l.range.start.min(source.len())]
-                .rfind('\n')
-                .map_or(0, |i| i + 1);
-            let line_end = source[l.range.start.min(source.len())..]
-                .find('\n')
-                .map_or(source.len(), |i| l.range.start + i);
-            source
-                .get(line_start..line_end)
-                .unwrap_or("")
-                .trim()
-                .to_string()
-        })
+        .map(|l| l.file.line_text(l.range.start).trim().to_string())
         .unwrap_or_default();
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for part in [

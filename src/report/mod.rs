@@ -169,3 +169,72 @@ fn fixable_summary(diagnostics: &[Diagnostic], unsafe_fixes: bool) -> String {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::{Applicability, Fix, excerpt_files, ids};
+    use crate::source::{SourceFile, SourceFiles, Span};
+
+    /// Every format prints the same bytes from the excerpts a run keeps as from the whole
+    /// files: labels one line apart, two apart (the human format shows the line between), far
+    /// apart, over several lines, at the end of a file without a final newline, in two files;
+    /// and the file a fix changes stays whole.
+    #[test]
+    fn excerpts_render_as_the_whole_files() {
+        let mut files = SourceFiles::default();
+        let lines: Vec<String> = (1..=30)
+            .map(|n| format!("  line_{n} = \"ç{n}\"\n"))
+            .collect();
+        let a = files.add(SourceFile::new("dir/a.tf".into(), lines.concat() + "last"));
+        let b = files.add(SourceFile::new("dir/b.tf".into(), "b = 1\nc = 2\n".into()));
+        let line = |n: usize| {
+            let start: usize = lines[..n - 1].iter().map(String::len).sum();
+            Span::new(a, start + 2..start + 8)
+        };
+        let end = files.get(a).text.len();
+        let mut diagnostics = vec![
+            Diagnostic::error(ids::SYNTAX_ERROR, "several labels")
+                .at(&files, line(3), "primary")
+                .with_label(&files, line(4), "next line")
+                .with_label(&files, line(6), "two lines on")
+                .with_label(&files, line(20), "far")
+                .with_label(&files, line(24).to(line(27)), "several lines")
+                .with_label(&files, Span::new(a, end..end), "at the end")
+                .with_label(&files, Span::new(b, 6..11), "other file"),
+            Diagnostic::error(ids::SYNTAX_ERROR, "fixed")
+                .at(&files, Span::new(b, 0..5), "here")
+                .with_fix(Fix::new("edit", Applicability::Safe).edit(
+                    &files.get(b).path,
+                    0..1,
+                    "d",
+                )),
+        ];
+        let render_all = |diagnostics: &[Diagnostic]| {
+            let catalogue = crate::rules::registry().catalogue();
+            let formats = [
+                Format::Human,
+                Format::Short,
+                Format::Json,
+                Format::Sarif,
+                Format::Github,
+                Format::Checkstyle,
+                Format::Junit,
+                Format::Gitlab,
+            ];
+            let mut out = Vec::new();
+            for format in formats {
+                let totals = Totals::default();
+                render(&mut out, format, false, diagnostics, totals, catalogue).expect("render");
+            }
+            String::from_utf8(out).expect("UTF-8")
+        };
+        let whole = render_all(&diagnostics);
+        excerpt_files(&mut diagnostics);
+        let primary = |d: &Diagnostic| d.primary.clone().expect("a primary label");
+        assert!(primary(&diagnostics[0]).file.whole_text().is_none());
+        assert!(primary(&diagnostics[1]).file.whole_text().is_some());
+        assert!(primary(&diagnostics[0]).file.text.len() < end / 2);
+        assert_eq!(render_all(&diagnostics), whole);
+    }
+}

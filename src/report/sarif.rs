@@ -97,7 +97,7 @@ fn sarif_fix(d: &Diagnostic) -> Option<Value> {
                 // The file is one the finding names (it is what the fix deletes).
                 let labels = d.primary.iter().chain(&d.secondary);
                 let file = labels.map(|l| &l.file).find(|f| f.path == *path)?;
-                let length = file.text.len();
+                let length = file.len();
                 let whole = json!({ "deletedRegion": { "byteOffset": 0, "byteLength": length } });
                 change(path, whole);
             }
