@@ -1046,3 +1046,26 @@ fn duplicate_definition_help_fits_where_the_copies_are() {
          changed arguments into an override file (`z_override.tf.json`)"
     );
 }
+
+/// The binary sets mimalloc's `arena_eager_commit` default to 0 before mimalloc reserves its
+/// first arena (the option's number is checked by name here: `MIMALLOC_VERBOSE=1` prints every
+/// option), and `MIMALLOC_ARENA_EAGER_COMMIT` still overrides it.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_allocator_does_not_commit_its_arena_eagerly() {
+    let option = |env: &[(&str, &str)]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+            .arg("--version")
+            .env("MIMALLOC_VERBOSE", "1")
+            .envs(env.iter().copied())
+            .output()
+            .expect("run tflint-merge");
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        (stderr.lines())
+            .find_map(|line| line.strip_prefix("option 'arena_eager_commit': "))
+            .map(|value| value.trim().to_string())
+    };
+    assert_eq!(option(&[]).as_deref(), Some("0"));
+    let overridden = option(&[("MIMALLOC_ARENA_EAGER_COMMIT", "1")]);
+    assert_eq!(overridden.as_deref(), Some("1"));
+}
