@@ -33,6 +33,9 @@ type Variables = Option<Rc<[String]>>;
 /// A module's [`Summary`] per directory and view, `None` when it cannot be known.
 type Summaries = HashMap<(PathBuf, View), Option<Rc<Summary>>>;
 
+/// One file's [`Summary`] by path, `None` when it cannot be read or parsed.
+type FileSummaries = HashMap<PathBuf, Option<Rc<Summary>>>;
+
 /// A cache of the local modules one directory's checks look at.
 #[derive(Debug)]
 pub(crate) struct Neighbours {
@@ -40,6 +43,8 @@ pub(crate) struct Neighbours {
     overlay: Overlay,
     modules: RefCell<HashMap<PathBuf, Rc<LocalModule>>>,
     summaries: RefCell<Summaries>,
+    /// Each file is parsed once, whichever views load it.
+    file_summaries: RefCell<FileSummaries>,
 }
 
 impl Neighbours {
@@ -49,6 +54,7 @@ impl Neighbours {
             overlay: Overlay::default(),
             modules: RefCell::default(),
             summaries: RefCell::default(),
+            file_summaries: RefCell::default(),
         }
     }
 
@@ -132,36 +138,42 @@ impl Neighbours {
         None
     }
 
-    /// What the module at `dir` holds for its callers' checks, from one parse of its files.
+    /// What the module at `dir` holds for its callers' checks in `view`: the summaries of the
+    /// files `view`'s tool loads, in order; `None` when there are none or one cannot be read or
+    /// parsed (then nothing should be judged).
     fn summary(&self, dir: &Path, view: View) -> Option<Rc<Summary>> {
         let key = (dir.to_path_buf(), view);
         if let Some(found) = self.summaries.borrow().get(&key) {
             return found.clone();
         }
-        let found = self.parsed_files(dir, view).map(|f| Rc::new(summarize(&f)));
+        let module = self.module(dir);
+        let found = if module.files.is_empty() {
+            None
+        } else {
+            let files: Option<Vec<Rc<Summary>>> = view_files(&module.files, view)
+                .loaded()
+                .map(|index| self.file_summary(dir, &module.files[index]))
+                .collect();
+            files.map(|files| Rc::new(Summary::concat(&files)))
+        };
         self.summaries.borrow_mut().insert(key, found.clone());
         found
     }
 
-    /// The files `view`'s tool loads from the module at `dir`, parsed; `None` when there are
-    /// none or one cannot be read or parsed (then nothing should be judged).
-    fn parsed_files(&self, dir: &Path, view: View) -> Option<Vec<File>> {
-        let module = self.module(dir);
-        if module.files.is_empty() {
-            return None;
+    /// The summary of the file `name` in `dir`, from one parse of it.
+    fn file_summary(&self, dir: &Path, name: &ConfigName) -> Option<Rc<Summary>> {
+        let path = dir.join(&name.name);
+        if let Some(found) = self.file_summaries.borrow().get(&path) {
+            return found.clone();
         }
-        view_files(&module.files, view)
-            .loaded()
-            .map(|index| {
-                let name = &module.files[index];
-                let syntax: Syntax = name.extension.syntax();
-                let path = dir.join(&name.name);
-                match read_and_parse(&path, FileId(0), syntax, self.max_file_bytes, &self.overlay) {
-                    Read::Parsed { parsed, .. } => parsed.file.ok(),
-                    _ => None,
-                }
-            })
-            .collect()
+        let syntax: Syntax = name.extension.syntax();
+        let max = self.max_file_bytes;
+        let found = match read_and_parse(&path, FileId(0), syntax, max, &self.overlay) {
+            Read::Parsed { parsed, .. } => parsed.file.ok().map(|file| Rc::new(summarize(&file))),
+            _ => None,
+        };
+        self.file_summaries.borrow_mut().insert(path, found.clone());
+        found
     }
 }
 
@@ -185,8 +197,24 @@ struct Summary {
     local_calls: Vec<(String, String)>,
 }
 
-fn summarize(files: &[File]) -> Summary {
-    let blocks = || files.iter().flat_map(|f| f.body.blocks.iter());
+impl Summary {
+    /// The summary of a module's files from theirs, in the order the files are loaded.
+    fn concat(files: &[Rc<Summary>]) -> Summary {
+        Summary {
+            variables: (files.iter())
+                .flat_map(|f| f.variables.iter().cloned())
+                .collect(),
+            configured_provider: files.iter().find_map(|f| f.configured_provider.clone()),
+            local_calls: (files.iter())
+                .flat_map(|f| f.local_calls.iter().cloned())
+                .collect(),
+        }
+    }
+}
+
+/// One file's summary.
+fn summarize(file: &File) -> Summary {
+    let blocks = || file.body.blocks.iter();
     let labelled = |kind: &'static str| {
         blocks()
             .filter(move |b| b.kind == kind)
