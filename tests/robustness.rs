@@ -84,6 +84,28 @@ fn a_fifo_named_like_a_configuration_file_is_a_read_error_not_a_hang() {
     assert!(errors.contains("named pipe (FIFO)"), "{errors}");
 }
 
+/// A socket cannot be opened at all: the read error still says what it is.
+#[cfg(unix)]
+#[test]
+fn a_socket_named_like_a_configuration_file_is_a_read_error() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), HEALTHY);
+    write(t.path(), &[("m/variables.tf", "variable \"b\" {}\n")]);
+    let _socket =
+        std::os::unix::net::UnixListener::bind(t.path().join("m/main.tf")).expect("bind a socket");
+    let out = run(t.path(), &["--format", "short", "m"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "m/main.tf: error[read_error]: Failed to read file: it is a socket, not a regular file"
+        ),
+        "{text}"
+    );
+    let merged = run(t.path(), &["merged", "m"]);
+    let errors = String::from_utf8_lossy(&merged.stderr);
+    assert!(errors.contains("it is a socket"), "{errors}");
+}
+
 #[cfg(unix)]
 #[test]
 fn a_fifo_as_terragrunt_unit_or_config_file_is_a_read_error_not_a_hang() {

@@ -65,8 +65,9 @@ pub(crate) enum Read {
 /// Why the bytes of a file could not be read.
 #[derive(Debug)]
 pub(crate) enum ReadFailure {
-    /// Not a regular file (a directory, FIFO, socket or device): never opened for reading, as
-    /// opening a FIFO blocks until a writer comes and a device may never end.
+    /// Not a regular file (a directory, FIFO, socket or device): never read, as a FIFO blocks
+    /// until a writer comes and a device may never end (opened without blocking, to see what
+    /// it is).
     NotRegular(&'static str),
     /// Larger than the limit, as the metadata says or as reading found.
     TooLarge {
@@ -94,10 +95,18 @@ pub(crate) fn current_text(path: &Path, max_bytes: u64) -> Result<String, String
 /// `max_bytes`. Never reads more than `max_bytes + 1` bytes, whatever the metadata says: a file
 /// may grow while it is read.
 pub(crate) fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>, ReadFailure> {
-    let meta = std::fs::metadata(path).map_err(ReadFailure::Io)?;
-    check_regular(&meta, max_bytes)?;
-    let file = std::fs::File::open(path).map_err(ReadFailure::Io)?;
-    // The path may have been replaced between the two looks: check what was opened.
+    // Opened without a look at the path first (a `stat` per file, with its path look-up in the
+    // kernel, was a measurable part of a run), then judged by what was opened, before a byte
+    // is read. A path that cannot be opened is looked at for why: a socket cannot be opened.
+    let file = match open_for_reading(path) {
+        Ok(file) => file,
+        Err(error) => {
+            if let Ok(meta) = std::fs::metadata(path) {
+                check_regular(&meta, max_bytes)?;
+            }
+            return Err(ReadFailure::Io(error));
+        }
+    };
     let meta = file.metadata().map_err(ReadFailure::Io)?;
     check_regular(&meta, max_bytes)?;
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
@@ -112,6 +121,24 @@ pub(crate) fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>, ReadFai
         });
     }
     Ok(bytes)
+}
+
+/// Opens `path` to read it, without blocking: opening a FIFO for reading waits for a writer,
+/// unless it is non-blocking (which changes nothing for a regular file); and a terminal
+/// device is not made the process's controlling terminal.
+#[cfg(unix)]
+fn open_for_reading(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+}
+
+/// Opens `path` to read it (no FIFOs to wait for here).
+#[cfg(not(unix))]
+fn open_for_reading(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::File::open(path)
 }
 
 fn check_regular(meta: &std::fs::Metadata, max_bytes: u64) -> Result<(), ReadFailure> {
