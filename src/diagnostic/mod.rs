@@ -219,14 +219,9 @@ impl Diagnostic {
     }
 
     /// Sort key: path, position, rule, message. Output order depends on nothing else.
-    pub fn sort_key(&self) -> (String, usize, &'static str, String) {
+    pub fn sort_key(&self) -> (&str, usize, &'static str, &str) {
         let offset = self.primary.as_ref().map_or(0, |l| l.range.start);
-        (
-            self.path.clone(),
-            offset,
-            self.rule.as_str(),
-            self.message.clone(),
-        )
+        (&self.path, offset, self.rule.as_str(), &self.message)
     }
 
     /// Identity used to report a finding found in both views once.
