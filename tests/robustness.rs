@@ -60,50 +60,41 @@ fn mkfifo(path: &Path) {
     assert!(status.success(), "mkfifo {}", path.display());
 }
 
+/// A module directory `m` whose `main.tf` is the special file `make` creates: the check and
+/// `merged` report a read error saying it is `kind`, and the healthy directory beside it is
+/// still checked.
 #[cfg(unix)]
-#[test]
-fn a_fifo_named_like_a_configuration_file_is_a_read_error_not_a_hang() {
+fn special_main_tf_is_a_read_error<T>(make: impl FnOnce(&Path) -> T, kind: &str) {
     let t = tempfile::tempdir().expect("tempdir");
     write(t.path(), HEALTHY);
     write(t.path(), &[("m/variables.tf", "variable \"b\" {}\n")]);
-    mkfifo(&t.path().join("m/main.tf"));
+    let _special = make(&t.path().join("m/main.tf"));
     let out = run(t.path(), &["--format", "short", "."]);
     let text = stdout(&out);
-    assert!(
-        text.contains(
-            "m/main.tf: error[read_error]: Failed to read file: it is a named pipe (FIFO), \
-             not a regular file"
-        ),
-        "{text}"
+    let error = format!(
+        "m/main.tf: error[read_error]: Failed to read file: it is {kind}, not a regular file"
     );
+    assert!(text.contains(&error), "{text}");
     assert!(text.contains("healthy/override.tf"), "{text}");
     assert_eq!(out.status.code(), Some(1));
 
     let merged = run(t.path(), &["merged", "m"]);
     let errors = String::from_utf8_lossy(&merged.stderr);
-    assert!(errors.contains("named pipe (FIFO)"), "{errors}");
+    assert!(errors.contains(kind), "{errors}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_like_a_configuration_file_is_a_read_error_not_a_hang() {
+    special_main_tf_is_a_read_error(mkfifo, "a named pipe (FIFO)");
 }
 
 /// A socket cannot be opened at all: the read error still says what it is.
 #[cfg(unix)]
 #[test]
 fn a_socket_named_like_a_configuration_file_is_a_read_error() {
-    let t = tempfile::tempdir().expect("tempdir");
-    write(t.path(), HEALTHY);
-    write(t.path(), &[("m/variables.tf", "variable \"b\" {}\n")]);
-    let _socket =
-        std::os::unix::net::UnixListener::bind(t.path().join("m/main.tf")).expect("bind a socket");
-    let out = run(t.path(), &["--format", "short", "m"]);
-    let text = stdout(&out);
-    assert!(
-        text.contains(
-            "m/main.tf: error[read_error]: Failed to read file: it is a socket, not a regular file"
-        ),
-        "{text}"
-    );
-    let merged = run(t.path(), &["merged", "m"]);
-    let errors = String::from_utf8_lossy(&merged.stderr);
-    assert!(errors.contains("it is a socket"), "{errors}");
+    let bind = |path: &Path| std::os::unix::net::UnixListener::bind(path).expect("bind a socket");
+    special_main_tf_is_a_read_error(bind, "a socket");
 }
 
 #[cfg(unix)]
