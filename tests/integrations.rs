@@ -996,21 +996,8 @@ fn pre_commit_hook_checks_the_repository_with_deletions_terragrunt_and_warnings(
     let Some((pre_commit, work, rev)) = hook_repository("pre-commit") else {
         return;
     };
-    let hook_repo = work.join("hook-repo");
-    let project = tempfile::tempdir().expect("tempdir");
+    let project = hook_project(&work, &rev, "tflint-merge-system");
     let project = project.path();
-    git(project, &["init", "-q"]);
-    git(project, &["config", "user.name", "tflint-merge tests"]);
-    git(
-        project,
-        &["config", "user.email", "tests@tflint-merge.invalid"],
-    );
-    git(project, &["config", "commit.gpgsign", "false"]);
-    write(
-        project,
-        ".pre-commit-config.yaml",
-        &pre_commit_config(&hook_repo, &rev, "tflint-merge-system"),
-    );
     write(
         project,
         "infra/main.tf",
@@ -1101,6 +1088,23 @@ fn pre_commit_hook_checks_the_repository_with_deletions_terragrunt_and_warnings(
     );
 }
 
+/// A git work tree whose `.pre-commit-config.yaml` runs `hook` of the hook repository that
+/// [`hook_repository`] made in `work`, at `rev`.
+fn hook_project(work: &Path, rev: &str, hook: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let project = dir.path();
+    git(project, &["init", "-q"]);
+    git(project, &["config", "user.name", "tflint-merge tests"]);
+    git(
+        project,
+        &["config", "user.email", "tests@tflint-merge.invalid"],
+    );
+    git(project, &["config", "commit.gpgsign", "false"]);
+    let config = pre_commit_config(&work.join("hook-repo"), rev, hook);
+    write(project, ".pre-commit-config.yaml", &config);
+    dir
+}
+
 /// The `tflint-merge-fix` hook (its `language: system` twin, on the binary under test) applies
 /// the safe fixes: pre-commit fails the run because a file changed, and passes the next one.
 #[test]
@@ -1108,15 +1112,8 @@ fn pre_commit_fix_hook_applies_the_safe_fixes() {
     let Some((pre_commit, work, rev)) = hook_repository("pre-commit-fix") else {
         return;
     };
-    let hook_repo = work.join("hook-repo");
-    let project = tempfile::tempdir().expect("tempdir");
+    let project = hook_project(&work, &rev, "tflint-merge-fix-system");
     let project = project.path();
-    git(project, &["init", "-q"]);
-    write(
-        project,
-        ".pre-commit-config.yaml",
-        &pre_commit_config(&hook_repo, &rev, "tflint-merge-fix-system"),
-    );
     let base = "# The web server.\nresource \"aws_instance\" \"web\" {\n  ami = \"ami-1\"\n}\n";
     write(project, "infra/main.tf", base);
     write(
