@@ -462,3 +462,19 @@ fn exit_without_shutdown_is_exit_code_1() {
     let client = Client::start(&root, json!({}), json!({}));
     assert_eq!(client.exit_abruptly(), Some(1));
 }
+
+/// Diagnostics carry the version of the buffer they were found in; a file that is not open
+/// has none.
+#[test]
+fn diagnostics_carry_the_version_of_the_buffer_checked() {
+    let dir = workspace();
+    let root = dir.path().canonicalize().expect("canonical root");
+    let mut client = Client::start(&root, json!({}), json!({}));
+    let main = root.join("main.tf");
+    client.open(&main, BASE);
+    assert_eq!(client.publication("main.tf")["version"], 1);
+    assert_eq!(client.publication("override.tf")["version"], Value::Null);
+    client.change(&main, 7, &BASE.replace("\"web\"", "\"app\""));
+    assert_eq!(client.publication("main.tf")["version"], 7);
+    client.shut_down();
+}

@@ -131,6 +131,14 @@ impl Client {
 
     /// The next diagnostics published for the file `name`.
     pub fn diagnostics(&mut self, name: &str) -> Vec<Value> {
+        self.publication(name)["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The parameters of the next `publishDiagnostics` for the file `name`.
+    pub fn publication(&mut self, name: &str) -> Value {
         let suffix = format!("/{name}");
         let message = self.wait_for(&format!("diagnostics of {name}"), |m| {
             m["method"] == "textDocument/publishDiagnostics"
@@ -138,10 +146,7 @@ impl Client {
                     .as_str()
                     .is_some_and(|u| u.ends_with(&suffix))
         });
-        message["params"]["diagnostics"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
+        message["params"].clone()
     }
 
     pub fn open(&mut self, path: &Path, text: &str) {

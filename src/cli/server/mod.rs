@@ -141,6 +141,9 @@ struct Checked {
     files: SourceFiles,
     modules: Vec<Module>,
     crashed: bool,
+    /// The version of each open buffer the check read, published with its diagnostics so that
+    /// the client can tell them from those of an older text.
+    versions: HashMap<PathBuf, i32>,
 }
 
 struct Server<'a> {
@@ -152,6 +155,8 @@ struct Server<'a> {
     settings: Settings,
     /// Open buffers by absolute path.
     documents: HashMap<PathBuf, String>,
+    /// Their versions, as the client numbers them.
+    versions: HashMap<PathBuf, i32>,
     scheduler: Scheduler<Scope, Checked>,
     checked: HashMap<Scope, Checked>,
     /// The files each scope last published diagnostics for.
@@ -179,6 +184,7 @@ impl<'a> Server<'a> {
             init: InitOptions::default(),
             settings: Settings::defaults(),
             documents: HashMap::new(),
+            versions: HashMap::new(),
             scheduler,
             checked: HashMap::new(),
             published: HashMap::new(),
@@ -289,7 +295,8 @@ impl<'a> Server<'a> {
         match notification.method.as_str() {
             DidOpenTextDocument::METHOD => {
                 if let Some(p) = parse_params::<DidOpenTextDocument>(notification) {
-                    self.edited(&p.text_document.uri, Some(p.text_document.text), now);
+                    let document = p.text_document;
+                    self.edited(&document.uri, document.version, Some(document.text), now);
                 }
             }
             DidChangeTextDocument::METHOD => {
@@ -297,7 +304,8 @@ impl<'a> Server<'a> {
                     // Full synchronisation: the last change is the whole text.
                     let text = p.content_changes.pop().map(|change| change.text);
                     if text.is_some() {
-                        self.edited(&p.text_document.uri, text, now);
+                        let document = p.text_document;
+                        self.edited(&document.uri, document.version, text, now);
                     }
                 }
             }
@@ -320,6 +328,7 @@ impl<'a> Server<'a> {
                 {
                     // The file on disk applies again.
                     self.documents.remove(&path);
+                    self.versions.remove(&path);
                     self.changed(&path, now);
                 }
             }
@@ -343,10 +352,11 @@ impl<'a> Server<'a> {
     }
 
     /// A buffer was opened or changed.
-    fn edited(&mut self, uri: &Url, text: Option<String>, now: Instant) {
+    fn edited(&mut self, uri: &Url, version: i32, text: Option<String>, now: Instant) {
         let Some(path) = file_path(uri) else { return };
         if let Some(text) = text {
             self.documents.insert(path.clone(), text);
+            self.versions.insert(path.clone(), version);
         }
         self.changed(&path, now);
     }
@@ -361,32 +371,40 @@ impl<'a> Server<'a> {
     fn submit(&mut self, due: (Scope, u64, PathBuf)) {
         let mut options = self.settings.options.clone();
         options.overlay = Overlay::new(self.documents.clone());
+        let versions = self.versions.clone();
         let scope = due.0.clone();
         let root = self.root.clone();
         let excludes = Arc::clone(&self.settings.excludes);
-        self.scheduler.submit(due, move || match scope {
-            // Excluded as the command line excludes it: nothing to say (and what was said is
-            // cleared).
-            Scope::Module(dir) if excludes.is_excluded(&dir, &root) => Checked::default(),
-            Scope::Module(dir) => guarded(&dir, || check_directory(&dir, &options))
-                .map(|result| Checked {
-                    findings: result.diagnostics,
-                    files: result.files,
-                    modules: result.modules,
-                    crashed: false,
+        self.scheduler.submit(due, move || {
+            let checked = match scope {
+                // Excluded as the command line excludes it: nothing to say (and what was said is
+                // cleared).
+                Scope::Module(dir) if excludes.is_excluded(&dir, &root) => Checked::default(),
+                Scope::Module(dir) => guarded(&dir, || check_directory(&dir, &options))
+                    .map(|result| Checked {
+                        findings: result.diagnostics,
+                        files: result.files,
+                        modules: result.modules,
+                        ..Checked::default()
+                    })
+                    .unwrap_or_else(crashed),
+                Scope::Terragrunt => guarded(&root, || {
+                    let given = [root.clone()];
+                    let found = discover(&given, &excludes, true);
+                    let (settings, max) = (&options.settings, options.max_file_bytes);
+                    let tree =
+                        check_tree(&found.terragrunt, &given, settings, max, &options.overlay);
+                    Checked {
+                        findings: tree.diagnostics,
+                        ..Checked::default()
+                    }
                 })
                 .unwrap_or_else(crashed),
-            Scope::Terragrunt => guarded(&root, || {
-                let given = [root.clone()];
-                let found = discover(&given, &excludes, true);
-                let (settings, max) = (&options.settings, options.max_file_bytes);
-                let tree = check_tree(&found.terragrunt, &given, settings, max, &options.overlay);
-                Checked {
-                    findings: tree.diagnostics,
-                    ..Checked::default()
-                }
-            })
-            .unwrap_or_else(crashed),
+            };
+            Checked {
+                versions,
+                ..checked
+            }
         });
     }
 
@@ -424,7 +442,8 @@ impl<'a> Server<'a> {
             let Ok(uri) = Url::from_file_path(&path) else {
                 continue;
             };
-            let params = PublishDiagnosticsParams::new(uri, diagnostics, None);
+            let version = result.versions.get(&path).copied();
+            let params = PublishDiagnosticsParams::new(uri, diagnostics, version);
             self.notify::<PublishDiagnostics>(params);
         }
         self.published.insert(scope.clone(), now);
