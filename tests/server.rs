@@ -478,3 +478,41 @@ fn diagnostics_carry_the_version_of_the_buffer_checked() {
     assert_eq!(client.publication("main.tf")["version"], 7);
     client.shut_down();
 }
+
+/// Editing a local module checks the directories that call it again: a provider configuration
+/// added to the called module makes the caller's `count` an error there.
+#[test]
+fn an_edit_of_a_called_module_rechecks_its_callers() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical root");
+    let caller = "module \"app\" {\n  source = \"../app\"\n  count  = 2\n}\n";
+    let called = "variable \"name\" {\n  default = \"x\"\n}\n";
+    std::fs::create_dir_all(root.join("live")).expect("mkdir live");
+    std::fs::create_dir_all(root.join("app")).expect("mkdir app");
+    std::fs::write(root.join("live/main.tf"), caller).expect("write the caller");
+    std::fs::write(root.join("app/main.tf"), called).expect("write the module");
+    let mut client = Client::start(&root, json!({}), json!({}));
+    client.open(&root.join("live/main.tf"), caller);
+    assert_eq!(codes(&client.diagnostics("main.tf")), Vec::<&str>::new());
+    let configures = format!("{called}provider \"aws\" {{\n  region = \"eu-west-1\"\n}}\n");
+    client.open(&root.join("app/main.tf"), called);
+    client.change(&root.join("app/main.tf"), 2, &configures);
+    let found = client.wait_for("the caller's legacy-module finding", |m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"]
+                .as_str()
+                .is_some_and(|u| u.ends_with("/live/main.tf"))
+            && !m["params"]["diagnostics"]
+                .as_array()
+                .is_none_or(Vec::is_empty)
+    });
+    let diagnostics = found["params"]["diagnostics"].as_array().expect("a list");
+    // One per view: the two tools word it differently.
+    assert!(
+        codes(diagnostics)
+            .iter()
+            .all(|&code| code == "legacy_module_meta_argument"),
+        "{diagnostics:#?}"
+    );
+    client.shut_down();
+}

@@ -64,6 +64,11 @@ impl Neighbours {
         self
     }
 
+    /// Every module directory the checks looked at, in no particular order.
+    pub(crate) fn directories(&self) -> Vec<PathBuf> {
+        self.modules.borrow().keys().cloned().collect()
+    }
+
     /// The module directory at `dir`.
     pub(crate) fn module(&self, dir: &Path) -> Rc<LocalModule> {
         if let Some(found) = self.modules.borrow().get(dir) {

@@ -2,7 +2,7 @@
 //! ignores. Each directory is independent, so directories run in parallel with no shared state.
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -110,6 +110,9 @@ pub(crate) struct DirectoryResult {
     pub(crate) diagnostics: Vec<Diagnostic>,
     /// Bytes read.
     pub(crate) bytes: u64,
+    /// The local module directories the checks read (as `dir` joined with a call's source):
+    /// the language server checks this directory again when one of them changes.
+    pub(crate) local_modules: Vec<PathBuf>,
 }
 
 /// One configuration file of the directory, as read and parsed (when a selected view loads it).
@@ -141,6 +144,7 @@ pub(crate) fn check_listed_directory(
         modules: Vec::new(),
         diagnostics: Vec::new(),
         bytes: 0,
+        local_modules: Vec::new(),
     };
     let listing = listing.map_or_else(|| config_files(dir), Ok);
     let (names, text_override_copies) = match listing {
@@ -227,8 +231,9 @@ pub(crate) fn check_listed_directory(
         dir_files: &dir_files,
         text_override_copies: &text_override_copies,
     };
-    let found = run_directory_rules(dir, &result, &built, &listed, options);
+    let (found, local_modules) = run_directory_rules(dir, &result, &built, &listed, options);
     result.diagnostics.extend(found);
+    result.local_modules = local_modules;
     result.modules = built.into_iter().map(|b| b.module).collect();
 
     super::core_version::apply_suppression(&mut result.diagnostics);
@@ -380,14 +385,15 @@ struct Listed<'a> {
     text_override_copies: &'a [String],
 }
 
-/// Runs the per-view rules on every built view, then the directory rules.
+/// Runs the per-view rules on every built view, then the directory rules; with the findings,
+/// the local module directories they read.
 fn run_directory_rules(
     dir: &Path,
     result: &DirectoryResult,
     built: &[BuiltView],
     listed: &Listed,
     options: &Options,
-) -> Vec<Diagnostic> {
+) -> (Vec<Diagnostic>, Vec<PathBuf>) {
     let Listed {
         view_files,
         dir_files,
@@ -452,7 +458,7 @@ fn run_directory_rules(
     if contexts.len() == 2 {
         run_rules(Target::Directory(&directory), &mut found);
     }
-    found
+    (found, neighbours.directories())
 }
 
 /// Load errors found in one view only. The same error can be worded differently by the two

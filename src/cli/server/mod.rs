@@ -141,6 +141,8 @@ struct Checked {
     files: SourceFiles,
     modules: Vec<Module>,
     crashed: bool,
+    /// The local module directories a module check read: a change there checks it again.
+    local_modules: Vec<PathBuf>,
     /// The version of each open buffer the check read, published with its diagnostics so that
     /// the client can tell them from those of an older text.
     versions: HashMap<PathBuf, i32>,
@@ -159,6 +161,11 @@ struct Server<'a> {
     versions: HashMap<PathBuf, i32>,
     scheduler: Scheduler<Scope, Checked>,
     checked: HashMap<Scope, Checked>,
+    /// The module directories whose last check read each local module directory (lexically
+    /// clean paths), and the reverse, to update it: editing a called module re-checks its
+    /// callers, whose legacy-module and argument checks read it.
+    callers: HashMap<PathBuf, BTreeSet<PathBuf>>,
+    callees: HashMap<PathBuf, Vec<PathBuf>>,
     /// The files each scope last published diagnostics for.
     published: HashMap<Scope, BTreeSet<PathBuf>>,
     next_request: i32,
@@ -185,6 +192,8 @@ impl<'a> Server<'a> {
             settings: Settings::defaults(),
             documents: HashMap::new(),
             versions: HashMap::new(),
+            callers: HashMap::new(),
+            callees: HashMap::new(),
             scheduler,
             checked: HashMap::new(),
             published: HashMap::new(),
@@ -361,11 +370,40 @@ impl<'a> Server<'a> {
         self.changed(&path, now);
     }
 
-    /// `path` changed: schedule the check of what it belongs to.
+    /// `path` changed: schedule the check of what it belongs to, and of the module directories
+    /// that call its directory as a local module, at any depth.
     fn changed(&mut self, path: &Path, now: Instant) {
-        if let Some(scope) = scope_of(path) {
-            self.scheduler.changed(scope, path.to_path_buf(), now);
+        let Some(scope) = scope_of(path) else { return };
+        if let Scope::Module(dir) = &scope {
+            let mut seen = BTreeSet::from([absolute(dir)]);
+            let mut queue: Vec<PathBuf> = seen.iter().cloned().collect();
+            while let Some(callee) = queue.pop() {
+                for caller in self.callers.get(&callee).into_iter().flatten() {
+                    if seen.insert(caller.clone()) {
+                        queue.push(caller.clone());
+                        let caller = Scope::Module(caller.clone());
+                        self.scheduler.changed(caller, path.to_path_buf(), now);
+                    }
+                }
+            }
         }
+        self.scheduler.changed(scope, path.to_path_buf(), now);
+    }
+
+    /// Records which local modules the check of `dir` read, for [`Server::changed`].
+    fn record_callees(&mut self, dir: &Path, local_modules: &[PathBuf]) {
+        let caller = absolute(dir);
+        for old in self.callees.remove(&caller).unwrap_or_default() {
+            if let Some(callers) = self.callers.get_mut(&old) {
+                callers.remove(&caller);
+            }
+        }
+        let callees: Vec<PathBuf> = local_modules.iter().map(|m| absolute(m)).collect();
+        for callee in &callees {
+            let callers = self.callers.entry(callee.clone()).or_default();
+            callers.insert(caller.clone());
+        }
+        self.callees.insert(caller, callees);
     }
 
     fn submit(&mut self, due: (Scope, u64, PathBuf)) {
@@ -385,6 +423,7 @@ impl<'a> Server<'a> {
                         findings: result.diagnostics,
                         files: result.files,
                         modules: result.modules,
+                        local_modules: result.local_modules,
                         ..Checked::default()
                     })
                     .unwrap_or_else(crashed),
@@ -447,6 +486,9 @@ impl<'a> Server<'a> {
             self.notify::<PublishDiagnostics>(params);
         }
         self.published.insert(scope.clone(), now);
+        if let Scope::Module(dir) = &scope {
+            self.record_callees(dir, &result.local_modules);
+        }
         let message = format!("checked {} in {} ms", trigger.display(), took.as_millis());
         self.log(MessageType::LOG, &message);
         self.checked.insert(scope, result);
