@@ -1,11 +1,14 @@
 //! The local modules a directory's module calls name (`source = "../vpc"`), read once per
 //! directory check however many rules and views ask, through the same reader and size limit as
-//! the directory itself.
+//! the directory itself. The files' summaries are also shared by every directory of a run
+//! ([`SharedSummaries`]): examples and tests call the same few modules, and each of their files
+//! is then parsed once for all its callers rather than once per caller.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::knowledge::View;
 use crate::knowledge::files::ConfigName;
@@ -28,13 +31,36 @@ pub(crate) struct LocalModule {
 }
 
 /// The variables a module declares, or `None` when they cannot be known.
-type Variables = Option<Rc<[String]>>;
+type Variables = Option<Arc<[String]>>;
 
 /// A module's [`Summary`] per directory and view, `None` when it cannot be known.
-type Summaries = HashMap<(PathBuf, View), Option<Rc<Summary>>>;
+type Summaries = HashMap<(PathBuf, View), Option<Arc<Summary>>>;
 
-/// One file's [`Summary`] by path, `None` when it cannot be read or parsed.
-type FileSummaries = HashMap<PathBuf, Option<Rc<Summary>>>;
+/// One file's [`Summary`] by the canonical path of its directory joined with its name (two
+/// callers name the same module by different relative paths), `None` when it cannot be read or
+/// parsed.
+type FileSummaries = foldhash::HashMap<PathBuf, Option<Arc<Summary>>>;
+
+/// The file summaries of one run, shared by its directories' checks. Made per run (a run reads
+/// one state of the files: the language server's next check may see other texts). The lock is
+/// held for a look-up or an insert only, never while a file is read or parsed: two threads
+/// may parse the same file at once, and the first summary stored is kept.
+#[derive(Debug, Default)]
+pub(crate) struct SharedSummaries {
+    files: Mutex<FileSummaries>,
+}
+
+impl SharedSummaries {
+    fn get(&self, path: &Path) -> Option<Option<Arc<Summary>>> {
+        let files = self.files.lock().unwrap_or_else(PoisonError::into_inner);
+        files.get(path).cloned()
+    }
+
+    fn insert(&self, path: PathBuf, summary: Option<Arc<Summary>>) -> Option<Arc<Summary>> {
+        let mut files = self.files.lock().unwrap_or_else(PoisonError::into_inner);
+        files.entry(path).or_insert(summary).clone()
+    }
+}
 
 /// A cache of the local modules one directory's checks look at.
 #[derive(Debug)]
@@ -43,8 +69,8 @@ pub(crate) struct Neighbours {
     overlay: Overlay,
     modules: RefCell<HashMap<PathBuf, Rc<LocalModule>>>,
     summaries: RefCell<Summaries>,
-    /// Each file is parsed once, whichever views load it.
-    file_summaries: RefCell<FileSummaries>,
+    /// Each file is parsed once in a run, whichever views and directories load it.
+    file_summaries: Arc<SharedSummaries>,
 }
 
 impl Neighbours {
@@ -54,8 +80,14 @@ impl Neighbours {
             overlay: Overlay::default(),
             modules: RefCell::default(),
             summaries: RefCell::default(),
-            file_summaries: RefCell::default(),
+            file_summaries: Arc::default(),
         }
+    }
+
+    /// Shares the file summaries of `run` with the other directories of the run.
+    pub(crate) fn with_shared(mut self, run: Arc<SharedSummaries>) -> Neighbours {
+        self.file_summaries = run;
+        self
     }
 
     /// Reads the files `overlay` holds from it rather than from the disk.
@@ -96,7 +128,7 @@ impl Neighbours {
     /// The variables the module at `dir` declares in `view`, or `None` when it has no files or
     /// one of them cannot be read or parsed (then nothing should be judged).
     pub(crate) fn variables(&self, dir: &Path, view: View) -> Variables {
-        self.summary(dir, view).map(|s| Rc::clone(&s.variables))
+        self.summary(dir, view).map(|s| Arc::clone(&s.variables))
     }
 
     /// The module at `dir`, or one it calls through local sources however deep, that configures
@@ -146,7 +178,7 @@ impl Neighbours {
     /// What the module at `dir` holds for its callers' checks in `view`: the summaries of the
     /// files `view`'s tool loads, in order; `None` when there are none or one cannot be read or
     /// parsed (then nothing should be judged).
-    fn summary(&self, dir: &Path, view: View) -> Option<Rc<Summary>> {
+    fn summary(&self, dir: &Path, view: View) -> Option<Arc<Summary>> {
         let key = (dir.to_path_buf(), view);
         if let Some(found) = self.summaries.borrow().get(&key) {
             return found.clone();
@@ -155,30 +187,40 @@ impl Neighbours {
         let found = if module.files.is_empty() {
             None
         } else {
-            let files: Option<Vec<Rc<Summary>>> = view_files(&module.files, view)
-                .loaded()
-                .map(|index| self.file_summary(dir, &module.files[index]))
-                .collect();
-            files.map(|files| Rc::new(Summary::concat(&files)))
+            // Listed, so it exists: a failure here is a race with the disk, and then the
+            // module is not judged.
+            dir.canonicalize().ok().and_then(|canonical| {
+                let files: Option<Vec<Arc<Summary>>> = view_files(&module.files, view)
+                    .loaded()
+                    .map(|index| self.file_summary(dir, &canonical, &module.files[index]))
+                    .collect();
+                files.map(|files| Arc::new(Summary::concat(&files)))
+            })
         };
         self.summaries.borrow_mut().insert(key, found.clone());
         found
     }
 
-    /// The summary of the file `name` in `dir`, from one parse of it.
-    fn file_summary(&self, dir: &Path, name: &ConfigName) -> Option<Rc<Summary>> {
-        let path = dir.join(&name.name);
-        if let Some(found) = self.file_summaries.borrow().get(&path) {
-            return found.clone();
+    /// The summary of the file `name` in `dir` (whose canonical path is `canonical`), from one
+    /// parse of it in the run.
+    fn file_summary(
+        &self,
+        dir: &Path,
+        canonical: &Path,
+        name: &ConfigName,
+    ) -> Option<Arc<Summary>> {
+        let key = canonical.join(&name.name);
+        if let Some(found) = self.file_summaries.get(&key) {
+            return found;
         }
         let syntax: Syntax = name.extension.syntax();
         let max = self.max_file_bytes;
+        let path = dir.join(&name.name);
         let found = match read_and_parse(&path, FileId(0), syntax, max, &self.overlay) {
-            Read::Parsed { parsed, .. } => parsed.file.ok().map(|file| Rc::new(summarize(&file))),
+            Read::Parsed { parsed, .. } => parsed.file.ok().map(|file| Arc::new(summarize(&file))),
             _ => None,
         };
-        self.file_summaries.borrow_mut().insert(path, found.clone());
-        found
+        self.file_summaries.insert(key, found)
     }
 }
 
@@ -195,7 +237,7 @@ pub(crate) struct LegacyModule {
 /// What a local module holds that its callers' checks need.
 #[derive(Debug)]
 struct Summary {
-    variables: Rc<[String]>,
+    variables: Arc<[String]>,
     /// The first provider the module configures itself.
     configured_provider: Option<String>,
     /// Its module calls with a local source: (name, source).
@@ -204,7 +246,7 @@ struct Summary {
 
 impl Summary {
     /// The summary of a module's files from theirs, in the order the files are loaded.
-    fn concat(files: &[Rc<Summary>]) -> Summary {
+    fn concat(files: &[Arc<Summary>]) -> Summary {
         Summary {
             variables: (files.iter())
                 .flat_map(|f| f.variables.iter().cloned())

@@ -13,6 +13,8 @@
 //! `prevent_destroy` with a static context), an argument is listed when either tool reads it
 //! literally: a string is reported only where both would reject it.
 
+use std::sync::LazyLock;
+
 /// Stands for every argument of a block, and everything nested in it.
 const EVERY_ARGUMENT: &str = "*";
 
@@ -123,6 +125,21 @@ const LITERAL_ARGUMENTS: &[(&[&str], &[&str])] = &[
 /// `iterator` of a `dynamic` block is a traversal (`hcl.AbsTraversalForExpr`).
 const LITERAL_ARGUMENTS_ANYWHERE: &[(&str, &[&str])] = &[("dynamic", &["iterator"])];
 
+/// [`LITERAL_ARGUMENTS`] by the kind of their root block: asked for every argument of every
+/// file in both views, the table is searched only among the few entries of its root.
+type ByRoot =
+    foldhash::HashMap<&'static str, Vec<(&'static [&'static str], &'static [&'static str])>>;
+
+static BY_ROOT: LazyLock<ByRoot> = LazyLock::new(|| {
+    let mut by_root = ByRoot::default();
+    for &(path, arguments) in LITERAL_ARGUMENTS {
+        if let Some(root) = path.first() {
+            by_root.entry(*root).or_default().push((path, arguments));
+        }
+    }
+    by_root
+});
+
 /// Whether the argument `name` of the block reached by `block_path` (block kinds from the root
 /// of the file) is read without an evaluation context, so that its strings are not templates.
 pub(crate) fn reads_literally<S: AsRef<str>>(block_path: &[S], name: &str) -> bool {
@@ -130,17 +147,22 @@ pub(crate) fn reads_literally<S: AsRef<str>>(block_path: &[S], name: &str) -> bo
     let anywhere = LITERAL_ARGUMENTS_ANYWHERE
         .iter()
         .any(|(block, arguments)| kind == Some(*block) && arguments.contains(&name));
-    anywhere
-        || LITERAL_ARGUMENTS.iter().any(|(path, arguments)| {
-            let reaches = |path: &[&str]| {
-                path.len() <= block_path.len()
-                    && path.iter().zip(block_path).all(|(a, b)| *a == b.as_ref())
-            };
-            let whole_block = arguments.contains(&EVERY_ARGUMENT) && reaches(path);
-            let this_argument =
-                path.len() == block_path.len() && reaches(path) && arguments.contains(&name);
-            whole_block || this_argument
-        })
+    if anywhere {
+        return true;
+    }
+    let Some(entries) = block_path
+        .first()
+        .and_then(|root| BY_ROOT.get(root.as_ref()))
+    else {
+        return false;
+    };
+    entries.iter().any(|(path, arguments)| {
+        let reaches = path.len() <= block_path.len()
+            && path.iter().zip(block_path).all(|(a, b)| *a == b.as_ref());
+        reaches
+            && ((path.len() == block_path.len() && arguments.contains(&name))
+                || arguments.contains(&EVERY_ARGUMENT))
+    })
 }
 
 #[cfg(test)]

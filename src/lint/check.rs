@@ -5,12 +5,14 @@
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use crate::diagnostic::{self, Diagnostic};
 use crate::input::discover::Discovery;
 use crate::input::listing::Listing;
+use crate::input::neighbours::SharedSummaries;
 use crate::source::display_path;
 use crate::terragrunt::paths::absolute;
 
@@ -39,11 +41,13 @@ pub(crate) fn check_all(mut found: Discovery, given: &[PathBuf], options: &Optio
     // listed when checked).
     let mut listings = std::mem::take(&mut found.listings);
     listings.resize_with(found.dirs.len(), || None);
+    // The local modules the directories call, each file parsed once for all its callers.
+    let shared = Arc::new(SharedSummaries::default());
     let (results, terragrunt): (Vec<(Vec<Diagnostic>, usize, u64)>, TreeResult) = rayon::join(
         || {
             (found.dirs.par_iter())
                 .zip(listings)
-                .map(|(dir, listing)| check_directory_isolated(dir, listing, options))
+                .map(|(dir, listing)| check_directory_isolated(dir, listing, options, &shared))
                 .collect()
         },
         || check_tree_isolated(&found.terragrunt, given, options),
@@ -81,9 +85,10 @@ fn check_directory_isolated(
     dir: &Path,
     listing: Option<Listing>,
     options: &Options,
+    shared: &Arc<SharedSummaries>,
 ) -> (Vec<Diagnostic>, usize, u64) {
     match catch_unwind(AssertUnwindSafe(|| {
-        check_listed_directory(dir, listing, options)
+        check_listed_directory(dir, listing, options, shared)
     })) {
         Ok(mut result) => {
             // The directory's files go when it is done: its findings keep excerpts of them.

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use crate::diagnostic::{self, Applicability, Diagnostic, FindingId, Views, ids};
 use crate::input::listing::{Listing, config_files};
-use crate::input::neighbours::Neighbours;
+use crate::input::neighbours::{Neighbours, SharedSummaries};
 use crate::input::overlay::Overlay;
 use crate::input::read::{
     DEFAULT_MAX_FILE_BYTES, LoadedSource, Read, ReadFailure, Reader, parse_bytes, read_config_bytes,
@@ -130,14 +130,16 @@ struct BuiltView<'a> {
 }
 
 pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult {
-    check_listed_directory(dir, None, options)
+    check_listed_directory(dir, None, options, &Arc::default())
 }
 
-/// Checks `dir`, whose configuration files the walk may have listed already.
+/// Checks `dir`, whose configuration files the walk may have listed already; `shared` holds
+/// the summaries of the local module files the run's other directories have read.
 pub(crate) fn check_listed_directory(
     dir: &Path,
     listing: Option<Listing>,
     options: &Options,
+    shared: &Arc<SharedSummaries>,
 ) -> DirectoryResult {
     let mut result = DirectoryResult {
         files: SourceFiles::default(),
@@ -231,7 +233,8 @@ pub(crate) fn check_listed_directory(
         dir_files: &dir_files,
         text_override_copies: &text_override_copies,
     };
-    let (found, local_modules) = run_directory_rules(dir, &result, &built, &listed, options);
+    let (found, local_modules) =
+        run_directory_rules(dir, &result, &built, &listed, options, shared);
     result.diagnostics.extend(found);
     result.local_modules = local_modules;
     result.modules = built.into_iter().map(|b| b.module).collect();
@@ -393,13 +396,16 @@ fn run_directory_rules(
     built: &[BuiltView],
     listed: &Listed,
     options: &Options,
+    shared: &Arc<SharedSummaries>,
 ) -> (Vec<Diagnostic>, Vec<PathBuf>) {
     let Listed {
         view_files,
         dir_files,
         text_override_copies,
     } = listed;
-    let neighbours = Neighbours::new(options.max_file_bytes).with_overlay(options.overlay.clone());
+    let neighbours = Neighbours::new(options.max_file_bytes)
+        .with_overlay(options.overlay.clone())
+        .with_shared(Arc::clone(shared));
     let targets: Vec<Targets> = built
         .iter()
         .map(|b| {
