@@ -476,7 +476,18 @@ fn check(args: CheckArgs) -> i32 {
     } else {
         args.paths
     };
-    let discover = || discover::discover(&paths, &resolved.excludes, !habits.no_respect_gitignore);
+    let pool = match thread_pool(args.threads) {
+        Ok(pool) => pool,
+        Err(message) => return usage_error(&message),
+    };
+    // On a thread of the pool: the listings it makes are freed by the pool's threads, and an
+    // allocator reuses memory best on the thread that allocated it (mimalloc's heaps are per
+    // thread; listings made on the main thread stayed resident all run: 10 MB at 20,000
+    // directories).
+    let discover = || {
+        let respect_gitignore = !habits.no_respect_gitignore;
+        pool.install(|| discover::discover(&paths, &resolved.excludes, respect_gitignore))
+    };
     let found = discover();
     if !found.missing.is_empty() {
         for path in &found.missing {
@@ -496,10 +507,6 @@ fn check(args: CheckArgs) -> i32 {
         settings: std::sync::Arc::new(resolved.settings),
         target_versions: resolved.target_versions,
         overlay: Overlay::default(),
-    };
-    let pool = match thread_pool(args.threads) {
-        Ok(pool) => pool,
-        Err(message) => return usage_error(&message),
     };
     let lint = |found, options: &Options| pool.install(|| check_all(found, &paths, options));
     let mut run = lint(found, &options);
