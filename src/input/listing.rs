@@ -46,6 +46,8 @@ impl Listing {
     /// The listing once every entry is added.
     pub(crate) fn finish(mut self) -> Listing {
         self.text_override_copies.sort();
+        // Kept from the walk until the directory is checked, for every directory at once.
+        self.names.shrink_to_fit();
         self
     }
 }

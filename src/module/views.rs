@@ -52,7 +52,7 @@ pub fn view_files(names: &[ConfigName], view: View) -> ViewFiles {
 /// The `.tofu`/`.tofu.json` file that hides `file` from OpenTofu, if any.
 fn shadowing_file(names: &[ConfigName], file: &ConfigName) -> Option<usize> {
     names.iter().position(|other| {
-        other.stem == file.stem && other.extension.shadows() == Some(file.extension)
+        other.stem() == file.stem() && other.extension.shadows() == Some(file.extension)
     })
 }
 
@@ -129,7 +129,7 @@ mod tests {
             Some(Extension::TfJson)
         );
         assert_eq!(
-            classify("a.tofu.json").map(|c| c.stem),
+            classify("a.tofu.json").map(|c| c.stem().to_string()),
             Some("a".to_string())
         );
         assert_eq!(

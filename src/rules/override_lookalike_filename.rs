@@ -37,7 +37,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         let Some(config) = classify(name) else {
             continue;
         };
-        if let Some(real) = override_lookalike(&config.stem) {
+        if let Some(real) = override_lookalike(config.stem()) {
             let real = format!("{real}{}", config.extension.as_str());
             out.push(lookalike(ctx, loaded, name, &real));
         }

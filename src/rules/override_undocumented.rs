@@ -115,7 +115,7 @@ fn mentions(comment: &str, file_name: &str) -> bool {
         return false;
     }
     let stem =
-        crate::knowledge::files::classify(file_name).map_or(file_name.to_string(), |c| c.stem);
+        crate::knowledge::files::classify(file_name).map_or(file_name.to_string(), |c| c.stem().to_string());
     comment.contains(file_name) || (stem != "override" && comment.contains(&stem))
 }
 
