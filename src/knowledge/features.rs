@@ -466,6 +466,14 @@ const IGNORED: &[(View, Release, Place, &str)] = &[
     ),
 ];
 
+/// Whether some release of `view`'s tool loads the construct and silently ignores it: asked
+/// first, so that the releases are not looked at one by one for every construct of a module.
+pub(crate) fn ever_ignored(view: View, place: Place, name: &str) -> bool {
+    IGNORED
+        .iter()
+        .any(|&(v, _, p, n)| v == view && p == place && n == name)
+}
+
 /// Whether `release` of `view`'s tool loads the construct and silently ignores it.
 pub(crate) fn ignores(view: View, release: Release, place: Place, name: &str) -> bool {
     IGNORED

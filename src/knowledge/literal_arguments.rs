@@ -13,8 +13,6 @@
 //! `prevent_destroy` with a static context), an argument is listed when either tool reads it
 //! literally: a string is reported only where both would reject it.
 
-use std::sync::LazyLock;
-
 /// Stands for every argument of a block, and everything nested in it.
 const EVERY_ARGUMENT: &str = "*";
 
@@ -125,49 +123,59 @@ const LITERAL_ARGUMENTS: &[(&[&str], &[&str])] = &[
 /// `iterator` of a `dynamic` block is a traversal (`hcl.AbsTraversalForExpr`).
 const LITERAL_ARGUMENTS_ANYWHERE: &[(&str, &[&str])] = &[("dynamic", &["iterator"])];
 
-/// [`LITERAL_ARGUMENTS`] by the kind of their root block: asked for every argument of every
-/// file in both views, the table is searched only among the few entries of its root.
-type ByRoot =
-    foldhash::HashMap<&'static str, Vec<(&'static [&'static str], &'static [&'static str])>>;
+/// The arguments of one block (reached by a path of block kinds from the root of the file) that
+/// the tools read literally: looked up once per block, then asked for each of its arguments
+/// (asking the tables for every argument of every file was 2.5% of a lint run).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LiteralIn {
+    /// The whole block is read literally (a backend's body, `required_providers`, ...).
+    every: bool,
+    /// The arguments its path lists.
+    listed: &'static [&'static str],
+    /// The arguments its kind lists wherever it nests.
+    anywhere: &'static [&'static str],
+}
 
-static BY_ROOT: LazyLock<ByRoot> = LazyLock::new(|| {
-    let mut by_root = ByRoot::default();
-    for &(path, arguments) in LITERAL_ARGUMENTS {
-        if let Some(root) = path.first() {
-            by_root.entry(*root).or_default().push((path, arguments));
+impl LiteralIn {
+    /// The literal arguments of the block reached by `block_path`.
+    pub(crate) fn block<S: AsRef<str>>(block_path: &[S]) -> LiteralIn {
+        let reaches = |path: &[&str]| {
+            path.len() <= block_path.len()
+                && path.iter().zip(block_path).all(|(a, b)| *a == b.as_ref())
+        };
+        let kind = block_path.last().map(AsRef::as_ref);
+        let mut found = LiteralIn {
+            every: false,
+            listed: &[],
+            anywhere: (LITERAL_ARGUMENTS_ANYWHERE.iter())
+                .find(|(block, _)| kind == Some(*block))
+                .map_or(&[], |(_, arguments)| arguments),
+        };
+        for (path, arguments) in LITERAL_ARGUMENTS.iter().filter(|(path, _)| reaches(path)) {
+            found.every |= arguments.contains(&EVERY_ARGUMENT);
+            if path.len() == block_path.len() {
+                found.listed = arguments;
+            }
         }
+        found
     }
-    by_root
-});
+
+    /// Whether the argument `name` of this block is read without an evaluation context, so
+    /// that its strings are not templates.
+    pub(crate) fn reads_literally(&self, name: &str) -> bool {
+        self.every || self.listed.contains(&name) || self.anywhere.contains(&name)
+    }
+}
 
 /// Whether the argument `name` of the block reached by `block_path` (block kinds from the root
 /// of the file) is read without an evaluation context, so that its strings are not templates.
 pub(crate) fn reads_literally<S: AsRef<str>>(block_path: &[S], name: &str) -> bool {
-    let kind = block_path.last().map(AsRef::as_ref);
-    let anywhere = LITERAL_ARGUMENTS_ANYWHERE
-        .iter()
-        .any(|(block, arguments)| kind == Some(*block) && arguments.contains(&name));
-    if anywhere {
-        return true;
-    }
-    let Some(entries) = block_path
-        .first()
-        .and_then(|root| BY_ROOT.get(root.as_ref()))
-    else {
-        return false;
-    };
-    entries.iter().any(|(path, arguments)| {
-        let reaches = path.len() <= block_path.len()
-            && path.iter().zip(block_path).all(|(a, b)| *a == b.as_ref());
-        reaches
-            && ((path.len() == block_path.len() && arguments.contains(&name))
-                || arguments.contains(&EVERY_ARGUMENT))
-    })
+    LiteralIn::block(block_path).reads_literally(name)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::reads_literally;
+    use super::{LITERAL_ARGUMENTS, reads_literally};
 
     #[test]
     fn literal_arguments_by_block_path() {
@@ -201,5 +209,15 @@ mod tests {
         for &(path, name, want) in cases {
             assert_eq!(reads_literally(path, name), want, "{path:?} {name}");
         }
+    }
+
+    /// A block's listed arguments come from the one row of its path.
+    #[test]
+    fn each_path_has_one_row() {
+        let mut paths: Vec<&[&str]> = LITERAL_ARGUMENTS.iter().map(|(path, _)| *path).collect();
+        let count = paths.len();
+        paths.sort();
+        paths.dedup();
+        assert_eq!(paths.len(), count, "a path listed twice");
     }
 }

@@ -127,6 +127,8 @@ struct BuiltView<'a> {
     primary: Vec<LoadedFile<'a>>,
     overrides: Vec<LoadedFile<'a>>,
     module: Module,
+    /// The releases the view targets: derived once, for the merge and for the rules.
+    targets: Targets,
 }
 
 pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult {
@@ -226,6 +228,7 @@ pub(crate) fn check_listed_directory(
             primary,
             overrides,
             module: merged.module,
+            targets,
         });
     }
     let listed = Listed {
@@ -406,17 +409,9 @@ fn run_directory_rules(
     let neighbours = Neighbours::new(options.max_file_bytes)
         .with_overlay(options.overlay.clone())
         .with_shared(Arc::clone(shared));
-    let targets: Vec<Targets> = built
-        .iter()
-        .map(|b| {
-            let setting = options.target_versions.get(b.view);
-            Targets::derive(b.view, &b.primary, &b.overrides, setting)
-        })
-        .collect();
     let contexts: Vec<Context> = built
         .iter()
-        .zip(&targets)
-        .map(|(b, targets)| Context {
+        .map(|b| Context {
             view: b.view,
             dir,
             module: &b.module,
@@ -425,7 +420,7 @@ fn run_directory_rules(
             overrides: &b.overrides,
             settings: &options.settings,
             neighbours: &neighbours,
-            targets,
+            targets: &b.targets,
             overlay: &options.overlay,
             judgements: std::cell::OnceCell::new(),
             text_override_copies,

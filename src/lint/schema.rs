@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use crate::diagnostic::{Diagnostic, ids};
 use crate::knowledge::View;
 use crate::knowledge::features::{self, Body, Place};
-use crate::knowledge::literal_arguments;
+use crate::knowledge::literal_arguments::LiteralIn;
 use crate::knowledge::releases::Release;
 use crate::lint::function_namespace::{self, Problem};
 use crate::source::{Span, Syntax};
@@ -98,8 +98,9 @@ fn top_level_body(kind: &str) -> Option<Body> {
     })
 }
 
-/// Every construct of the view's files that the tables describe or that a closed body holds,
-/// with the targeted releases that refuse it. Judged once per view: both the load errors here
+/// The constructs of the view's files that the tables describe or that a closed body holds
+/// and that some targeted release refuses or ignores, with the releases that refuse it. Judged
+/// once per view: both the load errors here
 /// and `feature_newer_than_target` read them (judging twice was 3% of a lint run's CPU).
 pub(crate) fn judgements<'c>(ctx: &'c Context) -> &'c [Judgement] {
     ctx.judgements.get_or_init(|| judge_all(ctx))
@@ -129,6 +130,11 @@ fn judge_all(ctx: &Context) -> Vec<Judgement> {
             } else {
                 ctx.targets.releases.clone()
             };
+            // What every targeted release has and reads is kept by no check: most constructs
+            // of a module, not worth a judgement each.
+            if refusing.is_empty() && ctx.targets.ignoring(place, name).is_empty() {
+                return;
+            }
             out.push(Judgement {
                 view: ctx.view,
                 place,
@@ -291,8 +297,9 @@ fn walk_calls(block: &syntax::Block, f: &mut impl FnMut(&Call)) {
 }
 
 fn walk_body_calls<'b>(body: &'b syntax::Body, path: &mut Vec<&'b str>, f: &mut impl FnMut(&Call)) {
+    let literal = LiteralIn::block(path);
     for attr in &body.attributes {
-        if !literal_arguments::reads_literally(path, &attr.name) {
+        if !literal.reads_literally(&attr.name) {
             attr.expr.for_each_call(f);
         }
     }

@@ -213,6 +213,9 @@ impl Targets {
     /// The targeted releases that load a construct and silently ignore it (Terraform 1.13 and
     /// `action` blocks).
     pub(crate) fn ignoring(&self, place: Place, name: &str) -> Vec<Release> {
+        if !features::ever_ignored(self.view, place, name) {
+            return Vec::new();
+        }
         self.releases
             .iter()
             .copied()

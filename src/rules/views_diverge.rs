@@ -8,6 +8,7 @@ use foldhash::HashSet;
 
 use crate::diagnostic::{Diagnostic, Label, Views};
 use crate::knowledge::View;
+use crate::module::merge::Address;
 use crate::module::merge::events::Subject;
 use crate::source::Span;
 
@@ -81,27 +82,40 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
     out.push(views_differ(dir, &parts, labels));
 }
 
+/// A definition of a view, borrowed from its module: both views' definitions are compared in
+/// every directory, and almost always all are in both.
+#[derive(PartialEq, Eq, Hash)]
+enum Defined<'m> {
+    Object(&'m Address),
+    Local(&'m str),
+}
+
+impl Defined<'_> {
+    fn subject(&self) -> Subject {
+        match self {
+            Defined::Object(address) => Subject::Object((*address).clone()),
+            Defined::Local(name) => Subject::Local(name.to_string()),
+        }
+    }
+}
+
 /// Everything a view defines (objects and local values), each with its first definition.
-fn definitions(ctx: &Context) -> Vec<(Subject, Span)> {
-    let objects = ctx
-        .module
-        .objects
-        .iter()
-        .map(|o| (Subject::Object(o.address.clone()), o.base_header));
-    let locals = ctx.module.locals.iter().map(|l| {
-        let name = &l.attribute;
-        (Subject::Local(name.name.clone()), name.name_span)
-    });
-    objects.chain(locals).collect()
+fn definitions<'m>(ctx: &Context<'m>) -> impl Iterator<Item = (Defined<'m>, Span)> {
+    let module = ctx.module;
+    let objects = (module.objects.iter()).map(|o| (Defined::Object(&o.address), o.base_header));
+    let locals = (module.locals.iter())
+        .map(|l| (Defined::Local(l.attribute.name.as_str()), l.attribute.name_span));
+    objects.chain(locals)
 }
 
 /// What `view` defines and `other` does not, once each, in the order users read the addresses
 /// (`local.x`, `resource.T.N`...).
 fn only_in(view: &Context, other: &Context) -> Vec<(Subject, Span)> {
-    let theirs: HashSet<Subject> = definitions(other).into_iter().map(|(s, _)| s).collect();
+    let theirs: HashSet<Defined> = definitions(other).map(|(d, _)| d).collect();
     let mut only: BTreeMap<String, (Subject, Span)> = BTreeMap::new();
-    for (subject, span) in definitions(view) {
-        if !theirs.contains(&subject) {
+    for (defined, span) in definitions(view) {
+        if !theirs.contains(&defined) {
+            let subject = defined.subject();
             only.entry(subject.to_string()).or_insert((subject, span));
         }
     }
