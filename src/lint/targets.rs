@@ -201,6 +201,15 @@ impl Targets {
         let Some(acceptance) = features::acceptance(self.view, place, name) else {
             return Vec::new();
         };
+        // The releases that have a construct are one range, and the targeted ones are in
+        // order: when the oldest and the newest targeted release have it, every one does (most
+        // constructs of a module, each asked about here).
+        if let (Some(&oldest), Some(&newest)) = (self.releases.first(), self.releases.last())
+            && acceptance.in_release(oldest)
+            && acceptance.in_release(newest)
+        {
+            return Vec::new();
+        }
         self.releases
             .iter()
             .copied()
