@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Index of a file within one module directory's [`SourceFiles`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -69,8 +69,9 @@ pub struct SourceFile {
     pub display: String,
     /// The file's text; in an excerpt, only the kept lines, one after the other.
     pub text: String,
-    /// Where each line of `text` starts in `text`.
-    line_starts: Vec<u32>,
+    /// Where each line of `text` starts in `text`: made when first asked for (only files with a
+    /// finding or a fix need it; indexing every file read was 1% of a run).
+    line_starts: OnceLock<Vec<u32>>,
     /// In an excerpt, where its lines were in the whole file.
     excerpt: Option<Excerpt>,
 }
@@ -89,14 +90,11 @@ struct Excerpt {
 impl SourceFile {
     pub fn new(path: PathBuf, text: String) -> SourceFile {
         let display = display_path(&path);
-        let mut line_starts = vec![0u32];
-        // memchr finds the newlines with SIMD: a byte-by-byte filter was 1.5-2% of a run.
-        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| clamp_u32(i + 1)));
         SourceFile {
             path,
             display,
             text,
-            line_starts,
+            line_starts: OnceLock::new(),
             excerpt: None,
         }
     }
@@ -110,7 +108,7 @@ impl SourceFile {
         for range in ranges {
             let first = self.kept_line(self.local_offset(range.start));
             let last = self.kept_line(self.local_offset(range.end)) + 1;
-            lines.extend(first..=last.min(self.line_starts.len() - 1));
+            lines.extend(first..=last.min(self.line_starts().len() - 1));
         }
         lines.sort_unstable();
         lines.dedup();
@@ -124,11 +122,11 @@ impl SourceFile {
             path: self.path.clone(),
             display: self.display.clone(),
             text,
-            line_starts,
+            line_starts: OnceLock::from(line_starts),
             excerpt: Some(Excerpt {
                 starts: lines.iter().map(|&kept| self.whole_start(kept)).collect(),
                 line_numbers: (lines.iter())
-                    .map(|&kept| clamp_u32(self.line_of_local(self.line_starts[kept] as usize)))
+                    .map(|&kept| clamp_u32(self.line_of_local(self.line_starts()[kept] as usize)))
                     .collect(),
                 len: self.len(),
             }),
@@ -161,7 +159,7 @@ impl SourceFile {
             Err(0) => return 0,
             Err(next) => next - 1,
         };
-        let local = self.line_starts[line] as usize + (offset - excerpt.starts[line] as usize);
+        let local = self.line_starts()[line] as usize + (offset - excerpt.starts[line] as usize);
         local.min(self.text.len())
     }
 
@@ -181,14 +179,14 @@ impl SourceFile {
             None => line,
             Some(excerpt) => excerpt.line_numbers.binary_search(&clamp_u32(line)).ok()?,
         };
-        let start = *self.line_starts.get(kept)? as usize;
-        let end = (self.line_starts.get(kept + 1)).map_or(self.text.len(), |&s| s as usize);
+        let start = *self.line_starts().get(kept)? as usize;
+        let end = (self.line_starts().get(kept + 1)).map_or(self.text.len(), |&s| s as usize);
         Some(start..end)
     }
 
     /// The index in `line_starts` of the line holding `local`, an offset in `text`.
     fn kept_line(&self, local: usize) -> usize {
-        match self.line_starts.binary_search(&clamp_u32(local)) {
+        match self.line_starts().binary_search(&clamp_u32(local)) {
             Ok(line) => line,
             Err(next) => next.saturating_sub(1),
         }
@@ -198,13 +196,13 @@ impl SourceFile {
     fn whole_start(&self, kept: usize) -> u32 {
         self.excerpt
             .as_ref()
-            .map_or(self.line_starts[kept], |e| e.starts[kept])
+            .map_or(self.line_starts()[kept], |e| e.starts[kept])
     }
 
     /// The text of the line with index `kept` in `line_starts`, with its newline.
     fn kept_line_text(&self, kept: usize) -> &str {
-        let start = self.line_starts[kept] as usize;
-        let end = (self.line_starts.get(kept + 1)).map_or(self.text.len(), |&s| s as usize);
+        let start = self.line_starts()[kept] as usize;
+        let end = (self.line_starts().get(kept + 1)).map_or(self.text.len(), |&s| s as usize);
         self.text.get(start..end).unwrap_or("")
     }
 
@@ -212,7 +210,7 @@ impl SourceFile {
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = self.local_offset(offset);
         let kept = self.kept_line(offset);
-        let line_start = self.line_starts[kept] as usize;
+        let line_start = self.line_starts()[kept] as usize;
         let column = self
             .text
             .get(line_start..offset)
@@ -227,7 +225,13 @@ impl SourceFile {
 
     /// Byte offsets at which each line of `text` starts in it (in an excerpt, each kept line).
     pub fn line_starts(&self) -> &[u32] {
-        &self.line_starts
+        self.line_starts.get_or_init(|| {
+            // memchr finds the newlines with SIMD: a byte-by-byte filter was 1.5-2% of a run.
+            let newlines = memchr::memchr_iter(b'\n', self.text.as_bytes());
+            std::iter::once(0)
+                .chain(newlines.map(|i| clamp_u32(i + 1)))
+                .collect()
+        })
     }
 
     /// The text of a span (empty if the span does not fit the file).

@@ -114,8 +114,8 @@ fn mentions(comment: &str, file_name: &str) -> bool {
     if comment.trim_start().starts_with("tflint-merge-ignore") {
         return false;
     }
-    let stem =
-        crate::knowledge::files::classify(file_name).map_or(file_name.to_string(), |c| c.stem().to_string());
+    let stem = crate::knowledge::files::classify(file_name)
+        .map_or(file_name.to_string(), |c| c.stem().to_string());
     comment.contains(file_name) || (stem != "override" && comment.contains(&stem))
 }
 

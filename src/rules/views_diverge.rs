@@ -103,8 +103,12 @@ impl Defined<'_> {
 fn definitions<'m>(ctx: &Context<'m>) -> impl Iterator<Item = (Defined<'m>, Span)> {
     let module = ctx.module;
     let objects = (module.objects.iter()).map(|o| (Defined::Object(&o.address), o.base_header));
-    let locals = (module.locals.iter())
-        .map(|l| (Defined::Local(l.attribute.name.as_str()), l.attribute.name_span));
+    let locals = (module.locals.iter()).map(|l| {
+        (
+            Defined::Local(l.attribute.name.as_str()),
+            l.attribute.name_span,
+        )
+    });
     objects.chain(locals)
 }
 
