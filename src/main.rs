@@ -24,11 +24,22 @@ unsafe extern "C" {
 #[cfg(target_os = "linux")]
 const MI_OPTION_ARENA_EAGER_COMMIT: std::ffi::c_int = 4;
 
+/// `mi_option_purge_delay`, the same way: how long freed memory stays resident before mimalloc
+/// gives it back. mimalloc 3 keeps it a second (1000 ms): a run's short-lived peaks (the walk's
+/// transient names and paths, each directory's syntax trees) then all count towards its peak
+/// RSS (30 MB instead of 23 MB at 20,000 directories); after 1 ms it is reused or returned,
+/// with no measurable CPU cost (the memory that is reused at once is never purged).
+#[cfg(target_os = "linux")]
+const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
+
 #[cfg(target_os = "linux")]
 extern "C" fn configure_allocator() {
     // SAFETY: mi_option_set_default only stores a value in mimalloc's static option table; the
-    // option number is in range (see above).
-    unsafe { mi_option_set_default(MI_OPTION_ARENA_EAGER_COMMIT, 0) };
+    // option numbers are in range (see above).
+    unsafe {
+        mi_option_set_default(MI_OPTION_ARENA_EAGER_COMMIT, 0);
+        mi_option_set_default(MI_OPTION_PURGE_DELAY, 1);
+    }
 }
 
 #[cfg(target_os = "linux")]
