@@ -9,19 +9,19 @@ mod config;
 mod fix;
 mod server;
 
-use crate::diagnostic::{Diagnostic, Severity, Views, ids};
+use crate::diagnostic::{Diagnostic, Finding, Severity, Views, ids};
 use crate::input::discover;
 use crate::input::overlay::Overlay;
 use crate::input::read::DEFAULT_MAX_FILE_BYTES;
 use crate::knowledge::View;
 use crate::knowledge::releases;
-use crate::lint::check::check_all;
+use crate::lint::check::{RunResult, check_all, whole};
 use crate::lint::directory::{self, Options, TargetVersions, ViewSelection};
 use crate::lint::targets::{range_text, releases_admitted_by};
 use crate::lint::{Fixes, RuleSettings, registry::Registry};
 use crate::module::print::{PrintFormat, print};
 use crate::report::graph::{dot, file_graph, json};
-use crate::report::{self, Format, Totals};
+use crate::report::{self, Format, RenderStyle, Rendered, Rendering, Totals};
 use crate::rules;
 use crate::terragrunt;
 
@@ -508,7 +508,45 @@ fn check(args: CheckArgs) -> i32 {
         target_versions: resolved.target_versions,
         overlay: Overlay::default(),
     };
-    let lint = |found, options: &Options| pool.install(|| check_all(found, &paths, options));
+    let color = match args.color {
+        _ if habits.no_color => false,
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let report = Report {
+        format: resolved.format,
+        quiet: habits.quiet,
+        statistics: habits.statistics,
+        views: options.views.checked(),
+        unsafe_fixes: args.unsafe_fixes,
+        fail_on: resolved.fail_on,
+        exit_zero: habits.exit_zero,
+        stats: args.stats.then_some(started),
+    };
+    // Without fixes, the human and short formats print each finding on its own: it is rendered
+    // on the worker that found it, and the run keeps its bytes rather than the finding.
+    let rendering = match Rendering::of(resolved.format, color) {
+        _ if args.fix || args.diff => None,
+        _ if habits.statistics => Some(Rendering::Nothing),
+        rendering => rendering,
+    };
+    if let Some(format) = rendering {
+        let style = RenderStyle {
+            format,
+            views: report.views,
+            unsafe_fixes: report.unsafe_fixes,
+        };
+        let render = |diagnostics: Vec<Diagnostic>| -> Vec<Rendered> {
+            diagnostics.iter().map(|d| style.render(d)).collect()
+        };
+        let run = pool.install(|| check_all(found, &paths, &options, &render));
+        return report.finish(run, false, |out, findings, totals| {
+            report::write_rendered(out, &style, findings, totals, habits.quiet)
+        });
+    }
+    let lint =
+        |found, options: &Options| pool.install(|| check_all(found, &paths, options, &whole));
     let mut run = lint(found, &options);
     if args.diff {
         let relint = |overlay: &Overlay| {
@@ -516,16 +554,16 @@ fn check(args: CheckArgs) -> i32 {
                 overlay: overlay.clone(),
                 ..options.clone()
             };
-            lint(discover(), &options).diagnostics
+            lint(discover(), &options).findings
         };
         let (planned, passes) = fix::plan_passes(
-            &run.diagnostics,
+            &run.findings,
             &relint,
             args.unsafe_fixes,
             &paths,
             options.max_file_bytes,
         );
-        let io_error = run.diagnostics.iter().any(|d| d.rule == ids::IO_ERROR);
+        let io_error = run.findings.iter().any(|d| d.rule == ids::IO_ERROR);
         return show_diff(&planned, passes, io_error, habits.quiet);
     }
     let mut fix_failed = false;
@@ -534,7 +572,7 @@ fn check(args: CheckArgs) -> i32 {
         let mut passes = 0;
         // A file left alone is named once, not once per pass.
         let mut warned = std::collections::HashSet::new();
-        while run.diagnostics.iter().any(|d| d.fixable(args.unsafe_fixes)) {
+        while run.findings.iter().any(|d| d.fixable(args.unsafe_fixes)) {
             if passes == fix::MAX_PASSES {
                 eprintln!(
                     "warning: stopped fixing after {} passes: each pass made new fixes; the \
@@ -544,7 +582,7 @@ fn check(args: CheckArgs) -> i32 {
                 break;
             }
             let planned = fix::plan(
-                &run.diagnostics,
+                &run.findings,
                 args.unsafe_fixes,
                 &paths,
                 options.max_file_bytes,
@@ -569,61 +607,78 @@ fn check(args: CheckArgs) -> i32 {
             eprintln!("fixed {fixed} finding{plural}");
         }
     }
-    let totals = Totals {
-        directories: run.directories,
-        files: run.files,
-        bytes: run.bytes,
-        views: options.views.checked(),
-        unsafe_fixes: args.unsafe_fixes,
-    };
-    let diagnostics = run.diagnostics;
-
-    let color = match args.color {
-        _ if habits.no_color => false,
-        ColorArg::Always => true,
-        ColorArg::Never => false,
-        ColorArg::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-    };
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
     let catalogue = rules::registry().catalogue();
-    let written = if habits.statistics {
-        out.write_all(statistics(&diagnostics).as_bytes())
-    } else if habits.quiet && resolved.format == Format::Human {
-        // The findings without the summary line.
-        let unsafe_fixes = totals.unsafe_fixes;
-        report::render_human_findings(&mut out, color, &diagnostics, totals.views, unsafe_fixes)
-    } else {
-        report::render(
-            &mut out,
-            resolved.format,
-            color,
-            &diagnostics,
-            totals,
-            catalogue,
-        )
-    }
-    .and_then(|()| out.flush());
-    if let Err(error) = written
-        && error.kind() != io::ErrorKind::BrokenPipe
-    {
-        eprintln!("error: cannot write output: {error}");
-        return EXIT_ERROR;
-    }
-    if args.stats {
-        let seconds = started.elapsed().as_secs_f64();
-        eprintln!(
-            "directories={} files={} bytes={} seconds={seconds:.3} mb_per_s={:.1}",
-            totals.directories,
-            totals.files,
-            totals.bytes,
-            totals.bytes as f64 / 1e6 / seconds.max(1e-9)
-        );
-    }
-    match exit_code(&diagnostics, resolved.fail_on) {
-        _ if fix_failed => EXIT_ERROR,
-        EXIT_FINDINGS if habits.exit_zero => EXIT_CLEAN,
-        code => code,
+    report.finish(run, fix_failed, |out, diagnostics, totals| {
+        if report.quiet && report.format == Format::Human {
+            // The findings without the summary line.
+            let (views, unsafe_fixes) = (totals.views, totals.unsafe_fixes);
+            report::render_human_findings(out, color, diagnostics, views, unsafe_fixes)
+        } else {
+            report::render(out, report.format, color, diagnostics, totals, catalogue)
+        }
+    })
+}
+
+/// How `check` reports a run, whatever it kept of each finding.
+struct Report {
+    format: Format,
+    quiet: bool,
+    /// `--statistics`: the counts of each rule rather than the findings.
+    statistics: bool,
+    views: Views,
+    unsafe_fixes: bool,
+    fail_on: SeverityArg,
+    exit_zero: bool,
+    /// `--stats`: when the run started.
+    stats: Option<std::time::Instant>,
+}
+
+impl Report {
+    /// Writes the findings to stdout with `write` (or their `--statistics`), `--stats` to
+    /// stderr; returns the exit code.
+    fn finish<F: Finding>(
+        &self,
+        run: RunResult<F>,
+        fix_failed: bool,
+        write: impl FnOnce(&mut dyn Write, &[F], Totals) -> io::Result<()>,
+    ) -> i32 {
+        let totals = Totals {
+            directories: run.directories,
+            files: run.files,
+            bytes: run.bytes,
+            views: self.views,
+            unsafe_fixes: self.unsafe_fixes,
+        };
+        let findings = run.findings;
+        let stdout = io::stdout();
+        let mut out = io::BufWriter::new(stdout.lock());
+        let written = if self.statistics {
+            out.write_all(statistics(&findings).as_bytes())
+        } else {
+            write(&mut out, &findings, totals)
+        }
+        .and_then(|()| out.flush());
+        if let Err(error) = written
+            && error.kind() != io::ErrorKind::BrokenPipe
+        {
+            eprintln!("error: cannot write output: {error}");
+            return EXIT_ERROR;
+        }
+        if let Some(started) = self.stats {
+            let seconds = started.elapsed().as_secs_f64();
+            eprintln!(
+                "directories={} files={} bytes={} seconds={seconds:.3} mb_per_s={:.1}",
+                totals.directories,
+                totals.files,
+                totals.bytes,
+                totals.bytes as f64 / 1e6 / seconds.max(1e-9)
+            );
+        }
+        match exit_code(&findings, self.fail_on) {
+            _ if fix_failed => EXIT_ERROR,
+            EXIT_FINDINGS if self.exit_zero => EXIT_CLEAN,
+            code => code,
+        }
     }
 }
 
@@ -658,10 +713,12 @@ fn show_diff(planned: &fix::Planned, passes: usize, io_error: bool, quiet: bool)
 }
 
 /// `--statistics`: findings per id, most first, then the summary counts.
-fn statistics(diagnostics: &[Diagnostic]) -> String {
+fn statistics<F: Finding>(findings: &[F]) -> String {
     let mut counts: std::collections::BTreeMap<(&str, Severity), usize> = Default::default();
-    for d in diagnostics {
-        *counts.entry((d.rule.as_str(), d.severity)).or_default() += 1;
+    for finding in findings {
+        *counts
+            .entry((finding.rule().as_str(), finding.severity()))
+            .or_default() += 1;
     }
     let mut rows: Vec<((&str, Severity), usize)> = counts.into_iter().collect();
     rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.0.cmp(b.0.0)));
@@ -811,15 +868,15 @@ fn print_or_broken_pipe(text: &str) -> i32 {
 
 /// 2 when an I/O problem kept us from checking something; else 1 when a finding is at or above
 /// the failing severity.
-fn exit_code(diagnostics: &[Diagnostic], fail_on: SeverityArg) -> i32 {
+fn exit_code<F: Finding>(findings: &[F], fail_on: SeverityArg) -> i32 {
     let threshold = match fail_on {
         SeverityArg::Error => Severity::Error,
         SeverityArg::Warning => Severity::Warning,
         SeverityArg::Notice => Severity::Notice,
     };
-    if diagnostics.iter().any(|d| d.rule == ids::IO_ERROR) {
+    if findings.iter().any(|f| f.rule() == ids::IO_ERROR) {
         EXIT_ERROR
-    } else if diagnostics.iter().any(|d| d.severity >= threshold) {
+    } else if findings.iter().any(|f| f.severity() >= threshold) {
         EXIT_FINDINGS
     } else {
         EXIT_CLEAN
@@ -935,7 +992,7 @@ mod tests {
         let shown = |path: &str| path.replace(&display_path(root.path()), "ROOT");
         let settings = RuleSettings::defaults(rules::registry());
         let options = Options::new(ViewSelection::Both, settings);
-        let run = check_all(found, &given, &options);
+        let run = check_all(found, &given, &options, &whole);
         let ids: Vec<(String, &str)> = run
             .diagnostics
             .iter()
@@ -964,15 +1021,12 @@ mod tests {
             &mut rendered,
             Format::Human,
             false,
-            &run.diagnostics[..1],
+            &run.findings[..1],
             totals,
             catalogue,
         )
         .expect("render");
         insta::assert_snapshot!(shown(&String::from_utf8_lossy(&rendered)));
-        assert_eq!(
-            exit_code(&run.diagnostics, SeverityArg::Error),
-            EXIT_FINDINGS
-        );
+        assert_eq!(exit_code(&run.findings, SeverityArg::Error), EXIT_FINDINGS);
     }
 }

@@ -13,7 +13,7 @@ mod xml;
 
 use std::io::{self, Write};
 
-use crate::diagnostic::{Diagnostic, Severity, Views};
+use crate::diagnostic::{Diagnostic, Finding, FindingId, Severity, Views};
 use crate::lint::RuleMeta;
 
 /// Output formats of `check`.
@@ -83,9 +83,122 @@ pub(crate) fn render(
     }
 }
 
+/// The formats a run can render each finding of as soon as it is found (the finding alone, the
+/// views checked and `--unsafe-fixes` decide its bytes), keeping the bytes rather than the
+/// [`Diagnostic`]: the command line's human and short output, and `--statistics`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rendering {
+    Human {
+        color: bool,
+    },
+    Short,
+    /// Nothing of each finding is printed (`--statistics`): its id and severity are kept.
+    Nothing,
+}
+
+/// How a run renders its findings early: the format, and what [`Totals`] says of the run that
+/// is known before it (the views checked, `--unsafe-fixes`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RenderStyle {
+    pub(crate) format: Rendering,
+    pub(crate) views: Views,
+    pub(crate) unsafe_fixes: bool,
+}
+
+impl Rendering {
+    /// The format's rendering finding by finding, `None` for one that needs all findings at
+    /// once.
+    pub(crate) fn of(format: Format, color: bool) -> Option<Rendering> {
+        match format {
+            Format::Human => Some(Rendering::Human { color }),
+            Format::Short => Some(Rendering::Short),
+            _ => None,
+        }
+    }
+}
+
+impl RenderStyle {
+    pub(crate) fn render(&self, diagnostic: &Diagnostic) -> Rendered {
+        let (views, unsafe_fixes) = (self.views, self.unsafe_fixes);
+        let bytes = match self.format {
+            Rendering::Human { color } => human::render(diagnostic, color, views, unsafe_fixes),
+            Rendering::Short => {
+                let mut line = short::render(diagnostic, views, unsafe_fixes);
+                line.push('\n');
+                line.into_bytes()
+            }
+            Rendering::Nothing => Vec::new(),
+        };
+        let (path, offset, _, message) = diagnostic.sort_key();
+        Rendered {
+            bytes: bytes.into_boxed_slice(),
+            key: [path, message].concat().into_boxed_str(),
+            path_len: path.len(),
+            offset,
+            rule: diagnostic.rule,
+            severity: diagnostic.severity,
+            fixable: [diagnostic.fixable(false), diagnostic.fixable(true)],
+        }
+    }
+}
+
+/// A finding as the run's [`RenderStyle`] prints it, and what ordering, counting and the exit
+/// status need of it: a tenth of a [`Diagnostic`] with its excerpts.
+#[derive(Debug)]
+pub(crate) struct Rendered {
+    bytes: Box<[u8]>,
+    /// The path, then the message (for the sort key), in one allocation.
+    key: Box<str>,
+    path_len: usize,
+    /// Of the primary label.
+    offset: usize,
+    rule: FindingId,
+    severity: Severity,
+    /// Without and with `--unsafe-fixes`.
+    fixable: [bool; 2],
+}
+
+impl Finding for Rendered {
+    fn sort_key(&self) -> (&str, usize, &'static str, &str) {
+        let (path, message) = self.key.split_at(self.path_len);
+        (path, self.offset, self.rule.as_str(), message)
+    }
+
+    fn rule(&self) -> FindingId {
+        self.rule
+    }
+
+    fn severity(&self) -> Severity {
+        self.severity
+    }
+
+    fn fixable(&self, unsafe_fixes: bool) -> bool {
+        self.fixable[usize::from(unsafe_fixes)]
+    }
+}
+
+/// Writes findings rendered early (already in output order), then for the human format the
+/// summary line, unless `quiet`: the same bytes as [`render`] (and `--quiet`'s
+/// [`render_human_findings`]) of their diagnostics.
+pub(crate) fn write_rendered(
+    out: &mut dyn Write,
+    style: &RenderStyle,
+    findings: &[Rendered],
+    totals: Totals,
+    quiet: bool,
+) -> io::Result<()> {
+    for finding in findings {
+        out.write_all(&finding.bytes)?;
+    }
+    match style.format {
+        Rendering::Human { .. } if !quiet => writeln!(out, "{}", summary(findings, totals)),
+        _ => Ok(()),
+    }
+}
+
 /// `2 errors, 1 warning in 3 directories (7 files)`.
-pub(crate) fn summary(diagnostics: &[Diagnostic], totals: Totals) -> String {
-    let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
+pub(crate) fn summary<F: Finding>(diagnostics: &[F], totals: Totals) -> String {
+    let count = |s: Severity| diagnostics.iter().filter(|d| d.severity() == s).count();
     let plural = |n: usize, word: &str| {
         if n == 1 {
             format!("{n} {word}")
@@ -155,7 +268,7 @@ fn fixable_mark(diagnostic: &Diagnostic, unsafe_fixes: bool) -> &'static str {
 }
 
 /// `; 3 fixable with `--fix` (1 more with `--unsafe-fixes`)`, or nothing when none is.
-fn fixable_summary(diagnostics: &[Diagnostic], unsafe_fixes: bool) -> String {
+fn fixable_summary<F: Finding>(diagnostics: &[F], unsafe_fixes: bool) -> String {
     let safe = diagnostics.iter().filter(|d| d.fixable(false)).count();
     let all = diagnostics.iter().filter(|d| d.fixable(true)).count();
     match (unsafe_fixes, safe, all) {
