@@ -972,6 +972,7 @@ mod tests {
     use super::*;
     use crate::input::read::INJECT_PANIC;
     use crate::source::display_path;
+    use std::collections::BTreeSet;
 
     /// A panic while reading one directory's file becomes that directory's `internal_error`;
     /// the other directory is still checked, and the run exits 1.
@@ -994,7 +995,7 @@ mod tests {
         let options = Options::new(ViewSelection::Both, settings);
         let run = check_all(found, &given, &options, &whole);
         let ids: Vec<(String, &str)> = run
-            .diagnostics
+            .findings
             .iter()
             .map(|d| (shown(&d.path), d.rule.as_str()))
             .collect();
@@ -1028,5 +1029,140 @@ mod tests {
         .expect("render");
         insta::assert_snapshot!(shown(&String::from_utf8_lossy(&rendered)));
         assert_eq!(exit_code(&run.findings, SeverityArg::Error), EXIT_FINDINGS);
+    }
+
+    /// The human and short output (with and without colour, `--quiet`, `--unsafe-fixes`),
+    /// `--statistics` and the exit status are the same from findings rendered on the workers
+    /// as from the whole diagnostics: the same findings, in the same order, with the same
+    /// bytes. The run has findings in several directories, from discovery, from a crashed
+    /// directory and from the Terragrunt tree, one view only, fixable safely and not.
+    #[test]
+    fn rendered_findings_report_as_the_diagnostics() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let write = |path: &str, text: &str| {
+            let path = root.path().join(path);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
+        };
+        let noop = "variable \"a\" {\n  default = 1\n}\n";
+        for dir in ["a", "b", "b/c", "b-c"] {
+            write(&format!("{dir}/main.tf"), noop);
+            write(&format!("{dir}/override.tf"), noop);
+            write(
+                &format!("{dir}/x_override.tofu"),
+                "variable \"missing\" {}\n",
+            );
+        }
+        // Findings in one file in the order of their places, not of their ids.
+        let resource = "resource \"a\" \"b\" {\n  count = 1\n  for_each = {}\n}\n";
+        write("b/extra_override.tf", resource);
+        write("crashes/main.tf", "variable \"a\" {}\n");
+        write(&format!("crashes/{INJECT_PANIC}"), "variable \"b\" {}\n");
+        write("live/app/terragrunt.hcl", "locals {\n");
+        let given = vec![root.path().to_path_buf()];
+        let discover = || {
+            let mut found = discover::discover(&given, &discover::Excludes::default(), true);
+            // A walk problem (discovery cannot be made to fail here), sorted among the
+            // directories' findings.
+            let path = display_path(&root.path().join("b"));
+            found
+                .diagnostics
+                .push(Diagnostic::error(ids::IO_ERROR, "cannot read directory").at_path(path));
+            found
+        };
+        let settings = RuleSettings::defaults(rules::registry());
+        let options = Options::new(ViewSelection::Both, settings);
+        let whole_run = check_all(discover(), &given, &options, &whole);
+        let rules: BTreeSet<&str> = (whole_run.findings.iter())
+            .map(|d| d.rule.as_str())
+            .collect();
+        assert!(whole_run.findings.len() > 12, "{:?}", whole_run.findings);
+        for rule in [
+            "io_error",
+            "internal_error",
+            "override_noop",
+            "syntax_error",
+        ] {
+            assert!(rules.contains(rule), "no {rule} in {rules:?}");
+        }
+        let views = options.views.checked();
+        let totals = |unsafe_fixes| Totals {
+            directories: whole_run.directories,
+            files: whole_run.files,
+            bytes: whole_run.bytes,
+            views,
+            unsafe_fixes,
+        };
+        let catalogue = rules::registry().catalogue();
+        let formats = [
+            Rendering::Human { color: false },
+            Rendering::Human { color: true },
+            Rendering::Short,
+        ];
+        let cases = formats.into_iter().flat_map(|format| {
+            [(false, false), (true, false), (false, true)].map(|(u, q)| (format, u, q))
+        });
+        for (format, unsafe_fixes, quiet) in cases {
+            let style = RenderStyle {
+                format,
+                views,
+                unsafe_fixes,
+            };
+            let render = |diagnostics: Vec<Diagnostic>| -> Vec<Rendered> {
+                diagnostics.iter().map(|d| style.render(d)).collect()
+            };
+            let run = check_all(discover(), &given, &options, &render);
+            let mut expected = Vec::new();
+            let (report_format, color) = match format {
+                Rendering::Human { color } => (Format::Human, color),
+                _ => (Format::Short, false),
+            };
+            let diagnostics = &whole_run.findings;
+            if quiet && report_format == Format::Human {
+                report::render_human_findings(
+                    &mut expected,
+                    color,
+                    diagnostics,
+                    views,
+                    unsafe_fixes,
+                )
+            } else {
+                let totals = totals(unsafe_fixes);
+                report::render(
+                    &mut expected,
+                    report_format,
+                    color,
+                    diagnostics,
+                    totals,
+                    catalogue,
+                )
+            }
+            .expect("render");
+            let mut rendered = Vec::new();
+            report::write_rendered(
+                &mut rendered,
+                &style,
+                &run.findings,
+                totals(unsafe_fixes),
+                quiet,
+            )
+            .expect("write");
+            assert_eq!(
+                String::from_utf8_lossy(&rendered),
+                String::from_utf8_lossy(&expected),
+                "{format:?} unsafe_fixes={unsafe_fixes} quiet={quiet}"
+            );
+            assert_eq!(statistics(&run.findings), statistics(diagnostics));
+            for fail_on in [
+                SeverityArg::Error,
+                SeverityArg::Warning,
+                SeverityArg::Notice,
+            ] {
+                assert_eq!(
+                    exit_code(&run.findings, fail_on),
+                    exit_code(diagnostics, fail_on)
+                );
+            }
+        }
     }
 }

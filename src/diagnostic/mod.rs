@@ -361,3 +361,48 @@ pub fn merge_views(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Merging sorted sources gives what a stable sort of their concatenation gives: findings
+    /// with equal keys (told apart by their note) stay in source order, whatever source and
+    /// place they are in.
+    #[test]
+    fn merge_sorted_is_the_stable_sort_of_the_concatenation() {
+        let finding = |path: &str, message: &str, note: usize| {
+            Diagnostic::error(ids::IO_ERROR, message)
+                .at_path(path)
+                .with_note(note.to_string())
+        };
+        let mut sources: Vec<Vec<Diagnostic>> = vec![
+            vec![
+                finding("b", "x", 0),
+                finding("a", "y", 1),
+                finding("b", "x", 2),
+            ],
+            vec![],
+            vec![
+                finding("a/c", "x", 3),
+                finding("b", "x", 4),
+                finding("a", "y", 5),
+            ],
+            vec![finding("a", "x", 6)],
+            vec![finding("b", "w", 7), finding("a", "y", 8)],
+        ];
+        for source in &mut sources {
+            sort(source);
+        }
+        let mut expected = sources.concat();
+        sort(&mut expected);
+        let notes = |findings: &[Diagnostic]| -> Vec<String> {
+            findings.iter().map(|f| f.notes.concat()).collect()
+        };
+        assert_eq!(notes(&merge_sorted(sources)), notes(&expected));
+        assert_eq!(
+            notes(&expected),
+            ["6", "1", "5", "8", "3", "7", "0", "2", "4"]
+        );
+    }
+}
