@@ -58,7 +58,7 @@ pub(crate) fn check_all<F: Finding + Send>(
     let discovered = kept(std::mem::take(&mut found.diagnostics));
     // The local modules the directories call, each file parsed once for all its callers.
     let shared = Arc::new(SharedSummaries::default());
-    let (results, terragrunt): (Vec<(Vec<F>, usize, u64)>, (Vec<F>, TreeResult)) = rayon::join(
+    let (results, (terragrunt_findings, terragrunt)) = rayon::join(
         || {
             (found.dirs.par_iter())
                 .zip(listings)
@@ -67,14 +67,13 @@ pub(crate) fn check_all<F: Finding + Send>(
                         check_directory_isolated(dir, listing, options, &shared);
                     (kept(diagnostics), files, bytes)
                 })
-                .collect()
+                .collect::<Vec<_>>()
         },
         || {
             let mut tree = check_tree_isolated(&found.terragrunt, given, options);
             (kept(std::mem::take(&mut tree.diagnostics)), tree)
         },
     );
-    let (terragrunt_findings, terragrunt) = terragrunt;
     let mut run = RunResult {
         findings: Vec::new(),
         directories: results.len() + unit_dirs(&found.dirs, &terragrunt.units),

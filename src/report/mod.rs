@@ -143,7 +143,7 @@ impl RenderStyle {
 }
 
 /// A finding as the run's [`RenderStyle`] prints it, and what ordering, counting and the exit
-/// status need of it: a tenth of a [`Diagnostic`] with its excerpts.
+/// status need of it: in the short format, a sixth of a [`Diagnostic`] with its excerpts.
 #[derive(Debug)]
 pub(crate) struct Rendered {
     bytes: Box<[u8]>,
