@@ -1038,27 +1038,24 @@ mod tests {
     /// directory and from the Terragrunt tree, one view only, fixable safely and not.
     #[test]
     fn rendered_findings_report_as_the_diagnostics() {
-        let root = tempfile::tempdir().expect("tempdir");
-        let write = |path: &str, text: &str| {
-            let path = root.path().join(path);
-            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-            std::fs::write(path, text).expect("write");
-        };
         let noop = "variable \"a\" {\n  default = 1\n}\n";
+        let mut files = Vec::new();
         for dir in ["a", "b", "b/c", "b-c"] {
-            write(&format!("{dir}/main.tf"), noop);
-            write(&format!("{dir}/override.tf"), noop);
-            write(
-                &format!("{dir}/x_override.tofu"),
+            files.push((format!("{dir}/main.tf"), noop));
+            files.push((format!("{dir}/override.tf"), noop));
+            files.push((
+                format!("{dir}/x_override.tofu"),
                 "variable \"missing\" {}\n",
-            );
+            ));
         }
         // Findings in one file in the order of their places, not of their ids.
         let resource = "resource \"a\" \"b\" {\n  count = 1\n  for_each = {}\n}\n";
-        write("b/extra_override.tf", resource);
-        write("crashes/main.tf", "variable \"a\" {}\n");
-        write(&format!("crashes/{INJECT_PANIC}"), "variable \"b\" {}\n");
-        write("live/app/terragrunt.hcl", "locals {\n");
+        files.push(("b/extra_override.tf".into(), resource));
+        files.push(("crashes/main.tf".into(), "variable \"a\" {}\n"));
+        files.push((format!("crashes/{INJECT_PANIC}"), "variable \"b\" {}\n"));
+        files.push(("live/app/terragrunt.hcl".into(), "locals {\n"));
+        let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), *t)).collect();
+        let root = crate::lint::testing::write_files(&files);
         let given = vec![root.path().to_path_buf()];
         let discover = || {
             let mut found = discover::discover(&given, &discover::Excludes::default(), true);
