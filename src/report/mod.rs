@@ -72,8 +72,8 @@ pub(crate) fn render(
             }
             Ok(())
         }
-        Format::Json => out.write_all(json::render(diagnostics, totals).as_bytes()),
-        Format::Sarif => out.write_all(sarif::render(diagnostics, catalogue).as_bytes()),
+        Format::Json => json::render(out, diagnostics, totals),
+        Format::Sarif => sarif::render(out, diagnostics, catalogue),
         Format::Github => {
             out.write_all(github::render(diagnostics, &summary(diagnostics, totals)).as_bytes())
         }
@@ -196,6 +196,44 @@ pub(crate) fn write_rendered(
     }
 }
 
+/// Writes `document` as `serde_json::to_string_pretty` lays it out, then a newline, with
+/// `items` as the elements of its first array member named `key` (empty in `document`): each
+/// item is made, written and dropped in turn, so that a report never holds every finding as a
+/// JSON value (kilobytes each) nor the whole text.
+fn write_pretty_json(
+    out: &mut dyn Write,
+    document: &serde_json::Value,
+    key: &str,
+    items: impl Iterator<Item = serde_json::Value>,
+) -> io::Result<()> {
+    let text = serde_json::to_string_pretty(document).unwrap_or_default();
+    // Its own line: a string holds no raw newline, so this is the member, not a string.
+    let member = format!("\"{key}\": []");
+    let line = (text.match_indices('\n'))
+        .map(|(i, _)| i + 1)
+        .find(|&start| text[start..].trim_start_matches(' ').starts_with(&member));
+    let Some(line) = line else {
+        let message = format!("no `{key}` array to write the findings into");
+        return Err(io::Error::other(message));
+    };
+    let outer = text[line..].len() - text[line..].trim_start_matches(' ').len();
+    let open = line + outer + member.len() - "[]".len();
+    let indent = format!("\n{}", " ".repeat(outer + 2));
+    let (head, tail) = text.split_at(open);
+    out.write_all(head.as_bytes())?;
+    let mut separator = "[";
+    for item in items {
+        let item = serde_json::to_string_pretty(&item).unwrap_or_default();
+        write!(out, "{separator}{indent}{}", item.replace('\n', &indent))?;
+        separator = ",";
+    }
+    match separator {
+        "[" => out.write_all(b"[]")?,
+        _ => write!(out, "{}]", &indent[..indent.len() - 2])?,
+    }
+    writeln!(out, "{}", &tail["[]".len()..])
+}
+
 /// `2 errors, 1 warning in 3 directories (7 files)`.
 pub(crate) fn summary<F: Finding>(diagnostics: &[F], totals: Totals) -> String {
     let count = |s: Severity| diagnostics.iter().filter(|d| d.severity() == s).count();
@@ -286,6 +324,42 @@ fn fixable_summary<F: Finding>(diagnostics: &[F], unsafe_fixes: bool) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Findings written one by one into a document's array give the bytes of the whole
+    /// document pretty-printed at once: none, one and several, at the top and nested, with a
+    /// string before the array that looks like it.
+    #[test]
+    fn json_written_item_by_item_is_the_pretty_document() {
+        use serde_json::json;
+        let item =
+            |n: usize| json!({ "n": n, "nested": { "list": [n, { "s": "a\nb" }] }, "e": [] });
+        for count in [0, 1, 3] {
+            let items: Vec<_> = (0..count).map(item).collect();
+            let documents = [
+                (
+                    "findings",
+                    json!({ "a": "\"findings\": []", "findings": [], "z": { "k": 1 } }),
+                ),
+                (
+                    "results",
+                    json!({ "runs": [{ "a": 1, "results": [], "tool": [] }] }),
+                ),
+            ];
+            for (key, document) in documents {
+                let mut whole = document.clone();
+                let array = match whole.get_mut("runs") {
+                    Some(runs) => &mut runs[0][key],
+                    None => &mut whole[key],
+                };
+                *array = serde_json::Value::Array(items.clone());
+                let expected = serde_json::to_string_pretty(&whole).expect("JSON") + "\n";
+                let mut written = Vec::new();
+                write_pretty_json(&mut written, &document, key, items.clone().into_iter())
+                    .expect("write");
+                assert_eq!(String::from_utf8_lossy(&written), expected);
+            }
+        }
+    }
     use crate::diagnostic::{Applicability, Fix, excerpt_files, ids};
     use crate::source::{SourceFile, SourceFiles, Span};
 
