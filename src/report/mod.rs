@@ -79,7 +79,10 @@ pub(crate) fn render(
         }
         Format::Checkstyle => out.write_all(xml::checkstyle(diagnostics).as_bytes()),
         Format::Junit => out.write_all(xml::junit(diagnostics).as_bytes()),
-        Format::Gitlab => out.write_all(gitlab::render(diagnostics).as_bytes()),
+        Format::Gitlab => {
+            write_pretty_array(out, 0, diagnostics.iter().map(gitlab::issue))?;
+            writeln!(out)
+        }
     }
 }
 
@@ -217,10 +220,20 @@ fn write_pretty_json(
         return Err(io::Error::other(message));
     };
     let outer = text[line..].len() - text[line..].trim_start_matches(' ').len();
-    let open = line + outer + member.len() - "[]".len();
-    let indent = format!("\n{}", " ".repeat(outer + 2));
-    let (head, tail) = text.split_at(open);
+    let (head, tail) = text.split_at(line + outer + member.len() - "[]".len());
     out.write_all(head.as_bytes())?;
+    write_pretty_array(out, outer, items)?;
+    writeln!(out, "{}", &tail["[]".len()..])
+}
+
+/// Writes `items` as `serde_json::to_string_pretty` lays out an array on a line indented by
+/// `outer` spaces, each item made, written and dropped in turn.
+fn write_pretty_array(
+    out: &mut dyn Write,
+    outer: usize,
+    items: impl Iterator<Item = serde_json::Value>,
+) -> io::Result<()> {
+    let indent = format!("\n{}", " ".repeat(outer + 2));
     let mut separator = "[";
     for item in items {
         let item = serde_json::to_string_pretty(&item).unwrap_or_default();
@@ -228,10 +241,9 @@ fn write_pretty_json(
         separator = ",";
     }
     match separator {
-        "[" => out.write_all(b"[]")?,
-        _ => write!(out, "{}]", &indent[..indent.len() - 2])?,
+        "[" => out.write_all(b"[]"),
+        _ => write!(out, "{}]", &indent[..indent.len() - 2]),
     }
-    writeln!(out, "{}", &tail["[]".len()..])
 }
 
 /// `2 errors, 1 warning in 3 directories (7 files)`.
@@ -327,7 +339,7 @@ mod tests {
 
     /// Findings written one by one into a document's array give the bytes of the whole
     /// document pretty-printed at once: none, one and several, at the top and nested, with a
-    /// string before the array that looks like it.
+    /// string before the array that looks like it, and an array alone.
     #[test]
     fn json_written_item_by_item_is_the_pretty_document() {
         use serde_json::json;
@@ -358,6 +370,11 @@ mod tests {
                     .expect("write");
                 assert_eq!(String::from_utf8_lossy(&written), expected);
             }
+            // An array alone (the GitLab format).
+            let expected = serde_json::to_string_pretty(&items).expect("JSON");
+            let mut written = Vec::new();
+            write_pretty_array(&mut written, 0, items.into_iter()).expect("write");
+            assert_eq!(String::from_utf8_lossy(&written), expected);
         }
     }
     use crate::diagnostic::{Applicability, Fix, excerpt_files, ids};
