@@ -74,11 +74,9 @@ pub(crate) fn render(
         }
         Format::Json => json::render(out, diagnostics, totals),
         Format::Sarif => sarif::render(out, diagnostics, catalogue),
-        Format::Github => {
-            out.write_all(github::render(diagnostics, &summary(diagnostics, totals)).as_bytes())
-        }
-        Format::Checkstyle => out.write_all(xml::checkstyle(diagnostics).as_bytes()),
-        Format::Junit => out.write_all(xml::junit(diagnostics).as_bytes()),
+        Format::Github => github::render(out, diagnostics, &summary(diagnostics, totals)),
+        Format::Checkstyle => xml::checkstyle(out, diagnostics),
+        Format::Junit => xml::junit(out, diagnostics),
         Format::Gitlab => {
             write_pretty_array(out, 0, diagnostics.iter().map(gitlab::issue))?;
             writeln!(out)
