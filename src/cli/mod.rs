@@ -514,7 +514,7 @@ fn check(args: CheckArgs) -> i32 {
         ColorArg::Never => false,
         ColorArg::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    let report = Report {
+    let reporter = Report {
         format: resolved.format,
         quiet: habits.quiet,
         statistics: habits.statistics,
@@ -534,14 +534,14 @@ fn check(args: CheckArgs) -> i32 {
     if let Some(format) = rendering {
         let style = RenderStyle {
             format,
-            views: report.views,
-            unsafe_fixes: report.unsafe_fixes,
+            views: reporter.views,
+            unsafe_fixes: reporter.unsafe_fixes,
         };
         let render = |diagnostics: Vec<Diagnostic>| -> Vec<Rendered> {
             diagnostics.iter().map(|d| style.render(d)).collect()
         };
         let run = pool.install(|| check_all(found, &paths, &options, &render));
-        return report.finish(run, false, |out, findings, totals| {
+        return reporter.finish(run, false, |out, findings, totals| {
             report::write_rendered(out, &style, findings, totals, habits.quiet)
         });
     }
@@ -608,13 +608,13 @@ fn check(args: CheckArgs) -> i32 {
         }
     }
     let catalogue = rules::registry().catalogue();
-    report.finish(run, fix_failed, |out, diagnostics, totals| {
-        if report.quiet && report.format == Format::Human {
+    reporter.finish(run, fix_failed, |out, diagnostics, totals| {
+        if reporter.quiet && reporter.format == Format::Human {
             // The findings without the summary line.
             let (views, unsafe_fixes) = (totals.views, totals.unsafe_fixes);
             report::render_human_findings(out, color, diagnostics, views, unsafe_fixes)
         } else {
-            report::render(out, report.format, color, diagnostics, totals, catalogue)
+            report::render(out, reporter.format, color, diagnostics, totals, catalogue)
         }
     })
 }
