@@ -9,19 +9,19 @@ mod config;
 mod fix;
 mod server;
 
-use crate::diagnostic::{Diagnostic, Severity, Views, ids};
+use crate::diagnostic::{Diagnostic, Finding, Severity, Views, ids};
 use crate::input::discover;
 use crate::input::overlay::Overlay;
 use crate::input::read::DEFAULT_MAX_FILE_BYTES;
 use crate::knowledge::View;
 use crate::knowledge::releases;
-use crate::lint::check::check_all;
+use crate::lint::check::{RunResult, check_all, whole};
 use crate::lint::directory::{self, Options, TargetVersions, ViewSelection};
 use crate::lint::targets::{range_text, releases_admitted_by};
 use crate::lint::{Fixes, RuleSettings, registry::Registry};
 use crate::module::print::{PrintFormat, print};
 use crate::report::graph::{dot, file_graph, json};
-use crate::report::{self, Format, Totals};
+use crate::report::{self, Format, RenderStyle, Rendered, Rendering, Totals};
 use crate::rules;
 use crate::terragrunt;
 
@@ -508,7 +508,45 @@ fn check(args: CheckArgs) -> i32 {
         target_versions: resolved.target_versions,
         overlay: Overlay::default(),
     };
-    let lint = |found, options: &Options| pool.install(|| check_all(found, &paths, options));
+    let color = match args.color {
+        _ if habits.no_color => false,
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let reporter = Report {
+        format: resolved.format,
+        quiet: habits.quiet,
+        statistics: habits.statistics,
+        views: options.views.checked(),
+        unsafe_fixes: args.unsafe_fixes,
+        fail_on: resolved.fail_on,
+        exit_zero: habits.exit_zero,
+        stats: args.stats.then_some(started),
+    };
+    // Without fixes, the human and short formats print each finding on its own: it is rendered
+    // on the worker that found it, and the run keeps its bytes rather than the finding.
+    let rendering = match Rendering::of(resolved.format, color) {
+        _ if args.fix || args.diff => None,
+        _ if habits.statistics => Some(Rendering::Nothing),
+        rendering => rendering,
+    };
+    if let Some(format) = rendering {
+        let style = RenderStyle {
+            format,
+            views: reporter.views,
+            unsafe_fixes: reporter.unsafe_fixes,
+        };
+        let render = |diagnostics: Vec<Diagnostic>| -> Vec<Rendered> {
+            diagnostics.iter().map(|d| style.render(d)).collect()
+        };
+        let run = pool.install(|| check_all(found, &paths, &options, &render));
+        return reporter.finish(run, false, |out, findings, totals| {
+            report::write_rendered(out, &style, findings, totals, habits.quiet)
+        });
+    }
+    let lint =
+        |found, options: &Options| pool.install(|| check_all(found, &paths, options, &whole));
     let mut run = lint(found, &options);
     if args.diff {
         let relint = |overlay: &Overlay| {
@@ -516,16 +554,16 @@ fn check(args: CheckArgs) -> i32 {
                 overlay: overlay.clone(),
                 ..options.clone()
             };
-            lint(discover(), &options).diagnostics
+            lint(discover(), &options).findings
         };
         let (planned, passes) = fix::plan_passes(
-            &run.diagnostics,
+            &run.findings,
             &relint,
             args.unsafe_fixes,
             &paths,
             options.max_file_bytes,
         );
-        let io_error = run.diagnostics.iter().any(|d| d.rule == ids::IO_ERROR);
+        let io_error = run.findings.iter().any(|d| d.rule == ids::IO_ERROR);
         return show_diff(&planned, passes, io_error, habits.quiet);
     }
     let mut fix_failed = false;
@@ -534,7 +572,7 @@ fn check(args: CheckArgs) -> i32 {
         let mut passes = 0;
         // A file left alone is named once, not once per pass.
         let mut warned = std::collections::HashSet::new();
-        while run.diagnostics.iter().any(|d| d.fixable(args.unsafe_fixes)) {
+        while run.findings.iter().any(|d| d.fixable(args.unsafe_fixes)) {
             if passes == fix::MAX_PASSES {
                 eprintln!(
                     "warning: stopped fixing after {} passes: each pass made new fixes; the \
@@ -544,7 +582,7 @@ fn check(args: CheckArgs) -> i32 {
                 break;
             }
             let planned = fix::plan(
-                &run.diagnostics,
+                &run.findings,
                 args.unsafe_fixes,
                 &paths,
                 options.max_file_bytes,
@@ -569,61 +607,78 @@ fn check(args: CheckArgs) -> i32 {
             eprintln!("fixed {fixed} finding{plural}");
         }
     }
-    let totals = Totals {
-        directories: run.directories,
-        files: run.files,
-        bytes: run.bytes,
-        views: options.views.checked(),
-        unsafe_fixes: args.unsafe_fixes,
-    };
-    let diagnostics = run.diagnostics;
-
-    let color = match args.color {
-        _ if habits.no_color => false,
-        ColorArg::Always => true,
-        ColorArg::Never => false,
-        ColorArg::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-    };
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
     let catalogue = rules::registry().catalogue();
-    let written = if habits.statistics {
-        out.write_all(statistics(&diagnostics).as_bytes())
-    } else if habits.quiet && resolved.format == Format::Human {
-        // The findings without the summary line.
-        let unsafe_fixes = totals.unsafe_fixes;
-        report::render_human_findings(&mut out, color, &diagnostics, totals.views, unsafe_fixes)
-    } else {
-        report::render(
-            &mut out,
-            resolved.format,
-            color,
-            &diagnostics,
-            totals,
-            catalogue,
-        )
-    }
-    .and_then(|()| out.flush());
-    if let Err(error) = written
-        && error.kind() != io::ErrorKind::BrokenPipe
-    {
-        eprintln!("error: cannot write output: {error}");
-        return EXIT_ERROR;
-    }
-    if args.stats {
-        let seconds = started.elapsed().as_secs_f64();
-        eprintln!(
-            "directories={} files={} bytes={} seconds={seconds:.3} mb_per_s={:.1}",
-            totals.directories,
-            totals.files,
-            totals.bytes,
-            totals.bytes as f64 / 1e6 / seconds.max(1e-9)
-        );
-    }
-    match exit_code(&diagnostics, resolved.fail_on) {
-        _ if fix_failed => EXIT_ERROR,
-        EXIT_FINDINGS if habits.exit_zero => EXIT_CLEAN,
-        code => code,
+    reporter.finish(run, fix_failed, |out, diagnostics, totals| {
+        if reporter.quiet && reporter.format == Format::Human {
+            // The findings without the summary line.
+            let (views, unsafe_fixes) = (totals.views, totals.unsafe_fixes);
+            report::render_human_findings(out, color, diagnostics, views, unsafe_fixes)
+        } else {
+            report::render(out, reporter.format, color, diagnostics, totals, catalogue)
+        }
+    })
+}
+
+/// How `check` reports a run, whatever it kept of each finding.
+struct Report {
+    format: Format,
+    quiet: bool,
+    /// `--statistics`: the counts of each rule rather than the findings.
+    statistics: bool,
+    views: Views,
+    unsafe_fixes: bool,
+    fail_on: SeverityArg,
+    exit_zero: bool,
+    /// `--stats`: when the run started.
+    stats: Option<std::time::Instant>,
+}
+
+impl Report {
+    /// Writes the findings to stdout with `write` (or their `--statistics`), `--stats` to
+    /// stderr; returns the exit code.
+    fn finish<F: Finding>(
+        &self,
+        run: RunResult<F>,
+        fix_failed: bool,
+        write: impl FnOnce(&mut dyn Write, &[F], Totals) -> io::Result<()>,
+    ) -> i32 {
+        let totals = Totals {
+            directories: run.directories,
+            files: run.files,
+            bytes: run.bytes,
+            views: self.views,
+            unsafe_fixes: self.unsafe_fixes,
+        };
+        let findings = run.findings;
+        let stdout = io::stdout();
+        let mut out = io::BufWriter::new(stdout.lock());
+        let written = if self.statistics {
+            out.write_all(statistics(&findings).as_bytes())
+        } else {
+            write(&mut out, &findings, totals)
+        }
+        .and_then(|()| out.flush());
+        if let Err(error) = written
+            && error.kind() != io::ErrorKind::BrokenPipe
+        {
+            eprintln!("error: cannot write output: {error}");
+            return EXIT_ERROR;
+        }
+        if let Some(started) = self.stats {
+            let seconds = started.elapsed().as_secs_f64();
+            eprintln!(
+                "directories={} files={} bytes={} seconds={seconds:.3} mb_per_s={:.1}",
+                totals.directories,
+                totals.files,
+                totals.bytes,
+                totals.bytes as f64 / 1e6 / seconds.max(1e-9)
+            );
+        }
+        match exit_code(&findings, self.fail_on) {
+            _ if fix_failed => EXIT_ERROR,
+            EXIT_FINDINGS if self.exit_zero => EXIT_CLEAN,
+            code => code,
+        }
     }
 }
 
@@ -658,10 +713,12 @@ fn show_diff(planned: &fix::Planned, passes: usize, io_error: bool, quiet: bool)
 }
 
 /// `--statistics`: findings per id, most first, then the summary counts.
-fn statistics(diagnostics: &[Diagnostic]) -> String {
+fn statistics<F: Finding>(findings: &[F]) -> String {
     let mut counts: std::collections::BTreeMap<(&str, Severity), usize> = Default::default();
-    for d in diagnostics {
-        *counts.entry((d.rule.as_str(), d.severity)).or_default() += 1;
+    for finding in findings {
+        *counts
+            .entry((finding.rule().as_str(), finding.severity()))
+            .or_default() += 1;
     }
     let mut rows: Vec<((&str, Severity), usize)> = counts.into_iter().collect();
     rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.0.cmp(b.0.0)));
@@ -811,15 +868,15 @@ fn print_or_broken_pipe(text: &str) -> i32 {
 
 /// 2 when an I/O problem kept us from checking something; else 1 when a finding is at or above
 /// the failing severity.
-fn exit_code(diagnostics: &[Diagnostic], fail_on: SeverityArg) -> i32 {
+fn exit_code<F: Finding>(findings: &[F], fail_on: SeverityArg) -> i32 {
     let threshold = match fail_on {
         SeverityArg::Error => Severity::Error,
         SeverityArg::Warning => Severity::Warning,
         SeverityArg::Notice => Severity::Notice,
     };
-    if diagnostics.iter().any(|d| d.rule == ids::IO_ERROR) {
+    if findings.iter().any(|f| f.rule() == ids::IO_ERROR) {
         EXIT_ERROR
-    } else if diagnostics.iter().any(|d| d.severity >= threshold) {
+    } else if findings.iter().any(|f| f.severity() >= threshold) {
         EXIT_FINDINGS
     } else {
         EXIT_CLEAN
@@ -915,6 +972,7 @@ mod tests {
     use super::*;
     use crate::input::read::INJECT_PANIC;
     use crate::source::display_path;
+    use std::collections::BTreeSet;
 
     /// A panic while reading one directory's file becomes that directory's `internal_error`;
     /// the other directory is still checked, and the run exits 1.
@@ -935,9 +993,9 @@ mod tests {
         let shown = |path: &str| path.replace(&display_path(root.path()), "ROOT");
         let settings = RuleSettings::defaults(rules::registry());
         let options = Options::new(ViewSelection::Both, settings);
-        let run = check_all(found, &given, &options);
+        let run = check_all(found, &given, &options, &whole);
         let ids: Vec<(String, &str)> = run
-            .diagnostics
+            .findings
             .iter()
             .map(|d| (shown(&d.path), d.rule.as_str()))
             .collect();
@@ -964,15 +1022,144 @@ mod tests {
             &mut rendered,
             Format::Human,
             false,
-            &run.diagnostics[..1],
+            &run.findings[..1],
             totals,
             catalogue,
         )
         .expect("render");
         insta::assert_snapshot!(shown(&String::from_utf8_lossy(&rendered)));
-        assert_eq!(
-            exit_code(&run.diagnostics, SeverityArg::Error),
-            EXIT_FINDINGS
-        );
+        assert_eq!(exit_code(&run.findings, SeverityArg::Error), EXIT_FINDINGS);
+    }
+
+    /// The human and short output (with and without colour, `--quiet`, `--unsafe-fixes`),
+    /// `--statistics` and the exit status are the same from findings rendered on the workers
+    /// as from the whole diagnostics: the same findings, in the same order, with the same
+    /// bytes. The run has findings in several directories, from discovery, from a crashed
+    /// directory and from the Terragrunt tree, one view only, fixable safely and not.
+    #[test]
+    fn rendered_findings_report_as_the_diagnostics() {
+        let noop = "variable \"a\" {\n  default = 1\n}\n";
+        let mut files = Vec::new();
+        for dir in ["a", "b", "b/c", "b-c"] {
+            files.push((format!("{dir}/main.tf"), noop));
+            files.push((format!("{dir}/override.tf"), noop));
+            files.push((
+                format!("{dir}/x_override.tofu"),
+                "variable \"missing\" {}\n",
+            ));
+        }
+        // Findings in one file in the order of their places, not of their ids.
+        let resource = "resource \"a\" \"b\" {\n  count = 1\n  for_each = {}\n}\n";
+        files.push(("b/extra_override.tf".into(), resource));
+        files.push(("crashes/main.tf".into(), "variable \"a\" {}\n"));
+        files.push((format!("crashes/{INJECT_PANIC}"), "variable \"b\" {}\n"));
+        files.push(("live/app/terragrunt.hcl".into(), "locals {\n"));
+        let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), *t)).collect();
+        let root = crate::lint::testing::write_files(&files);
+        let given = vec![root.path().to_path_buf()];
+        let discover = || {
+            let mut found = discover::discover(&given, &discover::Excludes::default(), true);
+            // A walk problem (discovery cannot be made to fail here), sorted among the
+            // directories' findings.
+            let path = display_path(&root.path().join("b"));
+            found
+                .diagnostics
+                .push(Diagnostic::error(ids::IO_ERROR, "cannot read directory").at_path(path));
+            found
+        };
+        let settings = RuleSettings::defaults(rules::registry());
+        let options = Options::new(ViewSelection::Both, settings);
+        let whole_run = check_all(discover(), &given, &options, &whole);
+        let rules: BTreeSet<&str> = (whole_run.findings.iter())
+            .map(|d| d.rule.as_str())
+            .collect();
+        assert!(whole_run.findings.len() > 12, "{:?}", whole_run.findings);
+        for rule in [
+            "io_error",
+            "internal_error",
+            "override_noop",
+            "syntax_error",
+        ] {
+            assert!(rules.contains(rule), "no {rule} in {rules:?}");
+        }
+        let views = options.views.checked();
+        let totals = |unsafe_fixes| Totals {
+            directories: whole_run.directories,
+            files: whole_run.files,
+            bytes: whole_run.bytes,
+            views,
+            unsafe_fixes,
+        };
+        let catalogue = rules::registry().catalogue();
+        let formats = [
+            Rendering::Human { color: false },
+            Rendering::Human { color: true },
+            Rendering::Short,
+        ];
+        let cases = formats.into_iter().flat_map(|format| {
+            [(false, false), (true, false), (false, true)].map(|(u, q)| (format, u, q))
+        });
+        for (format, unsafe_fixes, quiet) in cases {
+            let style = RenderStyle {
+                format,
+                views,
+                unsafe_fixes,
+            };
+            let render = |diagnostics: Vec<Diagnostic>| -> Vec<Rendered> {
+                diagnostics.iter().map(|d| style.render(d)).collect()
+            };
+            let run = check_all(discover(), &given, &options, &render);
+            let mut expected = Vec::new();
+            let (report_format, color) = match format {
+                Rendering::Human { color } => (Format::Human, color),
+                _ => (Format::Short, false),
+            };
+            let diagnostics = &whole_run.findings;
+            if quiet && report_format == Format::Human {
+                report::render_human_findings(
+                    &mut expected,
+                    color,
+                    diagnostics,
+                    views,
+                    unsafe_fixes,
+                )
+            } else {
+                let totals = totals(unsafe_fixes);
+                report::render(
+                    &mut expected,
+                    report_format,
+                    color,
+                    diagnostics,
+                    totals,
+                    catalogue,
+                )
+            }
+            .expect("render");
+            let mut rendered = Vec::new();
+            report::write_rendered(
+                &mut rendered,
+                &style,
+                &run.findings,
+                totals(unsafe_fixes),
+                quiet,
+            )
+            .expect("write");
+            assert_eq!(
+                String::from_utf8_lossy(&rendered),
+                String::from_utf8_lossy(&expected),
+                "{format:?} unsafe_fixes={unsafe_fixes} quiet={quiet}"
+            );
+            assert_eq!(statistics(&run.findings), statistics(diagnostics));
+            for fail_on in [
+                SeverityArg::Error,
+                SeverityArg::Warning,
+                SeverityArg::Notice,
+            ] {
+                assert_eq!(
+                    exit_code(&run.findings, fail_on),
+                    exit_code(diagnostics, fail_on)
+                );
+            }
+        }
     }
 }

@@ -218,12 +218,6 @@ impl Diagnostic {
         self.primary.as_ref().map_or((0, 0), Label::start)
     }
 
-    /// Sort key: path, position, rule, message. Output order depends on nothing else.
-    pub fn sort_key(&self) -> (&str, usize, &'static str, &str) {
-        let offset = self.primary.as_ref().map_or(0, |l| l.range.start);
-        (&self.path, offset, self.rule.as_str(), &self.message)
-    }
-
     /// Identity used to report a finding found in both views once.
     pub fn identity(&self) -> impl Eq + std::hash::Hash + use<> {
         let location = |l: &Label| (l.file.display.clone(), l.range.clone(), l.message.clone());
@@ -280,9 +274,70 @@ pub fn excerpt_files(diagnostics: &mut [Diagnostic]) {
     }
 }
 
-/// Sorts diagnostics into their stable output order.
-pub fn sort(diagnostics: &mut [Diagnostic]) {
-    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+/// What a run keeps of a finding until the report: the whole [`Diagnostic`], or what the report
+/// needs of it (the command line's human and short formats keep it rendered,
+/// `report::Rendered`). Everything that orders, counts or judges findings reads this.
+pub(crate) trait Finding {
+    /// Sort key: path, position, rule, message. Output order depends on nothing else.
+    fn sort_key(&self) -> (&str, usize, &'static str, &str);
+    fn rule(&self) -> FindingId;
+    fn severity(&self) -> Severity;
+    /// Whether the fix is applied with the unsafe fixes allowed or not.
+    fn fixable(&self, unsafe_fixes: bool) -> bool;
+}
+
+impl Finding for Diagnostic {
+    fn sort_key(&self) -> (&str, usize, &'static str, &str) {
+        let offset = self.primary.as_ref().map_or(0, |l| l.range.start);
+        (&self.path, offset, self.rule.as_str(), &self.message)
+    }
+
+    fn rule(&self) -> FindingId {
+        self.rule
+    }
+
+    fn severity(&self) -> Severity {
+        self.severity
+    }
+
+    fn fixable(&self, unsafe_fixes: bool) -> bool {
+        Diagnostic::fixable(self, unsafe_fixes)
+    }
+}
+
+/// Sorts findings into their stable output order.
+pub(crate) fn sort<F: Finding>(findings: &mut [F]) {
+    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+}
+
+/// The findings of `sources` in the order [`sort`] gives their concatenation, each source
+/// (already in that order: [`sort`]ed, or a directory's findings) consumed as the result is
+/// built: every finding exists once, never in a source and the result at the same time, and
+/// the sort moves indexes, not findings.
+pub(crate) fn merge_sorted<F: Finding>(sources: Vec<Vec<F>>) -> Vec<F> {
+    debug_assert!(
+        sources
+            .iter()
+            .all(|s| s.is_sorted_by(|a, b| a.sort_key() <= b.sort_key()))
+    );
+    // Each finding by (source, index), stably sorted: equal keys keep the concatenation order.
+    let mut order: Vec<(usize, usize)> = (sources.iter().enumerate())
+        .flat_map(|(s, findings)| (0..findings.len()).map(move |i| (s, i)))
+        .collect();
+    let key = |&(s, i): &(usize, usize)| sources[s][i].sort_key();
+    order.sort_by(|a, b| key(a).cmp(&key(b)));
+    // A sorted source's findings come in its own order, so each source is read front to back,
+    // and freed once read.
+    let mut sources: Vec<std::vec::IntoIter<F>> = sources.into_iter().map(Vec::into_iter).collect();
+    let mut merged = Vec::with_capacity(order.len());
+    for (s, _) in order {
+        let source = &mut sources[s];
+        merged.extend(source.next());
+        if source.len() == 0 {
+            *source = Vec::new().into_iter();
+        }
+    }
+    merged
 }
 
 /// Merges findings that are the same in several views into one naming all of them, keeping
@@ -305,4 +360,49 @@ pub fn merge_views(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Merging sorted sources gives what a stable sort of their concatenation gives: findings
+    /// with equal keys (told apart by their note) stay in source order, whatever source and
+    /// place they are in.
+    #[test]
+    fn merge_sorted_is_the_stable_sort_of_the_concatenation() {
+        let finding = |path: &str, message: &str, note: usize| {
+            Diagnostic::error(ids::IO_ERROR, message)
+                .at_path(path)
+                .with_note(note.to_string())
+        };
+        let mut sources: Vec<Vec<Diagnostic>> = vec![
+            vec![
+                finding("b", "x", 0),
+                finding("a", "y", 1),
+                finding("b", "x", 2),
+            ],
+            vec![],
+            vec![
+                finding("a/c", "x", 3),
+                finding("b", "x", 4),
+                finding("a", "y", 5),
+            ],
+            vec![finding("a", "x", 6)],
+            vec![finding("b", "w", 7), finding("a", "y", 8)],
+        ];
+        for source in &mut sources {
+            sort(source);
+        }
+        let mut expected = sources.concat();
+        sort(&mut expected);
+        let notes = |findings: &[Diagnostic]| -> Vec<String> {
+            findings.iter().map(|f| f.notes.concat()).collect()
+        };
+        assert_eq!(notes(&merge_sorted(sources)), notes(&expected));
+        assert_eq!(
+            notes(&expected),
+            ["6", "1", "5", "8", "3", "7", "0", "2", "4"]
+        );
+    }
 }

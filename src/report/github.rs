@@ -1,6 +1,8 @@
 //! `--format github`: GitHub Actions workflow commands, escaped as the runner expects, then a
 //! summary notice (the runner shows only the first 10 errors and 10 warnings of a step).
 
+use std::io::{self, Write};
+
 use super::location::{Range, file_of};
 use crate::diagnostic::{Diagnostic, Severity};
 
@@ -16,8 +18,11 @@ pub(crate) fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-pub(crate) fn render(diagnostics: &[Diagnostic], summary: &str) -> String {
-    let mut out = String::new();
+pub(crate) fn render(
+    out: &mut dyn Write,
+    diagnostics: &[Diagnostic],
+    summary: &str,
+) -> io::Result<()> {
     for d in diagnostics {
         let command = match d.severity {
             Severity::Error => "error",
@@ -52,17 +57,18 @@ pub(crate) fn render(diagnostics: &[Diagnostic], summary: &str) -> String {
         }
         message.push_str("\nsee: ");
         message.push_str(&d.doc_link());
-        out.push_str(&format!(
-            "::{command} {}::{}\n",
+        writeln!(
+            out,
+            "::{command} {}::{}",
             properties.join(","),
             escape_data(&message)
-        ));
+        )?;
     }
-    out.push_str(&format!(
-        "::notice title=tflint-merge::{}\n",
+    writeln!(
+        out,
+        "::notice title=tflint-merge::{}",
         escape_data(&format!("tflint-merge: {summary}"))
-    ));
-    out
+    )
 }
 
 #[cfg(test)]

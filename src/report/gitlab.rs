@@ -5,29 +5,22 @@ use serde_json::{Value, json};
 use super::location::{Range, file_of, fingerprint};
 use crate::diagnostic::{Diagnostic, Severity};
 
-pub(crate) fn render(diagnostics: &[Diagnostic]) -> String {
-    let issues: Vec<Value> = diagnostics
-        .iter()
-        .map(|d| {
-            let (begin, end) = d.primary.as_ref().map_or((1, 1), |l| {
-                let r = Range::of(l);
-                (r.start_line, r.end_line)
-            });
-            json!({
-                "type": "issue",
-                "description": format!("[{}] {}", d.rule, d.message),
-                "check_name": d.rule,
-                "fingerprint": fingerprint(d),
-                "severity": match d.severity {
-                    Severity::Error => "major",
-                    Severity::Warning => "minor",
-                    Severity::Notice => "info",
-                },
-                "location": { "path": file_of(d), "lines": { "begin": begin, "end": end } },
-            })
-        })
-        .collect();
-    let mut text = serde_json::to_string_pretty(&Value::Array(issues)).unwrap_or_default();
-    text.push('\n');
-    text
+/// One finding as a Code Quality issue; the report is the array of them.
+pub(crate) fn issue(d: &Diagnostic) -> Value {
+    let (begin, end) = d.primary.as_ref().map_or((1, 1), |l| {
+        let r = Range::of(l);
+        (r.start_line, r.end_line)
+    });
+    json!({
+        "type": "issue",
+        "description": format!("[{}] {}", d.rule, d.message),
+        "check_name": d.rule,
+        "fingerprint": fingerprint(d),
+        "severity": match d.severity {
+            Severity::Error => "major",
+            Severity::Warning => "minor",
+            Severity::Notice => "info",
+        },
+        "location": { "path": file_of(d), "lines": { "begin": begin, "end": end } },
+    })
 }

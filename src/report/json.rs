@@ -1,5 +1,7 @@
 //! `--format json`: schema version 1 (documented in the README).
 
+use std::io::{self, Write};
+
 use serde_json::{Value, json};
 
 use super::Totals;
@@ -59,10 +61,12 @@ fn fix(d: &Diagnostic) -> Value {
     })
 }
 
-pub(crate) fn render(diagnostics: &[Diagnostic], totals: Totals) -> String {
-    let findings: Vec<Value> = diagnostics
-        .iter()
-        .map(|d| {
+pub(crate) fn render(
+    out: &mut dyn Write,
+    diagnostics: &[Diagnostic],
+    totals: Totals,
+) -> io::Result<()> {
+    let findings = diagnostics.iter().map(|d| {
             let (start, end) = d.primary.as_ref().map_or((Value::Null, Value::Null), position);
             let views: Vec<&str> = [(d.views.terraform, "terraform"), (d.views.opentofu, "opentofu")]
                 .into_iter()
@@ -85,8 +89,7 @@ pub(crate) fn render(diagnostics: &[Diagnostic], totals: Totals) -> String {
                 "views": views,
                 "fix": fix(d),
             })
-        })
-        .collect();
+        });
     let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
     let fixable = |a: Applicability| {
         let with = |d: &&Diagnostic| d.fix.as_ref().is_some_and(|f| f.applicability == a);
@@ -95,7 +98,7 @@ pub(crate) fn render(diagnostics: &[Diagnostic], totals: Totals) -> String {
     let value = json!({
         "version": 1,
         "tool": { "name": "tflint-merge", "version": env!("CARGO_PKG_VERSION") },
-        "findings": findings,
+        "findings": [],
         "summary": {
             "directories": totals.directories,
             "files": totals.files,
@@ -103,7 +106,5 @@ pub(crate) fn render(diagnostics: &[Diagnostic], totals: Totals) -> String {
             "fixable": { "safe": fixable(Applicability::Safe), "unsafe": fixable(Applicability::Unsafe) },
         },
     });
-    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
-    text.push('\n');
-    text
+    super::write_pretty_json(out, &value, "findings", findings)
 }

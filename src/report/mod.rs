@@ -13,7 +13,7 @@ mod xml;
 
 use std::io::{self, Write};
 
-use crate::diagnostic::{Diagnostic, Severity, Views};
+use crate::diagnostic::{Diagnostic, Finding, FindingId, Severity, Views};
 use crate::lint::RuleMeta;
 
 /// Output formats of `check`.
@@ -72,20 +72,181 @@ pub(crate) fn render(
             }
             Ok(())
         }
-        Format::Json => out.write_all(json::render(diagnostics, totals).as_bytes()),
-        Format::Sarif => out.write_all(sarif::render(diagnostics, catalogue).as_bytes()),
-        Format::Github => {
-            out.write_all(github::render(diagnostics, &summary(diagnostics, totals)).as_bytes())
+        Format::Json => json::render(out, diagnostics, totals),
+        Format::Sarif => sarif::render(out, diagnostics, catalogue),
+        Format::Github => github::render(out, diagnostics, &summary(diagnostics, totals)),
+        Format::Checkstyle => xml::checkstyle(out, diagnostics),
+        Format::Junit => xml::junit(out, diagnostics),
+        Format::Gitlab => {
+            write_pretty_array(out, 0, diagnostics.iter().map(gitlab::issue))?;
+            writeln!(out)
         }
-        Format::Checkstyle => out.write_all(xml::checkstyle(diagnostics).as_bytes()),
-        Format::Junit => out.write_all(xml::junit(diagnostics).as_bytes()),
-        Format::Gitlab => out.write_all(gitlab::render(diagnostics).as_bytes()),
+    }
+}
+
+/// The formats a run can render each finding of as soon as it is found (the finding alone, the
+/// views checked and `--unsafe-fixes` decide its bytes), keeping the bytes rather than the
+/// [`Diagnostic`]: the command line's human and short output, and `--statistics`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rendering {
+    Human {
+        color: bool,
+    },
+    Short,
+    /// Nothing of each finding is printed (`--statistics`): its id and severity are kept.
+    Nothing,
+}
+
+/// How a run renders its findings early: the format, and what [`Totals`] says of the run that
+/// is known before it (the views checked, `--unsafe-fixes`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RenderStyle {
+    pub(crate) format: Rendering,
+    pub(crate) views: Views,
+    pub(crate) unsafe_fixes: bool,
+}
+
+impl Rendering {
+    /// The format's rendering finding by finding, `None` for one that needs all findings at
+    /// once.
+    pub(crate) fn of(format: Format, color: bool) -> Option<Rendering> {
+        match format {
+            Format::Human => Some(Rendering::Human { color }),
+            Format::Short => Some(Rendering::Short),
+            _ => None,
+        }
+    }
+}
+
+impl RenderStyle {
+    pub(crate) fn render(&self, diagnostic: &Diagnostic) -> Rendered {
+        let (views, unsafe_fixes) = (self.views, self.unsafe_fixes);
+        let bytes = match self.format {
+            Rendering::Human { color } => human::render(diagnostic, color, views, unsafe_fixes),
+            Rendering::Short => {
+                let mut line = short::render(diagnostic, views, unsafe_fixes);
+                line.push('\n');
+                line.into_bytes()
+            }
+            Rendering::Nothing => Vec::new(),
+        };
+        let (path, offset, _, message) = diagnostic.sort_key();
+        Rendered {
+            bytes: bytes.into_boxed_slice(),
+            key: [path, message].concat().into_boxed_str(),
+            path_len: path.len(),
+            offset,
+            rule: diagnostic.rule,
+            severity: diagnostic.severity,
+            fixable: [diagnostic.fixable(false), diagnostic.fixable(true)],
+        }
+    }
+}
+
+/// A finding as the run's [`RenderStyle`] prints it, and what ordering, counting and the exit
+/// status need of it: in the short format, a sixth of a [`Diagnostic`] with its excerpts.
+#[derive(Debug)]
+pub(crate) struct Rendered {
+    bytes: Box<[u8]>,
+    /// The path, then the message (for the sort key), in one allocation.
+    key: Box<str>,
+    path_len: usize,
+    /// Of the primary label.
+    offset: usize,
+    rule: FindingId,
+    severity: Severity,
+    /// Without and with `--unsafe-fixes`.
+    fixable: [bool; 2],
+}
+
+impl Finding for Rendered {
+    fn sort_key(&self) -> (&str, usize, &'static str, &str) {
+        let (path, message) = self.key.split_at(self.path_len);
+        (path, self.offset, self.rule.as_str(), message)
+    }
+
+    fn rule(&self) -> FindingId {
+        self.rule
+    }
+
+    fn severity(&self) -> Severity {
+        self.severity
+    }
+
+    fn fixable(&self, unsafe_fixes: bool) -> bool {
+        self.fixable[usize::from(unsafe_fixes)]
+    }
+}
+
+/// Writes findings rendered early (already in output order), then for the human format the
+/// summary line, unless `quiet`: the same bytes as [`render`] (and `--quiet`'s
+/// [`render_human_findings`]) of their diagnostics.
+pub(crate) fn write_rendered(
+    out: &mut dyn Write,
+    style: &RenderStyle,
+    findings: &[Rendered],
+    totals: Totals,
+    quiet: bool,
+) -> io::Result<()> {
+    for finding in findings {
+        out.write_all(&finding.bytes)?;
+    }
+    match style.format {
+        Rendering::Human { .. } if !quiet => writeln!(out, "{}", summary(findings, totals)),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `document` as `serde_json::to_string_pretty` lays it out, then a newline, with
+/// `items` as the elements of its first array member named `key` (empty in `document`): each
+/// item is made, written and dropped in turn, so that a report never holds every finding as a
+/// JSON value (kilobytes each) nor the whole text.
+fn write_pretty_json(
+    out: &mut dyn Write,
+    document: &serde_json::Value,
+    key: &str,
+    items: impl Iterator<Item = serde_json::Value>,
+) -> io::Result<()> {
+    let text = serde_json::to_string_pretty(document).unwrap_or_default();
+    // Its own line: a string holds no raw newline, so this is the member, not a string.
+    let member = format!("\"{key}\": []");
+    let line = (text.match_indices('\n'))
+        .map(|(i, _)| i + 1)
+        .find(|&start| text[start..].trim_start_matches(' ').starts_with(&member));
+    let Some(line) = line else {
+        let message = format!("no `{key}` array to write the findings into");
+        return Err(io::Error::other(message));
+    };
+    let outer = text[line..].len() - text[line..].trim_start_matches(' ').len();
+    let (head, tail) = text.split_at(line + outer + member.len() - "[]".len());
+    out.write_all(head.as_bytes())?;
+    write_pretty_array(out, outer, items)?;
+    writeln!(out, "{}", &tail["[]".len()..])
+}
+
+/// Writes `items` as `serde_json::to_string_pretty` lays out an array on a line indented by
+/// `outer` spaces, each item made, written and dropped in turn.
+fn write_pretty_array(
+    out: &mut dyn Write,
+    outer: usize,
+    items: impl Iterator<Item = serde_json::Value>,
+) -> io::Result<()> {
+    let indent = format!("\n{}", " ".repeat(outer + 2));
+    let mut separator = "[";
+    for item in items {
+        let item = serde_json::to_string_pretty(&item).unwrap_or_default();
+        write!(out, "{separator}{indent}{}", item.replace('\n', &indent))?;
+        separator = ",";
+    }
+    match separator {
+        "[" => out.write_all(b"[]"),
+        _ => write!(out, "{}]", &indent[..indent.len() - 2]),
     }
 }
 
 /// `2 errors, 1 warning in 3 directories (7 files)`.
-pub(crate) fn summary(diagnostics: &[Diagnostic], totals: Totals) -> String {
-    let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
+pub(crate) fn summary<F: Finding>(diagnostics: &[F], totals: Totals) -> String {
+    let count = |s: Severity| diagnostics.iter().filter(|d| d.severity() == s).count();
     let plural = |n: usize, word: &str| {
         if n == 1 {
             format!("{n} {word}")
@@ -155,7 +316,7 @@ fn fixable_mark(diagnostic: &Diagnostic, unsafe_fixes: bool) -> &'static str {
 }
 
 /// `; 3 fixable with `--fix` (1 more with `--unsafe-fixes`)`, or nothing when none is.
-fn fixable_summary(diagnostics: &[Diagnostic], unsafe_fixes: bool) -> String {
+fn fixable_summary<F: Finding>(diagnostics: &[F], unsafe_fixes: bool) -> String {
     let safe = diagnostics.iter().filter(|d| d.fixable(false)).count();
     let all = diagnostics.iter().filter(|d| d.fixable(true)).count();
     match (unsafe_fixes, safe, all) {
@@ -173,6 +334,47 @@ fn fixable_summary(diagnostics: &[Diagnostic], unsafe_fixes: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Findings written one by one into a document's array give the bytes of the whole
+    /// document pretty-printed at once: none, one and several, at the top and nested, with a
+    /// string before the array that looks like it, and an array alone.
+    #[test]
+    fn json_written_item_by_item_is_the_pretty_document() {
+        use serde_json::json;
+        let item =
+            |n: usize| json!({ "n": n, "nested": { "list": [n, { "s": "a\nb" }] }, "e": [] });
+        for count in [0, 1, 3] {
+            let items: Vec<_> = (0..count).map(item).collect();
+            let documents = [
+                (
+                    "findings",
+                    json!({ "a": "\"findings\": []", "findings": [], "z": { "k": 1 } }),
+                ),
+                (
+                    "results",
+                    json!({ "runs": [{ "a": 1, "results": [], "tool": [] }] }),
+                ),
+            ];
+            for (key, document) in documents {
+                let mut whole = document.clone();
+                let array = match whole.get_mut("runs") {
+                    Some(runs) => &mut runs[0][key],
+                    None => &mut whole[key],
+                };
+                *array = serde_json::Value::Array(items.clone());
+                let expected = serde_json::to_string_pretty(&whole).expect("JSON") + "\n";
+                let mut written = Vec::new();
+                write_pretty_json(&mut written, &document, key, items.clone().into_iter())
+                    .expect("write");
+                assert_eq!(String::from_utf8_lossy(&written), expected);
+            }
+            // An array alone (the GitLab format).
+            let expected = serde_json::to_string_pretty(&items).expect("JSON");
+            let mut written = Vec::new();
+            write_pretty_array(&mut written, 0, items.into_iter()).expect("write");
+            assert_eq!(String::from_utf8_lossy(&written), expected);
+        }
+    }
     use crate::diagnostic::{Applicability, Fix, excerpt_files, ids};
     use crate::source::{SourceFile, SourceFiles, Span};
 

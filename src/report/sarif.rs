@@ -1,6 +1,8 @@
 //! `--format sarif`: SARIF 2.1.0 as GitHub code scanning ingests it — one run for the whole
 //! invocation, every rule in `tool.driver.rules`, repo-relative URIs, partial fingerprints.
 
+use std::io::{self, Write};
+
 use serde_json::{Value, json};
 
 use super::location::{
@@ -125,7 +127,11 @@ fn sarif_fix(d: &Diagnostic) -> Option<Value> {
     }))
 }
 
-pub(crate) fn render(diagnostics: &[Diagnostic], catalogue: &[&RuleMeta]) -> String {
+pub(crate) fn render(
+    out: &mut dyn Write,
+    diagnostics: &[Diagnostic],
+    catalogue: &[&RuleMeta],
+) -> io::Result<()> {
     let rule_entries: Vec<Value> = catalogue
         .iter()
         .map(|meta| {
@@ -140,49 +146,46 @@ pub(crate) fn render(diagnostics: &[Diagnostic], catalogue: &[&RuleMeta]) -> Str
             })
         })
         .collect();
-    let results: Vec<Value> = diagnostics
-        .iter()
-        .map(|d| {
-            let mut message = d.message.clone();
-            for note in &d.notes {
-                message.push_str("\n\n");
-                message.push_str(note);
-            }
-            if let Some(help) = &d.help {
-                message.push_str("\n\nHelp: ");
-                message.push_str(help);
-            }
-            let mut result = json!({
-                "ruleId": d.rule,
-                "level": level(d.severity),
-                "message": { "text": message },
-                "locations": [ { "physicalLocation": physical(&file_of(d), d.primary.as_ref()) } ],
-                "partialFingerprints": { "tflintMergeFingerprint/v1": fingerprint(d) },
-            });
-            if let Some(index) = catalogue.iter().position(|m| m.id == d.rule) {
-                result["ruleIndex"] = json!(index);
-            }
-            if let Some(fix) = sarif_fix(d) {
-                result["fixes"] = json!([fix]);
-            }
-            if !d.secondary.is_empty() {
-                result["relatedLocations"] = Value::Array(
-                    d.secondary
-                        .iter()
-                        .enumerate()
-                        .map(|(i, l)| {
-                            json!({
-                                "id": i + 1,
-                                "physicalLocation": physical(&relative(&l.file.display), Some(l)),
-                                "message": { "text": l.message },
-                            })
+    let results = diagnostics.iter().map(|d| {
+        let mut message = d.message.clone();
+        for note in &d.notes {
+            message.push_str("\n\n");
+            message.push_str(note);
+        }
+        if let Some(help) = &d.help {
+            message.push_str("\n\nHelp: ");
+            message.push_str(help);
+        }
+        let mut result = json!({
+            "ruleId": d.rule,
+            "level": level(d.severity),
+            "message": { "text": message },
+            "locations": [ { "physicalLocation": physical(&file_of(d), d.primary.as_ref()) } ],
+            "partialFingerprints": { "tflintMergeFingerprint/v1": fingerprint(d) },
+        });
+        if let Some(index) = catalogue.iter().position(|m| m.id == d.rule) {
+            result["ruleIndex"] = json!(index);
+        }
+        if let Some(fix) = sarif_fix(d) {
+            result["fixes"] = json!([fix]);
+        }
+        if !d.secondary.is_empty() {
+            result["relatedLocations"] = Value::Array(
+                d.secondary
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| {
+                        json!({
+                            "id": i + 1,
+                            "physicalLocation": physical(&relative(&l.file.display), Some(l)),
+                            "message": { "text": l.message },
                         })
-                        .collect(),
-                );
-            }
-            result
-        })
-        .collect();
+                    })
+                    .collect(),
+            );
+        }
+        result
+    });
     let value = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -195,12 +198,10 @@ pub(crate) fn render(diagnostics: &[Diagnostic], catalogue: &[&RuleMeta]) -> Str
                 "rules": rule_entries,
             } },
             "columnKind": "unicodeCodePoints",
-            "results": results,
+            "results": [],
         } ],
     });
-    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
-    text.push('\n');
-    text
+    super::write_pretty_json(out, &value, "results", results)
 }
 
 #[cfg(test)]

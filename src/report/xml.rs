@@ -1,5 +1,8 @@
 //! `--format checkstyle` and `--format junit`: XML as CI servers read it.
 
+use std::collections::HashMap;
+use std::io::{self, Write};
+
 use super::location::{Range, file_of};
 use crate::diagnostic::{Diagnostic, Severity};
 
@@ -31,19 +34,23 @@ fn position(d: &Diagnostic) -> (usize, usize) {
 }
 
 /// Checkstyle 4.3: one `<file>` per file, in first-seen order.
-pub(crate) fn checkstyle(diagnostics: &[Diagnostic]) -> String {
+pub(crate) fn checkstyle(out: &mut dyn Write, diagnostics: &[Diagnostic]) -> io::Result<()> {
     let mut files: Vec<(String, Vec<&Diagnostic>)> = Vec::new();
+    // Each file's place in `files`: one look-up per finding, not a scan of the files.
+    let mut index: HashMap<String, usize> = HashMap::new();
     for d in diagnostics {
         let file = file_of(d);
-        match files.iter_mut().find(|(f, _)| *f == file) {
-            Some((_, list)) => list.push(d),
-            None => files.push((file, vec![d])),
+        match index.get(&file) {
+            Some(&i) => files[i].1.push(d),
+            None => {
+                index.insert(file.clone(), files.len());
+                files.push((file, vec![d]));
+            }
         }
     }
-    let mut out =
-        String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n");
+    out.write_all(b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n")?;
     for (file, list) in files {
-        out.push_str(&format!("  <file name=\"{}\">\n", escape(&file)));
+        writeln!(out, "  <file name=\"{}\">", escape(&file))?;
         for d in list {
             let (line, column) = position(d);
             let severity = match d.severity {
@@ -51,27 +58,28 @@ pub(crate) fn checkstyle(diagnostics: &[Diagnostic]) -> String {
                 Severity::Warning => "warning",
                 Severity::Notice => "info",
             };
-            out.push_str(&format!(
-                "    <error line=\"{line}\" column=\"{column}\" severity=\"{severity}\" message=\"{}\" source=\"tflint-merge.{}\"/>\n",
+            writeln!(
+                out,
+                "    <error line=\"{line}\" column=\"{column}\" severity=\"{severity}\" message=\"{}\" source=\"tflint-merge.{}\"/>",
                 escape(&d.message),
                 d.rule
-            ));
+            )?;
         }
-        out.push_str("  </file>\n");
+        out.write_all(b"  </file>\n")?;
     }
-    out.push_str("</checkstyle>\n");
-    out
+    out.write_all(b"</checkstyle>\n")
 }
 
 /// JUnit: one failing test case per finding; a clean run is one passing case.
-pub(crate) fn junit(diagnostics: &[Diagnostic]) -> String {
+pub(crate) fn junit(out: &mut dyn Write, diagnostics: &[Diagnostic]) -> io::Result<()> {
     let failures = diagnostics.len();
     let tests = failures.max(1);
-    let mut out = format!(
+    write!(
+        out,
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tflint-merge\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">\n  <testsuite name=\"tflint-merge\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\">\n"
-    );
+    )?;
     if diagnostics.is_empty() {
-        out.push_str("    <testcase name=\"no findings\" classname=\"tflint-merge\"/>\n");
+        out.write_all(b"    <testcase name=\"no findings\" classname=\"tflint-merge\"/>\n")?;
     }
     for d in diagnostics {
         let file = file_of(d);
@@ -84,7 +92,8 @@ pub(crate) fn junit(diagnostics: &[Diagnostic]) -> String {
             body.push_str(&format!("\nnote: {note}"));
         }
         body.push_str(&format!("\nsee: {}", d.doc_link()));
-        out.push_str(&format!(
+        write!(
+            out,
             "    <testcase name=\"{}\" classname=\"{}\" file=\"{}\" line=\"{line}\">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
             escape(&format!("{}: {file}:{line}:{column}", d.rule)),
             escape(&file),
@@ -92,8 +101,7 @@ pub(crate) fn junit(diagnostics: &[Diagnostic]) -> String {
             escape(&d.message),
             d.rule,
             escape(&body)
-        ));
+        )?;
     }
-    out.push_str("  </testsuite>\n</testsuites>\n");
-    out
+    out.write_all(b"  </testsuite>\n</testsuites>\n")
 }
