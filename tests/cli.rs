@@ -1066,7 +1066,10 @@ fn the_allocator_does_not_commit_its_arena_eagerly_and_purges_soon() {
             .map(|value| value.trim().to_string())
     };
     assert_eq!(option("arena_eager_commit", &[]).as_deref(), Some("0"));
-    let overridden = option("arena_eager_commit", &[("MIMALLOC_ARENA_EAGER_COMMIT", "1")]);
+    let overridden = option(
+        "arena_eager_commit",
+        &[("MIMALLOC_ARENA_EAGER_COMMIT", "1")],
+    );
     assert_eq!(overridden.as_deref(), Some("1"));
     assert_eq!(option("purge_delay", &[]).as_deref(), Some("1"));
     let overridden = option("purge_delay", &[("MIMALLOC_PURGE_DELAY", "10")]);
