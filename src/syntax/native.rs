@@ -27,6 +27,10 @@ use super::{
 };
 use crate::source::{FileId, Span, Syntax};
 
+/// Bodies with more attributes than this find repeated names with a map, the others by looking
+/// through the attributes before.
+const MAX_ATTRIBUTES_SEARCHED: usize = 16;
+
 /// How many repeated keys one file may hold before we stop re-parsing and report it. Each
 /// repeated key costs one more parse.
 const MAX_RENAMED_KEYS: usize = 200;
@@ -321,17 +325,28 @@ impl Lowerer<'_> {
     /// The text at `range` as written (a key hcl-edit read renamed is read back here), or
     /// `fallback`.
     fn source_str<'s>(&'s self, range: Option<Range<usize>>, fallback: &'s str) -> &'s str {
-        match range.and_then(|r| self.text.get(r)) {
-            Some(s) if self.fixed_span.is_none() => s,
-            _ => fallback,
-        }
+        self.written(range).unwrap_or(fallback)
+    }
+
+    /// The text at `range` as written, if the spans are the text's.
+    fn written(&self, range: Option<Range<usize>>) -> Option<&str> {
+        range
+            .and_then(|r| self.text.get(r))
+            .filter(|_| self.fixed_span.is_none())
     }
 
     fn body(&self, body: &HclBody, duplicates: &mut Vec<DuplicateAttribute>) -> Body {
-        let mut out = Body::default();
+        let attribute_count = body.attributes().count();
+        let mut out = Body {
+            attributes: Vec::with_capacity(attribute_count),
+            blocks: Vec::with_capacity(body.len() - attribute_count),
+        };
         // The first definition of each attribute name, to report repeats in one pass (keyed by
-        // the name's text, not a copy of it).
-        let mut first_spans: HashMap<&str, Span> = HashMap::default();
+        // the name's text, not a copy of it). Only in large bodies: in the others, looking
+        // through the attributes already lowered costs less than a map.
+        let mut first_spans: Option<HashMap<&str, Span>> = (attribute_count
+            > MAX_ATTRIBUTES_SEARCHED)
+            .then(|| HashMap::with_capacity_and_hasher(attribute_count, Default::default()));
         for structure in body.iter() {
             match structure {
                 Structure::Attribute(attr) => {
@@ -339,16 +354,25 @@ impl Lowerer<'_> {
                     let name_text = self.source_str(name_range.clone(), attr.key.as_str());
                     let name = name_text.to_string();
                     let name_span = self.span(name_range);
-                    match first_spans.entry(name_text) {
-                        Entry::Occupied(first) => duplicates.push(DuplicateAttribute {
+                    let first = match &mut first_spans {
+                        Some(first_spans) => match first_spans.entry(name_text) {
+                            Entry::Occupied(first) => Some(*first.get()),
+                            Entry::Vacant(slot) => {
+                                slot.insert(name_span);
+                                None
+                            }
+                        },
+                        None => (out.attributes.iter())
+                            .find(|earlier| earlier.name == name_text)
+                            .map(|earlier| earlier.name_span),
+                    };
+                    if let Some(first) = first {
+                        duplicates.push(DuplicateAttribute {
                             name: name.clone(),
-                            first: *first.get(),
+                            first,
                             second: name_span,
                             syntax: Syntax::Native,
-                        }),
-                        Entry::Vacant(slot) => {
-                            slot.insert(name_span);
-                        }
+                        });
                     }
                     out.attributes.push(Attribute {
                         name,
@@ -373,9 +397,11 @@ impl Lowerer<'_> {
                     let kind_span = self.span(kind_range);
                     let header_span = labels.last().map_or(kind_span, |l| kind_span.to(l.span));
                     let block_end = block.span().map_or(header_span.end as usize, |r| r.end);
-                    let body_start = self.text[header_span.end as usize..block_end]
-                        .find('{')
-                        .map_or(header_span.end as usize, |p| header_span.end as usize + p);
+                    let header_end = header_span.end as usize;
+                    let body_start = self.text.as_bytes()[header_end..block_end]
+                        .iter()
+                        .position(|&b| b == b'{')
+                        .map_or(header_end, |p| header_end + p);
                     out.blocks.push(Block {
                         kind,
                         labels,
@@ -394,7 +420,9 @@ impl Lowerer<'_> {
         let kind = match expr {
             Expression::Null(_) => ExprKind::Null,
             Expression::Bool(b) => ExprKind::Bool(*b.value()),
-            Expression::Number(n) => ExprKind::Number(self.source(expr.span(), &n.to_string())),
+            Expression::Number(n) => ExprKind::Number(
+                (self.written(expr.span())).map_or_else(|| n.to_string(), str::to_string),
+            ),
             Expression::String(s) => ExprKind::String(s.value().clone()),
             Expression::StringTemplate(t) => {
                 literal_template(t).map_or(ExprKind::Template, ExprKind::String)
@@ -549,14 +577,17 @@ pub(crate) fn template_calls(template: &Template) -> Vec<(String, Range<usize>)>
 
 /// The string a template stands for when it holds no interpolation or directive.
 fn literal_template(template: &Template) -> Option<String> {
-    let mut out = String::new();
-    for element in template.iter() {
+    fn literal(element: &Element) -> Option<&str> {
         match element {
-            Element::Literal(literal) => out.push_str(literal.value()),
-            _ => return None,
+            Element::Literal(literal) => Some(literal.value()),
+            _ => None,
         }
     }
-    Some(out)
+    // Looked at before anything is copied: most templates hold an interpolation.
+    if !template.iter().all(|element| literal(element).is_some()) {
+        return None;
+    }
+    Some(template.iter().filter_map(literal).collect())
 }
 
 #[cfg(test)]
@@ -620,6 +651,33 @@ mod tests {
         assert_eq!(parsed.duplicate_attributes.len(), 1);
         assert_eq!(parsed.duplicate_attributes[0].first.start, 0);
         assert_eq!(parsed.duplicate_attributes[0].second.start, 12);
+    }
+
+    #[test]
+    fn repeated_attributes_of_a_large_body_are_reported_against_the_first() {
+        let names: Vec<String> = (0..MAX_ATTRIBUTES_SEARCHED + 4)
+            .map(|i| format!("a{i}"))
+            .collect();
+        let mut text: String = names.iter().map(|name| format!("{name} = 1\n")).collect();
+        text.push_str("a3 = 2\na3 = 3\n");
+        let parsed = parse(FileId(0), &text);
+        let file = parsed.file.expect("parses");
+        assert_eq!(file.body.attributes.len(), names.len() + 2);
+        let first = text.find("a3 =").expect("the first a3");
+        let repeats: Vec<_> = (parsed.duplicate_attributes.iter())
+            .map(|d| {
+                (
+                    d.name.as_str(),
+                    d.first.start as usize,
+                    &text[d.second.range()],
+                )
+            })
+            .collect();
+        assert_eq!(repeats, [("a3", first, "a3"), ("a3", first, "a3")]);
+        let second_starts: Vec<_> = (parsed.duplicate_attributes.iter())
+            .map(|d| d.second.start as usize)
+            .collect();
+        assert!(second_starts[0] > first && second_starts[1] > second_starts[0]);
     }
 
     #[test]
