@@ -14,11 +14,11 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use foldhash::HashMap;
-use hcl_edit::Span as _;
 use hcl_edit::expr::{Expression, FuncCall, FuncName, ObjectKey, TraversalOperator};
 use hcl_edit::structure::{BlockLabel, Body as HclBody, Structure};
 use hcl_edit::template::{Element, Template};
 use hcl_edit::visit::{Visit, visit_func_call};
+use hcl_edit::{Decorated, Ident, Span as _};
 
 use super::scan::scan;
 use super::{
@@ -57,7 +57,7 @@ pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
             duplicate_attributes: Vec::new(),
         };
     }
-    let body = match parse_tolerant(
+    let mut body = match parse_tolerant(
         &parser_text(text, &scanned),
         &scanned.insignificant_newlines,
     ) {
@@ -82,7 +82,7 @@ pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
         fixed_span: None,
     };
     let mut duplicate_attributes = Vec::new();
-    let body = lowerer.body(&body, &mut duplicate_attributes);
+    let body = lowerer.body(&mut body, &mut duplicate_attributes);
     Parsed {
         file: Ok(File { id, body, comments }),
         duplicate_attributes,
@@ -107,13 +107,13 @@ pub(crate) fn is_beyond_parser_limit(message: &str) -> bool {
 /// Parses a native-syntax expression embedded elsewhere (the `${...}` of a JSON string, a JSON
 /// `type` string). All spans in the result are `span`.
 pub(crate) fn parse_expr_at(source: &str, span: Span) -> Option<Expr> {
-    let expr = hcl_edit::parser::parse_expr(source).ok()?;
+    let mut expr = hcl_edit::parser::parse_expr(source).ok()?;
     let lowerer = Lowerer {
         id: span.file,
         text: source,
         fixed_span: Some(span),
     };
-    Some(lowerer.expr(&expr))
+    Some(lowerer.expr(&mut expr))
 }
 
 /// One part of a native string template (`"${a}/x"`): literal text or an interpolation.
@@ -138,11 +138,11 @@ pub(crate) fn template_parts(id: FileId, text: &str, span: Span) -> Option<Vec<T
     let mut padded = " ".repeat(range.start.checked_sub(2)?);
     padded.push_str("x=");
     padded.push_str(source);
-    let body = hcl_edit::parser::parse_body(&padded).ok()?;
-    let Some(Structure::Attribute(attribute)) = body.iter().next() else {
+    let mut body = hcl_edit::parser::parse_body(&padded).ok()?;
+    let Some(Structure::Attribute(attribute)) = body.get_mut(0) else {
         return None;
     };
-    let Expression::StringTemplate(template) = &attribute.value else {
+    let Expression::StringTemplate(template) = &mut attribute.value else {
         return None;
     };
     let lowerer = Lowerer {
@@ -160,22 +160,22 @@ pub(crate) fn expr_template_parts(expr: &Expr, text: &str) -> Option<Vec<Templat
     let Some(value) = expr.json_string.as_deref() else {
         return template_parts(expr.span.file, text, expr.span);
     };
-    let template = hcl_edit::parser::parse_template(value).ok()?;
+    let mut template = hcl_edit::parser::parse_template(value).ok()?;
     let lowerer = Lowerer {
         id: expr.span.file,
         text: value,
         fixed_span: Some(expr.span),
     };
-    Some(lower_template(&lowerer, &template))
+    Some(lower_template(&lowerer, &mut template))
 }
 
-fn lower_template(lowerer: &Lowerer, template: &Template) -> Vec<TemplatePart> {
+fn lower_template(lowerer: &Lowerer, template: &mut Template) -> Vec<TemplatePart> {
     template
-        .iter()
+        .iter_mut()
         .map(|element| match element {
-            Element::Literal(literal) => TemplatePart::Literal(literal.value().clone()),
+            Element::Literal(literal) => TemplatePart::Literal(std::mem::take(literal.value_mut())),
             Element::Interpolation(interpolation) => {
-                TemplatePart::Interpolation(lowerer.expr(&interpolation.expr))
+                TemplatePart::Interpolation(lowerer.expr(&mut interpolation.expr))
             }
             Element::Directive(directive) => {
                 TemplatePart::Directive(lowerer.span(directive.span()))
@@ -322,6 +322,16 @@ impl Lowerer<'_> {
         self.source_str(range, fallback).to_string()
     }
 
+    /// The text at `range` as written (a key hcl-edit read renamed is read back here), or the
+    /// name hcl-edit read there, taken out of its tree (dropped after lowering) rather than
+    /// copied: the name is almost always what is written.
+    fn source_taken(&self, range: Option<Range<usize>>, read: &mut Decorated<Ident>) -> String {
+        match self.written(range) {
+            Some(written) if written != read.as_str() => written.to_string(),
+            _ => take_ident(read),
+        }
+    }
+
     /// The text at `range` as written (a key hcl-edit read renamed is read back here), or
     /// `fallback`.
     fn source_str<'s>(&'s self, range: Option<Range<usize>>, fallback: &'s str) -> &'s str {
@@ -335,7 +345,8 @@ impl Lowerer<'_> {
             .filter(|_| self.fixed_span.is_none())
     }
 
-    fn body(&self, body: &HclBody, duplicates: &mut Vec<DuplicateAttribute>) -> Body {
+    /// Lowers hcl-edit's body, taking the strings out of its tree.
+    fn body(&self, body: &mut HclBody, duplicates: &mut Vec<DuplicateAttribute>) -> Body {
         let attribute_count = body.attributes().count();
         let mut out = Body {
             attributes: Vec::with_capacity(attribute_count),
@@ -344,18 +355,20 @@ impl Lowerer<'_> {
         // The first definition of each attribute name, to report repeats in one pass (keyed by
         // the name's text, not a copy of it). Only in large bodies: in the others, looking
         // through the attributes already lowered costs less than a map.
-        let mut first_spans: Option<HashMap<&str, Span>> = (attribute_count
+        let mut first_spans: Option<HashMap<String, Span>> = (attribute_count
             > MAX_ATTRIBUTES_SEARCHED)
             .then(|| HashMap::with_capacity_and_hasher(attribute_count, Default::default()));
-        for structure in body.iter() {
+        for index in 0..body.len() {
+            let Some(structure) = body.get_mut(index) else {
+                break;
+            };
             match structure {
                 Structure::Attribute(attr) => {
                     let name_range = attr.key.span();
-                    let name_text = self.source_str(name_range.clone(), attr.key.as_str());
-                    let name = name_text.to_string();
-                    let name_span = self.span(name_range);
+                    let name_span = self.span(name_range.clone());
+                    let name = self.source_taken(name_range, &mut attr.key);
                     let first = match &mut first_spans {
-                        Some(first_spans) => match first_spans.entry(name_text) {
+                        Some(first_spans) => match first_spans.entry(name.clone()) {
                             Entry::Occupied(first) => Some(*first.get()),
                             Entry::Vacant(slot) => {
                                 slot.insert(name_span);
@@ -363,7 +376,7 @@ impl Lowerer<'_> {
                             }
                         },
                         None => (out.attributes.iter())
-                            .find(|earlier| earlier.name == name_text)
+                            .find(|earlier| earlier.name == name)
                             .map(|earlier| earlier.name_span),
                     };
                     if let Some(first) = first {
@@ -377,21 +390,19 @@ impl Lowerer<'_> {
                     out.attributes.push(Attribute {
                         name,
                         name_span,
-                        expr: Arc::new(self.expr(&attr.value)),
+                        expr: Arc::new(self.expr(&mut attr.value)),
                     });
                 }
                 Structure::Block(block) => {
                     let kind_range = block.ident.span();
-                    let kind = self.source(kind_range.clone(), block.ident.as_str());
-                    let labels: Vec<Label> = block
-                        .labels
-                        .iter()
+                    let kind = self.source_taken(kind_range.clone(), &mut block.ident);
+                    let labels: Vec<Label> = (block.labels.iter_mut())
                         .map(|label| Label {
-                            value: match label {
-                                BlockLabel::Ident(ident) => ident.as_str().to_string(),
-                                BlockLabel::String(s) => s.as_str().to_string(),
-                            },
                             span: self.span(label.span()),
+                            value: match label {
+                                BlockLabel::Ident(ident) => take_ident(ident),
+                                BlockLabel::String(s) => std::mem::take(s.value_mut()),
+                            },
                         })
                         .collect();
                     let kind_span = self.span(kind_range);
@@ -407,7 +418,7 @@ impl Lowerer<'_> {
                         labels,
                         header_span,
                         body_span: self.span(Some(body_start..block_end)),
-                        body: self.body(&block.body, duplicates),
+                        body: self.body(&mut block.body, duplicates),
                     });
                 }
             }
@@ -415,58 +426,65 @@ impl Lowerer<'_> {
         out
     }
 
-    fn expr(&self, expr: &Expression) -> Expr {
-        let span = self.span(expr.span());
+    /// Lowers an expression, taking the strings out of hcl-edit's tree.
+    fn expr(&self, expr: &mut Expression) -> Expr {
+        let range = expr.span();
+        let span = self.span(range.clone());
         let kind = match expr {
             Expression::Null(_) => ExprKind::Null,
             Expression::Bool(b) => ExprKind::Bool(*b.value()),
             Expression::Number(n) => ExprKind::Number(
-                (self.written(expr.span())).map_or_else(|| n.to_string(), str::to_string),
+                (self.written(range)).map_or_else(|| n.to_string(), str::to_string),
             ),
-            Expression::String(s) => ExprKind::String(s.value().clone()),
+            Expression::String(s) => ExprKind::String(std::mem::take(s.value_mut())),
             Expression::StringTemplate(t) => {
                 literal_template(t).map_or(ExprKind::Template, ExprKind::String)
             }
             Expression::HeredocTemplate(h) => {
-                literal_template(&h.template).map_or(ExprKind::Template, ExprKind::String)
+                literal_template(&mut h.template).map_or(ExprKind::Template, ExprKind::String)
             }
             Expression::Array(items) => {
-                ExprKind::Tuple(items.iter().map(|e| self.expr(e)).collect())
+                ExprKind::Tuple(items.iter_mut().map(|e| self.expr(e)).collect())
             }
             Expression::Object(object) => ExprKind::Object(
                 object
-                    .iter()
+                    .iter_mut()
                     .map(|(key, value)| ObjectItem {
-                        key: self.object_key(key),
-                        value: self.expr(value.expr()),
+                        key: self.object_key(&key),
+                        value: self.expr(value.expr_mut()),
                     })
                     .collect(),
             ),
-            Expression::Parenthesis(p) => ExprKind::Parenthesis(Box::new(self.expr(p.inner()))),
-            Expression::Variable(v) => ExprKind::Variable(v.as_str().to_string()),
+            Expression::Parenthesis(p) => ExprKind::Parenthesis(Box::new(self.expr(p.inner_mut()))),
+            Expression::Variable(v) => ExprKind::Variable(take_ident(v)),
             Expression::Traversal(t) => ExprKind::Traversal {
-                root: Box::new(self.expr(&t.expr)),
+                root: Box::new(self.expr(&mut t.expr)),
                 steps: t
                     .operators
-                    .iter()
-                    .map(|op| match op.value() {
-                        TraversalOperator::GetAttr(ident) => {
-                            TraversalStep::Attr(ident.as_str().to_string())
-                        }
-                        TraversalOperator::Index(index) => TraversalStep::Index(self.expr(index)),
-                        TraversalOperator::LegacyIndex(n) => TraversalStep::Index(Expr::new(
-                            ExprKind::Number(n.value().to_string()),
-                            self.span(op.span()),
-                        )),
-                        TraversalOperator::AttrSplat(_) | TraversalOperator::FullSplat(_) => {
-                            TraversalStep::Splat
+                    .iter_mut()
+                    .map(|op| {
+                        let op_span = op.span();
+                        match op.value_mut() {
+                            TraversalOperator::GetAttr(ident) => {
+                                TraversalStep::Attr(take_ident(ident))
+                            }
+                            TraversalOperator::Index(index) => {
+                                TraversalStep::Index(self.expr(index))
+                            }
+                            TraversalOperator::LegacyIndex(n) => TraversalStep::Index(Expr::new(
+                                ExprKind::Number(n.value().to_string()),
+                                self.span(op_span),
+                            )),
+                            TraversalOperator::AttrSplat(_) | TraversalOperator::FullSplat(_) => {
+                                TraversalStep::Splat
+                            }
                         }
                     })
                     .collect(),
             },
             Expression::FuncCall(call) => ExprKind::FunctionCall {
                 name: call_name(&call.name),
-                args: call.args.iter().map(|a| self.expr(a)).collect(),
+                args: call.args.iter_mut().map(|a| self.expr(a)).collect(),
                 expand_final: call.args.expand_final(),
             },
             Expression::Conditional(_)
@@ -475,7 +493,7 @@ impl Lowerer<'_> {
             | Expression::ForExpr(_) => ExprKind::Other,
         };
         let mut lowered = Expr::new(kind, span);
-        lowered.calls = self.calls_kept_as_text(expr, &lowered.kind);
+        lowered.calls = self.calls_kept_as_text(&*expr, &lowered.kind);
         lowered
     }
 
@@ -505,7 +523,8 @@ impl Lowerer<'_> {
                 self.span(ident.span()),
             ),
             ObjectKey::Expression(expr) => {
-                let mut lowered = self.expr(expr);
+                // hcl-edit gives no mutable access to keys: a copy (most keys are names).
+                let mut lowered = self.expr(&mut expr.clone());
                 // A quoted key may have been renamed in the scratch text: read it back.
                 if let (ExprKind::String(_), Some(range)) = (&lowered.kind, expr.span())
                     && self.fixed_span.is_none()
@@ -575,19 +594,25 @@ pub(crate) fn template_calls(template: &Template) -> Vec<(String, Range<usize>)>
     calls.map(|call| (call.name, call.span.range())).collect()
 }
 
-/// The string a template stands for when it holds no interpolation or directive.
-fn literal_template(template: &Template) -> Option<String> {
-    fn literal(element: &Element) -> Option<&str> {
-        match element {
-            Element::Literal(literal) => Some(literal.value()),
-            _ => None,
-        }
-    }
-    // Looked at before anything is copied: most templates hold an interpolation.
-    if !template.iter().all(|element| literal(element).is_some()) {
+/// Takes a name out of hcl-edit's tree, which is dropped after lowering.
+fn take_ident(ident: &mut Decorated<Ident>) -> String {
+    std::mem::replace(ident.value_mut(), Ident::new_unchecked(String::new())).into_string()
+}
+
+/// The string a template stands for when it holds no interpolation or directive, taken out of
+/// hcl-edit's tree.
+fn literal_template(template: &mut Template) -> Option<String> {
+    // Looked at before anything is taken: most templates hold an interpolation.
+    if !(template.iter()).all(|element| matches!(element, Element::Literal(_))) {
         return None;
     }
-    Some(template.iter().filter_map(literal).collect())
+    let mut literals = template.iter_mut().filter_map(|element| match element {
+        Element::Literal(literal) => Some(std::mem::take(literal.value_mut())),
+        _ => None,
+    });
+    let mut text = literals.next().unwrap_or_default();
+    text.extend(literals);
+    Some(text)
 }
 
 #[cfg(test)]
