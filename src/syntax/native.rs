@@ -57,11 +57,11 @@ pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
             duplicate_attributes: Vec::new(),
         };
     }
-    let mut body = match parse_tolerant(
+    let (mut body, renamed_keys) = match parse_tolerant(
         &parser_text(text, &scanned),
         &scanned.insignificant_newlines,
     ) {
-        Ok(body) => body,
+        Ok(parsed) => parsed,
         Err(error) => {
             let offset = error.location().offset().min(text.len());
             let message = error.message().to_string();
@@ -80,6 +80,7 @@ pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
         id,
         text,
         fixed_span: None,
+        renamed_keys,
     };
     let mut duplicate_attributes = Vec::new();
     let body = lowerer.body(&mut body, &mut duplicate_attributes);
@@ -112,6 +113,7 @@ pub(crate) fn parse_expr_at(source: &str, span: Span) -> Option<Expr> {
         id: span.file,
         text: source,
         fixed_span: Some(span),
+        renamed_keys: false,
     };
     Some(lowerer.expr(&mut expr))
 }
@@ -149,6 +151,7 @@ pub(crate) fn template_parts(id: FileId, text: &str, span: Span) -> Option<Vec<T
         id,
         text: &padded,
         fixed_span: None,
+        renamed_keys: false,
     };
     Some(lower_template(&lowerer, template))
 }
@@ -165,6 +168,7 @@ pub(crate) fn expr_template_parts(expr: &Expr, text: &str) -> Option<Vec<Templat
         id: expr.span.file,
         text: value,
         fixed_span: Some(expr.span),
+        renamed_keys: false,
     };
     Some(lower_template(&lowerer, &mut template))
 }
@@ -214,19 +218,19 @@ fn parser_text<'t>(text: &'t str, scanned: &super::scan::Scan) -> Cow<'t, str> {
     String::from_utf8(bytes).map_or(Cow::Borrowed(text), Cow::Owned)
 }
 
-/// Parses, working around the two hcl-edit gaps described in the module docs. Returns the
-/// first error hcl-edit gave that no workaround explains.
+/// Parses, working around the two hcl-edit gaps described in the module docs, and says whether
+/// a key was renamed. Returns the first error hcl-edit gave that no workaround explains.
 fn parse_tolerant(
     text: &str,
     insignificant_newlines: &[usize],
-) -> Result<HclBody, hcl_edit::parser::Error> {
+) -> Result<(HclBody, bool), hcl_edit::parser::Error> {
     let mut scratch = Cow::Borrowed(text);
     let mut newlines_replaced = false;
     let mut first_error = None;
     let mut renamed = 0;
     loop {
         let error = match hcl_edit::parser::parse_body(&scratch) {
-            Ok(body) => return Ok(body),
+            Ok(body) => return Ok((body, renamed > 0)),
             Err(error) => error,
         };
         let redefined = error.message().contains("redefined");
@@ -308,6 +312,9 @@ struct Lowerer<'a> {
     text: &'a str,
     /// When set, every span is this one (for expressions embedded in JSON strings).
     fixed_span: Option<Span>,
+    /// Whether a repeated key was renamed in the text hcl-edit read: if not, every name it read
+    /// is the name written, and is not compared with the text.
+    renamed_keys: bool,
 }
 
 impl Lowerer<'_> {
@@ -326,10 +333,13 @@ impl Lowerer<'_> {
     /// name hcl-edit read there, taken out of its tree (dropped after lowering) rather than
     /// copied: the name is almost always what is written.
     fn source_taken(&self, range: Option<Range<usize>>, read: &mut Decorated<Ident>) -> String {
-        match self.written(range) {
-            Some(written) if written != read.as_str() => written.to_string(),
-            _ => take_ident(read),
+        if self.renamed_keys
+            && let Some(written) = self.written(range)
+            && written != read.as_str()
+        {
+            return written.to_string();
         }
+        take_ident(read)
     }
 
     /// The text at `range` as written (a key hcl-edit read renamed is read back here), or
@@ -518,10 +528,14 @@ impl Lowerer<'_> {
 
     fn object_key(&self, key: &ObjectKey) -> Expr {
         match key {
-            ObjectKey::Ident(ident) => Expr::new(
-                ExprKind::Variable(self.source(ident.span(), ident.as_str())),
-                self.span(ident.span()),
-            ),
+            ObjectKey::Ident(ident) => {
+                let name = if self.renamed_keys {
+                    self.source(ident.span(), ident.as_str())
+                } else {
+                    ident.as_str().to_string()
+                };
+                Expr::new(ExprKind::Variable(name), self.span(ident.span()))
+            }
             ObjectKey::Expression(expr) => {
                 // hcl-edit gives no mutable access to keys: a copy (most keys are names).
                 let mut lowered = self.expr(&mut expr.clone());
