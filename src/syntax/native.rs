@@ -362,9 +362,9 @@ impl Lowerer<'_> {
             attributes: Vec::with_capacity(attribute_count),
             blocks: Vec::with_capacity(body.len() - attribute_count),
         };
-        // The first definition of each attribute name, to report repeats in one pass (keyed by
-        // the name's text, not a copy of it). Only in large bodies: in the others, looking
-        // through the attributes already lowered costs less than a map.
+        // The first definition of each attribute name, to report repeats in one pass. Only in
+        // large bodies: in the others, looking through the attributes already lowered costs less
+        // than a map (keyed by a copy of each name: the names are taken out of hcl-edit's tree).
         let mut first_spans: Option<HashMap<String, Span>> = (attribute_count
             > MAX_ATTRIBUTES_SEARCHED)
             .then(|| HashMap::with_capacity_and_hasher(attribute_count, Default::default()));
