@@ -14,11 +14,11 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use foldhash::HashMap;
-use hcl_edit::Span as _;
 use hcl_edit::expr::{Expression, FuncCall, FuncName, ObjectKey, TraversalOperator};
 use hcl_edit::structure::{BlockLabel, Body as HclBody, Structure};
 use hcl_edit::template::{Element, Template};
 use hcl_edit::visit::{Visit, visit_func_call};
+use hcl_edit::{Decorated, Ident, Span as _};
 
 use super::scan::scan;
 use super::{
@@ -26,6 +26,10 @@ use super::{
     ObjectItem, Parsed, SyntaxError, TraversalStep,
 };
 use crate::source::{FileId, Span, Syntax};
+
+/// Bodies with more attributes than this find repeated names with a map, the others by looking
+/// through the attributes before.
+const MAX_ATTRIBUTES_SEARCHED: usize = 16;
 
 /// How many repeated keys one file may hold before we stop re-parsing and report it. Each
 /// repeated key costs one more parse.
@@ -53,11 +57,11 @@ pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
             duplicate_attributes: Vec::new(),
         };
     }
-    let body = match parse_tolerant(
+    let (mut body, renamed_keys) = match parse_tolerant(
         &parser_text(text, &scanned),
         &scanned.insignificant_newlines,
     ) {
-        Ok(body) => body,
+        Ok(parsed) => parsed,
         Err(error) => {
             let offset = error.location().offset().min(text.len());
             let message = error.message().to_string();
@@ -76,9 +80,10 @@ pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
         id,
         text,
         fixed_span: None,
+        renamed_keys,
     };
     let mut duplicate_attributes = Vec::new();
-    let body = lowerer.body(&body, &mut duplicate_attributes);
+    let body = lowerer.body(&mut body, &mut duplicate_attributes);
     Parsed {
         file: Ok(File { id, body, comments }),
         duplicate_attributes,
@@ -103,13 +108,14 @@ pub(crate) fn is_beyond_parser_limit(message: &str) -> bool {
 /// Parses a native-syntax expression embedded elsewhere (the `${...}` of a JSON string, a JSON
 /// `type` string). All spans in the result are `span`.
 pub(crate) fn parse_expr_at(source: &str, span: Span) -> Option<Expr> {
-    let expr = hcl_edit::parser::parse_expr(source).ok()?;
+    let mut expr = hcl_edit::parser::parse_expr(source).ok()?;
     let lowerer = Lowerer {
         id: span.file,
         text: source,
         fixed_span: Some(span),
+        renamed_keys: false,
     };
-    Some(lowerer.expr(&expr))
+    Some(lowerer.expr(&mut expr))
 }
 
 /// One part of a native string template (`"${a}/x"`): literal text or an interpolation.
@@ -134,17 +140,18 @@ pub(crate) fn template_parts(id: FileId, text: &str, span: Span) -> Option<Vec<T
     let mut padded = " ".repeat(range.start.checked_sub(2)?);
     padded.push_str("x=");
     padded.push_str(source);
-    let body = hcl_edit::parser::parse_body(&padded).ok()?;
-    let Some(Structure::Attribute(attribute)) = body.iter().next() else {
+    let mut body = hcl_edit::parser::parse_body(&padded).ok()?;
+    let Some(Structure::Attribute(attribute)) = body.get_mut(0) else {
         return None;
     };
-    let Expression::StringTemplate(template) = &attribute.value else {
+    let Expression::StringTemplate(template) = &mut attribute.value else {
         return None;
     };
     let lowerer = Lowerer {
         id,
         text: &padded,
         fixed_span: None,
+        renamed_keys: false,
     };
     Some(lower_template(&lowerer, template))
 }
@@ -156,22 +163,23 @@ pub(crate) fn expr_template_parts(expr: &Expr, text: &str) -> Option<Vec<Templat
     let Some(value) = expr.json_string.as_deref() else {
         return template_parts(expr.span.file, text, expr.span);
     };
-    let template = hcl_edit::parser::parse_template(value).ok()?;
+    let mut template = hcl_edit::parser::parse_template(value).ok()?;
     let lowerer = Lowerer {
         id: expr.span.file,
         text: value,
         fixed_span: Some(expr.span),
+        renamed_keys: false,
     };
-    Some(lower_template(&lowerer, &template))
+    Some(lower_template(&lowerer, &mut template))
 }
 
-fn lower_template(lowerer: &Lowerer, template: &Template) -> Vec<TemplatePart> {
+fn lower_template(lowerer: &Lowerer, template: &mut Template) -> Vec<TemplatePart> {
     template
-        .iter()
+        .iter_mut()
         .map(|element| match element {
-            Element::Literal(literal) => TemplatePart::Literal(literal.value().clone()),
+            Element::Literal(literal) => TemplatePart::Literal(std::mem::take(literal.value_mut())),
             Element::Interpolation(interpolation) => {
-                TemplatePart::Interpolation(lowerer.expr(&interpolation.expr))
+                TemplatePart::Interpolation(lowerer.expr(&mut interpolation.expr))
             }
             Element::Directive(directive) => {
                 TemplatePart::Directive(lowerer.span(directive.span()))
@@ -210,19 +218,19 @@ fn parser_text<'t>(text: &'t str, scanned: &super::scan::Scan) -> Cow<'t, str> {
     String::from_utf8(bytes).map_or(Cow::Borrowed(text), Cow::Owned)
 }
 
-/// Parses, working around the two hcl-edit gaps described in the module docs. Returns the
-/// first error hcl-edit gave that no workaround explains.
+/// Parses, working around the two hcl-edit gaps described in the module docs, and says whether
+/// a key was renamed. Returns the first error hcl-edit gave that no workaround explains.
 fn parse_tolerant(
     text: &str,
     insignificant_newlines: &[usize],
-) -> Result<HclBody, hcl_edit::parser::Error> {
+) -> Result<(HclBody, bool), hcl_edit::parser::Error> {
     let mut scratch = Cow::Borrowed(text);
     let mut newlines_replaced = false;
     let mut first_error = None;
     let mut renamed = 0;
     loop {
         let error = match hcl_edit::parser::parse_body(&scratch) {
-            Ok(body) => return Ok(body),
+            Ok(body) => return Ok((body, renamed > 0)),
             Err(error) => error,
         };
         let redefined = error.message().contains("redefined");
@@ -304,6 +312,9 @@ struct Lowerer<'a> {
     text: &'a str,
     /// When set, every span is this one (for expressions embedded in JSON strings).
     fixed_span: Option<Span>,
+    /// Whether a repeated key was renamed in the text hcl-edit read: if not, every name it read
+    /// is the name written, and is not compared with the text.
+    renamed_keys: bool,
 }
 
 impl Lowerer<'_> {
@@ -318,70 +329,106 @@ impl Lowerer<'_> {
         self.source_str(range, fallback).to_string()
     }
 
+    /// The text at `range` as written (a key hcl-edit read renamed is read back here), or the
+    /// name hcl-edit read there, taken out of its tree (dropped after lowering) rather than
+    /// copied: the name is almost always what is written.
+    fn source_taken(&self, range: Option<Range<usize>>, read: &mut Decorated<Ident>) -> String {
+        if self.renamed_keys
+            && let Some(written) = self.written(range)
+            && written != read.as_str()
+        {
+            return written.to_string();
+        }
+        take_ident(read)
+    }
+
     /// The text at `range` as written (a key hcl-edit read renamed is read back here), or
     /// `fallback`.
     fn source_str<'s>(&'s self, range: Option<Range<usize>>, fallback: &'s str) -> &'s str {
-        match range.and_then(|r| self.text.get(r)) {
-            Some(s) if self.fixed_span.is_none() => s,
-            _ => fallback,
-        }
+        self.written(range).unwrap_or(fallback)
     }
 
-    fn body(&self, body: &HclBody, duplicates: &mut Vec<DuplicateAttribute>) -> Body {
-        let mut out = Body::default();
-        // The first definition of each attribute name, to report repeats in one pass (keyed by
-        // the name's text, not a copy of it).
-        let mut first_spans: HashMap<&str, Span> = HashMap::default();
-        for structure in body.iter() {
+    /// The text at `range` as written, if the spans are the text's.
+    fn written(&self, range: Option<Range<usize>>) -> Option<&str> {
+        range
+            .and_then(|r| self.text.get(r))
+            .filter(|_| self.fixed_span.is_none())
+    }
+
+    /// Lowers hcl-edit's body, taking the strings out of its tree.
+    fn body(&self, body: &mut HclBody, duplicates: &mut Vec<DuplicateAttribute>) -> Body {
+        let attribute_count = body.attributes().count();
+        let mut out = Body {
+            attributes: Vec::with_capacity(attribute_count),
+            blocks: Vec::with_capacity(body.len() - attribute_count),
+        };
+        // The first definition of each attribute name, to report repeats in one pass. Only in
+        // large bodies: in the others, looking through the attributes already lowered costs less
+        // than a map (keyed by a copy of each name: the names are taken out of hcl-edit's tree).
+        let mut first_spans: Option<HashMap<String, Span>> = (attribute_count
+            > MAX_ATTRIBUTES_SEARCHED)
+            .then(|| HashMap::with_capacity_and_hasher(attribute_count, Default::default()));
+        for index in 0..body.len() {
+            let Some(structure) = body.get_mut(index) else {
+                break;
+            };
             match structure {
                 Structure::Attribute(attr) => {
                     let name_range = attr.key.span();
-                    let name_text = self.source_str(name_range.clone(), attr.key.as_str());
-                    let name = name_text.to_string();
-                    let name_span = self.span(name_range);
-                    match first_spans.entry(name_text) {
-                        Entry::Occupied(first) => duplicates.push(DuplicateAttribute {
+                    let name_span = self.span(name_range.clone());
+                    let name = self.source_taken(name_range, &mut attr.key);
+                    let first = match &mut first_spans {
+                        Some(first_spans) => match first_spans.entry(name.clone()) {
+                            Entry::Occupied(first) => Some(*first.get()),
+                            Entry::Vacant(slot) => {
+                                slot.insert(name_span);
+                                None
+                            }
+                        },
+                        None => (out.attributes.iter())
+                            .find(|earlier| earlier.name == name)
+                            .map(|earlier| earlier.name_span),
+                    };
+                    if let Some(first) = first {
+                        duplicates.push(DuplicateAttribute {
                             name: name.clone(),
-                            first: *first.get(),
+                            first,
                             second: name_span,
                             syntax: Syntax::Native,
-                        }),
-                        Entry::Vacant(slot) => {
-                            slot.insert(name_span);
-                        }
+                        });
                     }
                     out.attributes.push(Attribute {
                         name,
                         name_span,
-                        expr: Arc::new(self.expr(&attr.value)),
+                        expr: Arc::new(self.expr(&mut attr.value)),
                     });
                 }
                 Structure::Block(block) => {
                     let kind_range = block.ident.span();
-                    let kind = self.source(kind_range.clone(), block.ident.as_str());
-                    let labels: Vec<Label> = block
-                        .labels
-                        .iter()
+                    let kind = self.source_taken(kind_range.clone(), &mut block.ident);
+                    let labels: Vec<Label> = (block.labels.iter_mut())
                         .map(|label| Label {
-                            value: match label {
-                                BlockLabel::Ident(ident) => ident.as_str().to_string(),
-                                BlockLabel::String(s) => s.as_str().to_string(),
-                            },
                             span: self.span(label.span()),
+                            value: match label {
+                                BlockLabel::Ident(ident) => take_ident(ident),
+                                BlockLabel::String(s) => std::mem::take(s.value_mut()),
+                            },
                         })
                         .collect();
                     let kind_span = self.span(kind_range);
                     let header_span = labels.last().map_or(kind_span, |l| kind_span.to(l.span));
                     let block_end = block.span().map_or(header_span.end as usize, |r| r.end);
-                    let body_start = self.text[header_span.end as usize..block_end]
-                        .find('{')
-                        .map_or(header_span.end as usize, |p| header_span.end as usize + p);
+                    let header_end = header_span.end as usize;
+                    let body_start = self.text.as_bytes()[header_end..block_end]
+                        .iter()
+                        .position(|&b| b == b'{')
+                        .map_or(header_end, |p| header_end + p);
                     out.blocks.push(Block {
                         kind,
                         labels,
                         header_span,
                         body_span: self.span(Some(body_start..block_end)),
-                        body: self.body(&block.body, duplicates),
+                        body: self.body(&mut block.body, duplicates),
                     });
                 }
             }
@@ -389,56 +436,65 @@ impl Lowerer<'_> {
         out
     }
 
-    fn expr(&self, expr: &Expression) -> Expr {
-        let span = self.span(expr.span());
+    /// Lowers an expression, taking the strings out of hcl-edit's tree.
+    fn expr(&self, expr: &mut Expression) -> Expr {
+        let range = expr.span();
+        let span = self.span(range.clone());
         let kind = match expr {
             Expression::Null(_) => ExprKind::Null,
             Expression::Bool(b) => ExprKind::Bool(*b.value()),
-            Expression::Number(n) => ExprKind::Number(self.source(expr.span(), &n.to_string())),
-            Expression::String(s) => ExprKind::String(s.value().clone()),
+            Expression::Number(n) => ExprKind::Number(
+                (self.written(range)).map_or_else(|| n.to_string(), str::to_string),
+            ),
+            Expression::String(s) => ExprKind::String(std::mem::take(s.value_mut())),
             Expression::StringTemplate(t) => {
                 literal_template(t).map_or(ExprKind::Template, ExprKind::String)
             }
             Expression::HeredocTemplate(h) => {
-                literal_template(&h.template).map_or(ExprKind::Template, ExprKind::String)
+                literal_template(&mut h.template).map_or(ExprKind::Template, ExprKind::String)
             }
             Expression::Array(items) => {
-                ExprKind::Tuple(items.iter().map(|e| self.expr(e)).collect())
+                ExprKind::Tuple(items.iter_mut().map(|e| self.expr(e)).collect())
             }
             Expression::Object(object) => ExprKind::Object(
                 object
-                    .iter()
+                    .iter_mut()
                     .map(|(key, value)| ObjectItem {
-                        key: self.object_key(key),
-                        value: self.expr(value.expr()),
+                        key: self.object_key(&key),
+                        value: self.expr(value.expr_mut()),
                     })
                     .collect(),
             ),
-            Expression::Parenthesis(p) => ExprKind::Parenthesis(Box::new(self.expr(p.inner()))),
-            Expression::Variable(v) => ExprKind::Variable(v.as_str().to_string()),
+            Expression::Parenthesis(p) => ExprKind::Parenthesis(Box::new(self.expr(p.inner_mut()))),
+            Expression::Variable(v) => ExprKind::Variable(take_ident(v)),
             Expression::Traversal(t) => ExprKind::Traversal {
-                root: Box::new(self.expr(&t.expr)),
+                root: Box::new(self.expr(&mut t.expr)),
                 steps: t
                     .operators
-                    .iter()
-                    .map(|op| match op.value() {
-                        TraversalOperator::GetAttr(ident) => {
-                            TraversalStep::Attr(ident.as_str().to_string())
-                        }
-                        TraversalOperator::Index(index) => TraversalStep::Index(self.expr(index)),
-                        TraversalOperator::LegacyIndex(n) => TraversalStep::Index(Expr::new(
-                            ExprKind::Number(n.value().to_string()),
-                            self.span(op.span()),
-                        )),
-                        TraversalOperator::AttrSplat(_) | TraversalOperator::FullSplat(_) => {
-                            TraversalStep::Splat
+                    .iter_mut()
+                    .map(|op| {
+                        let op_span = op.span();
+                        match op.value_mut() {
+                            TraversalOperator::GetAttr(ident) => {
+                                TraversalStep::Attr(take_ident(ident))
+                            }
+                            TraversalOperator::Index(index) => {
+                                TraversalStep::Index(self.expr(index))
+                            }
+                            TraversalOperator::LegacyIndex(n) => TraversalStep::Index(Expr::new(
+                                ExprKind::Number(n.value().to_string()),
+                                self.span(op_span),
+                            )),
+                            TraversalOperator::AttrSplat(_) | TraversalOperator::FullSplat(_) => {
+                                TraversalStep::Splat
+                            }
                         }
                     })
                     .collect(),
             },
             Expression::FuncCall(call) => ExprKind::FunctionCall {
                 name: call_name(&call.name),
-                args: call.args.iter().map(|a| self.expr(a)).collect(),
+                args: call.args.iter_mut().map(|a| self.expr(a)).collect(),
                 expand_final: call.args.expand_final(),
             },
             Expression::Conditional(_)
@@ -447,7 +503,7 @@ impl Lowerer<'_> {
             | Expression::ForExpr(_) => ExprKind::Other,
         };
         let mut lowered = Expr::new(kind, span);
-        lowered.calls = self.calls_kept_as_text(expr, &lowered.kind);
+        lowered.calls = self.calls_kept_as_text(&*expr, &lowered.kind);
         lowered
     }
 
@@ -472,12 +528,17 @@ impl Lowerer<'_> {
 
     fn object_key(&self, key: &ObjectKey) -> Expr {
         match key {
-            ObjectKey::Ident(ident) => Expr::new(
-                ExprKind::Variable(self.source(ident.span(), ident.as_str())),
-                self.span(ident.span()),
-            ),
+            ObjectKey::Ident(ident) => {
+                let name = if self.renamed_keys {
+                    self.source(ident.span(), ident.as_str())
+                } else {
+                    ident.as_str().to_string()
+                };
+                Expr::new(ExprKind::Variable(name), self.span(ident.span()))
+            }
             ObjectKey::Expression(expr) => {
-                let mut lowered = self.expr(expr);
+                // hcl-edit gives no mutable access to keys: a copy (most keys are names).
+                let mut lowered = self.expr(&mut expr.clone());
                 // A quoted key may have been renamed in the scratch text: read it back.
                 if let (ExprKind::String(_), Some(range)) = (&lowered.kind, expr.span())
                     && self.fixed_span.is_none()
@@ -547,16 +608,25 @@ pub(crate) fn template_calls(template: &Template) -> Vec<(String, Range<usize>)>
     calls.map(|call| (call.name, call.span.range())).collect()
 }
 
-/// The string a template stands for when it holds no interpolation or directive.
-fn literal_template(template: &Template) -> Option<String> {
-    let mut out = String::new();
-    for element in template.iter() {
-        match element {
-            Element::Literal(literal) => out.push_str(literal.value()),
-            _ => return None,
-        }
+/// Takes a name out of hcl-edit's tree, which is dropped after lowering.
+fn take_ident(ident: &mut Decorated<Ident>) -> String {
+    std::mem::replace(ident.value_mut(), Ident::new_unchecked(String::new())).into_string()
+}
+
+/// The string a template stands for when it holds no interpolation or directive, taken out of
+/// hcl-edit's tree.
+fn literal_template(template: &mut Template) -> Option<String> {
+    // Looked at before anything is taken: most templates hold an interpolation.
+    if !(template.iter()).all(|element| matches!(element, Element::Literal(_))) {
+        return None;
     }
-    Some(out)
+    let mut literals = template.iter_mut().filter_map(|element| match element {
+        Element::Literal(literal) => Some(std::mem::take(literal.value_mut())),
+        _ => None,
+    });
+    let mut text = literals.next().unwrap_or_default();
+    text.extend(literals);
+    Some(text)
 }
 
 #[cfg(test)]
@@ -620,6 +690,33 @@ mod tests {
         assert_eq!(parsed.duplicate_attributes.len(), 1);
         assert_eq!(parsed.duplicate_attributes[0].first.start, 0);
         assert_eq!(parsed.duplicate_attributes[0].second.start, 12);
+    }
+
+    #[test]
+    fn repeated_attributes_of_a_large_body_are_reported_against_the_first() {
+        let names: Vec<String> = (0..MAX_ATTRIBUTES_SEARCHED + 4)
+            .map(|i| format!("a{i}"))
+            .collect();
+        let mut text: String = names.iter().map(|name| format!("{name} = 1\n")).collect();
+        text.push_str("a3 = 2\na3 = 3\n");
+        let parsed = parse(FileId(0), &text);
+        let file = parsed.file.expect("parses");
+        assert_eq!(file.body.attributes.len(), names.len() + 2);
+        let first = text.find("a3 =").expect("the first a3");
+        let repeats: Vec<_> = (parsed.duplicate_attributes.iter())
+            .map(|d| {
+                (
+                    d.name.as_str(),
+                    d.first.start as usize,
+                    &text[d.second.range()],
+                )
+            })
+            .collect();
+        assert_eq!(repeats, [("a3", first, "a3"), ("a3", first, "a3")]);
+        let second_starts: Vec<_> = (parsed.duplicate_attributes.iter())
+            .map(|d| d.second.start as usize)
+            .collect();
+        assert!(second_starts[0] > first && second_starts[1] > second_starts[0]);
     }
 
     #[test]

@@ -44,58 +44,62 @@ pub(crate) const MAX_BACKTRACK_COST: u64 = 1 << 15;
 /// Risky depths up to this one are free: only deeper bytes count towards the cost.
 const FREE_RISKY_DEPTH: u32 = 6;
 
-/// The risky depth of each open context, and whether a binary operator was seen in it since
-/// its start or its last `,` or newline.
+/// The risky depth of the innermost open context and whether a binary operator was seen in it
+/// since its start or its last `,` or newline; the same for each enclosing context, saved.
+/// (The innermost one is kept apart from the stack: it is read for every run of bytes.)
 struct Risk {
-    levels: Vec<(u32, bool)>,
+    depth: u32,
+    after_operator: bool,
+    enclosing: Vec<(u32, bool)>,
     cost: u64,
 }
 
 impl Risk {
     fn new() -> Risk {
         Risk {
-            levels: vec![(0, false)],
+            depth: 0,
+            after_operator: false,
+            enclosing: Vec::new(),
             cost: 0,
         }
     }
 
-    fn current(&mut self) -> &mut (u32, bool) {
-        // The base level is never popped, so there is always a last one.
-        let last = self.levels.len() - 1;
-        &mut self.levels[last]
-    }
-
     /// A bracket, string or interpolation opens: riskier if it is an operand after an operator.
     fn open(&mut self) {
-        let (depth, after_operator) = *self.current();
-        self.levels.push((depth + u32::from(after_operator), false));
+        let depth = self.depth + u32::from(self.after_operator);
+        self.push(depth);
     }
 
     /// Like [`Risk::open`], for an interpolation: the string around it already counted.
     fn open_same_depth(&mut self) {
-        let (depth, _) = *self.current();
-        self.levels.push((depth, false));
+        self.push(self.depth);
+    }
+
+    fn push(&mut self, depth: u32) {
+        self.enclosing.push((self.depth, self.after_operator));
+        self.depth = depth;
+        self.after_operator = false;
     }
 
     fn close(&mut self) {
-        if self.levels.len() > 1 {
-            self.levels.pop();
+        if let Some((depth, after_operator)) = self.enclosing.pop() {
+            self.depth = depth;
+            self.after_operator = after_operator;
         }
     }
 
     fn operator(&mut self, seen: bool) {
-        self.current().1 = seen;
+        self.after_operator = seen;
     }
 
     /// Whether bytes at the current depth cost nothing.
-    fn is_free(&mut self) -> bool {
-        self.current().0 <= FREE_RISKY_DEPTH
+    fn is_free(&self) -> bool {
+        self.depth <= FREE_RISKY_DEPTH
     }
 
     /// Counts `bytes` bytes at the current depth.
     fn count(&mut self, bytes: usize) {
-        let (depth, _) = *self.current();
-        let excess = depth.saturating_sub(FREE_RISKY_DEPTH).min(40);
+        let excess = self.depth.saturating_sub(FREE_RISKY_DEPTH).min(40);
         if excess > 0 {
             let weight = (1u64 << excess).saturating_mul(bytes as u64);
             self.cost = self.cost.saturating_add(weight);
@@ -191,16 +195,14 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
                 }
                 i += 1;
             }
-            b'\n' => {
-                if let Some(Context::Bracket { for_expr: true, .. }) = stack.last() {
-                    out.insignificant_newlines.push(i);
-                }
+            b'\n' if matches!(stack.last(), Some(Context::Bracket { for_expr: true, .. })) => {
+                out.insignificant_newlines.push(i);
                 risk.operator(false);
                 i += 1;
             }
-            b',' => {
+            b'\n' | b',' => {
                 risk.operator(false);
-                i += 1;
+                i = skip_plain_code(bytes, i + 1, &stack, &mut risk);
             }
             b'<' | b'>' | b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' => {
                 risk.operator(true);
@@ -213,10 +215,7 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
             b'0'..=b'9' if !continues_a_word(bytes, i) => {
                 i = number(text, i, &mut out);
             }
-            // Where the bytes cost nothing, a run of them is counted at once; elsewhere byte by
-            // byte, so that `backtrack_limit_at` is the exact byte.
-            _ if risk.is_free() => i += 1 + plain_code_run(&bytes[i + 1..]),
-            _ => i += 1,
+            _ => i = skip_plain_code(bytes, i + 1, &stack, &mut risk),
         }
         risk.count(i.min(bytes.len()) - start);
         if risk.cost > MAX_BACKTRACK_COST && out.backtrack_limit_at.is_none() {
@@ -227,34 +226,108 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
     out
 }
 
+/// What a byte means to the scan in code (outside strings and comments), for
+/// [`skip_plain_code`].
+#[derive(Clone, Copy, PartialEq)]
+enum Code {
+    /// No meaning: letters, blanks, `_`, `.`, `:`, `?`, non-ASCII bytes...
+    Plain,
+    /// A digit: plain where it continues a word (`a1`), else the start of a number.
+    Digit,
+    /// `=` or `!`: plain unless `=` follows (`==`, `!=`).
+    Equals,
+    /// `,`: ends an operand.
+    Separator,
+    /// Ends an operand too, but inside a `for` expression is recorded, one at a time.
+    Newline,
+    /// Opens or closes something, or is an operator or comment.
+    Special,
+}
+
+const CODE: [Code; 256] = {
+    let mut table = [Code::Plain; 256];
+    let special = b"\"#/<>()[]{}+-*%&|";
+    let mut i = 0;
+    while i < special.len() {
+        table[special[i] as usize] = Code::Special;
+        i += 1;
+    }
+    let mut digit = b'0';
+    while digit <= b'9' {
+        table[digit as usize] = Code::Digit;
+        digit += 1;
+    }
+    table[b'=' as usize] = Code::Equals;
+    table[b'!' as usize] = Code::Equals;
+    table[b',' as usize] = Code::Separator;
+    table[b'\n' as usize] = Code::Newline;
+    table
+};
+
+/// Skips the code from `from` (just after a byte already handled) up to the next byte that
+/// means something to the scan, where bytes cost nothing; elsewhere skips nothing, so that bytes
+/// are counted one by one and `backtrack_limit_at` is the exact byte. Most of a file is such
+/// runs of names, blanks and line ends: looking at them one iteration of the scan at a time was
+/// most of its cost.
+fn skip_plain_code(bytes: &[u8], from: usize, stack: &[Context], risk: &mut Risk) -> usize {
+    if !risk.is_free() {
+        return from;
+    }
+    // The newlines of a `for` expression are recorded, one at a time.
+    let in_for = matches!(stack.last(), Some(Context::Bracket { for_expr: true, .. }));
+    let mut separated = false;
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        match CODE[usize::from(b)] {
+            Code::Plain => {}
+            // `from` is past a byte, so `i - 1` is in the text.
+            Code::Digit if is_word_byte(bytes[i - 1]) => {}
+            Code::Equals if bytes.get(i + 1) != Some(&b'=') => {}
+            Code::Separator => separated = true,
+            Code::Newline if !in_for => separated = true,
+            Code::Digit | Code::Equals | Code::Newline | Code::Special => break,
+        }
+        i += 1;
+    }
+    if separated {
+        risk.operator(false);
+    }
+    i
+}
+
 /// How many bytes at the start of `bytes` are literal text of a string or template, with no
 /// meaning to the scan (a string's bytes were looked at one by one: 5% of a lint run's CPU).
 fn literal_run(bytes: &[u8]) -> usize {
+    const STOPS: [bool; 256] = {
+        let mut table = [false; 256];
+        table[b'\\' as usize] = true;
+        table[b'"' as usize] = true;
+        table[b'$' as usize] = true;
+        table[b'%' as usize] = true;
+        table
+    };
     (bytes.iter())
-        .position(|b| matches!(b, b'\\' | b'"' | b'$' | b'%'))
+        .position(|&b| STOPS[usize::from(b)])
         .unwrap_or(bytes.len())
 }
 
-/// How many bytes at the start of `bytes` are letters, `_`, `.` or blanks: code with no meaning
-/// to the scan. Digits are not among them (a digit may start a number), nor `=` and `!` (the
-/// start of `==`, `!=`).
-fn plain_code_run(bytes: &[u8]) -> usize {
-    let plain = |b: &u8| b.is_ascii_alphabetic() || matches!(b, b'_' | b'.' | b' ' | b'\t' | b'\r');
-    bytes.iter().position(|b| !plain(b)).unwrap_or(bytes.len())
+/// A byte of a word, which a digit after it continues: ASCII letters and digits, `_`, `.`, and
+/// any byte of a non-ASCII character.
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b >= 0x80
 }
 
 /// Whether the digit at `i` continues an identifier (`a1`, `a-1`, `é1`) or a number (`1.5`,
 /// the `0` of `a.0`), rather than starting a number: `-` continues a word only after one.
 fn continues_a_word(bytes: &[u8], i: usize) -> bool {
-    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b >= 0x80;
     match i.checked_sub(1).map(|p| bytes[p]) {
         None => false,
         Some(b'-') => (1..i)
             .rev()
             .map(|p| bytes[p - 1])
             .find(|&b| b != b'-')
-            .is_some_and(is_word),
-        Some(b) => is_word(b),
+            .is_some_and(is_word_byte),
+        Some(b) => is_word_byte(b),
     }
 }
 
@@ -292,10 +365,7 @@ fn number(text: &str, start: usize, out: &mut Scan) -> usize {
 /// The newline that ends a line comment stays significant, or the comment would swallow the
 /// next line.
 fn line_comment(bytes: &[u8], start: usize, out: &mut Scan) -> usize {
-    let end = bytes[start..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |p| start + p);
+    let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |p| start + p);
     let end_without_cr = if end > start && bytes[end - 1] == b'\r' {
         end - 1
     } else {
@@ -331,10 +401,7 @@ fn heredoc(bytes: &[u8], start: usize) -> usize {
     }
     i += 1;
     while i < bytes.len() {
-        let line_end = bytes[i..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len(), |p| i + p);
+        let line_end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |p| i + p);
         let line = bytes[i..line_end].trim_ascii();
         if line == id {
             return line_end;
@@ -353,11 +420,7 @@ fn starts_for(bytes: &[u8], mut i: usize) -> bool {
 }
 
 fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    bytes
-        .get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|p| from + p)
+    memchr::memmem::find(bytes.get(from..)?, needle).map(|p| from + p)
 }
 
 #[cfg(test)]
