@@ -608,12 +608,12 @@ impl Lowerer<'_> {
                                 Vec::new()
                             };
                             ObjectItem {
-                                key: Expr {
-                                    kind: ExprKind::String(key.to_string()),
-                                    span: self.span(range),
-                                    json_string: Some(key.into()),
+                                key: Expr::with_calls(
+                                    ExprKind::String(key.to_string()),
+                                    self.span(range),
+                                    Some(key.into()),
                                     calls,
-                                },
+                                ),
                                 value: self.expr(&prop.value, judged),
                             }
                         })
@@ -693,12 +693,7 @@ impl Lowerer<'_> {
                 (ExprKind::Template, Vec::new())
             }
         };
-        Expr {
-            kind,
-            span,
-            json_string: Some(s.into()),
-            calls,
-        }
+        Expr::with_calls(kind, span, Some(s.into()), calls)
     }
 
     /// The calls of an object key (`s` at `span`), which the tools evaluate as a template where

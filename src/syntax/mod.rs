@@ -125,6 +125,10 @@ pub(crate) struct Expr {
     /// or an operator, conditional or `for` expression, which the model keeps as text. Where the
     /// tools read a JSON string literally it has none. [`Expr::for_each_call`] visits them all.
     pub(crate) calls: Vec<Call>,
+    /// Whether `calls` or an expression inside this one holds a call: the walks for calls skip
+    /// the rest (most expressions have none, and every argument of every file is walked for
+    /// calls in each view). Set once, when the expression is made from its parts.
+    calls_within: bool,
 }
 
 /// A function call as written: its name with any namespace (`upper`, `core::upper`,
@@ -165,6 +169,35 @@ pub(crate) enum ExprKind {
     Other,
 }
 
+/// The expressions `kind` holds directly (see [`Expr::for_each_child`]).
+fn children<'e>(kind: &'e ExprKind, mut f: impl FnMut(&'e Expr)) {
+    match kind {
+        ExprKind::FunctionCall { args: items, .. } | ExprKind::Tuple(items) => {
+            items.iter().for_each(f);
+        }
+        ExprKind::Object(items) => items.iter().for_each(|i| {
+            f(&i.key);
+            f(&i.value);
+        }),
+        ExprKind::Traversal { root, steps } => {
+            f(root);
+            for step in steps {
+                if let TraversalStep::Index(index) = step {
+                    f(index);
+                }
+            }
+        }
+        ExprKind::Parenthesis(inner) => f(inner),
+        ExprKind::Null
+        | ExprKind::Bool(_)
+        | ExprKind::Number(_)
+        | ExprKind::String(_)
+        | ExprKind::Template
+        | ExprKind::Variable(_)
+        | ExprKind::Other => {}
+    }
+}
+
 impl PartialEq for Expr {
     /// Structural equality that ignores where the expressions are. Templates and `Other`
     /// expressions compare equal by kind alone: use [`Expr::same_as`] to compare values.
@@ -188,17 +221,34 @@ pub(crate) struct ObjectItem {
 
 impl Expr {
     pub(crate) fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr::with_calls(kind, span, None, Vec::new())
+    }
+
+    /// An expression with the calls its kind does not hold (see [`Expr::calls`]).
+    pub(crate) fn with_calls(
+        kind: ExprKind,
+        span: Span,
+        json_string: Option<Box<str>>,
+        calls: Vec<Call>,
+    ) -> Expr {
+        let mut calls_within = !calls.is_empty();
+        children(&kind, |child| calls_within |= child.calls_within);
         Expr {
             kind,
             span,
-            json_string: None,
-            calls: Vec::new(),
+            json_string,
+            calls,
+            calls_within,
         }
     }
 
     /// Calls `f` with every function call in this expression, once each, in source order
-    /// within each expression the model keeps (the tree is walked once).
+    /// within each expression the model keeps (the tree is walked once, but for the parts
+    /// that hold no call).
     pub(crate) fn for_each_call(&self, f: &mut impl FnMut(&Call)) {
+        if !self.calls_within {
+            return;
+        }
         self.calls.iter().for_each(&mut *f);
         self.for_each_child(|child| child.for_each_call(f));
     }
@@ -206,32 +256,8 @@ impl Expr {
     /// Calls `f` with each expression the model holds directly inside this one, in source
     /// order: items, keys and values, a call's arguments, a traversal's root and indexes, the
     /// inside of parentheses. Templates and operators have none (they are kept as text).
-    pub(crate) fn for_each_child<'e>(&'e self, mut f: impl FnMut(&'e Expr)) {
-        match &self.kind {
-            ExprKind::FunctionCall { args: items, .. } | ExprKind::Tuple(items) => {
-                items.iter().for_each(f);
-            }
-            ExprKind::Object(items) => items.iter().for_each(|i| {
-                f(&i.key);
-                f(&i.value);
-            }),
-            ExprKind::Traversal { root, steps } => {
-                f(root);
-                for step in steps {
-                    if let TraversalStep::Index(index) = step {
-                        f(index);
-                    }
-                }
-            }
-            ExprKind::Parenthesis(inner) => f(inner),
-            ExprKind::Null
-            | ExprKind::Bool(_)
-            | ExprKind::Number(_)
-            | ExprKind::String(_)
-            | ExprKind::Template
-            | ExprKind::Variable(_)
-            | ExprKind::Other => {}
-        }
+    pub(crate) fn for_each_child<'e>(&'e self, f: impl FnMut(&'e Expr)) {
+        children(&self.kind, f);
     }
 
     /// The string this expression means where the tools read it without evaluating it: a
@@ -449,5 +475,96 @@ pub(crate) fn parse(id: FileId, syntax: Syntax, text: &str) -> Parsed {
         Syntax::Native => native::parse(id, text),
         Syntax::Json => json::parse(id, text),
         Syntax::TerragruntJson => json::parse_terragrunt(id, text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every call of `expr`, walking the whole tree (no part skipped).
+    fn every_call(expr: &Expr, out: &mut Vec<String>) {
+        out.extend(expr.calls.iter().map(|c| c.name.clone()));
+        expr.for_each_child(|child| every_call(child, out));
+    }
+
+    fn walk_body(body: &Body, walk: &mut impl FnMut(&Expr)) {
+        body.attributes.iter().for_each(|a| walk(&a.expr));
+        body.blocks.iter().for_each(|b| walk_body(&b.body, walk));
+    }
+
+    /// The calls `for_each_call` finds (skipping the parts that hold none) and those of a walk
+    /// of every expression, for every attribute of a file.
+    fn calls_both_ways(syntax: Syntax, text: &str) -> (Vec<String>, Vec<String>) {
+        let parsed = parse(FileId(0), syntax, text);
+        let Ok(file) = parsed.file else {
+            return (Vec::new(), Vec::new());
+        };
+        let (mut found, mut every) = (Vec::new(), Vec::new());
+        walk_body(&file.body, &mut |expr| {
+            expr.for_each_call(&mut |call| found.push(call.name.clone()));
+            every_call(expr, &mut every);
+        });
+        (found, every)
+    }
+
+    #[test]
+    fn walks_for_calls_skip_only_what_holds_none() {
+        let native = r#"
+a = [{ b = { c = upper("x") } }, 1, "s"]
+d = foo[lower(1)].e
+f = "${join(",", var.x)}"
+g = (max(1, min(2, 3)))
+h = { (trimspace(k)) = 1, plain = "v" }
+i = var.a ? abs(1) : 2
+j = [1, 2, { k = null }]
+"#;
+        let (found, every) = calls_both_ways(Syntax::Native, native);
+        assert_eq!(
+            found,
+            ["upper", "lower", "join", "max", "min", "trimspace", "abs"]
+        );
+        assert_eq!(found, every);
+        let json = r#"{"resource": {"t": {"n": {"a": ["${upper(1)}", {"b": "${lower(2)}"}],
+            "c": {"${tostring(3)}": "plain"}}}}}"#;
+        let (found, every) = calls_both_ways(Syntax::Json, json);
+        assert_eq!(found, ["upper", "lower", "tostring"]);
+        assert_eq!(found, every);
+    }
+
+    /// The same on every file of the corpus of real modules (when it is beside the checkout).
+    #[test]
+    fn walks_for_calls_find_every_call_of_the_corpus() {
+        let root = std::path::Path::new("../shared/corpus");
+        let mut files = Vec::new();
+        let mut dirs = vec![root.to_path_buf()];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else {
+                    files.push(path);
+                }
+            }
+        }
+        let mut calls = 0;
+        for path in files {
+            let name = path.to_string_lossy();
+            let syntax = if name.ends_with(".tf.json") || name.ends_with(".tofu.json") {
+                Syntax::Json
+            } else if name.ends_with(".tf") || name.ends_with(".tofu") {
+                Syntax::Native
+            } else {
+                continue;
+            };
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let (found, every) = calls_both_ways(syntax, &text);
+            assert_eq!(found, every, "{name}");
+            calls += found.len();
+        }
+        assert!(calls > 0 || !root.exists(), "no call found in the corpus");
     }
 }

@@ -502,9 +502,8 @@ impl Lowerer<'_> {
             | Expression::BinaryOp(_)
             | Expression::ForExpr(_) => ExprKind::Other,
         };
-        let mut lowered = Expr::new(kind, span);
-        lowered.calls = self.calls_kept_as_text(&*expr, &lowered.kind);
-        lowered
+        let calls = self.calls_kept_as_text(&*expr, &kind);
+        Expr::with_calls(kind, span, None, calls)
     }
 
     /// The calls of `expr` that `kind` does not hold as expressions of their own (see

@@ -28,12 +28,7 @@ fn ty(src: &str) -> Type {
 
 /// A JSON string value: literal wherever the tools read it without evaluating it.
 fn json_string(s: &str) -> Expr {
-    Expr {
-        kind: ExprKind::Template,
-        span: span(),
-        json_string: Some(s.into()),
-        calls: Vec::new(),
-    }
+    Expr::with_calls(ExprKind::Template, span(), Some(s.into()), Vec::new())
 }
 
 fn json_array(items: Vec<Expr>) -> Expr {
