@@ -297,8 +297,10 @@ fn walk_calls(block: &syntax::Block, f: &mut impl FnMut(&Call)) {
 }
 
 fn walk_body_calls<'b>(body: &'b syntax::Body, path: &mut Vec<&'b str>, f: &mut impl FnMut(&Call)) {
-    let literal = LiteralIn::block(path);
-    for attr in &body.attributes {
+    // Which arguments the tools read literally is looked up only for a body with a call.
+    let mut literal = None;
+    for attr in body.attributes.iter().filter(|a| a.expr.holds_calls()) {
+        let literal = literal.get_or_insert_with(|| LiteralIn::block(path));
         if !literal.reads_literally(&attr.name) {
             attr.expr.for_each_call(f);
         }

@@ -242,6 +242,11 @@ impl Expr {
         }
     }
 
+    /// Whether this expression holds a function call anywhere (see [`Expr::for_each_call`]).
+    pub(crate) fn holds_calls(&self) -> bool {
+        self.calls_within
+    }
+
     /// Calls `f` with every function call in this expression, once each, in source order
     /// within each expression the model keeps (the tree is walked once, but for the parts
     /// that hold no call).
