@@ -376,3 +376,49 @@ fn too_large(display: String, bytes: u64, limit: u64, reader: Reader) -> Diagnos
         .with_note(reader.skipped_note())
         .with_help("raise the limit with --max-file-size MIB, or exclude the file's directory")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::tests::calls_both_ways;
+
+    /// The walks for calls skip the parts of expressions that hold none (`Expr::holds_calls`):
+    /// on every file of the corpus of real modules (when it is beside the checkout) they find
+    /// what a walk of every expression finds.
+    #[test]
+    fn walks_for_calls_find_every_call_of_the_corpus() {
+        let root = std::path::Path::new("../shared/corpus");
+        let mut files = Vec::new();
+        let mut dirs = vec![root.to_path_buf()];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else {
+                    files.push(path);
+                }
+            }
+        }
+        let mut calls = 0;
+        for path in files {
+            let name = path.to_string_lossy();
+            let syntax = if name.ends_with(".tf.json") || name.ends_with(".tofu.json") {
+                Syntax::Json
+            } else if name.ends_with(".tf") || name.ends_with(".tofu") {
+                Syntax::Native
+            } else {
+                continue;
+            };
+            let overlay = Overlay::default();
+            let read = read_config_bytes(&path, DEFAULT_MAX_FILE_BYTES, &overlay);
+            let Some(text) = read.ok().and_then(|bytes| String::from_utf8(bytes).ok()) else {
+                continue;
+            };
+            let (found, every) = calls_both_ways(syntax, &text);
+            assert_eq!(found, every, "{name}");
+            calls += found.len();
+        }
+        assert!(calls > 0 || !root.exists(), "no call found in the corpus");
+    }
+}
