@@ -218,6 +218,21 @@ impl Diagnostic {
         self.primary.as_ref().map_or((0, 0), Label::start)
     }
 
+    /// The message, then each note after `note_separator` and the help after
+    /// `help_separator`: for the formats that give a finding one text.
+    pub fn message_with_notes(&self, note_separator: &str, help_separator: &str) -> String {
+        let mut message = self.message.clone();
+        for note in &self.notes {
+            message.push_str(note_separator);
+            message.push_str(note);
+        }
+        if let Some(help) = &self.help {
+            message.push_str(help_separator);
+            message.push_str(help);
+        }
+        message
+    }
+
     /// Identity used to report a finding found in both views once.
     pub fn identity(&self) -> impl Eq + std::hash::Hash + use<> {
         let location = |l: &Label| (l.file.display.clone(), l.range.clone(), l.message.clone());

@@ -46,15 +46,7 @@ pub(crate) fn render(
             "title={}",
             escape_property(&format!("tflint-merge({})", d.rule))
         ));
-        let mut message = d.message.clone();
-        for note in &d.notes {
-            message.push_str("\nnote: ");
-            message.push_str(note);
-        }
-        if let Some(help) = &d.help {
-            message.push_str("\nhelp: ");
-            message.push_str(help);
-        }
+        let mut message = d.message_with_notes("\nnote: ", "\nhelp: ");
         message.push_str("\nsee: ");
         message.push_str(&d.doc_link());
         writeln!(

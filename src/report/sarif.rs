@@ -147,15 +147,7 @@ pub(crate) fn render(
         })
         .collect();
     let results = diagnostics.iter().map(|d| {
-        let mut message = d.message.clone();
-        for note in &d.notes {
-            message.push_str("\n\n");
-            message.push_str(note);
-        }
-        if let Some(help) = &d.help {
-            message.push_str("\n\nHelp: ");
-            message.push_str(help);
-        }
+        let message = d.message_with_notes("\n\n", "\n\nHelp: ");
         let mut result = json!({
             "ruleId": d.rule,
             "level": level(d.severity),
