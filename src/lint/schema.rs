@@ -100,8 +100,8 @@ fn top_level_body(kind: &str) -> Option<Body> {
 
 /// The constructs of the view's files that the tables describe or that a closed body holds
 /// and that some targeted release refuses or ignores, with the releases that refuse it. Judged
-/// once per view: both the load errors here
-/// and `feature_newer_than_target` read them (judging twice was 3% of a lint run's CPU).
+/// once per view: both the load errors here and `feature_newer_than_target` read them (judging
+/// twice was 3% of a lint run's CPU).
 pub(crate) fn judgements<'c>(ctx: &'c Context) -> &'c [Judgement] {
     ctx.judgements.get_or_init(|| judge_all(ctx))
 }
