@@ -116,19 +116,15 @@ fn judge_all(ctx: &Context) -> Vec<Judgement> {
             if left_to_other_checks(ctx.view, place, name) {
                 return;
             }
-            let described = match place {
-                Place::Function => {
-                    features::accepts(ctx.view, ctx.targets.lowest(), place, name).is_some()
-                }
-                _ => features::find(place, name).is_some(),
-            };
+            // Looked up once for whether the tables describe it and which releases refuse it.
+            let acceptance = features::acceptance(ctx.view, place, name);
+            let described = acceptance.is_some();
             if misspelling_in_override(place, described, is_override) {
                 return;
             }
-            let refusing = if described {
-                ctx.targets.refusing(place, name)
-            } else {
-                ctx.targets.releases.clone()
+            let refusing = match acceptance {
+                Some(acceptance) => ctx.targets.refusing_described(acceptance, place, name),
+                None => ctx.targets.releases.clone(),
             };
             // What every targeted release has and reads is kept by no check: most constructs
             // of a module, not worth a judgement each.
@@ -162,17 +158,22 @@ fn judge_all(ctx: &Context) -> Vec<Judgement> {
                 Written::Block,
                 block.header_span,
             );
-            let (refusing, ignoring) = (
-                ctx.targets.refusing(Place::TopLevel, &block.kind),
-                ctx.targets.ignoring(Place::TopLevel, &block.kind),
-            );
-            if !refusing.is_empty() || !ignoring.is_empty() {
+            let acceptance = features::acceptance(ctx.view, Place::TopLevel, &block.kind);
+            let refusing = acceptance.map_or_else(Vec::new, |acceptance| {
+                (ctx.targets).refusing_described(acceptance, Place::TopLevel, &block.kind)
+            });
+            if !refusing.is_empty()
+                || !ctx
+                    .targets
+                    .ignoring(Place::TopLevel, &block.kind)
+                    .is_empty()
+            {
                 continue; // the block is judged; its contents count with it
             }
             if let Some(kind) = top_level_body(&block.kind) {
                 judge_body(kind, &block.body, &mut judge);
             }
-            if features::find(Place::TopLevel, &block.kind).is_some() {
+            if acceptance.is_some() {
                 walk_calls(block, &mut |call| {
                     judge_call(ctx, call, &required_providers, &mut judge);
                 });

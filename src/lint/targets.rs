@@ -198,9 +198,19 @@ impl Targets {
     /// The targeted releases that do not have a construct the tables describe and refuse it
     /// (empty for a construct they do not describe).
     pub(crate) fn refusing(&self, place: Place, name: &str) -> Vec<Release> {
-        let Some(acceptance) = features::acceptance(self.view, place, name) else {
-            return Vec::new();
-        };
+        match features::acceptance(self.view, place, name) {
+            Some(acceptance) => self.refusing_described(acceptance, place, name),
+            None => Vec::new(),
+        }
+    }
+
+    /// [`Targets::refusing`] for a construct whose `acceptance` the caller looked up already.
+    pub(crate) fn refusing_described(
+        &self,
+        acceptance: features::Acceptance,
+        place: Place,
+        name: &str,
+    ) -> Vec<Release> {
         // The releases that have a construct are one range, and the targeted ones are in
         // order: when the oldest and the newest targeted release have it, every one does (most
         // constructs of a module, each asked about here).
