@@ -28,6 +28,8 @@ pub(crate) struct LocalModule {
     pub(crate) exists: bool,
     /// Its configuration files; empty when it cannot be listed.
     pub(crate) files: Vec<ConfigName>,
+    /// Its canonical path, when it exists: which module it is, however a call names it.
+    canonical: Option<PathBuf>,
 }
 
 /// The variables a module declares, or `None` when they cannot be known.
@@ -107,12 +109,19 @@ impl Neighbours {
             return Rc::clone(found);
         }
         let exists = dir.is_dir();
-        let files = if exists {
-            config_files(dir).unwrap_or_default().names
+        let (files, canonical) = if exists {
+            (
+                config_files(dir).unwrap_or_default().names,
+                dir.canonicalize().ok(),
+            )
         } else {
-            Vec::new()
+            (Vec::new(), None)
         };
-        let module = Rc::new(LocalModule { exists, files });
+        let module = Rc::new(LocalModule {
+            exists,
+            files,
+            canonical,
+        });
         self.modules
             .borrow_mut()
             .insert(dir.to_path_buf(), Rc::clone(&module));
@@ -143,9 +152,8 @@ impl Neighbours {
         let mut todo = vec![(dir.to_path_buf(), None, (String::new(), String::new()))];
         let mut seen = HashSet::new();
         while let Some((dir, parent, call)) = todo.pop() {
-            if !dir
-                .canonicalize()
-                .is_ok_and(|canonical| seen.insert(canonical))
+            let module = self.module(&dir);
+            if !(module.canonical.as_ref()).is_some_and(|canonical| seen.insert(canonical.clone()))
             {
                 continue;
             }
@@ -187,12 +195,12 @@ impl Neighbours {
         let found = if module.files.is_empty() {
             None
         } else {
-            // Listed, so it exists: a failure here is a race with the disk, and then the
+            // Listed, so it exists: without a canonical path (a race with the disk) the
             // module is not judged.
-            dir.canonicalize().ok().and_then(|canonical| {
+            module.canonical.as_ref().and_then(|canonical| {
                 let files: Option<Vec<Arc<Summary>>> = view_files(&module.files, view)
                     .loaded()
-                    .map(|index| self.file_summary(dir, &canonical, &module.files[index]))
+                    .map(|index| self.file_summary(dir, canonical, &module.files[index]))
                     .collect();
                 files.map(|files| Arc::new(Summary::concat(&files)))
             })
