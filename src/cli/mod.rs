@@ -649,6 +649,7 @@ impl Report {
             views: self.views,
             unsafe_fixes: self.unsafe_fixes,
         };
+        let parsed_apart = run.parsed_apart;
         let findings = run.findings;
         let stdout = io::stdout();
         let mut out = io::BufWriter::new(stdout.lock());
@@ -666,8 +667,11 @@ impl Report {
         }
         if let Some(started) = self.stats {
             let seconds = started.elapsed().as_secs_f64();
+            // `parsed_again`: files parsed for a caller's rules apart from their own
+            // directory's check, which would ideally be none.
             eprintln!(
-                "directories={} files={} bytes={} seconds={seconds:.3} mb_per_s={:.1}",
+                "directories={} files={} bytes={} parsed_again={parsed_apart} seconds={seconds:.3} \
+                 mb_per_s={:.1}",
                 totals.directories,
                 totals.files,
                 totals.bytes,

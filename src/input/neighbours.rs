@@ -3,11 +3,18 @@
 //! the directory itself. The files' summaries are also shared by every directory of a run
 //! ([`SharedSummaries`]): examples and tests call the same few modules, and each of their files
 //! is then parsed once for all its callers rather than once per caller.
+//!
+//! A called module is most often a directory of the run too, whose own check parses the same
+//! files. So that they are parsed once in all, a directory's check publishes its files'
+//! summaries once the run has asked for any, and a caller that reaches a module before the
+//! module's turn has it checked there and then ([`CheckAhead`]) rather than parsing its files
+//! for the summaries alone.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::knowledge::View;
@@ -50,9 +57,73 @@ type FileSummaries = foldhash::HashMap<PathBuf, Option<Arc<Summary>>>;
 #[derive(Debug, Default)]
 pub(crate) struct SharedSummaries {
     files: Mutex<FileSummaries>,
+    /// Set when a check first asks for a local module's summary: from then on, each directory
+    /// checked publishes its own files' summaries. Before, a run that calls no local module
+    /// (most monorepos of root modules) pays nothing for them.
+    wanted: AtomicBool,
+    /// Checks a directory of the run before its turn, when a caller reaches it first.
+    ahead: Option<Arc<dyn CheckAhead>>,
+    /// Files parsed for their summary alone, apart from their own directory's check.
+    parsed_apart: AtomicUsize,
+}
+
+/// The run's side of [`SharedSummaries`]: checks one of the run's module directories when a
+/// caller needs it before its turn.
+pub(crate) trait CheckAhead: std::fmt::Debug + Send + Sync {
+    /// Checks `dir`, whose canonical path is `canonical`, now, if it is a module directory of
+    /// the run that no thread has started; the check publishes its files' summaries in
+    /// `shared`. A directory another thread is checking is not waited for (two checks could
+    /// each wait for the other): its caller parses what it needs itself.
+    fn check_ahead(&self, dir: &Path, canonical: &Path, shared: &Arc<SharedSummaries>);
 }
 
 impl SharedSummaries {
+    /// The summaries of a run whose directories `ahead` checks before their turn when a caller
+    /// needs them first.
+    pub(crate) fn with_ahead(ahead: Arc<dyn CheckAhead>) -> SharedSummaries {
+        SharedSummaries {
+            ahead: Some(ahead),
+            ..SharedSummaries::default()
+        }
+    }
+
+    /// Whether a checked directory should publish its files' summaries: a check of the run has
+    /// asked for one already.
+    pub(crate) fn wanted(&self) -> bool {
+        self.wanted.load(Ordering::Relaxed)
+    }
+
+    /// How many files were parsed for their summary alone, apart from their directory's own
+    /// check: each is a second parse when that directory is checked in the run too.
+    pub(crate) fn parsed_apart(&self) -> usize {
+        self.parsed_apart.load(Ordering::Relaxed)
+    }
+
+    /// Publishes the summaries of the files the check of `dir` read, each with its syntax tree,
+    /// or `None` when it could not be read or parsed (a module with such a file is not
+    /// judged, as when a caller reads it).
+    pub(crate) fn publish<'f>(
+        &self,
+        dir: &Path,
+        files: impl IntoIterator<Item = (&'f str, Option<&'f File>)>,
+    ) {
+        let Ok(canonical) = dir.canonicalize() else {
+            return;
+        };
+        let summaries: Vec<(PathBuf, Option<Arc<Summary>>)> = (files.into_iter())
+            .map(|(name, file)| (canonical.join(name), file.map(|f| Arc::new(summarize(f)))))
+            .collect();
+        let mut files = self.files.lock().unwrap_or_else(PoisonError::into_inner);
+        for (path, summary) in summaries {
+            files.entry(path).or_insert(summary);
+        }
+    }
+
+    fn contains(&self, path: &Path) -> bool {
+        let files = self.files.lock().unwrap_or_else(PoisonError::into_inner);
+        files.contains_key(path)
+    }
+
     fn get(&self, path: &Path) -> Option<Option<Arc<Summary>>> {
         let files = self.files.lock().unwrap_or_else(PoisonError::into_inner);
         files.get(path).cloned()
@@ -191,6 +262,8 @@ impl Neighbours {
         if let Some(found) = self.summaries.borrow().get(&key) {
             return found.clone();
         }
+        let shared = &self.file_summaries;
+        shared.wanted.store(true, Ordering::Relaxed);
         let module = self.module(dir);
         let found = if module.files.is_empty() {
             None
@@ -198,9 +271,17 @@ impl Neighbours {
             // Listed, so it exists: without a canonical path (a race with the disk) the
             // module is not judged.
             module.canonical.as_ref().and_then(|canonical| {
-                let files: Option<Vec<Arc<Summary>>> = view_files(&module.files, view)
-                    .loaded()
-                    .map(|index| self.file_summary(dir, canonical, &module.files[index]))
+                let loaded: Vec<&ConfigName> = (view_files(&module.files, view).loaded())
+                    .map(|index| &module.files[index])
+                    .collect();
+                let first = loaded.first().map(|name| canonical.join(&name.name));
+                if let (Some(first), Some(ahead)) = (first, &shared.ahead)
+                    && !shared.contains(&first)
+                {
+                    ahead.check_ahead(dir, canonical, shared);
+                }
+                let files: Option<Vec<Arc<Summary>>> = (loaded.into_iter())
+                    .map(|name| self.file_summary(dir, canonical, name))
                     .collect();
                 files.map(|files| Arc::new(Summary::concat(&files)))
             })
@@ -221,6 +302,9 @@ impl Neighbours {
         if let Some(found) = self.file_summaries.get(&key) {
             return found;
         }
+        self.file_summaries
+            .parsed_apart
+            .fetch_add(1, Ordering::Relaxed);
         let syntax: Syntax = name.extension.syntax();
         let max = self.max_file_bytes;
         let path = dir.join(&name.name);

@@ -2,17 +2,19 @@
 //! anywhere in one directory's pipeline (read, parse, load, merge, rules) becomes an
 //! `internal_error` for that directory, and every other directory is still checked.
 
+use std::cell::Cell;
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
 
 use crate::diagnostic::{self, Diagnostic, Finding};
 use crate::input::discover::Discovery;
 use crate::input::listing::Listing;
-use crate::input::neighbours::SharedSummaries;
+use crate::input::neighbours::{CheckAhead, SharedSummaries};
 use crate::source::display_path;
 use crate::terragrunt::paths::absolute;
 
@@ -29,6 +31,9 @@ pub(crate) struct RunResult<F = Diagnostic> {
     pub(crate) directories: usize,
     pub(crate) files: usize,
     pub(crate) bytes: u64,
+    /// Files parsed again for a calling directory's rules, apart from their own directory's
+    /// check (each also parsed there when the run has it): work the run could not share.
+    pub(crate) parsed_apart: usize,
 }
 
 /// Checks everything `found` lists; `given` are the command-line paths (Terragrunt paths are
@@ -56,16 +61,22 @@ pub(crate) fn check_all<F: Finding + Send>(
         keep(diagnostics)
     };
     let discovered = kept(std::mem::take(&mut found.diagnostics));
-    // The local modules the directories call, each file parsed once for all its callers.
-    let shared = Arc::new(SharedSummaries::default());
+    // The local modules the directories call, each file parsed once for all its callers, and
+    // by its own directory's check when the run has it.
+    let ahead = Arc::new(Ahead::new(std::mem::take(&mut found.dirs), options));
+    let shared = Arc::new(SharedSummaries::with_ahead(Arc::clone(&ahead) as _));
     let (results, (terragrunt_findings, terragrunt)) = rayon::join(
         || {
-            (found.dirs.par_iter())
+            (ahead.dirs.par_iter().enumerate())
                 .zip(listings)
-                .map(|(dir, listing)| {
+                .map(|((index, dir), listing)| {
+                    // Checked already, by a caller that reached it first.
+                    if ahead.started[index].swap(true, Ordering::AcqRel) {
+                        return None;
+                    }
                     let (diagnostics, files, bytes) =
                         check_directory_isolated(dir, listing, options, &shared);
-                    (kept(diagnostics), files, bytes)
+                    Some((kept(diagnostics), files, bytes))
                 })
                 .collect::<Vec<_>>()
         },
@@ -74,15 +85,20 @@ pub(crate) fn check_all<F: Finding + Send>(
             (kept(std::mem::take(&mut tree.diagnostics)), tree)
         },
     );
+    let mut results = results;
+    for (index, (diagnostics, files, bytes)) in ahead.take_checked() {
+        results[index] = Some((kept(diagnostics), files, bytes));
+    }
     let mut run = RunResult {
         findings: Vec::new(),
-        directories: results.len() + unit_dirs(&found.dirs, &terragrunt.units),
+        directories: results.len() + unit_dirs(&ahead.dirs, &terragrunt.units),
         files: terragrunt.files,
         bytes: terragrunt.bytes,
+        parsed_apart: shared.parsed_apart(),
     };
     let mut sources = Vec::with_capacity(results.len() + 2);
     sources.push(discovered);
-    for (findings, files, bytes) in results {
+    for (findings, files, bytes) in results.into_iter().flatten() {
         run.files += files;
         run.bytes += bytes;
         sources.push(findings);
@@ -90,6 +106,97 @@ pub(crate) fn check_all<F: Finding + Send>(
     sources.push(terragrunt_findings);
     run.findings = diagnostic::merge_sorted(sources);
     run
+}
+
+/// One directory's findings, files and bytes.
+type Checked = (Vec<Diagnostic>, usize, u64);
+
+/// The module directories of a run, each checked once: in its turn, or before it by the check
+/// of a directory that calls it (so that the files the caller needs are parsed once in all,
+/// by their own directory's check). See [`CheckAhead`].
+#[derive(Debug)]
+struct Ahead {
+    /// In sorted order, as discovery gives them.
+    dirs: Vec<PathBuf>,
+    /// Per directory: a thread has taken it.
+    started: Vec<AtomicBool>,
+    /// What the checks made before their turn found, by directory index.
+    checked: Mutex<Vec<(usize, Checked)>>,
+    options: Options,
+}
+
+/// How many checks before their turn a thread may have in progress at once: each runs inside
+/// its caller's rules, on the caller's stack, and a chain of local modules can be long.
+const MAX_NESTED_AHEAD: u32 = 4;
+
+thread_local! {
+    /// The checks before their turn in progress on this thread.
+    static NESTED_AHEAD: Cell<u32> = const { Cell::new(0) };
+}
+
+impl Ahead {
+    fn new(dirs: Vec<PathBuf>, options: &Options) -> Ahead {
+        Ahead {
+            started: dirs.iter().map(|_| AtomicBool::new(false)).collect(),
+            dirs,
+            checked: Mutex::default(),
+            options: options.clone(),
+        }
+    }
+
+    /// The index of the directory a call names as `dir` (its path joined with the source),
+    /// compared as the walk listed it: lexically, without `.` and `..`.
+    fn index_of(&self, dir: &Path) -> Option<usize> {
+        let wanted = lexically_normal(dir);
+        (self.dirs)
+            .binary_search_by(|listed| listed.as_path().cmp(&wanted))
+            .ok()
+    }
+
+    fn take_checked(&self) -> Vec<(usize, Checked)> {
+        let mut checked = self.checked.lock().unwrap_or_else(PoisonError::into_inner);
+        std::mem::take(&mut *checked)
+    }
+}
+
+impl CheckAhead for Ahead {
+    fn check_ahead(&self, dir: &Path, canonical: &Path, shared: &Arc<SharedSummaries>) {
+        let Some(index) = self.index_of(dir) else {
+            return;
+        };
+        let listed = &self.dirs[index];
+        // The same name may be another directory: `a/link/..` is not `a` when `link` is a
+        // symlink.
+        let same = || listed.canonicalize().is_ok_and(|c| c == canonical);
+        let nested = NESTED_AHEAD.get();
+        if nested >= MAX_NESTED_AHEAD || !same() || self.started[index].swap(true, Ordering::AcqRel)
+        {
+            return;
+        }
+        NESTED_AHEAD.set(nested + 1);
+        let checked = check_directory_isolated(listed, None, &self.options, shared);
+        NESTED_AHEAD.set(nested);
+        let mut all = self.checked.lock().unwrap_or_else(PoisonError::into_inner);
+        all.push((index, checked));
+    }
+}
+
+/// `path` without `.` components but a leading one (the walk lists `./a` under `.`), and with
+/// each `..` taking away the name before it (leading ones stay).
+fn lexically_normal(path: &Path) -> PathBuf {
+    let mut normal = PathBuf::new();
+    for (at, component) in path.components().enumerate() {
+        match component {
+            Component::CurDir if at > 0 => {}
+            Component::ParentDir
+                if matches!(normal.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                normal.pop();
+            }
+            other => normal.push(other),
+        }
+    }
+    normal
 }
 
 /// Keeps whole diagnostics (for fixes, and the formats that print every finding at once), each
@@ -122,7 +229,7 @@ fn check_directory_isolated(
     listing: Option<Listing>,
     options: &Options,
     shared: &Arc<SharedSummaries>,
-) -> (Vec<Diagnostic>, usize, u64) {
+) -> Checked {
     match catch_unwind(AssertUnwindSafe(|| {
         check_listed_directory(dir, listing, options, shared)
     })) {
@@ -165,4 +272,106 @@ fn crashed(path: String, panic: Box<dyn std::any::Any + Send>) -> Diagnostic {
         path,
         note.into(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::discover::{Excludes, discover};
+    use crate::lint::RuleSettings;
+    use crate::lint::directory::{ViewSelection, check_directory};
+    use crate::lint::registry::Registry;
+
+    #[test]
+    fn lexically_normal_paths() {
+        for (path, normal) in [
+            ("a/b/../c", "a/c"),
+            ("a/./b/", "a/b"),
+            ("./a/b/../..", "."),
+            ("./a/../b", "./b"),
+            ("../shared/corpus/m/examples/e/../..", "../shared/corpus/m"),
+            ("../../x", "../../x"),
+            ("/r/a/../b", "/r/b"),
+            ("/..", "/.."),
+        ] {
+            assert_eq!(
+                lexically_normal(Path::new(path)),
+                Path::new(normal),
+                "{path}"
+            );
+        }
+    }
+
+    fn write_tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let root = tempfile::tempdir().expect("tempdir");
+        for (path, text) in files {
+            let path = root.path().join(path);
+            std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
+        }
+        root
+    }
+
+    /// (path, rule, message) of each finding.
+    fn described(findings: &[Diagnostic]) -> Vec<(String, &'static str, String)> {
+        (findings.iter())
+            .map(|d| (d.path.clone(), d.rule.as_str(), d.message.clone()))
+            .collect()
+    }
+
+    /// A module called by a directory checked before it, and one called by a directory checked
+    /// after it: on one thread, each file is parsed once, and the run finds what checking each
+    /// directory on its own finds.
+    #[test]
+    fn called_modules_are_parsed_once_with_the_same_findings() {
+        let root = write_tree(&[
+            // Checked before the module it calls.
+            (
+                "a_caller/main.tf",
+                "module \"m\" {\n  source = \"../mod\"\n  count  = 2\n}\n",
+            ),
+            (
+                "mod/main.tf",
+                "provider \"aws\" {\n  region = \"x\"\n}\nvariable \"name\" {}\n",
+            ),
+            // Checked after the module it calls.
+            (
+                "mod/examples/e/main.tf",
+                "module \"root\" {\n  source   = \"../..\"\n  for_each = {}\n}\n",
+            ),
+        ]);
+        // No rule registered: the engine's own checks, `legacy_module_meta_argument` among them.
+        let registry: &'static Registry = Box::leak(Box::new(Registry::new(&[])));
+        let options = Options::new(ViewSelection::Both, RuleSettings::defaults(registry));
+        let given = [root.path().to_path_buf()];
+        let found = discover(&given, &Excludes::default(), false);
+        assert_eq!(found.dirs.len(), 3);
+        let each_alone: Vec<Diagnostic> = (found.dirs.iter())
+            .flat_map(|dir| check_directory(dir, &options).diagnostics)
+            .collect();
+        let one_thread = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a pool");
+        let run = one_thread.install(|| check_all(found, &given, &options, &whole));
+
+        assert_eq!(run.parsed_apart, 0);
+        assert_eq!(run.directories, 3);
+        let mut alone = described(&each_alone);
+        alone.sort();
+        let mut together = described(&run.findings);
+        together.sort();
+        assert_eq!(together, alone);
+        let legacy = |(path, rule, _): &(String, &str, String)| {
+            (rule == &"legacy_module_meta_argument").then(|| path.clone())
+        };
+        let mut callers: Vec<String> = together.iter().filter_map(legacy).collect();
+        // One per view: the tools word it differently.
+        callers.dedup();
+        let shown = |path: &str| display_path(&root.path().join(path));
+        assert_eq!(
+            callers,
+            [shown("a_caller/main.tf"), shown("mod/examples/e/main.tf")]
+        );
+    }
 }

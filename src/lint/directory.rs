@@ -180,6 +180,9 @@ pub(crate) fn check_listed_directory(
         .map(|&view| (view, view_files(&names, view)))
         .collect();
     let dir_files = read_files(dir, names, &view_files, options, &mut result);
+    if shared.wanted() {
+        publish_summaries(dir, &dir_files, &view_files, shared);
+    }
 
     // Merge each view; rules run once every view is built, since some compare views.
     let mut built: Vec<BuiltView> = Vec::new();
@@ -340,10 +343,7 @@ fn read_files(
     // big files does not hold a run on one thread; the results keep the directory's order.
     // A file's id is its place among the files whose text is recorded (all but the unreadable
     // ones), so the ids are given between reading and parsing.
-    let mut loaded = vec![false; names.len()];
-    for index in view_files.iter().flat_map(|(_, v)| v.loaded()) {
-        loaded[index] = true;
-    }
+    let loaded = loaded_by_a_view(names.len(), view_files);
     let bytes: Vec<Option<Result<Vec<u8>, ReadFailure>>> = (names.par_iter().enumerate())
         .map(|(index, name)| {
             let path = dir.join(&name.name);
@@ -381,6 +381,31 @@ fn read_files(
         dir_files.push(DirFile { name, source });
     }
     dir_files
+}
+
+/// Of the directory's `count` files, those that a selected view loads.
+fn loaded_by_a_view(count: usize, view_files: &[(View, ViewFiles)]) -> Vec<bool> {
+    let mut loaded = vec![false; count];
+    for index in view_files.iter().flat_map(|(_, files)| files.loaded()) {
+        loaded[index] = true;
+    }
+    loaded
+}
+
+/// Publishes the summaries of the files the selected views load, for the run's directories
+/// that call this one: their checks need not parse these files again.
+fn publish_summaries(
+    dir: &Path,
+    dir_files: &[DirFile],
+    view_files: &[(View, ViewFiles)],
+    shared: &SharedSummaries,
+) {
+    let read = (dir_files
+        .iter()
+        .zip(loaded_by_a_view(dir_files.len(), view_files)))
+    .filter(|(_, loaded)| *loaded)
+    .map(|(f, _)| (f.name.name.as_str(), f.source.parsed.as_ref()));
+    shared.publish(dir, read);
 }
 
 /// What the directory holds: each view's files, every file as read, and the `.txt` copies of
