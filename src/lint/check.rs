@@ -74,8 +74,10 @@ pub(crate) fn check_all<F: Finding + Send>(
                     if ahead.started[index].swap(true, Ordering::AcqRel) {
                         return None;
                     }
+                    // Its examples and tests, checked after it, most likely call it.
+                    let publish = ahead.has_module_dirs_below(index) || shared.wanted();
                     let (diagnostics, files, bytes) =
-                        check_directory_isolated(dir, listing, options, &shared);
+                        check_directory_isolated(dir, listing, options, (&shared, publish));
                     Some((kept(diagnostics), files, bytes))
                 })
                 .collect::<Vec<_>>()
@@ -153,6 +155,12 @@ impl Ahead {
             .ok()
     }
 
+    /// Whether module directories of the run lie below the one at `index` (they follow it
+    /// in sorted order).
+    fn has_module_dirs_below(&self, index: usize) -> bool {
+        (self.dirs.get(index + 1)).is_some_and(|next| next.starts_with(&self.dirs[index]))
+    }
+
     fn take_checked(&self) -> Vec<(usize, Checked)> {
         let mut checked = self.checked.lock().unwrap_or_else(PoisonError::into_inner);
         std::mem::take(&mut *checked)
@@ -174,7 +182,7 @@ impl CheckAhead for Ahead {
             return;
         }
         NESTED_AHEAD.set(nested + 1);
-        let checked = check_directory_isolated(listed, None, &self.options, shared);
+        let checked = check_directory_isolated(listed, None, &self.options, (shared, true));
         NESTED_AHEAD.set(nested);
         let mut all = self.checked.lock().unwrap_or_else(PoisonError::into_inner);
         all.push((index, checked));
@@ -228,10 +236,10 @@ fn check_directory_isolated(
     dir: &Path,
     listing: Option<Listing>,
     options: &Options,
-    shared: &Arc<SharedSummaries>,
+    summaries: (&Arc<SharedSummaries>, bool),
 ) -> Checked {
     match catch_unwind(AssertUnwindSafe(|| {
-        check_listed_directory(dir, listing, options, shared)
+        check_listed_directory(dir, listing, options, summaries)
     })) {
         // The directory's files and modules go here, when it is done.
         Ok(result) => (result.diagnostics, result.files.len(), result.bytes),
@@ -319,9 +327,25 @@ mod tests {
             .collect()
     }
 
-    /// A module called by a directory checked before it, and one called by a directory checked
-    /// after it: on one thread, each file is parsed once, and the run finds what checking each
-    /// directory on its own finds.
+    #[test]
+    fn module_dirs_below_follow_in_sorted_order() {
+        let dirs = ["./a", "./a/examples/e", "./a-b", "./ab", "./b", "./b/c/d"];
+        let ahead = Ahead::new(dirs.iter().map(PathBuf::from).collect(), &options());
+        let below: Vec<bool> = (0..dirs.len())
+            .map(|index| ahead.has_module_dirs_below(index))
+            .collect();
+        assert_eq!(below, [true, false, false, false, true, false]);
+    }
+
+    fn options() -> Options {
+        // No rule registered: the engine's own checks, `legacy_module_meta_argument` among them.
+        let registry: &'static Registry = Box::leak(Box::new(Registry::new(&[])));
+        Options::new(ViewSelection::Both, RuleSettings::defaults(registry))
+    }
+
+    /// A module called by a directory checked before it, and modules called by directories below
+    /// them, checked after them: on one thread, each file is parsed once, and the run finds
+    /// what checking each directory on its own finds.
     #[test]
     fn called_modules_are_parsed_once_with_the_same_findings() {
         let root = write_tree(&[
@@ -339,13 +363,20 @@ mod tests {
                 "mod/examples/e/main.tf",
                 "module \"root\" {\n  source   = \"../..\"\n  for_each = {}\n}\n",
             ),
+            // Checked before its example, which calls it, and called by nothing before.
+            (
+                "z_root/main.tf",
+                "provider \"aws\" {\n  region = \"x\"\n}\n",
+            ),
+            (
+                "z_root/examples/e/main.tf",
+                "module \"root\" {\n  source   = \"../..\"\n  for_each = {}\n}\n",
+            ),
         ]);
-        // No rule registered: the engine's own checks, `legacy_module_meta_argument` among them.
-        let registry: &'static Registry = Box::leak(Box::new(Registry::new(&[])));
-        let options = Options::new(ViewSelection::Both, RuleSettings::defaults(registry));
+        let options = options();
         let given = [root.path().to_path_buf()];
         let found = discover(&given, &Excludes::default(), false);
-        assert_eq!(found.dirs.len(), 3);
+        assert_eq!(found.dirs.len(), 5);
         let each_alone: Vec<Diagnostic> = (found.dirs.iter())
             .flat_map(|dir| check_directory(dir, &options).diagnostics)
             .collect();
@@ -356,7 +387,7 @@ mod tests {
         let run = one_thread.install(|| check_all(found, &given, &options, &whole));
 
         assert_eq!(run.parsed_apart, 0);
-        assert_eq!(run.directories, 3);
+        assert_eq!(run.directories, 5);
         let mut alone = described(&each_alone);
         alone.sort();
         let mut together = described(&run.findings);
@@ -371,7 +402,11 @@ mod tests {
         let shown = |path: &str| display_path(&root.path().join(path));
         assert_eq!(
             callers,
-            [shown("a_caller/main.tf"), shown("mod/examples/e/main.tf")]
+            [
+                shown("a_caller/main.tf"),
+                shown("mod/examples/e/main.tf"),
+                shown("z_root/examples/e/main.tf")
+            ]
         );
     }
 }

@@ -17,9 +17,11 @@ use crate::input::read::{
 use crate::knowledge::View;
 use crate::knowledge::features::{Body, Place};
 use crate::knowledge::files::ConfigName;
+use crate::knowledge::module_source::{self, SourceKind};
 use crate::module::merge::{self, LoadedFile, Module};
 use crate::module::views::{ViewFiles, view_files};
 use crate::source::{FileId, SourceFiles, display_path};
+use crate::syntax::File;
 
 use super::run::{Target, run_rules};
 use super::targets::Targets;
@@ -132,16 +134,17 @@ struct BuiltView<'a> {
 }
 
 pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult {
-    check_listed_directory(dir, None, options, &Arc::default())
+    check_listed_directory(dir, None, options, (&Arc::default(), false))
 }
 
 /// Checks `dir`, whose configuration files the walk may have listed already; `shared` holds
-/// the summaries of the local module files the run's other directories have read.
+/// the summaries of the local module files the run's other directories have read, and with
+/// `publish` this check adds its own files' for the directories that call it.
 pub(crate) fn check_listed_directory(
     dir: &Path,
     listing: Option<Listing>,
     options: &Options,
-    shared: &Arc<SharedSummaries>,
+    (shared, publish): (&Arc<SharedSummaries>, bool),
 ) -> DirectoryResult {
     let mut result = DirectoryResult {
         files: SourceFiles::default(),
@@ -180,8 +183,17 @@ pub(crate) fn check_listed_directory(
         .map(|&view| (view, view_files(&names, view)))
         .collect();
     let dir_files = read_files(dir, names, &view_files, options, &mut result);
-    if shared.wanted() {
+    if publish {
         publish_summaries(dir, &dir_files, &view_files, shared);
+    }
+    let neighbours = Neighbours::new(options.max_file_bytes)
+        .with_overlay(options.overlay.clone())
+        .with_shared(Arc::clone(shared));
+    // Before this directory's modules are built, so that only its files are held meanwhile.
+    for file in dir_files.iter().filter_map(|f| f.source.parsed.as_ref()) {
+        for source in local_module_sources(file) {
+            neighbours.check_ahead(&dir.join(source));
+        }
     }
 
     // Merge each view; rules run once every view is built, since some compare views.
@@ -240,7 +252,7 @@ pub(crate) fn check_listed_directory(
         text_override_copies: &text_override_copies,
     };
     let (found, local_modules) =
-        run_directory_rules(dir, &result, &built, &listed, options, shared);
+        run_directory_rules(dir, &result, &built, &listed, options, &neighbours);
     result.diagnostics.extend(found);
     result.local_modules = local_modules;
     result.modules = built.into_iter().map(|b| b.module).collect();
@@ -392,6 +404,14 @@ fn loaded_by_a_view(count: usize, view_files: &[(View, ViewFiles)]) -> Vec<bool>
     loaded
 }
 
+/// The local sources (`source = "../vpc"`) of the module calls in `file`.
+fn local_module_sources(file: &File) -> impl Iterator<Item = &str> {
+    (file.body.blocks.iter())
+        .filter(|block| block.kind == "module")
+        .filter_map(|block| block.body.attribute("source")?.expr.literal_string())
+        .filter(|source| module_source::classify(source) == SourceKind::Local)
+}
+
 /// Publishes the summaries of the files the selected views load, for the run's directories
 /// that call this one: their checks need not parse these files again.
 fn publish_summaries(
@@ -424,16 +444,13 @@ fn run_directory_rules(
     built: &[BuiltView],
     listed: &Listed,
     options: &Options,
-    shared: &Arc<SharedSummaries>,
+    neighbours: &Neighbours,
 ) -> (Vec<Diagnostic>, Vec<PathBuf>) {
     let Listed {
         view_files,
         dir_files,
         text_override_copies,
     } = listed;
-    let neighbours = Neighbours::new(options.max_file_bytes)
-        .with_overlay(options.overlay.clone())
-        .with_shared(Arc::clone(shared));
     let contexts: Vec<Context> = built
         .iter()
         .map(|b| Context {
@@ -444,7 +461,7 @@ fn run_directory_rules(
             primary: &b.primary,
             overrides: &b.overrides,
             settings: &options.settings,
-            neighbours: &neighbours,
+            neighbours,
             targets: &b.targets,
             overlay: &options.overlay,
             judgements: std::cell::OnceCell::new(),
