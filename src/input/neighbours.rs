@@ -14,7 +14,7 @@
 //! them or not.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::LazyLock;
@@ -47,7 +47,7 @@ pub(crate) struct LocalModule {
 type Variables = Option<Arc<[String]>>;
 
 /// A module's [`Summary`] per directory and view, `None` when it cannot be known.
-type Summaries = HashMap<(PathBuf, View), Option<Arc<Summary>>>;
+type Summaries = foldhash::HashMap<(PathBuf, View), Option<Arc<Summary>>>;
 
 /// One file's [`Summary`] by the canonical path of its directory joined with its name (two
 /// callers name the same module by different relative paths), `None` when it cannot be read or
@@ -154,7 +154,7 @@ impl SharedSummaries {
 pub(crate) struct Neighbours {
     max_file_bytes: u64,
     overlay: Overlay,
-    modules: RefCell<HashMap<PathBuf, Rc<LocalModule>>>,
+    modules: RefCell<foldhash::HashMap<PathBuf, Rc<LocalModule>>>,
     summaries: RefCell<Summaries>,
     /// Each file is parsed once in a run, whichever views and directories load it.
     file_summaries: Arc<SharedSummaries>,
