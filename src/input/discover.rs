@@ -10,7 +10,7 @@
 //! The walk also collects Terragrunt units (`terragrunt.hcl` files), checked as one tree by
 //! `crate::terragrunt`; the `.hcl` files they reference are found by following references.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
 use globset::{GlobSet, GlobSetBuilder};
@@ -141,7 +141,7 @@ pub(crate) fn discover(
     respect_gitignore: bool,
 ) -> Discovery {
     // Module directories, each with what the walk knows of it.
-    let mut found: BTreeMap<PathBuf, Walked> = BTreeMap::new();
+    let mut found = Found::default();
     let mut units = BTreeSet::new();
     let mut out = Discovery::default();
     for path in paths {
@@ -157,7 +157,7 @@ pub(crate) fn discover(
                         gitignores: respect_gitignore
                             .then(|| GitIgnores::above(path, &mut out.notes))
                             .flatten(),
-                        visited: HashMap::new(),
+                        visited: foldhash::HashMap::default(),
                     };
                     let roots = (&mut found, &mut units);
                     walker.walk(path, None, &mut trail, roots, &mut out);
@@ -169,7 +169,7 @@ pub(crate) fn discover(
                     units.insert(path.clone());
                 }
                 if !walker.is_excluded(path) && has_config_files(&dir) {
-                    found.entry(dir).or_default();
+                    found.or_default(dir);
                 }
             }
             Err(_) => {
@@ -181,7 +181,7 @@ pub(crate) fn discover(
                     .is_some_and(|n| classify(n).is_some() || is_terragrunt_unit_name(n));
                 if is_config_name && dir.is_dir() {
                     if !walker.is_excluded(path) && has_config_files(&dir) {
-                        found.entry(dir).or_default();
+                        found.or_default(dir);
                     }
                 } else {
                     out.missing.push(path.clone());
@@ -189,7 +189,8 @@ pub(crate) fn discover(
             }
         }
     }
-    let dirs = (found.into_iter()).map(|(dir, walked)| (dir, walked.canonical, walked.listing));
+    let dirs = (found.into_sorted().into_iter())
+        .map(|(dir, walked)| (dir, walked.canonical, walked.listing));
     (out.dirs, out.listings) = once_each(dirs, "directory", &mut out.notes)
         .into_iter()
         .unzip();
@@ -209,7 +210,7 @@ fn once_each<T>(
     what: &str,
     notes: &mut Vec<String>,
 ) -> Vec<(PathBuf, T)> {
-    let mut index_by_identity: HashMap<PathBuf, usize> = HashMap::new();
+    let mut index_by_identity: foldhash::HashMap<PathBuf, usize> = Default::default();
     let mut kept: Vec<(PathBuf, T)> = Vec::new();
     for (path, canonical, with) in paths {
         let identity = canonical
@@ -259,7 +260,7 @@ struct Trail {
     /// Every directory walked so far (canonical path → whether it is a module directory): a
     /// directory that several symlinks reach (a "diamond") is walked once, so the walk stays
     /// linear in the number of real directories.
-    visited: HashMap<PathBuf, bool>,
+    visited: foldhash::HashMap<PathBuf, bool>,
 }
 
 struct Walker<'a> {
@@ -282,7 +283,7 @@ impl Walker<'_> {
         dir: &Path,
         canonical: Option<PathBuf>,
         trail: &mut Trail,
-        (found, units): (&mut BTreeMap<PathBuf, Walked>, &mut BTreeSet<PathBuf>),
+        (found, units): (&mut Found, &mut BTreeSet<PathBuf>),
         out: &mut Discovery,
     ) {
         let diagnostics = &mut out.diagnostics;
@@ -309,7 +310,7 @@ impl Walker<'_> {
                     canonical: Some(canonical),
                     listing: None,
                 };
-                found.insert(dir.to_path_buf(), walked);
+                found.set(dir.to_path_buf(), walked);
             }
             return;
         }
@@ -320,6 +321,8 @@ impl Walker<'_> {
                 return;
             }
         };
+        // Found before the directories below it, so that the walk finds them in sorted order.
+        let place = found.reserve(dir.to_path_buf());
         let mut names: Vec<(String, PathBuf, Kind)> = Vec::new();
         // The configuration files, as the check of a module directory lists them (every entry,
         // ignored or not); none if an entry could not be read, so the check reads it again.
@@ -377,9 +380,73 @@ impl Walker<'_> {
                 canonical: Some(canonical.clone()),
                 listing: listing.map(Listing::finish),
             };
-            found.insert(dir.to_path_buf(), walked);
+            found.fill(place, walked);
         }
         trail.visited.insert(canonical, is_module);
+    }
+}
+
+/// The module directories a discovery finds, as a map of directory to [`Walked`] would hold
+/// them after the same inserts, kept as a list of the inserts: a walk finds directories in
+/// sorted order (depth first, each directory's entries by name), so sorting them at the end is
+/// one comparison per directory, where a map compared paths, component by component, at each
+/// level of its tree for every insert (40% of discovery's time).
+#[derive(Default)]
+struct Found {
+    inserts: Vec<(PathBuf, Insert)>,
+}
+
+enum Insert {
+    /// The value, replacing any before.
+    Set(Walked),
+    /// A value with nothing known, unless there is one already.
+    Default,
+    /// A directory the walk entered: set when it turns out to be a module directory.
+    Reserved,
+}
+
+impl Found {
+    fn set(&mut self, dir: PathBuf, walked: Walked) {
+        self.inserts.push((dir, Insert::Set(walked)));
+    }
+
+    fn or_default(&mut self, dir: PathBuf) {
+        self.inserts.push((dir, Insert::Default));
+    }
+
+    /// A place for `dir`, in the order it was entered, for [`Found::fill`].
+    fn reserve(&mut self, dir: PathBuf) -> usize {
+        self.inserts.push((dir, Insert::Reserved));
+        self.inserts.len() - 1
+    }
+
+    fn fill(&mut self, place: usize, walked: Walked) {
+        self.inserts[place].1 = Insert::Set(walked);
+    }
+
+    /// Each directory once, in sorted order, with what the last of its inserts left.
+    fn into_sorted(self) -> Vec<(PathBuf, Walked)> {
+        let mut inserts = self.inserts;
+        inserts.retain(|(_, insert)| !matches!(insert, Insert::Reserved));
+        if !inserts.is_sorted_by(|(a, _), (b, _)| a < b) {
+            // Stable: a directory's inserts stay in the order they were made.
+            inserts.sort_by(|(a, _), (b, _)| a.cmp(b));
+        }
+        let mut sorted: Vec<(PathBuf, Walked)> = Vec::with_capacity(inserts.len());
+        for (dir, insert) in inserts {
+            let same = sorted.last().is_some_and(|(last, _)| *last == dir);
+            match (insert, same) {
+                (Insert::Set(walked), true) => {
+                    if let Some(last) = sorted.last_mut() {
+                        last.1 = walked;
+                    }
+                }
+                (Insert::Set(walked), false) => sorted.push((dir, walked)),
+                (Insert::Default, false) => sorted.push((dir, Walked::default())),
+                (Insert::Default | Insert::Reserved, _) => {}
+            }
+        }
+        sorted
     }
 }
 
@@ -443,6 +510,39 @@ mod tests {
         dirs.iter()
             .map(|d| display_path(d.strip_prefix(root).unwrap_or(d)))
             .collect()
+    }
+
+    /// The inserts leave what a map would hold after them, in sorted order, however they came.
+    #[test]
+    fn found_directories_are_what_a_map_would_hold() {
+        let walked = |canonical: &str| Walked {
+            canonical: Some(PathBuf::from(canonical)),
+            listing: None,
+        };
+        let mut found = Found::default();
+        let a = found.reserve("a".into());
+        let a_sub = found.reserve("a/sub".into());
+        found.fill(a_sub, walked("1"));
+        let _not_a_module = found.reserve("a/x".into());
+        found.fill(a, walked("2"));
+        found.or_default("b".into());
+        found.set("b".into(), walked("3"));
+        found.or_default("b".into());
+        found.set("a-b".into(), walked("4"));
+        found.or_default("a".into());
+        found.or_default("c".into());
+        let sorted: Vec<(String, Option<PathBuf>)> = (found.into_sorted().into_iter())
+            .map(|(dir, walked)| (display_path(&dir), walked.canonical))
+            .collect();
+        let expected = [
+            ("a", Some("2")),
+            ("a/sub", Some("1")),
+            ("a-b", Some("4")),
+            ("b", Some("3")),
+            ("c", None),
+        ]
+        .map(|(dir, canonical)| (dir.to_string(), canonical.map(PathBuf::from)));
+        assert_eq!(sorted, expected);
     }
 
     #[test]
