@@ -10,7 +10,7 @@ pub mod fix;
 mod id;
 pub use fix::{Applicability, Fix};
 pub use id::FindingId;
-pub(crate) use id::{finding_id, ids};
+pub(crate) use id::{finding_doc, finding_id, ids};
 
 /// How serious a finding is. Ordered: `Notice < Warning < Error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -293,8 +293,10 @@ pub fn excerpt_files(diagnostics: &mut [Diagnostic]) {
 /// needs of it (the command line's human and short formats keep it rendered,
 /// `report::Rendered`). Everything that orders, counts or judges findings reads this.
 pub(crate) trait Finding {
-    /// Sort key: path, position, rule, message. Output order depends on nothing else.
-    fn sort_key(&self) -> (&str, usize, &'static str, &str);
+    /// Sort key: path, position, rule, message. Output order depends on nothing else. The path
+    /// and message are their UTF-8 bytes, which order as the strings do: a rendered finding
+    /// keeps them as part of its printed bytes.
+    fn sort_key(&self) -> (&[u8], usize, &'static str, &[u8]);
     fn rule(&self) -> FindingId;
     fn severity(&self) -> Severity;
     /// Whether the fix is applied with the unsafe fixes allowed or not.
@@ -302,9 +304,10 @@ pub(crate) trait Finding {
 }
 
 impl Finding for Diagnostic {
-    fn sort_key(&self) -> (&str, usize, &'static str, &str) {
+    fn sort_key(&self) -> (&[u8], usize, &'static str, &[u8]) {
         let offset = self.primary.as_ref().map_or(0, |l| l.range.start);
-        (&self.path, offset, self.rule.as_str(), &self.message)
+        let (path, message) = (self.path.as_bytes(), self.message.as_bytes());
+        (path, offset, self.rule.as_str(), message)
     }
 
     fn rule(&self) -> FindingId {
