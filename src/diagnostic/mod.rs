@@ -293,10 +293,8 @@ pub fn excerpt_files(diagnostics: &mut [Diagnostic]) {
 /// needs of it (the command line's human and short formats keep it rendered,
 /// `report::Rendered`). Everything that orders, counts or judges findings reads this.
 pub(crate) trait Finding {
-    /// Sort key: path, position, rule, message. Output order depends on nothing else. The path
-    /// and message are their UTF-8 bytes, which order as the strings do: a rendered finding
-    /// keeps them as part of its printed bytes.
-    fn sort_key(&self) -> (&[u8], usize, &'static str, &[u8]);
+    /// Sort key: path, position, rule, message. Output order depends on nothing else.
+    fn sort_key(&self) -> (&str, usize, &'static str, &str);
     fn rule(&self) -> FindingId;
     fn severity(&self) -> Severity;
     /// Whether the fix is applied with the unsafe fixes allowed or not.
@@ -304,10 +302,9 @@ pub(crate) trait Finding {
 }
 
 impl Finding for Diagnostic {
-    fn sort_key(&self) -> (&[u8], usize, &'static str, &[u8]) {
+    fn sort_key(&self) -> (&str, usize, &'static str, &str) {
         let offset = self.primary.as_ref().map_or(0, |l| l.range.start);
-        let (path, message) = (self.path.as_bytes(), self.message.as_bytes());
-        (path, offset, self.rule.as_str(), message)
+        (&self.path, offset, self.rule.as_str(), &self.message)
     }
 
     fn rule(&self) -> FindingId {

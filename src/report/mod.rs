@@ -12,7 +12,6 @@ mod short;
 mod xml;
 
 use std::io::{self, Write};
-use std::ops::Range;
 
 use crate::diagnostic::{Diagnostic, Finding, FindingId, Severity, Views};
 use crate::lint::RuleMeta;
@@ -132,15 +131,10 @@ impl RenderStyle {
             Rendering::Nothing => Vec::new(),
         };
         let (path, offset, _, message) = diagnostic.sort_key();
-        let printed = bytes.len();
-        let mut bytes = bytes;
-        let path = key_part(&mut bytes, printed, path);
-        let message = key_part(&mut bytes, printed, message);
         Rendered {
             bytes: bytes.into_boxed_slice(),
-            printed,
-            path,
-            message,
+            key: [path, message].concat().into_boxed_str(),
+            path_len: path.len(),
             offset,
             rule: diagnostic.rule,
             severity: diagnostic.severity,
@@ -149,31 +143,14 @@ impl RenderStyle {
     }
 }
 
-/// Where `part` (of the sort key) is in `bytes`: in the first `printed` (the printed finding
-/// names its path and message, verbatim unless the format escapes them), else appended.
-fn key_part(bytes: &mut Vec<u8>, printed: usize, part: &[u8]) -> Range<usize> {
-    let start = match memchr::memmem::find(&bytes[..printed], part) {
-        Some(start) => start,
-        None => {
-            bytes.extend_from_slice(part);
-            bytes.len() - part.len()
-        }
-    };
-    start..start + part.len()
-}
-
 /// A finding as the run's [`RenderStyle`] prints it, and what ordering, counting and the exit
 /// status need of it: in the short format, a sixth of a [`Diagnostic`] with its excerpts.
 #[derive(Debug)]
 pub(crate) struct Rendered {
-    /// The printed finding (the first `printed` bytes), then those of the sort key's path and
-    /// message that it does not hold verbatim: every finding is kept until the run ends, and
-    /// a second copy of its path and message was a third of its memory.
     bytes: Box<[u8]>,
-    printed: usize,
-    /// The sort key's path and message, in `bytes`.
-    path: Range<usize>,
-    message: Range<usize>,
+    /// The path, then the message (for the sort key), in one allocation.
+    key: Box<str>,
+    path_len: usize,
     /// Of the primary label.
     offset: usize,
     rule: FindingId,
@@ -183,11 +160,8 @@ pub(crate) struct Rendered {
 }
 
 impl Finding for Rendered {
-    fn sort_key(&self) -> (&[u8], usize, &'static str, &[u8]) {
-        let (path, message) = (
-            &self.bytes[self.path.clone()],
-            &self.bytes[self.message.clone()],
-        );
+    fn sort_key(&self) -> (&str, usize, &'static str, &str) {
+        let (path, message) = self.key.split_at(self.path_len);
         (path, self.offset, self.rule.as_str(), message)
     }
 
@@ -215,7 +189,7 @@ pub(crate) fn write_rendered(
     quiet: bool,
 ) -> io::Result<()> {
     for finding in findings {
-        out.write_all(&finding.bytes[..finding.printed])?;
+        out.write_all(&finding.bytes)?;
     }
     match style.format {
         Rendering::Human { .. } if !quiet => writeln!(out, "{}", summary(findings, totals)),
@@ -464,53 +438,5 @@ mod tests {
         assert!(primary(&diagnostics[1]).file.whole_text().is_some());
         assert!(primary(&diagnostics[0]).file.text.len() < end / 2);
         assert_eq!(render_all(&diagnostics), whole);
-    }
-
-    /// A rendered finding orders and prints as its diagnostic, in every format it is rendered
-    /// in: with its path and message printed verbatim (kept once, in the printed bytes), with a
-    /// message the short format escapes, with a label in another file than the path, and not
-    /// printed at all (`--statistics`).
-    #[test]
-    fn rendered_findings_keep_their_sort_key() {
-        let mut files = SourceFiles::default();
-        let file = files.add(SourceFile::new("dir/main.tf".into(), "a = 1\n".into()));
-        let diagnostics = [
-            Diagnostic::error(ids::SYNTAX_ERROR, "plain").at(&files, Span::new(file, 0..1), "a"),
-            Diagnostic::error(ids::SYNTAX_ERROR, "two\nlines\r").at_path("dir"),
-            Diagnostic::error(ids::SYNTAX_ERROR, "elsewhere")
-                .at(&files, Span::new(file, 4..5), "1")
-                .at_path("other/dir"),
-        ];
-        let formats = [
-            Rendering::Short,
-            Rendering::Human { color: false },
-            Rendering::Human { color: true },
-            Rendering::Nothing,
-        ];
-        for format in formats {
-            let style = RenderStyle {
-                format,
-                views: Views::BOTH,
-                unsafe_fixes: false,
-            };
-            for diagnostic in &diagnostics {
-                let rendered = style.render(diagnostic);
-                assert_eq!(rendered.sort_key(), diagnostic.sort_key(), "{format:?}");
-                let mut printed = Vec::new();
-                let findings = [rendered];
-                write_rendered(&mut printed, &style, &findings, Totals::default(), true)
-                    .expect("write");
-                let expected = match format {
-                    Rendering::Short => {
-                        format!("{}\n", short::render(diagnostic, Views::BOTH, false)).into()
-                    }
-                    Rendering::Human { color } => {
-                        human::render(diagnostic, color, Views::BOTH, false)
-                    }
-                    Rendering::Nothing => Vec::new(),
-                };
-                assert_eq!(printed, expected, "{format:?}");
-            }
-        }
     }
 }
