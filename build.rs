@@ -13,6 +13,9 @@ fn main() {
     let linux = std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux");
     if linux && std::env::var_os("TFLINT_MERGE_DEFAULT_LAYOUT").is_none() {
         let root = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".to_string());
-        println!("cargo:rustc-link-arg-bins=-Wl,-T,{root}/link/hot_text.ld");
+        // `-T FILE` as two arguments of the compiler driver: `-Wl,` would split a path at its
+        // commas.
+        println!("cargo:rustc-link-arg-bins=-T");
+        println!("cargo:rustc-link-arg-bins={root}/link/hot_text.ld");
     }
 }
