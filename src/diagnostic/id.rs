@@ -16,10 +16,14 @@ pub struct FindingId {
 }
 
 impl FindingId {
-    /// Use [`finding_id!`]: it proves that the doc exists.
+    /// Use [`finding_id!`]: it proves that the doc exists (and is UTF-8: a const that makes
+    /// a `FindingId` of one that is not fails to compile).
     #[doc(hidden)]
-    pub(crate) const fn documented(name: &'static str, doc: &'static str) -> FindingId {
-        FindingId { name, doc }
+    pub(crate) const fn documented(name: &'static str, doc: &'static [u8]) -> FindingId {
+        match std::str::from_utf8(doc) {
+            Ok(doc) => FindingId { name, doc },
+            Err(_) => panic!("a finding id's doc is not UTF-8"),
+        }
     }
 
     /// The snake_case id, as users write it in config files and ignore comments.
@@ -79,14 +83,31 @@ impl fmt::Display for FindingId {
 }
 
 /// The [`FindingId`] named by a string literal; fails to compile unless `rules/<id>.md` exists.
+///
+/// The docs (240 KB) are read by `explain`, the SARIF format and the language server only. Left
+/// among the strings a lint run reads (each rule's messages beside its doc), every page of them
+/// was resident: the kernel maps a binary in 64 KB windows around each page read. In a section
+/// of their own they lie together, apart from those strings.
 macro_rules! finding_id {
     ($id:literal) => {
-        $crate::diagnostic::FindingId::documented(
-            $id,
-            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/", $id, ".md")),
-        )
+        $crate::diagnostic::FindingId::documented($id, {
+            // SAFETY: a read-only data section (a `.rodata.` name), which the linker places
+            // within `.rodata`; it holds the docs only.
+            #[unsafe(link_section = ".rodata.rule_docs")]
+            static DOC: [u8; $crate::diagnostic::finding_doc!($id).len()] =
+                *$crate::diagnostic::finding_doc!($id);
+            &DOC
+        })
     };
 }
+
+/// The bytes of `rules/<id>.md`.
+macro_rules! finding_doc {
+    ($id:literal) => {
+        include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/", $id, ".md"))
+    };
+}
+pub(crate) use finding_doc;
 pub(crate) use finding_id;
 
 /// The ids of load errors (what makes Terraform or OpenTofu refuse the module) and of the
