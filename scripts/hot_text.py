@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes link/hot_text.ld: the functions a lint run executes, linked next to each other.
+"""Writes scripts/hot_text.ld: the functions a lint run executes, linked next to each other.
 
 usage: scripts/hot_text.py TREE...
 
@@ -83,7 +83,7 @@ def main():
     patterns = sorted({HASH.sub("17h*", name) for name in names
                        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.$]*", name)})
     runs = ", ".join(os.path.basename(tree.rstrip("/")) for tree in trees)
-    with open(os.path.join(root, "link", "hot_text.ld"), "w") as script:
+    with open(os.path.join(root, "scripts", "hot_text.ld"), "w") as script:
         script.write(HEADER.format(runs=runs))
         for pattern in patterns:
             script.write(f"    *(.text.{pattern} .text.*.{pattern})\n")
