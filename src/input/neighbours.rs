@@ -21,6 +21,8 @@ use std::sync::LazyLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use rayon::prelude::*;
+
 use crate::knowledge::View;
 use crate::knowledge::files::ConfigName;
 use crate::knowledge::module_source::{self, SourceKind};
@@ -213,20 +215,25 @@ impl Neighbours {
         module
     }
 
-    /// Has the module at `dir` checked now if it is a directory of the run whose turn has not
-    /// come (see [`CheckAhead`]), so that its files' summaries are ready for this check.
-    pub(crate) fn check_ahead(&self, dir: &Path) {
+    /// Has the modules at `dirs` that are directories of the run whose turn has not come
+    /// checked now (see [`CheckAhead`]), so that their files' summaries are ready for this
+    /// check. They are checked in parallel: one thread checking a caller's modules one after the
+    /// other could keep the others waiting at the end of a run.
+    pub(crate) fn check_ahead(&self, dirs: impl IntoIterator<Item = PathBuf>) {
         let shared = &self.file_summaries;
         let Some(ahead) = &shared.ahead else {
             return;
         };
         shared.wanted.store(true, Ordering::Relaxed);
-        let module = self.module(dir);
-        if let (Some(canonical), Some(first)) = (&module.canonical, module.files.first())
-            && !shared.contains(&canonical.join(&first.name))
-        {
-            ahead.check_ahead(dir, canonical, shared);
-        }
+        let waiting: Vec<(PathBuf, PathBuf)> = (dirs.into_iter())
+            .filter_map(|dir| {
+                let module = self.module(&dir);
+                let canonical = module.canonical.clone()?;
+                let first = canonical.join(&module.files.first()?.name);
+                (!shared.contains(&first)).then_some((dir, canonical))
+            })
+            .collect();
+        (waiting.par_iter()).for_each(|(dir, canonical)| ahead.check_ahead(dir, canonical, shared));
     }
 
     /// Whether `view`'s tool loads at least one file of the module at `dir`.
@@ -292,7 +299,7 @@ impl Neighbours {
         if let Some(found) = self.summaries.borrow().get(&key) {
             return found.clone();
         }
-        self.check_ahead(dir);
+        self.check_ahead([dir.to_path_buf()]);
         let module = self.module(dir);
         let found = if module.files.is_empty() {
             None

@@ -190,11 +190,8 @@ pub(crate) fn check_listed_directory(
         .with_overlay(options.overlay.clone())
         .with_shared(Arc::clone(shared));
     // Before this directory's modules are built, so that only its files are held meanwhile.
-    for file in dir_files.iter().filter_map(|f| f.source.parsed.as_ref()) {
-        for source in local_module_sources(file) {
-            neighbours.check_ahead(&dir.join(source));
-        }
-    }
+    let parsed = dir_files.iter().filter_map(|f| f.source.parsed.as_ref());
+    neighbours.check_ahead(parsed.flat_map(local_module_sources).map(|s| dir.join(s)));
 
     // Merge each view; rules run once every view is built, since some compare views.
     let mut built: Vec<BuiltView> = Vec::new();
