@@ -224,8 +224,13 @@ impl Neighbours {
         let Some(ahead) = &shared.ahead else {
             return;
         };
+        let mut dirs = dirs.into_iter().peekable();
+        if dirs.peek().is_none() {
+            return;
+        }
+        // This run calls local modules: from now on, checks publish their summaries.
         shared.wanted.store(true, Ordering::Relaxed);
-        let waiting: Vec<(PathBuf, PathBuf)> = (dirs.into_iter())
+        let waiting: Vec<(PathBuf, PathBuf)> = dirs
             .filter_map(|dir| {
                 let module = self.module(&dir);
                 let canonical = module.canonical.clone()?;
@@ -441,4 +446,47 @@ fn configures(body: &Body) -> bool {
         kind => !matches!(kind, "lifecycle" | "locals"),
     });
     argument || block
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run's side that checks nothing, and counts what it is asked.
+    #[derive(Debug, Default)]
+    struct Counting(AtomicUsize);
+
+    impl CheckAhead for Counting {
+        fn check_ahead(&self, _: &Path, _: &Path, _: &Arc<SharedSummaries>) {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Checks publish summaries only once a directory of the run has called a local module:
+    /// publishing them for a run without such calls would cost memory for nothing.
+    #[test]
+    fn summaries_are_wanted_once_a_local_module_is_called() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let module = dir.path().join("m");
+        std::fs::create_dir(&module).expect("mkdir");
+        std::fs::write(module.join("main.tf"), "variable \"a\" {}\n").expect("write");
+        let counting = Arc::new(Counting::default());
+        let shared = Arc::new(SharedSummaries::with_ahead(Arc::clone(&counting) as _));
+        let neighbours = Neighbours::new(1024).with_shared(Arc::clone(&shared));
+
+        neighbours.check_ahead([]);
+        assert!(!shared.wanted());
+        assert_eq!(counting.0.load(Ordering::Relaxed), 0);
+
+        neighbours.check_ahead([module.clone(), dir.path().join("missing")]);
+        assert!(shared.wanted());
+        assert_eq!(counting.0.load(Ordering::Relaxed), 1);
+
+        // Once its summaries are published, the module is not asked for again.
+        let parsed = crate::syntax::parse(FileId(0), Syntax::Native, "variable \"a\" {}\n");
+        let file = parsed.file.expect("parses");
+        shared.publish(&module, [("main.tf", Some(&file))]);
+        neighbours.check_ahead([module]);
+        assert_eq!(counting.0.load(Ordering::Relaxed), 1);
+    }
 }
