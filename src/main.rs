@@ -32,6 +32,16 @@ const MI_OPTION_ARENA_EAGER_COMMIT: std::ffi::c_int = 4;
 #[cfg(target_os = "linux")]
 const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
 
+/// `mi_option_arena_purge_mult`: memory given back to mimalloc's arenas (a thread's pages once
+/// all their blocks are free) is purged after `purge_delay` times this, 1 ms by default (the
+/// default multiplier is 1). At 10 ms, the pages one directory frees are mostly still there
+/// when the next directories need them: each purge is an `madvise` that makes the other
+/// threads' CPUs drop their TLB entries, and each purged page is faulted in again. Corpus:
+/// -3% CPU, a third fewer page faults, the `-j 2` speed-up 1.81 -> 1.85, peak RSS +1 MB
+/// (1.85x the read+parse floor's).
+#[cfg(target_os = "linux")]
+const MI_OPTION_ARENA_PURGE_MULT: std::ffi::c_int = 24;
+
 #[cfg(target_os = "linux")]
 extern "C" fn configure_allocator() {
     // SAFETY: mi_option_set_default only stores a value in mimalloc's static option table; the
@@ -39,6 +49,7 @@ extern "C" fn configure_allocator() {
     unsafe {
         mi_option_set_default(MI_OPTION_ARENA_EAGER_COMMIT, 0);
         mi_option_set_default(MI_OPTION_PURGE_DELAY, 1);
+        mi_option_set_default(MI_OPTION_ARENA_PURGE_MULT, 10);
     }
 }
 
