@@ -8,10 +8,9 @@
 //! files. So that they are parsed once in all, a caller that reaches a module before the
 //! module's turn has it checked there and then ([`CheckAhead`]), and that check publishes its
 //! files' summaries. So does the check of a directory with module directories below it (the
-//! examples and tests that call it come after it), and, once the run has asked for any
-//! summary, every check until [`PUBLISHED_FILES`] are published: a summary costs about 200
-//! bytes for the whole run, 25 MB for every file of 20,000 directories, whether anybody calls
-//! them or not.
+//! examples and tests that call it come after it), and, once a directory of the run has called
+//! a local module, every check until [`PUBLISHED_FILES`] are published: publishing every file's
+//! summary cost 40 MB over 20,000 directories, whether anybody called them or not.
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -60,7 +59,7 @@ type FileSummaries = foldhash::HashMap<PathBuf, Option<Arc<Summary>>>;
 /// those of the directories that are called or have module directories below them: about
 /// 1 MB. (A chain of 4,000 directories, each calling the one before, peaked 2.3 MB higher
 /// with 10,000.)
-pub(crate) const PUBLISHED_FILES: usize = 4_096;
+const PUBLISHED_FILES: usize = 4_096;
 
 /// The file summaries of one run, shared by its directories' checks. Made per run (a run reads
 /// one state of the files: the language server's next check may see other texts). The lock is
@@ -69,7 +68,7 @@ pub(crate) const PUBLISHED_FILES: usize = 4_096;
 #[derive(Debug, Default)]
 pub(crate) struct SharedSummaries {
     files: Mutex<FileSummaries>,
-    /// Set when a check first asks for a local module's summary: from then on, checks publish
+    /// Set when a check first meets a call of a local module: from then on, checks publish
     /// their own files' summaries (within [`PUBLISHED_FILES`]). A run that calls no local
     /// module (most monorepos of root modules) pays nothing for them.
     wanted: AtomicBool,

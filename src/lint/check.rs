@@ -128,7 +128,7 @@ struct Ahead {
 }
 
 /// How many checks before their turn a thread may have in progress at once: each runs inside
-/// its caller's rules, on the caller's stack, and a chain of local modules can be long.
+/// its caller's check, on the caller's stack, and a chain of local modules can be long.
 const MAX_NESTED_AHEAD: u32 = 4;
 
 thread_local! {
