@@ -417,14 +417,21 @@ fn summary_of(file: &File) -> Summary {
         configured_provider: labelled("provider")
             .find(|(block, _)| configures(&block.body))
             .map(|(_, name)| name.to_string()),
-        local_calls: labelled("module")
-            .filter_map(|(block, name)| {
-                let source = block.body.attribute("source")?.expr.literal_string()?;
-                (module_source::classify(source) == SourceKind::Local)
-                    .then(|| (name.to_string(), source.to_string()))
-            })
+        local_calls: (local_module_calls(file))
+            .map(|(name, source)| (name.to_string(), source.to_string()))
             .collect(),
     }
+}
+
+/// The module calls in `file` with a local source (`source = "../vpc"`): (name, source).
+pub(crate) fn local_module_calls(file: &File) -> impl Iterator<Item = (&str, &str)> {
+    (file.body.blocks.iter())
+        .filter(|block| block.kind == "module")
+        .filter_map(|block| {
+            let source = block.body.attribute("source")?.expr.literal_string()?;
+            (module_source::classify(source) == SourceKind::Local)
+                .then_some((block.label(0)?, source))
+        })
 }
 
 /// Whether a `provider` block configures its provider rather than only naming a configuration

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use crate::diagnostic::{self, Applicability, Diagnostic, FindingId, Views, ids};
 use crate::input::listing::{Listing, config_files};
-use crate::input::neighbours::{Neighbours, SharedSummaries};
+use crate::input::neighbours::{Neighbours, SharedSummaries, local_module_calls};
 use crate::input::overlay::Overlay;
 use crate::input::read::{
     DEFAULT_MAX_FILE_BYTES, LoadedSource, Read, ReadFailure, Reader, parse_bytes, read_config_bytes,
@@ -17,11 +17,9 @@ use crate::input::read::{
 use crate::knowledge::View;
 use crate::knowledge::features::{Body, Place};
 use crate::knowledge::files::ConfigName;
-use crate::knowledge::module_source::{self, SourceKind};
 use crate::module::merge::{self, LoadedFile, Module};
 use crate::module::views::{ViewFiles, view_files};
 use crate::source::{FileId, SourceFiles, display_path};
-use crate::syntax::File;
 
 use super::run::{Target, run_rules};
 use super::targets::Targets;
@@ -191,7 +189,8 @@ pub(crate) fn check_listed_directory(
         .with_shared(Arc::clone(shared));
     // Before this directory's modules are built, so that only its files are held meanwhile.
     let parsed = dir_files.iter().filter_map(|f| f.source.parsed.as_ref());
-    neighbours.check_ahead(parsed.flat_map(local_module_sources).map(|s| dir.join(s)));
+    let calls = parsed.flat_map(local_module_calls);
+    neighbours.check_ahead(calls.map(|(_, source)| dir.join(source)));
 
     // Merge each view; rules run once every view is built, since some compare views.
     let mut built: Vec<BuiltView> = Vec::new();
@@ -399,14 +398,6 @@ fn loaded_by_a_view(count: usize, view_files: &[(View, ViewFiles)]) -> Vec<bool>
         loaded[index] = true;
     }
     loaded
-}
-
-/// The local sources (`source = "../vpc"`) of the module calls in `file`.
-fn local_module_sources(file: &File) -> impl Iterator<Item = &str> {
-    (file.body.blocks.iter())
-        .filter(|block| block.kind == "module")
-        .filter_map(|block| block.body.attribute("source")?.expr.literal_string())
-        .filter(|source| module_source::classify(source) == SourceKind::Local)
 }
 
 /// Publishes the summaries of the files the selected views load, for the run's directories
