@@ -10,6 +10,7 @@ use crate::knowledge::View;
 use crate::module::merge::{LoadedFile, Module};
 use crate::source::{FileId, SourceFiles};
 use crate::terragrunt::Tree;
+use crate::types::ParsedTypes;
 
 use super::schema::Judgement;
 use super::targets::Targets;
@@ -40,6 +41,8 @@ pub(crate) struct Context<'a> {
     pub(crate) judgements: OnceCell<Vec<Judgement>>,
     /// The directory's override files saved with a `.txt` extension, in name order.
     pub(crate) text_override_copies: &'a [String],
+    /// The `type` expressions of the directory, each parsed once for every view.
+    pub(crate) types: &'a ParsedTypes,
 }
 
 impl Context<'_> {

@@ -20,6 +20,7 @@ use crate::knowledge::files::ConfigName;
 use crate::module::merge::{self, LoadedFile, Module};
 use crate::module::views::{ViewFiles, view_files};
 use crate::source::{FileId, SourceFiles, display_path};
+use crate::types::ParsedTypes;
 
 use super::run::{Target, run_rules};
 use super::targets::Targets;
@@ -193,6 +194,7 @@ pub(crate) fn check_listed_directory(
     neighbours.check_ahead(calls.map(|(_, source)| dir.join(source)));
 
     // Merge each view; rules run once every view is built, since some compare views.
+    let memo = merge::DirectoryMemo::default();
     let mut built: Vec<BuiltView> = Vec::new();
     for (view, files) in &view_files {
         for index in files.loaded() {
@@ -223,7 +225,8 @@ pub(crate) fn check_listed_directory(
             state_store: (targets.refusing(Place::In(Body::Terraform), "state_store")).is_empty(),
             lifecycle_enabled: (targets.refusing(Place::In(Body::Lifecycle), "enabled")).is_empty(),
         };
-        let merged = merge::merge(*view, &result.files, &primary, &overrides, decodes);
+        let views = (primary.as_slice(), overrides.as_slice());
+        let merged = merge::merge(*view, &result.files, views, decodes, &memo);
         if !complete {
             // The broken file may hold the base an override merges into.
             let could_be_missing = |d: &Diagnostic| d.rule == ids::OVERRIDE_WITHOUT_BASE;
@@ -247,8 +250,14 @@ pub(crate) fn check_listed_directory(
         dir_files: &dir_files,
         text_override_copies: &text_override_copies,
     };
-    let (found, local_modules) =
-        run_directory_rules(dir, &result, &built, &listed, options, &neighbours);
+    let (found, local_modules) = run_directory_rules(
+        dir,
+        &result,
+        (&built, &memo.types),
+        &listed,
+        options,
+        &neighbours,
+    );
     result.diagnostics.extend(found);
     result.local_modules = local_modules;
     result.modules = built.into_iter().map(|b| b.module).collect();
@@ -424,12 +433,13 @@ struct Listed<'a> {
     text_override_copies: &'a [String],
 }
 
-/// Runs the per-view rules on every built view, then the directory rules; with the findings,
-/// the local module directories they read.
+/// Runs the per-view rules on every built view (with the type constraints their merges
+/// parsed), then the directory rules; with the findings, the local module directories they
+/// read.
 fn run_directory_rules(
     dir: &Path,
     result: &DirectoryResult,
-    built: &[BuiltView],
+    (built, types): (&[BuiltView], &ParsedTypes),
     listed: &Listed,
     options: &Options,
     neighbours: &Neighbours,
@@ -454,6 +464,7 @@ fn run_directory_rules(
             overlay: &options.overlay,
             judgements: std::cell::OnceCell::new(),
             text_override_copies,
+            types,
         })
         .collect();
     let shadowed: Vec<(FileId, FileId)> = view_files
@@ -538,6 +549,52 @@ mod tests {
         (result.diagnostics.iter())
             .map(|d| (name(d), d.rule.as_str()))
             .collect()
+    }
+
+    /// A variable's decode errors are found once and reported for each view that loads its
+    /// block; a `.tofu` file's own block is decoded on its own (the views share what they
+    /// decode by expression, not by name).
+    #[test]
+    fn decode_errors_are_shared_by_the_views_that_load_the_block() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text);
+        let variable = |name: &str, ty: &str| {
+            format!("variable \"{name}\" {{\n  type    = {ty}\n  default = \"x\"\n}}\n")
+        };
+        write(
+            "main.tf",
+            &(variable("both", "number") + &variable("typo", "nmber")),
+        )
+        .expect("write");
+        write("hidden.tf", &variable("tofu_fixes", "number")).expect("write");
+        write("hidden.tofu", &variable("tofu_fixes", "string")).expect("write");
+        let registry: &'static Registry = Box::leak(Box::new(Registry::new(&[])));
+        let options = Options::new(ViewSelection::Both, RuleSettings::defaults(registry));
+        let result = check_directory(dir.path(), &options);
+        let found: Vec<(String, &str, bool, bool)> = (result.diagnostics.iter())
+            .map(|d| {
+                let file = d.path.rsplit('/').next().unwrap_or_default().to_string();
+                (file, d.rule.as_str(), d.views.terraform, d.views.opentofu)
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "hidden.tf".to_string(),
+                    "variable_default_invalid",
+                    true,
+                    false
+                ),
+                (
+                    "main.tf".to_string(),
+                    "variable_default_invalid",
+                    true,
+                    true
+                ),
+                ("main.tf".to_string(), "type_constraint_invalid", true, true),
+            ]
+        );
     }
 
     /// An unsaved buffer is checked instead of the file on disk, and a buffer never saved is a

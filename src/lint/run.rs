@@ -167,6 +167,7 @@ mod tests {
             overlay: &crate::input::overlay::Overlay::default(),
             judgements: std::cell::OnceCell::new(),
             text_override_copies: &[],
+            types: &crate::types::ParsedTypes::default(),
         };
         let mut found = Vec::new();
         run_rules(Target::View(&ctx), &mut found);

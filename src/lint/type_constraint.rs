@@ -5,7 +5,6 @@
 
 use crate::diagnostic::{Diagnostic, ids};
 use crate::syntax::{Attribute, ExprKind};
-use crate::types::parse_type;
 
 use super::Context;
 use super::helpers::top_level_blocks;
@@ -15,7 +14,7 @@ pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
     top_level_blocks(ctx)
         .filter(|(_, block)| matches!(block.kind.as_str(), "variable" | "output"))
         .filter_map(|(_, block)| block.body.attribute("type"))
-        .filter_map(|attr| Some(invalid_type(ctx, attr, parse_type(&attr.expr).err()?)))
+        .filter_map(|attr| Some(invalid_type(ctx, attr, ctx.types.error_of(&attr.expr)?)))
         .collect()
 }
 

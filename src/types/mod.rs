@@ -117,8 +117,10 @@ impl Type {
 
 mod convert;
 mod parse;
+mod parsed;
 #[cfg(test)]
 mod tests;
 
 pub(crate) use convert::{Converted, Value, convert, convert_value, decode_default};
 pub(crate) use parse::parse_type;
+pub(crate) use parsed::ParsedTypes;

@@ -19,7 +19,7 @@ impl Merger<'_> {
         // their first override).
         for index in 0..self.module.objects.len() {
             if variables::needs_decoding(&self.module.objects[index]) {
-                self.decode_base_variable(index);
+                self.check_base_variable(index);
             }
         }
     }

@@ -17,6 +17,7 @@ use crate::knowledge::View;
 use crate::knowledge::files::Extension;
 use crate::source::{SourceFiles, Span};
 use crate::syntax::{Block, Expr, ExprKind, File};
+use crate::types::ParsedTypes;
 
 /// A parsed file as one tool loads it.
 #[derive(Debug, Clone, Copy)]
@@ -41,16 +42,26 @@ pub(crate) struct Decodes {
     pub(crate) lifecycle_enabled: bool,
 }
 
-/// Merges one view of a directory. `primary` and `overrides` are in load order.
+/// What the merges of one directory's views decode alike, decoded once for them all (and for
+/// the checks after them): the views load mostly the same blocks.
+#[derive(Debug, Default)]
+pub(crate) struct DirectoryMemo {
+    pub(crate) types: ParsedTypes,
+    base_variables: variables::BaseVariableErrors,
+}
+
+/// Merges one view of a directory. `primary` and `overrides` are in load order; `memo` is the
+/// directory's, shared by its views.
 pub(crate) fn merge(
     view: View,
     files: &SourceFiles,
-    primary: &[LoadedFile],
-    overrides: &[LoadedFile],
+    (primary, overrides): (&[LoadedFile], &[LoadedFile]),
     decodes: Decodes,
+    memo: &DirectoryMemo,
 ) -> Merged {
     let mut merger = Merger {
         view,
+        memo,
         state_store: decodes.state_store,
         lifecycle_enabled: decodes.lifecycle_enabled,
         files,
@@ -123,6 +134,7 @@ pub(crate) struct Merger<'a> {
     /// Whether `lifecycle { enabled }` is decoded (see [`Decodes`]).
     lifecycle_enabled: bool,
     files: &'a SourceFiles,
+    memo: &'a DirectoryMemo,
     module: Module,
     diagnostics: Vec<Diagnostic>,
     /// `data` blocks nested in `check` blocks: only for duplicate detection.

@@ -6,12 +6,16 @@
 //! the number 1 does not), and the override's `optional()` defaults are never applied to a base
 //! default.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
 use super::Merger;
 use super::model::{Address, MergedAttribute, MergedObject, Origin};
 use crate::diagnostic::{Diagnostic, FindingId, ids};
 use crate::source::Span;
-use crate::syntax::{Block, ExprKind};
-use crate::types::{Converted, Type, Value, convert_value, decode_default, parse_type};
+use crate::syntax::{Block, Expr, ExprKind};
+use crate::types::{Converted, Type, Value, convert_value, decode_default};
 
 /// The summary of every error about a variable default.
 const SUMMARY: &str = "Invalid default value for variable";
@@ -23,13 +27,13 @@ pub(super) struct VariableDefault {
     /// None without a default; `Some(None)` for a default this module cannot compute.
     value: Option<Option<Value>>,
     /// The type constraint; `Any` without one (or with one the tools reject).
-    ty: Type,
+    ty: Rc<Type>,
     nullable: bool,
 }
 
 /// One variable block's own `type`, `default` and `nullable`, as decoding it gives them.
 struct Decoded {
-    ty: Option<Type>,
+    ty: Option<Rc<Type>>,
     value: Option<Option<Value>>,
     nullable: Option<bool>,
 }
@@ -49,7 +53,7 @@ impl Merger<'_> {
         );
         VariableDefault {
             value: decoded.value,
-            ty: decoded.ty.unwrap_or(Type::Any),
+            ty: decoded.ty.unwrap_or_else(|| Rc::new(Type::Any)),
             nullable: decoded.nullable.unwrap_or(true),
         }
     }
@@ -177,7 +181,7 @@ impl Merger<'_> {
         rule: FindingId,
     ) -> Decoded {
         // A type the tools reject is `any` to them (and reported on its own elsewhere).
-        let ty = ty_attr.map(|a| parse_type(&a.expr).unwrap_or(Type::Any));
+        let ty = ty_attr.map(|a| self.memo.types.type_of(&a.expr));
         let nullable = nullable_attr.map(|a| !matches!(a.expr.kind, ExprKind::Bool(false)));
         let Some(default_attr) = default_attr else {
             return Decoded {
@@ -234,7 +238,54 @@ impl Merger<'_> {
 }
 
 /// Variables never overridden are only decoded; for the others, decoding happened at their
-/// first override.
+/// first override. Without a default, decoding finds nothing wrong.
 pub(super) fn needs_decoding(object: &MergedObject) -> bool {
-    matches!(object.address, Address::Variable(_)) && object.overrides.is_empty()
+    matches!(object.address, Address::Variable(_))
+        && object.overrides.is_empty()
+        && object.body.attribute("default").is_some()
+}
+
+/// The `type`, `default` and `nullable` expressions of a variable, or a null address for each
+/// one it lacks.
+type DecodeKey = [*const Expr; 3];
+
+/// The decode-time errors of the variables no override touches, by the expressions they depend
+/// on: in each view that loads the same block they are the same.
+#[derive(Debug, Default)]
+pub(crate) struct BaseVariableErrors {
+    errors: RefCell<foldhash::HashMap<DecodeKey, DecodeErrors>>,
+}
+
+/// The errors of one decode, with the expressions of its key: held, their addresses stay
+/// theirs.
+#[derive(Debug)]
+struct DecodeErrors {
+    _exprs: Vec<Arc<Expr>>,
+    errors: Vec<Diagnostic>,
+}
+
+impl Merger<'_> {
+    /// Reports the decode-time errors of the variable no override touches at `index`: its
+    /// block is decoded in the first view that loads it, and the others report the same.
+    pub(super) fn check_base_variable(&mut self, index: usize) {
+        let body = &self.module.objects[index].body;
+        let exprs = ["type", "default", "nullable"]
+            .map(|name| body.attribute(name).map(|a| Arc::clone(&a.expr)));
+        let key: DecodeKey = exprs
+            .each_ref()
+            .map(|expr| expr.as_ref().map_or(std::ptr::null(), Arc::as_ptr));
+        let memo = self.memo;
+        if let Some(decoded) = memo.base_variables.errors.borrow().get(&key) {
+            let views = self.view_set();
+            let errors = decoded.errors.iter();
+            (self.diagnostics).extend(errors.map(|d| d.clone().in_views(views)));
+            return;
+        }
+        let before = self.diagnostics.len();
+        self.decode_base_variable(index);
+        let errors = self.diagnostics[before..].to_vec();
+        let _exprs = exprs.into_iter().flatten().collect();
+        let decoded = DecodeErrors { _exprs, errors };
+        memo.base_variables.errors.borrow_mut().insert(key, decoded);
+    }
 }
