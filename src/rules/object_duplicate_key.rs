@@ -53,8 +53,12 @@ fn walk_block(ctx: &Context, block: &Block, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Checks every object constructor in `expr`, at any depth the model shows.
+/// Checks every object constructor in `expr`, at any depth the model shows (most expressions
+/// hold none: they are not walked).
 fn walk_expr(ctx: &Context, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    if !expr.holds_objects() {
+        return;
+    }
     if let ExprKind::Object(items) = &expr.kind {
         check_object(ctx, items, out);
     }

@@ -129,6 +129,9 @@ pub(crate) struct Expr {
     /// the rest (most expressions have none, and every argument of every file is walked for
     /// calls in each view). Set once, when the expression is made from its parts.
     calls_within: bool,
+    /// Whether this expression is or holds an object constructor, likewise: the walks for
+    /// objects skip the rest.
+    objects_within: bool,
 }
 
 /// A function call as written: its name with any namespace (`upper`, `core::upper`,
@@ -232,19 +235,29 @@ impl Expr {
         calls: Vec<Call>,
     ) -> Expr {
         let mut calls_within = !calls.is_empty();
-        children(&kind, |child| calls_within |= child.calls_within);
+        let mut objects_within = matches!(kind, ExprKind::Object(_));
+        children(&kind, |child| {
+            calls_within |= child.calls_within;
+            objects_within |= child.objects_within;
+        });
         Expr {
             kind,
             span,
             json_string,
             calls,
             calls_within,
+            objects_within,
         }
     }
 
     /// Whether this expression holds a function call anywhere (see [`Expr::for_each_call`]).
     pub(crate) fn holds_calls(&self) -> bool {
         self.calls_within
+    }
+
+    /// Whether this expression is an object constructor or holds one anywhere the model shows.
+    pub(crate) fn holds_objects(&self) -> bool {
+        self.objects_within
     }
 
     /// Calls `f` with every function call in this expression, once each, in source order
@@ -534,6 +547,40 @@ j = [1, 2, { k = null }]
             "c": {"${tostring(3)}": "plain"}}}}}"#;
         let (found, every) = calls_both_ways(Syntax::Json, json);
         assert_eq!(found, ["upper", "lower", "tostring"]);
+        assert_eq!(found, every);
+    }
+
+    /// Every object constructor of `expr`, walking the whole tree, or skipping what
+    /// [`Expr::holds_objects`] says holds none: by the text of its span.
+    fn objects(expr: &Expr, skipping: bool, text: &str, out: &mut Vec<String>) {
+        if skipping && !expr.holds_objects() {
+            return;
+        }
+        if let ExprKind::Object(_) = expr.kind {
+            out.push(text[expr.span.range()].to_string());
+        }
+        expr.for_each_child(|child| objects(child, skipping, text, out));
+    }
+
+    #[test]
+    fn walks_for_objects_skip_only_what_holds_none() {
+        let text = r#"
+a = [1, { b = { c = 1 } }, "s"]
+d = foo[{ e = 1 }["e"]].f
+g = (max(1, { h = 2 }))
+i = var.a ? { j = 1 } : {}
+k = "no object"
+"#;
+        let file = parse(FileId(0), Syntax::Native, text).file.expect("parses");
+        let (mut found, mut every) = (Vec::new(), Vec::new());
+        walk_body(&file.body, &mut |expr| {
+            objects(expr, true, text, &mut found);
+            objects(expr, false, text, &mut every);
+        });
+        assert_eq!(
+            found,
+            ["{ b = { c = 1 } }", "{ c = 1 }", "{ e = 1 }", "{ h = 2 }"]
+        );
         assert_eq!(found, every);
     }
 }
