@@ -26,6 +26,9 @@ use super::listing::Listing;
 #[derive(Debug, Default)]
 pub(crate) struct Discovery {
     pub(crate) dirs: Vec<PathBuf>,
+    /// The canonical path of each of `dirs`, when it is known: the walk resolves a directory's
+    /// from its parent's, without a system call.
+    pub(crate) canonical: Vec<Option<PathBuf>>,
     /// What the walk listed in each of `dirs` (`None` for a directory it did not list, such as
     /// one named by a file argument): a directory is read once, not again when checked.
     pub(crate) listings: Vec<Option<Listing>>,
@@ -191,12 +194,14 @@ pub(crate) fn discover(
     }
     let dirs = (found.into_sorted().into_iter())
         .map(|(dir, walked)| (dir, walked.canonical, walked.listing));
-    (out.dirs, out.listings) = once_each(dirs, "directory", &mut out.notes)
-        .into_iter()
-        .unzip();
+    for (dir, canonical, listing) in once_each(dirs, "directory", &mut out.notes) {
+        out.dirs.push(dir);
+        out.canonical.push(canonical);
+        out.listings.push(listing);
+    }
     let units = units.into_iter().map(|unit| (unit, None, ()));
     out.terragrunt = (once_each(units, "file", &mut out.notes).into_iter())
-        .map(|(unit, ())| unit)
+        .map(|(unit, _, ())| unit)
         .collect();
     out
 }
@@ -204,25 +209,24 @@ pub(crate) fn discover(
 /// The paths in order, each file or directory once: of paths that are the same one (through a
 /// symlink, or `a` and `./a`), the real path is kept (else the first), with a note for each
 /// other. Each path comes with its canonical path if it is known already, and with something
-/// that stays with it.
+/// that stays with it; each kept one with its canonical path, if it has one.
 fn once_each<T>(
     paths: impl IntoIterator<Item = (PathBuf, Option<PathBuf>, T)>,
     what: &str,
     notes: &mut Vec<String>,
-) -> Vec<(PathBuf, T)> {
+) -> Vec<(PathBuf, Option<PathBuf>, T)> {
     let mut index_by_identity: foldhash::HashMap<PathBuf, usize> = Default::default();
-    let mut kept: Vec<(PathBuf, T)> = Vec::new();
+    let mut kept: Vec<(PathBuf, Option<PathBuf>, T)> = Vec::new();
     for (path, canonical, with) in paths {
-        let identity = canonical
-            .or_else(|| path.canonicalize().ok())
-            .unwrap_or_else(|| absolute(&path));
+        let canonical = canonical.or_else(|| path.canonicalize().ok());
+        let identity = canonical.clone().unwrap_or_else(|| absolute(&path));
         let Some(&index) = index_by_identity.get(&identity) else {
             index_by_identity.insert(identity, kept.len());
-            kept.push((path, with));
+            kept.push((path, canonical, with));
             continue;
         };
         let dropped = if absolute(&path) == identity && absolute(&kept[index].0) != identity {
-            std::mem::replace(&mut kept[index], (path, with)).0
+            std::mem::replace(&mut kept[index], (path, canonical, with)).0
         } else {
             path
         };

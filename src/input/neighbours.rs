@@ -12,9 +12,9 @@
 //! a local module, every check until [`PUBLISHED_FILES`] are published: publishing every file's
 //! summary cost 40 MB over 20,000 directories, whether anybody called them or not.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 use std::sync::LazyLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -113,17 +113,15 @@ impl SharedSummaries {
         self.parsed_apart.load(Ordering::Relaxed)
     }
 
-    /// Publishes the summaries of the files the check of `dir` read, each with its syntax tree,
+    /// Publishes the summaries of the files the check of the directory whose canonical path is
+    /// `canonical` read, each with its syntax tree,
     /// or `None` when it could not be read or parsed (a module with such a file is not
     /// judged, as when a caller reads it).
     pub(crate) fn publish<'f>(
         &self,
-        dir: &Path,
+        canonical: &Path,
         files: impl IntoIterator<Item = (&'f str, Option<&'f File>)>,
     ) {
-        let Ok(canonical) = dir.canonicalize() else {
-            return;
-        };
         let summaries: Vec<(PathBuf, Option<Arc<Summary>>)> = (files.into_iter())
             .map(|(name, file)| (canonical.join(name), file.map(summarize)))
             .collect();
@@ -159,6 +157,15 @@ pub(crate) struct Neighbours {
     summaries: RefCell<Summaries>,
     /// Each file is parsed once in a run, whichever views and directories load it.
     file_summaries: Arc<SharedSummaries>,
+    /// The directory being checked, whose calls name the module directories.
+    checked: Option<CheckedDir>,
+}
+
+/// A directory being checked, and its canonical path (found when first needed).
+#[derive(Debug)]
+struct CheckedDir {
+    dir: PathBuf,
+    canonical: OnceCell<Option<PathBuf>>,
 }
 
 impl Neighbours {
@@ -169,7 +176,18 @@ impl Neighbours {
             modules: RefCell::default(),
             summaries: RefCell::default(),
             file_summaries: Arc::default(),
+            checked: None,
         }
+    }
+
+    /// The directories the checks look at are named from `dir`, the directory being checked,
+    /// whose canonical path is `canonical` if it is known already.
+    pub(crate) fn named_from(mut self, dir: &Path, canonical: Option<&Path>) -> Neighbours {
+        self.checked = Some(CheckedDir {
+            dir: dir.to_path_buf(),
+            canonical: canonical.map_or_else(OnceCell::new, |c| Some(c.to_path_buf()).into()),
+        });
+        self
     }
 
     /// Shares the file summaries of `run` with the other directories of the run.
@@ -194,14 +212,14 @@ impl Neighbours {
         if let Some(found) = self.modules.borrow().get(dir) {
             return Rc::clone(found);
         }
-        let exists = dir.is_dir();
-        let (files, canonical) = if exists {
-            (
-                config_files(dir).unwrap_or_default().names,
-                dir.canonicalize().ok(),
-            )
+        let (exists, canonical) = match self.resolve(dir) {
+            Some((canonical, true)) => (true, Some(canonical)),
+            _ => (false, None),
+        };
+        let files = if exists {
+            config_files(dir).unwrap_or_default().names
         } else {
-            (Vec::new(), None)
+            Vec::new()
         };
         let module = Rc::new(LocalModule {
             exists,
@@ -212,6 +230,52 @@ impl Neighbours {
             .borrow_mut()
             .insert(dir.to_path_buf(), Rc::clone(&module));
         module
+    }
+
+    /// `dir`'s canonical path and whether it is a directory (following symlinks); `None` when
+    /// it does not exist. A directory a call names lies below the checked one as written (the
+    /// source joined to it), and is resolved from the checked one's canonical path with a
+    /// look-up per name of the source: `canonicalize` looks up every component of the whole
+    /// path, and the working directory (a third of a run's system calls).
+    fn resolve(&self, dir: &Path) -> Option<(PathBuf, bool)> {
+        let whole = || {
+            let canonical = dir.canonicalize().ok()?;
+            let is_dir = canonical.is_dir();
+            Some((canonical, is_dir))
+        };
+        let below = self.checked.as_ref().and_then(|checked| {
+            let rest = dir.strip_prefix(&checked.dir).ok()?;
+            let canonical = checked
+                .canonical
+                .get_or_init(|| checked.dir.canonicalize().ok());
+            Some((rest, canonical.clone()?))
+        });
+        let Some((rest, mut path)) = below else {
+            return whole();
+        };
+        let mut is_dir = true;
+        for component in rest.components() {
+            match component {
+                Component::CurDir => {}
+                // A canonical path holds no symlink: its parent is its lexical parent.
+                Component::ParentDir if is_dir => {
+                    path.pop();
+                }
+                Component::Normal(name) if is_dir => {
+                    path.push(name);
+                    let kind = std::fs::symlink_metadata(&path).ok()?.file_type();
+                    if kind.is_symlink() {
+                        path = path.canonicalize().ok()?;
+                        is_dir = path.is_dir();
+                    } else {
+                        is_dir = kind.is_dir();
+                    }
+                }
+                // Below a file, or not below the checked directory after all.
+                _ => return whole(),
+            }
+        }
+        Some((path, is_dir))
     }
 
     /// Has the modules at `dirs` that are directories of the run whose turn has not come
@@ -470,6 +534,61 @@ mod tests {
 
     /// Checks publish summaries only once a directory of the run has called a local module:
     /// publishing them for a run without such calls would cost memory for nothing.
+    /// A module directory resolved from the checked directory's canonical path is what
+    /// `canonicalize` gives, through symlinks (a symlink then `..` is the symlink's target's
+    /// parent), `.` and `..`, and nothing for a missing path or one below a file.
+    #[cfg(unix)]
+    #[test]
+    fn module_directories_resolve_as_canonicalize_does() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let at = |path: &str| root.path().join(path);
+        for dir in ["caller", "modules/vpc", "elsewhere/deep/target"] {
+            std::fs::create_dir_all(at(dir)).expect("mkdir");
+        }
+        std::fs::write(at("modules/file.tf"), "").expect("write");
+        std::os::unix::fs::symlink(at("elsewhere/deep/target"), at("caller/link"))
+            .expect("symlink");
+        std::os::unix::fs::symlink(at("caller"), at("caller-link")).expect("symlink");
+        let sources = [
+            "",
+            ".",
+            "../modules/vpc",
+            "./../modules/./vpc/",
+            "link",
+            "link/..",
+            "link/../..",
+            "../caller/link/../target",
+            "../modules/file.tf",
+            "../modules/file.tf/..",
+            "missing",
+            "../missing/..",
+            "../../..",
+        ];
+        // Checked by its real path, by a symlink to it, and without a known canonical path.
+        let checked = [
+            (
+                at("caller"),
+                Some(at("caller").canonicalize().expect("canonical")),
+            ),
+            (
+                at("caller-link"),
+                Some(at("caller").canonicalize().expect("canonical")),
+            ),
+            (at("caller-link"), None),
+        ];
+        for (dir, canonical) in checked {
+            let neighbours = Neighbours::new(1024).named_from(&dir, canonical.as_deref());
+            for source in sources {
+                let named = dir.join(source);
+                let expected = named.canonicalize().ok().map(|c| {
+                    let is_dir = c.is_dir();
+                    (c, is_dir)
+                });
+                assert_eq!(neighbours.resolve(&named), expected, "{}", named.display());
+            }
+        }
+    }
+
     #[test]
     fn summaries_are_wanted_once_a_local_module_is_called() {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -491,7 +610,8 @@ mod tests {
         // Once its summaries are published, the module is not asked for again.
         let parsed = crate::syntax::parse(FileId(0), Syntax::Native, "variable \"a\" {}\n");
         let file = parsed.file.expect("parses");
-        shared.publish(&module, [("main.tf", Some(&file))]);
+        let canonical = module.canonicalize().expect("canonical");
+        shared.publish(&canonical, [("main.tf", Some(&file))]);
         neighbours.check_ahead([module]);
         assert_eq!(counting.0.load(Ordering::Relaxed), 1);
     }

@@ -18,7 +18,7 @@ use crate::input::neighbours::{CheckAhead, SharedSummaries};
 use crate::source::display_path;
 use crate::terragrunt::paths::absolute;
 
-use super::directory::{Options, check_listed_directory, name_views};
+use super::directory::{Discovered, Options, check_listed_directory, name_views};
 use super::run::internal_error;
 use super::tree::{TreeResult, check_tree};
 
@@ -50,8 +50,6 @@ pub(crate) fn check_all<F: Finding + Send>(
     // is done. The Terragrunt tree is checked alongside, in the same pool.
     // One per directory, so that the zip below drops none (a directory with no listing is
     // listed when checked).
-    let mut listings = std::mem::take(&mut found.listings);
-    listings.resize_with(found.dirs.len(), || None);
     // In output order, views named; each source sorted, as `merge_sorted` needs.
     let kept = |mut diagnostics: Vec<Diagnostic>| {
         // Terragrunt runs whichever tool the unit uses: its findings are about every view
@@ -63,21 +61,21 @@ pub(crate) fn check_all<F: Finding + Send>(
     let discovered = kept(std::mem::take(&mut found.diagnostics));
     // The local modules the directories call, each file parsed once for all its callers, and
     // by its own directory's check when the run has it.
-    let ahead = Arc::new(Ahead::new(std::mem::take(&mut found.dirs), options));
+    let ahead = Arc::new(Ahead::new(&mut found, options));
     let shared = Arc::new(SharedSummaries::with_ahead(Arc::clone(&ahead) as _));
     let (results, (terragrunt_findings, terragrunt)) = rayon::join(
         || {
             (ahead.dirs.par_iter().enumerate())
-                .zip(listings)
-                .map(|((index, dir), listing)| {
+                .map(|(index, dir)| {
                     // Checked already, by a caller that reached it first.
                     if ahead.started[index].swap(true, Ordering::AcqRel) {
                         return None;
                     }
                     // Its examples and tests, checked after it, most likely call it.
                     let publish = ahead.has_module_dirs_below(index) || shared.wanted();
+                    let known = ahead.discovered(index);
                     let (diagnostics, files, bytes) =
-                        check_directory_isolated(dir, listing, options, (&shared, publish));
+                        check_directory_isolated(dir, known, options, (&shared, publish));
                     Some((kept(diagnostics), files, bytes))
                 })
                 .collect::<Vec<_>>()
@@ -120,6 +118,10 @@ type Checked = (Vec<Diagnostic>, usize, u64);
 struct Ahead {
     /// In sorted order, as discovery gives them.
     dirs: Vec<PathBuf>,
+    /// Each directory's canonical path, when discovery knows it.
+    canonical: Vec<Option<PathBuf>>,
+    /// What discovery listed in each directory, until its check takes it.
+    listings: Vec<Mutex<Option<Listing>>>,
     /// Per directory: a thread has taken it.
     started: Vec<AtomicBool>,
     /// What the checks made before their turn found, by directory index.
@@ -137,12 +139,32 @@ thread_local! {
 }
 
 impl Ahead {
-    fn new(dirs: Vec<PathBuf>, options: &Options) -> Ahead {
+    /// The module directories `found` lists, with what discovery knows of each.
+    fn new(found: &mut Discovery, options: &Options) -> Ahead {
+        let dirs = std::mem::take(&mut found.dirs);
+        let mut canonical = std::mem::take(&mut found.canonical);
+        canonical.resize_with(dirs.len(), || None);
+        let mut listings = std::mem::take(&mut found.listings);
+        listings.resize_with(dirs.len(), || None);
         Ahead {
             started: dirs.iter().map(|_| AtomicBool::new(false)).collect(),
             dirs,
+            canonical,
+            listings: listings.into_iter().map(Mutex::new).collect(),
             checked: Mutex::default(),
             options: options.clone(),
+        }
+    }
+
+    /// What discovery knows of the directory at `index`, for its check (which lists the
+    /// directory itself when discovery did not).
+    fn discovered(&self, index: usize) -> Discovered<'_> {
+        let mut listing = self.listings[index]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        Discovered {
+            listing: std::mem::take(&mut *listing),
+            canonical: self.canonical[index].as_deref(),
         }
     }
 
@@ -175,14 +197,18 @@ impl CheckAhead for Ahead {
         let listed = &self.dirs[index];
         // The same name may be another directory: `a/link/..` is not `a` when `link` is a
         // symlink.
-        let same = || listed.canonicalize().is_ok_and(|c| c == canonical);
+        let same = || match &self.canonical[index] {
+            Some(known) => known == canonical,
+            None => listed.canonicalize().is_ok_and(|c| c == canonical),
+        };
         let nested = NESTED_AHEAD.get();
         if nested >= MAX_NESTED_AHEAD || !same() || self.started[index].swap(true, Ordering::AcqRel)
         {
             return;
         }
         NESTED_AHEAD.set(nested + 1);
-        let checked = check_directory_isolated(listed, None, &self.options, (shared, true));
+        let known = self.discovered(index);
+        let checked = check_directory_isolated(listed, known, &self.options, (shared, true));
         NESTED_AHEAD.set(nested);
         let mut all = self.checked.lock().unwrap_or_else(PoisonError::into_inner);
         all.push((index, checked));
@@ -234,12 +260,12 @@ fn unit_dirs(module_dirs: &[PathBuf], units: &[PathBuf]) -> usize {
 /// One directory's findings, files and bytes; a panic is its `internal_error`.
 fn check_directory_isolated(
     dir: &Path,
-    listing: Option<Listing>,
+    known: Discovered,
     options: &Options,
     summaries: (&Arc<SharedSummaries>, bool),
 ) -> Checked {
     match catch_unwind(AssertUnwindSafe(|| {
-        check_listed_directory(dir, listing, options, summaries)
+        check_listed_directory(dir, known, options, summaries)
     })) {
         // The directory's files and modules go here, when it is done.
         Ok(result) => (result.diagnostics, result.files.len(), result.bytes),
@@ -330,7 +356,11 @@ mod tests {
     #[test]
     fn module_dirs_below_follow_in_sorted_order() {
         let dirs = ["./a", "./a/examples/e", "./a-b", "./ab", "./b", "./b/c/d"];
-        let ahead = Ahead::new(dirs.iter().map(PathBuf::from).collect(), &options());
+        let mut found = Discovery {
+            dirs: dirs.iter().map(PathBuf::from).collect(),
+            ..Discovery::default()
+        };
+        let ahead = Ahead::new(&mut found, &options());
         let below: Vec<bool> = (0..dirs.len())
             .map(|index| ahead.has_module_dirs_below(index))
             .collect();

@@ -1,6 +1,7 @@
 //! The stages for one module directory: list → read and parse → views → merge → rules →
 //! ignores. Each directory is independent, so directories run in parallel with no shared state.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -133,15 +134,28 @@ struct BuiltView<'a> {
 }
 
 pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult {
-    check_listed_directory(dir, None, options, (&Arc::default(), false))
+    check_listed_directory(
+        dir,
+        Discovered::default(),
+        options,
+        (&Arc::default(), false),
+    )
 }
 
-/// Checks `dir`, whose configuration files the walk may have listed already; `shared` holds
+/// What discovery knows of a module directory: what it listed there and its canonical path.
+/// A check finds what discovery does not know itself.
+#[derive(Debug, Default)]
+pub(crate) struct Discovered<'a> {
+    pub(crate) listing: Option<Listing>,
+    pub(crate) canonical: Option<&'a Path>,
+}
+
+/// Checks `dir`, with what discovery knows of it; `shared` holds
 /// the summaries of the local module files the run's other directories have read, and with
 /// `publish` this check adds its own files' for the directories that call it.
 pub(crate) fn check_listed_directory(
     dir: &Path,
-    listing: Option<Listing>,
+    Discovered { listing, canonical }: Discovered,
     options: &Options,
     (shared, publish): (&Arc<SharedSummaries>, bool),
 ) -> DirectoryResult {
@@ -183,11 +197,12 @@ pub(crate) fn check_listed_directory(
         .collect();
     let dir_files = read_files(dir, names, &view_files, options, &mut result);
     if publish {
-        publish_summaries(dir, &dir_files, &view_files, shared);
+        publish_summaries((dir, canonical), &dir_files, &view_files, shared);
     }
     let neighbours = Neighbours::new(options.max_file_bytes)
         .with_overlay(options.overlay.clone())
-        .with_shared(Arc::clone(shared));
+        .with_shared(Arc::clone(shared))
+        .named_from(dir, canonical);
     // Before this directory's modules are built, so that only its files are held meanwhile.
     let parsed = dir_files.iter().filter_map(|f| f.source.parsed.as_ref());
     let calls = parsed.flat_map(local_module_calls);
@@ -412,17 +427,24 @@ fn loaded_by_a_view(count: usize, view_files: &[(View, ViewFiles)]) -> Vec<bool>
 /// Publishes the summaries of the files the selected views load, for the run's directories
 /// that call this one: their checks need not parse these files again.
 fn publish_summaries(
-    dir: &Path,
+    (dir, canonical): (&Path, Option<&Path>),
     dir_files: &[DirFile],
     view_files: &[(View, ViewFiles)],
     shared: &SharedSummaries,
 ) {
+    let canonical = match canonical {
+        Some(canonical) => Cow::Borrowed(canonical),
+        None => match dir.canonicalize() {
+            Ok(canonical) => Cow::Owned(canonical),
+            Err(_) => return,
+        },
+    };
     let read = (dir_files
         .iter()
         .zip(loaded_by_a_view(dir_files.len(), view_files)))
     .filter(|(_, loaded)| *loaded)
     .map(|(f, _)| (f.name.name.as_str(), f.source.parsed.as_ref()));
-    shared.publish(dir, read);
+    shared.publish(&canonical, read);
 }
 
 /// What the directory holds: each view's files, every file as read, and the `.txt` copies of
