@@ -14,6 +14,7 @@
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashSet;
+use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 use std::sync::LazyLock;
@@ -48,12 +49,14 @@ pub(crate) struct LocalModule {
 type Variables = Option<Arc<[String]>>;
 
 /// A module's [`Summary`] per directory and view, `None` when it cannot be known.
-type Summaries = foldhash::HashMap<(PathBuf, View), Option<Arc<Summary>>>;
+/// Paths are keyed by their bytes (`Path`'s own hash looks at each component), so two
+/// spellings of one path are two entries: the same answer found twice.
+type Summaries = foldhash::HashMap<(OsString, View), Option<Arc<Summary>>>;
 
 /// One file's [`Summary`] by the canonical path of its directory joined with its name (two
 /// callers name the same module by different relative paths), `None` when it cannot be read or
 /// parsed.
-type FileSummaries = foldhash::HashMap<PathBuf, Option<Arc<Summary>>>;
+type FileSummaries = foldhash::HashMap<OsString, Option<Arc<Summary>>>;
 
 /// How many files' summaries checks publish for the callers that may come, at most, besides
 /// those of the directories that are called or have module directories below them: about
@@ -122,8 +125,8 @@ impl SharedSummaries {
         canonical: &Path,
         files: impl IntoIterator<Item = (&'f str, Option<&'f File>)>,
     ) {
-        let summaries: Vec<(PathBuf, Option<Arc<Summary>>)> = (files.into_iter())
-            .map(|(name, file)| (canonical.join(name), file.map(summarize)))
+        let summaries: Vec<(OsString, Option<Arc<Summary>>)> = (files.into_iter())
+            .map(|(name, file)| (canonical.join(name).into_os_string(), file.map(summarize)))
             .collect();
         (self.published).fetch_add(summaries.len(), Ordering::Relaxed);
         let mut files = self.files.lock().unwrap_or_else(PoisonError::into_inner);
@@ -134,17 +137,20 @@ impl SharedSummaries {
 
     fn contains(&self, path: &Path) -> bool {
         let files = self.files.lock().unwrap_or_else(PoisonError::into_inner);
-        files.contains_key(path)
+        files.contains_key(path.as_os_str())
     }
 
     fn get(&self, path: &Path) -> Option<Option<Arc<Summary>>> {
         let files = self.files.lock().unwrap_or_else(PoisonError::into_inner);
-        files.get(path).cloned()
+        files.get(path.as_os_str()).cloned()
     }
 
     fn insert(&self, path: PathBuf, summary: Option<Arc<Summary>>) -> Option<Arc<Summary>> {
         let mut files = self.files.lock().unwrap_or_else(PoisonError::into_inner);
-        files.entry(path).or_insert(summary).clone()
+        files
+            .entry(path.into_os_string())
+            .or_insert(summary)
+            .clone()
     }
 }
 
@@ -153,7 +159,8 @@ impl SharedSummaries {
 pub(crate) struct Neighbours {
     max_file_bytes: u64,
     overlay: Overlay,
-    modules: RefCell<foldhash::HashMap<PathBuf, Rc<LocalModule>>>,
+    /// By path, as [`Summaries`] are.
+    modules: RefCell<foldhash::HashMap<OsString, Rc<LocalModule>>>,
     summaries: RefCell<Summaries>,
     /// Each file is parsed once in a run, whichever views and directories load it.
     file_summaries: Arc<SharedSummaries>,
@@ -204,12 +211,12 @@ impl Neighbours {
 
     /// Every module directory the checks looked at, in no particular order.
     pub(crate) fn directories(&self) -> Vec<PathBuf> {
-        self.modules.borrow().keys().cloned().collect()
+        self.modules.borrow().keys().map(PathBuf::from).collect()
     }
 
     /// The module directory at `dir`.
     pub(crate) fn module(&self, dir: &Path) -> Rc<LocalModule> {
-        if let Some(found) = self.modules.borrow().get(dir) {
+        if let Some(found) = self.modules.borrow().get(dir.as_os_str()) {
             return Rc::clone(found);
         }
         let (exists, canonical) = match self.resolve(dir) {
@@ -228,7 +235,7 @@ impl Neighbours {
         });
         self.modules
             .borrow_mut()
-            .insert(dir.to_path_buf(), Rc::clone(&module));
+            .insert(dir.as_os_str().to_owned(), Rc::clone(&module));
         module
     }
 
@@ -363,7 +370,7 @@ impl Neighbours {
     /// files `view`'s tool loads, in order; `None` when there are none or one cannot be read or
     /// parsed (then nothing should be judged).
     fn summary(&self, dir: &Path, view: View) -> Option<Arc<Summary>> {
-        let key = (dir.to_path_buf(), view);
+        let key = (dir.as_os_str().to_owned(), view);
         if let Some(found) = self.summaries.borrow().get(&key) {
             return found.clone();
         }

@@ -1,7 +1,7 @@
 //! Which rules run, at which severity, with which options: defaults, then the config file, then
 //! command-line flags.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use crate::diagnostic::{FindingId, Severity, ids};
 
@@ -25,7 +25,9 @@ struct Entry {
 #[derive(Clone)]
 pub(crate) struct RuleSettings {
     registry: &'static Registry,
-    entries: HashMap<FindingId, Entry>,
+    /// Hashed with foldhash: the engine looks every rule up in each view of each directory
+    /// (with SipHash, 0.8% of a run), and the keys are our own ids.
+    entries: foldhash::HashMap<FindingId, Entry>,
 }
 
 impl std::fmt::Debug for RuleSettings {
