@@ -640,7 +640,7 @@ impl BlockHeader<'_> {
             .map_or(self.kind_span, |l| self.kind_span.to(l.span));
         Block {
             kind: self.kind.to_string(),
-            labels: self.labels.clone(),
+            labels: self.labels.iter().cloned().collect(),
             header_span,
             body_span,
             body,

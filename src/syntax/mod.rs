@@ -62,7 +62,7 @@ impl Attribute {
 #[derive(Debug, Clone)]
 pub(crate) struct Block {
     pub(crate) kind: String,
-    pub(crate) labels: Vec<Label>,
+    pub(crate) labels: Labels,
     /// From the block type through the last label.
     pub(crate) header_span: Span,
     /// The braces and everything between them (for JSON, the object).
@@ -99,6 +99,27 @@ impl Block {
 pub(crate) struct Label {
     pub(crate) value: String,
     pub(crate) span: Span,
+}
+
+/// A block's labels, shared by its syntax tree and the merged modules of both views (each of
+/// which copied them: 3% of a run's allocations). Most nested blocks have none, and then
+/// nothing is allocated.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Labels(Option<Arc<[Label]>>);
+
+impl std::ops::Deref for Labels {
+    type Target = [Label];
+
+    fn deref(&self) -> &[Label] {
+        self.0.as_deref().unwrap_or_default()
+    }
+}
+
+impl FromIterator<Label> for Labels {
+    fn from_iter<I: IntoIterator<Item = Label>>(labels: I) -> Labels {
+        let labels: Arc<[Label]> = labels.into_iter().collect();
+        Labels((!labels.is_empty()).then_some(labels))
+    }
 }
 
 /// A comment, with its delimiters (`#`, `//`, `/* */`) stripped.

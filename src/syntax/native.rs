@@ -22,7 +22,7 @@ use hcl_edit::{Decorated, Ident, Span as _};
 
 use super::scan::scan;
 use super::{
-    Attribute, Block, Body, Call, Comment, DuplicateAttribute, Expr, ExprKind, File, Label,
+    Attribute, Block, Body, Call, Comment, DuplicateAttribute, Expr, ExprKind, File, Label, Labels,
     ObjectItem, Parsed, SyntaxError, TraversalStep,
 };
 use crate::source::{FileId, Span, Syntax};
@@ -406,7 +406,7 @@ impl Lowerer<'_> {
                 Structure::Block(block) => {
                     let kind_range = block.ident.span();
                     let kind = self.source_taken(kind_range.clone(), &mut block.ident);
-                    let labels: Vec<Label> = (block.labels.iter_mut())
+                    let labels: Labels = (block.labels.iter_mut())
                         .map(|label| Label {
                             span: self.span(label.span()),
                             value: match label {

@@ -5,7 +5,7 @@ use foldhash::HashSet;
 use crate::diagnostic::fix::is_json;
 use crate::diagnostic::{Applicability, Fix, ids};
 use crate::source::Span;
-use crate::syntax::{Attribute, Block};
+use crate::syntax::{Attribute, Block, Labels};
 
 use super::body::Handling;
 use super::events::{Event, Subject};
@@ -518,7 +518,7 @@ impl Merger<'_> {
         let index = position.unwrap_or_else(|| {
             body.blocks.push(MergedBlock {
                 kind: "lifecycle".into(),
-                labels: Vec::new(),
+                labels: Labels::default(),
                 header_span: over.header_span,
                 body_span: over.body_span,
                 body: MergedBody::default(),

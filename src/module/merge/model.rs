@@ -7,7 +7,7 @@ use foldhash::HashMap;
 
 use crate::knowledge::View;
 use crate::source::Span;
-use crate::syntax::{Attribute, Block, Body, Expr, Label};
+use crate::syntax::{Attribute, Block, Body, Expr, Labels};
 
 use super::events::Event;
 
@@ -107,7 +107,7 @@ impl MergedAttribute {
 #[derive(Debug, Clone)]
 pub struct MergedBlock {
     pub kind: String,
-    pub(crate) labels: Vec<Label>,
+    pub(crate) labels: Labels,
     pub header_span: Span,
     pub body_span: Span,
     pub body: MergedBody,
@@ -179,7 +179,7 @@ pub struct MergedObject {
     pub address: Address,
     /// The top-level block as the base file wrote it: its type and labels.
     pub kind: String,
-    pub(crate) labels: Vec<Label>,
+    pub(crate) labels: Labels,
     /// The base definition's header (or the first override's, for an un-aliased provider that
     /// only an override defines).
     pub base_header: Span,
