@@ -274,7 +274,7 @@ fn check_terraform(
             let by_name: BTreeMap<&str, String> = tf
                 .required_providers
                 .iter()
-                .map(|a| (a.name.as_str(), collapse(files.text(a.value_span()))))
+                .map(|a| (a.name(), collapse(files.text(a.value_span()))))
                 .collect();
             by_name
                 .get(entry)

@@ -404,7 +404,7 @@ fn constraints_read<'a>(
             .body
             .blocks_of("terraform")
             .filter_map(|b| b.body.attribute("required_version"))
-            .map(|a: &Attribute| &*a.expr)
+            .map(|a: &Attribute| &a.expr)
             .collect()
     };
     let mut constraints: Vec<&Expr> = primary
@@ -428,7 +428,7 @@ fn constraints_read<'a>(
             .iter()
             .flat_map(|f| f.file.body.blocks_of("language"))
             .flat_map(compatible_with_opentofu)
-            .map(|a| &*a.expr);
+            .map(|a| &a.expr);
         constraints.extend(compatible);
     }
     constraints

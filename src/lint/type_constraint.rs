@@ -13,8 +13,8 @@ use super::helpers::top_level_blocks;
 pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
     top_level_blocks(ctx)
         .filter(|(_, block)| matches!(block.kind.as_str(), "variable" | "output"))
-        .filter_map(|(_, block)| block.body.attribute("type"))
-        .filter_map(|attr| Some(invalid_type(ctx, attr, ctx.types.error_of(&attr.expr)?)))
+        .filter_map(|(_, block)| block.body.shared_attribute("type"))
+        .filter_map(|attr| Some(invalid_type(ctx, attr, ctx.types.error_of(attr)?)))
         .collect()
 }
 

@@ -412,11 +412,11 @@ impl Lowerer<'_> {
                     defined.insert(name.to_string(), name_span);
                 }
             }
-            out.attributes.push(Attribute {
+            out.attributes.push(Arc::new(Attribute {
                 name: name.to_string(),
                 name_span,
-                expr: Arc::new(self.expr(&prop.value, self.judged(name))),
-            });
+                expr: self.expr(&prop.value, self.judged(name)),
+            }));
         }
         Ok(out)
     }

@@ -397,11 +397,11 @@ impl Lowerer<'_> {
                             syntax: Syntax::Native,
                         });
                     }
-                    out.attributes.push(Attribute {
+                    out.attributes.push(Arc::new(Attribute {
                         name,
                         name_span,
-                        expr: Arc::new(self.expr(&mut attr.value)),
-                    });
+                        expr: self.expr(&mut attr.value),
+                    }));
                 }
                 Structure::Block(block) => {
                     let kind_range = block.ident.span();

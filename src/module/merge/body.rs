@@ -1,5 +1,7 @@
 //! The general body merge (spec §3) and the `lifecycle` argument-by-argument merge.
 
+use std::sync::Arc;
+
 use crate::syntax::{Attribute, Block, Body};
 
 use super::Merger;
@@ -104,7 +106,7 @@ impl Merger<'_> {
         address: &Subject,
         event_name: &str,
         attributes: &mut Vec<MergedAttribute>,
-        attr: &Attribute,
+        attr: &Arc<Attribute>,
     ) {
         let mut merged = MergedAttribute::from_syntax(attr, Origin::Override);
         match attributes.iter().rposition(|a| a.name == attr.name) {

@@ -7,7 +7,7 @@ use foldhash::HashMap;
 
 use crate::knowledge::View;
 use crate::source::Span;
-use crate::syntax::{Attribute, Block, Body, Expr, Labels};
+use crate::syntax::{Attribute, Block, Body, Labels};
 
 use super::events::Event;
 
@@ -71,35 +71,50 @@ impl Address {
     }
 }
 
-/// An attribute of the effective module.
+/// An attribute of the effective module: the attribute as written (its name, name span and
+/// expression, through `Deref`), where it came from, and what it replaced.
 #[derive(Debug, Clone)]
 pub struct MergedAttribute {
-    pub name: String,
-    pub name_span: Span,
-    pub(crate) expr: Arc<Expr>,
+    /// Shared with the syntax tree and the other view's module.
+    written: Arc<Attribute>,
     pub origin: Origin,
     /// The attribute this one replaced (name through expression), if any.
     pub replaced: Option<Span>,
 }
 
+impl std::ops::Deref for MergedAttribute {
+    type Target = Attribute;
+
+    fn deref(&self) -> &Attribute {
+        &self.written
+    }
+}
+
 impl MergedAttribute {
+    pub fn name(&self) -> &str {
+        &self.written.name
+    }
+
+    pub fn name_span(&self) -> Span {
+        self.written.name_span
+    }
+
     /// The span of the value expression.
     pub fn value_span(&self) -> Span {
         self.expr.span
     }
 
-    pub(crate) fn from_syntax(attr: &Attribute, origin: Origin) -> MergedAttribute {
+    pub(crate) fn from_syntax(attr: &Arc<Attribute>, origin: Origin) -> MergedAttribute {
         MergedAttribute {
-            name: attr.name.clone(),
-            name_span: attr.name_span,
-            expr: attr.expr.clone(),
+            written: Arc::clone(attr),
             origin,
             replaced: None,
         }
     }
 
-    pub fn span(&self) -> Span {
-        self.name_span.to(self.expr.span)
+    /// The attribute as written, shared with the syntax tree.
+    pub(crate) fn written(&self) -> &Arc<Attribute> {
+        &self.written
     }
 }
 

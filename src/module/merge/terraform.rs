@@ -242,7 +242,7 @@ impl Merger<'_> {
         // the constraints of .tofu files to the others.
         let constraints: Vec<MergedAttribute> = blocks
             .iter()
-            .filter_map(|b| b.body.attribute("required_version"))
+            .filter_map(|b| b.body.shared_attribute("required_version"))
             .map(|a| MergedAttribute::from_syntax(a, Origin::Override))
             .collect();
         if !constraints.is_empty() && self.honours_required_version(loaded.extension) {

@@ -14,7 +14,7 @@ use super::Merger;
 use super::model::{Address, MergedAttribute, MergedObject, Origin};
 use crate::diagnostic::{Diagnostic, FindingId, ids};
 use crate::source::Span;
-use crate::syntax::{Block, Expr, ExprKind};
+use crate::syntax::{Attribute, Block, ExprKind};
 use crate::types::{Converted, Type, Value, convert_value, decode_default};
 
 /// The summary of every error about a variable default.
@@ -70,7 +70,7 @@ impl Merger<'_> {
         let own = |name: &str| {
             block
                 .body
-                .attribute(name)
+                .shared_attribute(name)
                 .map(|a| MergedAttribute::from_syntax(a, Origin::Override))
         };
         let (ty_attr, default_attr, nullable_attr) = (own("type"), own("default"), own("nullable"));
@@ -181,7 +181,7 @@ impl Merger<'_> {
         rule: FindingId,
     ) -> Decoded {
         // A type the tools reject is `any` to them (and reported on its own elsewhere).
-        let ty = ty_attr.map(|a| self.memo.types.type_of(&a.expr));
+        let ty = ty_attr.map(|a| self.memo.types.type_of(a.written()));
         let nullable = nullable_attr.map(|a| !matches!(a.expr.kind, ExprKind::Bool(false)));
         let Some(default_attr) = default_attr else {
             return Decoded {
@@ -245,22 +245,22 @@ pub(super) fn needs_decoding(object: &MergedObject) -> bool {
         && object.body.attribute("default").is_some()
 }
 
-/// The `type`, `default` and `nullable` expressions of a variable, or a null address for each
+/// The `type`, `default` and `nullable` attributes of a variable, or a null address for each
 /// one it lacks.
-type DecodeKey = [*const Expr; 3];
+type DecodeKey = [*const Attribute; 3];
 
-/// The decode-time errors of the variables no override touches, by the expressions they depend
+/// The decode-time errors of the variables no override touches, by the attributes they depend
 /// on: in each view that loads the same block they are the same.
 #[derive(Debug, Default)]
 pub(crate) struct BaseVariableErrors {
     errors: RefCell<foldhash::HashMap<DecodeKey, DecodeErrors>>,
 }
 
-/// The errors of one decode, with the expressions of its key: held, their addresses stay
+/// The errors of one decode, with the attributes of its key: held, their addresses stay
 /// theirs.
 #[derive(Debug)]
 struct DecodeErrors {
-    _exprs: Vec<Arc<Expr>>,
+    _attributes: Vec<Arc<Attribute>>,
     errors: Vec<Diagnostic>,
 }
 
@@ -269,11 +269,11 @@ impl Merger<'_> {
     /// block is decoded in the first view that loads it, and the others report the same.
     pub(super) fn check_base_variable(&mut self, index: usize) {
         let body = &self.module.objects[index].body;
-        let exprs = ["type", "default", "nullable"]
-            .map(|name| body.attribute(name).map(|a| Arc::clone(&a.expr)));
-        let key: DecodeKey = exprs
+        let attributes = ["type", "default", "nullable"]
+            .map(|name| body.attribute(name).map(|a| Arc::clone(a.written())));
+        let key: DecodeKey = attributes
             .each_ref()
-            .map(|expr| expr.as_ref().map_or(std::ptr::null(), Arc::as_ptr));
+            .map(|attr| attr.as_ref().map_or(std::ptr::null(), Arc::as_ptr));
         let memo = self.memo;
         if let Some(decoded) = memo.base_variables.errors.borrow().get(&key) {
             let views = self.view_set();
@@ -284,8 +284,11 @@ impl Merger<'_> {
         let before = self.diagnostics.len();
         self.decode_base_variable(index);
         let errors = self.diagnostics[before..].to_vec();
-        let _exprs = exprs.into_iter().flatten().collect();
-        let decoded = DecodeErrors { _exprs, errors };
+        let _attributes = attributes.into_iter().flatten().collect();
+        let decoded = DecodeErrors {
+            _attributes,
+            errors,
+        };
         memo.base_variables.errors.borrow_mut().insert(key, decoded);
     }
 }
