@@ -9,6 +9,9 @@ text became resident (3.7 MB). Linked together, the executed functions fill abou
 windows. build.rs passes the script to the linker; it only groups sections, so a list that is
 out of date costs memory, never correctness (a name that matches nothing is ignored).
 
+The functions are listed hottest first (by the instructions they executed), so that the code
+that runs most sits together in the fewest cache lines and pages.
+
 The script builds the release binary linked without the list (`TFLINT_MERGE_DEFAULT_LAYOUT=1`:
 callgrind names only the functions in `.text`); the next `cargo build --release` links it with
 the new list. Each TREE is linted under callgrind (valgrind) in the human and the short format,
@@ -41,25 +44,39 @@ INSERT BEFORE .text;
 """
 
 
-def executed_functions(binary, args):
-    """The names of the binary's functions that ran in `binary args` under callgrind."""
+def executed_functions(binary, args, cost):
+    """Adds the instructions each of the binary's functions executed itself in `binary args`
+    under callgrind to `cost`, by name."""
     with tempfile.TemporaryDirectory() as work:
         out = os.path.join(work, "callgrind.out")
         command = ["valgrind", "--tool=callgrind", "--demangle=no", "--compress-strings=no",
                    "--callgrind-out-file=" + out, binary, *args]
         subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                        check=False)
-        names = set()
+        seen = 0
         in_binary = False
+        function = None
+        after_call = False
         with open(out) as profile:
             for line in profile:
                 if line.startswith("ob="):
                     in_binary = os.path.realpath(line[3:].strip()) == binary
-                elif in_binary and line.startswith("fn="):
-                    names.add(line[3:].strip())
-        if not names:
+                elif line.startswith("fn="):
+                    function = line[3:].strip() if in_binary else None
+                    if function is not None:
+                        cost.setdefault(function, 0)
+                        seen += 1
+                elif line.startswith("calls="):
+                    after_call = True  # the next line is the call's inclusive cost
+                elif line[:1].isdigit() or line[:1] in "+-*":
+                    if after_call:
+                        after_call = False
+                    elif function is not None:
+                        fields = line.split()
+                        if len(fields) >= 2 and fields[1].isdigit():
+                            cost[function] += int(fields[1])
+        if not seen:
             sys.exit(f"error: callgrind saw nothing of {binary} run as {' '.join(args)}")
-        return names
 
 
 def main():
@@ -69,19 +86,23 @@ def main():
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     env = dict(os.environ, TFLINT_MERGE_DEFAULT_LAYOUT="1")
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=root, env=env, check=True)
-    names = set()
+    cost = {}
     with tempfile.TemporaryDirectory() as work:
         # A copy: the next build replaces target/release/tflint-merge.
         binary = os.path.realpath(os.path.join(work, "tflint-merge"))
         shutil.copy(os.path.join(root, "target", "release", "tflint-merge"), binary)
         for tree in trees:
             for format_args in [[], ["--format", "short"]]:
-                names |= executed_functions(binary, ["-j", "2", *format_args, tree])
+                executed_functions(binary, ["-j", "2", *format_args, tree], cost)
     # A function's section is `.text.` and its symbol, or `.text.unlikely.` and its symbol for
     # one LLVM takes to be cold (`#[cold]`, as `RawVec::grow_one`); a name with characters
     # a linker script cannot hold unquoted (and a quoted name is not a pattern) is left out.
-    patterns = sorted({HASH.sub("17h*", name) for name in names
-                       if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.$]*", name)})
+    pattern_cost = {}
+    for name, instructions in cost.items():
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.$]*", name):
+            pattern = HASH.sub("17h*", name)
+            pattern_cost[pattern] = pattern_cost.get(pattern, 0) + instructions
+    patterns = sorted(pattern_cost, key=lambda p: (-pattern_cost[p], p))
     runs = ", ".join(os.path.basename(tree.rstrip("/")) for tree in trees)
     with open(os.path.join(root, "scripts", "hot_text.ld"), "w") as script:
         script.write(HEADER.format(runs=runs))
