@@ -246,7 +246,7 @@ fn judge_call(
     judge: &mut impl FnMut(Place, &str, Written, Span),
 ) {
     let span = call.span;
-    let Some((namespace, function)) = call.name.split_once("::") else {
+    let Some((namespace, function)) = split_namespace(&call.name) else {
         return judge(Place::Function, &call.name, Written::Function, span);
     };
     // Releases without namespaces refuse the call by its namespace (or, for one no release
@@ -273,6 +273,13 @@ fn judge_call(
         }
         None => {}
     }
+}
+
+/// `name` split at its first `::`, as `split_once("::")` does: a search for a two-byte
+/// pattern sets up a substring searcher each time (0.4% of a run, once per call judged).
+fn split_namespace(name: &str) -> Option<(&str, &str)> {
+    let (at, _) = (name.match_indices(':')).find(|&(at, _)| name[at + 1..].starts_with(':'))?;
+    Some((&name[..at], &name[at + 2..]))
 }
 
 /// The local names of the view's `required_providers` (primary and override files alike):

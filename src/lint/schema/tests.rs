@@ -572,3 +572,19 @@ fn managed_only_lifecycle_settings() {
                 condition = true\n      error_message = \"x\"\n    }\n  }\n}\n";
     assert!(summaries(&[("main.tofu", fine)]).is_empty());
 }
+
+#[test]
+fn namespaces_split_at_the_first_double_colon() {
+    use super::split_namespace;
+    for name in [
+        "upper",
+        "provider::aws::arn_parse",
+        "core::upper",
+        "a:b::c",
+        "x::",
+        "::y",
+        ":",
+    ] {
+        assert_eq!(split_namespace(name), name.split_once("::"), "{name}");
+    }
+}
