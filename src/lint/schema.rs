@@ -109,11 +109,17 @@ pub(crate) fn judgements<'c>(ctx: &'c Context) -> &'c [Judgement] {
 fn judge_all(ctx: &Context) -> Vec<Judgement> {
     let mut out = Vec::new();
     let required_providers = required_provider_names(ctx);
+    // The constructs every targeted release has and reads, by place: most of a module's, each
+    // written again and again (argument names, functions), so looked up once each.
+    let mut fine: foldhash::HashMap<Place, foldhash::HashSet<Box<str>>> = Default::default();
     let files = ctx.primary.iter().map(|f| (f, false));
     for (loaded, is_override) in files.chain(ctx.overrides.iter().map(|f| (f, true))) {
         let syntax = loaded.extension.syntax();
         let mut judge = |place: Place, name: &str, written: Written, span: Span| {
             if left_to_other_checks(ctx.view, place, name) {
+                return;
+            }
+            if fine.get(&place).is_some_and(|names| names.contains(name)) {
                 return;
             }
             // Looked up once for whether the tables describe it and which releases refuse it.
@@ -127,8 +133,9 @@ fn judge_all(ctx: &Context) -> Vec<Judgement> {
                 None => ctx.targets.releases.clone(),
             };
             // What every targeted release has and reads is kept by no check: most constructs
-            // of a module, not worth a judgement each.
+            // of a module, not worth a judgement each. (Described, so never a misspelling.)
             if refusing.is_empty() && ctx.targets.ignoring(place, name).is_empty() {
+                fine.entry(place).or_default().insert(name.into());
                 return;
             }
             out.push(Judgement {
