@@ -1,5 +1,7 @@
 //! Appending primary blocks and merging override blocks, kind by kind (spec §2, §3).
 
+use std::collections::hash_map::Entry;
+
 use foldhash::HashSet;
 
 use crate::diagnostic::fix::is_json;
@@ -77,14 +79,23 @@ impl Merger<'_> {
                 .push(MergedBlock::from_syntax(block, Origin::Base));
             return;
         };
-        let object = MergedObject::from_block(address.clone(), block, Origin::Base);
-        let Some(&existing) = self.module.index.get(&address) else {
-            self.module.index.insert(address, self.module.objects.len());
-            self.module.objects.push(object);
-            return;
+        // The address is hashed once, for the look-up and the insert alike.
+        let next = self.module.objects.len();
+        let existing = match self.module.index.entry(address) {
+            Entry::Vacant(slot) => {
+                let object = MergedObject::from_block(slot.key().clone(), block, Origin::Base);
+                slot.insert(next);
+                self.module.objects.push(object);
+                return;
+            }
+            Entry::Occupied(slot) => *slot.get(),
         };
+        // Defined again: the address went into the index; the first object has an equal one.
+        let address = self.module.objects[existing].address.clone();
+        let object = MergedObject::from_block(address, block, Origin::Base);
+        let address = &object.address;
         let first = self.module.objects[existing].base_header;
-        let summary = self.duplicate_summary(&address);
+        let summary = self.duplicate_summary(address);
         let d = self
             .error(
                 ids::DUPLICATE_DEFINITION,
