@@ -123,8 +123,9 @@ impl std::ops::Deref for Labels {
 
 impl FromIterator<Label> for Labels {
     fn from_iter<I: IntoIterator<Item = Label>>(labels: I) -> Labels {
-        let labels: Arc<[Label]> = labels.into_iter().collect();
-        Labels((!labels.is_empty()).then_some(labels))
+        // Looked at first: an `Arc` of no labels would still be allocated (and dropped).
+        let mut labels = labels.into_iter().peekable();
+        Labels(labels.peek().is_some().then(|| labels.collect()))
     }
 }
 
