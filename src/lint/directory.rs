@@ -150,9 +150,9 @@ pub(crate) struct Discovered<'a> {
     pub(crate) canonical: Option<&'a Path>,
 }
 
-/// Checks `dir`, with what discovery knows of it; `shared` holds
-/// the summaries of the local module files the run's other directories have read, and with
-/// `publish` this check adds its own files' for the directories that call it.
+/// Checks `dir`, with what discovery knows of it; `shared` holds the summaries of the local
+/// module files the run's other directories have read, and with `publish` this check adds its
+/// own files' for the directories that call it.
 pub(crate) fn check_listed_directory(
     dir: &Path,
     Discovered { listing, canonical }: Discovered,
@@ -575,7 +575,7 @@ mod tests {
 
     /// A variable's decode errors are found once and reported for each view that loads its
     /// block; a `.tofu` file's own block is decoded on its own (the views share what they
-    /// decode by expression, not by name).
+    /// decode by attribute, not by name).
     #[test]
     fn decode_errors_are_shared_by_the_views_that_load_the_block() {
         let dir = tempfile::tempdir().expect("tempdir");

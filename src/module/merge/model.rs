@@ -99,6 +99,11 @@ impl MergedAttribute {
         self.written.name_span
     }
 
+    /// From the start of the name to the end of the expression.
+    pub fn span(&self) -> Span {
+        self.written.span()
+    }
+
     /// The span of the value expression.
     pub fn value_span(&self) -> Span {
         self.expr.span
