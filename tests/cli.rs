@@ -1048,7 +1048,7 @@ fn duplicate_definition_help_fits_where_the_copies_are() {
 }
 
 /// The binary sets mimalloc's `arena_eager_commit` default to 0 before mimalloc reserves its
-/// first arena, its `purge_delay` to 1 ms and its `arena_purge_mult` to 10 (the options'
+/// first arena, its `purge_delay` to 3 ms and its `arena_purge_mult` to 10 (the options'
 /// numbers are checked by name here: `MIMALLOC_VERBOSE=1` prints every option), and the
 /// environment still overrides them.
 #[cfg(target_os = "linux")]
@@ -1072,7 +1072,7 @@ fn the_allocator_does_not_commit_its_arena_eagerly_and_purges_soon() {
         &[("MIMALLOC_ARENA_EAGER_COMMIT", "1")],
     );
     assert_eq!(overridden.as_deref(), Some("1"));
-    assert_eq!(option("purge_delay", &[]).as_deref(), Some("1"));
+    assert_eq!(option("purge_delay", &[]).as_deref(), Some("3"));
     let overridden = option("purge_delay", &[("MIMALLOC_PURGE_DELAY", "10")]);
     assert_eq!(overridden.as_deref(), Some("10"));
     assert_eq!(option("arena_purge_mult", &[]).as_deref(), Some("10"));

@@ -230,7 +230,7 @@ fn strip_comment_delimiters(comment: &str) -> &str {
 const PIECE_BYTES: usize = 4096;
 
 /// The pieces of a file this size or larger are parsed in parallel.
-const PARALLEL_PIECES_BYTES: usize = 64 * 1024;
+const PARALLEL_PIECES_BYTES: usize = 16 * 1024;
 
 /// Parses and lowers `parser_text` (the file `text` as hcl-edit reads it, same offsets) in
 /// pieces cut at `top_level_ends`. `None` when a piece does not parse, or when a top-level
