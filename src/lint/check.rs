@@ -65,7 +65,11 @@ pub(crate) fn check_all<F: Finding + Send>(
     let shared = Arc::new(SharedSummaries::with_ahead(Arc::clone(&ahead) as _));
     let (results, (terragrunt_findings, terragrunt)) = rayon::join(
         || {
-            (ahead.dirs.par_iter().enumerate())
+            // One directory per job (`with_max_len(1)`): rayon otherwise leaves a run of
+            // directories to one thread, to go through one after the other, and the other
+            // thread, done, cannot take any of them (the corpus at -j 2: one thread idle for
+            // up to 6 ms at the end of a 55 ms run; now under 0.5 ms).
+            (ahead.dirs.par_iter().enumerate().with_max_len(1))
                 .map(|(index, dir)| {
                     // Checked already, by a caller that reached it first.
                     if ahead.started[index].swap(true, Ordering::AcqRel) {

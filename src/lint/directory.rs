@@ -391,7 +391,9 @@ fn read_files(
             id
         })
         .collect();
+    // One file per job, for a thread with nothing else to do to take any (see `check_all`).
     let reads: Vec<Option<Read>> = (bytes.into_par_iter().zip(&names).zip(ids))
+        .with_max_len(1)
         .map(|((read, name), id)| {
             read.map(|read| match read {
                 Ok(bytes) => parse_bytes(bytes, id, name.extension.syntax()),
