@@ -9,7 +9,9 @@
 #
 # usage: scripts/bench.sh [--quick] [--runs K] [--trees DIR] [--bin PATH]
 #   --quick      small trees (the CI smoke run: the figures are printed, nothing is asserted)
-#   --runs K     the median of K runs of each measurement (default 5; 1 with --quick). The runs
+#   --runs K     the median of at least K runs of each measurement (default 5; 1 with --quick);
+#                a tree whose runs are quick gets more, up to 41, until its runs have taken
+#                10 seconds: a busy machine's bursts then move its medians less. The runs
 #                alternate floor and lint, -j 1 and -j N, so a busy machine slows all alike.
 #   --trees DIR  keep the generated trees in DIR and reuse them in later runs (the 20,000-
 #                directory monorepo is 750 MB and takes a minute to write); default: a temporary
@@ -79,14 +81,16 @@ generate "terragrunt-$units" 0 --terragrunt "$units"
 
 corpus=../shared/corpus
 [ -d "$corpus" ] || corpus=""
-python3 - "$lint" "$floor" "$runs" "$(nproc)" "$corpus" \
+python3 - "$lint" "$floor" "$runs" "$quick" "$(nproc)" "$corpus" \
   "$work/small-$small" "$small" "$work/large-$large" "$large" \
   "$work/merge-$big" "$work/spread-$big" "$work/terragrunt-$units" "$units" <<'PY'
 import os, statistics, subprocess, sys, time
 
-(lint, floor, runs, cores, corpus, small, n_small, large, n_large, merge, spread, terragrunt,
- n_units) = sys.argv[1:]
+(lint, floor, runs, quick, cores, corpus, small, n_small, large, n_large, merge, spread,
+ terragrunt, n_units) = sys.argv[1:]
 runs, cores = int(runs), int(cores)
+# Quick trees are run until their runs have taken this long (or MAX_RUNS runs).
+MIN_SECONDS, MAX_RUNS = 10.0, 41
 trees = [("corpus", "../shared/corpus", corpus),
          ("small", f"monorepo {n_small} dirs", small),
          ("large", f"monorepo {n_large} dirs", large),
@@ -145,25 +149,32 @@ def run(tool, j, path):
 rows = {}
 for key, _, path in trees:
     samples = {}
-    for _ in range(runs):
+    started = time.monotonic()
+    done = 0
+    while done < runs or (quick != "true" and done < MAX_RUNS
+                          and time.monotonic() - started < MIN_SECONDS):
         for tool in ("floor", "lint"):
             for j in threads:
                 samples.setdefault((tool, j), []).append(run(tool, j, path))
+        done += 1
     for (tool, j), got in samples.items():
         rows[(key, tool, j)] = dict(
             cpu=statistics.median(s[0] for s in got), wall=statistics.median(s[1] for s in got),
-            rss=statistics.median(s[2] for s in got), files=got[0][3], bytes=got[0][4])
+            rss=statistics.median(s[2] for s in got), files=got[0][3], bytes=got[0][4],
+            runs=len(got))
 
-print(f"cores: {cores}; medians of {runs} alternating runs; CPU = user + system")
+print(f"cores: {cores}; medians of at least {runs} alternating runs (see runs); "
+      "CPU = user + system")
 print(f"{'tree':<26} {'tool':<6} {'-j':>3} {'files':>7} {'bytes':>11} {'cpu_s':>7} {'wall_s':>7}"
-      f" {'MB/s':>7} {'rss_MB':>7}")
+      f" {'MB/s':>7} {'rss_MB':>7} {'runs':>5}")
 for key, name, _ in trees:
     for tool in ("floor", "lint"):
         for j in threads:
             r = rows[(key, tool, j)]
             mbs = r["bytes"] / 1e6 / max(r["wall"], 1e-6)
             print(f"{name:<26} {tool:<6} {j:>3} {r['files']:>7} {r['bytes']:>11}"
-                  f" {r['cpu']:>7.3f} {r['wall']:>7.3f} {mbs:>7.1f} {r['rss'] / 1024:>7.1f}")
+                  f" {r['cpu']:>7.3f} {r['wall']:>7.3f} {mbs:>7.1f} {r['rss'] / 1024:>7.1f}"
+                  f" {r['runs']:>5}")
 
 def verdict(value, goal, at_most=True):
     met = value <= goal if at_most else value >= goal
