@@ -380,28 +380,15 @@ fn too_large(display: String, bytes: u64, limit: u64, reader: Reader) -> Diagnos
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::syntax::tests::calls_both_ways;
+    use crate::syntax::tests::{CORPUS, calls_both_ways, corpus_files};
 
     /// The walks for calls skip the parts of expressions that hold none (`Expr::holds_calls`):
     /// on every file of the corpus of real modules (when it is beside the checkout) they find
     /// what a walk of every expression finds.
     #[test]
     fn walks_for_calls_find_every_call_of_the_corpus() {
-        let root = std::path::Path::new("../shared/corpus");
-        let mut files = Vec::new();
-        let mut dirs = vec![root.to_path_buf()];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else {
-                    files.push(path);
-                }
-            }
-        }
         let mut calls = 0;
-        for path in files {
+        for path in corpus_files() {
             let name = path.to_string_lossy();
             let syntax = if name.ends_with(".tf.json") || name.ends_with(".tofu.json") {
                 Syntax::Json
@@ -419,6 +406,7 @@ mod tests {
             assert_eq!(found, every, "{name}");
             calls += found.len();
         }
+        let root = std::path::Path::new(CORPUS);
         assert!(calls > 0 || !root.exists(), "no call found in the corpus");
     }
 }

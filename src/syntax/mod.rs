@@ -528,6 +528,26 @@ pub(crate) fn parse(id: FileId, syntax: Syntax, text: &str) -> Parsed {
 pub(crate) mod tests {
     use super::*;
 
+    /// The corpus of real modules beside the checkout (`../shared/corpus`).
+    pub(crate) const CORPUS: &str = "../shared/corpus";
+
+    /// Every file below [`CORPUS`] (none when it is not there).
+    pub(crate) fn corpus_files() -> Vec<std::path::PathBuf> {
+        let mut files = Vec::new();
+        let mut dirs = vec![std::path::PathBuf::from(CORPUS)];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else {
+                    files.push(path);
+                }
+            }
+        }
+        files
+    }
+
     /// Every call of `expr`, walking the whole tree (no part skipped).
     fn every_call(expr: &Expr, out: &mut Vec<String>) {
         out.extend(expr.calls.iter().map(|c| c.name.clone()));

@@ -916,6 +916,32 @@ mod tests {
         assert_eq!(parsed.body.attributes[0].name, "a");
     }
 
+    /// Every native file of the corpus of real modules large enough to be cut lowers in pieces
+    /// as it does whole (or is left to the whole parse, for a reason a piece cannot see).
+    #[test]
+    fn the_corpus_files_parsed_in_pieces_lower_as_they_do_whole() {
+        let mut compared = 0;
+        for path in crate::syntax::tests::corpus_files() {
+            let name = path.to_string_lossy().into_owned();
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            if !(name.ends_with(".tf") || name.ends_with(".tofu")) || text.len() < 2 * PIECE_BYTES {
+                continue;
+            }
+            let (pieces, whole) = in_pieces_and_whole(&text);
+            if let Some(pieces) = pieces {
+                assert_eq!(format!("{pieces:?}"), format!("{whole:?}"), "{name}");
+                compared += 1;
+            }
+        }
+        let corpus = std::path::Path::new(crate::syntax::tests::CORPUS);
+        assert!(
+            compared > 50 || !corpus.exists(),
+            "{compared} files parsed in pieces"
+        );
+    }
+
     /// Whether `text` fails in pieces and whole alike.
     fn in_pieces_and_whole_error(text: &str) -> bool {
         let scanned = scan(text);
