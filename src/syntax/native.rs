@@ -738,6 +738,19 @@ fn literal_template(template: &mut Template) -> Option<String> {
     Some(text)
 }
 
+/// For tests elsewhere: the body of `text` lowered in pieces and lowered whole, each as its
+/// `Debug` text, when `text` is cut in pieces at all.
+#[cfg(test)]
+pub(crate) fn lowered_in_pieces_and_whole(text: &str) -> Option<(String, String)> {
+    let scanned = scan(text);
+    let pieces = parse_in_pieces(FileId(0), text, text, &scanned.top_level_ends)?;
+    let whole = match parse_whole(FileId(0), text, text, &scanned.insignificant_newlines) {
+        Ok((body, _)) => format!("{body:?}"),
+        Err(error) => format!("the whole parse failed: {error:?}"),
+    };
+    Some((format!("{pieces:?}"), whole))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -914,32 +927,6 @@ mod tests {
         let text = format!("{blocks}a = {{ x = 1 }}.x\n");
         let parsed = parse(FileId(3), &text).file.expect("parses whole");
         assert_eq!(parsed.body.attributes[0].name, "a");
-    }
-
-    /// Every native file of the corpus of real modules large enough to be cut lowers in pieces
-    /// as it does whole (or is left to the whole parse, for a reason a piece cannot see).
-    #[test]
-    fn the_corpus_files_parsed_in_pieces_lower_as_they_do_whole() {
-        let mut compared = 0;
-        for path in crate::syntax::tests::corpus_files() {
-            let name = path.to_string_lossy().into_owned();
-            let Ok(text) = std::fs::read_to_string(&path) else {
-                continue;
-            };
-            if !(name.ends_with(".tf") || name.ends_with(".tofu")) || text.len() < 2 * PIECE_BYTES {
-                continue;
-            }
-            let (pieces, whole) = in_pieces_and_whole(&text);
-            if let Some(pieces) = pieces {
-                assert_eq!(format!("{pieces:?}"), format!("{whole:?}"), "{name}");
-                compared += 1;
-            }
-        }
-        let corpus = std::path::Path::new(crate::syntax::tests::CORPUS);
-        assert!(
-            compared > 50 || !corpus.exists(),
-            "{compared} files parsed in pieces"
-        );
     }
 
     /// Whether `text` fails in pieces and whole alike.
