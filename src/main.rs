@@ -36,11 +36,11 @@ const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
 
 /// `mi_option_arena_purge_mult`: memory given back to mimalloc's arenas (a thread's pages once
 /// all their blocks are free) is purged after `purge_delay` times this, 1 ms by default (the
-/// default multiplier is 1). At 10 ms (10 times 1 ms, the delay it was measured with), the pages one directory frees are mostly still there
-/// when the next directories need them: each purge is an `madvise` that makes the other
-/// threads' CPUs drop their TLB entries, and each purged page is faulted in again. Corpus:
-/// -3% CPU, a third fewer page faults, the `-j 2` speed-up 1.81 -> 1.85, peak RSS +1 MB
-/// (1.85x the read+parse floor's).
+/// default multiplier is 1). At 10 times (measured with a 1 ms delay), the pages one directory
+/// frees are mostly still there when the next directories need them: each purge is an
+/// `madvise` that makes the other threads' CPUs drop their TLB entries, and each purged page is
+/// faulted in again. Corpus: -3% CPU, a third fewer page faults, the `-j 2` speed-up 1.81 ->
+/// 1.85, peak RSS +1 MB (1.85x the read+parse floor's).
 #[cfg(target_os = "linux")]
 const MI_OPTION_ARENA_PURGE_MULT: std::ffi::c_int = 24;
 
