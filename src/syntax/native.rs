@@ -245,7 +245,8 @@ fn parse_in_pieces(
     let mut cuts = Vec::new();
     let mut start = 0;
     for &end in top_level_ends {
-        if end - start >= PIECE_BYTES && end < parser_text.len() {
+        let long_enough = end - start >= PIECE_BYTES && end < parser_text.len();
+        if long_enough && ends_its_line(parser_text.as_bytes(), end) {
             cuts.push(start..end);
             start = end;
         }
@@ -288,6 +289,21 @@ fn parse_in_pieces(
         return None;
     }
     Some(body)
+}
+
+/// Whether only blanks and then a newline, a line comment or the end of the text follow `at`.
+/// A piece may end there: a structure of a body must end its line, so the text after such a
+/// cut parses alone as it does after the structure. After `} resource ...` the whole file is a
+/// syntax error, and each piece alone would parse.
+fn ends_its_line(bytes: &[u8], at: usize) -> bool {
+    let rest = bytes.get(at..).unwrap_or_default();
+    let blanks = (rest.iter())
+        .position(|&b| !matches!(b, b' ' | b'\t' | b'\r'))
+        .unwrap_or(rest.len());
+    matches!(
+        &rest[blanks..],
+        [] | [b'\n', ..] | [b'#', ..] | [b'/', b'/', ..]
+    )
 }
 
 /// The text as hcl-edit can read it, every byte offset kept: a UTF-8 byte-order mark (which
@@ -927,6 +943,31 @@ mod tests {
         let text = format!("{blocks}a = {{ x = 1 }}.x\n");
         let parsed = parse(FileId(3), &text).file.expect("parses whole");
         assert_eq!(parsed.body.attributes[0].name, "a");
+    }
+
+    #[test]
+    fn a_piece_ends_only_where_its_line_does() {
+        // A block of more than a piece, its closing brace then `tail`.
+        let big = |name: &str, tail: &str| {
+            let lines: String = (0..PIECE_BYTES / 8)
+                .map(|i| format!("  a{i} = 1\n"))
+                .collect();
+            format!("resource \"x\" \"{name}\" {{\n{lines}}}{tail}")
+        };
+        // Something after the brace on its line: a syntax error, as it is whole.
+        for tail in [" resource \"c\" \"d\" {}\n", " b = 1\n", " /* c */ b = 1\n"] {
+            let text = big("one", tail);
+            assert!(in_pieces_and_whole_error(&text), "{tail}");
+            assert!(parse(FileId(3), &text).file.is_err(), "{tail}");
+        }
+        // Blanks, then a comment or a line end (CR LF too): cut there.
+        for tail in ["  # end\r\n", " // end\n", "\t\r\n"] {
+            let text = format!("{}{}", big("one", tail), big("two", "\n"));
+            let (pieces, whole) = in_pieces_and_whole(&text);
+            let pieces = pieces.expect("in pieces");
+            assert_eq!(pieces.blocks.len(), 2);
+            assert_eq!(format!("{pieces:?}"), format!("{whole:?}"));
+        }
     }
 
     /// Whether `text` fails in pieces and whole alike.
