@@ -754,17 +754,26 @@ fn literal_template(template: &mut Template) -> Option<String> {
     Some(text)
 }
 
+/// For tests: the body of `text` lowered in pieces (`None` if it is not cut, or a piece does
+/// not parse) and lowered whole.
+#[cfg(test)]
+fn in_pieces_and_whole(text: &str) -> (Option<Body>, Result<Body, SyntaxError>) {
+    let scanned = scan(text);
+    let pieces = parse_in_pieces(FileId(3), text, text, &scanned.top_level_ends);
+    let whole = parse_whole(FileId(3), text, text, &scanned.insignificant_newlines);
+    (pieces, whole.map(|(body, _)| body))
+}
+
 /// For tests elsewhere: the body of `text` lowered in pieces and lowered whole, each as its
 /// `Debug` text, when `text` is cut in pieces at all.
 #[cfg(test)]
 pub(crate) fn lowered_in_pieces_and_whole(text: &str) -> Option<(String, String)> {
-    let scanned = scan(text);
-    let pieces = parse_in_pieces(FileId(0), text, text, &scanned.top_level_ends)?;
-    let whole = match parse_whole(FileId(0), text, text, &scanned.insignificant_newlines) {
-        Ok((body, _)) => format!("{body:?}"),
+    let (pieces, whole) = in_pieces_and_whole(text);
+    let whole = match whole {
+        Ok(body) => format!("{body:?}"),
         Err(error) => format!("the whole parse failed: {error:?}"),
     };
-    Some((format!("{pieces:?}"), whole))
+    Some((format!("{:?}", pieces?), whole))
 }
 
 #[cfg(test)]
@@ -885,14 +894,6 @@ mod tests {
             .collect()
     }
 
-    /// The body of `text` parsed in pieces (if it was) and parsed whole.
-    fn in_pieces_and_whole(text: &str) -> (Option<Body>, Body) {
-        let scanned = scan(text);
-        let pieces = parse_in_pieces(FileId(3), text, text, &scanned.top_level_ends);
-        let whole = parse_whole(FileId(3), text, text, &scanned.insignificant_newlines);
-        (pieces, whole.expect("parses whole").0)
-    }
-
     #[test]
     fn a_file_parsed_in_pieces_lowers_as_the_whole_file_does() {
         // Two pieces or so; then past the size whose pieces are parsed in parallel.
@@ -902,7 +903,7 @@ mod tests {
             assert_eq!(blocks == 800, text.len() >= PARALLEL_PIECES_BYTES);
             assert_eq!(scan(&text).top_level_ends.len(), blocks);
             let (pieces, whole) = in_pieces_and_whole(&text);
-            let pieces = pieces.expect("parsed in pieces");
+            let (pieces, whole) = (pieces.expect("parsed in pieces"), whole.expect("parses"));
             assert_eq!(pieces.blocks.len(), blocks);
             let (pieces, whole) = (format!("{pieces:?}"), format!("{whole:?}"));
             if let Some(at) = (pieces.bytes().zip(whole.bytes())).position(|(a, b)| a != b) {
@@ -964,7 +965,7 @@ mod tests {
         for tail in ["  # end\r\n", " // end\n", "\t\r\n"] {
             let text = format!("{}{}", big("one", tail), big("two", "\n"));
             let (pieces, whole) = in_pieces_and_whole(&text);
-            let pieces = pieces.expect("in pieces");
+            let (pieces, whole) = (pieces.expect("in pieces"), whole.expect("parses whole"));
             assert_eq!(pieces.blocks.len(), 2);
             assert_eq!(format!("{pieces:?}"), format!("{whole:?}"));
         }
@@ -972,9 +973,8 @@ mod tests {
 
     /// Whether `text` fails in pieces and whole alike.
     fn in_pieces_and_whole_error(text: &str) -> bool {
-        let scanned = scan(text);
-        parse_in_pieces(FileId(3), text, text, &scanned.top_level_ends).is_none()
-            && parse_whole(FileId(3), text, text, &scanned.insignificant_newlines).is_err()
+        let (pieces, whole) = in_pieces_and_whole(text);
+        pieces.is_none() && whole.is_err()
     }
 
     #[test]
