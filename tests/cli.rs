@@ -170,6 +170,23 @@ fn symlinks_to_ancestors_and_twice_reached_directories_are_notices() {
     );
 }
 
+/// An argument that names nothing is a usage error: said alone (not with the walk's notices
+/// of the other arguments), and nothing is checked.
+#[cfg(unix)]
+#[test]
+fn a_missing_argument_is_the_one_thing_said() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), &[("m/override.tf", b"resource \"x\" \"b\" {}\n")]);
+    std::os::unix::fs::symlink(t.path().join("m"), t.path().join("link")).expect("symlink");
+    let out = tflint_merge(t.path(), &["--format", "short", ".", "missing"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: no such file or directory: missing\n"
+    );
+}
+
 #[test]
 fn file_arguments_mean_their_directory_once() {
     let t = tempfile::tempdir().expect("tempdir");

@@ -15,7 +15,7 @@ use crate::input::overlay::Overlay;
 use crate::input::read::DEFAULT_MAX_FILE_BYTES;
 use crate::knowledge::View;
 use crate::knowledge::releases;
-use crate::lint::check::{RunResult, check_all, whole};
+use crate::lint::check::{RunResult, discover_and_check, whole};
 use crate::lint::directory::{self, Options, TargetVersions, ViewSelection};
 use crate::lint::targets::{range_text, releases_admitted_by};
 use crate::lint::{Fixes, RuleSettings, registry::Registry};
@@ -480,27 +480,6 @@ fn check(args: CheckArgs) -> i32 {
         Ok(pool) => pool,
         Err(message) => return usage_error(&message),
     };
-    // On a thread of the pool: the listings it makes are freed by the pool's threads, and an
-    // allocator reuses memory best on the thread that allocated it (mimalloc's heaps are per
-    // thread; listings made on the main thread stayed resident all run: 10 MB at 20,000
-    // directories).
-    let discover = || {
-        let respect_gitignore = !habits.no_respect_gitignore;
-        pool.install(|| discover::discover(&paths, &resolved.excludes, respect_gitignore))
-    };
-    let found = discover();
-    if !found.missing.is_empty() {
-        for path in &found.missing {
-            eprintln!("error: no such file or directory: {}", path.display());
-            if let Some(name) = similar_subcommand(path) {
-                eprintln!("  tip: did you mean the subcommand `{name}`? (`tflint-merge {name}`)");
-            }
-        }
-        return EXIT_ERROR;
-    }
-    for note in found.notes.iter().filter(|_| !habits.quiet) {
-        eprintln!("notice: {note}");
-    }
     let options = Options {
         views: resolved.view.selection(),
         max_file_bytes: args.max_file_size.saturating_mul(1024 * 1024),
@@ -531,6 +510,27 @@ fn check(args: CheckArgs) -> i32 {
         _ if habits.statistics => Some(Rendering::Nothing),
         rendering => rendering,
     };
+    // The walk and the checks on the pool's threads, the checks starting as the walk finds
+    // their directories. The walk's listings are freed by the pool's threads, and an allocator
+    // reuses memory best on the thread that allocated it (mimalloc's heaps are per thread;
+    // listings made on the main thread stayed resident all run: 10 MB at 20,000 directories).
+    let walk = (&resolved.excludes, !habits.no_respect_gitignore);
+    // What discovery says besides the findings, once, before them; false for a usage error.
+    let said = |found: &discover::Discovery| {
+        for path in &found.missing {
+            eprintln!("error: no such file or directory: {}", path.display());
+            if let Some(name) = similar_subcommand(path) {
+                eprintln!("  tip: did you mean the subcommand `{name}`? (`tflint-merge {name}`)");
+            }
+        }
+        if !found.missing.is_empty() {
+            return false;
+        }
+        for note in found.notes.iter().filter(|_| !habits.quiet) {
+            eprintln!("notice: {note}");
+        }
+        true
+    };
     if let Some(format) = rendering {
         let style = RenderStyle {
             format,
@@ -540,21 +540,27 @@ fn check(args: CheckArgs) -> i32 {
         let render = |diagnostics: Vec<Diagnostic>| -> Vec<Rendered> {
             diagnostics.iter().map(|d| style.render(d)).collect()
         };
-        let run = pool.install(|| check_all(found, &paths, &options, &render));
+        let (found, run) = pool.install(|| discover_and_check(&paths, walk, &options, &render));
+        if !said(&found) {
+            return EXIT_ERROR;
+        }
         return reporter.finish(run, false, |out, findings, totals| {
             report::write_rendered(out, &style, findings, totals, habits.quiet)
         });
     }
     let lint =
-        |found, options: &Options| pool.install(|| check_all(found, &paths, options, &whole));
-    let mut run = lint(found, &options);
+        |options: &Options| pool.install(|| discover_and_check(&paths, walk, options, &whole));
+    let (found, mut run) = lint(&options);
+    if !said(&found) {
+        return EXIT_ERROR;
+    }
     if args.diff {
         let relint = |overlay: &Overlay| {
             let options = Options {
                 overlay: overlay.clone(),
                 ..options.clone()
             };
-            lint(discover(), &options).findings
+            lint(&options).1.findings
         };
         let (planned, passes) = fix::plan_passes(
             &run.findings,
@@ -600,7 +606,7 @@ fn check(args: CheckArgs) -> i32 {
             }
             fixed += planned.fixed;
             passes += 1;
-            run = lint(discover(), &options);
+            run = lint(&options).1;
         }
         if !habits.quiet {
             let plural = if fixed == 1 { "" } else { "s" };
@@ -975,6 +981,7 @@ fn graph(args: GraphArgs) -> i32 {
 mod tests {
     use super::*;
     use crate::input::read::INJECT_PANIC;
+    use crate::lint::check::check_all;
     use crate::source::display_path;
     use std::collections::BTreeSet;
 

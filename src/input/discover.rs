@@ -12,6 +12,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use globset::{GlobSet, GlobSetBuilder};
 
@@ -25,13 +26,14 @@ use super::listing::Listing;
 /// The module directories found, in sorted order, and what went wrong on the way.
 #[derive(Debug, Default)]
 pub(crate) struct Discovery {
-    pub(crate) dirs: Vec<PathBuf>,
+    /// Shared with what the run keeps of each (a path is kept once, however many hold it).
+    pub(crate) dirs: Vec<Arc<Path>>,
     /// The canonical path of each of `dirs`, when it is known: the walk resolves a directory's
     /// from its parent's, without a system call.
-    pub(crate) canonical: Vec<Option<PathBuf>>,
+    pub(crate) canonical: Vec<Option<Arc<Path>>>,
     /// What the walk listed in each of `dirs` (`None` for a directory it did not list, such as
     /// one named by a file argument): a directory is read once, not again when checked.
-    pub(crate) listings: Vec<Option<Listing>>,
+    pub(crate) listings: Vec<Option<Box<Listing>>>,
     /// The Terragrunt units (`terragrunt.hcl` files) found, in sorted order.
     pub(crate) terragrunt: Vec<PathBuf>,
     /// Walk problems (unreadable directories), as `io_error` findings.
@@ -143,6 +145,45 @@ pub(crate) fn discover(
     exclude: &Excludes,
     respect_gitignore: bool,
 ) -> Discovery {
+    discover_along(paths, exclude, respect_gitignore, None)
+}
+
+/// Told of module directories as a walk finds them, so that they can be checked while it goes
+/// on (at the start of a run, the walk was the one thing running: a twentieth of a run at
+/// `-j 2`, more with more threads). Each directory it is told of is one the [`Discovery`]
+/// lists, under the same path, and its listing is given here rather than there.
+pub(crate) trait FoundAlong {
+    /// `dir` is a module directory, found before the walk goes below it; `subdirs` says
+    /// whether the walk will (whether it has sub-directories that are not hidden, ignored or
+    /// excluded).
+    fn module_found(
+        &mut self,
+        dir: &Arc<Path>,
+        canonical: &Arc<Path>,
+        listing: Option<Box<Listing>>,
+        subdirs: bool,
+    );
+    /// The walk is done with `dir`, the directory of the last `module_found` it has not yet
+    /// been done with, and with everything below it; `module_dirs_below` says whether it found
+    /// module directories there.
+    fn module_walked(&mut self, dir: &Path, module_dirs_below: bool);
+}
+
+/// [`discover`], telling `along` of the module directories that are sure to be found under the
+/// name the walk reaches them by, as it reaches them. Those are the directories of a walk of
+/// one directory argument that no symlink leads to: of the paths of one real directory,
+/// [`once_each`] keeps the one walked first unless a later one is its canonical path, and a
+/// path through a symlink never is. The others (and those of several arguments) are only in
+/// the [`Discovery`].
+pub(crate) fn discover_along(
+    paths: &[PathBuf],
+    exclude: &Excludes,
+    respect_gitignore: bool,
+    mut along: Option<&mut dyn FoundAlong>,
+) -> Discovery {
+    if paths.len() != 1 {
+        along = None;
+    }
     // Module directories, each with what the walk knows of it.
     let mut found = Found::default();
     let mut units = BTreeSet::new();
@@ -161,9 +202,10 @@ pub(crate) fn discover(
                             .then(|| GitIgnores::above(path, &mut out.notes))
                             .flatten(),
                         visited: foldhash::HashMap::default(),
+                        module_dirs: 0,
                     };
                     let roots = (&mut found, &mut units);
-                    walker.walk(path, None, &mut trail, roots, &mut out);
+                    walker.walk(path, None, &mut trail, roots, &mut out, along.take());
                 }
             }
             Ok(_) => {
@@ -199,9 +241,9 @@ pub(crate) fn discover(
         out.canonical.push(canonical);
         out.listings.push(listing);
     }
-    let units = units.into_iter().map(|unit| (unit, None, ()));
+    let units = units.into_iter().map(|unit| (Arc::from(unit), None, ()));
     out.terragrunt = (once_each(units, "file", &mut out.notes).into_iter())
-        .map(|(unit, _, ())| unit)
+        .map(|(unit, _, ())| unit.to_path_buf())
         .collect();
     out
 }
@@ -211,21 +253,24 @@ pub(crate) fn discover(
 /// other. Each path comes with its canonical path if it is known already, and with something
 /// that stays with it; each kept one with its canonical path, if it has one.
 fn once_each<T>(
-    paths: impl IntoIterator<Item = (PathBuf, Option<PathBuf>, T)>,
+    paths: impl IntoIterator<Item = (Arc<Path>, Option<Arc<Path>>, T)>,
     what: &str,
     notes: &mut Vec<String>,
-) -> Vec<(PathBuf, Option<PathBuf>, T)> {
-    let mut index_by_identity: foldhash::HashMap<PathBuf, usize> = Default::default();
-    let mut kept: Vec<(PathBuf, Option<PathBuf>, T)> = Vec::new();
+) -> Vec<(Arc<Path>, Option<Arc<Path>>, T)> {
+    let mut index_by_identity: foldhash::HashMap<Arc<Path>, usize> = Default::default();
+    let mut kept: Vec<(Arc<Path>, Option<Arc<Path>>, T)> = Vec::new();
     for (path, canonical, with) in paths {
-        let canonical = canonical.or_else(|| path.canonicalize().ok());
-        let identity = canonical.clone().unwrap_or_else(|| absolute(&path));
+        let canonical = canonical.or_else(|| path.canonicalize().ok().map(Arc::from));
+        let identity = canonical
+            .clone()
+            .unwrap_or_else(|| Arc::from(absolute(&path)));
         let Some(&index) = index_by_identity.get(&identity) else {
             index_by_identity.insert(identity, kept.len());
             kept.push((path, canonical, with));
             continue;
         };
-        let dropped = if absolute(&path) == identity && absolute(&kept[index].0) != identity {
+        let is_identity = |path: &Path| *absolute(path) == *identity;
+        let dropped = if is_identity(&path) && !is_identity(&kept[index].0) {
             std::mem::replace(&mut kept[index], (path, canonical, with)).0
         } else {
             path
@@ -259,12 +304,14 @@ fn has_config_files(dir: &Path) -> bool {
 struct Trail {
     /// The canonical paths of the directories above the current one: a symlink back to one of
     /// them is a loop.
-    ancestors: Vec<PathBuf>,
+    ancestors: Vec<Arc<Path>>,
     gitignores: Option<GitIgnores>,
     /// Every directory walked so far (canonical path → whether it is a module directory): a
     /// directory that several symlinks reach (a "diamond") is walked once, so the walk stays
     /// linear in the number of real directories.
-    visited: foldhash::HashMap<PathBuf, bool>,
+    visited: foldhash::HashMap<Arc<Path>, bool>,
+    /// How many module directories the walk has found so far.
+    module_dirs: usize,
 }
 
 struct Walker<'a> {
@@ -281,18 +328,20 @@ impl Walker<'_> {
     /// the caller knows it: a real (not symlinked) sub-directory of a directory whose canonical
     /// path is known. Only the root and symlinks are canonicalised, which resolves every
     /// component of the path with its own system calls: canonicalising every directory was
-    /// most of discovery's kernel time.
-    fn walk(
+    /// most of discovery's kernel time. `along`, if any, is told of `dir` and of the real
+    /// directories below it (see [`discover_along`]).
+    fn walk<'a>(
         &self,
         dir: &Path,
         canonical: Option<PathBuf>,
         trail: &mut Trail,
         (found, units): (&mut Found, &mut BTreeSet<PathBuf>),
         out: &mut Discovery,
+        mut along: Option<&mut (dyn FoundAlong + 'a)>,
     ) {
         let diagnostics = &mut out.diagnostics;
-        let canonical = match canonical.map_or_else(|| dir.canonicalize(), Ok) {
-            Ok(c) => c,
+        let canonical: Arc<Path> = match canonical.map_or_else(|| dir.canonicalize(), Ok) {
+            Ok(c) => Arc::from(c),
             Err(error) => {
                 diagnostics.push(io_error(dir, &format!("cannot resolve directory: {error}")));
                 return;
@@ -314,7 +363,8 @@ impl Walker<'_> {
                     canonical: Some(canonical),
                     listing: None,
                 };
-                found.set(dir.to_path_buf(), walked);
+                found.set(Arc::from(dir), walked);
+                trail.module_dirs += 1;
             }
             return;
         }
@@ -326,7 +376,8 @@ impl Walker<'_> {
             }
         };
         // Found before the directories below it, so that the walk finds them in sorted order.
-        let place = found.reserve(dir.to_path_buf());
+        let shared_dir: Arc<Path> = Arc::from(dir);
+        let place = found.reserve(Arc::clone(&shared_dir));
         let mut names: Vec<(String, PathBuf, Kind)> = Vec::new();
         // The configuration files, as the check of a module directory lists them (every entry,
         // ignored or not); none if an entry could not be read, so the check reads it again.
@@ -353,9 +404,12 @@ impl Walker<'_> {
             }
         }
         names.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
-        trail.ancestors.push(canonical.clone());
+        trail.ancestors.push(Arc::clone(&canonical));
         let entered = (trail.gitignores.as_mut()).is_some_and(|g| g.enter(dir, &mut out.notes));
+        // The files first: whether this is a module directory is known before the walk goes
+        // below it, so that `along` can be told of it before of the directories that call it.
         let mut is_module = false;
+        let mut subdirs = Vec::new();
         for (name, path, kind) in names {
             let is_dir = kind.is_dir(&path);
             let ignored = (trail.gitignores.as_ref()).is_some_and(|g| g.ignores(&path, is_dir));
@@ -364,10 +418,7 @@ impl Walker<'_> {
             }
             if is_dir {
                 if !name.starts_with('.') {
-                    let known = (kind == Kind::Directory)
-                        .then(|| path.file_name().map(|n| canonical.join(n)))
-                        .flatten();
-                    self.walk(&path, known, trail, (found, units), out);
+                    subdirs.push((path, kind));
                 }
             } else if classify(&name).is_some() {
                 is_module = true;
@@ -375,16 +426,40 @@ impl Walker<'_> {
                 units.insert(path);
             }
         }
+        // Boxed: most places that hold a directory's listing slot hold none (72 bytes each).
+        let mut listing = listing.map(|listing| Box::new(listing.finish()));
+        let module_dirs_before = trail.module_dirs;
+        if is_module {
+            trail.module_dirs += 1;
+            if let Some(along) = along.as_deref_mut() {
+                along.module_found(&shared_dir, &canonical, listing.take(), !subdirs.is_empty());
+            }
+        }
+        for (path, kind) in subdirs {
+            let (known, along) = match kind {
+                // A real directory: its canonical path is this one's joined with its name.
+                Kind::Directory => {
+                    let known = path.file_name().map(|n| canonical.join(n));
+                    (known, along.as_deref_mut())
+                }
+                // Through a symlink: another path may name it better (see `discover_along`).
+                _ => (None, None),
+            };
+            self.walk(&path, known, trail, (found, units), out, along);
+        }
         trail.ancestors.pop();
         if let (true, Some(gitignores)) = (entered, trail.gitignores.as_mut()) {
             gitignores.leave();
         }
         if is_module {
             let walked = Walked {
-                canonical: Some(canonical.clone()),
-                listing: listing.map(Listing::finish),
+                canonical: Some(Arc::clone(&canonical)),
+                listing,
             };
             found.fill(place, walked);
+            if let Some(along) = along {
+                along.module_walked(dir, trail.module_dirs > module_dirs_before + 1);
+            }
         }
         trail.visited.insert(canonical, is_module);
     }
@@ -397,7 +472,7 @@ impl Walker<'_> {
 /// level of its tree for every insert (40% of discovery's time).
 #[derive(Default)]
 struct Found {
-    inserts: Vec<(PathBuf, Insert)>,
+    inserts: Vec<(Arc<Path>, Insert)>,
 }
 
 enum Insert {
@@ -410,16 +485,16 @@ enum Insert {
 }
 
 impl Found {
-    fn set(&mut self, dir: PathBuf, walked: Walked) {
+    fn set(&mut self, dir: Arc<Path>, walked: Walked) {
         self.inserts.push((dir, Insert::Set(walked)));
     }
 
     fn or_default(&mut self, dir: PathBuf) {
-        self.inserts.push((dir, Insert::Default));
+        self.inserts.push((Arc::from(dir), Insert::Default));
     }
 
     /// A place for `dir`, in the order it was entered, for [`Found::fill`].
-    fn reserve(&mut self, dir: PathBuf) -> usize {
+    fn reserve(&mut self, dir: Arc<Path>) -> usize {
         self.inserts.push((dir, Insert::Reserved));
         self.inserts.len() - 1
     }
@@ -429,14 +504,14 @@ impl Found {
     }
 
     /// Each directory once, in sorted order, with what the last of its inserts left.
-    fn into_sorted(self) -> Vec<(PathBuf, Walked)> {
+    fn into_sorted(self) -> Vec<(Arc<Path>, Walked)> {
         let mut inserts = self.inserts;
         inserts.retain(|(_, insert)| !matches!(insert, Insert::Reserved));
         if !inserts.is_sorted_by(|(a, _), (b, _)| a < b) {
             // Stable: a directory's inserts stay in the order they were made.
             inserts.sort_by(|(a, _), (b, _)| a.cmp(b));
         }
-        let mut sorted: Vec<(PathBuf, Walked)> = Vec::with_capacity(inserts.len());
+        let mut sorted: Vec<(Arc<Path>, Walked)> = Vec::with_capacity(inserts.len());
         for (dir, insert) in inserts {
             let same = sorted.last().is_some_and(|(last, _)| *last == dir);
             match (insert, same) {
@@ -457,8 +532,8 @@ impl Found {
 /// What the walk knows of a module directory: its canonical path, and its listing.
 #[derive(Debug, Default)]
 struct Walked {
-    canonical: Option<PathBuf>,
-    listing: Option<Listing>,
+    canonical: Option<Arc<Path>>,
+    listing: Option<Box<Listing>>,
 }
 
 /// What a directory entry is, from the directory listing itself (`d_type`): no `stat` per
@@ -510,8 +585,8 @@ mod tests {
         dir
     }
 
-    fn rel(root: &Path, dirs: &[PathBuf]) -> Vec<String> {
-        dirs.iter()
+    fn rel(root: &Path, dirs: &[impl AsRef<Path>]) -> Vec<String> {
+        (dirs.iter().map(AsRef::as_ref))
             .map(|d| display_path(d.strip_prefix(root).unwrap_or(d)))
             .collect()
     }
@@ -519,24 +594,30 @@ mod tests {
     /// The inserts leave what a map would hold after them, in sorted order, however they came.
     #[test]
     fn found_directories_are_what_a_map_would_hold() {
+        let path = |path: &str| Arc::from(Path::new(path));
         let walked = |canonical: &str| Walked {
-            canonical: Some(PathBuf::from(canonical)),
+            canonical: Some(path(canonical)),
             listing: None,
         };
         let mut found = Found::default();
-        let a = found.reserve("a".into());
-        let a_sub = found.reserve("a/sub".into());
+        let a = found.reserve(path("a"));
+        let a_sub = found.reserve(path("a/sub"));
         found.fill(a_sub, walked("1"));
-        let _not_a_module = found.reserve("a/x".into());
+        let _not_a_module = found.reserve(path("a/x"));
         found.fill(a, walked("2"));
         found.or_default("b".into());
-        found.set("b".into(), walked("3"));
+        found.set(path("b"), walked("3"));
         found.or_default("b".into());
-        found.set("a-b".into(), walked("4"));
+        found.set(path("a-b"), walked("4"));
         found.or_default("a".into());
         found.or_default("c".into());
         let sorted: Vec<(String, Option<PathBuf>)> = (found.into_sorted().into_iter())
-            .map(|(dir, walked)| (display_path(&dir), walked.canonical))
+            .map(|(dir, walked)| {
+                (
+                    display_path(&dir),
+                    walked.canonical.map(|c| c.to_path_buf()),
+                )
+            })
             .collect();
         let expected = [
             ("a", Some("2")),
@@ -740,6 +821,96 @@ mod tests {
             elapsed < std::time::Duration::from_secs(1),
             "took {elapsed:?}"
         );
+    }
+
+    /// What a walk tells [`FoundAlong`] of: (directory, listed, has sub-directories) when it
+    /// finds one, (directory, module directories below) when it is done with it.
+    #[derive(Default)]
+    struct Told {
+        root: PathBuf,
+        found: Vec<(String, bool, bool)>,
+        walked: Vec<(String, bool)>,
+    }
+
+    impl FoundAlong for Told {
+        fn module_found(
+            &mut self,
+            dir: &Arc<Path>,
+            _canonical: &Arc<Path>,
+            listing: Option<Box<Listing>>,
+            subdirs: bool,
+        ) {
+            let dir = rel(&self.root, &[dir]).remove(0);
+            self.found.push((dir, listing.is_some(), subdirs));
+        }
+
+        fn module_walked(&mut self, dir: &Path, module_dirs_below: bool) {
+            let dir = rel(&self.root, &[dir]).remove(0);
+            self.walked.push((dir, module_dirs_below));
+        }
+    }
+
+    /// The walk tells of the module directories it reaches without a symlink, in sorted order,
+    /// each before those below it, and hands over their listings; the others (and every one of
+    /// a run of several arguments) are only in the discovery.
+    #[cfg(unix)]
+    #[test]
+    fn along_is_told_of_the_real_module_directories_in_order() {
+        let t = tree(&[
+            "a/main.tf",
+            "a/examples/e/main.tf",
+            "a/templates/x.tpl",
+            "b/c/main.tf",
+            "m/main.tf",
+            "n/main.tf",
+            "n/README.md",
+        ]);
+        // Through `l`, `m` is walked first; then `m` itself is the same directory, kept.
+        std::os::unix::fs::symlink(t.path().join("m"), t.path().join("l")).expect("symlink");
+        let root = t.path().canonicalize().expect("canonical");
+        let mut told = Told {
+            root: root.clone(),
+            ..Told::default()
+        };
+        let given = [root.clone()];
+        let found = discover_along(&given, &Excludes::default(), true, Some(&mut told));
+        assert_eq!(
+            rel(&root, &found.dirs),
+            ["a", "a/examples/e", "b/c", "m", "n"]
+        );
+        let found_told: Vec<(&str, bool, bool)> = (told.found.iter())
+            .map(|(dir, listed, subdirs)| (dir.as_str(), *listed, *subdirs))
+            .collect();
+        assert_eq!(
+            found_told,
+            [
+                ("a", true, true),
+                ("a/examples/e", true, false),
+                ("b/c", true, false),
+                ("n", true, false)
+            ]
+        );
+        let walked: Vec<(&str, bool)> = (told.walked.iter())
+            .map(|(dir, below)| (dir.as_str(), *below))
+            .collect();
+        assert_eq!(
+            walked,
+            [
+                ("a/examples/e", false),
+                ("a", true),
+                ("b/c", false),
+                ("n", false)
+            ]
+        );
+        // Those told of: their listings went to `along`; `m` was not listed under its name.
+        let listed: Vec<bool> = found.listings.iter().map(Option::is_some).collect();
+        assert_eq!(listed, [false, false, false, false, false]);
+
+        let mut told = Told::default();
+        let given = [root.join("a"), root.join("n")];
+        let found = discover_along(&given, &Excludes::default(), true, Some(&mut told));
+        assert_eq!(found.dirs.len(), 3);
+        assert!(told.found.is_empty() && told.walked.is_empty());
     }
 
     #[test]

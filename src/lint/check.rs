@@ -6,13 +6,13 @@ use std::cell::Cell;
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
 
 use crate::diagnostic::{self, Diagnostic, Finding};
-use crate::input::discover::Discovery;
+use crate::input::discover::{Discovery, Excludes, FoundAlong, discover_along};
 use crate::input::listing::Listing;
 use crate::input::neighbours::{CheckAhead, SharedSummaries};
 use crate::source::display_path;
@@ -39,18 +39,43 @@ pub(crate) struct RunResult<F = Diagnostic> {
 /// Checks everything `found` lists; `given` are the command-line paths (Terragrunt paths are
 /// shown relative to them). Runs on the current rayon pool. `keep` makes what the run keeps of
 /// a directory's findings (and of the findings of discovery and of the Terragrunt tree), on
-/// the thread that found them, as soon as they are all found.
-pub(crate) fn check_all<F: Finding + Send>(
-    mut found: Discovery,
+/// the thread that found them, as soon as they are all found. (Runs check with
+/// [`discover_and_check`]; tests use this to check what they made discovery find.)
+#[cfg(test)]
+pub(crate) fn check_all<F: Finding + Send + 'static>(
+    found: Discovery,
     given: &[PathBuf],
     options: &Options,
     keep: &(dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
 ) -> RunResult<F> {
+    check_found(given, options, keep, |_| found).1
+}
+
+/// Finds what `given` names and checks it, as [`check_all`] does, with each module directory
+/// checked as soon as the walk has found it and gone below it (see
+/// [`discover_along`]). Returns what discovery found besides the directories (its notes, the
+/// arguments that name nothing); when some name nothing, nothing is checked.
+pub(crate) fn discover_and_check<F: Finding + Send + 'static>(
+    given: &[PathBuf],
+    (exclude, respect_gitignore): (&Excludes, bool),
+    options: &Options,
+    keep: &(dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
+) -> (Discovery, RunResult<F>) {
+    check_found(given, options, keep, |along| {
+        discover_along(given, exclude, respect_gitignore, Some(along))
+    })
+}
+
+/// Checks the module directories `walk` finds, those it tells `along` of while it walks, the
+/// others once it is done; then the Terragrunt tree it found.
+fn check_found<F: Finding + Send + 'static>(
+    given: &[PathBuf],
+    options: &Options,
+    keep: &(dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
+    walk: impl FnOnce(&mut dyn FoundAlong) -> Discovery + Send,
+) -> (Discovery, RunResult<F>) {
     // Keep only the findings of each directory: its modules and files are dropped as soon as it
-    // is done. The Terragrunt tree is checked alongside, in the same pool.
-    // One per directory, so that the zip below drops none (a directory with no listing is
-    // listed when checked).
-    // In output order, views named; each source sorted, as `merge_sorted` needs.
+    // is done. In output order, views named; each source sorted, as `merge_sorted` needs.
     let kept = |mut diagnostics: Vec<Diagnostic>| {
         // Terragrunt runs whichever tool the unit uses: its findings are about every view
         // checked; so are a crashed directory's and discovery's.
@@ -58,78 +83,248 @@ pub(crate) fn check_all<F: Finding + Send>(
         diagnostic::sort(&mut diagnostics);
         keep(diagnostics)
     };
-    let discovered = kept(std::mem::take(&mut found.diagnostics));
     // The local modules the directories call, each file parsed once for all its callers, and
     // by its own directory's check when the run has it.
-    let ahead = Arc::new(Ahead::new(&mut found, options));
+    let ahead = Arc::new(Ahead::new(options));
     let shared = Arc::new(SharedSummaries::with_ahead(Arc::clone(&ahead) as _));
-    let (results, (terragrunt_findings, terragrunt)) = rayon::join(
-        || {
-            // One directory per job (`with_max_len(1)`): rayon otherwise leaves a run of
-            // directories to one thread, to go through one after the other, and the other
-            // thread, done, cannot take any of them (the corpus at -j 2: one thread idle for
-            // up to 6 ms at the end of a 55 ms run; now under 0.5 ms).
-            (ahead.dirs.par_iter().enumerate().with_max_len(1))
-                .map(|(index, dir)| {
-                    // Checked already, by a caller that reached it first.
-                    if ahead.started[index].swap(true, Ordering::AcqRel) {
-                        return None;
-                    }
-                    // Its examples and tests, checked after it, most likely call it.
-                    let publish = ahead.has_module_dirs_below(index) || shared.wanted();
-                    let known = ahead.discovered(index);
-                    let (diagnostics, files, bytes) =
-                        check_directory_isolated(dir, known, options, (&shared, publish));
-                    Some((kept(diagnostics), files, bytes))
-                })
-                .collect::<Vec<_>>()
-        },
-        || {
-            let mut tree = check_tree_isolated(&found.terragrunt, given, options);
-            (kept(std::mem::take(&mut tree.diagnostics)), tree)
-        },
-    );
-    let mut results = results;
-    for (index, (diagnostics, files, bytes)) in ahead.take_checked() {
-        results[index] = Some((kept(diagnostics), files, bytes));
-    }
+    let run = &Run {
+        ahead: &ahead,
+        shared: &shared,
+        options,
+        kept: &kept,
+    };
+    let mut found = Discovery::default();
+    let mut tree = None;
+    // Each directory a job. A thread that steals a job takes the oldest (the directories in
+    // the order found), the walk's thread its newest: so two threads seldom check a module and
+    // the examples that call it at once (each would then parse the module's files).
+    rayon::scope(|scope| {
+        let mut along = Along {
+            run,
+            scope,
+            walking: Vec::new(),
+        };
+        found = walk(&mut along);
+        if !found.missing.is_empty() {
+            return;
+        }
+        for entry in ahead.complete(&mut found) {
+            run.queue(scope, entry);
+        }
+        // The walk's thread takes the directories still waiting from the middle on, then the
+        // first half, each in order: its jobs are the newest, and taking them newest first
+        // checked modules inside the checks of the examples that call them, each holding both
+        // (corpus: +1 MB of peak RSS). The other threads go on from the oldest; their jobs
+        // for directories taken here find them started.
+        let waiting = ahead.waiting();
+        let (first, second) = waiting.split_at(waiting.len() / 2);
+        for half in [second, first] {
+            (half.par_iter().with_max_len(1)).for_each(|entry| run.check(entry));
+        }
+        let tree = &mut tree;
+        let units = &found.terragrunt;
+        scope.spawn(move |_| {
+            let mut checked = check_tree_isolated(units, given, options);
+            *tree = Some((kept(std::mem::take(&mut checked.diagnostics)), checked));
+        });
+    });
+    let (terragrunt_findings, terragrunt) = tree.unwrap_or_default();
+    let entries = ahead.take_entries();
+    let dirs: Vec<&Path> = entries.iter().map(|entry| &*entry.dir).collect();
     let mut run = RunResult {
         findings: Vec::new(),
-        directories: results.len() + unit_dirs(&ahead.dirs, &terragrunt.units),
+        directories: entries.len() + unit_dirs(&dirs, &terragrunt.units),
         files: terragrunt.files,
         bytes: terragrunt.bytes,
         parsed_apart: shared.parsed_apart(),
     };
-    let mut sources = Vec::with_capacity(results.len() + 2);
-    sources.push(discovered);
-    for (findings, files, bytes) in results.into_iter().flatten() {
+    let mut sources = Vec::with_capacity(entries.len() + 2);
+    sources.push(kept(std::mem::take(&mut found.diagnostics)));
+    for entry in &entries {
+        let (findings, files, bytes) = match entry.take_done() {
+            Some(Done::Kept(kept)) => kept,
+            // Checked before its turn, by a caller's check.
+            Some(Done::Ahead((diagnostics, files, bytes))) => (kept(diagnostics), files, bytes),
+            None => continue,
+        };
         run.files += files;
         run.bytes += bytes;
         sources.push(findings);
     }
     sources.push(terragrunt_findings);
     run.findings = diagnostic::merge_sorted(sources);
-    run
+    (found, run)
+}
+
+/// What the checks of a run share.
+struct Run<'a, F> {
+    ahead: &'a Arc<Ahead<F>>,
+    shared: &'a Arc<SharedSummaries>,
+    options: &'a Options,
+    kept: &'a (dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
+}
+
+impl<'a: 'scope, 'scope, F: Send + 'static> Run<'a, F> {
+    /// Queues the check of `entry` in `scope`.
+    fn queue(&'scope self, scope: &rayon::Scope<'scope>, entry: Arc<Entry<F>>) {
+        scope.spawn(move |_| self.check(&entry));
+    }
+}
+
+impl<F: Send + 'static> Run<'_, F> {
+    /// Checks the directory of `entry`, unless a caller's check took it first. It publishes
+    /// its files' summaries if module directories (most likely its examples and tests, checked
+    /// after it, which call it) lie below it, or may.
+    fn check(&self, entry: &Entry<F>) {
+        let Some(discovered) = entry.start() else {
+            return;
+        };
+        let below = entry.module_dirs_below.load(Ordering::Acquire);
+        let publish = below != BELOW_NONE || self.shared.wanted();
+        let summaries = (self.shared, publish);
+        let (diagnostics, files, bytes) =
+            check_directory_isolated(&entry.dir, discovered, self.options, summaries);
+        entry.done(Done::Kept(((self.kept)(diagnostics), files, bytes)));
+    }
+}
+
+/// The walk's side of a run: each module directory it is told of is queued for its check as
+/// soon as it is found, for the other threads of the pool to take while the walk goes on.
+struct Along<'r, 'a, 'scope, F> {
+    run: &'scope Run<'a, F>,
+    scope: &'r rayon::Scope<'scope>,
+    /// The directories told of that the walk is still below, innermost last.
+    walking: Vec<Arc<Entry<F>>>,
+}
+
+impl<'a: 'scope, 'scope, F: Send + 'static> FoundAlong for Along<'_, 'a, 'scope, F> {
+    fn module_found(
+        &mut self,
+        dir: &Arc<Path>,
+        canonical: &Arc<Path>,
+        listing: Option<Box<Listing>>,
+        subdirs: bool,
+    ) {
+        let entry = Arc::new(Entry::new(dir, Some(Arc::clone(canonical)), listing));
+        // Until the walk is done below it, module directories may lie there if it has
+        // sub-directories.
+        let below = if subdirs { BELOW_MAYBE } else { BELOW_NONE };
+        entry.module_dirs_below.store(below, Ordering::Release);
+        self.run.ahead.add(Arc::clone(&entry));
+        self.run.queue(self.scope, Arc::clone(&entry));
+        self.walking.push(entry);
+    }
+
+    fn module_walked(&mut self, dir: &Path, module_dirs_below: bool) {
+        let Some(entry) = self.walking.pop() else {
+            return;
+        };
+        debug_assert_eq!(*entry.dir, *dir);
+        let below = if module_dirs_below {
+            BELOW_SOME
+        } else {
+            BELOW_NONE
+        };
+        entry.module_dirs_below.store(below, Ordering::Release);
+    }
 }
 
 /// One directory's findings, files and bytes.
 type Checked = (Vec<Diagnostic>, usize, u64);
 
-/// The module directories of a run, each checked once: in its turn, or before it by the check
-/// of a directory that calls it (so that the files the caller needs are parsed once in all,
-/// by their own directory's check). See [`CheckAhead`].
+/// A module directory of a run, checked once: in its turn, or before it by the check of a
+/// directory that calls it (so that the files the caller needs are parsed once in all, by
+/// their own directory's check). See [`CheckAhead`].
 #[derive(Debug)]
-struct Ahead {
-    /// In sorted order, as discovery gives them.
-    dirs: Vec<PathBuf>,
-    /// Each directory's canonical path, when discovery knows it.
-    canonical: Vec<Option<PathBuf>>,
-    /// What discovery listed in each directory, until its check takes it.
-    listings: Vec<Mutex<Option<Listing>>>,
-    /// Per directory: a thread has taken it.
-    started: Vec<AtomicBool>,
-    /// What the checks made before their turn found, by directory index.
-    checked: Mutex<Vec<(usize, Checked)>>,
+struct Entry<F> {
+    /// As discovery names it.
+    dir: Arc<Path>,
+    /// Its canonical path, when discovery knows it.
+    canonical: Option<Arc<Path>>,
+    /// Whether module directories lie below it: `BELOW_*`.
+    module_dirs_below: AtomicU8,
+    state: Mutex<State<F>>,
+}
+
+/// Where the check of an [`Entry`] is.
+#[derive(Debug)]
+enum State<F> {
+    /// Not started: what discovery listed in the directory, if it did.
+    Waiting(Option<Box<Listing>>),
+    Checking,
+    Done(Done<F>),
+}
+
+/// [`Entry::module_dirs_below`]: none, some, or not known yet.
+const BELOW_NONE: u8 = 0;
+const BELOW_SOME: u8 = 1;
+const BELOW_MAYBE: u8 = 2;
+
+#[derive(Debug)]
+enum Done<F> {
+    /// Checked in its turn: what the run keeps of its findings, files and bytes.
+    Kept((Vec<F>, usize, u64)),
+    /// Checked before its turn, inside a caller's check (which does not know what the run
+    /// keeps).
+    Ahead(Checked),
+}
+
+impl<F> Entry<F> {
+    fn new(
+        dir: &Arc<Path>,
+        canonical: Option<Arc<Path>>,
+        listing: Option<Box<Listing>>,
+    ) -> Entry<F> {
+        Entry {
+            dir: Arc::clone(dir),
+            canonical,
+            module_dirs_below: AtomicU8::new(BELOW_MAYBE),
+            state: Mutex::new(State::Waiting(listing)),
+        }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State<F>> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn is_waiting(&self) -> bool {
+        matches!(*self.state(), State::Waiting(_))
+    }
+
+    /// Takes the directory for its check, unless a thread has taken it: what discovery knows
+    /// of it (the check lists the directory itself when discovery did not).
+    fn start(&self) -> Option<Discovered<'_>> {
+        let mut state = self.state();
+        let State::Waiting(listing) = &mut *state else {
+            return None;
+        };
+        let listing = listing.take().map(|listing| *listing);
+        *state = State::Checking;
+        Some(Discovered {
+            listing,
+            canonical: self.canonical.as_deref(),
+        })
+    }
+
+    fn done(&self, done: Done<F>) {
+        *self.state() = State::Done(done);
+    }
+
+    fn take_done(&self) -> Option<Done<F>> {
+        match std::mem::replace(&mut *self.state(), State::Checking) {
+            State::Done(done) => Some(done),
+            _ => None,
+        }
+    }
+}
+
+/// The module directories of a run, for the checks of their callers to find: those the walk
+/// has told of so far, then every one discovery lists.
+struct Ahead<F> {
+    /// Sorted by path, as the walk finds them and discovery lists them. Locked to add a
+    /// directory (once per directory) or to look one up (once per local module a check
+    /// calls), never while a directory is checked.
+    entries: Mutex<Vec<Arc<Entry<F>>>>,
     options: Options,
 }
 
@@ -142,80 +337,113 @@ thread_local! {
     static NESTED_AHEAD: Cell<u32> = const { Cell::new(0) };
 }
 
-impl Ahead {
-    /// The module directories `found` lists, with what discovery knows of each.
-    fn new(found: &mut Discovery, options: &Options) -> Ahead {
+impl<F> std::fmt::Debug for Ahead<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ahead")
+            .field("directories", &self.entries().len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<F> Ahead<F> {
+    fn new(options: &Options) -> Ahead<F> {
+        Ahead {
+            entries: Mutex::default(),
+            options: options.clone(),
+        }
+    }
+
+    fn entries(&self) -> std::sync::MutexGuard<'_, Vec<Arc<Entry<F>>>> {
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Adds a directory the walk found (after those it found before, which sort before it).
+    fn add(&self, entry: Arc<Entry<F>>) {
+        let mut entries = self.entries();
+        debug_assert!(entries.last().is_none_or(|last| last.dir < entry.dir));
+        entries.push(entry);
+    }
+
+    /// Once the walk is done: every directory `found` lists, in its order, those the walk told
+    /// of as they are; returns the others, to be checked, each with what discovery knows of it.
+    fn complete(&self, found: &mut Discovery) -> Vec<Arc<Entry<F>>> {
         let dirs = std::mem::take(&mut found.dirs);
         let mut canonical = std::mem::take(&mut found.canonical);
         canonical.resize_with(dirs.len(), || None);
         let mut listings = std::mem::take(&mut found.listings);
         listings.resize_with(dirs.len(), || None);
-        Ahead {
-            started: dirs.iter().map(|_| AtomicBool::new(false)).collect(),
-            dirs,
-            canonical,
-            listings: listings.into_iter().map(Mutex::new).collect(),
-            checked: Mutex::default(),
-            options: options.clone(),
+        let mut entries = self.entries();
+        // The walk told of some of `dirs`, in the same order (see `discover_along`).
+        let mut told = std::mem::take(&mut *entries).into_iter().peekable();
+        let mut rest = Vec::new();
+        let listed = dirs.iter().zip(canonical.into_iter().zip(listings));
+        for (index, (dir, (canonical, listing))) in listed.enumerate() {
+            if let Some(entry) = told.next_if(|entry| entry.dir == *dir) {
+                entries.push(entry);
+                continue;
+            }
+            let entry = Arc::new(Entry::new(dir, canonical, listing));
+            // Module directories below it follow it in sorted order.
+            let below = dirs
+                .get(index + 1)
+                .is_some_and(|next| next.starts_with(dir));
+            let below = if below { BELOW_SOME } else { BELOW_NONE };
+            entry.module_dirs_below.store(below, Ordering::Release);
+            entries.push(Arc::clone(&entry));
+            rest.push(entry);
         }
+        debug_assert!(
+            told.next().is_none(),
+            "the walk told of a directory not listed"
+        );
+        rest
     }
 
-    /// What discovery knows of the directory at `index`, for its check (which lists the
-    /// directory itself when discovery did not).
-    fn discovered(&self, index: usize) -> Discovered<'_> {
-        let mut listing = self.listings[index]
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        Discovered {
-            listing: std::mem::take(&mut *listing),
-            canonical: self.canonical[index].as_deref(),
-        }
+    /// The directories not started, in order.
+    fn waiting(&self) -> Vec<Arc<Entry<F>>> {
+        let entries = self.entries();
+        let waiting = entries.iter().filter(|entry| entry.is_waiting());
+        waiting.cloned().collect()
     }
 
-    /// The index of the directory a call names as `dir` (its path joined with the source),
+    /// Every directory, in output order, once the run is done.
+    fn take_entries(&self) -> Vec<Arc<Entry<F>>> {
+        std::mem::take(&mut *self.entries())
+    }
+
+    /// The entry of the directory a call names as `dir` (its path joined with the source),
     /// compared as the walk listed it: lexically, without `.` and `..`.
-    fn index_of(&self, dir: &Path) -> Option<usize> {
+    fn find(&self, dir: &Path) -> Option<Arc<Entry<F>>> {
         let wanted = lexically_normal(dir);
-        (self.dirs)
-            .binary_search_by(|listed| listed.as_path().cmp(&wanted))
-            .ok()
-    }
-
-    /// Whether module directories of the run lie below the one at `index` (they follow it
-    /// in sorted order).
-    fn has_module_dirs_below(&self, index: usize) -> bool {
-        (self.dirs.get(index + 1)).is_some_and(|next| next.starts_with(&self.dirs[index]))
-    }
-
-    fn take_checked(&self) -> Vec<(usize, Checked)> {
-        let mut checked = self.checked.lock().unwrap_or_else(PoisonError::into_inner);
-        std::mem::take(&mut *checked)
+        let entries = self.entries();
+        let found = entries.binary_search_by(|entry| (*entry.dir).cmp(&wanted));
+        found.ok().map(|index| Arc::clone(&entries[index]))
     }
 }
 
-impl CheckAhead for Ahead {
+impl<F: Send + 'static> CheckAhead for Ahead<F> {
     fn check_ahead(&self, dir: &Path, canonical: &Path, shared: &Arc<SharedSummaries>) {
-        let Some(index) = self.index_of(dir) else {
+        let Some(entry) = self.find(dir) else {
             return;
         };
-        let listed = &self.dirs[index];
         // The same name may be another directory: `a/link/..` is not `a` when `link` is a
         // symlink.
-        let same = || match &self.canonical[index] {
-            Some(known) => known == canonical,
-            None => listed.canonicalize().is_ok_and(|c| c == canonical),
+        let same = || match &entry.canonical {
+            Some(known) => **known == *canonical,
+            None => entry.dir.canonicalize().is_ok_and(|c| c == canonical),
         };
         let nested = NESTED_AHEAD.get();
-        if nested >= MAX_NESTED_AHEAD || !same() || self.started[index].swap(true, Ordering::AcqRel)
-        {
+        if nested >= MAX_NESTED_AHEAD || !same() {
             return;
         }
+        let Some(discovered) = entry.start() else {
+            return;
+        };
         NESTED_AHEAD.set(nested + 1);
-        let known = self.discovered(index);
-        let checked = check_directory_isolated(listed, known, &self.options, (shared, true));
+        let checked =
+            check_directory_isolated(&entry.dir, discovered, &self.options, (shared, true));
         NESTED_AHEAD.set(nested);
-        let mut all = self.checked.lock().unwrap_or_else(PoisonError::into_inner);
-        all.push((index, checked));
+        entry.done(Done::Ahead(checked));
     }
 }
 
@@ -249,7 +477,7 @@ pub(crate) fn whole(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
 }
 
 /// The Terragrunt unit directories that are not module directories too.
-fn unit_dirs(module_dirs: &[PathBuf], units: &[PathBuf]) -> usize {
+fn unit_dirs(module_dirs: &[&Path], units: &[PathBuf]) -> usize {
     if units.is_empty() {
         return 0;
     }
@@ -315,7 +543,7 @@ fn crashed(path: String, panic: Box<dyn std::any::Any + Send>) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::discover::{Excludes, discover};
+    use crate::input::discover::discover;
     use crate::lint::RuleSettings;
     use crate::lint::directory::{ViewSelection, check_directory};
     use crate::lint::registry::Registry;
@@ -357,18 +585,23 @@ mod tests {
             .collect()
     }
 
+    /// Directories the walk did not tell of: whether module directories lie below each comes
+    /// from the sorted list, where they follow it.
     #[test]
     fn module_dirs_below_follow_in_sorted_order() {
         let dirs = ["./a", "./a/examples/e", "./a-b", "./ab", "./b", "./b/c/d"];
         let mut found = Discovery {
-            dirs: dirs.iter().map(PathBuf::from).collect(),
+            dirs: dirs.iter().map(|dir| Arc::from(Path::new(dir))).collect(),
             ..Discovery::default()
         };
-        let ahead = Ahead::new(&mut found, &options());
-        let below: Vec<bool> = (0..dirs.len())
-            .map(|index| ahead.has_module_dirs_below(index))
+        let ahead = Ahead::<Diagnostic>::new(&options());
+        let rest = ahead.complete(&mut found);
+        let below: Vec<u8> = (rest.iter())
+            .map(|entry| entry.module_dirs_below.load(Ordering::Relaxed))
             .collect();
-        assert_eq!(below, [true, false, false, false, true, false]);
+        let (yes, no) = (BELOW_SOME, BELOW_NONE);
+        assert_eq!(below, [yes, no, no, no, yes, no]);
+        assert_eq!(ahead.take_entries().len(), dirs.len());
     }
 
     fn options() -> Options {
@@ -442,5 +675,65 @@ mod tests {
                 shown("z_root/examples/e/main.tf")
             ]
         );
+
+        // Checked as the walk finds them: the same findings, in the same order, each file
+        // parsed once on one thread.
+        let streamed = one_thread.install(|| {
+            let walk = (&Excludes::default(), false);
+            discover_and_check(&given, walk, &options, &whole).1
+        });
+        assert_eq!(streamed.parsed_apart, 0);
+        assert_eq!(streamed.directories, 5);
+        assert_eq!(described(&streamed.findings), described(&run.findings));
+    }
+
+    /// A run that checks directories as the walk finds them finds what checking the finished
+    /// discovery finds, in the same order, on one thread or two: with directories the walk does
+    /// not tell of (through a symlink, reached twice), a walk problem, and a Terragrunt unit.
+    #[cfg(unix)]
+    #[test]
+    fn checks_during_the_walk_find_what_checks_after_it_find() {
+        let root = write_tree(&[
+            ("a/main.tf", "variable \"x\" {}\n"),
+            ("a/override.tf", "variable \"missing\" {}\n"),
+            (
+                "a/examples/e/main.tf",
+                "module \"a\" {\n  source = \"../..\"\n  count  = 1\n}\n",
+            ),
+            ("m/x_override.tf", "resource \"a\" \"b\" {}\n"),
+            ("z/main.tf", "module \"m\" {\n  source = \"../l\"\n}\n"),
+            ("live/app/terragrunt.hcl", "locals {\n"),
+        ]);
+        let link = |to: &str, at: &str| {
+            std::os::unix::fs::symlink(root.path().join(to), root.path().join(at))
+                .expect("symlink");
+        };
+        // `l` is walked before `m`, which is kept; `b/up` leads back above itself.
+        link("m", "l");
+        std::fs::create_dir(root.path().join("b")).expect("mkdir");
+        link("b", "b/up");
+        let options = options();
+        let given = [root.path().to_path_buf()];
+        let after = discover(&given, &Excludes::default(), true);
+        let notes = after.notes.clone();
+        let after = check_all(after, &given, &options, &whole);
+        assert!(
+            after.findings.len() >= 3,
+            "{:?}",
+            described(&after.findings)
+        );
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a pool");
+            let (found, during) = pool.install(|| {
+                discover_and_check(&given, (&Excludes::default(), true), &options, &whole)
+            });
+            assert_eq!(found.notes, notes);
+            assert_eq!(described(&during.findings), described(&after.findings));
+            let counts = |run: &RunResult| (run.directories, run.files, run.bytes);
+            assert_eq!(counts(&during), counts(&after), "{threads} threads");
+        }
     }
 }
