@@ -36,11 +36,8 @@ pub(crate) struct RunResult<F = Diagnostic> {
     pub(crate) parsed_apart: usize,
 }
 
-/// Checks everything `found` lists; `given` are the command-line paths (Terragrunt paths are
-/// shown relative to them). Runs on the current rayon pool. `keep` makes what the run keeps of
-/// a directory's findings (and of the findings of discovery and of the Terragrunt tree), on
-/// the thread that found them, as soon as they are all found. (Runs check with
-/// [`discover_and_check`]; tests use this to check what they made discovery find.)
+/// Checks everything `found` lists, as [`discover_and_check`] does once its walk is done: for
+/// tests that make discovery find something.
 #[cfg(test)]
 pub(crate) fn check_all<F: Finding + Send + 'static>(
     found: Discovery,
@@ -51,10 +48,13 @@ pub(crate) fn check_all<F: Finding + Send + 'static>(
     check_found(given, options, keep, |_| found).1
 }
 
-/// Finds what `given` names and checks it, as [`check_all`] does, with each module directory
-/// checked as soon as the walk has found it and gone below it (see
-/// [`discover_along`]). Returns what discovery found besides the directories (its notes, the
-/// arguments that name nothing); when some name nothing, nothing is checked.
+/// Finds what `given` (the command-line paths) names and checks it: every module directory,
+/// each queued for its check as soon as the walk finds it (see [`discover_along`]), and the
+/// Terragrunt tree (its paths shown relative to `given`). Runs on the current rayon pool.
+/// `keep` makes what the run keeps of a directory's findings (and of the findings of discovery
+/// and of the Terragrunt tree), on the thread that found them, as soon as they are all found.
+/// Returns what discovery found besides the directories (its notes, the arguments that name
+/// nothing); when some name nothing, nothing is checked.
 pub(crate) fn discover_and_check<F: Finding + Send + 'static>(
     given: &[PathBuf],
     (exclude, respect_gitignore): (&Excludes, bool),
@@ -95,9 +95,10 @@ fn check_found<F: Finding + Send + 'static>(
     };
     let mut found = Discovery::default();
     let mut tree = None;
-    // Each directory a job. A thread that steals a job takes the oldest (the directories in
-    // the order found), the walk's thread its newest: so two threads seldom check a module and
-    // the examples that call it at once (each would then parse the module's files).
+    // Each directory a job, queued as the walk finds it. The other threads take the oldest
+    // first (the directories in the order found); the walk's thread, once done, starts from the
+    // middle (below): so two threads seldom check a module and the examples that call it at
+    // once (each would then parse the module's files).
     rayon::scope(|scope| {
         let mut along = Along {
             run,
@@ -111,22 +112,20 @@ fn check_found<F: Finding + Send + 'static>(
         for entry in ahead.complete(&mut found) {
             run.queue(scope, entry);
         }
-        // The walk's thread takes the directories still waiting from the middle on, then the
-        // first half, each in order: its jobs are the newest, and taking them newest first
-        // checked modules inside the checks of the examples that call them, each holding both
-        // (corpus: +1 MB of peak RSS). The other threads go on from the oldest; their jobs
-        // for directories taken here find them started.
+        // The Terragrunt tree first, on the walk's thread: one job, which can be long, started
+        // before the shorter ones rather than left to end the run alone.
+        let mut checked = check_tree_isolated(&found.terragrunt, given, options);
+        tree = Some((kept(std::mem::take(&mut checked.diagnostics)), checked));
+        // Then the directories still waiting, from the middle on and then the first half, each
+        // in order: the walk's thread would take its jobs newest first, which checked modules
+        // inside the checks of the examples that call them, each holding both (corpus: +1 MB
+        // of peak RSS). The other threads go on from the oldest; their jobs for directories
+        // taken here find them started.
         let waiting = ahead.waiting();
         let (first, second) = waiting.split_at(waiting.len() / 2);
         for half in [second, first] {
             (half.par_iter().with_max_len(1)).for_each(|entry| run.check(entry));
         }
-        let tree = &mut tree;
-        let units = &found.terragrunt;
-        scope.spawn(move |_| {
-            let mut checked = check_tree_isolated(units, given, options);
-            *tree = Some((kept(std::mem::take(&mut checked.diagnostics)), checked));
-        });
     });
     let (terragrunt_findings, terragrunt) = tree.unwrap_or_default();
     let entries = ahead.take_entries();
