@@ -515,7 +515,8 @@ fn check(args: CheckArgs) -> i32 {
     // reuses memory best on the thread that allocated it (mimalloc's heaps are per thread;
     // listings made on the main thread stayed resident all run: 10 MB at 20,000 directories).
     let walk = (&resolved.excludes, !habits.no_respect_gitignore);
-    // What discovery says besides the findings, once, before them; false for a usage error.
+    // What discovery says besides the findings, as soon as the walk is done (before the
+    // findings); false for a usage error, after which nothing more is checked.
     let said = |found: &discover::Discovery| {
         for path in &found.missing {
             eprintln!("error: no such file or directory: {}", path.display());
@@ -540,27 +541,31 @@ fn check(args: CheckArgs) -> i32 {
         let render = |diagnostics: Vec<Diagnostic>| -> Vec<Rendered> {
             diagnostics.iter().map(|d| style.render(d)).collect()
         };
-        let (found, run) = pool.install(|| discover_and_check(&paths, walk, &options, &render));
-        if !said(&found) {
+        let (found, run) =
+            pool.install(|| discover_and_check(&paths, walk, &options, &render, &said));
+        if !found.missing.is_empty() {
             return EXIT_ERROR;
         }
         return reporter.finish(run, false, |out, findings, totals| {
             report::write_rendered(out, &style, findings, totals, habits.quiet)
         });
     }
-    let lint =
-        |options: &Options| pool.install(|| discover_and_check(&paths, walk, options, &whole));
-    let (found, mut run) = lint(&options);
-    if !said(&found) {
+    let lint = |options: &Options, said: &(dyn Fn(&discover::Discovery) -> bool + Sync)| {
+        pool.install(|| discover_and_check(&paths, walk, options, &whole, said))
+    };
+    let (found, mut run) = lint(&options, &said);
+    if !found.missing.is_empty() {
         return EXIT_ERROR;
     }
+    // The runs after fixes say nothing of discovery again.
+    let quietly = |found: &discover::Discovery| found.missing.is_empty();
     if args.diff {
         let relint = |overlay: &Overlay| {
             let options = Options {
                 overlay: overlay.clone(),
                 ..options.clone()
             };
-            lint(&options).1.findings
+            lint(&options, &quietly).1.findings
         };
         let (planned, passes) = fix::plan_passes(
             &run.findings,
@@ -606,7 +611,7 @@ fn check(args: CheckArgs) -> i32 {
             }
             fixed += planned.fixed;
             passes += 1;
-            run = lint(&options).1;
+            run = lint(&options, &quietly).1;
         }
         if !habits.quiet {
             let plural = if fixed == 1 { "" } else { "s" };

@@ -32,7 +32,8 @@ pub(crate) struct Discovery {
     /// from its parent's, without a system call.
     pub(crate) canonical: Vec<Option<Arc<Path>>>,
     /// What the walk listed in each of `dirs` (`None` for a directory it did not list, such as
-    /// one named by a file argument): a directory is read once, not again when checked.
+    /// one named by a file argument, and for one it told a [`FoundAlong`] of, which was given
+    /// the listing): a directory is read once, not again when checked.
     pub(crate) listings: Vec<Option<Box<Listing>>>,
     /// The Terragrunt units (`terragrunt.hcl` files) found, in sorted order.
     pub(crate) terragrunt: Vec<PathBuf>,
@@ -170,18 +171,20 @@ pub(crate) trait FoundAlong {
 }
 
 /// [`discover`], telling `along` of the module directories that are sure to be found under the
-/// name the walk reaches them by, as it reaches them. Those are the directories of a walk of
-/// one directory argument that no symlink leads to: of the paths of one real directory,
-/// [`once_each`] keeps the one walked first unless a later one is its canonical path, and a
-/// path through a symlink never is. The others (and those of several arguments) are only in
-/// the [`Discovery`].
+/// name the walk reaches them by, as it reaches them. Those are the directories whose path is
+/// their canonical path (once `.` and `..` are folded, as [`absolute`] does): reached through
+/// real directories from the one argument, a directory whose absolute path is its canonical
+/// path. Of the paths of one real directory, [`once_each`] keeps that one. The others (and
+/// those of several arguments) are only in the [`Discovery`].
 pub(crate) fn discover_along(
     paths: &[PathBuf],
     exclude: &Excludes,
     respect_gitignore: bool,
     mut along: Option<&mut dyn FoundAlong>,
 ) -> Discovery {
-    if paths.len() != 1 {
+    // `link/..` folds to the directory holding `link`, which is not where it leads.
+    let is_canonical = |path: &Path| path.canonicalize().is_ok_and(|real| real == absolute(path));
+    if paths.len() != 1 || !paths.iter().all(|path| is_canonical(path)) {
         along = None;
     }
     // Module directories, each with what the walk knows of it.
@@ -339,11 +342,11 @@ impl Walker<'_> {
         out: &mut Discovery,
         mut along: Option<&mut (dyn FoundAlong + 'a)>,
     ) {
-        let diagnostics = &mut out.diagnostics;
         let canonical: Arc<Path> = match canonical.map_or_else(|| dir.canonicalize(), Ok) {
             Ok(c) => Arc::from(c),
             Err(error) => {
-                diagnostics.push(io_error(dir, &format!("cannot resolve directory: {error}")));
+                let message = format!("cannot resolve directory: {error}");
+                out.diagnostics.push(io_error(dir, &message));
                 return;
             }
         };
@@ -368,42 +371,12 @@ impl Walker<'_> {
             }
             return;
         }
-        let entries = match std::fs::read_dir(dir) {
-            Ok(entries) => entries,
-            Err(error) => {
-                diagnostics.push(io_error(dir, &format!("cannot read directory: {error}")));
-                return;
-            }
+        let Some((names, listing)) = read_entries(dir, &mut out.diagnostics) else {
+            return;
         };
         // Found before the directories below it, so that the walk finds them in sorted order.
         let shared_dir: Arc<Path> = Arc::from(dir);
         let place = found.reserve(Arc::clone(&shared_dir));
-        let mut names: Vec<(String, PathBuf, Kind)> = Vec::new();
-        // The configuration files, as the check of a module directory lists them (every entry,
-        // ignored or not); none if an entry could not be read, so the check reads it again.
-        let mut listing = Some(Listing::default());
-        for entry in entries {
-            match entry {
-                Ok(entry) => {
-                    if let Some(listing) = listing.as_mut() {
-                        listing.add(&entry);
-                    }
-                    names.push((
-                        entry.file_name().to_string_lossy().into_owned(),
-                        entry.path(),
-                        Kind::of(&entry),
-                    ));
-                }
-                Err(error) => {
-                    listing = None;
-                    diagnostics.push(io_error(
-                        dir,
-                        &format!("cannot read directory entry: {error}"),
-                    ));
-                }
-            }
-        }
-        names.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
         trail.ancestors.push(Arc::clone(&canonical));
         let entered = (trail.gitignores.as_mut()).is_some_and(|g| g.enter(dir, &mut out.notes));
         // The files first: whether this is a module directory is known before the walk goes
@@ -463,6 +436,54 @@ impl Walker<'_> {
         }
         trail.visited.insert(canonical, is_module);
     }
+}
+
+/// An entry of a directory: its name (shown lossily), path and kind.
+type DirEntry = (String, PathBuf, Kind);
+
+/// The entries of `dir` in the order of their paths, and its listing: none
+/// if an entry could not be read, so that the check of the directory reads it again. `None`
+/// if the directory cannot be read; the problems are `diagnostics`.
+fn read_entries(
+    dir: &Path,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(Vec<DirEntry>, Option<Listing>)> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) => {
+            diagnostics.push(io_error(dir, &format!("cannot read directory: {error}")));
+            return None;
+        }
+    };
+    let mut names: Vec<DirEntry> = Vec::new();
+    // The configuration files, as the check of a module directory lists them (every entry,
+    // ignored or not).
+    let mut listing = Some(Listing::default());
+    for entry in entries {
+        match entry {
+            Ok(entry) => {
+                if let Some(listing) = listing.as_mut() {
+                    listing.add(&entry);
+                }
+                names.push((
+                    entry.file_name().to_string_lossy().into_owned(),
+                    entry.path(),
+                    Kind::of(&entry),
+                ));
+            }
+            Err(error) => {
+                listing = None;
+                diagnostics.push(io_error(
+                    dir,
+                    &format!("cannot read directory entry: {error}"),
+                ));
+            }
+        }
+    }
+    // By path, not by name: a name that is not UTF-8 is shown lossily, out of the order of the
+    // bytes that paths sort by (and that `FoundAlong` is told of directories in).
+    names.sort_by(|a, b| a.1.cmp(&b.1));
+    Some((names, listing))
 }
 
 /// The module directories a discovery finds, as a map of directory to [`Walked`] would hold
@@ -911,6 +932,59 @@ mod tests {
         let found = discover_along(&given, &Excludes::default(), true, Some(&mut told));
         assert_eq!(found.dirs.len(), 3);
         assert!(told.found.is_empty() && told.walked.is_empty());
+    }
+
+    /// `link/..` folds to the directory holding `link`, not to where `link` leads: below such
+    /// a root, a directory's path is not its canonical path, and `once_each` may keep another
+    /// path of it. Nothing is told of; everything is found.
+    #[cfg(unix)]
+    #[test]
+    fn along_is_not_told_below_a_root_that_folds_elsewhere() {
+        let t = tree(&["real/a/main.tf", "real/inner/x.txt", "other/x.txt"]);
+        let root = t.path().canonicalize().expect("canonical");
+        let link = |to: &str, at: &str| {
+            std::os::unix::fs::symlink(root.join(to), root.join(at)).expect("symlink");
+        };
+        link("real/inner", "link");
+        link("other", "real/real");
+        link("real/a", "other/a");
+        let mut told = Told {
+            root: root.clone(),
+            ..Told::default()
+        };
+        let given = [root.join("link/..")];
+        let found = discover_along(&given, &Excludes::default(), true, Some(&mut told));
+        assert_eq!(found.dirs.len(), 1, "{:?}", found.dirs);
+        assert!(told.found.is_empty(), "{:?}", told.found);
+    }
+
+    /// Directories are told of in the order of their paths (bytes), whatever their names show
+    /// as: `\xf5` shows as U+FFFD, which sorts before U+10000 where its byte sorts after.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn along_is_told_in_the_order_of_paths_with_names_not_utf8() {
+        use std::ffi::OsStr;
+        use std::os::unix::ffi::OsStrExt;
+        let t = tree(&[]);
+        let root = t.path().canonicalize().expect("canonical");
+        for name in [&b"\xf5"[..], "\u{10000}".as_bytes()] {
+            let dir = root.join(OsStr::from_bytes(name));
+            fs::create_dir(&dir).expect("mkdir");
+            fs::write(dir.join("main.tf"), "").expect("write");
+        }
+        let mut told = Told {
+            root: root.clone(),
+            ..Told::default()
+        };
+        let found = discover_along(
+            std::slice::from_ref(&root),
+            &Excludes::default(),
+            true,
+            Some(&mut told),
+        );
+        let told: Vec<String> = told.found.iter().map(|(dir, ..)| dir.clone()).collect();
+        assert_eq!(told, rel(&root, &found.dirs));
+        assert_eq!(told.len(), 2);
     }
 
     #[test]

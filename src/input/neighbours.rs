@@ -106,8 +106,13 @@ impl SharedSummaries {
     /// Whether a directory's check should publish its files' summaries in case a directory
     /// checked later calls it: the run has asked for summaries, and there is room for more.
     pub(crate) fn wanted(&self) -> bool {
-        self.wanted.load(Ordering::Relaxed)
-            && self.published.load(Ordering::Relaxed) < PUBLISHED_FILES
+        self.wanted.load(Ordering::Relaxed) && self.has_room()
+    }
+
+    /// Whether fewer than [`PUBLISHED_FILES`] summaries are published: room for those of a
+    /// check that may have callers to come.
+    pub(crate) fn has_room(&self) -> bool {
+        self.published.load(Ordering::Relaxed) < PUBLISHED_FILES
     }
 
     /// How many files were parsed for their summary alone, apart from their directory's own

@@ -45,7 +45,8 @@ pub(crate) fn check_all<F: Finding + Send + 'static>(
     options: &Options,
     keep: &(dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
 ) -> RunResult<F> {
-    check_found(given, options, keep, |_| found).1
+    let said = |found: &Discovery| found.missing.is_empty();
+    check_found(given, options, keep, |_| found, &said).1
 }
 
 /// Finds what `given` (the command-line paths) names and checks it: every module directory,
@@ -53,26 +54,29 @@ pub(crate) fn check_all<F: Finding + Send + 'static>(
 /// Terragrunt tree (its paths shown relative to `given`). Runs on the current rayon pool.
 /// `keep` makes what the run keeps of a directory's findings (and of the findings of discovery
 /// and of the Terragrunt tree), on the thread that found them, as soon as they are all found.
-/// Returns what discovery found besides the directories (its notes, the arguments that name
-/// nothing); when some name nothing, nothing is checked.
+/// `said` is given what discovery found besides the directories (its notes, the arguments that
+/// name nothing) as soon as the walk is done, and says whether to go on: if not (a usage
+/// error), no more is checked. Returns that too.
 pub(crate) fn discover_and_check<F: Finding + Send + 'static>(
     given: &[PathBuf],
     (exclude, respect_gitignore): (&Excludes, bool),
     options: &Options,
     keep: &(dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
+    said: &(dyn Fn(&Discovery) -> bool + Sync),
 ) -> (Discovery, RunResult<F>) {
-    check_found(given, options, keep, |along| {
-        discover_along(given, exclude, respect_gitignore, Some(along))
-    })
+    let walk =
+        |along: &mut dyn FoundAlong| discover_along(given, exclude, respect_gitignore, Some(along));
+    check_found(given, options, keep, walk, said)
 }
 
 /// Checks the module directories `walk` finds, those it tells `along` of while it walks, the
-/// others once it is done; then the Terragrunt tree it found.
+/// others once it is done and `said` says to go on; then the Terragrunt tree it found.
 fn check_found<F: Finding + Send + 'static>(
     given: &[PathBuf],
     options: &Options,
     keep: &(dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
     walk: impl FnOnce(&mut dyn FoundAlong) -> Discovery + Send,
+    said: &(dyn Fn(&Discovery) -> bool + Sync),
 ) -> (Discovery, RunResult<F>) {
     // Keep only the findings of each directory: its modules and files are dropped as soon as it
     // is done. In output order, views named; each source sorted, as `merge_sorted` needs.
@@ -106,7 +110,7 @@ fn check_found<F: Finding + Send + 'static>(
             walking: Vec::new(),
         };
         found = walk(&mut along);
-        if !found.missing.is_empty() {
+        if !said(&found) {
             return;
         }
         for entry in ahead.complete(&mut found) {
@@ -122,7 +126,14 @@ fn check_found<F: Finding + Send + 'static>(
         // of peak RSS). The other threads go on from the oldest; their jobs for directories
         // taken here find them started.
         let waiting = ahead.waiting();
-        let (first, second) = waiting.split_at(waiting.len() / 2);
+        // Alone, in order: a module is then checked (and publishes its summaries, once the run
+        // has called one) before the directories after it that call it.
+        let middle = if rayon::current_num_threads() > 1 {
+            waiting.len() / 2
+        } else {
+            0
+        };
+        let (first, second) = waiting.split_at(middle);
         for half in [second, first] {
             (half.par_iter().with_max_len(1)).for_each(|entry| run.check(entry));
         }
@@ -140,7 +151,9 @@ fn check_found<F: Finding + Send + 'static>(
     let mut sources = Vec::with_capacity(entries.len() + 2);
     sources.push(kept(std::mem::take(&mut found.diagnostics)));
     for entry in &entries {
-        let (findings, files, bytes) = match entry.take_done() {
+        let done = entry.take_done();
+        debug_assert!(done.is_some(), "{} was not checked", entry.dir.display());
+        let (findings, files, bytes) = match done {
             Some(Done::Kept(kept)) => kept,
             // Checked before its turn, by a caller's check.
             Some(Done::Ahead((diagnostics, files, bytes))) => (kept(diagnostics), files, bytes),
@@ -173,13 +186,19 @@ impl<'a: 'scope, 'scope, F: Send + 'static> Run<'a, F> {
 impl<F: Send + 'static> Run<'_, F> {
     /// Checks the directory of `entry`, unless a caller's check took it first. It publishes
     /// its files' summaries if module directories (most likely its examples and tests, checked
-    /// after it, which call it) lie below it, or may.
+    /// after it, which call it) lie below it.
     fn check(&self, entry: &Entry<F>) {
         let Some(discovered) = entry.start() else {
             return;
         };
-        let below = entry.module_dirs_below.load(Ordering::Acquire);
-        let publish = below != BELOW_NONE || self.shared.wanted();
+        let publish = match entry.module_dirs_below.load(Ordering::Acquire) {
+            BELOW_SOME => true,
+            // Started before the walk is done below it: within the budget of summaries kept
+            // for callers that may come (most directories with sub-directories have no
+            // module directories there).
+            BELOW_MAYBE => self.shared.has_room(),
+            _ => self.shared.wanted(),
+        };
         let summaries = (self.shared, publish);
         let (diagnostics, files, bytes) =
             check_directory_isolated(&entry.dir, discovered, self.options, summaries);
@@ -252,6 +271,8 @@ enum State<F> {
     Waiting(Option<Box<Listing>>),
     Checking,
     Done(Done<F>),
+    /// Its findings were taken for the run's.
+    Reported,
 }
 
 /// [`Entry::module_dirs_below`]: none, some, or not known yet.
@@ -310,7 +331,7 @@ impl<F> Entry<F> {
     }
 
     fn take_done(&self) -> Option<Done<F>> {
-        match std::mem::replace(&mut *self.state(), State::Checking) {
+        match std::mem::replace(&mut *self.state(), State::Reported) {
             State::Done(done) => Some(done),
             _ => None,
         }
@@ -321,8 +342,8 @@ impl<F> Entry<F> {
 /// has told of so far, then every one discovery lists.
 struct Ahead<F> {
     /// Sorted by path, as the walk finds them and discovery lists them. Locked to add a
-    /// directory (once per directory) or to look one up (once per local module a check
-    /// calls), never while a directory is checked.
+    /// directory (once per directory), to look one up (once per local module a check calls),
+    /// and once or twice a run to go through them all; never while a directory is checked.
     entries: Mutex<Vec<Arc<Entry<F>>>>,
     options: Options,
 }
@@ -372,11 +393,17 @@ impl<F> Ahead<F> {
         let mut listings = std::mem::take(&mut found.listings);
         listings.resize_with(dirs.len(), || None);
         let mut entries = self.entries();
-        // The walk told of some of `dirs`, in the same order (see `discover_along`).
+        // The walk told of some of `dirs`, under the same paths, in the same order (see
+        // `discover_along`): a merge of two sorted lists. One told of and not listed (which
+        // `discover_along` rules out) is kept all the same, so that its findings are not lost.
         let mut told = std::mem::take(&mut *entries).into_iter().peekable();
         let mut rest = Vec::new();
         let listed = dirs.iter().zip(canonical.into_iter().zip(listings));
         for (index, (dir, (canonical, listing))) in listed.enumerate() {
+            while let Some(entry) = told.next_if(|entry| entry.dir < *dir) {
+                debug_assert!(false, "told of {}, not listed", entry.dir.display());
+                entries.push(entry);
+            }
             if let Some(entry) = told.next_if(|entry| entry.dir == *dir) {
                 entries.push(entry);
                 continue;
@@ -391,10 +418,8 @@ impl<F> Ahead<F> {
             entries.push(Arc::clone(&entry));
             rest.push(entry);
         }
-        debug_assert!(
-            told.next().is_none(),
-            "the walk told of a directory not listed"
-        );
+        debug_assert!(told.peek().is_none(), "told of a directory not listed");
+        entries.extend(told);
         rest
     }
 
@@ -679,7 +704,7 @@ mod tests {
         // parsed once on one thread.
         let streamed = one_thread.install(|| {
             let walk = (&Excludes::default(), false);
-            discover_and_check(&given, walk, &options, &whole).1
+            discover_and_check(&given, walk, &options, &whole, &|_| true).1
         });
         assert_eq!(streamed.parsed_apart, 0);
         assert_eq!(streamed.directories, 5);
@@ -727,7 +752,8 @@ mod tests {
                 .build()
                 .expect("a pool");
             let (found, during) = pool.install(|| {
-                discover_and_check(&given, (&Excludes::default(), true), &options, &whole)
+                let walk = (&Excludes::default(), true);
+                discover_and_check(&given, walk, &options, &whole, &|_| true)
             });
             assert_eq!(found.notes, notes);
             assert_eq!(described(&during.findings), described(&after.findings));

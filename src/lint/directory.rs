@@ -391,7 +391,8 @@ fn read_files(
             id
         })
         .collect();
-    // One file per job, for a thread with nothing else to do to take any (see `check_all`).
+    // One file per job, for a thread with nothing else to do to take any: rayon otherwise
+    // leaves a run of them to one thread, which the others, done, cannot take.
     let reads: Vec<Option<Read>> = (bytes.into_par_iter().zip(&names).zip(ids))
         .with_max_len(1)
         .map(|((read, name), id)| {
