@@ -184,7 +184,7 @@ pub(crate) fn discover_along(
 ) -> Discovery {
     // `link/..` folds to the directory holding `link`, which is not where it leads.
     let is_canonical = |path: &Path| path.canonicalize().is_ok_and(|real| real == absolute(path));
-    if paths.len() != 1 || !paths.iter().all(|path| is_canonical(path)) {
+    if !matches!(paths, [root] if is_canonical(root)) {
         along = None;
     }
     // Module directories, each with what the walk knows of it.

@@ -135,6 +135,8 @@ fn check_found<F: Finding + Send + 'static>(
         };
         let (first, second) = waiting.split_at(middle);
         for half in [second, first] {
+            // One directory per job: rayon otherwise leaves a run of them to one thread, which
+            // the others, done, cannot take (once a 6 ms tail in a 55 ms run).
             (half.par_iter().with_max_len(1)).for_each(|entry| run.check(entry));
         }
     });
@@ -223,11 +225,10 @@ impl<'a: 'scope, 'scope, F: Send + 'static> FoundAlong for Along<'_, 'a, 'scope,
         listing: Option<Box<Listing>>,
         subdirs: bool,
     ) {
-        let entry = Arc::new(Entry::new(dir, Some(Arc::clone(canonical)), listing));
         // Until the walk is done below it, module directories may lie there if it has
         // sub-directories.
         let below = if subdirs { BELOW_MAYBE } else { BELOW_NONE };
-        entry.module_dirs_below.store(below, Ordering::Release);
+        let entry = Arc::new(Entry::new(dir, Some(Arc::clone(canonical)), listing, below));
         self.run.ahead.add(Arc::clone(&entry));
         self.run.queue(self.scope, Arc::clone(&entry));
         self.walking.push(entry);
@@ -290,15 +291,17 @@ enum Done<F> {
 }
 
 impl<F> Entry<F> {
+    /// `below`: whether module directories lie below it (`BELOW_*`).
     fn new(
         dir: &Arc<Path>,
         canonical: Option<Arc<Path>>,
         listing: Option<Box<Listing>>,
+        below: u8,
     ) -> Entry<F> {
         Entry {
             dir: Arc::clone(dir),
             canonical,
-            module_dirs_below: AtomicU8::new(BELOW_MAYBE),
+            module_dirs_below: AtomicU8::new(below),
             state: Mutex::new(State::Waiting(listing)),
         }
     }
@@ -408,13 +411,12 @@ impl<F> Ahead<F> {
                 entries.push(entry);
                 continue;
             }
-            let entry = Arc::new(Entry::new(dir, canonical, listing));
             // Module directories below it follow it in sorted order.
             let below = dirs
                 .get(index + 1)
                 .is_some_and(|next| next.starts_with(dir));
             let below = if below { BELOW_SOME } else { BELOW_NONE };
-            entry.module_dirs_below.store(below, Ordering::Release);
+            let entry = Arc::new(Entry::new(dir, canonical, listing, below));
             entries.push(Arc::clone(&entry));
             rest.push(entry);
         }
