@@ -182,9 +182,14 @@ pub(crate) fn discover_along(
     respect_gitignore: bool,
     mut along: Option<&mut dyn FoundAlong>,
 ) -> Discovery {
-    // `link/..` folds to the directory holding `link`, which is not where it leads.
-    let is_canonical = |path: &Path| path.canonicalize().is_ok_and(|real| real == absolute(path));
-    if !matches!(paths, [root] if is_canonical(root)) {
+    // The one argument's canonical path, resolved once: the walk starts from it. Told of
+    // nothing unless it is the argument's absolute path: `link/..` folds to the directory
+    // holding `link`, which is not where it leads.
+    let mut root_canonical = match paths {
+        [root] => root.canonicalize().ok(),
+        _ => None,
+    };
+    if !matches!((paths, &root_canonical), ([root], Some(real)) if *real == absolute(root)) {
         along = None;
     }
     // Module directories, each with what the walk knows of it.
@@ -208,7 +213,8 @@ pub(crate) fn discover_along(
                         module_dirs: 0,
                     };
                     let roots = (&mut found, &mut units);
-                    walker.walk(path, None, &mut trail, roots, &mut out, along.take());
+                    let canonical = root_canonical.take();
+                    walker.walk(path, canonical, &mut trail, roots, &mut out, along.take());
                 }
             }
             Ok(_) => {
