@@ -19,9 +19,9 @@
 #   --bin PATH   measure this tflint-merge binary instead of building the checkout's (to compare
 #                two builds on the same trees)
 #
-# Times come from wait4(2) (user+system CPU, peak RSS) and a monotonic clock (wall), per run.
-# CPU time is the figure to trust on a shared machine; wall times and the -j speed-up need an
-# idle one.
+# Times come from wait4(2) (user+system CPU) and a monotonic clock (wall), per run of the
+# program forked directly; peak RSS from three more runs of each under /usr/bin/time. CPU time
+# is the figure to trust on a shared machine; wall times and the -j speed-up need an idle one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -100,51 +100,64 @@ trees = [("corpus", "../shared/corpus", corpus),
 trees = [t for t in trees if t[2]]
 threads = ["1", str(cores)] if cores > 1 else ["1"]
 
-def run(tool, j, path):
-    """One run: (cpu seconds, wall seconds, peak RSS in KiB, files, bytes). Forked by hand, as
-    subprocess reaps the child itself and loses its rusage: wait4 gives the CPU time of the
-    child and its children to the microsecond. The peak RSS comes from /usr/bin/time, which
-    runs the program: a process forked from Python counts Python's memory in its own peak."""
+def argv_of(tool, j, path):
     if tool == "lint":
-        argv = [lint, "--stats", "--format", "short", "-j", j, path]
-    else:
-        argv = [floor, "-j", j, path]
-    rss_file = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"bench-rss-{os.getpid()}")
-    argv = ["/usr/bin/time", "-o", rss_file, "-f", "%M"] + argv
-    out_r, out_w = os.pipe()
+        return [lint, "--stats", "--format", "short", "-j", j, path]
+    return [floor, "-j", j, path]
+
+def spawn(argv):
+    """Runs argv with its output in a file: (output, rusage, wall seconds). Forked by hand, as
+    subprocess reaps the child itself and loses its rusage: wait4 gives the CPU time of the
+    child and its children to the microsecond. A file, not a pipe: this script reading a pipe
+    wakes at each write and takes a core from the program while it runs (the corpus's -j 2
+    speed-up read 0.02-0.05 lower)."""
+    out_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"bench-out-{os.getpid()}")
+    out = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     start = time.monotonic()
     pid = os.fork()
     if pid == 0:
-        os.dup2(out_w, 1)
-        os.dup2(out_w, 2)
-        os.close(out_r)
-        os.close(out_w)
+        os.dup2(out, 1)
+        os.dup2(out, 2)
+        os.close(out)
         try:
             os.execv(argv[0], argv)
         finally:
             os._exit(127)
-    os.close(out_w)
-    chunks = []
-    while True:
-        chunk = os.read(out_r, 1 << 16)
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(out_r)
+    os.close(out)
     _, status, usage = os.wait4(pid, 0)
     wall = time.monotonic() - start
+    with open(out_path, "rb") as f:
+        output = f.read()
+    os.remove(out_path)
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         sys.exit(f"error: {' '.join(argv)} exited with {code}")
+    return output, usage, wall
+
+def run(tool, j, path):
+    """One run, the program forked directly: (cpu seconds, wall seconds, files, bytes). No
+    wrapper stands between: one (/usr/bin/time, as this script used before) adds its own exec
+    and exit, 1-3 ms, to every wall time, which lowers every -j speed-up of a quick tree."""
+    out, usage, wall = spawn(argv_of(tool, j, path))
     stats = {}
-    for line in b"".join(chunks).decode(errors="replace").splitlines():
+    for line in out.decode(errors="replace").splitlines():
         if "bytes=" in line:
             stats = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
+    return (usage.ru_utime + usage.ru_stime, wall,
+            int(stats.get("files", 0)), int(stats.get("bytes", 0)))
+
+def peak_rss(tool, j, path):
+    """Peak RSS in KiB of one run, from /usr/bin/time, which runs the program: a process forked
+    from Python counts Python's memory in its own peak (Linux keeps the peak across exec)."""
+    rss_file = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"bench-rss-{os.getpid()}")
+    spawn(["/usr/bin/time", "-o", rss_file, "-f", "%M"] + argv_of(tool, j, path))
     with open(rss_file) as f:
         rss = int(f.read().split()[-1])
     os.remove(rss_file)
-    return (usage.ru_utime + usage.ru_stime, wall, rss,
-            int(stats.get("files", 0)), int(stats.get("bytes", 0)))
+    return rss
+
+# Peak RSS varies little from run to run: the median of this many runs of each.
+RSS_RUNS = 3
 
 rows = {}
 for key, _, path in trees:
@@ -157,14 +170,19 @@ for key, _, path in trees:
             for j in threads:
                 samples.setdefault((tool, j), []).append(run(tool, j, path))
         done += 1
+    rss = {}
+    for _ in range(1 if quick == "true" else RSS_RUNS):
+        for tool in ("floor", "lint"):
+            for j in threads:
+                rss.setdefault((tool, j), []).append(peak_rss(tool, j, path))
     for (tool, j), got in samples.items():
         rows[(key, tool, j)] = dict(
             cpu=statistics.median(s[0] for s in got), wall=statistics.median(s[1] for s in got),
-            rss=statistics.median(s[2] for s in got), files=got[0][3], bytes=got[0][4],
+            rss=statistics.median(rss[(tool, j)]), files=got[0][2], bytes=got[0][3],
             runs=len(got))
 
 print(f"cores: {cores}; medians of at least {runs} alternating runs (see runs); "
-      "CPU = user + system")
+      f"CPU = user + system; peak RSS: median of {1 if quick == 'true' else RSS_RUNS} runs")
 print(f"{'tree':<26} {'tool':<6} {'-j':>3} {'files':>7} {'bytes':>11} {'cpu_s':>7} {'wall_s':>7}"
       f" {'MB/s':>7} {'rss_MB':>7} {'runs':>5}")
 for key, name, _ in trees:
