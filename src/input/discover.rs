@@ -10,7 +10,7 @@
 //! The walk also collects Terragrunt units (`terragrunt.hcl` files), checked as one tree by
 //! `crate::terragrunt`; the `.hcl` files they reference are found by following references.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -194,7 +194,10 @@ pub(crate) fn discover_along(
     }
     // Module directories, each with what the walk knows of it.
     let mut found = Found::default();
-    let mut units = BTreeSet::new();
+    // Terragrunt units, each with its canonical path when the walk knows it (a regular file
+    // in a directory whose canonical path is known): canonicalising each unit resolves every
+    // component of its path again (90,000 `readlink`s for 10,000 units).
+    let mut units = Units::new();
     let mut out = Discovery::default();
     for path in paths {
         let walker = Walker {
@@ -220,7 +223,7 @@ pub(crate) fn discover_along(
             Ok(_) => {
                 let dir = parent_dir(path);
                 if !walker.is_excluded(path) && is_terragrunt_unit(path) {
-                    units.insert(path.clone());
+                    units.insert(path.clone(), None);
                 }
                 if !walker.is_excluded(path) && has_config_files(&dir) {
                     found.or_default(dir);
@@ -250,7 +253,7 @@ pub(crate) fn discover_along(
         out.canonical.push(canonical);
         out.listings.push(listing);
     }
-    let units = units.into_iter().map(|unit| (Arc::from(unit), None, ()));
+    let units = (units.into_iter()).map(|(unit, canonical)| (Arc::from(unit), canonical, ()));
     out.terragrunt = (once_each(units, "file", &mut out.notes).into_iter())
         .map(|(unit, _, ())| unit.to_path_buf())
         .collect();
@@ -344,7 +347,7 @@ impl Walker<'_> {
         dir: &Path,
         canonical: Option<PathBuf>,
         trail: &mut Trail,
-        (found, units): (&mut Found, &mut BTreeSet<PathBuf>),
+        (found, units): (&mut Found, &mut Units),
         out: &mut Discovery,
         mut along: Option<&mut (dyn FoundAlong + 'a)>,
     ) {
@@ -402,7 +405,11 @@ impl Walker<'_> {
             } else if classify(&name).is_some() {
                 is_module = true;
             } else if is_terragrunt_unit_name(&name) {
-                units.insert(path);
+                // A symlink's canonical path is where it leads: resolved later.
+                let known = (path.file_name())
+                    .filter(|_| matches!(kind, Kind::Other))
+                    .map(|name| Arc::from(canonical.join(name)));
+                units.insert(path, known);
             }
         }
         // Boxed: most places that hold a directory's listing slot hold none (72 bytes each).
@@ -446,6 +453,9 @@ impl Walker<'_> {
 
 /// An entry of a directory: its name (shown lossily), path and kind.
 type DirEntry = (String, PathBuf, Kind);
+
+/// The Terragrunt units found, each with its canonical path if the walk knows it.
+type Units = BTreeMap<PathBuf, Option<Arc<Path>>>;
 
 /// The entries of `dir` in the order of their paths, and its listing: none
 /// if an entry could not be read, so that the check of the directory reads it again. `None`
@@ -811,6 +821,37 @@ mod tests {
             true,
         );
         assert!(deleted.missing.is_empty() && deleted.terragrunt.is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_unit_reached_through_a_symlink_is_checked_once_at_its_real_path() {
+        // The walk knows the canonical path of a real unit file and resolves a symlinked one:
+        // both name the same file, whichever the walk meets first.
+        for (real, link) in [("a", "b"), ("z", "b")] {
+            let t = tree(&[&format!("live/{real}/terragrunt.hcl")]);
+            let root = t.path().canonicalize().expect("canonical");
+            std::fs::create_dir(root.join("live").join(link)).expect("mkdir");
+            std::os::unix::fs::symlink(
+                format!("../{real}/terragrunt.hcl"),
+                root.join(format!("live/{link}/terragrunt.hcl")),
+            )
+            .expect("symlink");
+            let found = discover(std::slice::from_ref(&root), &Excludes::default(), true);
+            assert_eq!(
+                rel(&root, &found.terragrunt),
+                [format!("live/{real}/terragrunt.hcl")]
+            );
+            let notes: Vec<String> = (found.notes.iter())
+                .map(|n| n.replace(&display_path(&root), "ROOT"))
+                .collect();
+            assert_eq!(
+                notes,
+                [format!(
+                    "ROOT/live/{link}/terragrunt.hcl: the same file as ROOT/live/{real}/terragrunt.hcl, checked once"
+                )]
+            );
+        }
     }
 
     #[test]

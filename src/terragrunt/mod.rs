@@ -16,6 +16,7 @@
 
 pub(crate) mod graph;
 pub(crate) mod paths;
+pub(crate) mod probe;
 pub(crate) mod refs;
 pub(crate) mod resolve;
 
@@ -34,6 +35,7 @@ use crate::syntax::File;
 
 use graph::Digraph;
 use paths::{Displayer, dir_of};
+use probe::Probe;
 use refs::{Extracted, RefKind, Reference};
 use resolve::{Env, Missing, Outcome};
 
@@ -492,8 +494,9 @@ impl Builder {
     fn resolve_wave(&mut self) {
         let batch = std::mem::take(&mut self.to_resolve);
         let tree = &self.tree;
-        let resolved: Vec<Vec<Outcome>> =
-            batch.par_iter().map(|&n| resolve_node(tree, n)).collect();
+        let resolved: Vec<Vec<Outcome>> = (batch.par_iter())
+            .map_init(Probe::default, |probe, &n| resolve_node(tree, n, probe))
+            .collect();
         for (&n, outcomes) in batch.iter().zip(resolved) {
             let node = self.tree.nodes[n];
             for (reference, outcome) in outcomes.into_iter().enumerate() {
@@ -534,14 +537,14 @@ impl Builder {
 }
 
 /// Resolves every reference of one node, in reference order.
-fn resolve_node(tree: &Tree, n: usize) -> Vec<Outcome> {
+fn resolve_node(tree: &Tree, n: usize, probe: &Probe) -> Vec<Outcome> {
     let node = tree.nodes[n];
     let file = &tree.files[node.file];
     let references = &file.extracted.references;
     if references.is_empty() {
         return Vec::new();
     }
-    if is_stack_template(&tree.files[node.unit].path) {
+    if is_stack_template(&tree.files[node.unit].path, probe) {
         return vec![Outcome::Deferred; references.len()];
     }
     let text = &tree.sources.get(file.id).text;
@@ -551,6 +554,7 @@ fn resolve_node(tree: &Tree, n: usize) -> Vec<Outcome> {
         included: node.file != node.unit,
         includes: &[],
         text,
+        probe,
     };
     // Includes first: `get_parent_terragrunt_dir()` elsewhere in the file names their targets.
     let mut outcomes: BTreeMap<usize, Outcome> = BTreeMap::new();
@@ -592,7 +596,7 @@ fn resolve_node(tree: &Tree, n: usize) -> Vec<Outcome> {
 /// in a catalog (`catalog/units/<name>/terragrunt.hcl`), or below a directory holding
 /// `terragrunt.stack.hcl` (where generated copies live). Its relative paths, and the values it
 /// reads from its stack, exist only in the generated copy.
-fn is_stack_template(unit: &Path) -> bool {
+fn is_stack_template(unit: &Path, probe: &Probe) -> bool {
     let dir = dir_of(unit);
     let in_catalog = dir.ancestors().any(|d| {
         d.file_name().is_some_and(|n| n == "units")
@@ -604,7 +608,7 @@ fn is_stack_template(unit: &Path) -> bool {
         || dir
             .ancestors()
             .skip(1)
-            .any(|d| d.join(TERRAGRUNT_STACK).is_file())
+            .any(|d| probe.is_file(&d.join(TERRAGRUNT_STACK)))
 }
 
 /// How a missing target is described: (label at the path, note).

@@ -13,6 +13,7 @@ use crate::syntax::native::{TemplatePart, expr_template_parts};
 use crate::syntax::{Expr, ExprKind};
 
 use super::paths::{clean, relative};
+use super::probe::Probe;
 use super::refs::RefKind;
 
 /// Terragrunt's default configuration file name.
@@ -33,6 +34,8 @@ pub(crate) struct Env<'a> {
     pub(crate) includes: &'a [(Option<String>, PathBuf)],
     /// The file's text: a native template's parts are read from it.
     pub(crate) text: &'a str,
+    /// What is at the paths looked at.
+    pub(crate) probe: &'a Probe,
 }
 
 /// Why a path could not be worked out.
@@ -97,9 +100,8 @@ pub(crate) fn resolve(kind: RefKind, optional: bool, path: &Expr, env: &Env) -> 
     } else {
         clean(&env.config_dir.join(written))
     };
-    let meta = std::fs::metadata(&target);
-    let is_dir = meta.as_ref().is_ok_and(|m| m.is_dir());
-    let exists = meta.is_ok();
+    let is_dir = env.probe.is_dir(&target);
+    let exists = env.probe.exists(&target);
     match kind {
         RefKind::Include | RefKind::Import => match (exists, is_dir) {
             (true, false) => Outcome::Found(target),
@@ -117,7 +119,7 @@ pub(crate) fn resolve(kind: RefKind, optional: bool, path: &Expr, env: &Env) -> 
                 // Terragrunt reads `terragrunt.hcl`, else `terragrunt.hcl.json`.
                 let native = target.join(DEFAULT_CONFIG);
                 let json = target.join(TERRAGRUNT_UNIT_JSON);
-                let config = if !native.is_file() && json.is_file() {
+                let config = if !env.probe.is_file(&native) && env.probe.is_file(&json) {
                     json
                 } else {
                     native
@@ -126,7 +128,7 @@ pub(crate) fn resolve(kind: RefKind, optional: bool, path: &Expr, env: &Env) -> 
             } else {
                 (target.clone(), Missing::NoSuchPath)
             };
-            if config.is_file() {
+            if env.probe.is_file(&config) {
                 Outcome::Found(config)
             } else if optional {
                 Outcome::Absent
@@ -180,13 +182,13 @@ fn call(name: &str, args: &[Expr], span: Span, env: &Env) -> Result<String, Stop
         "find_in_parent_folders" if args.len() <= 2 => {
             let wanted = string_arg(0)?;
             let name = wanted.clone().unwrap_or_else(|| DEFAULT_CONFIG.to_string());
-            match find_in_parent_folders(env.config_dir, &name) {
+            match find_in_parent_folders(env.config_dir, &name, env.probe) {
                 Some(found) => Ok(found.to_string_lossy().into_owned()),
                 None => match string_arg(1)? {
                     Some(fallback) => Ok(fallback),
                     None => Err(Stop::NotInParents {
                         root_hcl: if wanted.is_none() || name == DEFAULT_CONFIG {
-                            find_in_parent_folders(env.config_dir, ROOT_CONFIG)
+                            find_in_parent_folders(env.config_dir, ROOT_CONFIG, env.probe)
                         } else {
                             None
                         },
@@ -220,7 +222,7 @@ fn call(name: &str, args: &[Expr], span: Span, env: &Env) -> Result<String, Stop
         "get_repo_root" | "get_path_to_repo_root" | "get_path_from_repo_root"
             if args.is_empty() =>
         {
-            let Some(root) = repo_root(env.config_dir) else {
+            let Some(root) = repo_root(env.config_dir, env.probe) else {
                 return Err(Stop::Unresolvable {
                     span,
                     why: format!(
@@ -267,11 +269,15 @@ fn parent_dir(name: &str, label: Option<String>, span: Span, env: &Env) -> Resul
 
 /// Terragrunt's search: the nearest folder *above* `config_dir` holding `name` (a file or a
 /// directory; `name` may have several components).
-pub(crate) fn find_in_parent_folders(config_dir: &Path, name: &str) -> Option<PathBuf> {
+pub(crate) fn find_in_parent_folders(
+    config_dir: &Path,
+    name: &str,
+    probe: &Probe,
+) -> Option<PathBuf> {
     let mut dir = config_dir.parent();
     while let Some(current) = dir {
         let candidate = clean(&current.join(name));
-        if candidate.exists() {
+        if probe.exists(&candidate) {
             return Some(candidate);
         }
         dir = current.parent();
@@ -280,9 +286,9 @@ pub(crate) fn find_in_parent_folders(config_dir: &Path, name: &str) -> Option<Pa
 }
 
 /// The nearest folder (from `dir` up) holding `.git`.
-pub(crate) fn repo_root(dir: &Path) -> Option<PathBuf> {
+pub(crate) fn repo_root(dir: &Path, probe: &Probe) -> Option<PathBuf> {
     dir.ancestors()
-        .find(|d| d.join(".git").exists())
+        .find(|d| probe.exists(&d.join(".git")))
         .map(Path::to_path_buf)
 }
 
@@ -315,6 +321,7 @@ mod tests {
             included: config_dir != file_dir,
             includes,
             text: &text,
+            probe: &Probe::default(),
         };
         eval(&file.body.attributes[0].expr, &env)
     }
