@@ -20,8 +20,9 @@
 #                two builds on the same trees)
 #
 # Times come from wait4(2) (user+system CPU) and a monotonic clock (wall), per run of the
-# program forked directly; peak RSS from three more runs of each under /usr/bin/time. CPU time
-# is the figure to trust on a shared machine; wall times and the -j speed-up need an idle one.
+# program started directly (posix_spawn, its output in a file); peak RSS from three more runs of
+# each under /usr/bin/time. CPU time is the figure to trust on a shared machine; wall times and
+# the -j speed-up need an idle one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -106,26 +107,21 @@ def argv_of(tool, j, path):
     return [floor, "-j", j, path]
 
 def spawn(argv):
-    """Runs argv with its output in a file: (output, rusage, wall seconds). Forked by hand, as
-    subprocess reaps the child itself and loses its rusage: wait4 gives the CPU time of the
-    child and its children to the microsecond. A file, not a pipe: this script reading a pipe
-    wakes at each write and takes a core from the program while it runs (the corpus's -j 2
-    speed-up read 0.02-0.05 lower)."""
+    """Runs argv with its output in a file: (output, rusage, wall seconds). posix_spawn, not
+    fork: forking this script copies its page tables before the exec, about 1 ms of every wall
+    time that is not the program's. wait4 gives the CPU time of the child and its children to
+    the microsecond (subprocess reaps the child itself and loses it). A file, not a pipe: this
+    script reading a pipe wakes at each write and takes a core from the program while it runs
+    (the corpus's -j 2 speed-up read 0.02-0.05 lower)."""
     out_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"bench-out-{os.getpid()}")
     out = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     start = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        os.dup2(out, 1)
-        os.dup2(out, 2)
-        os.close(out)
-        try:
-            os.execv(argv[0], argv)
-        finally:
-            os._exit(127)
-    os.close(out)
+    pid = os.posix_spawn(argv[0], argv, os.environ,
+                         file_actions=[(os.POSIX_SPAWN_DUP2, out, 1),
+                                       (os.POSIX_SPAWN_DUP2, out, 2)])
     _, status, usage = os.wait4(pid, 0)
     wall = time.monotonic() - start
+    os.close(out)
     with open(out_path, "rb") as f:
         output = f.read()
     os.remove(out_path)
@@ -135,9 +131,9 @@ def spawn(argv):
     return output, usage, wall
 
 def run(tool, j, path):
-    """One run, the program forked directly: (cpu seconds, wall seconds, files, bytes). No
-    wrapper stands between: one (/usr/bin/time, as this script used before) adds its own exec
-    and exit, 1-3 ms, to every wall time, which lowers every -j speed-up of a quick tree."""
+    """One run of the program itself: (cpu seconds, wall seconds, files, bytes). No wrapper
+    stands between: one (/usr/bin/time, as this script used before) adds its own exec and exit,
+    1-3 ms, to every wall time, which lowers every -j speed-up of a quick tree."""
     out, usage, wall = spawn(argv_of(tool, j, path))
     stats = {}
     for line in out.decode(errors="replace").splitlines():
@@ -147,8 +143,9 @@ def run(tool, j, path):
             int(stats.get("files", 0)), int(stats.get("bytes", 0)))
 
 def peak_rss(tool, j, path):
-    """Peak RSS in KiB of one run, from /usr/bin/time, which runs the program: a process forked
-    from Python counts Python's memory in its own peak (Linux keeps the peak across exec)."""
+    """Peak RSS in KiB of one run, from /usr/bin/time, which runs the program: a process
+    started from Python counts Python's memory in its own peak (Linux keeps the peak across
+    exec, and a posix_spawn child shares the parent's memory until it)."""
     rss_file = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"bench-rss-{os.getpid()}")
     spawn(["/usr/bin/time", "-o", rss_file, "-f", "%M"] + argv_of(tool, j, path))
     with open(rss_file) as f:
