@@ -140,18 +140,32 @@ fn check_found<F: Finding + Send + 'static>(
             (half.par_iter().with_max_len(1)).for_each(|entry| run.check(entry));
         }
     });
-    let (terragrunt_findings, terragrunt) = tree.unwrap_or_default();
+    let discovered = kept(std::mem::take(&mut found.diagnostics));
+    let mut result = collect(&ahead, &kept, discovered, tree.unwrap_or_default());
+    result.parsed_apart = shared.parsed_apart();
+    (found, result)
+}
+
+/// What a run found, in output order (discovery's findings, then each directory's in the order
+/// of their paths, then the Terragrunt tree's), and what it covered, once every directory in
+/// `ahead` is checked.
+fn collect<F: Finding>(
+    ahead: &Ahead<F>,
+    kept: &impl Fn(Vec<Diagnostic>) -> Vec<F>,
+    discovered: Vec<F>,
+    (tree_findings, tree): (Vec<F>, TreeResult),
+) -> RunResult<F> {
     let entries = ahead.take_entries();
     let dirs: Vec<&Path> = entries.iter().map(|entry| &*entry.dir).collect();
     let mut run = RunResult {
         findings: Vec::new(),
-        directories: entries.len() + unit_dirs(&dirs, &terragrunt.units),
-        files: terragrunt.files,
-        bytes: terragrunt.bytes,
-        parsed_apart: shared.parsed_apart(),
+        directories: entries.len() + unit_dirs(&dirs, &tree.units),
+        files: tree.files,
+        bytes: tree.bytes,
+        parsed_apart: 0,
     };
     let mut sources = Vec::with_capacity(entries.len() + 2);
-    sources.push(kept(std::mem::take(&mut found.diagnostics)));
+    sources.push(discovered);
     for entry in &entries {
         let done = entry.take_done();
         debug_assert!(done.is_some(), "{} was not checked", entry.dir.display());
@@ -165,9 +179,9 @@ fn check_found<F: Finding + Send + 'static>(
         run.bytes += bytes;
         sources.push(findings);
     }
-    sources.push(terragrunt_findings);
+    sources.push(tree_findings);
     run.findings = diagnostic::merge_sorted(sources);
-    (found, run)
+    run
 }
 
 /// What the checks of a run share.
