@@ -141,14 +141,16 @@ fn check_found<F: Finding + Send + 'static>(
         }
     });
     let discovered = kept(std::mem::take(&mut found.diagnostics));
-    let mut result = collect(&ahead, &kept, discovered, tree.unwrap_or_default());
-    result.parsed_apart = shared.parsed_apart();
-    (found, result)
+    let run = RunResult {
+        parsed_apart: shared.parsed_apart(),
+        ..collect(&ahead, &kept, discovered, tree.unwrap_or_default())
+    };
+    (found, run)
 }
 
 /// What a run found, in output order (discovery's findings, then each directory's in the order
 /// of their paths, then the Terragrunt tree's), and what it covered, once every directory in
-/// `ahead` is checked.
+/// `ahead` is checked. The count of files parsed apart is left to the caller.
 fn collect<F: Finding>(
     ahead: &Ahead<F>,
     kept: &impl Fn(Vec<Diagnostic>) -> Vec<F>,

@@ -18,10 +18,10 @@ enum Entry {
     /// Nothing, or nothing this process may look at (as `Path::exists` says).
     Missing,
     Directory,
-    /// A file, or anything else that is not a directory.
-    Other {
-        is_file: bool,
-    },
+    /// A regular file.
+    File,
+    /// Anything else: a FIFO, a socket, a device.
+    Other,
 }
 
 /// Answers about paths, each asked of the file system once.
@@ -37,9 +37,8 @@ impl Probe {
         }
         let entry = match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => Entry::Directory,
-            Ok(meta) => Entry::Other {
-                is_file: meta.is_file(),
-            },
+            Ok(meta) if meta.is_file() => Entry::File,
+            Ok(_) => Entry::Other,
             Err(_) => Entry::Missing,
         };
         self.known.borrow_mut().insert(path.to_path_buf(), entry);
@@ -58,7 +57,7 @@ impl Probe {
 
     /// `Path::is_file`.
     pub(crate) fn is_file(&self, path: &Path) -> bool {
-        self.entry(path) == Entry::Other { is_file: true }
+        self.entry(path) == Entry::File
     }
 }
 
