@@ -55,10 +55,12 @@ pub(crate) fn check_tree(
     let mut diagnostics = ignore::apply(diagnostics, &directives, &tree.sources, settings);
     diagnostics.extend(malformed);
     diagnostic::sort(&mut diagnostics);
-    TreeResult {
+    let result = TreeResult {
         diagnostics,
         units: tree.units().map(|f| tree.files[f].path.clone()).collect(),
         files: tree.live_file_indexes().count(),
         bytes: tree.live_file_indexes().map(|f| tree.files[f].bytes).sum(),
-    }
+    };
+    tree.free();
+    result
 }
