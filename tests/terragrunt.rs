@@ -286,6 +286,65 @@ fn units_and_modules_are_checked_in_one_run() {
     );
 }
 
+/// On two threads the units are parsed while the walk goes on, and the tree's load starts
+/// from them; on one, the load parses them. Both give the same findings, in the same order,
+/// for every format: references resolved (a dependency cycle, a missing dependency), a file
+/// that does not parse, one that is not UTF-8, and units reached through symlinks.
+#[cfg(unix)]
+#[test]
+fn units_parsed_during_the_walk_give_what_the_load_gives() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let include = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n";
+    let dependency = |on: &str| format!("dependency \"d\" {{\n  config_path = \"../{on}\"\n}}\n");
+    let files: [(&str, Vec<u8>); 6] = [
+        ("live/root.hcl", b"locals {\n  region = \"x\"\n}\n".to_vec()),
+        (
+            "live/a/terragrunt.hcl",
+            format!("{include}{}", dependency("b")).into_bytes(),
+        ),
+        ("live/b/terragrunt.hcl", dependency("a").into_bytes()),
+        ("live/c/terragrunt.hcl", dependency("gone").into_bytes()),
+        ("live/d/terragrunt.hcl", b"locals {\n".to_vec()),
+        ("live/e/terragrunt.hcl", b"\xff\xfe".to_vec()),
+    ];
+    for (path, bytes) in files {
+        let path = t.path().join(path);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(path, bytes).expect("write");
+    }
+    std::os::unix::fs::symlink(t.path().join("live/c"), t.path().join("live/l")).expect("link");
+    std::fs::create_dir(t.path().join("live/s")).expect("mkdir");
+    let unit = t.path().join("live/a/terragrunt.hcl");
+    std::os::unix::fs::symlink(unit, t.path().join("live/s/terragrunt.hcl")).expect("link");
+
+    for format in ["short", "json", "sarif"] {
+        let run = |threads: &str| {
+            let args = [
+                "--format",
+                format,
+                "--fail-on",
+                "notice",
+                "-j",
+                threads,
+                ".",
+            ];
+            let out = tflint_merge(t.path(), &args);
+            assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+            stdout(&out)
+        };
+        let one = run("1");
+        for rule in [
+            "terragrunt_dependency_cycle",
+            "terragrunt_config_path_missing",
+            "syntax_error",
+            "read_error",
+        ] {
+            assert!(one.contains(rule), "{format}: no {rule} in\n{one}");
+        }
+        assert_eq!(run("2"), one, "{format}");
+    }
+}
+
 #[test]
 fn graph_prints_the_hierarchy() {
     let out = tflint_merge(fixtures(), &["graph", "canonical", "--format", "json"]);

@@ -955,6 +955,7 @@ fn graph(args: GraphArgs) -> i32 {
     let found = discover::discover(&given, &exclude, true);
     let tree = terragrunt::Tree::load(
         &found.terragrunt,
+        Vec::new(),
         terragrunt::paths::Displayer::new(&given),
         DEFAULT_MAX_FILE_BYTES,
         &Overlay::default(),

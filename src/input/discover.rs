@@ -164,6 +164,9 @@ pub(crate) trait FoundAlong {
         listing: Option<Box<Listing>>,
         subdirs: bool,
     );
+    /// `unit` is a Terragrunt unit (`terragrunt.hcl`), found in the order the walk goes in;
+    /// [`Discovery::terragrunt`] lists it too.
+    fn unit_found(&mut self, unit: &Path);
     /// The walk is done with `dir`, the directory of the last `module_found` it has not yet
     /// been done with, and with everything below it; `module_dirs_below` says whether it found
     /// module directories there.
@@ -409,6 +412,9 @@ impl Walker<'_> {
                 let known = (path.file_name())
                     .filter(|_| matches!(kind, Kind::Other))
                     .map(|name| Arc::from(canonical.join(name)));
+                if let Some(along) = along.as_deref_mut() {
+                    along.unit_found(&path);
+                }
                 units.insert(path, known);
             }
         }
@@ -892,12 +898,14 @@ mod tests {
     }
 
     /// What a walk tells [`FoundAlong`] of: (directory, listed, has sub-directories) when it
-    /// finds one, (directory, module directories below) when it is done with it.
+    /// finds one, (directory, module directories below) when it is done with it, and the
+    /// Terragrunt units.
     #[derive(Default)]
     struct Told {
         root: PathBuf,
         found: Vec<(String, bool, bool)>,
         walked: Vec<(String, bool)>,
+        units: Vec<String>,
     }
 
     impl FoundAlong for Told {
@@ -912,10 +920,65 @@ mod tests {
             self.found.push((dir, listing.is_some(), subdirs));
         }
 
+        fn unit_found(&mut self, unit: &Path) {
+            self.units.push(rel(&self.root, &[unit]).remove(0));
+        }
+
         fn module_walked(&mut self, dir: &Path, module_dirs_below: bool) {
             let dir = rel(&self.root, &[dir]).remove(0);
             self.walked.push((dir, module_dirs_below));
         }
+    }
+
+    /// The walk tells of the units it reaches without a symlinked directory, in the order it
+    /// goes in (a directory's files before its sub-directories), a symlinked unit file too;
+    /// the discovery lists them in sorted order, each real unit once. A run of several
+    /// arguments tells of none.
+    #[cfg(unix)]
+    #[test]
+    fn along_is_told_of_the_units_the_walk_reaches_in_its_order() {
+        let t = tree(&[
+            "live/a/terragrunt.hcl",
+            "live/b/terragrunt.hcl",
+            "live/b/c/terragrunt.hcl",
+            "live/root.hcl",
+        ]);
+        let root = t.path().canonicalize().expect("canonical");
+        let link = |to: &str, at: &str| {
+            std::os::unix::fs::symlink(root.join(to), root.join(at)).expect("symlink");
+        };
+        link("live/b", "live/l");
+        std::fs::create_dir(root.join("live/d")).expect("mkdir");
+        link("live/a/terragrunt.hcl", "live/d/terragrunt.hcl");
+        let mut told = Told {
+            root: root.clone(),
+            ..Told::default()
+        };
+        let given = [root.clone()];
+        let found = discover_along(&given, &Excludes::default(), true, Some(&mut told));
+        assert_eq!(
+            told.units,
+            [
+                "live/a/terragrunt.hcl",
+                "live/b/terragrunt.hcl",
+                "live/b/c/terragrunt.hcl",
+                "live/d/terragrunt.hcl",
+            ]
+        );
+        assert_eq!(
+            rel(&root, &found.terragrunt),
+            [
+                "live/a/terragrunt.hcl",
+                "live/b/c/terragrunt.hcl",
+                "live/b/terragrunt.hcl"
+            ]
+        );
+
+        let mut told = Told::default();
+        let given = [root.join("live/a"), root.join("live/b")];
+        let found = discover_along(&given, &Excludes::default(), true, Some(&mut told));
+        assert_eq!(found.terragrunt.len(), 3);
+        assert!(told.units.is_empty());
     }
 
     /// The walk tells of the module directories it reaches without a symlink, in sorted order,

@@ -19,6 +19,7 @@ use crate::source::display_path;
 use crate::terragrunt::paths::absolute;
 
 use super::directory::{Discovered, Options, check_listed_directory, name_views};
+use super::preload::Preload;
 use super::run::internal_error;
 use super::tree::{TreeResult, check_tree};
 
@@ -91,9 +92,12 @@ fn check_found<F: Finding + Send + 'static>(
     // by its own directory's check when the run has it.
     let ahead = Arc::new(Ahead::new(options));
     let shared = Arc::new(SharedSummaries::with_ahead(Arc::clone(&ahead) as _));
+    // With one thread, the units are parsed when the tree is loaded, as they would be here.
+    let preload = (rayon::current_num_threads() > 1).then(Preload::default);
     let run = &Run {
         ahead: &ahead,
         shared: &shared,
+        preload: preload.as_ref(),
         options,
         kept: &kept,
     };
@@ -118,7 +122,7 @@ fn check_found<F: Finding + Send + 'static>(
         }
         // The Terragrunt tree first, on the walk's thread: one job, which can be long, started
         // before the shorter ones rather than left to end the run alone.
-        let mut checked = check_tree_isolated(&found.terragrunt, given, options);
+        let mut checked = check_tree_isolated(&found.terragrunt, run.preload, given, options);
         tree = Some((kept(std::mem::take(&mut checked.diagnostics)), checked));
         // Then the directories still waiting, from the middle on and then the first half, each
         // in order: the walk's thread would take its jobs newest first, which checked modules
@@ -190,6 +194,8 @@ fn collect<F: Finding>(
 struct Run<'a, F> {
     ahead: &'a Arc<Ahead<F>>,
     shared: &'a Arc<SharedSummaries>,
+    /// The Terragrunt units the walk finds, each parsed in a job of its own.
+    preload: Option<&'a Preload>,
     options: &'a Options,
     kept: &'a (dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
 }
@@ -248,6 +254,14 @@ impl<'a: 'scope, 'scope, F: Send + 'static> FoundAlong for Along<'_, 'a, 'scope,
         self.run.ahead.add(Arc::clone(&entry));
         self.run.queue(self.scope, Arc::clone(&entry));
         self.walking.push(entry);
+    }
+
+    fn unit_found(&mut self, unit: &Path) {
+        if let Some(preload) = self.run.preload {
+            let unit = preload.add(unit);
+            let options = self.run.options;
+            (self.scope).spawn(move |_| unit.parse(options.max_file_bytes, &options.overlay));
+        }
     }
 
     fn module_walked(&mut self, dir: &Path, module_dirs_below: bool) {
@@ -547,10 +561,18 @@ fn check_directory_isolated(
     }
 }
 
-fn check_tree_isolated(units: &[PathBuf], given: &[PathBuf], options: &Options) -> TreeResult {
+/// Checks the tree of `units`, those of them in `preload` parsed there.
+fn check_tree_isolated(
+    units: &[PathBuf],
+    preload: Option<&Preload>,
+    given: &[PathBuf],
+    options: &Options,
+) -> TreeResult {
     let check = || {
-        let max = options.max_file_bytes;
-        check_tree(units, given, &options.settings, max, &options.overlay)
+        let (max, overlay) = (options.max_file_bytes, &options.overlay);
+        // Here, so that a panic in a unit's parse is the tree's crash, as in its load.
+        let preparsed = preload.map(|p| p.finish(max, overlay)).unwrap_or_default();
+        check_tree((units, preparsed), given, &options.settings, max, overlay)
     };
     catch_unwind(AssertUnwindSafe(check)).unwrap_or_else(|panic| {
         let root = units
@@ -778,5 +800,76 @@ mod tests {
             let counts = |run: &RunResult| (run.directories, run.files, run.bytes);
             assert_eq!(counts(&during), counts(&after), "{threads} threads");
         }
+    }
+
+    /// Units parsed while the walk goes on (two threads; see [`Preload`]) give the findings the
+    /// tree's own load gives (one thread), and those of checking the tree on its own: with
+    /// includes and dependencies resolved, files that do not parse or are not UTF-8, a unit
+    /// reached through a symlinked directory (not parsed during the walk) and a symlinked unit
+    /// file (parsed during the walk, then not a unit of its own). With the rules on:
+    /// `tests/terragrunt.rs`.
+    #[cfg(unix)]
+    #[test]
+    fn units_parsed_during_the_walk_give_the_findings_of_the_load() {
+        let include = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n";
+        let root = write_tree(&[
+            ("live/root.hcl", "locals {\n  region = \"x\"\n}\n"),
+            (
+                "live/a/terragrunt.hcl",
+                &format!("{include}dependency \"b\" {{\n  config_path = \"../b\"\n}}\n"),
+            ),
+            (
+                "live/b/terragrunt.hcl",
+                "dependency \"a\" {\n  config_path = \"../a\"\n}\n",
+            ),
+            (
+                "live/c/terragrunt.hcl",
+                "dependency \"gone\" {\n  config_path = \"../gone\"\n}\n",
+            ),
+            ("live/d/terragrunt.hcl", "locals {\n"),
+            ("live/f/terragrunt.hcl", include),
+        ]);
+        std::fs::create_dir_all(root.path().join("live/e")).expect("mkdir");
+        std::fs::write(root.path().join("live/e/terragrunt.hcl"), b"\xff\xfe").expect("write");
+        let link = |to: &str, at: &str| {
+            std::os::unix::fs::symlink(root.path().join(to), root.path().join(at))
+                .expect("symlink");
+        };
+        link("live/c", "live/l");
+        std::fs::create_dir(root.path().join("live/s")).expect("mkdir");
+        link("live/f/terragrunt.hcl", "live/s/terragrunt.hcl");
+        let options = options();
+        let given = [root.path().to_path_buf()];
+        let found = discover(&given, &Excludes::default(), true);
+        let (max, overlay) = (options.max_file_bytes, &options.overlay);
+        let alone = check_tree(
+            (&found.terragrunt, Vec::new()),
+            &given,
+            &options.settings,
+            max,
+            overlay,
+        );
+        let rules: BTreeSet<&str> = alone.diagnostics.iter().map(|d| d.rule.as_str()).collect();
+        assert_eq!(rules, BTreeSet::from(["read_error", "syntax_error"]));
+        assert_eq!(alone.units.len(), 6);
+        let mut runs = Vec::new();
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a pool");
+            let (_, run) = pool.install(|| {
+                let walk = (&Excludes::default(), true);
+                discover_and_check(&given, walk, &options, &whole, &|_| true)
+            });
+            assert_eq!(
+                described(&run.findings),
+                described(&alone.diagnostics),
+                "{threads} threads"
+            );
+            runs.push((run.directories, run.files, run.bytes));
+        }
+        assert_eq!(runs[0], runs[1]);
+        assert_eq!(runs[0].1, alone.files);
     }
 }

@@ -25,6 +25,7 @@ pub(crate) mod helpers;
 pub(crate) mod ignore;
 pub(crate) mod legacy_module;
 pub(crate) mod null_module_version;
+pub(crate) mod preload;
 pub(crate) mod registry;
 pub(crate) mod removed_provisioner;
 pub(crate) mod run;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::diagnostic::{self, Diagnostic};
 use crate::input::overlay::Overlay;
+use crate::terragrunt::Preparsed;
 use crate::terragrunt::Tree;
 use crate::terragrunt::paths::Displayer;
 
@@ -23,9 +24,10 @@ pub(crate) struct TreeResult {
 
 /// Loads the tree of `units` (paths of `terragrunt.hcl` files), runs the enabled Terragrunt
 /// rules, applies inline ignores, and returns the sorted findings. Paths are shown relative to
-/// the `given` command-line paths; overlaid files are read from `overlay`.
+/// the `given` command-line paths; overlaid files are read from `overlay`. `preparsed` are
+/// units parsed already (see [`super::preload`]).
 pub(crate) fn check_tree(
-    units: &[PathBuf],
+    (units, preparsed): (&[PathBuf], Vec<Preparsed>),
     given: &[PathBuf],
     settings: &RuleSettings,
     max_file_bytes: u64,
@@ -34,7 +36,13 @@ pub(crate) fn check_tree(
     if units.is_empty() {
         return TreeResult::default();
     }
-    let tree = Tree::load(units, Displayer::new(given), max_file_bytes, overlay);
+    let tree = Tree::load(
+        units,
+        preparsed,
+        Displayer::new(given),
+        max_file_bytes,
+        overlay,
+    );
     let mut diagnostics: Vec<Diagnostic> = tree
         .live_file_indexes()
         .flat_map(|f| tree.files[f].diagnostics.iter().cloned())

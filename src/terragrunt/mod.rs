@@ -32,6 +32,7 @@ pub(crate) use crate::knowledge::files::TERRAGRUNT_UNIT as UNIT_FILE;
 use crate::knowledge::files::{TERRAGRUNT_STACK, terragrunt_syntax};
 use crate::source::{FileId, SourceFile, SourceFiles};
 use crate::syntax::File;
+use crate::syntax::Parsed;
 
 use graph::Digraph;
 use paths::{Displayer, dir_of};
@@ -145,9 +146,11 @@ fn replaced_by_unit(unit: &File, strategy: MergeStrategy, reference: &Reference)
 
 impl Tree {
     /// Reads, parses and resolves everything `units` refer to, transitively, taking the text
-    /// of overlaid files from `overlay`.
+    /// of overlaid files from `overlay`. `preparsed` are units parsed already, the n-th as file
+    /// n (see `lint::preload`).
     pub(crate) fn load(
         units: &[PathBuf],
+        preparsed: Vec<Preparsed>,
         displayer: Displayer,
         max_file_bytes: u64,
         overlay: &Overlay,
@@ -158,9 +161,11 @@ impl Tree {
                 ..Tree::default()
             },
             by_path: HashMap::new(),
+            preparsed: HashMap::new(),
             to_parse: Vec::new(),
             to_resolve: Vec::new(),
         };
+        builder.adopt(preparsed);
         let mut seeds: Vec<PathBuf> = units.iter().map(|u| paths::absolute(u)).collect();
         seeds.sort();
         seeds.dedup();
@@ -418,19 +423,39 @@ impl Tree {
 struct Builder {
     tree: Tree,
     by_path: HashMap<PathBuf, usize>,
+    /// Files parsed before the load (see `lint::preload`), their sources recorded, by path: taken
+    /// by [`Builder::file`] instead of parsed again.
+    preparsed: HashMap<PathBuf, Loaded>,
     to_parse: Vec<usize>,
     to_resolve: Vec<usize>,
 }
 
 impl Builder {
-    /// The index of the file at `path`, queued for parsing when new.
+    /// Records the sources of files parsed before the load, in order: each was parsed as the
+    /// file the next id names.
+    fn adopt(&mut self, preparsed: Vec<Preparsed>) {
+        for Preparsed {
+            path,
+            read,
+            extracted,
+        } in preparsed
+        {
+            let parsed_as = FileId(self.tree.sources.len() as u32);
+            let loaded = record(&self.tree.displayer, &mut self.tree.sources, &path, read);
+            debug_assert_eq!(loaded.0, parsed_as, "{}", path.display());
+            self.preparsed.insert(path, (loaded, extracted));
+        }
+    }
+
+    /// The index of the file at `path`, queued for parsing when new and not parsed already.
     fn file(&mut self, path: PathBuf) -> usize {
         if let Some(&index) = self.by_path.get(&path) {
             return index;
         }
         let index = self.tree.files.len();
         self.by_path.insert(path.clone(), index);
-        self.tree.files.push(TgFile {
+        let preparsed = self.preparsed.remove(&path);
+        let mut file = TgFile {
             path,
             id: FileId(0),
             parsed: None,
@@ -438,8 +463,12 @@ impl Builder {
             diagnostics: Vec::new(),
             is_unit: false,
             bytes: 0,
-        });
-        self.to_parse.push(index);
+        };
+        match preparsed {
+            Some(loaded) => file.fill(loaded),
+            None => self.to_parse.push(index),
+        }
+        self.tree.files.push(file);
         index
     }
 
@@ -460,43 +489,20 @@ impl Builder {
         if batch.is_empty() {
             return;
         }
+        // Ids follow batch order: `record` gives each file the next.
         let base = self.tree.sources.len();
-        let reads: Vec<Read> = batch
+        let reads: Vec<(Read, Extracted)> = batch
             .par_iter()
             .enumerate()
             .map(|(i, &f)| {
                 let id = FileId((base + i) as u32);
-                let path = &self.tree.files[f].path;
-                read_and_parse(path, id, terragrunt_syntax(path), max_bytes, overlay)
+                load_file(&self.tree.files[f].path, id, max_bytes, overlay)
             })
             .collect();
-        for (&f, read) in batch.iter().zip(reads) {
-            let shown = self.tree.displayer.path(&self.tree.files[f].path);
-            let loaded: LoadedSource =
-                read.into_file(shown.clone(), &mut self.tree.sources, Reader::Terragrunt);
-            // Every file has an id, even one that could not be read: ids follow batch order.
-            let id = loaded
-                .id
-                .unwrap_or_else(|| self.tree.sources.add(SourceFile::new(shown, String::new())));
-            let file = &mut self.tree.files[f];
-            file.id = id;
-            file.bytes = loaded.bytes;
-            file.parsed = loaded.parsed;
-            file.diagnostics = loaded.diagnostics;
-        }
-        let sources = &self.tree.sources;
-        let extracted: Vec<Extracted> = batch
-            .par_iter()
-            .map(|&f| {
-                self.tree.files[f]
-                    .parsed
-                    .as_ref()
-                    .map(|file| refs::extract(file, sources))
-                    .unwrap_or_default()
-            })
-            .collect();
-        for (&f, extracted) in batch.iter().zip(extracted) {
-            self.tree.files[f].extracted = extracted;
+        for (&f, (read, extracted)) in batch.iter().zip(reads) {
+            let path = &self.tree.files[f].path;
+            let loaded = record(&self.tree.displayer, &mut self.tree.sources, path, read);
+            self.tree.files[f].fill((loaded, extracted));
         }
     }
 
@@ -543,6 +549,60 @@ impl Builder {
             }
         }
     }
+}
+
+/// A file's id, what reading it gave, and its references.
+type Loaded = ((FileId, LoadedSource), Extracted);
+
+impl TgFile {
+    fn fill(&mut self, ((id, loaded), extracted): Loaded) {
+        self.id = id;
+        self.bytes = loaded.bytes;
+        self.parsed = loaded.parsed;
+        self.diagnostics = loaded.diagnostics;
+        self.extracted = extracted;
+    }
+}
+
+/// A file read and parsed before the tree's load, and its references.
+pub(crate) struct Preparsed {
+    /// Absolute and lexically clean, as the tree names its files.
+    pub(crate) path: PathBuf,
+    pub(crate) read: Read,
+    pub(crate) extracted: Extracted,
+}
+
+/// Reads and parses the file at `path` (absolute and clean) as file `id`, and extracts its
+/// references.
+pub(crate) fn load_file(
+    path: &Path,
+    id: FileId,
+    max_bytes: u64,
+    overlay: &Overlay,
+) -> (Read, Extracted) {
+    let read = read_and_parse(path, id, terragrunt_syntax(path), max_bytes, overlay);
+    let extracted = match &read {
+        Read::Parsed {
+            text,
+            parsed: Parsed { file: Ok(file), .. },
+        } => refs::extract(file, text),
+        _ => Extracted::default(),
+    };
+    (read, extracted)
+}
+
+/// Records the source of the file at `path` in `sources`, as the next id: every file has one,
+/// even one that could not be read.
+fn record(
+    displayer: &Displayer,
+    sources: &mut SourceFiles,
+    path: &Path,
+    read: Read,
+) -> (FileId, LoadedSource) {
+    let shown = displayer.path(path);
+    let loaded = read.into_file(shown.clone(), sources, Reader::Terragrunt);
+    let id = (loaded.id).unwrap_or_else(|| sources.add(SourceFile::new(shown, String::new())));
+    (id, loaded)
 }
 
 /// Resolves every reference of one node, in reference order.

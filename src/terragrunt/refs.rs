@@ -2,7 +2,7 @@
 //! `dependency`/`dependencies` blocks and `read_terragrunt_config(...)` calls, and every
 //! function call (for rules that look for particular functions).
 
-use crate::source::{SourceFiles, Span};
+use crate::source::Span;
 use crate::syntax::native::{TemplatePart, expr_template_parts};
 use crate::syntax::{Block, Body, Expr, ExprKind, File, TraversalStep};
 
@@ -80,9 +80,8 @@ pub(crate) struct Extracted {
     pub(crate) calls: Vec<Call>,
 }
 
-/// Reads the references of a parsed native file.
-pub(crate) fn extract(file: &File, files: &SourceFiles) -> Extracted {
-    let text = &files.get(file.id).text;
+/// Reads the references of a parsed native file, whose text is `text`.
+pub(crate) fn extract(file: &File, text: &str) -> Extracted {
     let mut out = Extracted::default();
     let walker = Walker { text };
     for block in &file.body.blocks {

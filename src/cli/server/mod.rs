@@ -431,8 +431,8 @@ impl<'a> Server<'a> {
                     let given = [root.clone()];
                     let found = discover(&given, &excludes, true);
                     let (settings, max) = (&options.settings, options.max_file_bytes);
-                    let tree =
-                        check_tree(&found.terragrunt, &given, settings, max, &options.overlay);
+                    let units = (&found.terragrunt[..], Vec::new());
+                    let tree = check_tree(units, &given, settings, max, &options.overlay);
                     Checked {
                         findings: tree.diagnostics,
                         ..Checked::default()

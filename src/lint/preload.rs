@@ -1,0 +1,213 @@
+//! Terragrunt units read and parsed while the walk that finds them goes on.
+//!
+//! A tree is loaded once the walk is done: loading starts from every unit. In a tree of 10,000
+//! units the walk was 90 ms of a 310 ms run on two threads, one thread's work (a directory
+//! read per unit), and the other threads had nothing to do meanwhile. So the run makes a job of
+//! each unit the walk finds (read it, parse it, extract its references), which the other
+//! threads take while the walk goes on; [`Preload::finish`] does what is left once the walk is
+//! done, and [`Tree::load`](crate::terragrunt::Tree::load) starts from what it gives instead of reading the units
+//! (that run: 273 ms, medians of 15 alternating runs).
+//!
+//! The unit found n-th is parsed as file n, and `Tree::load` records the units' sources first,
+//! in that order. The walk is one thread's and its order is fixed, so the ids are the same
+//! from run to run (and no output depends on them: findings are sorted by path and position).
+//! A unit the walk tells of that the run then drops (a symlink to another unit) keeps its
+//! source, which no file of the tree names.
+
+use std::any::Any;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+
+use rayon::prelude::*;
+
+use crate::input::overlay::Overlay;
+use crate::source::FileId;
+use crate::terragrunt::paths::absolute;
+use crate::terragrunt::{Preparsed, load_file};
+
+/// The units of one walk, in the order found.
+#[derive(Default)]
+pub(crate) struct Preload {
+    units: Mutex<Vec<Arc<Unit>>>,
+}
+
+/// A unit the walk found.
+pub(crate) struct Unit {
+    /// As the walk found it.
+    path: PathBuf,
+    id: FileId,
+    state: Mutex<State>,
+    /// Told when the unit leaves [`State::Parsing`].
+    parsed: Condvar,
+}
+
+enum State {
+    Waiting,
+    Parsing,
+    Parsed(Preparsed),
+    /// Parsing it panicked: the tree's load raises the panic again, and the run reports the
+    /// tree's crash as it would have if the load had parsed it.
+    Panicked(Box<dyn Any + Send>),
+    /// [`Preload::finish`] has taken it.
+    Taken,
+}
+
+impl Preload {
+    /// Records `unit` as the next unit found. Parsing it ([`Unit::parse`]) is the caller's job.
+    pub(crate) fn add(&self, unit: &Path) -> Arc<Unit> {
+        let mut units = lock(&self.units);
+        let unit = Arc::new(Unit {
+            path: unit.to_path_buf(),
+            id: FileId(units.len() as u32),
+            state: Mutex::new(State::Waiting),
+            parsed: Condvar::new(),
+        });
+        units.push(Arc::clone(&unit));
+        unit
+    }
+
+    /// Every unit added, parsed, in the order added: those no job has started on are parsed
+    /// here, in parallel, and those a job is parsing are waited for. Raises the panic of a
+    /// parse that panicked.
+    pub(crate) fn finish(&self, max_bytes: u64, overlay: &Overlay) -> Vec<Preparsed> {
+        let units = std::mem::take(&mut *lock(&self.units));
+        (units.par_iter()).for_each(|unit| unit.parse(max_bytes, overlay));
+        units.iter().map(|unit| unit.take()).collect()
+    }
+}
+
+impl Unit {
+    /// Reads and parses the unit, unless a job has started on it already.
+    pub(crate) fn parse(&self, max_bytes: u64, overlay: &Overlay) {
+        {
+            let mut state = lock(&self.state);
+            if !matches!(*state, State::Waiting) {
+                return;
+            }
+            *state = State::Parsing;
+        }
+        let parse = || {
+            let path = absolute(&self.path);
+            let (read, extracted) = load_file(&path, self.id, max_bytes, overlay);
+            Preparsed {
+                path,
+                read,
+                extracted,
+            }
+        };
+        // A job's panic would end the whole run (rayon raises it where the jobs are waited
+        // for), not just the tree's check.
+        *lock(&self.state) = match catch_unwind(AssertUnwindSafe(parse)) {
+            Ok(parsed) => State::Parsed(parsed),
+            Err(panic) => State::Panicked(panic),
+        };
+        self.parsed.notify_all();
+    }
+
+    /// The parsed unit, waiting for the job parsing it. Called once per unit, after
+    /// [`Unit::parse`].
+    fn take(&self) -> Preparsed {
+        let mut state = lock(&self.state);
+        loop {
+            match std::mem::replace(&mut *state, State::Taken) {
+                State::Parsed(parsed) => return parsed,
+                State::Panicked(panic) => resume_unwind(panic),
+                State::Parsing => {
+                    // Another thread is parsing it (parsing waits on nothing), so it ends.
+                    *state = State::Parsing;
+                    state = (self.parsed.wait(state)).unwrap_or_else(PoisonError::into_inner);
+                }
+                State::Waiting | State::Taken => {
+                    unreachable!(
+                        "{} taken before it was parsed, or twice",
+                        self.path.display()
+                    )
+                }
+            }
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::read::{DEFAULT_MAX_FILE_BYTES as MAX, INJECT_PANIC, Read};
+    use crate::syntax::Parsed;
+
+    fn write(dir: &Path, path: &str, bytes: &[u8]) -> PathBuf {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(&path, bytes).expect("write");
+        path
+    }
+
+    /// Every unit comes back in the order added, parsed as the file its place names, with its
+    /// references: one a job parsed before `finish` is not read again; the others, readable
+    /// or not, `finish` parses.
+    #[test]
+    fn finish_gives_every_unit_in_order_each_as_the_file_of_its_place() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let include = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n";
+        let units = [
+            write(dir.path(), "a/terragrunt.hcl", b"locals {\n"),
+            write(dir.path(), "b/terragrunt.hcl", include.as_bytes()),
+            write(dir.path(), "c/terragrunt.hcl", b"\xff\xfe"),
+            dir.path().join("gone/terragrunt.hcl"),
+        ];
+        let overlay = Overlay::default();
+        let preload = Preload::default();
+        let added: Vec<Arc<Unit>> = units.iter().map(|unit| preload.add(unit)).collect();
+        // As a job would; then the file changes, which a second read would see.
+        added[0].parse(MAX, &overlay);
+        std::fs::write(&units[0], "locals {}\n").expect("write");
+
+        let parsed = preload.finish(MAX, &overlay);
+        let paths: Vec<&Path> = parsed.iter().map(|unit| unit.path.as_path()).collect();
+        let absolute: Vec<PathBuf> = units.iter().map(|unit| absolute(unit)).collect();
+        assert_eq!(
+            paths,
+            absolute.iter().map(PathBuf::as_path).collect::<Vec<_>>()
+        );
+        match &parsed[0].read {
+            Read::Parsed { text, parsed } => {
+                assert_eq!(text, "locals {\n");
+                assert!(parsed.file.is_err(), "parsed before the file changed");
+            }
+            _ => panic!("a was read"),
+        }
+        match &parsed[1].read {
+            Read::Parsed {
+                parsed: Parsed { file: Ok(file), .. },
+                ..
+            } => assert_eq!(file.id, FileId(1)),
+            _ => panic!("b was parsed"),
+        }
+        assert_eq!(parsed[1].extracted.references.len(), 1);
+        assert!(matches!(parsed[2].read, Read::NotUtf8 { .. }));
+        assert!(matches!(parsed[3].read, Read::Unreadable(_)));
+        assert!(parsed[3].extracted.references.is_empty());
+    }
+
+    /// A parse that panics in its job does not end the job's thread's work: the panic is
+    /// raised where the tree is loaded, whose check reports it as the tree's crash.
+    #[test]
+    fn a_parse_that_panics_is_raised_by_finish() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fine = write(dir.path(), "a/terragrunt.hcl", b"locals {}\n");
+        let crashing = write(dir.path(), INJECT_PANIC, b"");
+        let preload = Preload::default();
+        preload.add(&fine);
+        let overlay = Overlay::default();
+        let job = catch_unwind(AssertUnwindSafe(|| {
+            preload.add(&crashing).parse(MAX, &overlay)
+        }));
+        assert!(job.is_ok(), "the job returns");
+        let finished = catch_unwind(AssertUnwindSafe(|| preload.finish(MAX, &overlay)));
+        assert!(finished.is_err(), "the panic is raised again");
+    }
+}
