@@ -183,15 +183,6 @@ impl Tree {
         tree
     }
 
-    /// Frees the tree on every thread of the pool. Its files' syntax trees are most of what it
-    /// holds, a myriad of small allocations, which took one thread 21 ms for 10,000 units while
-    /// the others had nothing left to do (9 ms on two threads; the run's wall time at `-j 2`,
-    /// 324 -> 310 ms, medians of 31 alternating runs).
-    pub(crate) fn free(mut self) {
-        let files = std::mem::take(&mut self.files);
-        files.into_par_iter().with_min_len(64).for_each(drop);
-    }
-
     fn liveness(&self) -> Vec<bool> {
         self.reach(&self.unit_roots())
     }
