@@ -93,7 +93,8 @@ fn check_found<F: Finding + Send + 'static>(
     let ahead = Arc::new(Ahead::new(options));
     let shared = Arc::new(SharedSummaries::with_ahead(Arc::clone(&ahead) as _));
     // With one thread, the units are parsed when the tree is loaded, as they would be here.
-    let preload = (rayon::current_num_threads() > 1).then(Preload::default);
+    let (max, overlay) = (options.max_file_bytes, &options.overlay);
+    let preload = (rayon::current_num_threads() > 1).then(|| Preload::new(given, max, overlay));
     let run = &Run {
         ahead: &ahead,
         shared: &shared,
@@ -195,7 +196,7 @@ struct Run<'a, F> {
     ahead: &'a Arc<Ahead<F>>,
     shared: &'a Arc<SharedSummaries>,
     /// The Terragrunt units the walk finds, each parsed in a job of its own.
-    preload: Option<&'a Preload>,
+    preload: Option<&'a Preload<'a>>,
     options: &'a Options,
     kept: &'a (dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
 }
@@ -259,8 +260,7 @@ impl<'a: 'scope, 'scope, F: Send + 'static> FoundAlong for Along<'_, 'a, 'scope,
     fn unit_found(&mut self, unit: &Path) {
         if let Some(preload) = self.run.preload {
             let unit = preload.add(unit);
-            let options = self.run.options;
-            (self.scope).spawn(move |_| unit.parse(options.max_file_bytes, &options.overlay));
+            self.scope.spawn(move |_| preload.parse(&unit));
         }
     }
 
@@ -571,7 +571,7 @@ fn check_tree_isolated(
     let check = || {
         let (max, overlay) = (options.max_file_bytes, &options.overlay);
         // Here, so that a panic in a unit's parse is the tree's crash, as in its load.
-        let preparsed = preload.map(|p| p.finish(max, overlay)).unwrap_or_default();
+        let preparsed = preload.map(Preload::finish).unwrap_or_default();
         check_tree((units, preparsed), given, &options.settings, max, overlay)
     };
     catch_unwind(AssertUnwindSafe(check)).unwrap_or_else(|panic| {

@@ -23,12 +23,15 @@ use rayon::prelude::*;
 
 use crate::input::overlay::Overlay;
 use crate::source::FileId;
-use crate::terragrunt::paths::absolute;
+use crate::terragrunt::paths::{Displayer, absolute};
 use crate::terragrunt::{Preparsed, load_file};
 
-/// The units of one walk, in the order found.
-#[derive(Default)]
-pub(crate) struct Preload {
+/// The units of one walk, in the order found, and how to read them.
+pub(crate) struct Preload<'a> {
+    /// Shows paths as the tree's load does.
+    displayer: Displayer,
+    max_bytes: u64,
+    overlay: &'a Overlay,
     units: Mutex<Vec<Arc<Unit>>>,
 }
 
@@ -45,7 +48,7 @@ pub(crate) struct Unit {
 enum State {
     Waiting,
     Parsing,
-    Parsed(Preparsed),
+    Parsed(Box<Preparsed>),
     /// Parsing it panicked: the tree's load raises the panic again, and the run reports the
     /// tree's crash as it would have if the load had parsed it.
     Panicked(Box<dyn Any + Send>),
@@ -53,8 +56,20 @@ enum State {
     Taken,
 }
 
-impl Preload {
-    /// Records `unit` as the next unit found. Parsing it ([`Unit::parse`]) is the caller's job.
+impl<'a> Preload<'a> {
+    /// Units read as a check of `given` (the command-line paths) reads them: files at most
+    /// `max_bytes` long, overlaid ones from `overlay`.
+    pub(crate) fn new(given: &[PathBuf], max_bytes: u64, overlay: &'a Overlay) -> Preload<'a> {
+        Preload {
+            displayer: Displayer::new(given),
+            max_bytes,
+            overlay,
+            units: Mutex::default(),
+        }
+    }
+
+    /// Records `unit` as the next unit found. Parsing it ([`Preload::parse`]) is the caller's
+    /// job.
     pub(crate) fn add(&self, unit: &Path) -> Arc<Unit> {
         let mut units = lock(&self.units);
         let unit = Arc::new(Unit {
@@ -70,48 +85,50 @@ impl Preload {
     /// Every unit added, parsed, in the order added: those no job has started on are parsed
     /// here, in parallel, and those a job is parsing are waited for. Raises the panic of a
     /// parse that panicked.
-    pub(crate) fn finish(&self, max_bytes: u64, overlay: &Overlay) -> Vec<Preparsed> {
+    pub(crate) fn finish(&self) -> Vec<Preparsed> {
         let units = std::mem::take(&mut *lock(&self.units));
-        (units.par_iter()).for_each(|unit| unit.parse(max_bytes, overlay));
+        (units.par_iter()).for_each(|unit| self.parse(unit));
         units.iter().map(|unit| unit.take()).collect()
     }
-}
 
-impl Unit {
-    /// Reads and parses the unit, unless a job has started on it already.
-    pub(crate) fn parse(&self, max_bytes: u64, overlay: &Overlay) {
+    /// Reads and parses `unit`, unless a job has started on it already.
+    pub(crate) fn parse(&self, unit: &Unit) {
         {
-            let mut state = lock(&self.state);
+            let mut state = lock(&unit.state);
             if !matches!(*state, State::Waiting) {
                 return;
             }
             *state = State::Parsing;
         }
         let parse = || {
-            let path = absolute(&self.path);
-            let (read, extracted) = load_file(&path, self.id, max_bytes, overlay);
+            let path = absolute(&unit.path);
+            let shown = self.displayer.path(&path);
+            let (read, extracted) = load_file(&path, unit.id, self.max_bytes, self.overlay);
             Preparsed {
                 path,
+                shown,
                 read,
                 extracted,
             }
         };
         // A job's panic would end the whole run (rayon raises it where the jobs are waited
         // for), not just the tree's check.
-        *lock(&self.state) = match catch_unwind(AssertUnwindSafe(parse)) {
-            Ok(parsed) => State::Parsed(parsed),
+        *lock(&unit.state) = match catch_unwind(AssertUnwindSafe(parse)) {
+            Ok(parsed) => State::Parsed(Box::new(parsed)),
             Err(panic) => State::Panicked(panic),
         };
-        self.parsed.notify_all();
+        unit.parsed.notify_all();
     }
+}
 
+impl Unit {
     /// The parsed unit, waiting for the job parsing it. Called once per unit, after
-    /// [`Unit::parse`].
+    /// [`Preload::parse`].
     fn take(&self) -> Preparsed {
         let mut state = lock(&self.state);
         loop {
             match std::mem::replace(&mut *state, State::Taken) {
-                State::Parsed(parsed) => return parsed,
+                State::Parsed(parsed) => return *parsed,
                 State::Panicked(panic) => resume_unwind(panic),
                 State::Parsing => {
                     // Another thread is parsing it (parsing waits on nothing), so it ends.
@@ -160,19 +177,21 @@ mod tests {
             dir.path().join("gone/terragrunt.hcl"),
         ];
         let overlay = Overlay::default();
-        let preload = Preload::default();
+        let preload = Preload::new(&[dir.path().to_path_buf()], MAX, &overlay);
         let added: Vec<Arc<Unit>> = units.iter().map(|unit| preload.add(unit)).collect();
         // As a job would; then the file changes, which a second read would see.
-        added[0].parse(MAX, &overlay);
+        preload.parse(&added[0]);
         std::fs::write(&units[0], "locals {}\n").expect("write");
 
-        let parsed = preload.finish(MAX, &overlay);
+        let parsed = preload.finish();
         let paths: Vec<&Path> = parsed.iter().map(|unit| unit.path.as_path()).collect();
         let absolute: Vec<PathBuf> = units.iter().map(|unit| absolute(unit)).collect();
         assert_eq!(
             paths,
             absolute.iter().map(PathBuf::as_path).collect::<Vec<_>>()
         );
+        let shown: Vec<&Path> = parsed.iter().map(|unit| unit.shown.as_path()).collect();
+        assert_eq!(shown, [&units[0], &units[1], &units[2], &units[3]]);
         match &parsed[0].read {
             Read::Parsed { text, parsed } => {
                 assert_eq!(text, "locals {\n");
@@ -200,14 +219,12 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let fine = write(dir.path(), "a/terragrunt.hcl", b"locals {}\n");
         let crashing = write(dir.path(), INJECT_PANIC, b"");
-        let preload = Preload::default();
-        preload.add(&fine);
         let overlay = Overlay::default();
-        let job = catch_unwind(AssertUnwindSafe(|| {
-            preload.add(&crashing).parse(MAX, &overlay)
-        }));
+        let preload = Preload::new(&[dir.path().to_path_buf()], MAX, &overlay);
+        preload.add(&fine);
+        let job = catch_unwind(AssertUnwindSafe(|| preload.parse(&preload.add(&crashing))));
         assert!(job.is_ok(), "the job returns");
-        let finished = catch_unwind(AssertUnwindSafe(|| preload.finish(MAX, &overlay)));
+        let finished = catch_unwind(AssertUnwindSafe(|| preload.finish()));
         assert!(finished.is_err(), "the panic is raised again");
     }
 }

@@ -20,7 +20,9 @@ pub(crate) mod probe;
 pub(crate) mod refs;
 pub(crate) mod resolve;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use foldhash::HashMap;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -160,8 +162,8 @@ impl Tree {
                 displayer,
                 ..Tree::default()
             },
-            by_path: HashMap::new(),
-            preparsed: HashMap::new(),
+            by_path: HashMap::default(),
+            preparsed: HashMap::default(),
             to_parse: Vec::new(),
             to_resolve: Vec::new(),
         };
@@ -427,12 +429,13 @@ impl Builder {
     fn adopt(&mut self, preparsed: Vec<Preparsed>) {
         for Preparsed {
             path,
+            shown,
             read,
             extracted,
         } in preparsed
         {
             let parsed_as = FileId(self.tree.sources.len() as u32);
-            let loaded = record(&self.tree.displayer, &mut self.tree.sources, &path, read);
+            let loaded = record(&mut self.tree.sources, shown, read);
             debug_assert_eq!(loaded.0, parsed_as, "{}", path.display());
             self.preparsed.insert(path, (loaded, extracted));
         }
@@ -482,17 +485,18 @@ impl Builder {
         }
         // Ids follow batch order: `record` gives each file the next.
         let base = self.tree.sources.len();
-        let reads: Vec<(Read, Extracted)> = batch
+        let reads: Vec<(PathBuf, (Read, Extracted))> = batch
             .par_iter()
             .enumerate()
             .map(|(i, &f)| {
                 let id = FileId((base + i) as u32);
-                load_file(&self.tree.files[f].path, id, max_bytes, overlay)
+                let path = &self.tree.files[f].path;
+                let shown = self.tree.displayer.path(path);
+                (shown, load_file(path, id, max_bytes, overlay))
             })
             .collect();
-        for (&f, (read, extracted)) in batch.iter().zip(reads) {
-            let path = &self.tree.files[f].path;
-            let loaded = record(&self.tree.displayer, &mut self.tree.sources, path, read);
+        for (&f, (shown, (read, extracted))) in batch.iter().zip(reads) {
+            let loaded = record(&mut self.tree.sources, shown, read);
             self.tree.files[f].fill((loaded, extracted));
         }
     }
@@ -559,6 +563,8 @@ impl TgFile {
 pub(crate) struct Preparsed {
     /// Absolute and lexically clean, as the tree names its files.
     pub(crate) path: PathBuf,
+    /// As the tree's [`Displayer`] shows it.
+    pub(crate) shown: PathBuf,
     pub(crate) read: Read,
     pub(crate) extracted: Extracted,
 }
@@ -582,15 +588,9 @@ pub(crate) fn load_file(
     (read, extracted)
 }
 
-/// Records the source of the file at `path` in `sources`, as the next id: every file has one,
-/// even one that could not be read.
-fn record(
-    displayer: &Displayer,
-    sources: &mut SourceFiles,
-    path: &Path,
-    read: Read,
-) -> (FileId, LoadedSource) {
-    let shown = displayer.path(path);
+/// Records the source of the file shown as `shown` in `sources`, as the next id: every file
+/// has one, even one that could not be read.
+fn record(sources: &mut SourceFiles, shown: PathBuf, read: Read) -> (FileId, LoadedSource) {
     let loaded = read.into_file(shown.clone(), sources, Reader::Terragrunt);
     let id = (loaded.id).unwrap_or_else(|| sources.add(SourceFile::new(shown, String::new())));
     (id, loaded)
