@@ -930,6 +930,16 @@ mod tests {
         }
     }
 
+    /// Discovers `given`, telling a [`Told`] that shows paths relative to `root`.
+    fn discover_telling(root: &Path, given: &[PathBuf]) -> (Discovery, Told) {
+        let mut told = Told {
+            root: root.to_path_buf(),
+            ..Told::default()
+        };
+        let found = discover_along(given, &Excludes::default(), true, Some(&mut told));
+        (found, told)
+    }
+
     /// The walk tells of the units it reaches without a symlinked directory, in the order it
     /// goes in (a directory's files before its sub-directories), a symlinked unit file too;
     /// the discovery lists them in sorted order, each real unit once. A run of several
@@ -950,12 +960,7 @@ mod tests {
         link("live/b", "live/l");
         std::fs::create_dir(root.join("live/d")).expect("mkdir");
         link("live/a/terragrunt.hcl", "live/d/terragrunt.hcl");
-        let mut told = Told {
-            root: root.clone(),
-            ..Told::default()
-        };
-        let given = [root.clone()];
-        let found = discover_along(&given, &Excludes::default(), true, Some(&mut told));
+        let (found, told) = discover_telling(&root, std::slice::from_ref(&root));
         assert_eq!(
             told.units,
             [
@@ -974,9 +979,8 @@ mod tests {
             ]
         );
 
-        let mut told = Told::default();
-        let given = [root.join("live/a"), root.join("live/b")];
-        let found = discover_along(&given, &Excludes::default(), true, Some(&mut told));
+        let (found, told) =
+            discover_telling(Path::new(""), &[root.join("live/a"), root.join("live/b")]);
         assert_eq!(found.terragrunt.len(), 3);
         assert!(told.units.is_empty());
     }
@@ -999,12 +1003,7 @@ mod tests {
         // Through `l`, `m` is walked first; then `m` itself is the same directory, kept.
         std::os::unix::fs::symlink(t.path().join("m"), t.path().join("l")).expect("symlink");
         let root = t.path().canonicalize().expect("canonical");
-        let mut told = Told {
-            root: root.clone(),
-            ..Told::default()
-        };
-        let given = [root.clone()];
-        let found = discover_along(&given, &Excludes::default(), true, Some(&mut told));
+        let (found, told) = discover_telling(&root, std::slice::from_ref(&root));
         assert_eq!(
             rel(&root, &found.dirs),
             ["a", "a/examples/e", "b/c", "m", "n"]
@@ -1037,9 +1036,7 @@ mod tests {
         let listed: Vec<bool> = found.listings.iter().map(Option::is_some).collect();
         assert_eq!(listed, [false, false, false, false, false]);
 
-        let mut told = Told::default();
-        let given = [root.join("a"), root.join("n")];
-        let found = discover_along(&given, &Excludes::default(), true, Some(&mut told));
+        let (found, told) = discover_telling(Path::new(""), &[root.join("a"), root.join("n")]);
         assert_eq!(found.dirs.len(), 3);
         assert!(told.found.is_empty() && told.walked.is_empty());
     }
@@ -1058,12 +1055,7 @@ mod tests {
         link("real/inner", "link");
         link("other", "real/real");
         link("real/a", "other/a");
-        let mut told = Told {
-            root: root.clone(),
-            ..Told::default()
-        };
-        let given = [root.join("link/..")];
-        let found = discover_along(&given, &Excludes::default(), true, Some(&mut told));
+        let (found, told) = discover_telling(&root, &[root.join("link/..")]);
         assert_eq!(found.dirs.len(), 1, "{:?}", found.dirs);
         assert!(told.found.is_empty(), "{:?}", told.found);
     }
@@ -1082,16 +1074,7 @@ mod tests {
             fs::create_dir(&dir).expect("mkdir");
             fs::write(dir.join("main.tf"), "").expect("write");
         }
-        let mut told = Told {
-            root: root.clone(),
-            ..Told::default()
-        };
-        let found = discover_along(
-            std::slice::from_ref(&root),
-            &Excludes::default(),
-            true,
-            Some(&mut told),
-        );
+        let (found, told) = discover_telling(&root, std::slice::from_ref(&root));
         let told: Vec<String> = told.found.iter().map(|(dir, ..)| dir.clone()).collect();
         assert_eq!(told, rel(&root, &found.dirs));
         assert_eq!(told.len(), 2);

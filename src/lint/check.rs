@@ -642,6 +642,24 @@ mod tests {
         root
     }
 
+    /// Makes `at` a symlink to `to`, both below `root`.
+    #[cfg(unix)]
+    fn symlink(root: &Path, to: &str, at: &str) {
+        std::os::unix::fs::symlink(root.join(to), root.join(at)).expect("symlink");
+    }
+
+    /// A run of `given` on a pool of `threads`, checking directories as the walk finds them.
+    fn run_on(threads: usize, given: &[PathBuf], options: &Options) -> (Discovery, RunResult) {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a pool");
+        pool.install(|| {
+            let walk = (&Excludes::default(), true);
+            discover_and_check(given, walk, options, &whole, &|_| true)
+        })
+    }
+
     /// (path, rule, message) of each finding.
     fn described(findings: &[Diagnostic]) -> Vec<(String, &'static str, String)> {
         (findings.iter())
@@ -768,10 +786,7 @@ mod tests {
             ("z/main.tf", "module \"m\" {\n  source = \"../l\"\n}\n"),
             ("live/app/terragrunt.hcl", "locals {\n"),
         ]);
-        let link = |to: &str, at: &str| {
-            std::os::unix::fs::symlink(root.path().join(to), root.path().join(at))
-                .expect("symlink");
-        };
+        let link = |to: &str, at: &str| symlink(root.path(), to, at);
         // `l` is walked before `m`, which is kept; `b/up` leads back above itself.
         link("m", "l");
         std::fs::create_dir(root.path().join("b")).expect("mkdir");
@@ -787,14 +802,7 @@ mod tests {
             described(&after.findings)
         );
         for threads in [1, 2] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("a pool");
-            let (found, during) = pool.install(|| {
-                let walk = (&Excludes::default(), true);
-                discover_and_check(&given, walk, &options, &whole, &|_| true)
-            });
+            let (found, during) = run_on(threads, &given, &options);
             assert_eq!(found.notes, notes);
             assert_eq!(described(&during.findings), described(&after.findings));
             let counts = |run: &RunResult| (run.directories, run.files, run.bytes);
@@ -831,10 +839,7 @@ mod tests {
         ]);
         std::fs::create_dir_all(root.path().join("live/e")).expect("mkdir");
         std::fs::write(root.path().join("live/e/terragrunt.hcl"), b"\xff\xfe").expect("write");
-        let link = |to: &str, at: &str| {
-            std::os::unix::fs::symlink(root.path().join(to), root.path().join(at))
-                .expect("symlink");
-        };
+        let link = |to: &str, at: &str| symlink(root.path(), to, at);
         link("live/c", "live/l");
         std::fs::create_dir(root.path().join("live/s")).expect("mkdir");
         link("live/f/terragrunt.hcl", "live/s/terragrunt.hcl");
@@ -854,14 +859,7 @@ mod tests {
         assert_eq!(alone.units.len(), 6);
         let mut runs = Vec::new();
         for threads in [1, 2] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("a pool");
-            let (_, run) = pool.install(|| {
-                let walk = (&Excludes::default(), true);
-                discover_and_check(&given, walk, &options, &whole, &|_| true)
-            });
+            let (_, run) = run_on(threads, &given, &options);
             assert_eq!(
                 described(&run.findings),
                 described(&alone.diagnostics),
