@@ -151,8 +151,9 @@ pub(crate) fn discover(
 
 /// Told of module directories as a walk finds them, so that they can be checked while it goes
 /// on (at the start of a run, the walk was the one thing running: a twentieth of a run at
-/// `-j 2`, more with more threads). Each directory it is told of is one the [`Discovery`]
-/// lists, under the same path, and its listing is given here rather than there.
+/// `-j 2`, more with more threads), and of Terragrunt units, so that they can be read while it
+/// goes on. Each directory it is told of is one the [`Discovery`] lists, under the same path,
+/// and its listing is given here rather than there.
 pub(crate) trait FoundAlong {
     /// `dir` is a module directory, found before the walk goes below it; `subdirs` says
     /// whether the walk will (whether it has sub-directories that are not hidden, ignored or
@@ -178,7 +179,8 @@ pub(crate) trait FoundAlong {
 /// their canonical path (once `.` and `..` are folded, as [`absolute`] does): reached through
 /// real directories from the one argument, a directory whose absolute path is its canonical
 /// path. Of the paths of one real directory, [`once_each`] keeps that one. The others (and
-/// those of several arguments) are only in the [`Discovery`].
+/// those of several arguments) are only in the [`Discovery`]. `along` is told of the units in
+/// those directories too (a symlinked unit file, which `once_each` may then drop, included).
 pub(crate) fn discover_along(
     paths: &[PathBuf],
     exclude: &Excludes,

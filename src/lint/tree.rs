@@ -5,9 +5,8 @@ use std::path::PathBuf;
 
 use crate::diagnostic::{self, Diagnostic};
 use crate::input::overlay::Overlay;
-use crate::terragrunt::Preparsed;
-use crate::terragrunt::Tree;
 use crate::terragrunt::paths::Displayer;
+use crate::terragrunt::{Preparsed, Tree};
 
 use super::run::{Target, run_rules};
 use super::{RuleSettings, TreeContext, ignore};

@@ -12,7 +12,8 @@
 //! units is 500 nodes — exactly the work Terragrunt does. Everything is linear in that size.
 //!
 //! Loading runs in waves: the files of a wave are read and parsed in parallel, then every node
-//! whose file is parsed is resolved in parallel, which names the next wave's files.
+//! whose file is parsed is resolved in parallel, which names the next wave's files. A run's
+//! units may come parsed already, while its walk went on (`lint::preload`).
 
 pub(crate) mod graph;
 pub(crate) mod paths;
@@ -21,10 +22,9 @@ pub(crate) mod refs;
 pub(crate) mod resolve;
 
 use std::collections::{BTreeMap, BTreeSet};
-
-use foldhash::HashMap;
 use std::path::{Path, PathBuf};
 
+use foldhash::HashMap;
 use rayon::prelude::*;
 
 use crate::diagnostic::Diagnostic;
@@ -33,8 +33,7 @@ use crate::input::read::{LoadedSource, Read, Reader, read_and_parse};
 pub(crate) use crate::knowledge::files::TERRAGRUNT_UNIT as UNIT_FILE;
 use crate::knowledge::files::{TERRAGRUNT_STACK, terragrunt_syntax};
 use crate::source::{FileId, SourceFile, SourceFiles};
-use crate::syntax::File;
-use crate::syntax::Parsed;
+use crate::syntax::{File, Parsed};
 
 use graph::Digraph;
 use paths::{Displayer, dir_of};
