@@ -119,8 +119,8 @@ pub fn check_terragrunt(
     let given = [root.to_path_buf()];
     let max = input::read::DEFAULT_MAX_FILE_BYTES;
     let overlay = input::overlay::Overlay::default();
-    let units = (units, Vec::new());
-    Ok(lint::tree::check_tree(units, &given, &settings, max, &overlay).diagnostics)
+    let tree = lint::tree::check_tree(units, Vec::new(), &given, &settings, max, &overlay);
+    Ok(tree.diagnostics)
 }
 
 fn settings_enabling(enable: &[&str]) -> Result<lint::RuleSettings, String> {

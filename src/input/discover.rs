@@ -166,7 +166,8 @@ pub(crate) trait FoundAlong {
         subdirs: bool,
     );
     /// `unit` is a Terragrunt unit (`terragrunt.hcl`), found in the order the walk goes in;
-    /// [`Discovery::terragrunt`] lists it too.
+    /// [`Discovery::terragrunt`] lists it too, unless it is a symlink to another unit listed
+    /// (see [`once_each`]).
     fn unit_found(&mut self, unit: &Path);
     /// The walk is done with `dir`, the directory of the last `module_found` it has not yet
     /// been done with, and with everything below it; `module_dirs_below` says whether it found

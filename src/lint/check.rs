@@ -92,7 +92,7 @@ fn check_found<F: Finding + Send + 'static>(
     // by its own directory's check when the run has it.
     let ahead = Arc::new(Ahead::new(options));
     let shared = Arc::new(SharedSummaries::with_ahead(Arc::clone(&ahead) as _));
-    // With one thread, the units are parsed when the tree is loaded, as they would be here.
+    // With one thread, nothing could parse units while the walk goes on: the tree's load does.
     let (max, overlay) = (options.max_file_bytes, &options.overlay);
     let preload = (rayon::current_num_threads() > 1).then(|| Preload::new(given, max, overlay));
     let run = &Run {
@@ -195,7 +195,8 @@ fn collect<F: Finding>(
 struct Run<'a, F> {
     ahead: &'a Arc<Ahead<F>>,
     shared: &'a Arc<SharedSummaries>,
-    /// The Terragrunt units the walk finds, each parsed in a job of its own.
+    /// The Terragrunt units the walk finds, each parsed in a job of its own; `None` with one
+    /// thread.
     preload: Option<&'a Preload<'a>>,
     options: &'a Options,
     kept: &'a (dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
@@ -572,7 +573,7 @@ fn check_tree_isolated(
         let (max, overlay) = (options.max_file_bytes, &options.overlay);
         // Here, so that a panic in a unit's parse is the tree's crash, as in its load.
         let preparsed = preload.map(Preload::finish).unwrap_or_default();
-        check_tree((units, preparsed), given, &options.settings, max, overlay)
+        check_tree(units, preparsed, given, &options.settings, max, overlay)
     };
     catch_unwind(AssertUnwindSafe(check)).unwrap_or_else(|panic| {
         let root = units
@@ -848,7 +849,8 @@ mod tests {
         let found = discover(&given, &Excludes::default(), true);
         let (max, overlay) = (options.max_file_bytes, &options.overlay);
         let alone = check_tree(
-            (&found.terragrunt, Vec::new()),
+            &found.terragrunt,
+            Vec::new(),
             &given,
             &options.settings,
             max,

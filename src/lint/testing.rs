@@ -52,7 +52,8 @@ pub(crate) fn tree_findings_in(
     let given = [root.to_path_buf()];
     let overlay = crate::input::overlay::Overlay::default();
     check_tree(
-        (units, Vec::new()),
+        units,
+        Vec::new(),
         &given,
         &settings_for(rule),
         DEFAULT_MAX_FILE_BYTES,

@@ -431,8 +431,8 @@ impl<'a> Server<'a> {
                     let given = [root.clone()];
                     let found = discover(&given, &excludes, true);
                     let (settings, max) = (&options.settings, options.max_file_bytes);
-                    let units = (&found.terragrunt[..], Vec::new());
-                    let tree = check_tree(units, &given, settings, max, &options.overlay);
+                    let (units, overlay) = (&found.terragrunt, &options.overlay);
+                    let tree = check_tree(units, Vec::new(), &given, settings, max, overlay);
                     Checked {
                         findings: tree.diagnostics,
                         ..Checked::default()
