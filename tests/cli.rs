@@ -355,7 +355,7 @@ fn short_output_snapshot() {
 fn same_output_whatever_the_thread_count() {
     let root = Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/conformance"
+        "/tests/conformance"
     ));
     let one = tflint_merge(root, &["-j", "1", "--format", "short", "."]);
     let four = tflint_merge(root, &["-j", "4", "--format", "short", "."]);

@@ -36,7 +36,7 @@ fn selection(view: View) -> ViewSelection {
 fn printed_module_is_a_fixed_point() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut dirs = Vec::new();
-    for root in ["examples", "tests/fixtures", "../shared/conformance"] {
+    for root in ["examples", "tests/fixtures", "tests/conformance"] {
         module_dirs(&manifest.join(root), &mut dirs);
     }
     assert!(

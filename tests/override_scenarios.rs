@@ -528,7 +528,7 @@ fn check(dir: &Path) -> Option<Result<(), String>> {
 
 #[test]
 fn conformance_cases_print_as_one_loading_file_with_the_same_values() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
     let mut cases: Vec<_> = std::fs::read_dir(&root)
         .expect("conformance cases")
         .filter_map(|e| e.ok().map(|e| e.path()))
