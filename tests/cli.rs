@@ -353,10 +353,7 @@ fn short_output_snapshot() {
 
 #[test]
 fn same_output_whatever_the_thread_count() {
-    let root = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/conformance"
-    ));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/conformance"));
     let one = tflint_merge(root, &["-j", "1", "--format", "short", "."]);
     let four = tflint_merge(root, &["-j", "4", "--format", "short", "."]);
     assert!(!one.stdout.is_empty());

@@ -1,36 +1,155 @@
-//! The tables agree with `../shared/spec/tool-versions.md`: the function and backend lists and
-//! per-version function diffs are parsed from the spec; the feature rows are matched by the
-//! text of their first cell, and the release each tool added them in is read from the spec.
+//! The tables agree with the facts of `tests/tool_versions.txt` (its header says how to read
+//! it; each fact names the changelog entry or source file of the tool it comes from): the
+//! release lines that brought sampled blocks, arguments, file types, namespaces and backends,
+//! the built-in functions of each release line and what each line changed, and the backends.
 
 use std::collections::BTreeSet;
 
 use super::*;
+use crate::knowledge::releases;
 
-const SPEC: &str = include_str!("../../../../shared/spec/tool-versions.md");
+const FACTS: &str = include_str!("../../../tests/tool_versions.txt");
 
-const TERRAFORM_HEAD: Release = Release::new(1, 17);
-const OPENTOFU_HEAD: Release = Release::new(1, 13);
-
-/// The backquoted names of a line: "- `local`, `remote`" → local, remote.
-fn quoted(line: &str) -> Vec<&str> {
-    line.split('`').skip(1).step_by(2).collect()
+/// One fact of the file: its fields after the kind, the source (the last field) left out.
+#[derive(Debug)]
+struct Fact {
+    line: usize,
+    fields: Vec<String>,
 }
 
-/// The lines after the first line that starts with `heading`, up to the next blank line.
-fn paragraph_after<'a>(heading: &str) -> Vec<&'a str> {
-    let mut lines = SPEC.lines().skip_while(|l| !l.starts_with(heading)).skip(1);
-    let mut out = Vec::new();
-    for line in lines.by_ref() {
-        if line.trim().is_empty() {
-            if out.is_empty() {
-                continue;
-            }
-            break;
+const KINDS: [&str; 6] = [
+    "since",
+    "functions",
+    "function-changes",
+    "backends",
+    "backends-removed",
+    "removed-backend-message",
+];
+
+/// Every fact of the file, by kind. A line that is not a fact of a known kind with a source
+/// fails: nothing in the file goes unchecked.
+fn all_facts() -> Vec<(String, Fact)> {
+    let mut lines: Vec<(usize, String)> = Vec::new();
+    for (index, line) in FACTS.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
         }
-        out.push(line);
+        if line.starts_with(' ') {
+            let (_, fact) = lines
+                .last_mut()
+                .unwrap_or_else(|| panic!("line {}: continues nothing", index + 1));
+            fact.push(' ');
+            fact.push_str(line.trim());
+        } else {
+            lines.push((index + 1, line.to_string()));
+        }
     }
-    assert!(!out.is_empty(), "spec has a paragraph after {heading:?}");
-    out
+    lines
+        .into_iter()
+        .map(|(line, text)| {
+            let mut fields: Vec<String> = text.split(" | ").map(|f| f.trim().to_string()).collect();
+            let kind = fields.remove(0);
+            assert!(
+                KINDS.contains(&kind.as_str()),
+                "line {line}: unknown kind {kind:?}"
+            );
+            let source = fields.pop().filter(|s| !s.is_empty() && !fields.is_empty());
+            assert!(
+                source.is_some(),
+                "line {line}: a fact needs fields and a source"
+            );
+            (kind, Fact { line, fields })
+        })
+        .collect()
+}
+
+/// The facts of one kind, each with the number of fields that kind has.
+fn facts(kind: &str, width: usize) -> Vec<Fact> {
+    let found: Vec<Fact> = all_facts()
+        .into_iter()
+        .filter(|(k, _)| k == kind)
+        .map(|(_, fact)| fact)
+        .collect();
+    for fact in &found {
+        assert_eq!(
+            fact.fields.len(),
+            width,
+            "line {}: {kind} has {width} fields",
+            fact.line
+        );
+    }
+    assert!(!found.is_empty(), "no {kind} facts");
+    found
+}
+
+/// `1.17` → release 1.17; `-` → none.
+fn release(text: &str) -> Option<Release> {
+    if text == "-" {
+        return None;
+    }
+    let (major, minor) = text.split_once('.').expect("MAJOR.MINOR");
+    Some(Release::new(
+        major.parse().expect("a major version"),
+        minor.parse().expect("a minor version"),
+    ))
+}
+
+/// `terraform 1.17` → (Terraform, 1.17); `opentofu swift` → (OpenTofu, "swift").
+fn tool_and(text: &str) -> (View, &str) {
+    let (tool, rest) = text.split_once(' ').expect("TOOL and more");
+    let view = View::ALL
+        .into_iter()
+        .find(|v| v.as_str() == tool)
+        .unwrap_or_else(|| panic!("unknown tool {tool:?}"));
+    (view, rest)
+}
+
+fn tool_release(text: &str) -> (View, Release) {
+    let (view, rest) = tool_and(text);
+    (view, release(rest).expect("a release line"))
+}
+
+/// The bodies as the facts name them.
+const BODIES: &[(&str, Body)] = &[
+    ("terraform", B::Terraform),
+    ("variable", B::Variable),
+    ("output", B::Output),
+    ("module", B::Module),
+    ("resource", B::Resource),
+    ("provider", B::Provider),
+    ("lifecycle", B::Lifecycle),
+    ("module-lifecycle", B::ModuleLifecycle),
+    ("removed-lifecycle", B::RemovedLifecycle),
+    ("moved", B::Moved),
+    ("import", B::Import),
+    ("removed", B::Removed),
+    ("check", B::Check),
+    ("action", B::Action),
+    ("language", B::Language),
+];
+
+/// `top-level moved`, `import.for_each`, `file .tofu`, `backend oci`, `function convert`,
+/// `namespace core` → where the construct is written and its name.
+fn place(text: &str) -> (Place, &str) {
+    if let Some((kind, name)) = text.split_once(' ') {
+        let place = match kind {
+            "top-level" => TopLevel,
+            "file" => FileType,
+            "backend" => Backend,
+            "function" => Function,
+            "namespace" => FunctionNamespace,
+            _ => panic!("unknown place {text:?}"),
+        };
+        return (place, name);
+    }
+    let (body, name) = text
+        .split_once('.')
+        .unwrap_or_else(|| panic!("a place: {text:?}"));
+    let (_, body) = BODIES
+        .iter()
+        .find(|(written, _)| *written == body)
+        .unwrap_or_else(|| panic!("unknown body {body:?}"));
+    (In(*body), name)
 }
 
 fn set<'a>(names: impl IntoIterator<Item = &'a str>) -> BTreeSet<&'a str> {
@@ -38,265 +157,140 @@ fn set<'a>(names: impl IntoIterator<Item = &'a str>) -> BTreeSet<&'a str> {
 }
 
 #[test]
-fn functions_at_head_match_the_spec_lists() {
-    let terraform_list = paragraph_after("**Terraform HEAD** has 122 names");
-    let terraform: BTreeSet<&str> = terraform_list[0]
-        .trim_start_matches("> ")
-        .split(", ")
-        .collect();
-    assert_eq!(terraform.len(), 122);
-    assert_eq!(
-        set(names(View::Terraform, TERRAFORM_HEAD, Function)),
-        terraform
-    );
-
-    let extra = paragraph_after("**OpenTofu HEAD** has 137 names");
-    let opentofu_extra: Vec<&str> = extra.iter().take(2).flat_map(|l| quoted(l)).collect();
-    assert_eq!(opentofu_extra.len(), 15);
-    let opentofu: BTreeSet<&str> = terraform.iter().copied().chain(opentofu_extra).collect();
-    assert_eq!(
-        set(names(View::OpenTofu, OPENTOFU_HEAD, Function)),
-        opentofu
-    );
-
-    // "At the last OpenTofu release … the set is OpenTofu HEAD minus `convert` and the 12
-    // `assume*` functions: 124 names"; "The baseline at TF v1.0.0 is 113 map keys".
-    assert_eq!(
-        names(View::OpenTofu, Release::new(1, 12), Function).len(),
-        124
-    );
-    assert_eq!(
-        names(View::Terraform, Release::new(1, 0), Function).len(),
-        113
-    );
-    assert_eq!(
-        names(View::OpenTofu, Release::new(1, 6), Function).len(),
-        118
-    );
-    assert_eq!(
-        names(View::Terraform, Release::new(1, 6), Function).len(),
-        118
-    );
-}
-
-/// "  - 1.3.0: +`endswith`, `startswith`, `timecmp`; −`defaults`" → (1.3, added, removed).
-fn diff_line(line: &str) -> Option<(Release, Vec<&str>, Vec<&str>)> {
-    let (version, changes) = line.trim().strip_prefix("- ")?.split_once(": ")?;
-    let version = version.trim_start_matches("HEAD (").trim_end_matches(')');
-    let mut numbers = version.split(['.', '-']);
-    let major = numbers.next()?.parse().ok()?;
-    let minor = numbers.next()?.parse().ok()?;
-    let (added, removed) = changes.split_once('−').unwrap_or((changes, ""));
-    Some((Release::new(major, minor), quoted(added), quoted(removed)))
+fn every_line_of_the_facts_is_a_fact() {
+    let facts = all_facts();
+    for kind in KINDS {
+        assert!(facts.iter().any(|(k, _)| k == kind), "no {kind} facts");
+    }
 }
 
 #[test]
-fn per_version_function_diffs_match_the_spec() {
+fn constructs_came_in_the_releases_the_facts_say() {
     let mut checked = 0;
-    for (tool, view) in [
-        ("- **Terraform**:", View::Terraform),
-        ("- **OpenTofu**:", View::OpenTofu),
-    ] {
-        for line in paragraph_after(tool)
-            .into_iter()
-            .take_while(|l| l.starts_with("  "))
-        {
-            let Some((release, added, removed)) = diff_line(line) else {
-                continue; // "no change" lines
-            };
-            for name in added {
-                if let Some(prefix) = name.strip_suffix('*') {
-                    // "the 12 `assume*` functions"
-                    let rows = FEATURES
-                        .iter()
-                        .filter(|f| f.place == Function && f.name.starts_with(prefix));
-                    for row in rows {
-                        assert_eq!(row.availability(view).since(), Some(release), "{prefix}*");
-                        checked += 1;
-                    }
-                    continue;
-                }
-                let row = find(Function, name).expect("a row per added function");
-                assert_eq!(
-                    row.availability(view).since(),
-                    Some(release),
-                    "{view} {name}"
-                );
-                checked += 1;
-            }
-            for name in removed {
-                let row = find(Function, name).expect("a row per removed function");
-                assert_eq!(
-                    row.availability(view).until(),
-                    Some(release),
-                    "{view} {name}"
-                );
-                checked += 1;
-            }
-        }
-    }
-    assert_eq!(checked, 11 + 7 + 12, "every change of the spec's lists");
-}
-
-#[test]
-fn backends_at_head_match_the_spec() {
-    for (heading, view, head) in [
-        (
-            "**Terraform HEAD (1.17.0-dev)**",
-            View::Terraform,
-            TERRAFORM_HEAD,
-        ),
-        (
-            "**OpenTofu HEAD (1.13.0-dev)**",
-            View::OpenTofu,
-            OPENTOFU_HEAD,
-        ),
-    ] {
-        let lines = paragraph_after(heading);
-        let current = set(quoted(lines[0]));
-        assert_eq!(set(names(view, head, Backend)), current, "{view}");
-    }
-    for name in ["artifactory", "etcd", "etcdv3", "manta", "swift", "azure"] {
-        assert!(is_removed_backend(name));
-        assert_eq!(
-            accepts(View::Terraform, Release::new(1, 2), Backend, name),
-            Some(true)
-        );
-        assert_eq!(
-            accepts(View::Terraform, Release::new(1, 3), Backend, name),
-            Some(false)
-        );
-    }
-    assert_eq!(
-        removed_backend_message(View::Terraform, "etcd"),
-        "The \"etcd\" backend is not supported in Terraform v1.3 or later."
-    );
-}
-
-/// The release a cell of the spec's "added" columns names: `≤1.0` → 1.0, `1.10.0 …` → 1.10,
-/// `— …` → none.
-fn added_in(cell: &str) -> Option<Release> {
-    let cell = cell.trim();
-    if cell.starts_with('—') {
-        return None;
-    }
-    let version = cell.trim_start_matches('≤');
-    let mut numbers = version.split(|c: char| !c.is_ascii_digit());
-    let major = numbers.next()?.parse().ok()?;
-    let minor = numbers.next()?.parse().ok()?;
-    Some(Release::new(major, minor))
-}
-
-/// Rows of the spec's §1 tables, by the start of their first cell, and the rows of ours they
-/// describe.
-const SAMPLE: &[(&str, &[(Place, &str)])] = &[
-    (
-        "`moved` (`from`, `to`)",
-        &[(TopLevel, "moved"), (In(B::Moved), "from")],
-    ),
-    (
-        "`import` (`to`, `id`, `provider`)",
-        &[(TopLevel, "import"), (In(B::Import), "id")],
-    ),
-    ("`import` `for_each`", &[(In(B::Import), "for_each")]),
-    ("`import` `identity`", &[(In(B::Import), "identity")]),
-    (
-        "`check` (nested",
-        &[(TopLevel, "check"), (In(B::Check), "assert")],
-    ),
-    (
-        "`removed` |",
-        &[(TopLevel, "removed"), (In(B::Removed), "from")],
-    ),
-    (
-        "`removed` → nested `lifecycle`",
-        &[(In(B::Removed), "lifecycle")],
-    ),
-    ("`ephemeral \"<type>\"", &[(TopLevel, "ephemeral")]),
-    (
-        "`action \"<type>\"",
-        &[(TopLevel, "action"), (In(B::Action), "config")],
-    ),
-    (
-        "`lifecycle { action_trigger",
-        &[(In(B::Lifecycle), "action_trigger")],
-    ),
-    (
-        "`language { edition",
-        &[(TopLevel, "language"), (In(B::Language), "edition")],
-    ),
-    (
-        "`.tofu`, `.tofu.json`",
-        &[(FileType, ".tofu"), (FileType, ".tofu.json")],
-    ),
-    ("`.tftest.hcl`", &[(FileType, ".tftest.hcl")]),
-    ("`.tfquery.hcl`", &[(FileType, ".tfquery.hcl")]),
-    ("`cloud` |", &[(In(B::Terraform), "cloud")]),
-    ("`encryption`", &[(In(B::Terraform), "encryption")]),
-    (
-        "Module `ignore_nested_deprecations`",
-        &[(In(B::Module), "ignore_nested_deprecations")],
-    ),
-    (
-        "Module `lifecycle { enabled }`",
-        &[(In(B::ModuleLifecycle), "enabled")],
-    ),
-    (
-        "`enabled` inside `lifecycle`",
-        &[(In(B::Lifecycle), "enabled")],
-    ),
-    (
-        "Lifecycle `replace_triggered_by`",
-        &[(In(B::Lifecycle), "replace_triggered_by")],
-    ),
-    (
-        "Lifecycle `precondition`",
-        &[(In(B::Lifecycle), "postcondition")],
-    ),
-    (
-        "Lifecycle `destroy = false`",
-        &[(In(B::Lifecycle), "destroy")],
-    ),
-    ("Provider `for_each`", &[(In(B::Provider), "for_each")]),
-    ("Variable `nullable`", &[(In(B::Variable), "nullable")]),
-    ("Variable `ephemeral`", &[(In(B::Variable), "ephemeral")]),
-    ("Variable `deprecated`", &[(In(B::Variable), "deprecated")]),
-    ("Variable `const`", &[(In(B::Variable), "const")]),
-    ("Output `ephemeral`", &[(In(B::Output), "ephemeral")]),
-    ("Output `type`", &[(In(B::Output), "type")]),
-    ("`core::NAME`", &[(FunctionNamespace, "core")]),
-    (
-        "Provider-defined functions",
-        &[(FunctionNamespace, "provider")],
-    ),
-    ("`oci`", &[(Backend, "oci")]),
-    (
-        "`startswith`, `endswith`",
-        &[(Function, "startswith"), (Function, "endswith")],
-    ),
-    ("`templatestring`", &[(Function, "templatestring")]),
-    ("`convert`", &[(Function, "convert")]),
-];
-
-#[test]
-fn sampled_feature_rows_match_the_spec() {
-    for (start, ours) in SAMPLE {
-        let needle = format!("| {start}");
-        let line = SPEC
-            .lines()
-            .find(|l| l.starts_with(&needle))
-            .unwrap_or_else(|| panic!("the spec has a row starting {needle:?}"));
-        let cells: Vec<&str> = line.split(" | ").collect();
-        let (terraform, opentofu) = (added_in(cells[2]), added_in(cells[3]));
-        for (place, name) in *ours {
-            let row = find(*place, name).unwrap_or_else(|| panic!("a row for {name}"));
+    for fact in facts("since", 3) {
+        let (terraform, opentofu) = (release(&fact.fields[1]), release(&fact.fields[2]));
+        for (place, name) in fact.fields[0].split(", ").map(place) {
+            let row = find(place, name)
+                .unwrap_or_else(|| panic!("line {}: no row for {name}", fact.line));
             assert_eq!(
                 row.terraform.since(),
                 terraform,
-                "Terraform {name} ({start})"
+                "line {}: Terraform {name}",
+                fact.line
             );
-            assert_eq!(row.opentofu.since(), opentofu, "OpenTofu {name} ({start})");
+            assert_eq!(
+                row.opentofu.since(),
+                opentofu,
+                "line {}: OpenTofu {name}",
+                fact.line
+            );
+            checked += 1;
         }
+    }
+    assert!(checked >= 40, "{checked} constructs");
+}
+
+#[test]
+fn functions_of_each_release_match_the_facts() {
+    for fact in facts("functions", 3) {
+        let (view, release) = tool_release(&fact.fields[0]);
+        let count: usize = fact.fields[1].parse().expect("a count");
+        let ours = names(view, release, Function);
+        assert_eq!(ours.len(), count, "line {}: {view} {release}", fact.line);
+        if fact.fields[2] != "-" {
+            let listed = set(fact.fields[2].split(' '));
+            assert_eq!(
+                listed.len(),
+                count,
+                "line {}: the list has the count",
+                fact.line
+            );
+            assert_eq!(set(ours), listed, "line {}: {view} {release}", fact.line);
+        }
+    }
+}
+
+/// Each release line's functions are the line before's with the changes the facts give, and
+/// each added or removed function's row names that line.
+#[test]
+fn functions_change_between_releases_as_the_facts_say() {
+    let changes = facts("function-changes", 2);
+    let mut changed = 0;
+    for view in View::ALL {
+        let lines: Vec<Release> = releases::all(view).iter().map(|(r, _)| *r).collect();
+        for pair in lines.windows(2) {
+            let (before, release) = (pair[0], pair[1]);
+            let fact = changes
+                .iter()
+                .find(|f| tool_release(&f.fields[0]) == (view, release))
+                .unwrap_or_else(|| panic!("no function-changes fact for {view} {release}"));
+            let mut expected = set(names(view, before, Function));
+            for change in fact.fields[1].split(' ').filter(|c| *c != "none") {
+                let (name, added) = match (change.strip_prefix('+'), change.strip_prefix('-')) {
+                    (Some(name), _) => (name, true),
+                    (_, Some(name)) => (name, false),
+                    _ => panic!("line {}: {change:?} is not +NAME or -NAME", fact.line),
+                };
+                let row = find(Function, name)
+                    .unwrap_or_else(|| panic!("line {}: no row for {name}", fact.line));
+                let availability = row.availability(view);
+                if added {
+                    assert_eq!(availability.since(), Some(release), "{view} {name}");
+                    expected.insert(name);
+                } else {
+                    assert_eq!(availability.until(), Some(release), "{view} {name}");
+                    expected.remove(name);
+                }
+                changed += 1;
+            }
+            assert_eq!(
+                set(names(view, release, Function)),
+                expected,
+                "line {}: {view} {release} against {before}",
+                fact.line
+            );
+        }
+    }
+    assert_eq!(changed, 11 + 7 + 12, "every change the facts list");
+}
+
+#[test]
+fn backends_match_the_facts() {
+    for fact in facts("backends", 2) {
+        let (view, release) = tool_release(&fact.fields[0]);
+        let listed = set(fact.fields[1].split(' '));
+        assert_eq!(
+            set(names(view, release, Backend)),
+            listed,
+            "line {}",
+            fact.line
+        );
+    }
+    for fact in facts("backends-removed", 2) {
+        let (view, release) = tool_release(&fact.fields[0]);
+        let before = Release::new(release.major, release.minor - 1);
+        for name in fact.fields[1].split(' ') {
+            assert!(is_removed_backend(name), "line {}: {name}", fact.line);
+            assert_eq!(
+                accepts(view, before, Backend, name),
+                Some(true),
+                "{name} in {before}"
+            );
+            assert_eq!(
+                accepts(view, release, Backend, name),
+                Some(false),
+                "{name} in {release}"
+            );
+        }
+    }
+    for fact in facts("removed-backend-message", 2) {
+        let (view, name) = tool_and(&fact.fields[0]);
+        assert_eq!(
+            removed_backend_message(view, name),
+            fact.fields[1],
+            "line {}",
+            fact.line
+        );
     }
 }
 
