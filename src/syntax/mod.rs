@@ -524,28 +524,24 @@ pub(crate) fn parse(id: FileId, syntax: Syntax, text: &str) -> Parsed {
     }
 }
 
+/// The real modules unit tests run on, shared with the integration tests.
+#[cfg(test)]
+#[path = "../../tests/common/corpus.rs"]
+pub(crate) mod corpus;
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
 
-    /// The corpus of real modules beside the checkout (`../shared/corpus`).
-    pub(crate) const CORPUS: &str = "../shared/corpus";
-
-    /// Every file below [`CORPUS`] (none when it is not there).
-    pub(crate) fn corpus_files() -> Vec<std::path::PathBuf> {
-        let mut files = Vec::new();
-        let mut dirs = vec![std::path::PathBuf::from(CORPUS)];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else {
-                    files.push(path);
-                }
-            }
-        }
-        files
+    /// The files of real modules `test` runs on: the sample in the repository, and the whole
+    /// corpus when it is beside the checkout (whether it is, second; see [`super::corpus`]).
+    pub(crate) fn corpus_files(test: &str) -> (Vec<std::path::PathBuf>, bool) {
+        let roots = super::corpus::roots(test);
+        let whole = roots.len() > 1;
+        (
+            roots.iter().flat_map(|r| super::corpus::files(r)).collect(),
+            whole,
+        )
     }
 
     /// Every call of `expr`, walking the whole tree (no part skipped).
