@@ -1,6 +1,8 @@
 //! The arguments and nested blocks of the tool-defined blocks, and the `language` block's
-//! settings (spec §4, §6). Provider-defined bodies (resources, data sources) are not here: their
-//! schema comes from the provider, which we do not have.
+//! settings: the `hcl.BodySchema` values (`variableBlockSchema`, `moduleBlockSchema`...) of
+//! `internal/configs/*.go` in hashicorp/terraform and opentofu/opentofu, and OpenTofu's
+//! `internal/configs/language.go`. Provider-defined bodies (resources, data sources) are not
+//! here: their schema comes from the provider, which we do not have.
 
 /// Arguments and nested blocks of a `variable` block.
 pub(crate) const VARIABLE: &[&str] = &[

@@ -1,5 +1,6 @@
 //! What each release of each tool accepts, as data: one row per construct, with the release
-//! line of each tool that brought it and the one that removed it (spec `tool-versions.md` §1).
+//! line of each tool that brought it and the one that removed it (checked against the facts of
+//! `tests/tool_versions.txt`, each citing the tool's changelog or source).
 //! A new release that adds a construct is one new row (or one changed `Since`), and
 //! [`super::releases`] gets the new line.
 //!
@@ -162,7 +163,7 @@ const fn tool_since(minor: Option<u16>) -> Availability {
 
 /// Every construct, grouped by where it is written.
 pub(crate) const FEATURES: &[Feature] = &[
-    // §1a: top-level blocks.
+    // Top-level blocks.
     row(TopLevel, "terraform", OLD),
     row(TopLevel, "provider", OLD),
     row(TopLevel, "variable", OLD),
@@ -179,7 +180,7 @@ pub(crate) const FEATURES: &[Feature] = &[
     // Terraform 1.13 stable builds ignore `action` silently (`IGNORED`); 1.14 accepts it.
     row(TopLevel, "action", since(Some(14), None)),
     row(TopLevel, "language", since(None, Some(12))),
-    // §1b: `terraform {}` settings.
+    // `terraform {}` settings.
     row(In(B::Terraform), "required_version", OLD),
     row(In(B::Terraform), "required_providers", OLD),
     row(In(B::Terraform), "backend", OLD),
@@ -190,7 +191,7 @@ pub(crate) const FEATURES: &[Feature] = &[
     // Experimental builds only in Terraform: stable builds refuse it.
     row(In(B::Terraform), "state_store", since(None, None)),
     row(In(B::Terraform), "encryption", since(None, Some(7))),
-    // §1c: meta-arguments and nested blocks.
+    // Meta-arguments and nested blocks.
     row(In(B::Resource), "count", OLD),
     row(In(B::Resource), "for_each", OLD),
     row(In(B::Resource), "provider", OLD),
@@ -248,7 +249,7 @@ pub(crate) const FEATURES: &[Feature] = &[
     row(In(B::Language), "edition", since(None, Some(12))),
     row(In(B::Language), "experiments", since(None, Some(12))),
     row(In(B::Language), "compatible_with", since(None, Some(12))),
-    // §1d: variables and outputs.
+    // Variables and outputs.
     row(In(B::Variable), "description", OLD),
     row(In(B::Variable), "default", OLD),
     row(In(B::Variable), "type", OLD),
@@ -266,10 +267,10 @@ pub(crate) const FEATURES: &[Feature] = &[
     row(In(B::Output), "ephemeral", since(Some(10), Some(11))),
     row(In(B::Output), "deprecated", since(Some(15), Some(10))),
     row(In(B::Output), "type", since(Some(15), None)),
-    // §1d, §2b: function namespaces.
+    // Function namespaces: `core::NAME` and `provider::NAME::FUNCTION`.
     row(FunctionNamespace, "core", since(Some(8), Some(7))),
     row(FunctionNamespace, "provider", since(Some(8), Some(7))),
-    // §1e: functions that came or went after the first known release.
+    // Functions that came or went after the first known release.
     row(Function, "defaults", (Between(v(0), v(3)), Never)),
     row(Function, "type", since(Some(1), Some(6))),
     row(Function, "startswith", since(Some(3), Some(6))),
@@ -296,7 +297,7 @@ pub(crate) const FEATURES: &[Feature] = &[
     row(Function, "assumesetlengthmax", since(None, Some(13))),
     row(Function, "assumesetlengthmin", since(None, Some(13))),
     row(Function, "assumestringprefix", since(None, Some(13))),
-    // §1f: backends.
+    // Backends.
     row(Backend, "local", OLD),
     row(Backend, "remote", OLD),
     row(Backend, "azurerm", OLD),
@@ -316,7 +317,7 @@ pub(crate) const FEATURES: &[Feature] = &[
     row(Backend, "manta", REMOVED_IN_1_3),
     row(Backend, "swift", REMOVED_IN_1_3),
     row(Backend, "azure", REMOVED_IN_1_3),
-    // §1a: file types.
+    // File types.
     row(FileType, ".tf", OLD),
     row(FileType, ".tf.json", OLD),
     row(FileType, ".tftest.hcl", since(Some(6), Some(6))),
@@ -453,9 +454,10 @@ pub(crate) const BASE_FUNCTIONS: &[&str] = &[
     "zipmap",
 ];
 
-/// Constructs a release loads and silently ignores, with no diagnostic (spec §1, `action`):
-/// Terraform 1.13 has them in its schema but its stable builds decode them only with
-/// experiments enabled. The rows above count these releases as not having them.
+/// Constructs a release loads and silently ignores, with no diagnostic: Terraform 1.13 has them in
+/// its schema but its stable builds decode them only with experiments enabled (hashicorp/terraform
+/// v1.13.0 `internal/configs/parser_config.go`, `case "action"`). The rows above count these
+/// releases as not having them.
 const IGNORED: &[(View, Release, Place, &str)] = &[
     (View::Terraform, Release::new(1, 13), TopLevel, "action"),
     (
@@ -481,11 +483,12 @@ pub(crate) fn ignores(view: View, release: Release, place: Place, name: &str) ->
         .any(|&(v, r, p, n)| v == view && r == release && p == place && n == name)
 }
 
-/// Constructs that only experimental builds accept, from the release line given on (spec §1:
-/// `state_store`, and `action` in 1.13): Terraform allows experiments in its alpha releases and
-/// development snapshots only (`experiments.go` at the top of its tree: "alpha releases and
-/// development snapshots, but _not_ for betas, release candidates, or final releases"). The rows
-/// above describe the other builds.
+/// Constructs that only experimental builds accept, from the release line given on (`state_store`,
+/// and `action` in 1.13: hashicorp/terraform `internal/configs/parser_config.go` decodes them only
+/// under `allowExperiments`): Terraform allows experiments in its alpha releases and development
+/// snapshots only (`experiments.go` at the top of its tree: "alpha releases and development
+/// snapshots, but _not_ for betas, release candidates, or final releases"). The rows above describe
+/// the other builds.
 const EXPERIMENTAL: &[(View, Release, Place, &str)] = &[
     (View::Terraform, Release::new(1, 13), TopLevel, "action"),
     (
@@ -580,7 +583,8 @@ pub(crate) fn names(view: View, release: Release, place: Place) -> Vec<&'static 
     base.iter().copied().chain(rows).collect()
 }
 
-/// The message a tool gives for a backend it removed (spec §2a `RemovedBackends`).
+/// The message a tool gives for a backend it removed (`RemovedBackends` in
+/// `internal/backend/init/init.go` of hashicorp/terraform and opentofu/opentofu).
 pub(crate) fn removed_backend_message(view: View, name: &str) -> String {
     if name == "azure" {
         return "The \"azure\" backend name has been removed, please use \"azurerm\".".into();

@@ -1,4 +1,6 @@
-//! Which file names the tools load as configuration, and in which syntax (spec §1).
+//! Which file names the tools load as configuration, and in which syntax (`parser_config_dir.go`
+//! in `internal/configs` of hashicorp/terraform and opentofu/opentofu;
+//! <https://opentofu.org/docs/language/files/>).
 
 /// The file name of a Terragrunt unit.
 pub(crate) const TERRAGRUNT_UNIT: &str = "terragrunt.hcl";

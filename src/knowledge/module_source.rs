@@ -1,4 +1,6 @@
-//! What kind of module source address a string is (spec §6).
+//! What kind of module source address a string is (hashicorp/terraform
+//! `internal/addrs/module_source.go`, `ParseModuleSource`;
+//! <https://developer.hashicorp.com/terraform/language/modules/sources>).
 
 /// The kinds of `source` a module call can have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,6 @@
-//! The release lines of each tool that tflint-merge knows, oldest first (spec
-//! `tool-versions.md`, "Scope"). A new release is one line here; what it accepts is in
-//! [`super::features`].
+//! The release lines of each tool that tflint-merge knows, oldest first (the tags of
+//! hashicorp/terraform and opentofu/opentofu). A new release is one line here; what it accepts
+//! is in [`super::features`].
 
 use std::fmt;
 
@@ -98,9 +98,9 @@ pub(crate) fn stable_releases(view: View) -> impl Iterator<Item = Release> {
         .map(|(release, _)| *release)
 }
 
-/// The newest stable release of `view`'s tool, patch included (spec `tool-versions.md`,
-/// "Scope": the newest stable tag): what a module with no version constraint is judged against
-/// where patch releases differ (Terraform 1.15.5's null module `version`).
+/// The newest stable release of `view`'s tool, patch included (its newest stable tag): what a
+/// module with no version constraint is judged against where patch releases differ (Terraform
+/// 1.15.5's null module `version`).
 pub(crate) fn newest_stable_patch(view: View) -> Version {
     match view {
         View::Terraform => Version::new(1, 15, 9),

@@ -1,8 +1,10 @@
-//! The tools' own version check (spec `tool-versions.md` §3b): a module whose version
-//! constraints exclude every targeted release of the tool does not load there. Terraform says
-//! `Unsupported Terraform Core version`, OpenTofu 1.6–1.11 `Unsupported OpenTofu Core version`,
-//! OpenTofu 1.12 and later `Incompatible module`, and then drops every other diagnostic of the
-//! module (they may only reflect language changes of other releases).
+//! The tools' own version check (hashicorp/terraform `internal/configs/module.go`,
+//! `CheckCoreVersionRequirements`; OpenTofu 1.12 and later `internal/configs/diagnostics.go`,
+//! `checkVersionRequirements`): a module whose version constraints exclude every targeted release
+//! of the tool does not load there. Terraform says `Unsupported Terraform Core version`, OpenTofu
+//! 1.6–1.11 `Unsupported OpenTofu Core version`, OpenTofu 1.12 and later `Incompatible module`, and
+//! then drops every other diagnostic of the module (they may only reflect language changes of other
+//! releases).
 
 use crate::diagnostic::{Diagnostic, Views, ids};
 use crate::knowledge::View;

@@ -1,8 +1,8 @@
-//! Namespaced function calls that no release of a tool resolves, whatever its providers offer,
-//! with each tool's own texts (spec `tool-versions.md` §3a, "Functions"). Both tools have had
-//! the `core::` and `provider::` namespaces since Terraform 1.8 and OpenTofu 1.7 (the release
-//! tables say so; older releases refuse any namespaced call, which `unknown_function` judges by
-//! the namespace).
+//! Namespaced function calls that no release of a tool resolves, whatever its providers offer, with
+//! each tool's own texts (`internal/lang/eval.go` of hashicorp/terraform and opentofu/opentofu).
+//! Both tools have had the `core::` and `provider::` namespaces since Terraform 1.8 and OpenTofu
+//! 1.7 (the release tables say so; older releases refuse any namespaced call, which
+//! `unknown_function` judges by the namespace).
 //!
 //! - Terraform (`internal/lang/eval.go`, `CheckForUnknownFunctionDiags`, 1.8 to HEAD): every
 //!   unresolved namespaced call becomes `Unknown provider function`. Its functions are the

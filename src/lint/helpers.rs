@@ -65,7 +65,8 @@ pub(crate) fn top_level_blocks<'a>(
 }
 
 /// The first OpenTofu release that ignores `terraform { language }` and `terraform {
-/// experiments }`, taking both from the top-level `language` block (spec §1b).
+/// experiments }`, taking both from the top-level `language` block (opentofu/opentofu v1.12.0
+/// `internal/configs/language.go`).
 pub(crate) const OPENTOFU_IGNORES_TERRAFORM_LANGUAGE: Release = Release::new(1, 12);
 
 /// Whether every targeted OpenTofu release still reads `terraform { language }` and

@@ -1,9 +1,9 @@
-//! A module call whose `version` is null (spec `tool-versions.md` §1, "Variables and locals in
-//! module `source` / `version`"): Terraform 1.15.5 and later and OpenTofu 1.10 and later take it
-//! as "no version"; earlier releases take it as a `version` argument all the same, which only a
-//! registry source may have, and refuse a local or remote source with `Invalid registry module
-//! source address`. Judged at patch granularity against the targeted versions: an error when
-//! every targeted version refuses it, else `feature_newer_than_target` when some do.
+//! A module call whose `version` is null (hashicorp/terraform#38632 in Terraform's 1.15.5
+//! changelog, opentofu/opentofu#2660 in OpenTofu's 1.10.0): Terraform 1.15.5 and later and OpenTofu
+//! 1.10 and later take it as "no version"; earlier releases take it as a `version` argument all the
+//! same, which only a registry source may have, and refuse a local or remote source with `Invalid
+//! registry module source address`. Judged at patch granularity against the targeted versions: an
+//! error when every targeted version refuses it, else `feature_newer_than_target` when some do.
 
 use crate::diagnostic::{Diagnostic, ids};
 use crate::knowledge::View;

@@ -1,8 +1,10 @@
-//! The tools' own schema checks, judged against the targeted releases (spec `tool-versions.md`
-//! §3a): blocks and arguments of the tool-defined bodies, and built-in function names. A
-//! construct that every targeted release refuses is a load error with the tools' summary
-//! (`Unsupported block type`, `Unsupported argument`, `Extraneous JSON object property`, `Call
-//! to unknown function`); one that only some refuse is `feature_newer_than_target`'s.
+//! The tools' own schema checks, judged against the targeted releases (each tool decodes a file
+//! with `body.Content(configFileSchema)`, `internal/configs/parser_config.go`, and the messages are
+//! hashicorp/hcl's `hclsyntax/structure.go` and `json/structure.go`): blocks and arguments of the
+//! tool-defined bodies, and built-in function names. A construct that every targeted release
+//! refuses is a load error with the tools' summary (`Unsupported block type`, `Unsupported
+//! argument`, `Extraneous JSON object property`, `Call to unknown function`); one that only some
+//! refuse is `feature_newer_than_target`'s.
 //!
 //! Provider-defined bodies (resources, data sources, provider configurations, provisioners and
 //! connections) and module calls (whose arguments are the callee's variables) are never judged

@@ -3,7 +3,9 @@
 //! (`terraform_version:`/`opentofu_version:` in `.tflint-merge.yaml`, `--terraform-version`/
 //! `--opentofu-version`). Rules judge version-dependent constructs against these releases.
 //!
-//! Which constraints a release reads (spec `tool-versions.md` §3b):
+//! Which constraints a release reads (hashicorp/terraform `internal/configs/parser_config.go`,
+//! `sniffCoreVersionRequirements`; OpenTofu 1.12 and later `internal/configs/diagnostics.go`,
+//! `checkVersionRequirements`):
 //! - Terraform: `required_version` in every file (an override file's replace the others');
 //! - OpenTofu 1.6–1.11: the same;
 //! - OpenTofu 1.12 and later: `required_version` only in `.tofu`/`.tofu.json` files.

@@ -1,6 +1,7 @@
 //! Which files of a module directory each tool loads, in which order, and in which role.
 //!
-//! Pure functions over file names (spec §1): no I/O here, so every rule is unit-tested.
+//! Pure functions over file names (the tools' `internal/configs/parser_config_dir.go`): no I/O
+//! here, so every rule is unit-tested.
 
 use crate::knowledge::View;
 use crate::knowledge::files::ConfigName;

@@ -25,7 +25,7 @@ pub(crate) const RULE: Rule = declare_rule! {
 };
 
 /// The first Terraform release whose builds allow experiments only in alpha and development
-/// builds (spec §1b, `experiments`).
+/// builds (hashicorp/terraform v1.3.0 `internal/configs/experiments.go`).
 const TERRAFORM_GATES_EXPERIMENTS: Release = Release::new(1, 3);
 
 /// The concluded experiment that some releases still accept alone, to say it has concluded

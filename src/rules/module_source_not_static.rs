@@ -86,7 +86,8 @@ fn terraform_refusal(ctx: &Context, expr: &Expr, name: &str) -> Option<(&'static
     problems.all(|p| p.is_some()).then_some(first)
 }
 
-/// Terraform ≥ 1.15: literals, local values and `const` input variables (spec §1d).
+/// Terraform ≥ 1.15: literals, local values and `const` input variables (hashicorp/terraform
+/// v1.15.0 `internal/terraform/node_module_install.go`).
 fn terraform_const_problem(
     ctx: &Context,
     expr: &Expr,

@@ -1,4 +1,5 @@
-//! The general body merge (spec §3) and the `lifecycle` argument-by-argument merge.
+//! The general body merge (hashicorp/terraform `internal/configs/module_merge_body.go`) and the
+//! `lifecycle` argument-by-argument merge.
 
 use std::sync::Arc;
 

@@ -50,8 +50,9 @@ impl Merger<'_> {
         }
     }
 
-    /// `version` needs a registry source (spec §6); an override adding one to a call with a
-    /// local source breaks loading.
+    /// `version` needs a registry source (hashicorp/terraform `internal/configs/module_call.go`
+    /// parses `source` as a registry address when there is one); an override adding one to a
+    /// call with a local source breaks loading.
     fn check_module_version(&self, object: &MergedObject) -> Option<crate::diagnostic::Diagnostic> {
         let version = object.body.attribute("version")?;
         if !self.is_known_version(&version.expr) {

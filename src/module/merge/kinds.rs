@@ -1,4 +1,5 @@
-//! Appending primary blocks and merging override blocks, kind by kind (spec §2, §3).
+//! Appending primary blocks and merging override blocks, kind by kind (hashicorp/terraform
+//! `internal/configs/module.go`, `appendFile` and `mergeFile`, and `module_merge.go`).
 
 use std::collections::hash_map::Entry;
 
@@ -487,7 +488,8 @@ impl Merger<'_> {
         });
     }
 
-    /// `lifecycle` merges argument by argument (spec §3, resources).
+    /// `lifecycle` merges argument by argument (`(*Resource).merge` in hashicorp/terraform
+    /// `internal/configs/module_merge.go`).
     fn merge_lifecycle(
         &mut self,
         address: &Subject,

@@ -1,5 +1,8 @@
 //! Builds the effective module of one directory for one tool: primary files appended, override
-//! files merged in (spec §2, §3, §5), with the load errors the tools report.
+//! files merged in, with the load errors the tools report (hashicorp/terraform
+//! `internal/configs/module.go`;
+//! <https://developer.hashicorp.com/terraform/language/files/override>; the cases of
+//! `tests/conformance`).
 
 mod body;
 mod checks;
@@ -171,7 +174,8 @@ impl Merger<'_> {
         self.view == View::Terraform
     }
 
-    /// Checks every block on its own, before merging (spec §2, last paragraph).
+    /// Checks every block on its own, before merging, as the tools do when they decode it
+    /// (`decodeResourceBlock`, `decodeModuleBlock`... in `internal/configs`).
     fn check_blocks(&mut self, file: &File, is_override: bool) {
         for block in &file.body.blocks {
             let body = &block.body;

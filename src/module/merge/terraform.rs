@@ -1,5 +1,5 @@
 //! The `terraform` block: `required_version`, `required_providers`, `backend`/`cloud` and the
-//! rest (spec §2, §3 `terraform`, §5).
+//! rest (hashicorp/terraform `internal/configs/module.go`, `appendFile` and `mergeFile`).
 
 use crate::diagnostic::ids;
 use crate::source::Span;
