@@ -23,6 +23,9 @@
 # program started directly (posix_spawn, its output in a file); peak RSS from three more runs of
 # each under /usr/bin/time. CPU time is the figure to trust on a shared machine; wall times and
 # the -j speed-up need an idle one.
+#
+# The first tree is the whole corpus of real modules, ../shared/corpus, which sits beside a
+# development checkout and is not part of the repository: without it the script stops.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,6 +43,12 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+corpus=../shared/corpus
+if [ ! -d "$corpus" ]; then
+  echo "error: $corpus is missing: the benchmark measures the corpus of real modules, which sits" \
+    "beside a development checkout (it is not part of the repository)" >&2
+  exit 2
+fi
 
 cargo build --release --quiet
 lint=${bin:-target/release/tflint-merge}
@@ -80,8 +89,6 @@ generate "merge-$big" --big-merge "$big"
 generate "spread-$big" --big-merge "$big" --spread 100
 generate "terragrunt-$units" 0 --terragrunt "$units"
 
-corpus=../shared/corpus
-[ -d "$corpus" ] || corpus=""
 python3 - "$lint" "$floor" "$runs" "$quick" "$(nproc)" "$corpus" \
   "$work/small-$small" "$small" "$work/large-$large" "$large" \
   "$work/merge-$big" "$work/spread-$big" "$work/terragrunt-$units" "$units" <<'PY'

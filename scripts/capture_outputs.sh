@@ -7,12 +7,20 @@
 #
 # usage: scripts/capture_outputs.sh BIN OUTDIR
 #   then: diff -r OUTDIR_BEFORE OUTDIR_AFTER   (must print nothing)
+#
+# ../shared/corpus, the corpus of real modules, sits beside a development checkout and is not
+# part of the repository: without it the script stops.
 set -uo pipefail
 [ $# -eq 2 ] || { echo "usage: scripts/capture_outputs.sh BIN OUTDIR" >&2; exit 2; }
 B=$(realpath "$1")
 mkdir -p "$2"
 O=$(realpath "$2")
 cd "$(dirname "$0")/.."
+if [ ! -d ../shared/corpus ]; then
+  echo "error: ../shared/corpus is missing: the outputs are captured on the corpus of real" \
+    "modules, which sits beside a development checkout (it is not part of the repository)" >&2
+  exit 2
+fi
 for fmt in human json sarif short github checkstyle junit gitlab; do
   for t in examples ../shared/corpus; do
     n=$(basename "$t")

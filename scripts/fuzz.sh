@@ -2,10 +2,11 @@
 # Fuzzes one target of fuzz/ for a while: scripts/fuzz.sh TARGET SECONDS
 #   TARGET: parse_native, parse_json or directory (see fuzz/fuzz_targets/).
 # Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`). The corpus under
-# fuzz/corpus/TARGET (not committed) is seeded from ../shared/corpus and tests/fixtures on the
-# first run. Fails on a crash or a timeout (an input taking over 2 s); the input is then copied
-# to tests/fuzz_regressions/TARGET/, where `cargo test --test fuzz_regressions` runs it for
-# good: commit it with the fix.
+# fuzz/corpus/TARGET (not committed) is seeded on the first run from tests/conformance,
+# tests/corpus_sample, tests/fixtures and, when it is beside the checkout, ../shared/corpus.
+# Fails on a crash or a timeout (an input taking over 2 s); the input is then copied to
+# tests/fuzz_regressions/TARGET/, where `cargo test --test fuzz_regressions` runs it for good:
+# commit it with the fix.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?usage: scripts/fuzz.sh TARGET SECONDS}

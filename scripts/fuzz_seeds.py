@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Seeds a fuzz corpus: scripts/fuzz_seeds.py TARGET DIR.
 
-parse_native gets every .tf, .tofu and .hcl file of ../shared/corpus, ../shared/conformance
-and tests/fixtures;
+parse_native gets every .tf, .tofu and .hcl file of tests/conformance, tests/corpus_sample,
+tests/fixtures and, when it is beside the checkout, the whole corpus ../shared/corpus;
 parse_json every .tf.json and .tofu.json file; directory one input per directory holding
 configuration files, in the format of tflint_merge::fuzzing::check_files: up to four parts
 separated by NUL bytes, each a byte naming the file (an index into its FILE_NAMES) and then
@@ -12,7 +12,10 @@ import hashlib
 import os
 import sys
 
-ROOTS = ["../shared/corpus", "../shared/conformance", "tests/fixtures"]
+ROOTS = ["tests/conformance", "tests/corpus_sample", "tests/fixtures"]
+# The whole corpus of real modules is not part of the repository; it seeds more when it is there.
+if os.path.isdir("../shared/corpus"):
+    ROOTS.append("../shared/corpus")
 # Index in FILE_NAMES (src/lib.rs, module fuzzing) of the name a file of this kind takes.
 NAME_INDEX = [
     ("_override.tf.json", 6),
