@@ -12,15 +12,15 @@
 # part of the repository: without it the script stops.
 set -uo pipefail
 [ $# -eq 2 ] || { echo "usage: scripts/capture_outputs.sh BIN OUTDIR" >&2; exit 2; }
-B=$(realpath "$1")
-mkdir -p "$2"
-O=$(realpath "$2")
-cd "$(dirname "$0")/.."
-if [ ! -d ../shared/corpus ]; then
+if [ ! -d "$(dirname "$0")/../../shared/corpus" ]; then
   echo "error: ../shared/corpus is missing: the outputs are captured on the corpus of real" \
     "modules, which sits beside a development checkout (it is not part of the repository)" >&2
   exit 2
 fi
+B=$(realpath "$1")
+mkdir -p "$2"
+O=$(realpath "$2")
+cd "$(dirname "$0")/.."
 for fmt in human json sarif short github checkstyle junit gitlab; do
   for t in examples ../shared/corpus; do
     n=$(basename "$t")
