@@ -5,5 +5,8 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
     let code = tflint_merge::run_cli();
-    u8::try_from(code).map_or(std::process::ExitCode::FAILURE, std::process::ExitCode::from)
+    u8::try_from(code).map_or(
+        std::process::ExitCode::FAILURE,
+        std::process::ExitCode::from,
+    )
 }
