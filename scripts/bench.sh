@@ -132,7 +132,8 @@ def spawn(argv):
     with open(out_path, "rb") as f:
         output = f.read()
     os.remove(out_path)
-    code = os.waitstatus_to_exitcode(status)
+    # The exit status, or minus the signal that ended the program.
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status)
     if code not in (0, 1):
         sys.exit(f"error: {' '.join(argv)} exited with {code}")
     return output, usage, wall

@@ -1060,34 +1060,3 @@ fn duplicate_definition_help_fits_where_the_copies_are() {
          changed arguments into an override file (`z_override.tf.json`)"
     );
 }
-
-/// The binary sets mimalloc's `arena_eager_commit` default to 0 before mimalloc reserves its
-/// first arena, its `purge_delay` to 3 ms and its `arena_purge_mult` to 10 (the options'
-/// numbers are checked by name here: `MIMALLOC_VERBOSE=1` prints every option), and the
-/// environment still overrides them.
-#[cfg(target_os = "linux")]
-#[test]
-fn the_allocator_does_not_commit_its_arena_eagerly_and_purges_soon() {
-    let option = |name: &str, env: &[(&str, &str)]| {
-        let output = Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
-            .arg("--version")
-            .env("MIMALLOC_VERBOSE", "1")
-            .envs(env.iter().copied())
-            .output()
-            .expect("run tflint-merge");
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        (stderr.lines())
-            .find_map(|line| line.strip_prefix(&format!("option '{name}': ")))
-            .map(|value| value.trim().to_string())
-    };
-    assert_eq!(option("arena_eager_commit", &[]).as_deref(), Some("0"));
-    let overridden = option(
-        "arena_eager_commit",
-        &[("MIMALLOC_ARENA_EAGER_COMMIT", "1")],
-    );
-    assert_eq!(overridden.as_deref(), Some("1"));
-    assert_eq!(option("purge_delay", &[]).as_deref(), Some("3"));
-    let overridden = option("purge_delay", &[("MIMALLOC_PURGE_DELAY", "10")]);
-    assert_eq!(overridden.as_deref(), Some("10"));
-    assert_eq!(option("arena_purge_mult", &[]).as_deref(), Some("10"));
-}

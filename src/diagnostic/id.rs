@@ -83,31 +83,14 @@ impl fmt::Display for FindingId {
 }
 
 /// The [`FindingId`] named by a string literal; fails to compile unless `rules/<id>.md` exists.
-///
-/// The docs (240 KB) are read by `explain`, the SARIF format and the language server only. Left
-/// among the strings a lint run reads (each rule's messages beside its doc), every page of them
-/// was resident: the kernel maps a binary in 64 KB windows around each page read. In a section
-/// of their own they lie together, apart from those strings.
 macro_rules! finding_id {
     ($id:literal) => {
-        $crate::diagnostic::FindingId::documented($id, {
-            // SAFETY: a read-only data section (a `.rodata.` name), which the linker places
-            // within `.rodata`; it holds the docs only.
-            #[unsafe(link_section = ".rodata.rule_docs")]
-            static DOC: [u8; $crate::diagnostic::finding_doc!($id).len()] =
-                *$crate::diagnostic::finding_doc!($id);
-            &DOC
-        })
+        $crate::diagnostic::FindingId::documented(
+            $id,
+            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/", $id, ".md")),
+        )
     };
 }
-
-/// The bytes of `rules/<id>.md`.
-macro_rules! finding_doc {
-    ($id:literal) => {
-        include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/", $id, ".md"))
-    };
-}
-pub(crate) use finding_doc;
 pub(crate) use finding_id;
 
 /// The ids of load errors (what makes Terraform or OpenTofu refuse the module) and of the

@@ -10,7 +10,7 @@ pub mod fix;
 mod id;
 pub use fix::{Applicability, Fix};
 pub use id::FindingId;
-pub(crate) use id::{finding_doc, finding_id, ids};
+pub(crate) use id::{finding_id, ids};
 
 /// How serious a finding is. Ordered: `Notice < Warning < Error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

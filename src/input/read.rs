@@ -382,30 +382,6 @@ mod tests {
     use super::*;
     use crate::syntax::tests::{calls_both_ways, corpus_files};
 
-    /// Every native file of the corpus big enough to be cut in pieces (`syntax::native`)
-    /// lowers in pieces exactly as it does whole, or is left to the whole parse.
-    #[test]
-    fn corpus_files_parsed_in_pieces_lower_as_they_do_whole() {
-        let mut compared = 0;
-        let (files, whole) = corpus_files("corpus_files_parsed_in_pieces_lower_as_they_do_whole");
-        for path in files {
-            let name = path.to_string_lossy().into_owned();
-            if !(name.ends_with(".tf") || name.ends_with(".tofu")) {
-                continue;
-            }
-            let Ok(text) = current_text(&path, DEFAULT_MAX_FILE_BYTES) else {
-                continue;
-            };
-            if let Some((pieces, whole)) = crate::syntax::native::lowered_in_pieces_and_whole(&text)
-            {
-                assert_eq!(pieces, whole, "{name}");
-                compared += 1;
-            }
-        }
-        let enough = if whole { 50 } else { 3 };
-        assert!(compared > enough, "{compared} files parsed in pieces");
-    }
-
     /// The walks for calls skip the parts of expressions that hold none (`Expr::holds_calls`):
     /// on every file of the corpus of real modules they find what a walk of every expression
     /// finds.

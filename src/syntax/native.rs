@@ -57,56 +57,37 @@ pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
             duplicate_attributes: Vec::new(),
         };
     }
-    let parser_text = parser_text(text, &scanned);
-    let (body, duplicate_attributes) =
-        match parse_in_pieces(id, text, &parser_text, &scanned.top_level_ends) {
-            Some(body) => (body, Vec::new()),
-            None => match parse_whole(id, text, &parser_text, &scanned.insignificant_newlines) {
-                Ok(parsed) => parsed,
-                Err(error) => {
-                    return Parsed {
-                        file: Err(error),
-                        duplicate_attributes: Vec::new(),
-                    };
-                }
-            },
-        };
-    Parsed {
-        file: Ok(File { id, body, comments }),
-        duplicate_attributes,
-    }
-}
-
-/// Parses and lowers the whole of `parser_text` (the file `text` as hcl-edit reads it, same
-/// offsets) at once, working around what hcl-edit rejects and Terraform does not (see
-/// [`parse_tolerant`]); the repeated attributes come with the body.
-fn parse_whole(
-    id: FileId,
-    text: &str,
-    parser_text: &str,
-    insignificant_newlines: &[usize],
-) -> Result<(Body, Vec<DuplicateAttribute>), SyntaxError> {
-    let (mut body, renamed_keys) =
-        parse_tolerant(parser_text, insignificant_newlines).map_err(|error| {
+    let (mut body, renamed_keys) = match parse_tolerant(
+        &parser_text(text, &scanned),
+        &scanned.insignificant_newlines,
+    ) {
+        Ok(parsed) => parsed,
+        Err(error) => {
             let offset = error.location().offset().min(text.len());
             let message = error.message().to_string();
-            SyntaxError {
-                summary: super::errors::native_summary(text, offset, &message),
-                beyond_tool_limit: is_beyond_parser_limit(&message),
-                message,
-                span: Span::new(id, offset..offset),
-            }
-        })?;
+            return Parsed {
+                file: Err(SyntaxError {
+                    summary: super::errors::native_summary(text, offset, &message),
+                    beyond_tool_limit: is_beyond_parser_limit(&message),
+                    message,
+                    span: Span::new(id, offset..offset),
+                }),
+                duplicate_attributes: Vec::new(),
+            };
+        }
+    };
     let lowerer = Lowerer {
         id,
         text,
-        offset: 0,
         fixed_span: None,
         renamed_keys,
     };
     let mut duplicate_attributes = Vec::new();
     let body = lowerer.body(&mut body, &mut duplicate_attributes);
-    Ok((body, duplicate_attributes))
+    Parsed {
+        file: Ok(File { id, body, comments }),
+        duplicate_attributes,
+    }
 }
 
 /// The summary of a text beyond this parser's limits (reported as `parse_limit`, not as the
@@ -131,7 +112,6 @@ pub(crate) fn parse_expr_at(source: &str, span: Span) -> Option<Expr> {
     let lowerer = Lowerer {
         id: span.file,
         text: source,
-        offset: 0,
         fixed_span: Some(span),
         renamed_keys: false,
     };
@@ -170,7 +150,6 @@ pub(crate) fn template_parts(id: FileId, text: &str, span: Span) -> Option<Vec<T
     let lowerer = Lowerer {
         id,
         text: &padded,
-        offset: 0,
         fixed_span: None,
         renamed_keys: false,
     };
@@ -188,7 +167,6 @@ pub(crate) fn expr_template_parts(expr: &Expr, text: &str) -> Option<Vec<Templat
     let lowerer = Lowerer {
         id: expr.span.file,
         text: value,
-        offset: 0,
         fixed_span: Some(expr.span),
         renamed_keys: false,
     };
@@ -219,91 +197,6 @@ fn strip_comment_delimiters(comment: &str) -> &str {
         comment.strip_prefix('#').unwrap_or(comment)
     };
     inner.trim()
-}
-
-/// A file is parsed in pieces of at least this many bytes, cut where a top-level block (or
-/// bracket) ends: hcl-edit's tree of a piece is lowered and dropped before the next piece is
-/// parsed, so the memory it takes stays small and in the cache, where a whole file's tree
-/// (about 20 times its text) did not. A directory of 5,000 blocks and 5,000 overrides in two
-/// files: 42.7 -> 34.2 ms of CPU (the read+parse floor, whole files: 35 ms); real modules, whose
-/// files are mostly smaller than a piece: 1% (256 and 1024 bytes did no better).
-const PIECE_BYTES: usize = 4096;
-
-/// The pieces of a file this size or larger are parsed in parallel.
-const PARALLEL_PIECES_BYTES: usize = 16 * 1024;
-
-/// Parses and lowers `parser_text` (the file `text` as hcl-edit reads it, same offsets) in
-/// pieces cut at `top_level_ends`. `None` when a piece does not parse, or when a top-level
-/// argument is written twice (which a piece cannot see): the file is then parsed whole, which
-/// explains the error, works around it or reports the repeat exactly as before.
-fn parse_in_pieces(
-    id: FileId,
-    text: &str,
-    parser_text: &str,
-    top_level_ends: &[usize],
-) -> Option<Body> {
-    let mut cuts = Vec::new();
-    let mut start = 0;
-    for &end in top_level_ends {
-        let long_enough = end - start >= PIECE_BYTES && end < parser_text.len();
-        if long_enough && ends_its_line(parser_text.as_bytes(), end) {
-            cuts.push(start..end);
-            start = end;
-        }
-    }
-    if cuts.is_empty() {
-        return None;
-    }
-    cuts.push(start..parser_text.len());
-    let lower = |range: &Range<usize>| -> Option<Body> {
-        let mut body = hcl_edit::parser::parse_body(parser_text.get(range.clone())?).ok()?;
-        let lowerer = Lowerer {
-            id,
-            text,
-            offset: range.start,
-            fixed_span: None,
-            renamed_keys: false,
-        };
-        // hcl-edit rejects a repeated name within a piece: none are reported here.
-        let mut duplicates = Vec::new();
-        Some(lowerer.body(&mut body, &mut duplicates))
-    };
-    let pieces: Option<Vec<Body>> = if parser_text.len() >= PARALLEL_PIECES_BYTES {
-        use rayon::prelude::*;
-        cuts.par_iter().map(lower).collect()
-    } else {
-        cuts.iter().map(lower).collect()
-    };
-    let pieces = pieces?;
-    let mut body = Body {
-        attributes: Vec::with_capacity(pieces.iter().map(|p| p.attributes.len()).sum()),
-        blocks: Vec::with_capacity(pieces.iter().map(|p| p.blocks.len()).sum()),
-    };
-    for piece in pieces {
-        body.attributes.extend(piece.attributes);
-        body.blocks.extend(piece.blocks);
-    }
-    let mut names: Vec<&str> = body.attributes.iter().map(|a| a.name.as_str()).collect();
-    names.sort_unstable();
-    if names.windows(2).any(|pair| pair[0] == pair[1]) {
-        return None;
-    }
-    Some(body)
-}
-
-/// Whether only blanks and then a newline, a line comment or the end of the text follow `at`.
-/// A piece may end there: a structure of a body must end its line, so the text after such a
-/// cut parses alone as it does after the structure. After `} resource ...` the whole file is a
-/// syntax error, and each piece alone would parse.
-fn ends_its_line(bytes: &[u8], at: usize) -> bool {
-    let rest = bytes.get(at..).unwrap_or_default();
-    let blanks = (rest.iter())
-        .position(|&b| !matches!(b, b' ' | b'\t' | b'\r'))
-        .unwrap_or(rest.len());
-    matches!(
-        &rest[blanks..],
-        [] | [b'\n', ..] | [b'#', ..] | [b'/', b'/', ..]
-    )
 }
 
 /// The text as hcl-edit can read it, every byte offset kept: a UTF-8 byte-order mark (which
@@ -418,8 +311,6 @@ struct Lowerer<'a> {
     id: FileId,
     /// The whole file's text.
     text: &'a str,
-    /// Where in `text` the text hcl-edit parsed starts: its offsets are shifted by this.
-    offset: usize,
     /// When set, every span is this one (for expressions embedded in JSON strings).
     fixed_span: Option<Span>,
     /// Whether a repeated key was renamed in the text hcl-edit read: if not, every name it read
@@ -428,22 +319,11 @@ struct Lowerer<'a> {
 }
 
 impl Lowerer<'_> {
-    /// The span of a range of the text hcl-edit parsed.
     fn span(&self, range: Option<Range<usize>>) -> Span {
-        match range {
-            Some(range) => self.file_span(self.in_text(range)),
-            None => self.file_span(0..0),
+        if let Some(span) = self.fixed_span {
+            return span;
         }
-    }
-
-    /// The span of a range of the file's text.
-    fn file_span(&self, range: Range<usize>) -> Span {
-        self.fixed_span.unwrap_or(Span::new(self.id, range))
-    }
-
-    /// A range of the text hcl-edit parsed as a range of the file's text.
-    fn in_text(&self, range: Range<usize>) -> Range<usize> {
-        range.start + self.offset..range.end + self.offset
+        Span::new(self.id, range.unwrap_or(0..0))
     }
 
     fn source(&self, range: Option<Range<usize>>, fallback: &str) -> String {
@@ -472,7 +352,7 @@ impl Lowerer<'_> {
     /// The text at `range` as written, if the spans are the text's.
     fn written(&self, range: Option<Range<usize>>) -> Option<&str> {
         range
-            .and_then(|r| self.text.get(self.in_text(r)))
+            .and_then(|r| self.text.get(r))
             .filter(|_| self.fixed_span.is_none())
     }
 
@@ -538,8 +418,7 @@ impl Lowerer<'_> {
                         .collect();
                     let kind_span = self.span(kind_range);
                     let header_span = labels.last().map_or(kind_span, |l| kind_span.to(l.span));
-                    let block_end =
-                        (block.span()).map_or(header_span.end as usize, |r| self.in_text(r).end);
+                    let block_end = block.span().map_or(header_span.end as usize, |r| r.end);
                     let header_end = header_span.end as usize;
                     let body_start = self.text.as_bytes()[header_end..block_end]
                         .iter()
@@ -549,7 +428,7 @@ impl Lowerer<'_> {
                         kind,
                         labels,
                         header_span,
-                        body_span: self.file_span(body_start..block_end),
+                        body_span: self.span(Some(body_start..block_end)),
                         body: self.body(&mut block.body, duplicates),
                     });
                 }
@@ -637,7 +516,6 @@ impl Lowerer<'_> {
         }
         let mut collector = CallCollector {
             id: self.id,
-            offset: self.offset,
             calls: Vec::new(),
         };
         match (expr, kind) {
@@ -664,7 +542,7 @@ impl Lowerer<'_> {
                 // A quoted key may have been renamed in the scratch text: read it back.
                 if let (ExprKind::String(_), Some(range)) = (&lowered.kind, expr.span())
                     && self.fixed_span.is_none()
-                    && let Some(quoted) = self.text.get(self.in_text(range))
+                    && let Some(quoted) = self.text.get(range)
                     && let Some(inner) = quoted.strip_prefix('"').and_then(|q| q.strip_suffix('"'))
                     && !inner.contains('\\')
                 {
@@ -691,8 +569,6 @@ fn call_name(name: &FuncName) -> String {
 /// name (namespace included). Offsets are those of the parsed text.
 struct CallCollector {
     id: FileId,
-    /// Added to every offset (see [`Lowerer::offset`]).
-    offset: usize,
     calls: Vec<Call>,
 }
 
@@ -707,7 +583,7 @@ impl CallCollector {
         if let (Some(start), Some(end)) = (start, end) {
             self.calls.push(Call {
                 name: call_name(name),
-                span: Span::new(self.id, start.start + self.offset..end.end + self.offset),
+                span: Span::new(self.id, start.start..end.end),
             });
         }
     }
@@ -725,7 +601,6 @@ impl Visit for CallCollector {
 pub(crate) fn template_calls(template: &Template) -> Vec<(String, Range<usize>)> {
     let mut collector = CallCollector {
         id: FileId(0),
-        offset: 0,
         calls: Vec::new(),
     };
     collector.visit_template(template);
@@ -752,28 +627,6 @@ fn literal_template(template: &mut Template) -> Option<String> {
     let mut text = literals.next().unwrap_or_default();
     text.extend(literals);
     Some(text)
-}
-
-/// For tests: the body of `text` lowered in pieces (`None` if it is not cut, or a piece does
-/// not parse) and lowered whole.
-#[cfg(test)]
-fn in_pieces_and_whole(text: &str) -> (Option<Body>, Result<Body, SyntaxError>) {
-    let scanned = scan(text);
-    let pieces = parse_in_pieces(FileId(3), text, text, &scanned.top_level_ends);
-    let whole = parse_whole(FileId(3), text, text, &scanned.insignificant_newlines);
-    (pieces, whole.map(|(body, _)| body))
-}
-
-/// For tests elsewhere: the body of `text` lowered in pieces and lowered whole, each as its
-/// `Debug` text, when `text` is cut in pieces at all.
-#[cfg(test)]
-pub(crate) fn lowered_in_pieces_and_whole(text: &str) -> Option<(String, String)> {
-    let (pieces, whole) = in_pieces_and_whole(text);
-    let whole = match whole {
-        Ok(body) => format!("{body:?}"),
-        Err(error) => format!("the whole parse failed: {error:?}"),
-    };
-    Some((format!("{:?}", pieces?), whole))
 }
 
 #[cfg(test)]
@@ -878,113 +731,20 @@ mod tests {
         assert_eq!(file.body.attributes[1].name_span.start, 60);
     }
 
-    /// A file of `blocks` top-level blocks holding every kind of span the lowering shifts by a
-    /// piece's offset: labels, names, numbers as written, calls (with a namespace), quoted
-    /// object keys, nested blocks; and comments between them.
-    fn many_blocks(blocks: usize) -> String {
-        (0..blocks)
-            .map(|i| {
-                format!(
-                    "resource \"aws_s3_bucket\" \"b{i}\" {{\n  bucket = \"n-${{var.p}}-{i}\"\n  \
-                     count = {i}\n  tags = {{ \"k{i}\" = upper(\"v\"), n = provider::aws::arn_parse(x).a }}\n  \
-                     list = [1.50e3, local.x[{i}], [for v in var.l : v]]\n  lifecycle {{\n    \
-                     ignore_changes = [tags]\n  }}\n}}\n# after {i}\n\n"
-                )
-            })
-            .collect()
-    }
-
+    /// Terraform ends a block or an argument with its line: something after the closing brace
+    /// on the same line is a syntax error; blanks and a comment are not.
     #[test]
-    fn a_file_parsed_in_pieces_lowers_as_the_whole_file_does() {
-        // Two pieces or so; then past the size whose pieces are parsed in parallel.
-        for blocks in [60, 800] {
-            let text = many_blocks(blocks);
-            assert!(text.len() > 2 * PIECE_BYTES);
-            assert_eq!(blocks == 800, text.len() >= PARALLEL_PIECES_BYTES);
-            assert_eq!(scan(&text).top_level_ends.len(), blocks);
-            let (pieces, whole) = in_pieces_and_whole(&text);
-            let (pieces, whole) = (pieces.expect("parsed in pieces"), whole.expect("parses"));
-            assert_eq!(pieces.blocks.len(), blocks);
-            let (pieces, whole) = (format!("{pieces:?}"), format!("{whole:?}"));
-            if let Some(at) = (pieces.bytes().zip(whole.bytes())).position(|(a, b)| a != b) {
-                let from = at.saturating_sub(300);
-                panic!(
-                    "in pieces: {}\nwhole:     {}",
-                    &pieces[from..at + 80],
-                    &whole[from..at + 80]
-                );
-            }
-            assert_eq!(pieces.len(), whole.len());
-        }
-    }
-
-    #[test]
-    fn a_piece_that_does_not_parse_leaves_the_file_to_the_whole_parse() {
-        let blocks = many_blocks(60);
-        // A syntax error in the last piece: the error the whole parse gives.
-        let broken = format!("{blocks}resource \"x\" \"y\" {{\n  a = \n}}\n");
-        assert!(in_pieces_and_whole_error(&broken));
-        let error = parse(FileId(3), &broken).file.expect_err("must fail");
-        assert_eq!(error.span.start as usize, broken.len() - 3, "{error:?}");
-        // What hcl-edit rejects and the whole parse works around: a repeated object key, a
-        // conditional across lines in a `for` expression.
-        for tail in [
-            "locals {\n  m = { a = 1, a = 2 }\n}\n",
-            "locals {\n  m = { for k, v in m : k => v\n    ? { a = 1 }\n    : { a = 2 } }\n}\n",
-        ] {
-            let text = format!("{blocks}{tail}");
-            let scanned = scan(&text);
-            let pieces = parse_in_pieces(FileId(3), &text, &text, &scanned.top_level_ends);
-            assert!(pieces.is_none(), "{tail}");
-            let parsed = parse(FileId(3), &text).file.expect("parses whole");
-            assert_eq!(parsed.body.blocks.len(), 61);
-        }
-        // A top-level bracket followed by more of its expression: cut there, neither piece
-        // parses.
-        let text = format!("{blocks}a = {{ x = 1 }}.x\n");
-        let parsed = parse(FileId(3), &text).file.expect("parses whole");
-        assert_eq!(parsed.body.attributes[0].name, "a");
-    }
-
-    #[test]
-    fn a_piece_ends_only_where_its_line_does() {
-        // A block of more than a piece, its closing brace then `tail`.
-        let big = |name: &str, tail: &str| {
-            let lines: String = (0..PIECE_BYTES / 8)
-                .map(|i| format!("  a{i} = 1\n"))
-                .collect();
-            format!("resource \"x\" \"{name}\" {{\n{lines}}}{tail}")
-        };
-        // Something after the brace on its line: a syntax error, as it is whole.
+    fn a_structure_ends_its_line() {
+        let block = "resource \"x\" \"one\" {\n  a = 1\n}";
         for tail in [" resource \"c\" \"d\" {}\n", " b = 1\n", " /* c */ b = 1\n"] {
-            let text = big("one", tail);
-            assert!(in_pieces_and_whole_error(&text), "{tail}");
+            let text = format!("{block}{tail}");
             assert!(parse(FileId(3), &text).file.is_err(), "{tail}");
         }
-        // Blanks, then a comment or a line end (CR LF too): cut there.
         for tail in ["  # end\r\n", " // end\n", "\t\r\n"] {
-            let text = format!("{}{}", big("one", tail), big("two", "\n"));
-            let (pieces, whole) = in_pieces_and_whole(&text);
-            let (pieces, whole) = (pieces.expect("in pieces"), whole.expect("parses whole"));
-            assert_eq!(pieces.blocks.len(), 2);
-            assert_eq!(format!("{pieces:?}"), format!("{whole:?}"));
+            let text = format!("{block}{tail}b = 1\n");
+            let file = parse(FileId(3), &text).file.expect("parses");
+            assert_eq!((file.body.blocks.len(), file.body.attributes.len()), (1, 1));
         }
-    }
-
-    /// Whether `text` fails in pieces and whole alike.
-    fn in_pieces_and_whole_error(text: &str) -> bool {
-        let (pieces, whole) = in_pieces_and_whole(text);
-        pieces.is_none() && whole.is_err()
-    }
-
-    #[test]
-    fn a_top_level_argument_repeated_in_two_pieces_is_reported_as_in_one() {
-        let text = format!("a = 1\n{}a = 2\n", many_blocks(60));
-        let parsed = parse(FileId(3), &text);
-        assert_eq!(parsed.duplicate_attributes.len(), 1);
-        let file = parsed.file.expect("parses");
-        assert_eq!(file.body.attributes.len(), 2);
-        assert_eq!(file.body.blocks.len(), 60);
     }
 
     #[test]

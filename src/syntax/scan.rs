@@ -33,11 +33,6 @@ pub(crate) struct Scan {
     /// The exponent digits of number literals too large for an `f64` (`1e309`): Terraform's
     /// numbers have arbitrary precision, but hcl-edit rejects these.
     pub(crate) overflowing_exponents: Vec<Range<usize>>,
-    /// The offset just after each `}`, `]` or `)` that closes a bracket opened at the top level
-    /// of the file (outside any other bracket, string or comment): the end of a top-level
-    /// block, or of a top-level argument's object, tuple or call. The file can be parsed in
-    /// pieces cut there (see `native::parse`).
-    pub(crate) top_level_ends: Vec<usize>,
 }
 
 /// The [`Scan::backtrack_cost`] beyond which a text is not given to hcl-edit. Calibrated on the
@@ -197,9 +192,6 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
                 if let Some(Context::Bracket { .. } | Context::Interpolation) = stack.last() {
                     stack.pop();
                     risk.close();
-                    if stack.is_empty() {
-                        out.top_level_ends.push(i + 1);
-                    }
                 }
                 i += 1;
             }
