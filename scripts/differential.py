@@ -153,13 +153,19 @@ def worker_main():
         except Exception as error:  # the binding cannot serialise some modules
             answer["module_error"] = str(error)[:300]
         if request.get("validate"):
-            result = command(directory).validate(json=True, check=False, no_tests=...)
-            if isinstance(result.value, dict):
+            options = {} if request.get("tests") else {"no_tests": ...}
+            if request.get("query"):
+                options["query"] = ...  # Terraform 1.14+: also the .tfquery.hcl files
+            try:
+                result = command(directory).validate(json=True, check=False, **options)
                 answer["validate"] = [validate_diag(d) for d in result.value["diagnostics"]]
-            else:
-                answer["validate_error"] = (result.error or "")[:300]
+            except Exception as error:  # not JSON: e.g. a flag this release does not have
+                answer["validate_error"] = str(error)[:300]
         if request.get("init"):
-            options = {"input": False, "no_color": ...}
+            # A backend setting no backend has makes `init` stop, without configuring the
+            # backend (no network, no state), right after checking the backend's type.
+            options = {"input": False, "no_color": ...,
+                       "backend_config": ["tflint_merge_probe=1"]}
             try:
                 _, _, stderr = TerraformCommand.run("init", options=options, chdir=directory,
                                                     backend="thread")
@@ -196,13 +202,15 @@ def validate_diag(diag):
     }
 
 
-INIT_ERROR = re.compile(r"^(?:│ )?Error: (.+?)\n(?:│ )?\n(?:│ )?  on (\S+) line (\d+)", re.M)
+INIT_ERROR = re.compile(r"^(?:│ )?Error: (.+?)$(?:\n(?:│ )?\n(?:│ )?  on (\S+) line (\d+))?",
+                        re.M)
 
 
 def init_diags(stderr):
     """The errors `terraform init` printed (it has no JSON output in every release)."""
     return [{"severity": "error", "summary": m.group(1).strip(), "detail": "",
-             "file": m.group(2), "line": int(m.group(3)), "source": "init"}
+             "file": m.group(2), "line": int(m.group(3)) if m.group(3) else None,
+             "source": "init"}
             for m in INIT_ERROR.finditer(stderr)]
 
 
@@ -1036,8 +1044,10 @@ def construct_snippet(place, name, n, override, syntax):
         return split("resource", res, [A("input", s("x"))], [items[name]], override)
     if place == "In(Module)":
         source = [A("source", s("hashicorp/consul/aws"))]
+        if name == "source":
+            return split("module", [c], [], [A("source", s("hashicorp/consul/aws"))], override,
+                         (), [A("source", s("hashicorp/consul/google"))])
         items = {
-            "source": A("source", s("hashicorp/consul/google")),
             "version": A("version", s("0.1.0")),
             "count": A("count", "1"),
             "for_each": A("for_each", 'toset(["a"])'),
@@ -1127,9 +1137,11 @@ def construct_snippet(place, name, n, override, syntax):
         base = [] if name == "default" else [A("default", s("x"))]
         return split("variable", [c], base, [items[name]], override)
     if place == "In(Output)":
+        if name == "value":
+            return split("output", [c], [], [A("value", s("y"))], override, (),
+                         [A("value", s("x"))])
         items = {
             "description": A(name, s("d")),
-            "value": A(name, s("y")),
             "depends_on": refs(name, "terraform_data.base"),
             "sensitive": A(name, "true"),
             "precondition": B(name, [], condition("can(local.base)")),
@@ -1208,6 +1220,8 @@ VALUES = [
     ('upper("q")', None),
 ]
 
+STRING_VALUES = ['"a"', '"b-${var.v0}"', "var.v0", 'upper("q")']
+
 # A variable's type and a default valid for it: (type, native default, JSON default).
 TYPED_DEFAULTS = [
     ("string", '"s"', None),
@@ -1252,6 +1266,19 @@ def nested_block(rng, builtin, in_override):
                                                B("content", [], [A("device_name", "d.value")])])
 
 
+def nested_blocks(rng, builtin, count):
+    """Nested blocks of a resource, at most one `lifecycle` and one `connection` (a second is
+    an error that would stop validate)."""
+    blocks, seen = [], set()
+    for _ in range(count):
+        block = nested_block(rng, builtin, False)
+        if block.kind in ("lifecycle", "connection") and block.kind in seen:
+            continue
+        seen.add(block.kind)
+        blocks.append(block)
+    return blocks
+
+
 def typed(rng):
     ty, native, as_json = rng.choice(TYPED_DEFAULTS)
     return ref("type", ty), A("default", native, as_json)
@@ -1285,7 +1312,7 @@ def random_content(rng, builtin, taken):
                 items = [A("backend", s("local"))] + items[1:]
         else:
             labels = [rtype, f"r{i}"]
-            items += [nested_block(rng, builtin, False) for _ in range(rng.randrange(3))]
+            items += nested_blocks(rng, builtin, rng.randrange(3))
         blocks.append(B(kind, labels, items))
     blocks.append(B("variable", ["typed"], list(typed(rng))))
     blocks.append(B("output", ["o"], [value(rng, "value"), A("description", s("out"))]))
@@ -1315,11 +1342,13 @@ def override_of(rng, block, builtin):
     """An override of one base block, or None for blocks that are not merged."""
     items = []
     if block.kind in ("resource", "data") and block.labels[1] != "base":
-        args = resource_args(builtin)
         if block.labels[0] == "terraform_remote_state":
-            args = ["config"]
-        for name in rng.sample(args, min(len(args), 1 + rng.randrange(2))):
-            items.append(value(rng, name))
+            # The built-in data source checks its arguments' types when validating.
+            items.append(A("workspace", rng.choice(STRING_VALUES)))
+        else:
+            args = resource_args(builtin)
+            for name in rng.sample(args, min(len(args), 1 + rng.randrange(2))):
+                items.append(value(rng, name))
         meta = rng.randrange(6)
         if meta == 0:
             items.append(A("count", "1"))
@@ -1346,7 +1375,8 @@ def override_of(rng, block, builtin):
         items = [A("alias", s("east")), value(rng, rng.choice(["region", "profile"]))]
     elif block.kind == "locals" and block.items[0].name == "l0":
         items = [value(rng, "l0")]
-    elif block.kind == "terraform" and any(i.name == "required_version" for i in block.items):
+    elif block.kind == "terraform" and any(isinstance(i, A) and i.name == "required_version"
+                                           for i in block.items):
         items = [A("required_version", s(">= 1.6"))]
     else:
         return None
@@ -1504,7 +1534,7 @@ class Judge:
             self.log.close()
             self.log = None
 
-    def ask(self, directory, validate=True, init=False, timeout=120):
+    def ask(self, directory, validate=True, init=False, tests=False, query=False, timeout=120):
         """The judge's answer for one directory, or None when the worker died or hung (it is
         restarted for the next directory)."""
         if self.process is None or self.requests >= 400:
@@ -1512,7 +1542,8 @@ class Judge:
             self.stop()
             self.start()
         self.requests += 1
-        request = {"dir": directory, "validate": validate, "init": init}
+        request = {"dir": directory, "validate": validate, "init": init, "tests": tests,
+                   "query": query}
         try:
             self.process.stdin.write(json.dumps(request) + "\n")
             self.process.stdin.flush()
@@ -2016,8 +2047,183 @@ def print_coverage(scenarios, judges, coverage, count):
                 print(f"    not covered: {variant}")
 
 
+# ------------------------------------------------------------------------------------------
+# The release tables against the judges.
+# ------------------------------------------------------------------------------------------
+
+PROBE_BASE = [
+    B("resource", ["terraform_data", "base"], []),
+    B("locals", [], [A("base", s("b"))]),
+]
+
+# Errors that say the release knows the construct but refuses this use of it (in a root
+# module, in a stable build, outside configuration generation): the construct counts as
+# accepted, since the tables say which constructs a release has, and other checks (rules,
+# or none) say where it may be used.
+KNOWN_TO_THE_RELEASE = {
+    "Module uses experimental features":
+        "`experiments` is in the schema; stable builds from 1.3 refuse any (the "
+        "language_experiments_unknown rule)",
+    "Ephemeral output not allowed": "an ephemeral output is for child modules only",
+    "Root module output deprecated": "a deprecated output is for child modules only",
+    "Invalid import provider argument":
+        "`provider` in `import` is for configuration generation only",
+}
+
+# How `init` answers about a backend type: it stops at the type, or (for a type it has) at
+# the probe's backend setting.
+BACKEND_REFUSED = {"Unsupported backend type", "Invalid backend type"}
+BACKEND_KNOWN = "Invalid backend configuration argument"
+
+
+def module_manifest(directory, blocks):
+    """`.terraform/modules/modules.json` as `init` would write it, each call installed from an
+    empty directory: validate then checks the calls (their arguments are the child's input
+    variables) instead of stopping at "Module not installed"."""
+    child = os.path.join(directory, "child")
+    os.makedirs(child, exist_ok=True)
+    modules = [{"Key": "", "Source": "", "Dir": "."}]
+    for block in blocks:
+        if block.kind != "module":
+            continue
+        attributes = {i.name: i.native for i in block.items if isinstance(i, A)}
+        source = json.loads(attributes.get("source", '""'))
+        if source.count("/") == 2 and not source.startswith("."):
+            source = "registry.terraform.io/" + source
+        entry = {"Key": block.labels[0], "Source": source, "Dir": "child"}
+        if "version" in attributes:
+            entry["Version"] = json.loads(attributes["version"])
+        modules.append(entry)
+    if len(modules) > 1:
+        os.makedirs(os.path.join(directory, ".terraform", "modules"))
+        with open(os.path.join(directory, ".terraform", "modules", "modules.json"), "w",
+                  encoding="utf-8") as f:
+            json.dump({"Modules": modules}, f)
+
+
+def write_probe(place, name, directory):
+    """A module that uses one construct, in `probe.*` (the rest of the module is valid in
+    every judge). Returns (the file names the construct is in, how the judge is asked, how its
+    answer reads: "clean" when the construct is accepted if no error is in its files, "read"
+    when it is accepted if an error is, because the probe's file is invalid and only a release
+    that reads it says so)."""
+    os.makedirs(directory)
+    files = {"main.tf": list(PROBE_BASE)}
+    ask = {"validate": True}
+    reading = "clean"
+    if place == "FileType":
+        reading = "read"
+        module_file = name in (".tf", ".tf.json", ".tofu", ".tofu.json")
+        if module_file:
+            # A second definition of a resource of main.tf: a duplicate when the file is read.
+            files["main.tf"].append(B("resource", ["terraform_data", "probe"], []))
+            files["probe" + name] = [B("resource", ["terraform_data", "probe"], [])]
+        else:
+            invalid = [B("bogus", [], [])]
+            if name.startswith(".tfmock"):
+                files["main.tftest.hcl"] = [B("mock_provider", ["terraform"],
+                                              [A("source", s("./mocks"))]), B("run", ["x"], [])]
+                files[os.path.join("mocks", "terraform" + name)] = invalid
+            else:
+                files["probe" + name] = invalid
+            ask = {"validate": True, "tests": True, "query": name.startswith(".tfquery")}
+        targets = [n for n in files if n.startswith(("probe", "mocks"))]
+    else:
+        snippet = construct_snippet(place, name, 0, False, "native")
+        files["probe.tf"] = snippet.primary
+        module_manifest(directory, snippet.primary)
+        targets = ["probe.tf"]
+        if place == "Backend":
+            ask = {"validate": False, "init": True}
+            reading = "backend"
+    for file_name, blocks in files.items():
+        path = os.path.join(directory, file_name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(json_text(blocks) if file_name.endswith(".json") else native_text(blocks))
+    return targets, ask, reading
+
+
+def probe_verdict(answer, targets, reading):
+    """(accepted, why): the judge's answer about a probe, or (None, why) when it cannot say."""
+    if answer is None:
+        return None, "the judge crashed"
+    diags = [d for d in (answer.get("loader") or []) + (answer.get("validate") or [])
+             + (answer.get("init") or []) if d["severity"] == "error"]
+    init_only = [d for d in diags if d["summary"] in INIT_ONLY]
+    in_probe = [d for d in diags if d["summary"] not in INIT_ONLY and d["file"] in targets]
+    why = "; ".join(sorted({f"{d['summary']} ({d['file']}:{d['line']})" for d in in_probe}))
+    if reading == "read":
+        return bool(in_probe), why or "no error in the probe's file"
+    if reading == "backend":
+        summaries = {d["summary"] for d in answer.get("init") or []}
+        if summaries & BACKEND_REFUSED:
+            return False, ", ".join(sorted(summaries & BACKEND_REFUSED))
+        if BACKEND_KNOWN in summaries:
+            return True, BACKEND_KNOWN
+        return None, f"init said: {sorted(summaries)}"
+    known = [d for d in in_probe if d["summary"] in KNOWN_TO_THE_RELEASE]
+    if in_probe and len(known) == len(in_probe):
+        return True, "; ".join(f"{d['summary']}: {KNOWN_TO_THE_RELEASE[d['summary']]}"
+                               for d in known)
+    if in_probe:
+        return False, why
+    if init_only and answer.get("validate") is not None and not any(
+            d["severity"] == "error" for d in answer.get("loader") or []):
+        # validate stopped before evaluating: the loader accepted the construct, which is
+        # all a release says about a construct its loader decodes.
+        return True, f"loaded (validate stopped at: {init_only[0]['summary']})"
+    return True, "no error"
+
+
 def release_tables(args):
-    raise SystemExit("not yet")
+    with open(args.release_tables, encoding="utf-8") as f:
+        table = json.load(f)
+    ours = {(c["place"], c["name"]): c["accepts"] for c in table["constructs"]}
+    constructs = read_constructs()
+    if sorted(ours) != sorted(constructs) or len(table["constructs"]) != len(constructs):
+        print("the constructs read from src/knowledge/features.rs differ from the table's:\n"
+              f"  only in the table: {sorted(set(ours) - set(constructs))}\n"
+              f"  only read here: {sorted(set(constructs) - set(ours))}")
+        return 1
+    judges = judges_named(args.judges)
+    require_installed(judges)
+    probes_dir = os.path.join(WORK_DIR, "probes")
+    shutil.rmtree(probes_dir, ignore_errors=True)
+    probes = []
+    for index, (place, name) in enumerate(constructs):
+        directory = os.path.join(probes_dir, f"p{index}")
+        probes.append((place, name, directory) + write_probe(place, name, directory))
+    failures, checked = [], 0
+    for judge in judges:
+        line = "{}.{}".format(*release_line(judge.release))
+        judge.start()
+        agree = 0
+        for place, name, directory, targets, ask, reading in probes:
+            answer = judge.ask(directory, **ask)
+            accepted, why = probe_verdict(answer, targets, reading)
+            expected = ours[(place, name)].get(line)
+            if expected is None:
+                failures.append(f"terraform {judge.release}: the table has no release {line}")
+                break
+            checked += 1
+            if accepted is None or accepted != expected:
+                failures.append(f"terraform {judge.release}: {place} {name}: our table says "
+                                f"{'accepted' if expected else 'not accepted'}, the judge "
+                                f"{'cannot say' if accepted is None else 'accepts it' if accepted else 'does not'}"
+                                f" ({why}) [{directory}]")
+            else:
+                agree += 1
+            if args.verbose:
+                print(f"terraform {judge.release}: {place} {name}: "
+                      f"{'accepted' if accepted else 'not accepted'} ({why})")
+        judge.stop()
+        print(f"terraform {judge.release}: {agree}/{len(probes)} constructs as our tables say",
+              flush=True)
+    for failure in failures:
+        print(f"DIFFERS {failure}")
+    print(f"release tables: {checked - len(failures)}/{checked} (construct, judge) pairs agree")
+    return 1 if failures else 0
 
 
 def seed_range(text):

@@ -600,4 +600,6 @@ pub(crate) fn is_removed_backend(name: &str) -> bool {
 }
 
 #[cfg(test)]
+mod judged;
+#[cfg(test)]
 mod tests;
