@@ -600,6 +600,11 @@ def our_module(merged, directory):
     return {"facts": facts, "opaque": opaque}
 
 
+def is_empty_collection(text):
+    """`{}` or `[]`: the loader keeps no entry for it (a list of none)."""
+    return re.fullmatch(r"\s*(\{\s*\}|\[\s*\])\s*", text) is not None
+
+
 def attribute_file(attribute, directory):
     return rel(attribute["location"]["file"], directory)
 
@@ -613,7 +618,8 @@ def our_resource(facts, opaque, address, attributes, blocks, directory):
         text = literal(text) if literal(text) is not None else text
         facts[f"{address} provider"] = (
             f"{our_value(attributes['provider'], directory, with_text=False)} {text}")
-    if "depends_on" in attributes:
+    if "depends_on" in attributes and not is_empty_collection(
+            attributes["depends_on"]["expression"]):
         facts[f"{address} depends_on"] = attribute_file(attributes["depends_on"], directory)
     listed, provisioners = [], []
     for block in blocks:
@@ -694,7 +700,8 @@ def our_output(facts, opaque, address, attributes, blocks, directory):
             opaque.append(f"{address} type")
         else:
             facts[f"{address} type"] = json.dumps(parsed, sort_keys=True)
-    if "depends_on" in attributes:
+    if "depends_on" in attributes and not is_empty_collection(
+            attributes["depends_on"]["expression"]):
         facts[f"{address} depends_on"] = attribute_file(attributes["depends_on"], directory)
     conditions = [our_location(b["location"], directory) for b in blocks
                   if b["type"] == "precondition"]
@@ -707,7 +714,7 @@ def our_module_call(facts, address, attributes, directory):
         if name in attributes:
             facts[f"{address} {name}"] = our_value(attributes[name], directory, with_text=False)
     for name in ("providers", "depends_on"):
-        if name in attributes:
+        if name in attributes and not is_empty_collection(attributes[name]["expression"]):
             facts[f"{address} {name}"] = attribute_file(attributes[name], directory)
     for name, attribute in attributes.items():
         if name not in ("source", "version", "count", "for_each", "providers", "depends_on"):
@@ -1267,12 +1274,13 @@ def nested_block(rng, builtin, in_override):
 
 
 def nested_blocks(rng, builtin, count):
-    """Nested blocks of a resource, at most one `lifecycle` and one `connection` (a second is
-    an error that would stop validate)."""
+    """Nested blocks of a resource. A second `lifecycle` or `connection` is an error that
+    would stop validate: only now and then, and never where validate must run to the end."""
     blocks, seen = [], set()
     for _ in range(count):
         block = nested_block(rng, builtin, False)
-        if block.kind in ("lifecycle", "connection") and block.kind in seen:
+        if block.kind in ("lifecycle", "connection") and block.kind in seen and (
+                builtin or rng.random() < 0.7):
             continue
         seen.add(block.kind)
         blocks.append(block)
@@ -1360,7 +1368,9 @@ def override_of(rng, block, builtin):
             items.append(nested_block(rng, builtin, True))
     elif block.kind == "variable" and block.labels[0] == "typed":
         type_attr, default = typed(rng)
-        choice = rng.randrange(3)
+        # A type or a default alone may leave the default invalid, a load error that stops
+        # validate: not where validate must run to the end.
+        choice = 2 if builtin else rng.randrange(3)
         items = [type_attr] if choice == 0 else [default] if choice == 1 else [type_attr,
                                                                                default]
     elif block.kind == "variable":
@@ -1463,12 +1473,17 @@ class Scenarios:
             for name, blocks, as_json in snippet.files:
                 files.append((name, blocks))
         os.makedirs(directory, exist_ok=True)
+        # JSON files one block per line, or indented (every label on a line of its own, where
+        # the tools and we must agree on which line a block starts).
+        indented = rng.random() < 0.5
         for name, blocks in files:
             with open(os.path.join(directory, name), "w", encoding="utf-8") as f:
-                if name.endswith(".json"):
-                    f.write(json_text(blocks))
-                else:
+                if not name.endswith(".json"):
                     f.write(native_text(blocks))
+                elif indented:
+                    f.write(json.dumps(json.loads(json_text(blocks)), indent=2) + "\n")
+                else:
+                    f.write(json_text(blocks))
         return constructs
 
 
@@ -1858,7 +1873,10 @@ class KnownEntry:
             return False
         if self.inputs not in ("*", item.kind) and not fnmatch.fnmatch(item.name, self.inputs):
             return False
-        if self.summary != "*" and not fnmatch.fnmatchcase(diff["summary"], self.summary):
+        if self.summary.startswith("re:"):
+            if not re.fullmatch(self.summary[3:], diff["summary"]):
+                return False
+        elif self.summary != "*" and not fnmatch.fnmatchcase(diff["summary"], self.summary):
             return False
         return self.line_pattern is None or any(self.line_pattern.search(t) for t in texts)
 
@@ -1965,8 +1983,11 @@ def run(args):
             elif loader_errors:
                 counts["module with load errors"] += 1
             elif modules.get(item.path) is None:
-                diffs.append(difference("module", "(module)", None, None,
-                                        terraform="loaded", tflint_merge=None))
+                if our_errors(findings.get(item.path, []), item.path)[0]:
+                    counts["module with load errors"] += 1  # we refuse the file, and say so
+                else:
+                    diffs.append(difference("module", "(module)", None, None,
+                                            terraform="loaded", tflint_merge=None))
             else:
                 counts["modules compared"] += 1
                 diffs += compare_modules(answer["module"], modules[item.path])
