@@ -1633,6 +1633,30 @@ def conformance_root():
 ONE_FILE_CASES = ("tests/fuzz_regressions/parse_native", "tests/fuzz_regressions/parse_json")
 
 
+# Inputs of the `directory` fuzz target: a directory encoded as parts separated by a NUL byte,
+# each named by its first byte (`fuzzing::check_files` in src/lib.rs, FILE_NAMES).
+FUZZ_DIRECTORIES = "tests/fuzz_regressions/directory"
+
+
+def fuzz_file_names():
+    with open(os.path.join(ROOT, "src", "lib.rs"), encoding="utf-8") as f:
+        text = f.read()
+    match = re.search(r"const FILE_NAMES: &\[&str\] = &\[(.*?)\];", text, re.S)
+    if not match:
+        raise SystemExit("src/lib.rs: no FILE_NAMES: update fuzz_file_names in "
+                         "scripts/differential.py")
+    return re.findall(r'"([^"]+)"', match.group(1))
+
+
+def decode_fuzz_directory(data, into, names):
+    for part in data.split(b"\0")[:4]:
+        if part:
+            path = os.path.join(into, names[part[0] % len(names)])
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(part[1:])
+
+
 def fixture_inputs(into):
     found = []
     tests = os.path.join(ROOT, "tests")
@@ -1643,7 +1667,15 @@ def fixture_inputs(into):
             continue
         name = os.path.relpath(directory, ROOT)
         configs = sorted(f for f in files if f.endswith(CONFIG_EXTENSIONS))
-        if name in ONE_FILE_CASES:
+        if name == FUZZ_DIRECTORIES:
+            names = fuzz_file_names()
+            for case in sorted(files):
+                decoded = os.path.join(into, name.replace(os.sep, "_"), case)
+                os.makedirs(decoded, exist_ok=True)
+                with open(os.path.join(directory, case), "rb") as f:
+                    decode_fuzz_directory(f.read(), decoded, names)
+                found.append(Input("fixture", decoded, f"{name}/{case}"))
+        elif name in ONE_FILE_CASES:
             for config in configs:
                 alone = os.path.join(into, name.replace(os.sep, "_"), config)
                 os.makedirs(alone, exist_ok=True)
@@ -1736,6 +1768,8 @@ def our_errors(findings, directory):
     for finding in findings:
         if finding["severity"] != "error" or "terraform" not in finding["views"]:
             continue
+        if not finding["file"].endswith((".tf", ".tf.json")):
+            continue  # a Terragrunt file's: Terraform reads none but its configuration files
         key = (finding["message"], rel(finding["file"], directory), finding["start"]["line"])
         errors.add(key)
         rules[key] = finding["rule"]
@@ -2249,7 +2283,7 @@ def release_tables(args):
 
 def seed_range(text):
     match = re.match(r"^(\d+)-(\d+)$", text)
-    if not match or int(match.group(1)) > int(match.group(2)) + 1:
+    if not match or int(match.group(1)) > int(match.group(2)):
         raise argparse.ArgumentTypeError("want A-B, e.g. 0-999")
     return int(match.group(1)), int(match.group(2))
 
@@ -2262,7 +2296,8 @@ def main():
     parser.add_argument("--judges", type=lambda t: set(t.split(",")),
                         help="comma-separated Terraform releases (default: all)")
     parser.add_argument("--seeds", type=seed_range, default=DEFAULT_SEEDS,
-                        help="scenario seeds A-B, inclusive (default: 0-299; `0--1`: none)")
+                        help="scenario seeds A-B, inclusive (default: 0-299)")
+    parser.add_argument("--no-scenarios", action="store_true", help="no scenarios")
     parser.add_argument("--no-fixtures", action="store_true",
                         help="leave out the fixtures and conformance cases")
     parser.add_argument("--bin", default=os.path.join(ROOT, "target", "release",
@@ -2288,6 +2323,8 @@ def main():
         return 0
     if args.release_tables:
         return release_tables(args)
+    if args.no_scenarios:
+        args.seeds = (0, -1)
     return run(args)
 
 
