@@ -92,7 +92,12 @@ fn console_only_functions() {
         }
     }
     assert_eq!(
-        accepts(View::Terraform, Release::new(1, 15), Function, "plantimestamp"),
+        accepts(
+            View::Terraform,
+            Release::new(1, 15),
+            Function,
+            "plantimestamp"
+        ),
         Some(true)
     );
 }
