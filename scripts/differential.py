@@ -1331,6 +1331,8 @@ def random_content(rng, builtin, taken):
         settings.append(B("required_providers", [], [A(
             "aws", '{ source = "hashicorp/aws", configuration_aliases = [aws.west] }',
             '{"source": "hashicorp/aws", "configuration_aliases": ["aws.west"]}')]))
+    if "backend" not in taken and rng.random() < 0.3:
+        settings.append(state_storage(rng))
     if settings:
         blocks.append(B("terraform", [], settings))
     if not builtin:
@@ -1344,6 +1346,26 @@ def random_content(rng, builtin, taken):
     blocks.append(B("check", ["c"], [B("assert", [], condition("can(var.v0)"))]))
     blocks.append(B("locals", [], [value(rng, "l0")]))
     return blocks
+
+
+def state_storage(rng):
+    """A local backend or a `cloud` block: an override of either replaces the other."""
+    if rng.random() < 0.5:
+        return B("backend", ["local"], [A("path", s(rng.choice(["a.tfstate", "b.tfstate"])))])
+    return B("cloud", [], [A("organization", s("o")), B("workspaces", [], [A("name", s("w"))])])
+
+
+def lifecycle_override(rng, builtin):
+    """A lifecycle block of an override: merged argument by argument, some silently dropped."""
+    target = "terraform_data.base"
+    return B("lifecycle", [], [rng.choice([
+        A("prevent_destroy", "false"),
+        A("create_before_destroy", "false"),
+        ref("ignore_changes", "all"),
+        A("ignore_changes", "[]", "[]"),
+        refs("ignore_changes", "input" if builtin else "tags"),
+        refs("replace_triggered_by", target),
+    ])])
 
 
 def override_of(rng, block, builtin):
@@ -1365,7 +1387,12 @@ def override_of(rng, block, builtin):
         elif meta == 2 and not builtin:
             items.append(ref("provider", "aws.east"))
         if block.kind == "resource" and rng.random() < 0.5:
-            items.append(nested_block(rng, builtin, True))
+            items.append(nested_block(rng, builtin, True) if rng.random() < 0.6
+                         else lifecycle_override(rng, builtin))
+        unset = [a for a in resource_args(builtin)
+                 if a not in {i.name for i in items if isinstance(i, A)}]
+        if not builtin and unset and rng.random() < 0.1:
+            items.append(A(rng.choice(unset), "null"))  # replaces the base value with null
     elif block.kind == "variable" and block.labels[0] == "typed":
         type_attr, default = typed(rng)
         # A type or a default alone may leave the default invalid, a load error that stops
@@ -1374,9 +1401,11 @@ def override_of(rng, block, builtin):
         items = [type_attr] if choice == 0 else [default] if choice == 1 else [type_attr,
                                                                                default]
     elif block.kind == "variable":
-        items = [A("description", s("doc"))]
+        items = [rng.choice([A("description", s("doc")), A("sensitive", "true"),
+                             A("nullable", "false")])]
     elif block.kind == "output":
-        items = [value(rng, "value")]
+        items = [rng.choice([value(rng, "value"), A("sensitive", "true"),
+                             A("description", s("")), A("description", s("new"))])]
     elif block.kind == "module":
         items = [value(rng, rng.choice(["cidr", "name"]))]
         if rng.random() < 0.3:
@@ -1385,9 +1414,18 @@ def override_of(rng, block, builtin):
         items = [A("alias", s("east")), value(rng, rng.choice(["region", "profile"]))]
     elif block.kind == "locals" and block.items[0].name == "l0":
         items = [value(rng, "l0")]
-    elif block.kind == "terraform" and any(isinstance(i, A) and i.name == "required_version"
-                                           for i in block.items):
-        items = [A("required_version", s(">= 1.6"))]
+    elif block.kind == "terraform":
+        kinds = {i.kind if isinstance(i, B) else i.name for i in block.items}
+        if "required_version" in kinds and rng.random() < 0.5:
+            items.append(A("required_version", s(">= 1.6")))
+        if kinds & {"backend", "cloud"} and rng.random() < 0.6:
+            items.append(state_storage(rng))
+        if "required_providers" in kinds and rng.random() < 0.5:
+            items.append(B("required_providers", [], [A(
+                "aws", '{ source = "hashicorp/aws", version = "~> 5.0" }',
+                '{"source": "hashicorp/aws", "version": "~> 5.0"}')]))
+        if not items:
+            return None
     else:
         return None
     return B(block.kind, block.labels, items)
@@ -1858,12 +1896,13 @@ def fact_matches(theirs, ours):
     return not t_text or not o_text or t_text == o_text
 
 
-def compare_modules(theirs, ours):
+def compare_modules(theirs, ours, counts):
     opaque = theirs["opaque"] + ours["opaque"]
     found = []
     for key in sorted(set(theirs["facts"]) | set(ours["facts"])):
         if any(key.startswith(prefix) for prefix in opaque):
             continue
+        counts["module facts compared"] += 1
         t, o = theirs["facts"].get(key), ours["facts"].get(key)
         if t is None and o is None:
             continue
@@ -2024,7 +2063,7 @@ def run(args):
                                             terraform="loaded", tflint_merge=None))
             else:
                 counts["modules compared"] += 1
-                diffs += compare_modules(answer["module"], modules[item.path])
+                diffs += compare_modules(answer["module"], modules[item.path], counts)
             if item.kind == "scenario":
                 for construct in item.constructs:
                     coverage[(judge.release,) + tuple(construct)] += 1
@@ -2045,7 +2084,8 @@ def run(args):
         judge.stop()
         print(f"terraform {judge.release}: " + ", ".join(
             f"{key} {counts[key]}" for key in (
-                "fixture", "conformance", "scenario", "modules compared", "module unavailable",
+                "fixture", "conformance", "scenario", "modules compared",
+                "module facts compared", "module unavailable",
                 "module with load errors", "validate scenarios", "validate scenarios judged",
                 "unjudged", "known differences", "unknown differences") if key in counts),
             flush=True)
