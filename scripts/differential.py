@@ -27,13 +27,14 @@ the judge's release:
   stop it the errors only validate reports are not judged), against tflint-merge's
   error-severity findings;
 - the effective module, where the binding can give the loader's module (it cannot when an
-  expression holds an operator, and it leaves out provider configurations, checks, import,
-  removed and ephemeral blocks): for each object and setting, which file and line its value
-  comes from and its source text, against `tflint-merge merged --format json`.
+  expression holds an operator or a resource's action triggers refer back to it, and it
+  leaves out provider configurations, checks, import, removed and ephemeral blocks): for each
+  object and setting, which file and line its value comes from and its source text, against
+  `tflint-merge merged --format json`.
 
 Each difference must match a line of the known-differences table,
 `scripts/differential_known.txt` (its header says the format); anything else fails the run
-(exit status 1), and so does a judge that crashes or an input it cannot read. Differing
+(exit status 1), and so does a judge that crashes or hangs. Differing
 scenarios are kept under `target/differential/kept/` to rerun.
 
 `--release-tables FILE` is the test that the crate's release tables agree with the judges:
@@ -56,7 +57,6 @@ import select
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter, defaultdict
 
@@ -872,10 +872,6 @@ def json_members(items):
 
 def json_text(blocks):
     return "{\n  " + ",\n  ".join(json_members(blocks)) + "\n}\n"
-
-
-def file_text(name, blocks):
-    return json_text(blocks) if is_json_file(name) else native_text(blocks)
 
 
 # ------------------------------------------------------------------------------------------
@@ -2303,10 +2299,10 @@ def release_tables(args):
                 break
             checked += 1
             if accepted is None or accepted != expected:
+                verdict = {None: "cannot say", True: "accepts it", False: "does not"}[accepted]
                 failures.append(f"terraform {judge.release}: {place} {name}: our table says "
                                 f"{'accepted' if expected else 'not accepted'}, the judge "
-                                f"{'cannot say' if accepted is None else 'accepts it' if accepted else 'does not'}"
-                                f" ({why}) [{directory}]")
+                                f"{verdict} ({why}) [{directory}]")
             else:
                 agree += 1
             if args.verbose:
