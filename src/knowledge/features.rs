@@ -272,7 +272,10 @@ pub(crate) const FEATURES: &[Feature] = &[
     row(FunctionNamespace, "provider", since(Some(8), Some(7))),
     // Functions that came or went after the first known release.
     row(Function, "defaults", (Between(v(0), v(3)), Never)),
-    row(Function, "type", since(Some(1), Some(6))),
+    // `type` exists only in the console of either tool: a module that calls it gets "Call to
+    // unknown function" (Terraform and OpenTofu `internal/lang/functions.go`, `Functions`:
+    // `if s.ConsoleMode { ... "type" ... }`; Terraform 1.6 to 1.15 say so when they validate).
+    row(Function, "type", (Never, Never)),
     row(Function, "startswith", since(Some(3), Some(6))),
     row(Function, "endswith", since(Some(3), Some(6))),
     row(Function, "timecmp", since(Some(3), Some(6))),
@@ -600,5 +603,7 @@ pub(crate) fn is_removed_backend(name: &str) -> bool {
     find(Backend, name).is_some_and(|f| f.terraform.until().is_some())
 }
 
+#[cfg(test)]
+mod judged;
 #[cfg(test)]
 mod tests;

