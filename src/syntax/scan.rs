@@ -19,6 +19,9 @@
 
 use std::ops::Range;
 
+use super::heredoc::{self, Later, Misread, ParserEnd, is_marker_byte};
+use super::literals::{Recorder, StringLiteral};
+
 #[derive(Debug, Default)]
 pub(crate) struct Scan {
     /// Comment ranges, delimiters included.
@@ -38,6 +41,8 @@ pub(crate) struct Scan {
     /// block, or of a top-level argument's object, tuple or call. The file can be parsed in
     /// pieces cut there (see `native::parse`).
     pub(crate) top_level_ends: Vec<usize>,
+    /// Heredocs that hcl-edit ends at another line than the tools (see [`super::heredoc`]).
+    pub(crate) heredoc_misreads: Vec<Misread>,
 }
 
 /// The [`Scan::backtrack_cost`] beyond which a text is not given to hcl-edit. Calibrated on the
@@ -128,18 +133,30 @@ enum Context {
 
 /// Scans a native-syntax file.
 pub(crate) fn scan(text: &str) -> Scan {
-    scan_from(text, Vec::new())
+    scan_from(text, Vec::new(), None)
 }
 
 /// Scans the text of a template that is not in quotes, such as a JSON string's value.
 pub(crate) fn scan_template(text: &str) -> Scan {
-    scan_from(text, vec![Context::Template])
+    scan_from(text, vec![Context::Template], None)
 }
 
-fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
+/// The quoted strings, templates and heredocs of a native-syntax file, as the scan finds them
+/// (see [`super::literals`]).
+pub(crate) fn string_literals(text: &str) -> Vec<StringLiteral> {
+    let mut strings = Recorder::default();
+    scan_from(text, Vec::new(), Some(&mut strings));
+    strings.finish(text.len())
+}
+
+/// Scans `text` from the contexts of `stack`; with `strings`, records the strings it finds
+/// (only there: a file's strings are looked at for the fixes that edit it).
+fn scan_from(text: &str, mut stack: Vec<Context>, mut strings: Option<&mut Recorder>) -> Scan {
     let bytes = text.as_bytes();
     let mut out = Scan::default();
     let mut risk = Risk::new();
+    // Heredocs whose end for hcl-edit lies after the tools' end, looked for once at the end.
+    let mut later_ends: Vec<Later> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -151,6 +168,9 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
                     stack.pop();
                     risk.close();
                     i += 1;
+                    if let Some(strings) = strings.as_deref_mut() {
+                        strings.close_string(i);
+                    }
                 }
                 b'$' | b'%' if bytes.get(i + 1) == Some(&b) && bytes.get(i + 2) == Some(&b'{') => {
                     i += 3; // `$${` and `%%{` are escapes, not sequences
@@ -159,6 +179,9 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
                     stack.push(Context::Interpolation);
                     risk.open_same_depth();
                     i += 2;
+                    if let Some(strings) = strings.as_deref_mut() {
+                        strings.open_sequence(i);
+                    }
                 }
                 _ => i += 1 + literal_run(&bytes[i + 1..]),
             }
@@ -169,6 +192,9 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
             b'"' => {
                 stack.push(Context::Quoted);
                 risk.open();
+                if let Some(strings) = strings.as_deref_mut() {
+                    strings.open_string(i);
+                }
                 i += 1;
             }
             b'#' => i = line_comment(bytes, i, &mut out),
@@ -180,7 +206,16 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
             }
             b'<' if bytes.get(i + 1) == Some(&b'<') => {
                 risk.operator(true);
-                i = heredoc(bytes, i);
+                let found = heredoc(text, i);
+                match found.parser {
+                    ParserEnd::Agrees => {}
+                    ParserEnd::Misread(misread) => out.heredoc_misreads.push(misread),
+                    ParserEnd::Later(later) => later_ends.push(later),
+                }
+                if let (Some(strings), Some(end)) = (strings.as_deref_mut(), found.literal_end) {
+                    strings.heredoc(i..end);
+                }
+                i = found.resume;
             }
             b'(' | b'[' | b'{' => {
                 let close = match b {
@@ -195,6 +230,11 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
             }
             b')' | b']' | b'}' => {
                 if let Some(Context::Bracket { .. } | Context::Interpolation) = stack.last() {
+                    if let (Some(strings), Some(Context::Interpolation)) =
+                        (strings.as_deref_mut(), stack.last())
+                    {
+                        strings.close_sequence(i);
+                    }
                     stack.pop();
                     risk.close();
                     if stack.is_empty() {
@@ -231,6 +271,9 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
         }
     }
     out.backtrack_cost = risk.cost;
+    if !later_ends.is_empty() {
+        (out.heredoc_misreads).extend(heredoc::later_parser_ends(text, &later_ends));
+    }
     out
 }
 
@@ -391,39 +434,50 @@ fn line_comment(bytes: &[u8], start: usize, out: &mut Scan) -> usize {
     (end + 1).min(bytes.len())
 }
 
-/// Skips a heredoc (`<<ID` or `<<-ID`, a newline, lines, then a line holding only `ID`).
-/// Anything else starting with `<<` is skipped as two characters.
-fn heredoc(bytes: &[u8], start: usize) -> usize {
+/// What the scan finds at `<<`.
+struct FoundHeredoc {
+    /// Where the scan resumes: at the newline after the closing marker, the end of the text,
+    /// or after the `<<` of something that is not a heredoc.
+    resume: usize,
+    /// Just after the closing marker (or the end of the text), for a heredoc.
+    literal_end: Option<usize>,
+    parser: ParserEnd,
+}
+
+/// Skips a heredoc (`<<ID` or `<<-ID`, a newline, lines, then the closing marker: see
+/// [`super::heredoc`]). Anything else starting with `<<` is skipped as two characters.
+fn heredoc(text: &str, start: usize) -> FoundHeredoc {
+    let bytes = text.as_bytes();
+    let not_one = FoundHeredoc {
+        resume: start + 2,
+        literal_end: None,
+        parser: ParserEnd::Agrees,
+    };
     let mut i = start + 2;
     if bytes.get(i) == Some(&b'-') {
         i += 1;
     }
     let id_start = i;
-    while i < bytes.len()
-        && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'-')
-    {
+    while i < bytes.len() && is_marker_byte(bytes[i]) {
         i += 1;
     }
-    let id = &bytes[id_start..i];
+    let id = &text[id_start..i];
     if id.is_empty() {
-        return start + 2;
+        return not_one;
     }
     while i < bytes.len() && (bytes[i] == b'\r' || bytes[i] == b' ' || bytes[i] == b'\t') {
         i += 1;
     }
     if bytes.get(i) != Some(&b'\n') {
-        return start + 2;
+        return not_one;
     }
-    i += 1;
-    while i < bytes.len() {
-        let line_end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |p| i + p);
-        let line = bytes[i..line_end].trim_ascii();
-        if line == id {
-            return line_end;
-        }
-        i = line_end + 1;
+    let body = heredoc::body_end(text, i + 1, id);
+    let resume = memchr::memchr(b'\n', &bytes[body.end..]).map_or(bytes.len(), |p| body.end + p);
+    FoundHeredoc {
+        resume,
+        literal_end: Some(body.end),
+        parser: body.parser,
     }
-    bytes.len()
 }
 
 /// Whether the bracket content starting at `i` begins with the keyword `for`.
