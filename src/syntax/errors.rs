@@ -28,6 +28,9 @@ pub(crate) fn native_summary(text: &str, offset: usize, message: &str) -> &'stat
     if message.starts_with("invalid escape sequence") {
         return "Invalid escape sequence";
     }
+    if message.starts_with("expected heredoc end delimiter") {
+        return "Unterminated template string";
+    }
     if message.starts_with("invalid block body") {
         return if at_end {
             "Unclosed configuration block"
