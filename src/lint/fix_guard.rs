@@ -60,36 +60,4 @@ fn edits_strings<'f>(
 }
 
 #[cfg(test)]
-mod tests {
-    use std::path::PathBuf;
-
-    use super::*;
-    use crate::diagnostic::{Applicability, ids};
-
-    fn finding_with(fix: Fix) -> Diagnostic {
-        Diagnostic::error(ids::SYNTAX_ERROR, "x").with_fix(fix)
-    }
-
-    #[test]
-    fn a_fix_that_cuts_into_a_string_is_withheld_and_the_finding_stays() {
-        let text = "a = <<EOT\nx\n\nEOT\nb = \"q\"\n";
-        let mut files = SourceFiles::default();
-        files.add(SourceFile::new(PathBuf::from("/m/main.tf"), text.into()));
-        let path = Path::new("/m/main.tf");
-        let at = |s: &str| text.find(s).expect("in the text");
-        let fix = |range| Fix::new("f", Applicability::Safe).edit(path, range, "");
-        let mut findings = vec![
-            // The blank line inside the heredoc.
-            finding_with(fix(at("\n\nEOT") + 1..at("\n\nEOT") + 2)),
-            // The whole of `b`, and the whole heredoc.
-            finding_with(fix(at("b =")..text.len())),
-            finding_with(fix(at("<<EOT")..at("EOT\nb") + 3)),
-            // A file that is not there to check.
-            finding_with(Fix::new("f", Applicability::Safe).edit(Path::new("/m/x.tf"), 0..0, "")),
-        ];
-        withhold_fixes_editing_strings(&mut findings, &files);
-        let kept: Vec<bool> = findings.iter().map(|d| d.fix.is_some()).collect();
-        assert_eq!(kept, [false, true, true, false]);
-        assert_eq!(findings.len(), 4);
-    }
-}
+mod tests;

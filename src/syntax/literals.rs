@@ -210,7 +210,10 @@ mod tests {
             ]
         );
         // Comments hold no strings; a string the text does not close ends with it.
-        assert_eq!(native("# \"a\"\n/* \"b\" */ c = \"d ${e"), ["\"d ${e", "[e]"]);
+        assert_eq!(
+            native("# \"a\"\n/* \"b\" */ c = \"d ${e"),
+            ["\"d ${e", "[e]"]
+        );
     }
 
     #[test]

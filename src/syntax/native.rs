@@ -95,7 +95,8 @@ fn heredoc_misread(id: FileId, text: &str, misread: &Misread) -> SyntaxError {
     let line_number = |at: usize| text[..at].matches('\n').count() + 1;
     let parser_end = misread.parser_end.clone();
     let line = text[parser_end.clone()].trim_end();
-    let after_marker = line.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    let after_marker =
+        line.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     let (summary, message) = match &misread.tools_end {
         None if after_marker.is_empty() => (
             "Unterminated template string",
