@@ -425,6 +425,8 @@ fn terragrunt_deprecated_include_functions_replaces_the_parent_dir() {
         "locals {\n",
         "  # Where the root is.\n",
         "  up  = get_parent_terragrunt_dir()\n",
+        // In a template's sequence: code, which the fix may edit.
+        "  mod = \"${get_parent_terragrunt_dir()}/modules # ${1}\"\n",
         "  key = \"${path_relative_to_include()}/tf.tfstate\"\n",
         "}\n",
     );
@@ -845,39 +847,46 @@ fn safe_fixes_next_to_each_form_of_string_leave_it_whole() {
         "  }yes # no%{ endif }\"\n",
         "}\n",
     );
-    // Per case: its files, the rule whose fix applies, and the string it must leave whole.
-    let cases: [(&str, &[(&str, &str)], &str, &str); 4] = [
-        (
-            "quoted",
-            &[("main.tf", quoted), ("override.tf", quoted_over)],
-            "override_noop",
-            "\"x # y // z /* } \\n\"",
-        ),
-        (
-            "heredoc",
-            &[("main.tf", heredoc), ("override.tf", heredoc_over)],
-            "override_noop",
-            "<<EOT\nline\n\n# tflint-merge-ignore: override_noop\n}\nEOT\n",
-        ),
-        (
-            "indented_heredoc",
-            &[("main.tf", indented), ("override.tf", indented_over)],
-            "unused_ignore",
-            "<<-EOT\n    b = 1\n\n    // c\n    EOT\n",
-        ),
-        (
-            "template",
-            &[("main.tf", template), ("override.tf", template_over)],
-            "override_noop",
-            "\"%{ if true\n  }yes # no%{ endif }\"",
-        ),
+    /// A directory whose safe fixes (`rule`'s among them) land next to `string`.
+    struct Case<'a> {
+        name: &'a str,
+        files: &'a [(&'a str, &'a str)],
+        rule: &'a str,
+        string: &'a str,
+    }
+    let cases = [
+        Case {
+            name: "quoted",
+            files: &[("main.tf", quoted), ("override.tf", quoted_over)],
+            rule: "override_noop",
+            string: "\"x # y // z /* } \\n\"",
+        },
+        Case {
+            name: "heredoc",
+            files: &[("main.tf", heredoc), ("override.tf", heredoc_over)],
+            rule: "override_noop",
+            string: "<<EOT\nline\n\n# tflint-merge-ignore: override_noop\n}\nEOT\n",
+        },
+        Case {
+            name: "indented_heredoc",
+            files: &[("main.tf", indented), ("override.tf", indented_over)],
+            rule: "unused_ignore",
+            string: "<<-EOT\n    b = 1\n\n    // c\n    EOT\n",
+        },
+        Case {
+            name: "template",
+            files: &[("main.tf", template), ("override.tf", template_over)],
+            rule: "override_noop",
+            string: "\"%{ if true\n  }yes # no%{ endif }\"",
+        },
     ];
-    for (name, files, rule, string) in cases {
-        let fixed_files = fixed(rule, files, false);
+    for case in cases {
+        let fixed_files = fixed(case.rule, case.files, false);
         let base = fixed_files
             .split("--- override.tf")
             .next()
             .unwrap_or_default();
+        let (name, string) = (case.name, case.string);
         assert!(
             base.contains(string),
             "{name}: {string:?} cut\n{fixed_files}"

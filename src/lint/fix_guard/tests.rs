@@ -44,59 +44,72 @@ fn a_fix_that_cuts_into_a_string_is_withheld_and_the_finding_stays() {
     assert_eq!(kept, [false, true, true, false]);
 }
 
-/// One file per form of string, the text `cut` in it (which a fix must not edit alone) and the
-/// text `whole` around it (which a fix may remove).
-const FORMS: &[(&str, &str, &str, &str)] = &[
+/// A file holding a form of string, the text `cut` in it (which a fix must not edit alone) and
+/// the text `whole` around it (which a fix may remove).
+struct Form {
+    name: &'static str,
+    text: &'static str,
+    cut: &'static str,
+    whole: &'static str,
+}
+
+const FORMS: &[Form] = &[
     // A quoted string holding comment markers, a brace and an escaped newline.
-    (
-        "main.tf",
-        "a = \"x # y // z /* } \\n\"\nb = 1\n",
-        " // z /* ",
-        "a = \"x # y // z /* } \\n\"",
-    ),
+    Form {
+        name: "main.tf",
+        text: "a = \"x # y // z /* } \\n\"\nb = 1\n",
+        cut: " // z /* ",
+        whole: "a = \"x # y // z /* } \\n\"",
+    },
     // A heredoc, and its blank line.
-    (
-        "main.tf",
-        "a = <<EOT\nx\n\nEOT\nb = 1\n",
-        "\n\n",
-        "a = <<EOT\nx\n\nEOT",
-    ),
+    Form {
+        name: "main.tf",
+        text: "a = <<EOT\nx\n\nEOT\nb = 1\n",
+        cut: "\n\n",
+        whole: "a = <<EOT\nx\n\nEOT",
+    },
     // An indented heredoc whose body looks like settings and comments.
-    (
-        "main.tf",
-        "a = <<-EOT\n  b = 1\n  # c\n  EOT\nb = 1\n",
-        "  # c\n",
-        "a = <<-EOT\n  b = 1\n  # c\n  EOT",
-    ),
+    Form {
+        name: "main.tf",
+        text: "a = <<-EOT\n  b = 1\n  # c\n  EOT\nb = 1\n",
+        cut: "  # c\n",
+        whole: "a = <<-EOT\n  b = 1\n  # c\n  EOT",
+    },
     // A heredoc whose marker is followed by more text: its text runs on to the lone `EOT`
     // for the tools (hcl-edit would end it at `EOT)`).
-    (
-        "main.tf",
-        "a = f(<<EOT\nx\nEOT)\nb = 1\nEOT\n)\n",
-        "b = 1\n",
-        "a = f(<<EOT\nx\nEOT)\nb = 1\nEOT\n)",
-    ),
+    Form {
+        name: "main.tf",
+        text: "a = f(<<EOT\nx\nEOT)\nb = 1\nEOT\n)\n",
+        cut: "b = 1\n",
+        whole: "a = f(<<EOT\nx\nEOT)\nb = 1\nEOT\n)",
+    },
     // A template with directives over several lines.
-    (
-        "main.tf",
-        "a = \"%{ if true\n}yes # no%{ endif }\"\nb = 1\n",
-        "yes # no",
-        "a = \"%{ if true\n}yes # no%{ endif }\"",
-    ),
+    Form {
+        name: "main.tf",
+        text: "a = \"%{ if true\n}yes # no%{ endif }\"\nb = 1\n",
+        cut: "yes # no",
+        whole: "a = \"%{ if true\n}yes # no%{ endif }\"",
+    },
     // JSON strings, keys and values.
-    (
-        "main.tf.json",
-        "{\"locals\": {\"a\": \"x, \\\"b\\\": 1\", \"b\": 1}}",
-        "\\\"b\\\": 1",
-        "\"a\": \"x, \\\"b\\\": 1\", ",
-    ),
+    Form {
+        name: "main.tf.json",
+        text: "{\"locals\": {\"a\": \"x, \\\"b\\\": 1\", \"b\": 1}}",
+        cut: "\\\"b\\\": 1",
+        whole: "\"a\": \"x, \\\"b\\\": 1\", ",
+    },
 ];
 
 /// For each form: an edit of text inside a string is withheld, one that removes the string
 /// whole is not.
 #[test]
 fn edits_into_each_form_of_string_are_withheld() {
-    for (name, text, cut, whole) in FORMS {
+    for Form {
+        name,
+        text,
+        cut,
+        whole,
+    } in FORMS
+    {
         let path = PathBuf::from("/m").join(name);
         let mut files = SourceFiles::default();
         files.add(SourceFile::new(path.clone(), (*text).into()));
