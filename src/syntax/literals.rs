@@ -66,6 +66,23 @@ pub(crate) fn touches_string(strings: &[StringLiteral], edit: &Range<usize>) -> 
     false
 }
 
+/// What [`super::scan`] tells of the strings it passes, as it passes them: a [`Recorder`] keeps
+/// them; `()` ignores them, at no cost, for the scan that every file gets.
+pub(crate) trait StringEvents {
+    /// A quoted string starts at `at` (its opening quote).
+    fn open_string(&mut self, _at: usize) {}
+    /// The innermost open quoted string ends at `end` (after its closing quote).
+    fn close_string(&mut self, _end: usize) {}
+    /// A sequence of the innermost open string starts, its code at `code_start`.
+    fn open_sequence(&mut self, _code_start: usize) {}
+    /// The open sequence of the innermost open string ends, its code at `code_end`.
+    fn close_sequence(&mut self, _code_end: usize) {}
+    /// A heredoc, from `<<` to the end of its closing marker.
+    fn heredoc(&mut self, _range: Range<usize>) {}
+}
+
+impl StringEvents for () {}
+
 /// Records the strings [`super::scan`] finds, as it finds them.
 #[derive(Debug, Default)]
 pub(crate) struct Recorder {
@@ -78,25 +95,22 @@ pub(crate) struct Recorder {
 /// The end of a sequence that is still open.
 const OPEN: usize = usize::MAX;
 
-impl Recorder {
-    /// A quoted string starts at `at` (its opening quote).
-    pub(crate) fn open_string(&mut self, at: usize) {
+impl StringEvents for Recorder {
+    fn open_string(&mut self, at: usize) {
         self.open.push(StringLiteral {
             range: at..OPEN,
             sequences: Vec::new(),
         });
     }
 
-    /// The innermost open quoted string ends at `end` (after its closing quote).
-    pub(crate) fn close_string(&mut self, end: usize) {
+    fn close_string(&mut self, end: usize) {
         if let Some(mut string) = self.open.pop() {
             string.range.end = end;
             self.place(string);
         }
     }
 
-    /// A sequence of the innermost open string starts, its code at `code_start`.
-    pub(crate) fn open_sequence(&mut self, code_start: usize) {
+    fn open_sequence(&mut self, code_start: usize) {
         if let Some(string) = self.open.last_mut() {
             string.sequences.push(Sequence {
                 code: code_start..OPEN,
@@ -105,22 +119,22 @@ impl Recorder {
         }
     }
 
-    /// The open sequence of the innermost open string ends, its code at `code_end`.
-    pub(crate) fn close_sequence(&mut self, code_end: usize) {
+    fn close_sequence(&mut self, code_end: usize) {
         let sequence = (self.open.last_mut()).and_then(|s| s.sequences.last_mut());
         if let Some(sequence) = sequence.filter(|s| s.code.end == OPEN) {
             sequence.code.end = code_end;
         }
     }
 
-    /// A heredoc, from `<<` to the end of its closing marker.
-    pub(crate) fn heredoc(&mut self, range: Range<usize>) {
+    fn heredoc(&mut self, range: Range<usize>) {
         self.place(StringLiteral {
             range,
             sequences: Vec::new(),
         });
     }
+}
 
+impl Recorder {
     /// The strings found, those still open (the text ends inside them) ended at `len`.
     pub(crate) fn finish(mut self, len: usize) -> Vec<StringLiteral> {
         while let Some(string) = self.open.last_mut() {

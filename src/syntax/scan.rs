@@ -20,7 +20,7 @@
 use std::ops::Range;
 
 use super::heredoc::{self, Later, Misread, ParserEnd, is_marker_byte};
-use super::literals::{Recorder, StringLiteral};
+use super::literals::{Recorder, StringEvents, StringLiteral};
 
 #[derive(Debug, Default)]
 pub(crate) struct Scan {
@@ -133,25 +133,25 @@ enum Context {
 
 /// Scans a native-syntax file.
 pub(crate) fn scan(text: &str) -> Scan {
-    scan_from(text, Vec::new(), None)
+    scan_from(text, Vec::new(), &mut ())
 }
 
 /// Scans the text of a template that is not in quotes, such as a JSON string's value.
 pub(crate) fn scan_template(text: &str) -> Scan {
-    scan_from(text, vec![Context::Template], None)
+    scan_from(text, vec![Context::Template], &mut ())
 }
 
 /// The quoted strings, templates and heredocs of a native-syntax file, as the scan finds them
 /// (see [`super::literals`]).
 pub(crate) fn string_literals(text: &str) -> Vec<StringLiteral> {
     let mut strings = Recorder::default();
-    scan_from(text, Vec::new(), Some(&mut strings));
+    scan_from(text, Vec::new(), &mut strings);
     strings.finish(text.len())
 }
 
-/// Scans `text` from the contexts of `stack`; with `strings`, records the strings it finds
-/// (only there: a file's strings are looked at for the fixes that edit it).
-fn scan_from(text: &str, mut stack: Vec<Context>, mut strings: Option<&mut Recorder>) -> Scan {
+/// Scans `text` from the contexts of `stack`, telling `strings` of the strings it passes (a
+/// [`Recorder`] for a file that fixes edit, else `()`: the scan of every file pays nothing).
+fn scan_from<S: StringEvents>(text: &str, mut stack: Vec<Context>, strings: &mut S) -> Scan {
     let bytes = text.as_bytes();
     let mut out = Scan::default();
     let mut risk = Risk::new();
@@ -168,9 +168,7 @@ fn scan_from(text: &str, mut stack: Vec<Context>, mut strings: Option<&mut Recor
                     stack.pop();
                     risk.close();
                     i += 1;
-                    if let Some(strings) = strings.as_deref_mut() {
-                        strings.close_string(i);
-                    }
+                    strings.close_string(i);
                 }
                 b'$' | b'%' if bytes.get(i + 1) == Some(&b) && bytes.get(i + 2) == Some(&b'{') => {
                     i += 3; // `$${` and `%%{` are escapes, not sequences
@@ -179,9 +177,7 @@ fn scan_from(text: &str, mut stack: Vec<Context>, mut strings: Option<&mut Recor
                     stack.push(Context::Interpolation);
                     risk.open_same_depth();
                     i += 2;
-                    if let Some(strings) = strings.as_deref_mut() {
-                        strings.open_sequence(i);
-                    }
+                    strings.open_sequence(i);
                 }
                 _ => i += 1 + literal_run(&bytes[i + 1..]),
             }
@@ -192,9 +188,7 @@ fn scan_from(text: &str, mut stack: Vec<Context>, mut strings: Option<&mut Recor
             b'"' => {
                 stack.push(Context::Quoted);
                 risk.open();
-                if let Some(strings) = strings.as_deref_mut() {
-                    strings.open_string(i);
-                }
+                strings.open_string(i);
                 i += 1;
             }
             b'#' => i = line_comment(bytes, i, &mut out),
@@ -212,7 +206,7 @@ fn scan_from(text: &str, mut stack: Vec<Context>, mut strings: Option<&mut Recor
                     ParserEnd::Misread(misread) => out.heredoc_misreads.push(misread),
                     ParserEnd::Later(later) => later_ends.push(later),
                 }
-                if let (Some(strings), Some(end)) = (strings.as_deref_mut(), found.literal_end) {
+                if let Some(end) = found.literal_end {
                     strings.heredoc(i..end);
                 }
                 i = found.resume;
@@ -230,9 +224,7 @@ fn scan_from(text: &str, mut stack: Vec<Context>, mut strings: Option<&mut Recor
             }
             b')' | b']' | b'}' => {
                 if let Some(Context::Bracket { .. } | Context::Interpolation) = stack.last() {
-                    if let (Some(strings), Some(Context::Interpolation)) =
-                        (strings.as_deref_mut(), stack.last())
-                    {
+                    if let Some(Context::Interpolation) = stack.last() {
                         strings.close_sequence(i);
                     }
                     stack.pop();
