@@ -215,6 +215,9 @@ mod tests {
                 "Argument or block definition required",
             ),
             ("a = \"\\q\"\n", "Invalid escape sequence"),
+            // No closing marker at all (a marker followed by text is caught before parsing).
+            ("a = <<EOT\nhi\n", "Unterminated template string"),
+            ("a = <<EOT\nhi\nEOT)\n", "Unterminated template string"),
         ];
         for (text, want) in cases {
             assert_eq!(summary(Syntax::Native, text), want, "{text:?}");
