@@ -427,6 +427,8 @@ fn terragrunt_deprecated_include_functions_replaces_the_parent_dir() {
         "locals {\n",
         "  # Where the root is.\n",
         "  up  = get_parent_terragrunt_dir()\n",
+        // In a template's sequence: code, which the fix may edit.
+        "  mod = \"${get_parent_terragrunt_dir()}/modules # ${1}\"\n",
         "  key = \"${path_relative_to_include()}/tf.tfstate\"\n",
         "}\n",
     );
@@ -761,4 +763,226 @@ fn a_fix_safe_in_one_view_only_is_unsafe() {
         .find(|f| f["rule"] == "override_noop")
         .expect("override_noop");
     assert_eq!(noop["fix"]["applicability"], "safe");
+}
+
+/// The strings of a JSON text (keys and values), as byte ranges from quote to quote.
+fn json_strings(text: &str) -> Vec<std::ops::Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut strings = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'"' {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        i += 1;
+        while i < bytes.len() && bytes[i] != b'"' {
+            i += if bytes[i] == b'\\' { 2 } else { 1 };
+        }
+        i += 1;
+        strings.push(start..i.min(bytes.len()));
+    }
+    strings
+}
+
+/// Safe fixes right next to each form of string (removing a restated setting before or after
+/// it, an unused ignore comment, a JSON member beside it) leave every string of the files
+/// whole: each form's text is still there after `--fix`, and in JSON no edit starts or ends
+/// inside a string. Before the fix guard, the JSON case gave an edit from inside one key to
+/// inside another (right text, cut strings); the other forms were fixed right already.
+#[test]
+fn safe_fixes_next_to_each_form_of_string_leave_it_whole() {
+    // Quoted strings holding comment markers, braces and escapes.
+    let quoted = "locals {\n  a = \"x # y // z /* } \\n\"\n  b = \"{ \\\"q\\\" }\" # b\n}\n";
+    let quoted_over = "locals {\n  a = \"x # y // z /* } \\n\"\n  b = \"changed\"\n}\n";
+    // Heredocs whose bodies hold blank lines, comment and ignore markers and braces.
+    let heredoc = concat!(
+        "locals {\n",
+        "  a = <<EOT\n",
+        "line\n",
+        "\n",
+        "# tflint-merge-ignore: override_noop\n",
+        "}\n",
+        "EOT\n",
+        "  b = 1\n",
+        "}\n",
+    );
+    let heredoc_over = concat!(
+        "locals {\n",
+        "  a = <<EOT\n",
+        "line\n",
+        "\n",
+        "# tflint-merge-ignore: override_noop\n",
+        "}\n",
+        "EOT\n",
+        "\n",
+        "  b = 2\n",
+        "}\n",
+    );
+    let indented = concat!(
+        "locals {\n",
+        "  a = <<-EOT\n",
+        "    b = 1\n",
+        "\n",
+        "    // c\n",
+        "    EOT\n",
+        "  # tflint-merge-ignore: override_shadowed\n",
+        "  b = 1\n",
+        "}\n",
+    );
+    let indented_over = concat!(
+        "locals {\n",
+        "  a = \"changed\"\n",
+        "\n",
+        "  b = 1\n",
+        "}\n",
+    );
+    // A template with directives over several lines.
+    let template = concat!(
+        "locals {\n",
+        "  a = \"%{ if true\n",
+        "  }yes # no%{ endif }\"\n",
+        "  b = 1\n",
+        "}\n",
+    );
+    let template_over = concat!(
+        "locals {\n",
+        "  b = 2\n",
+        "  a = \"%{ if true\n",
+        "  }yes # no%{ endif }\"\n",
+        "}\n",
+    );
+    /// A directory whose safe fixes (`rule`'s among them) land next to `string`.
+    struct Case<'a> {
+        name: &'a str,
+        files: &'a [(&'a str, &'a str)],
+        rule: &'a str,
+        string: &'a str,
+    }
+    let cases = [
+        Case {
+            name: "quoted",
+            files: &[("main.tf", quoted), ("override.tf", quoted_over)],
+            rule: "override_noop",
+            string: "\"x # y // z /* } \\n\"",
+        },
+        Case {
+            name: "heredoc",
+            files: &[("main.tf", heredoc), ("override.tf", heredoc_over)],
+            rule: "override_noop",
+            string: "<<EOT\nline\n\n# tflint-merge-ignore: override_noop\n}\nEOT\n",
+        },
+        Case {
+            name: "indented_heredoc",
+            files: &[("main.tf", indented), ("override.tf", indented_over)],
+            rule: "unused_ignore",
+            string: "<<-EOT\n    b = 1\n\n    // c\n    EOT\n",
+        },
+        Case {
+            name: "template",
+            files: &[("main.tf", template), ("override.tf", template_over)],
+            rule: "override_noop",
+            string: "\"%{ if true\n  }yes # no%{ endif }\"",
+        },
+    ];
+    for case in cases {
+        let fixed_files = fixed(case.rule, case.files, false);
+        let base = fixed_files
+            .split("--- override.tf")
+            .next()
+            .unwrap_or_default();
+        let (name, string) = (case.name, case.string);
+        assert!(
+            base.contains(string),
+            "{name}: {string:?} cut\n{fixed_files}"
+        );
+        insta::assert_snapshot!(format!("strings_{name}"), fixed_files);
+    }
+    // JSON: neighbouring restated members, whose keys start alike and whose values hold
+    // quotes, commas and braces.
+    let json_base = "{\"locals\": {\"l0\": \"a\\\", }\", \"l1\": \"{\", \"l2\": \"x\"}}\n";
+    let json_over = concat!(
+        "{\n",
+        "  \"locals\": {\n",
+        "    \"l0\": \"a\\\", }\",\n",
+        "    \"l1\": \"{\",\n",
+        "    \"l2\": \"changed\"\n",
+        "  }\n",
+        "}\n",
+    );
+    let files = [("main.tf.json", json_base), ("override.tf.json", json_over)];
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), &files);
+    let found = findings(dir.path(), &[]);
+    let edits: Vec<&Value> = (found.iter())
+        .filter(|f| f["rule"] == "override_noop")
+        .flat_map(|f| f["fix"]["edits"].as_array().expect("edits"))
+        .collect();
+    assert!(!edits.is_empty(), "{found:#?}");
+    for edit in edits {
+        let n = |k: &str| edit[k].as_u64().expect("offset") as usize;
+        let (start, end) = (n("byte_start"), n("byte_end"));
+        let inside = |at: usize| {
+            json_strings(json_over)
+                .iter()
+                .any(|s| s.start < at && at < s.end)
+        };
+        assert!(
+            !inside(start) && !inside(end),
+            "the edit {start}..{end} cuts into a string: {:?}",
+            &json_over[start..end]
+        );
+    }
+    let fixed_files = fixed("override_noop", &files, false);
+    insta::assert_snapshot!("strings_json", fixed_files);
+}
+
+/// A heredoc whose closing marker is followed by more text (`EOT)`, `EOT,`, `EOT # note`), or
+/// ends the file without a newline, is not closed for Terraform and OpenTofu, though
+/// tflint-merge's parser (hcl-edit) closed it there; nor is an empty heredoc read on to the
+/// next line that starts with its marker. Such a file is a syntax error (the tools find no
+/// end) or beyond the parser (they end it elsewhere), and gets no fix: before, `--fix`
+/// removed the restated `a = 1` below `EOT)`, which Terraform reads as text of `local.y`.
+#[test]
+fn a_heredoc_the_tools_read_otherwise_gets_no_fix() {
+    let base = "locals {\n  a = 1\n  y = \"base\"\n}\n";
+    let cases: [(&str, &str); 5] = [
+        (
+            "parse_limit",
+            "locals {\n  y = format(<<EOT\nhello\nEOT)\n  a = 1\n  z = trimspace(<<EOT\nbody\nEOT\n  )\n}\n",
+        ),
+        (
+            "syntax_error",
+            "locals {\n  a = 1\n  y = [<<EOT\nhello\nEOT, \"x\"]\n}\n",
+        ),
+        (
+            "syntax_error",
+            "locals {\n  a = 1\n  y = <<EOT\nhello\nEOT # note\n}\n",
+        ),
+        ("syntax_error", "locals {\n  a = 1\n  y = <<EOT\nhello\nEOT"),
+        (
+            "parse_limit",
+            "locals {\n  y = <<EOT\nEOT\n  a = 1\n  z = <<EOT\nhello\nEOT\n}\n",
+        ),
+    ];
+    for (expected, over) in cases {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write(dir.path(), &[("main.tf", base), ("override.tf", over)]);
+        let found = findings(dir.path(), &[]);
+        let at_override: Vec<&Value> = (found.iter())
+            .filter(|f| f["file"] == "override.tf" || f["path"] == "override.tf")
+            .collect();
+        assert!(
+            at_override.iter().any(|f| f["rule"] == expected),
+            "{over}\n{found:#?}"
+        );
+        assert!(
+            found.iter().all(|f| f["fix"].is_null()),
+            "{over}\n{found:#?}"
+        );
+        let before = tree(dir.path());
+        tflint_merge(dir.path(), &["--fix", "."]);
+        assert_eq!(tree(dir.path()), before, "{over}");
+    }
 }

@@ -346,6 +346,9 @@ pub(crate) fn diff(planned: &Planned) -> String {
 }
 
 #[cfg(test)]
+mod safe_fix_properties;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

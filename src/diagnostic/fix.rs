@@ -139,29 +139,22 @@ impl Fix {
             text.replace_range(edit.range.clone(), &edit.replacement);
         }
         let moved = |at: usize| at.saturating_add_signed(shift);
+        // One edit over the whole of what the edits and the removal change, in the original
+        // text: from the start of the first to the end of the last. (Not from the first byte
+        // that differs to the last: removing `"l0": 1, ` before `"l2": 3` changes the text from
+        // the `0` of `"l0"` to the `l` of `"l2"`, and an edit must not cut into a string.)
+        let mut start = sorted.first().map_or(usize::MAX, |e| e.range.start);
+        let mut end = sorted.iter().map(|e| e.range.end).max().unwrap_or(0);
         let inside = sorted.iter().any(|e| overlap(&e.range, &span.range()));
         if !inside {
             let range = removal(&text, moved(span.range().start)..moved(span.range().end));
+            start = start.min(original_position(&sorted, range.start, Side::Start));
+            end = end.max(original_position(&sorted, range.end, Side::End));
             text.replace_range(range, "");
         }
-        // One edit from the first byte that differs to the last.
-        let (old, new) = (file.text.as_bytes(), text.as_bytes());
-        let mut prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-        let max_suffix = old.len().min(new.len()) - prefix;
-        let mut suffix = (old.iter().rev().zip(new.iter().rev()))
-            .take(max_suffix)
-            .take_while(|(a, b)| a == b)
-            .count();
-        while !file.text.is_char_boundary(prefix) || !text.is_char_boundary(prefix) {
-            prefix -= 1;
-        }
-        while !file.text.is_char_boundary(old.len() - suffix)
-            || !text.is_char_boundary(new.len() - suffix)
-        {
-            suffix -= 1;
-        }
-        let replacement = text[prefix..new.len() - suffix].to_string();
-        self.edit(&file.path, prefix..old.len() - suffix, replacement)
+        let kept_after = file.text.len() - end;
+        let replacement = text[start..text.len() - kept_after].to_string();
+        self.edit(&file.path, start..end, replacement)
     }
 
     /// Every path the fix reads or writes, each once: what [`apply`] needs in its texts.
@@ -171,6 +164,36 @@ impl Fix {
             .chain(self.operations.iter().flat_map(FileOperation::paths))
             .collect()
     }
+}
+
+/// Which end of a range a position is: see [`original_position`].
+#[derive(Clone, Copy, PartialEq)]
+enum Side {
+    Start,
+    End,
+}
+
+/// Where the position `at` of the text that the edits `sorted` (in order, apart) leave is in the
+/// text they were made on. A position in an edit's replacement, or at either end of it, is
+/// the start of the edit's range as the start of a range and its end as the end of one, so
+/// that a range mapped back covers every edit it touches.
+fn original_position(sorted: &[TextEdit], at: usize, side: Side) -> usize {
+    let mut shift: isize = 0;
+    for edit in sorted {
+        let new_start = edit.range.start.saturating_add_signed(shift);
+        let new_end = new_start + edit.replacement.len();
+        if at < new_start {
+            break;
+        }
+        if at <= new_end {
+            return match side {
+                Side::Start => edit.range.start,
+                Side::End => edit.range.end,
+            };
+        }
+        shift += edit.replacement.len() as isize - edit.range.len() as isize;
+    }
+    at.saturating_add_signed(-shift)
 }
 
 /// File contents by path: `Some(text)` for a file that exists, `None` for one that does not.
@@ -571,6 +594,24 @@ mod tests {
         let mut kept = text.to_string();
         kept.replace_range(fix.edits[0].range.clone(), &fix.edits[0].replacement);
         assert_eq!(kept, "{\"x\": 4}");
+        // Neighbours whose keys start alike: the edit still takes whole members, never from
+        // inside one key to inside another.
+        let text = "{\"l0\": 1, \"l1\": 2, \"l2\": 3}";
+        let mut files = SourceFiles::default();
+        let id = files.add(crate::source::SourceFile::new(
+            "b.tf.json".into(),
+            text.into(),
+        ));
+        let member = |key: &str| {
+            let start = text.find(key).expect("key");
+            Span::new(id, start..start + 7)
+        };
+        let fix = Fix::new("both", Applicability::Safe)
+            .remove(&files, member("\"l0\""))
+            .remove(&files, member("\"l1\""));
+        let edit = &fix.edits[0];
+        assert_eq!(&text[edit.range.clone()], "\"l0\": 1, \"l1\": 2, ");
+        assert_eq!(edit.replacement, "");
     }
 
     #[test]

@@ -288,6 +288,7 @@ pub(crate) fn check_listed_directory(
         .collect();
     diagnostics = ignore::apply(diagnostics, &directives, &result.files, &options.settings);
     diagnostics.extend(malformed);
+    super::fix_guard::withhold_fixes_editing_strings(&mut diagnostics, &result.files);
     name_views(&mut diagnostics, options.views);
     diagnostic::sort(&mut diagnostics);
     result.diagnostics = diagnostics;

@@ -20,6 +20,7 @@ pub(crate) mod core_version;
 pub(crate) mod depends_on_action;
 pub(crate) mod directory;
 pub(crate) mod enabled_combination;
+pub(crate) mod fix_guard;
 pub(crate) mod function_namespace;
 pub(crate) mod helpers;
 pub(crate) mod ignore;

@@ -62,6 +62,7 @@ pub(crate) fn check_tree(
         .collect();
     let mut diagnostics = ignore::apply(diagnostics, &directives, &tree.sources, settings);
     diagnostics.extend(malformed);
+    super::fix_guard::withhold_fixes_editing_strings(&mut diagnostics, &tree.sources);
     diagnostic::sort(&mut diagnostics);
     let result = TreeResult {
         diagnostics,

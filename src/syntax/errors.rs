@@ -28,6 +28,9 @@ pub(crate) fn native_summary(text: &str, offset: usize, message: &str) -> &'stat
     if message.starts_with("invalid escape sequence") {
         return "Invalid escape sequence";
     }
+    if message.starts_with("expected heredoc end delimiter") {
+        return "Unterminated template string";
+    }
     if message.starts_with("invalid block body") {
         return if at_end {
             "Unclosed configuration block"
@@ -212,6 +215,9 @@ mod tests {
                 "Argument or block definition required",
             ),
             ("a = \"\\q\"\n", "Invalid escape sequence"),
+            // No closing marker at all (a marker followed by text is caught before parsing).
+            ("a = <<EOT\nhi\n", "Unterminated template string"),
+            ("a = <<EOT\nhi\nEOT)\n", "Unterminated template string"),
         ];
         for (text, want) in cases {
             assert_eq!(summary(Syntax::Native, text), want, "{text:?}");

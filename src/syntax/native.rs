@@ -7,6 +7,11 @@
 //!   syntax error): the repeated key is renamed in a scratch copy of the text to a name of the
 //!   same length; names are always read back from the original text, so the model sees both.
 //! - newlines inside `for` expressions (see [`super::scan`]): replaced by spaces.
+//!
+//! And it can end a heredoc at another line than Terraform ([`super::heredoc`]): such a file is
+//! not given to it, but reported as the tools would (no end: `Unterminated template string`),
+//! or as beyond this parser (the tools end it elsewhere), so that no tree and no fix is made of
+//! a file the tools read otherwise.
 
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
@@ -20,6 +25,7 @@ use hcl_edit::template::{Element, Template};
 use hcl_edit::visit::{Visit, visit_func_call};
 use hcl_edit::{Decorated, Ident, Span as _};
 
+use super::heredoc::Misread;
 use super::scan::scan;
 use super::{
     Attribute, Block, Body, Call, Comment, DuplicateAttribute, Expr, ExprKind, File, Label, Labels,
@@ -57,6 +63,12 @@ pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
             duplicate_attributes: Vec::new(),
         };
     }
+    if let Some(misread) = (scanned.heredoc_misreads.iter()).min_by_key(|m| m.parser_end.start) {
+        return Parsed {
+            file: Err(heredoc_misread(id, text, misread)),
+            duplicate_attributes: Vec::new(),
+        };
+    }
     let (mut body, renamed_keys) = match parse_tolerant(
         &parser_text(text, &scanned),
         &scanned.insignificant_newlines,
@@ -87,6 +99,41 @@ pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
     Parsed {
         file: Ok(File { id, body, comments }),
         duplicate_attributes,
+    }
+}
+
+/// The error for a heredoc that hcl-edit ends at another line than the tools: the tools' own
+/// error when they find no end, else a limit of this parser (the tools may accept the file).
+fn heredoc_misread(id: FileId, text: &str, misread: &Misread) -> SyntaxError {
+    let line_number = |at: usize| text[..at].matches('\n').count() + 1;
+    let parser_end = misread.parser_end.clone();
+    let line = text[parser_end.clone()].trim_end();
+    let after_marker =
+        line.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    let (summary, message) = match &misread.tools_end {
+        None if after_marker.is_empty() => (
+            "Unterminated template string",
+            format!("`{line}` ends the file without a newline: it closes no heredoc"),
+        ),
+        None => (
+            "Unterminated template string",
+            format!("`{line}` closes no heredoc: a closing marker must be alone on its line"),
+        ),
+        Some(tools_end) => (
+            PARSER_LIMIT_SUMMARY,
+            format!(
+                "tflint-merge's parser would end a heredoc at line {} (`{line}`), where \
+                 Terraform and OpenTofu end it at line {}",
+                line_number(parser_end.start),
+                line_number(tools_end.start),
+            ),
+        ),
+    };
+    SyntaxError {
+        summary,
+        message,
+        span: Span::new(id, parser_end.start..parser_end.start + line.len()),
+        beyond_tool_limit: misread.tools_end.is_some(),
     }
 }
 

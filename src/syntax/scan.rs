@@ -19,6 +19,9 @@
 
 use std::ops::Range;
 
+use super::heredoc::{self, Later, Misread, ParserEnd, is_marker_byte};
+use super::literals::{Recorder, StringEvents, StringLiteral};
+
 #[derive(Debug, Default)]
 pub(crate) struct Scan {
     /// Comment ranges, delimiters included.
@@ -33,6 +36,8 @@ pub(crate) struct Scan {
     /// The exponent digits of number literals too large for an `f64` (`1e309`): Terraform's
     /// numbers have arbitrary precision, but hcl-edit rejects these.
     pub(crate) overflowing_exponents: Vec<Range<usize>>,
+    /// Heredocs that hcl-edit ends at another line than the tools (see [`super::heredoc`]).
+    pub(crate) heredoc_misreads: Vec<Misread>,
 }
 
 /// The [`Scan::backtrack_cost`] beyond which a text is not given to hcl-edit. Calibrated on the
@@ -123,18 +128,30 @@ enum Context {
 
 /// Scans a native-syntax file.
 pub(crate) fn scan(text: &str) -> Scan {
-    scan_from(text, Vec::new())
+    scan_from(text, Vec::new(), &mut ())
 }
 
 /// Scans the text of a template that is not in quotes, such as a JSON string's value.
 pub(crate) fn scan_template(text: &str) -> Scan {
-    scan_from(text, vec![Context::Template])
+    scan_from(text, vec![Context::Template], &mut ())
 }
 
-fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
+/// The quoted strings, templates and heredocs of a native-syntax file, as the scan finds them
+/// (see [`super::literals`]).
+pub(crate) fn string_literals(text: &str) -> Vec<StringLiteral> {
+    let mut strings = Recorder::default();
+    scan_from(text, Vec::new(), &mut strings);
+    strings.finish(text.len())
+}
+
+/// Scans `text` from the contexts of `stack`, telling `strings` of the strings it passes (a
+/// [`Recorder`] for a file that fixes edit, else `()`: the scan of every file pays nothing).
+fn scan_from<S: StringEvents>(text: &str, mut stack: Vec<Context>, strings: &mut S) -> Scan {
     let bytes = text.as_bytes();
     let mut out = Scan::default();
     let mut risk = Risk::new();
+    // Heredocs whose end for hcl-edit lies after the tools' end, looked for once at the end.
+    let mut later_ends: Vec<Later> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -146,6 +163,7 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
                     stack.pop();
                     risk.close();
                     i += 1;
+                    strings.close_string(i);
                 }
                 b'$' | b'%' if bytes.get(i + 1) == Some(&b) && bytes.get(i + 2) == Some(&b'{') => {
                     i += 3; // `$${` and `%%{` are escapes, not sequences
@@ -154,6 +172,7 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
                     stack.push(Context::Interpolation);
                     risk.open_same_depth();
                     i += 2;
+                    strings.open_sequence(i);
                 }
                 _ => i += 1 + literal_run(&bytes[i + 1..]),
             }
@@ -164,6 +183,7 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
             b'"' => {
                 stack.push(Context::Quoted);
                 risk.open();
+                strings.open_string(i);
                 i += 1;
             }
             b'#' => i = line_comment(bytes, i, &mut out),
@@ -175,7 +195,16 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
             }
             b'<' if bytes.get(i + 1) == Some(&b'<') => {
                 risk.operator(true);
-                i = heredoc(bytes, i);
+                let found = heredoc(text, i);
+                match found.parser {
+                    ParserEnd::Agrees => {}
+                    ParserEnd::Misread(misread) => out.heredoc_misreads.push(misread),
+                    ParserEnd::Later(later) => later_ends.push(later),
+                }
+                if let Some(end) = found.literal_end {
+                    strings.heredoc(i..end);
+                }
+                i = found.resume;
             }
             b'(' | b'[' | b'{' => {
                 let close = match b {
@@ -190,6 +219,9 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
             }
             b')' | b']' | b'}' => {
                 if let Some(Context::Bracket { .. } | Context::Interpolation) = stack.last() {
+                    if let Some(Context::Interpolation) = stack.last() {
+                        strings.close_sequence(i);
+                    }
                     stack.pop();
                     risk.close();
                 }
@@ -223,6 +255,9 @@ fn scan_from(text: &str, mut stack: Vec<Context>) -> Scan {
         }
     }
     out.backtrack_cost = risk.cost;
+    if !later_ends.is_empty() {
+        (out.heredoc_misreads).extend(heredoc::later_parser_ends(text, &later_ends));
+    }
     out
 }
 
@@ -383,39 +418,50 @@ fn line_comment(bytes: &[u8], start: usize, out: &mut Scan) -> usize {
     (end + 1).min(bytes.len())
 }
 
-/// Skips a heredoc (`<<ID` or `<<-ID`, a newline, lines, then a line holding only `ID`).
-/// Anything else starting with `<<` is skipped as two characters.
-fn heredoc(bytes: &[u8], start: usize) -> usize {
+/// What the scan finds at `<<`.
+struct FoundHeredoc {
+    /// Where the scan resumes: at the newline after the closing marker, the end of the text,
+    /// or after the `<<` of something that is not a heredoc.
+    resume: usize,
+    /// Just after the closing marker (or the end of the text), for a heredoc.
+    literal_end: Option<usize>,
+    parser: ParserEnd,
+}
+
+/// Skips a heredoc (`<<ID` or `<<-ID`, a newline, lines, then the closing marker: see
+/// [`super::heredoc`]). Anything else starting with `<<` is skipped as two characters.
+fn heredoc(text: &str, start: usize) -> FoundHeredoc {
+    let bytes = text.as_bytes();
+    let not_one = FoundHeredoc {
+        resume: start + 2,
+        literal_end: None,
+        parser: ParserEnd::Agrees,
+    };
     let mut i = start + 2;
     if bytes.get(i) == Some(&b'-') {
         i += 1;
     }
     let id_start = i;
-    while i < bytes.len()
-        && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'-')
-    {
+    while i < bytes.len() && is_marker_byte(bytes[i]) {
         i += 1;
     }
-    let id = &bytes[id_start..i];
+    let id = &text[id_start..i];
     if id.is_empty() {
-        return start + 2;
+        return not_one;
     }
     while i < bytes.len() && (bytes[i] == b'\r' || bytes[i] == b' ' || bytes[i] == b'\t') {
         i += 1;
     }
     if bytes.get(i) != Some(&b'\n') {
-        return start + 2;
+        return not_one;
     }
-    i += 1;
-    while i < bytes.len() {
-        let line_end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |p| i + p);
-        let line = bytes[i..line_end].trim_ascii();
-        if line == id {
-            return line_end;
-        }
-        i = line_end + 1;
+    let body = heredoc::body_end(text, i + 1, id);
+    let resume = memchr::memchr(b'\n', &bytes[body.end..]).map_or(bytes.len(), |p| body.end + p);
+    FoundHeredoc {
+        resume,
+        literal_end: Some(body.end),
+        parser: body.parser,
     }
-    bytes.len()
 }
 
 /// Whether the bracket content starting at `i` begins with the keyword `for`.
