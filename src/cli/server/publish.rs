@@ -8,6 +8,7 @@ use lsp_types::{
     Range, Url,
 };
 
+use crate::diagnostic::escape;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::lint::directory::ViewSelection;
 
@@ -65,7 +66,7 @@ fn to_lsp(
             let uri = Url::from_file_path(&label.file.path).ok()?;
             Some(DiagnosticRelatedInformation {
                 location: Location::new(uri, self::range(label, encoding)),
-                message: label.message.clone(),
+                message: escape::text(&label.message).into_owned(),
             })
         })
         .collect();
@@ -89,9 +90,10 @@ fn to_lsp(
 }
 
 /// The summary, the view when only one of the views checked has the finding, then what the
-/// command line prints below it: the primary label, the notes and the help.
+/// command line prints below it: the primary label, the notes and the help. Each part is
+/// escaped as the command line escapes it: the newlines between them are the only ones.
 fn message(finding: &Diagnostic, selection: ViewSelection) -> String {
-    let mut out = finding.message.clone();
+    let mut out = escape::text(&finding.message).into_owned();
     let views = finding.views;
     if selection == ViewSelection::Both
         && views.terraform != views.opentofu
@@ -100,13 +102,13 @@ fn message(finding: &Diagnostic, selection: ViewSelection) -> String {
         out.push_str(&format!(" ({only})"));
     }
     if let Some(label) = finding.primary.as_ref().filter(|l| !l.message.is_empty()) {
-        out.push_str(&format!("\n{}", label.message));
+        out.push_str(&format!("\n{}", escape::text(&label.message)));
     }
     for note in &finding.notes {
-        out.push_str(&format!("\nnote: {note}"));
+        out.push_str(&format!("\nnote: {}", escape::text(note)));
     }
     if let Some(help) = &finding.help {
-        out.push_str(&format!("\nhelp: {help}"));
+        out.push_str(&format!("\nhelp: {}", escape::text(help)));
     }
     out
 }
