@@ -32,6 +32,47 @@ pub(crate) fn is_escaped(c: char) -> bool {
     )
 }
 
+/// Whether a character is default-ignorable (Unicode `Default_Ignorable_Code_Point`): drawn
+/// as nothing, and skipped by the runner's comparisons by culture, so `#\u{ad}#[` reads as
+/// `##[` there.
+pub(crate) fn is_ignorable(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{34f}'
+            | '\u{61c}'
+            | '\u{115f}'..='\u{1160}'
+            | '\u{17b4}'..='\u{17b5}'
+            | '\u{180b}'..='\u{180f}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{3164}'
+            | '\u{fe00}'..='\u{fe0f}'
+            | '\u{feff}'
+            | '\u{ffa0}'
+            | '\u{fff0}'..='\u{fff8}'
+            | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}'
+            | '\u{e0000}'..='\u{e0fff}'
+    )
+}
+
+/// Whether the `[` at `i` ends a `##[`: two `#` before it, with nothing between them but
+/// characters that [`is_ignorable`] and that stay raw.
+fn ends_hash_hash_bracket(text: &str, i: usize) -> bool {
+    let mut hashes = 0;
+    for c in text[..i].chars().rev() {
+        match c {
+            '#' if hashes == 1 => return true,
+            '#' => hashes += 1,
+            c if is_ignorable(c) && !is_escaped(c) => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// What a format lays out with whitespace of its own, and so keeps raw in the text it escapes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Keep {
@@ -47,7 +88,7 @@ pub(crate) enum Keep {
 pub(crate) fn escapes(text: &str, keep: Keep) -> impl Iterator<Item = (usize, char)> + '_ {
     let bytes = text.as_bytes();
     text.char_indices().filter(move |&(i, c)| match c {
-        '[' => i >= 2 && &bytes[i - 2..i] == b"##",
+        '[' => ends_hash_hash_bracket(text, i),
         '\n' | '\t' if keep == Keep::LinesAndTabs => false,
         '\r' if keep == Keep::LinesAndTabs => !matches!(bytes.get(i + 1), None | Some(b'\n')),
         c => is_escaped(c),
@@ -96,6 +137,20 @@ fn replace<'a>(
 /// character of [`escapes`] visibly escaped.
 pub(crate) fn text(text: &str) -> Cow<'_, str> {
     replace(text, Keep::Nothing, push_visible)
+}
+
+/// Text that starts a line, escaped as [`text`]: when it would start with a `:` after spaces
+/// and characters beyond ASCII (the runner trims leading spaces, Unicode ones included, then
+/// looks for `::` comparing by culture, where the characters of [`is_ignorable`] count for
+/// nothing), that `:` is written `\x3a`.
+pub(crate) fn line_start(text: &str) -> Cow<'_, str> {
+    let escaped = self::text(text);
+    let rest = escaped.trim_start_matches(|c: char| c.is_whitespace() || !c.is_ascii());
+    let lead = escaped.len() - rest.len();
+    if !rest.starts_with(':') {
+        return escaped;
+    }
+    Cow::Owned(format!("{}\\x3a{}", &escaped[..lead], &escaped[lead + 1..]))
 }
 
 /// A path written at the start of a line, escaped as [`text`]: with `./` in front when it would
@@ -240,6 +295,20 @@ mod tests {
             "a\\nb\\r\\t\\0\\x1b]0;t\\x07\\x7f\\u{9b}\\u{85}\\u{2028}\\u{202e}"
         );
         assert_eq!(text("x ##[error]y ###[z"), "x ##\\x5berror]y ###\\x5bz");
+        assert_eq!(
+            text("#\u{ad}#\u{200b}[ #\u{202e}#["),
+            "#\u{ad}#\u{200b}\\x5b #\\u{202e}#["
+        );
+    }
+
+    #[test]
+    fn text_at_a_line_start_never_starts_a_command() {
+        assert_eq!(line_start("a :: b"), "a :: b");
+        assert_eq!(line_start(": a"), "\\x3a a");
+        assert_eq!(line_start("a: b"), "a: b");
+        assert_eq!(line_start("::error x"), "\\x3a:error x");
+        assert_eq!(line_start(" \u{a0}\u{ad}::x"), " \u{a0}\u{ad}\\x3a:x");
+        assert_eq!(line_start("\n::x"), "\\n::x");
     }
 
     #[test]

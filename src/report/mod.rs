@@ -4,6 +4,8 @@
 mod github;
 mod gitlab;
 pub(crate) mod graph;
+#[cfg(test)]
+pub(crate) mod hostile;
 mod human;
 mod json;
 mod location;

@@ -66,7 +66,7 @@ fn to_lsp(
             let uri = Url::from_file_path(&label.file.path).ok()?;
             Some(DiagnosticRelatedInformation {
                 location: Location::new(uri, self::range(label, encoding)),
-                message: escape::text(&label.message).into_owned(),
+                message: escape::line_start(&label.message).into_owned(),
             })
         })
         .collect();
@@ -91,9 +91,10 @@ fn to_lsp(
 
 /// The summary, the view when only one of the views checked has the finding, then what the
 /// command line prints below it: the primary label, the notes and the help. Each part is
-/// escaped as the command line escapes it: the newlines between them are the only ones.
+/// escaped as the command line escapes it: the newlines between them are the only ones, and no
+/// line starts as a workflow command.
 fn message(finding: &Diagnostic, selection: ViewSelection) -> String {
-    let mut out = escape::text(&finding.message).into_owned();
+    let mut out = escape::line_start(&finding.message).into_owned();
     let views = finding.views;
     if selection == ViewSelection::Both
         && views.terraform != views.opentofu
@@ -102,7 +103,7 @@ fn message(finding: &Diagnostic, selection: ViewSelection) -> String {
         out.push_str(&format!(" ({only})"));
     }
     if let Some(label) = finding.primary.as_ref().filter(|l| !l.message.is_empty()) {
-        out.push_str(&format!("\n{}", escape::text(&label.message)));
+        out.push_str(&format!("\n{}", escape::line_start(&label.message)));
     }
     for note in &finding.notes {
         out.push_str(&format!("\nnote: {}", escape::text(note)));
