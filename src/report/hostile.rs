@@ -108,7 +108,7 @@ pub(crate) fn text(rng: &mut Rng, pieces: usize) -> String {
         match rng.below(5) {
             0 => out.push(control(rng)),
             1 => out.push(char::from_u32(rng.below(0x3_0000) as u32).unwrap_or('\u{fffd}')),
-            _ => out.push_str(*rng.pick(PIECES)),
+            _ => out.push_str(PIECES[rng.below(PIECES.len())]),
         }
     }
     out
@@ -140,8 +140,7 @@ pub(crate) fn check(what: &str, output: &[u8], printed: Printed) {
         .split('\n')
         .collect();
     for line in &lines {
-        let mut chars = line.char_indices();
-        while let Some((i, c)) = chars.next() {
+        for (i, c) in line.char_indices() {
             if c == '\x1b' && matches!(printed, Printed::Colored) && is_colour(&line[i..]) {
                 continue;
             }

@@ -128,7 +128,7 @@ impl<'a> LabelFiles<'a> {
             .map(|file| {
                 let ranges = (labels.clone())
                     .filter(|l| Arc::ptr_eq(&l.file, file))
-                    .map(|l| local_range(l));
+                    .map(local_range);
                 let first = ranges.clone().map(|r| r.start).min().unwrap_or(0);
                 let last = ranges.map(|r| r.end).max().unwrap_or(0);
                 let text = file.text.as_str();
