@@ -81,18 +81,66 @@ pub(crate) enum Keep {
     /// A source excerpt's line breaks (a CR only as the first half of a CRLF, or at the very
     /// end) and tabs: the human format shows the lines one by one and a tab as spaces.
     LinesAndTabs,
+    /// Every C0 character: JSON as `serde_json` writes it, which escapes them all in strings,
+    /// so that those in its text are its layout.
+    C0,
 }
 
 /// The characters of `text` to write as escapes, with their byte offsets, in order: those of
 /// [`is_escaped`] except what `keep` keeps, and the `[` of every `##[`.
 pub(crate) fn escapes(text: &str, keep: Keep) -> impl Iterator<Item = (usize, char)> + '_ {
     let bytes = text.as_bytes();
-    text.char_indices().filter(move |&(i, c)| match c {
-        '[' => ends_hash_hash_bracket(text, i),
-        '\n' | '\t' if keep == Keep::LinesAndTabs => false,
-        '\r' if keep == Keep::LinesAndTabs => !matches!(bytes.get(i + 1), None | Some(b'\n')),
-        c => is_escaped(c),
+    // The bytes that may start such a character: C0, DEL, `[`, and the lead bytes of C1
+    // (U+0080-U+009F) and of the other characters of `is_escaped` (U+061C, U+2000-U+206F).
+    // A lead byte is never inside another character, so each is where a character starts.
+    let may_start = move |b: u8| match b {
+        0x7f | 0xc2 | 0xd8 | 0xe2 | b'[' => true,
+        b => b < 0x20 && keep != Keep::C0,
+    };
+    // Chunk by chunk, a chunk without such a byte skipped at once (a fold without an early
+    // exit is a loop the compiler vectorises).
+    let mut at = 0;
+    let starts = std::iter::from_fn(move || {
+        while at < bytes.len() {
+            if at % 64 == 0 {
+                let chunk = &bytes[at..(at + 64).min(bytes.len())];
+                if !chunk.iter().fold(false, |seen, &b| seen | may_start(b)) {
+                    at += chunk.len();
+                    continue;
+                }
+            }
+            at += 1;
+            if may_start(bytes[at - 1]) {
+                return Some(at - 1);
+            }
+        }
+        None
+    });
+    starts.filter_map(move |i| {
+        let c = text[i..].chars().next()?;
+        let escaped = match c {
+            '[' => ends_hash_hash_bracket(text, i),
+            '\n' | '\t' if keep == Keep::LinesAndTabs => false,
+            '\r' if keep == Keep::LinesAndTabs => !matches!(bytes.get(i + 1), None | Some(b'\n')),
+            c => is_escaped(c),
+        };
+        escaped.then_some((i, c))
     })
+}
+
+/// Whether `text` has nothing to escape, found fast (most text is ASCII with no `##[`): no
+/// byte beyond ASCII or DEL, no C0 byte but what `keep` keeps, no `##[`.
+fn is_plain(text: &str, keep: Keep) -> bool {
+    let kept = |b: u8| match keep {
+        Keep::Nothing => false,
+        Keep::LinesAndTabs => b == b'\n' || b == b'\t',
+        Keep::C0 => true,
+    };
+    let suspect = |b: u8| b >= 0x7f || (b < 0x20 && !kept(b));
+    // A fold without an early exit over each chunk is a loop the compiler vectorises.
+    let bytes = text.as_bytes();
+    !(bytes.chunks(64)).any(|chunk| chunk.iter().fold(false, |seen, &b| seen | suspect(b)))
+        && !memchr::memchr_iter(b'[', bytes).any(|i| bytes[..i].ends_with(b"##"))
 }
 
 /// Appends the visible escape of `c`: `\0`, `\t`, `\n`, `\r`, `\x1b` for the other ASCII
@@ -118,6 +166,9 @@ fn replace<'a>(
     keep: Keep,
     mut write: impl FnMut(&mut String, char),
 ) -> Cow<'a, str> {
+    if is_plain(text, keep) {
+        return Cow::Borrowed(text);
+    }
     let mut escapes = escapes(text, keep).peekable();
     if escapes.peek().is_none() {
         return Cow::Borrowed(text);
@@ -172,9 +223,12 @@ pub(crate) fn line_start_path(path: &str) -> Cow<'_, str> {
 /// `[` of `##[`): the same data, read back, without those bytes. `serde_json` already escapes
 /// every C0 character in a string, so a C0 character in `json` is the layout's own whitespace.
 pub(crate) fn json(json: &str) -> Cow<'_, str> {
+    if is_plain(json, Keep::C0) {
+        return Cow::Borrowed(json);
+    }
     let mut out = String::new();
     let mut copied = 0;
-    for (i, c) in escapes(json, Keep::Nothing).filter(|&(_, c)| c > '\x1f') {
+    for (i, c) in escapes(json, Keep::C0) {
         out.push_str(&json[copied..i]);
         let _ = write!(out, "\\u{:04x}", u32::from(c));
         copied = i + c.len_utf8();
@@ -237,6 +291,9 @@ impl<'a> Excerpt<'a> {
         let Some(part) = source.get(start..end) else {
             return unchanged();
         };
+        if is_plain(part, Keep::LinesAndTabs) {
+            return unchanged();
+        }
         let mut escapes = escapes(part, Keep::LinesAndTabs).peekable();
         if escapes.peek().is_none() {
             return unchanged();
@@ -299,6 +356,35 @@ mod tests {
             text("#\u{ad}#\u{200b}[ #\u{202e}#["),
             "#\u{ad}#\u{200b}\\x5b #\\u{202e}#["
         );
+    }
+
+    /// What the fast check lets through has nothing to escape.
+    #[test]
+    fn the_fast_check_misses_nothing() {
+        let texts = [
+            "plain",
+            "a\nb\tc",
+            "a\x1b",
+            "é\u{9b}",
+            "x\u{7f}",
+            "##[",
+            "#\u{ad}#[",
+            "a\rb",
+            "a\r\n",
+            "\u{2028}",
+            "\u{61c}",
+            "\u{202e}",
+            "ü",
+        ];
+        for text in texts {
+            for keep in [Keep::Nothing, Keep::LinesAndTabs, Keep::C0] {
+                let found: Vec<_> = escapes(text, keep).collect();
+                assert!(
+                    !is_plain(text, keep) || found.is_empty(),
+                    "{text:?} {keep:?}"
+                );
+            }
+        }
     }
 
     #[test]
