@@ -12,6 +12,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::escape::{self, Keep};
 use crate::diagnostic::fix::{self, FileOperation, Fix, Texts};
 use crate::input::overlay::Overlay;
 use crate::input::read::current_text;
@@ -323,11 +324,11 @@ pub(crate) fn diff(planned: &Planned) -> String {
         }
         let relative = display_path(path.strip_prefix(&cwd).unwrap_or(path));
         let old_name = match before {
-            Some(_) => format!("a/{relative}"),
+            Some(_) => diff_name(&format!("a/{relative}")),
             None => "/dev/null".to_string(),
         };
         let new_name = match after {
-            Some(_) => format!("b/{relative}"),
+            Some(_) => diff_name(&format!("b/{relative}")),
             None => "/dev/null".to_string(),
         };
         let (old, new) = (
@@ -345,12 +346,54 @@ pub(crate) fn diff(planned: &Planned) -> String {
     out
 }
 
+/// A file name in a diff header as git writes one that holds a control character, a `"` or a
+/// `\\`: in double quotes, with C escapes, and in octal the bytes of the other characters that a
+/// run never prints raw (git `quote.c`, `quote_c_style`), which `git apply` and `patch` read
+/// back. Other names are written as they are.
+fn diff_name(name: &str) -> String {
+    let mut escapes = escape::escapes(name, Keep::Nothing).peekable();
+    if escapes.peek().is_none() && !name.contains(['"', '\\']) {
+        return name.to_string();
+    }
+    let mut out = String::from("\"");
+    for (i, c) in name.char_indices() {
+        let escaped = escapes.next_if(|&(at, _)| at == i).is_some();
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if escaped => {
+                let mut bytes = [0; 4];
+                for byte in c.encode_utf8(&mut bytes).bytes() {
+                    out.push_str(&format!("\\{byte:03o}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 #[cfg(test)]
 mod safe_fix_properties;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A name that would break the header's line or the terminal is quoted as git quotes it.
+    #[test]
+    fn diff_names_are_quoted_as_git_quotes_them() {
+        assert_eq!(diff_name("a/dir/é x.tf"), "a/dir/é x.tf");
+        assert_eq!(
+            diff_name("a/x\n::error \"q\"\\\x1b\u{9b}.tf"),
+            "\"a/x\\n::error \\\"q\\\"\\\\\\033\\302\\233.tf\""
+        );
+        assert_eq!(diff_name("b/##[x].tf"), "\"b/##\\133x].tf\"");
+    }
 
     /// A file changed after the run checked it is left alone, whether it changed before the
     /// fixes were planned or while they were.

@@ -9,7 +9,7 @@ mod config;
 mod fix;
 mod server;
 
-use crate::diagnostic::{Diagnostic, Finding, Severity, Views, ids};
+use crate::diagnostic::{Diagnostic, Finding, Severity, Views, escape, ids};
 use crate::input::discover;
 use crate::input::overlay::Overlay;
 use crate::input::read::DEFAULT_MAX_FILE_BYTES;
@@ -277,8 +277,10 @@ fn similar_subcommand(path: &std::path::Path) -> Option<String> {
     crate::lint::helpers::closest(word, names).map(str::to_string)
 }
 
+/// Prints a usage error; what it quotes (a path, a config file's value) is escaped as every
+/// message is.
 fn usage_error(message: &str) -> i32 {
-    eprintln!("error: {message}");
+    eprintln!("error: {}", escape::text(message));
     EXIT_ERROR
 }
 
@@ -519,7 +521,8 @@ fn check(args: CheckArgs) -> i32 {
     // findings); false for a usage error, after which nothing more is checked.
     let said = |found: &discover::Discovery| {
         for path in &found.missing {
-            eprintln!("error: no such file or directory: {}", path.display());
+            let shown = escape::text(&path.to_string_lossy()).into_owned();
+            eprintln!("error: no such file or directory: {shown}");
             if let Some(name) = similar_subcommand(path) {
                 eprintln!("  tip: did you mean the subcommand `{name}`? (`tflint-merge {name}`)");
             }
@@ -528,7 +531,7 @@ fn check(args: CheckArgs) -> i32 {
             return false;
         }
         for note in found.notes.iter().filter(|_| !habits.quiet) {
-            eprintln!("notice: {note}");
+            eprintln!("notice: {}", escape::text(note));
         }
         true
     };
@@ -602,7 +605,7 @@ fn check(args: CheckArgs) -> i32 {
             let (_, problems) = fix::write(&planned);
             for problem in planned.problems.iter().chain(&problems) {
                 if warned.insert(problem.clone()) {
-                    eprintln!("warning: {problem}");
+                    eprintln!("warning: {}", escape::text(problem));
                 }
             }
             fix_failed |= !problems.is_empty();
@@ -701,7 +704,7 @@ impl Report {
 /// fixes on stderr; exit 1 when there is something to fix, 2 when a file could not be read.
 fn show_diff(planned: &fix::Planned, passes: usize, io_error: bool, quiet: bool) -> i32 {
     for problem in &planned.problems {
-        eprintln!("warning: {problem}");
+        eprintln!("warning: {}", escape::text(problem));
     }
     let diff = fix::diff(planned);
     if print_or_broken_pipe(&diff) == EXIT_ERROR {
@@ -747,7 +750,10 @@ fn statistics<F: Finding>(findings: &[F]) -> String {
 fn show_settings(resolved: &Resolved) -> String {
     let shown = &resolved.shown;
     let mut out = match &shown.config_file {
-        Some(path) => format!("config file: {}\n", crate::source::display_path(path)),
+        Some(path) => {
+            let path = crate::source::display_path(path);
+            format!("config file: {}\n", escape::text(&path))
+        }
         None => format!(
             "config file: none ({} here or above)\n",
             config::FILE_NAMES[0]
@@ -770,11 +776,13 @@ fn show_settings(resolved: &Resolved) -> String {
         value(resolved.fail_on.to_possible_value())
     ));
     for glob in &shown.config_exclude {
+        let glob = escape::text(glob);
         out.push_str(&format!(
             "exclude: {glob}  ({CONFIG_FILE}, relative to its directory)\n"
         ));
     }
     for glob in resolved.excludes.given_globs() {
+        let glob = escape::text(glob);
         out.push_str(&format!("exclude: {glob}  ({COMMAND_LINE})\n"));
     }
     out.push_str("rules:\n");
@@ -924,7 +932,7 @@ fn merged(args: MergedArgs) -> i32 {
         eprintln!(
             "error: the {} view of {} could not be built",
             view.tool_name(),
-            args.dir.display()
+            escape::text(&args.dir.to_string_lossy())
         );
         return EXIT_ERROR;
     };

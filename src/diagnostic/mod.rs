@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::source::{SourceFile, SourceFiles, Span};
 
+pub(crate) mod escape;
 pub mod fix;
 mod id;
 pub use fix::{Applicability, Fix};

@@ -165,35 +165,45 @@ pub(crate) fn why(call: &LegacyCall) -> String {
     )
 }
 
-/// The tools' summary and detail in `release` of `view`.
-fn texts(view: View, release: Release, call: &LegacyCall) -> (String, String) {
+/// The tools' summary and detail in `release` of `view`, the detail's paragraphs one note
+/// each (a note is one line in every format: a newline in one is escaped).
+fn texts(view: View, release: Release, call: &LegacyCall) -> (String, Vec<String>) {
     let path = call.path();
     let control = format!(
-        "\n\nIf you also control the module \"{}\", consider updating this module to instead \
+        "If you also control the module \"{}\", consider updating this module to instead \
          expect provider configurations to be passed by its caller.",
         call.legacy_source()
     );
     match view {
         View::Terraform if release < TERRAFORM_INCOMPATIBLE_SUMMARY => (
             format!("Module {path} contains provider configuration"),
-            "Providers cannot be configured within modules using count, for_each or depends_on."
-                .to_string(),
+            vec![
+                "Providers cannot be configured within modules using count, for_each or \
+                 depends_on."
+                    .to_string(),
+            ],
         ),
         View::OpenTofu if release >= FIRST_REFUSING => (
             "Module is incompatible with count, for_each, enabled and depends_on".to_string(),
-            format!(
-                "The module at {path} is a legacy module which contains its own local provider \
-                 configurations, and so calls to it may not use the count, for_each, enabled or \
-                 depends_on arguments.{control}"
-            ),
+            vec![
+                format!(
+                    "The module at {path} is a legacy module which contains its own local \
+                     provider configurations, and so calls to it may not use the count, \
+                     for_each, enabled or depends_on arguments."
+                ),
+                control,
+            ],
         ),
         _ => (
             "Module is incompatible with count, for_each, and depends_on".to_string(),
-            format!(
-                "The module at {path} is a legacy module which contains its own local provider \
-                 configurations, and so calls to it may not use the count, for_each, or \
-                 depends_on arguments.{control}"
-            ),
+            vec![
+                format!(
+                    "The module at {path} is a legacy module which contains its own local \
+                     provider configurations, and so calls to it may not use the count, \
+                     for_each, or depends_on arguments."
+                ),
+                control,
+            ],
         ),
     }
 }
@@ -212,10 +222,14 @@ pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
             let (argument, span) = call.refused_for(ctx.view, newest)?;
             let (summary, detail) = texts(ctx.view, newest, call);
             let provider = &call.legacy.provider;
+            let finding = Diagnostic::error(ids::LEGACY_MODULE_META_ARGUMENT, summary).at(
+                ctx.files,
+                span,
+                format!("`{argument}` set here"),
+            );
+            let finding = detail.into_iter().fold(finding, Diagnostic::with_note);
             Some(
-                Diagnostic::error(ids::LEGACY_MODULE_META_ARGUMENT, summary)
-                    .at(ctx.files, span, format!("`{argument}` set here"))
-                    .with_note(detail)
+                finding
                     .with_note(where_configured(call))
                     .with_help(format!(
                         "configure the provider in the calling module and pass it in with \
@@ -362,7 +376,7 @@ mod tests {
             found[0].notes[0]
                 .starts_with("The module at module.child.module.grandchild is a legacy module")
         );
-        assert!(found[0].notes[0].contains("the module \"../grandchild\""));
+        assert!(found[0].notes[1].contains("the module \"../grandchild\""));
     }
 
     #[test]

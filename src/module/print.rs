@@ -11,10 +11,12 @@
 //! object in a provider-defined body (which the provider's schema alone decides to be an
 //! argument or a block) is printed as an argument.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
+use crate::diagnostic::escape;
 use crate::module::merge::{MergedAttribute, MergedBlock, MergedBody, Module, Origin};
 use crate::source::{SourceFiles, Span};
 use crate::syntax::{Expr, ExprKind, quote};
@@ -31,8 +33,8 @@ pub fn print(module: &Module, files: &SourceFiles, format: PrintFormat) -> Strin
     match format {
         PrintFormat::Hcl => print_hcl(module, files),
         PrintFormat::Json => {
-            let mut text =
-                serde_json::to_string_pretty(&to_json(module, files)).unwrap_or_default();
+            let text = serde_json::to_string_pretty(&to_json(module, files)).unwrap_or_default();
+            let mut text = escape::json(&text).into_owned();
             text.push('\n');
             text
         }
@@ -166,8 +168,10 @@ const FOR_EACH_LOST_TO_COUNT: [&str; 2] = [
     "# block expands (one file with both does not load). The for_each was:",
 ];
 
-fn file_name(files: &SourceFiles, span: Span) -> &str {
-    files.get(span.file).file_name()
+/// A file's name as a comment shows it: escaped as every message (a newline would end the
+/// comment).
+fn file_name(files: &SourceFiles, span: Span) -> Cow<'_, str> {
+    escape::text(files.get(span.file).file_name())
 }
 
 fn print_hcl(module: &Module, files: &SourceFiles) -> String {
@@ -295,7 +299,7 @@ fn for_each_lost_to_count(body: &MergedBody) -> Option<&MergedAttribute> {
 
 /// `main.tf, overridden by override.tf` for a list of spans, base first.
 fn sources(files: &SourceFiles, spans: impl Iterator<Item = Span>) -> String {
-    let mut names: Vec<&str> = Vec::new();
+    let mut names: Vec<Cow<'_, str>> = Vec::new();
     for span in spans {
         let name = file_name(files, span);
         if !names.contains(&name) {

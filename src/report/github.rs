@@ -1,9 +1,16 @@
 //! `--format github`: GitHub Actions workflow commands, escaped as the runner expects, then a
 //! summary notice (the runner shows only the first 10 errors and 10 warnings of a step).
+//!
+//! The escapes are the toolkit's (actions/toolkit `packages/core/src/command.ts`, `escapeData`
+//! and `escapeProperty`), undone by the runner (actions/runner
+//! `src/Runner.Common/ActionCommand.cs`). File names, messages, notes and help are first
+//! escaped as every text format escapes them ([`escape::text`]): the newlines between a
+//! message's parts are the only ones the runner unescapes.
 
 use std::io::{self, Write};
 
 use super::location::{Range, file_of};
+use crate::diagnostic::escape;
 use crate::diagnostic::{Diagnostic, Severity};
 
 /// Escapes a command's message.
@@ -29,7 +36,8 @@ pub(crate) fn render(
             Severity::Warning => "warning",
             Severity::Notice => "notice",
         };
-        let mut properties = vec![format!("file={}", escape_property(&file_of(d)))];
+        let file = file_of(d);
+        let mut properties = vec![format!("file={}", escape_property(&escape::text(&file)))];
         if let Some(label) = &d.primary {
             let r = Range::of(label);
             properties.push(format!("line={}", r.start_line));
@@ -46,7 +54,15 @@ pub(crate) fn render(
             "title={}",
             escape_property(&format!("tflint-merge({})", d.rule))
         ));
-        let mut message = d.message_with_notes("\nnote: ", "\nhelp: ");
+        let mut message = escape::text(&d.message).into_owned();
+        for note in &d.notes {
+            message.push_str("\nnote: ");
+            message.push_str(&escape::text(note));
+        }
+        if let Some(help) = &d.help {
+            message.push_str("\nhelp: ");
+            message.push_str(&escape::text(help));
+        }
         message.push_str("\nsee: ");
         message.push_str(&d.doc_link());
         writeln!(

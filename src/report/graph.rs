@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
+use crate::diagnostic::escape;
 use crate::terragrunt::Tree;
 use crate::terragrunt::UNIT_FILE;
 use crate::terragrunt::resolve::{Missing, Outcome, Stop};
@@ -138,12 +139,16 @@ pub(crate) fn json(graph: &FileGraph) -> String {
             "expression": u.expression,
         })).collect::<Vec<_>>(),
     });
-    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    let mut text = escape::json(&text).into_owned();
     text.push('\n');
     text
 }
 
+/// A DOT string: file names and expressions escaped as the text formats escape them, then
+/// quoted.
 fn quote(text: &str) -> String {
+    let text = escape::text(text);
     format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 

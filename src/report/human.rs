@@ -1,5 +1,6 @@
 //! Annotated snippets rendered by codespan-reporting, like rustc.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -9,6 +10,7 @@ use codespan_reporting::diagnostic::{
 use codespan_reporting::files::{Error, Files};
 use codespan_reporting::term::{self, termcolor::Buffer};
 
+use crate::diagnostic::escape::{self, Excerpt};
 use crate::diagnostic::{Applicability, Diagnostic, Label, Severity, Views};
 use crate::source::SourceFile;
 
@@ -21,29 +23,30 @@ pub(crate) fn render(
     checked: Views,
     unsafe_fixes: bool,
 ) -> Vec<u8> {
-    let mut files = LabelFiles::default();
+    let all = diagnostic.primary.iter().chain(&diagnostic.secondary);
+    let files = LabelFiles::new(all);
     let mut labels = Vec::new();
     if let Some(primary) = &diagnostic.primary {
-        let (id, range) = files.add(primary);
-        labels.push(CsLabel::primary(id, range).with_message(&primary.message));
+        let (id, range) = files.place(primary);
+        labels.push(CsLabel::primary(id, range).with_message(escape::text(&primary.message)));
     }
     for secondary in &diagnostic.secondary {
-        let (id, range) = files.add(secondary);
-        labels.push(CsLabel::secondary(id, range).with_message(&secondary.message));
+        let (id, range) = files.place(secondary);
+        let message = escape::text(&secondary.message);
+        labels.push(CsLabel::secondary(id, range).with_message(message));
     }
     let mark = super::fixable_mark(diagnostic, unsafe_fixes);
+    let text = escape::text(&diagnostic.message);
     let message = if diagnostic.primary.is_none() && !diagnostic.path.is_empty() {
-        format!("{mark}{}: {}", diagnostic.path, diagnostic.message)
+        format!("{mark}{}: {text}", escape::text(&diagnostic.path))
     } else {
-        format!("{mark}{}", diagnostic.message)
+        format!("{mark}{text}")
     };
-    let mut notes: Vec<String> = diagnostic
-        .notes
-        .iter()
-        .map(|n| format!("note: {n}"))
+    let mut notes: Vec<String> = (diagnostic.notes.iter())
+        .map(|n| format!("note: {}", escape::text(n)))
         .collect();
     notes.extend(super::view_note(diagnostic, checked).map(|n| format!("note: {n}")));
-    notes.extend(diagnostic.help.iter().map(|h| format!("help: {h}")));
+    notes.extend((diagnostic.help.iter()).map(|h| format!("help: {}", escape::text(h))));
     if let Some(fix) = &diagnostic.fix {
         let flags = match fix.applicability {
             Applicability::Safe => "--fix",
@@ -51,7 +54,7 @@ pub(crate) fn render(
         };
         notes.push(format!(
             "fix: {} ({}: `{flags}`)",
-            fix.title,
+            escape::text(&fix.title),
             fix.applicability.as_str()
         ));
     }
@@ -98,33 +101,73 @@ fn severity(severity: Severity) -> CsSeverity {
 }
 
 /// The files one diagnostic's labels point into, served from our own line index. codespan sees
-/// each file's `text` (in an excerpt, its kept lines) and the whole file's line numbers.
-#[derive(Default)]
+/// each file's `text` (in an excerpt, its kept lines) with the lines it shows escaped, and the
+/// whole file's line and column numbers.
 struct LabelFiles<'a> {
-    files: Vec<&'a Arc<SourceFile>>,
+    files: Vec<Shown<'a>>,
+}
+
+/// A file as codespan sees it.
+struct Shown<'a> {
+    file: &'a Arc<SourceFile>,
+    name: Cow<'a, str>,
+    /// The file's `text`, escaped from the first labelled line to the last (codespan shows no
+    /// line outside them).
+    excerpt: Excerpt<'a>,
 }
 
 impl<'a> LabelFiles<'a> {
-    /// The label's file id and its range in the file's `text`.
-    fn add(&mut self, label: &'a Label) -> (usize, Range<usize>) {
-        let file = &label.file;
-        let range = file.local_offset(label.range.start)..file.local_offset(label.range.end);
-        match self.files.iter().position(|f| Arc::ptr_eq(f, file)) {
-            Some(id) => (id, range),
-            None => {
-                self.files.push(file);
-                (self.files.len() - 1, range)
+    fn new(labels: impl Iterator<Item = &'a Label> + Clone) -> LabelFiles<'a> {
+        let mut files: Vec<&'a Arc<SourceFile>> = Vec::new();
+        for label in labels.clone() {
+            if !files.iter().any(|f| Arc::ptr_eq(f, &label.file)) {
+                files.push(&label.file);
             }
         }
+        let files = (files.into_iter())
+            .map(|file| {
+                let ranges = (labels.clone())
+                    .filter(|l| Arc::ptr_eq(&l.file, file))
+                    .map(local_range);
+                let first = ranges.clone().map(|r| r.start).min().unwrap_or(0);
+                let last = ranges.map(|r| r.end).max().unwrap_or(0);
+                let text = file.text.as_str();
+                let before = text.get(..first).and_then(|t| t.rfind('\n'));
+                let after = text.get(last..).and_then(|t| t.find('\n'));
+                let start = before.map_or(0, |i| i + 1);
+                let end = after.map_or(text.len(), |i| last + i + 1);
+                Shown {
+                    file,
+                    name: escape::text(&file.display),
+                    excerpt: Excerpt::new(text, start..end),
+                }
+            })
+            .collect();
+        LabelFiles { files }
     }
 
-    fn get(&self, id: usize) -> Result<&'a SourceFile, Error> {
-        self.files
-            .get(id)
-            .copied()
-            .map(Arc::as_ref)
-            .ok_or(Error::FileMissing)
+    /// The label's file id and its range in the text codespan sees.
+    fn place(&self, label: &Label) -> (usize, Range<usize>) {
+        let id = (self.files.iter())
+            .position(|f| Arc::ptr_eq(f.file, &label.file))
+            .unwrap_or_default();
+        let range = local_range(label);
+        let excerpt = &self.files[id].excerpt;
+        (
+            id,
+            excerpt.to_shown(range.start)..excerpt.to_shown(range.end),
+        )
     }
+
+    fn get(&self, id: usize) -> Result<&Shown<'a>, Error> {
+        self.files.get(id).ok_or(Error::FileMissing)
+    }
+}
+
+/// A label's range in its file's `text`.
+fn local_range(label: &Label) -> Range<usize> {
+    let file = &label.file;
+    file.local_offset(label.range.start)..file.local_offset(label.range.end)
 }
 
 impl<'a> Files<'a> for LabelFiles<'a> {
@@ -133,24 +176,43 @@ impl<'a> Files<'a> for LabelFiles<'a> {
     type Source = &'a str;
 
     fn name(&'a self, id: usize) -> Result<&'a str, Error> {
-        Ok(&self.get(id)?.display)
+        Ok(&self.get(id)?.name)
     }
 
     fn source(&'a self, id: usize) -> Result<&'a str, Error> {
-        Ok(&self.get(id)?.text)
+        Ok(&self.get(id)?.excerpt.text)
     }
 
     fn line_index(&'a self, id: usize, byte_index: usize) -> Result<usize, Error> {
-        Ok(self.get(id)?.line_of_local(byte_index))
+        let shown = self.get(id)?;
+        Ok(shown
+            .file
+            .line_of_local(shown.excerpt.to_original(byte_index)))
     }
 
     fn line_range(&'a self, id: usize, line_index: usize) -> Result<Range<usize>, Error> {
-        let file = self.get(id)?;
-        file.local_line_range(line_index)
+        let shown = self.get(id)?;
+        let range = shown
+            .file
+            .local_line_range(line_index)
             .ok_or(Error::LineTooLarge {
                 given: line_index,
-                max: file.line_starts().len() - 1,
-            })
+                max: shown.file.line_starts().len() - 1,
+            })?;
+        Ok(shown.excerpt.to_shown(range.start)..shown.excerpt.to_shown(range.end))
+    }
+
+    /// Counted in the file, as every other format counts it, not in its escaped text.
+    fn column_number(
+        &'a self,
+        id: usize,
+        line_index: usize,
+        byte_index: usize,
+    ) -> Result<usize, Error> {
+        let shown = self.get(id)?;
+        let line = shown.file.local_line_range(line_index).unwrap_or_default();
+        let offset = shown.excerpt.to_original(byte_index);
+        Ok(codespan_reporting::files::column_index(&shown.file.text, line, offset) + 1)
     }
 }
 

@@ -4,6 +4,8 @@
 mod github;
 mod gitlab;
 pub(crate) mod graph;
+#[cfg(test)]
+pub(crate) mod hostile;
 mod human;
 mod json;
 mod location;
@@ -13,6 +15,7 @@ mod xml;
 
 use std::io::{self, Write};
 
+use crate::diagnostic::escape;
 use crate::diagnostic::{Diagnostic, Finding, FindingId, Severity, Views};
 use crate::lint::RuleMeta;
 
@@ -200,7 +203,8 @@ pub(crate) fn write_rendered(
 /// Writes `document` as `serde_json::to_string_pretty` lays it out, then a newline, with
 /// `items` as the elements of its first array member named `key` (empty in `document`): each
 /// item is made, written and dropped in turn, so that a report never holds every finding as a
-/// JSON value (kilobytes each) nor the whole text.
+/// JSON value (kilobytes each) nor the whole text. What `serde_json` leaves raw of the
+/// characters a run never prints is escaped too ([`escape::json`]).
 fn write_pretty_json(
     out: &mut dyn Write,
     document: &serde_json::Value,
@@ -208,6 +212,7 @@ fn write_pretty_json(
     items: impl Iterator<Item = serde_json::Value>,
 ) -> io::Result<()> {
     let text = serde_json::to_string_pretty(document).unwrap_or_default();
+    let text = escape::json(&text);
     // Its own line: a string holds no raw newline, so this is the member, not a string.
     let member = format!("\"{key}\": []");
     let line = (text.match_indices('\n'))
@@ -225,7 +230,8 @@ fn write_pretty_json(
 }
 
 /// Writes `items` as `serde_json::to_string_pretty` lays out an array on a line indented by
-/// `outer` spaces, each item made, written and dropped in turn.
+/// `outer` spaces, each item made, written and dropped in turn (and escaped as
+/// [`write_pretty_json`] says).
 fn write_pretty_array(
     out: &mut dyn Write,
     outer: usize,
@@ -235,6 +241,7 @@ fn write_pretty_array(
     let mut separator = "[";
     for item in items {
         let item = serde_json::to_string_pretty(&item).unwrap_or_default();
+        let item = escape::json(&item);
         write!(out, "{separator}{indent}{}", item.replace('\n', &indent))?;
         separator = ",";
     }

@@ -1,5 +1,6 @@
 //! `path:line:col: severity[rule]: message`, one line per finding.
 
+use crate::diagnostic::escape;
 use crate::diagnostic::{Diagnostic, Views};
 
 /// `checked` are the views of the run: a finding's view is named only when it is one of two.
@@ -8,9 +9,12 @@ pub(crate) fn render(diagnostic: &Diagnostic, checked: Views, unsafe_fixes: bool
     let location = match &diagnostic.primary {
         Some(label) => {
             let (line, col) = label.start();
-            format!("{}:{line}:{col}", label.file.display)
+            format!(
+                "{}:{line}:{col}",
+                escape::line_start_path(&label.file.display)
+            )
         }
-        None => diagnostic.path.clone(),
+        None => escape::line_start_path(&diagnostic.path).into_owned(),
     };
     let view = match (diagnostic.views.terraform, diagnostic.views.opentofu) {
         _ if checked != Views::BOTH => "",
@@ -18,14 +22,12 @@ pub(crate) fn render(diagnostic: &Diagnostic, checked: Views, unsafe_fixes: bool
         (false, true) => " (opentofu view)",
         _ => "",
     };
-    // One line per finding, whatever a label or file name holds.
+    // One line per finding, whatever a message or file name holds.
     format!(
         "{location}: {}[{}]: {}{}{view}",
         diagnostic.severity,
         diagnostic.rule,
         super::fixable_mark(diagnostic, unsafe_fixes),
-        diagnostic.message
+        escape::text(&diagnostic.message)
     )
-    .replace('\r', "\\r")
-    .replace('\n', "\\n")
 }

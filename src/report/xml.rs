@@ -4,27 +4,8 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 
 use super::location::{Range, file_of};
+use crate::diagnostic::escape;
 use crate::diagnostic::{Diagnostic, Severity};
-
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            '\t' => out.push_str("&#9;"),
-            // Other control characters are not allowed in XML 1.0 at all.
-            c if c.is_control() => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 fn position(d: &Diagnostic) -> (usize, usize) {
     d.primary.as_ref().map_or((0, 0), |l| {
@@ -50,7 +31,7 @@ pub(crate) fn checkstyle(out: &mut dyn Write, diagnostics: &[Diagnostic]) -> io:
     }
     out.write_all(b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n")?;
     for (file, list) in files {
-        writeln!(out, "  <file name=\"{}\">", escape(&file))?;
+        writeln!(out, "  <file name=\"{}\">", escape::xml(&file))?;
         for d in list {
             let (line, column) = position(d);
             let severity = match d.severity {
@@ -61,7 +42,7 @@ pub(crate) fn checkstyle(out: &mut dyn Write, diagnostics: &[Diagnostic]) -> io:
             writeln!(
                 out,
                 "    <error line=\"{line}\" column=\"{column}\" severity=\"{severity}\" message=\"{}\" source=\"tflint-merge.{}\"/>",
-                escape(&d.message),
+                escape::xml(&d.message),
                 d.rule
             )?;
         }
@@ -84,23 +65,28 @@ pub(crate) fn junit(out: &mut dyn Write, diagnostics: &[Diagnostic]) -> io::Resu
     for d in diagnostics {
         let file = file_of(d);
         let (line, column) = position(d);
+        // The body is text for a person, as the short format with the notes: its file name,
+        // message and notes escaped as the text formats escape them, one line each.
         let mut body = format!(
             "{}:{line}:{column}: {}[{}]: {}",
-            file, d.severity, d.rule, d.message
+            escape::line_start_path(&file),
+            d.severity,
+            d.rule,
+            escape::text(&d.message)
         );
         for note in &d.notes {
-            body.push_str(&format!("\nnote: {note}"));
+            body.push_str(&format!("\nnote: {}", escape::text(note)));
         }
         body.push_str(&format!("\nsee: {}", d.doc_link()));
         write!(
             out,
             "    <testcase name=\"{}\" classname=\"{}\" file=\"{}\" line=\"{line}\">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
-            escape(&format!("{}: {file}:{line}:{column}", d.rule)),
-            escape(&file),
-            escape(&file),
-            escape(&d.message),
+            escape::xml(&format!("{}: {file}:{line}:{column}", d.rule)),
+            escape::xml(&file),
+            escape::xml(&file),
+            escape::xml(&d.message),
             d.rule,
-            escape(&body)
+            escape::xml(&body)
         )?;
     }
     out.write_all(b"  </testsuite>\n</testsuites>\n")

@@ -8,6 +8,7 @@ use lsp_types::{
     Range, Url,
 };
 
+use crate::diagnostic::escape;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::lint::directory::ViewSelection;
 
@@ -65,7 +66,7 @@ fn to_lsp(
             let uri = Url::from_file_path(&label.file.path).ok()?;
             Some(DiagnosticRelatedInformation {
                 location: Location::new(uri, self::range(label, encoding)),
-                message: label.message.clone(),
+                message: escape::line_start(&label.message).into_owned(),
             })
         })
         .collect();
@@ -89,9 +90,11 @@ fn to_lsp(
 }
 
 /// The summary, the view when only one of the views checked has the finding, then what the
-/// command line prints below it: the primary label, the notes and the help.
+/// command line prints below it: the primary label, the notes and the help. Each part is
+/// escaped as the command line escapes it: the newlines between them are the only ones, and no
+/// line starts as a workflow command.
 fn message(finding: &Diagnostic, selection: ViewSelection) -> String {
-    let mut out = finding.message.clone();
+    let mut out = escape::line_start(&finding.message).into_owned();
     let views = finding.views;
     if selection == ViewSelection::Both
         && views.terraform != views.opentofu
@@ -100,13 +103,13 @@ fn message(finding: &Diagnostic, selection: ViewSelection) -> String {
         out.push_str(&format!(" ({only})"));
     }
     if let Some(label) = finding.primary.as_ref().filter(|l| !l.message.is_empty()) {
-        out.push_str(&format!("\n{}", label.message));
+        out.push_str(&format!("\n{}", escape::line_start(&label.message)));
     }
     for note in &finding.notes {
-        out.push_str(&format!("\nnote: {note}"));
+        out.push_str(&format!("\nnote: {}", escape::text(note)));
     }
     if let Some(help) = &finding.help {
-        out.push_str(&format!("\nhelp: {help}"));
+        out.push_str(&format!("\nhelp: {}", escape::text(help)));
     }
     out
 }
@@ -173,5 +176,90 @@ mod tests {
             &dir.path().join("main.tf"),
         );
         assert!(single.contains_key(&dir.path().join("main.tf")));
+    }
+
+    /// Every published message and related message of `published`, checked as the command
+    /// line's outputs are.
+    fn check_published(what: &str, published: &ByFile) {
+        use crate::report::hostile::{Printed, check};
+        for (path, diagnostics) in published {
+            for d in diagnostics {
+                let what = format!("{what} {}", path.display());
+                check(&what, d.message.as_bytes(), Printed::Text);
+                for related in d.related_information.iter().flatten() {
+                    check(&what, related.message.as_bytes(), Printed::Text);
+                }
+            }
+        }
+    }
+
+    /// The cases of a hostile pull request, as an editor would get them: a backend label
+    /// holding a newline and a workflow command, ESC, OSC and BEL in a file name and in a
+    /// string, a NUL-separated line.
+    #[test]
+    fn published_messages_print_nothing_hostile() {
+        let files: [(&str, &[u8]); 4] = [
+            (
+                "main.tf",
+                b"terraform {\n  backend \"x\\n::error file=README.md,line=1::INJECTED\" {}\n}\n",
+            ),
+            (
+                "a\x1b]0;pwned\x07_override.tf",
+                b"variable \"v\x1b]8;;http://evil\x07\" {}\n",
+            ),
+            ("b.tf", b"locals {\n  a = \"\x1b]0;pwned\x07\" b\n}\n"),
+            ("env.tf", b"A=1\0SECRET=x\0"),
+        ];
+        // Each in a directory of its own: a file that does not parse stops the rules.
+        let mut published = ByFile::new();
+        for (name, content) in files {
+            let dir = tempfile::tempdir().expect("tempdir");
+            std::fs::write(dir.path().join(name), content).expect("write");
+            let report =
+                crate::check_directory(dir.path(), ViewSelection::Both, &[]).expect("check");
+            let fallback = dir.path().join(name);
+            let selection = ViewSelection::Both;
+            published.extend(by_file(
+                &report.diagnostics,
+                selection,
+                Encoding::Utf16,
+                &fallback,
+            ));
+        }
+        let messages: Vec<&str> = (published.values().flatten())
+            .map(|d| d.message.as_str())
+            .collect();
+        let all = messages.join("\n");
+        for expected in [
+            "no backend is called `x\\n::error file=README.md,line=1::INJECTED`",
+            "v\\x1b]8;;http://evil\\x07",
+            "Missing newline after argument",
+        ] {
+            assert!(all.contains(expected), "no {expected:?} in {messages:#?}");
+        }
+        check_published("hostile files", &published);
+    }
+
+    /// Findings whose every field is hostile text: the published messages escape it as the
+    /// command line does.
+    #[test]
+    fn published_messages_escape_any_hostile_text() {
+        use crate::report::hostile::{Rng, text};
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut rng = Rng::new(3939);
+        for case in 0..1000 {
+            let mut files = SourceFiles::default();
+            let content = text(&mut rng, 20);
+            let a = files.add(SourceFile::new(dir.path().join("a.tf"), content.clone()));
+            let b = files.add(SourceFile::new(dir.path().join("b.tf"), content));
+            let finding = Diagnostic::error(ids::SYNTAX_ERROR, text(&mut rng, 6))
+                .at(&files, Span::new(a, 0..0), text(&mut rng, 4))
+                .with_label(&files, Span::new(b, 0..0), text(&mut rng, 4))
+                .with_note(text(&mut rng, 4))
+                .with_help(text(&mut rng, 4))
+                .in_views(Views::OPENTOFU);
+            let published = by_file(&[finding], ViewSelection::Both, Encoding::Utf16, dir.path());
+            check_published(&format!("case {case}"), &published);
+        }
     }
 }
