@@ -538,7 +538,9 @@ fn check(args: CheckArgs) -> i32 {
             views: reporter.views,
             unsafe_fixes: reporter.unsafe_fixes,
         };
-        let render = |diagnostics: Vec<Diagnostic>| -> Vec<Rendered> {
+        let roots = fix::Roots::of(&paths);
+        let render = |mut diagnostics: Vec<Diagnostic>| -> Vec<Rendered> {
+            fix::withhold_refused(&mut diagnostics, &roots);
             diagnostics.iter().map(|d| style.render(d)).collect()
         };
         let (found, run) =
@@ -605,7 +607,9 @@ fn check(args: CheckArgs) -> i32 {
                     eprintln!("warning: {problem}");
                 }
             }
-            fix_failed |= !problems.is_empty();
+            // A fix asked for and not written (a file left alone, read-only, changed on disk)
+            // is an I/O error of the run.
+            fix_failed |= !planned.problems.is_empty() || !problems.is_empty();
             if planned.fixed == 0 || !problems.is_empty() {
                 break;
             }
@@ -618,6 +622,8 @@ fn check(args: CheckArgs) -> i32 {
             eprintln!("fixed {fixed} finding{plural}");
         }
     }
+    // `[*]` and the counts of fixable findings only for what `--fix` would write.
+    fix::withhold_refused(&mut run.findings, &fix::Roots::of(&paths));
     let catalogue = rules::registry().catalogue();
     reporter.finish(run, fix_failed, |out, diagnostics, totals| {
         if reporter.quiet && reporter.format == Format::Human {
@@ -698,12 +704,13 @@ impl Report {
 }
 
 /// `--diff`: the unified diff of what `--fix` would write on stdout, how many findings it
-/// fixes on stderr; exit 1 when there is something to fix, 2 when a file could not be read.
+/// fixes on stderr; exit 1 when there is something to fix, 2 when a file could not be read, a
+/// fix would be refused or the diff cannot show one.
 fn show_diff(planned: &fix::Planned, passes: usize, io_error: bool, quiet: bool) -> i32 {
-    for problem in &planned.problems {
+    let (diff, left_out) = fix::diff(planned);
+    for problem in planned.problems.iter().chain(&left_out) {
         eprintln!("warning: {problem}");
     }
-    let diff = fix::diff(planned);
     if print_or_broken_pipe(&diff) == EXIT_ERROR {
         return EXIT_ERROR;
     }
@@ -718,7 +725,7 @@ fn show_diff(planned: &fix::Planned, passes: usize, io_error: bool, quiet: bool)
         }
         eprintln!("{line}");
     }
-    if io_error {
+    if io_error || !planned.problems.is_empty() || !left_out.is_empty() {
         EXIT_ERROR
     } else if diff.is_empty() {
         EXIT_CLEAN
