@@ -706,7 +706,9 @@ fn saves_while_fix_runs_are_never_lost() {
     let span = started.elapsed().as_micros() as u64 * 3 / 2;
     // xorshift: the same moments every time.
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;
-    let (mut fixed_the_save, mut left_alone, mut saved_after, mut lost) = (0, 0, 0, Vec::new());
+    let (mut fixed_the_save, mut left_alone, mut saved_after) = (0, 0, 0);
+    // Runs that lost the save, and runs that left the file alone but exited as if all was well.
+    let (mut lost, mut not_an_error) = (Vec::new(), Vec::new());
     for run in 0..100 {
         let (first, saved) = (2 * run + 1, 2 * run + 2);
         std::fs::write(&main, ignored(first)).expect("write");
@@ -732,7 +734,9 @@ fn saves_while_fix_runs_are_never_lost() {
         if now == fixed(saved) {
             fixed_the_save += 1;
         } else if now == ignored(saved) && stderr.contains("changed on disk") {
-            assert_eq!(out.status.code(), Some(2), "{stderr}");
+            if out.status.code() != Some(2) {
+                not_an_error.push(format!("run {run}: {stderr}"));
+            }
             left_alone += 1;
         } else if now == ignored(saved) && out.status.code() == Some(0) {
             saved_after += 1;
@@ -741,11 +745,16 @@ fn saves_while_fix_runs_are_never_lost() {
         }
     }
     eprintln!(
-        "fixed the save {fixed_the_save}, left alone {left_alone}, saved after the fix \
-         {saved_after}, lost {}",
+        "fixed the save {fixed_the_save}, left alone {left_alone} ({} without exit 2), saved \
+         after the fix {saved_after}, lost {}",
+        not_an_error.len(),
         lost.len()
     );
     assert!(lost.is_empty(), "saves lost: {lost:#?}");
+    assert!(
+        not_an_error.is_empty(),
+        "left alone, exit 0: {not_an_error:#?}"
+    );
 }
 
 /// `--diff` changes nothing and exits 1; applied with `patch -p1` it gives what `--fix` gives,
