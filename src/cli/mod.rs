@@ -42,7 +42,8 @@ Examples:
   tflint-merge graph live/ --format json   print a Terragrunt tree's include/import graph
 
 Exit status: 0 no findings at or above --fail-on, 1 findings (with --diff: something to fix),
-2 usage, configuration or I/O error.";
+2 usage, configuration or I/O error (with --fix and --diff: a fix that could not be written or
+shown, named in a warning).";
 
 #[derive(Debug, Parser)]
 #[command(
