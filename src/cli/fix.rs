@@ -160,8 +160,8 @@ pub(crate) fn plan(
 
 /// Drops the fix of every finding that `--fix` would refuse to apply, because a file it
 /// changes is read-only, is (or is in a directory that is) a link leading out of `roots`, or
-/// cannot be looked at: `[*]` and the counts of fixable findings show only what `--fix`
-/// changes. Whether a file changed since it was checked is not asked: that passes.
+/// cannot be looked at: after `--fix`, `[*]` and the counts of fixable findings show only what
+/// it would change. Whether a file changed since it was checked is not asked: that passes.
 pub(crate) fn withhold_refused(diagnostics: &mut [Diagnostic], roots: &Roots) {
     let mut refused: HashMap<PathBuf, bool> = HashMap::new();
     for d in diagnostics.iter_mut() {

@@ -539,9 +539,7 @@ fn check(args: CheckArgs) -> i32 {
             views: reporter.views,
             unsafe_fixes: reporter.unsafe_fixes,
         };
-        let roots = fix::Roots::of(&paths);
-        let render = |mut diagnostics: Vec<Diagnostic>| -> Vec<Rendered> {
-            fix::withhold_refused(&mut diagnostics, &roots);
+        let render = |diagnostics: Vec<Diagnostic>| -> Vec<Rendered> {
             diagnostics.iter().map(|d| style.render(d)).collect()
         };
         let (found, run) =
@@ -622,9 +620,11 @@ fn check(args: CheckArgs) -> i32 {
             let plural = if fixed == 1 { "" } else { "s" };
             eprintln!("fixed {fixed} finding{plural}");
         }
+        // What is left is marked `[*]` and counted as fixable only where `--fix` would write.
+        // (A run without `--fix` keeps every fix in its output: a read-only checkout in CI
+        // still reports the fixes, in SARIF say, for someone else to apply.)
+        fix::withhold_refused(&mut run.findings, &fix::Roots::of(&paths));
     }
-    // `[*]` and the counts of fixable findings only for what `--fix` would write.
-    fix::withhold_refused(&mut run.findings, &fix::Roots::of(&paths));
     let catalogue = rules::registry().catalogue();
     reporter.finish(run, fix_failed, |out, diagnostics, totals| {
         if reporter.quiet && reporter.format == Format::Human {
