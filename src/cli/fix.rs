@@ -321,8 +321,8 @@ pub(crate) fn write(planned: &Planned) -> (usize, Vec<String>) {
         // A link is written through: the file it leads to changes, the link stays.
         let target = planned.link_targets.get(origin).unwrap_or(path);
         let done = match seen {
-            Some(seen) => disk::replace(target, text, &seen, target),
-            None => disk::create(path, text, path),
+            Some(seen) => disk::replace(target, text, &seen),
+            None => disk::create(path, text),
         };
         match done {
             Ok(()) => changed += 1,

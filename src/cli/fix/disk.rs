@@ -148,9 +148,9 @@ fn temporary_next_to(path: &Path, purpose: &str) -> PathBuf {
     ))
 }
 
-/// Writes `text` to a new temporary file next to `path`, with the permissions of `like` when
-/// it exists, and flushes it to disk; returns its path and identity.
-fn prepare(path: &Path, text: &str, like: &Path) -> Result<(PathBuf, Identity), Failure> {
+/// Writes `text` to a new temporary file next to `path`, with the permissions of `path` when it
+/// exists, and flushes it to disk; returns its path and identity.
+fn prepare(path: &Path, text: &str) -> Result<(PathBuf, Identity), Failure> {
     let temporary = temporary_next_to(path, "fix");
     let written = (|| {
         let mut file = fs::OpenOptions::new()
@@ -158,7 +158,7 @@ fn prepare(path: &Path, text: &str, like: &Path) -> Result<(PathBuf, Identity), 
             .create_new(true)
             .open(&temporary)?;
         file.write_all(text.as_bytes())?;
-        if let Ok(meta) = fs::metadata(like) {
+        if let Ok(meta) = fs::metadata(path) {
             fs::set_permissions(&temporary, meta.permissions())?;
         }
         file.sync_all()?;
@@ -175,10 +175,9 @@ fn prepare(path: &Path, text: &str, like: &Path) -> Result<(PathBuf, Identity), 
 }
 
 /// Replaces the file at `path` (a regular file: the target of a link, not the link) with
-/// `text`, if it is still the version `seen`. The permissions of `like` (the file itself, or the one it was
-/// renamed from) are kept.
-pub(crate) fn replace(path: &Path, text: &str, seen: &Version, like: &Path) -> Result<(), Failure> {
-    let (temporary, ours) = prepare(path, text, like)?;
+/// `text`, with its permissions, if it is still the version `seen`.
+pub(crate) fn replace(path: &Path, text: &str, seen: &Version) -> Result<(), Failure> {
+    let (temporary, ours) = prepare(path, text)?;
     // The last look, after the slow part (writing and flushing).
     if !seen.still_at(path) {
         let _ = fs::remove_file(&temporary);
@@ -224,8 +223,8 @@ pub(super) fn put_back(path: &Path, temporary: &Path, ours: Identity) {
 }
 
 /// Creates `path` with `text`, unless a file of that name appeared since it was found absent.
-pub(crate) fn create(path: &Path, text: &str, like: &Path) -> Result<(), Failure> {
-    let (temporary, _) = prepare(path, text, like)?;
+pub(crate) fn create(path: &Path, text: &str) -> Result<(), Failure> {
+    let (temporary, _) = prepare(path, text)?;
     match rename_no_replace(&temporary, path) {
         Ok(()) => Ok(()),
         Err(error) => {
@@ -255,8 +254,8 @@ pub(crate) fn rename(from: &Path, to: &Path, seen: &Version) -> Result<(), Failu
     })
 }
 
-/// Deletes `path` (the link itself when it is one), if it is still the version `seen`: it is first moved
-/// aside, checked there, and moved back if a save came in.
+/// Deletes `path` (the link itself when it is one), if it is still the version `seen`: it is
+/// first moved aside, checked there, and moved back if a save came in.
 pub(crate) fn remove(path: &Path, seen: &Version) -> Result<(), Failure> {
     if !seen.still_at(path) {
         return Err(Failure::Changed);
