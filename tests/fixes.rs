@@ -500,6 +500,13 @@ fn links_out_of_the_tree_are_not_written_through() {
         );
         assert_eq!(std::fs::read_to_string(&target).expect("read"), INSTANCE);
         assert!(dir.path().join("override.tf").exists());
+        // A fix asked for and refused: an I/O error, and the finding is not marked fixable.
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !stdout.contains("[*]") && !stdout.contains("fixable"),
+            "{stdout}"
+        );
 
         // A linked directory leading out of the tree: the same.
         let module = outside.path().join("module");
@@ -536,6 +543,216 @@ fn links_out_of_the_tree_are_not_written_through() {
         let kind = std::fs::symlink_metadata(&link).expect("link").file_type();
         assert!(kind.is_symlink());
     }
+}
+
+/// A link that a fix renames stays a link, to the same file, under its new name.
+#[cfg(unix)]
+#[test]
+fn a_renamed_link_stays_a_link() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let over = "resource \"aws_instance\" \"web\" {\n  instance_type = \"m5.large\"\n}\n";
+    write(
+        dir.path(),
+        &[("m/main.tf", INSTANCE), ("shared/web.tf.txt", over)],
+    );
+    let link = dir.path().join("m/main-override.tf");
+    std::os::unix::fs::symlink("../shared/web.tf.txt", &link).expect("symlink");
+    let out = tflint_merge(dir.path(), &["--fix", "--unsafe-fixes", "."]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("fixed 1 finding"), "{stderr}");
+    let renamed = dir.path().join("m/main_override.tf");
+    let kind = std::fs::symlink_metadata(&renamed)
+        .expect("renamed")
+        .file_type();
+    assert!(kind.is_symlink());
+    let leads_to = std::fs::read_link(&renamed).expect("link");
+    assert_eq!(leads_to, Path::new("../shared/web.tf.txt"));
+    assert!(std::fs::symlink_metadata(&link).is_err());
+    assert_eq!(tree(dir.path())["shared/web.tf.txt"], over);
+
+    // `patch` cannot rename a link: `--diff` leaves it out, says so and exits 2.
+    std::fs::rename(&renamed, &link).expect("rename back");
+    let out = tflint_merge(dir.path(), &["--diff", "--unsafe-fixes", "."]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("m/main-override.tf is a symbolic link"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+/// A file nobody may write (mode 0444, as `chmod a-w` leaves it) is left alone, as
+/// `terraform fmt` leaves it: a message names it, nothing is written, its permissions stay,
+/// the finding is not marked fixable, and the run exits 2.
+#[cfg(unix)]
+#[test]
+fn read_only_files_are_left_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let text = "locals {\n  # tflint-merge-ignore: override_noop\n  a = 1\n}\n";
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), &[("main.tf", text)]);
+    let path = dir.path().join("main.tf");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    for args in [&["--fix", "."][..], &["--diff", "."]] {
+        let out = tflint_merge(dir.path(), args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("warning: left alone: main.tf is read-only"),
+            "{stderr}"
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !stdout.contains("[*]") && !stdout.contains("fixable"),
+            "{stdout}"
+        );
+        assert_eq!(tree(dir.path())["main.tf"], text);
+        let mode = std::fs::metadata(&path)
+            .expect("metadata")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o444);
+    }
+    // Without `--fix`, the fix is reported as ever (for whoever may write the file).
+    let out = tflint_merge(dir.path(), &["."]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("[*] 1 fixable with `--fix`"), "{stdout}");
+}
+
+/// `--diff` names files as `patch -p1` finds them from the working directory, whatever the
+/// argument: `./m`, an absolute path, `../here/m`; a file outside the working directory is left
+/// out of the diff with a message (no `a/../` path `patch` refuses), and the run exits 2. A
+/// link is diffed as the file it leads to, which `patch` writes (it refuses to patch links).
+#[test]
+fn diff_paths_apply_with_patch_from_the_working_directory() {
+    if !patch::available() {
+        return;
+    }
+    let text = "locals {\n  # tflint-merge-ignore: override_noop\n  a = 1\n}\n";
+    let linked = text.replace("a = 1", "b = 2");
+    let files = [
+        ("m/main.tf", text),
+        ("m/shared/locals.tf.txt", linked.as_str()),
+    ];
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = std::fs::canonicalize(tmp.path()).expect("canonical");
+    let here = root.join("here");
+    write(&here, &files);
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("shared/locals.tf.txt", here.join("m/linked.tf")).expect("symlink");
+    let absolute = here.join("m").display().to_string();
+    for argument in ["./m", absolute.as_str(), "../here/m", "m/"] {
+        let out = tflint_merge(&here, &["--diff", argument]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{argument}: {stderr}");
+        let diff = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            diff.contains("--- a/m/main.tf\n+++ b/m/main.tf\n"),
+            "{argument}: {diff}"
+        );
+        #[cfg(unix)]
+        assert!(
+            diff.contains("--- a/m/shared/locals.tf.txt\n"),
+            "{argument}: {diff}"
+        );
+        assert!(patch::dry_run(&here, &out.stdout), "{argument}: {diff}");
+    }
+    // From a directory beside the module: nothing `patch` could apply from there.
+    let beside = root.join("beside");
+    std::fs::create_dir_all(&beside).expect("mkdir");
+    let out = tflint_merge(&beside, &["--diff", "../here/m"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("left out of the diff: ../here/m/main.tf is outside the working directory"),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("a/.."));
+    // Applied, the diff gives what `--fix` writes, through the link too.
+    let out = tflint_merge(&here, &["--diff", "./m"]);
+    assert!(patch::apply(&here, &out.stdout));
+    let patched = tree(&here);
+    write(&here, &files);
+    let out = tflint_merge(&here, &["--fix", "./m"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(tree(&here), patched);
+}
+
+/// 100 runs of `--fix` while an editor saves the file once, at a random moment of the run, in
+/// place or by renaming a new file over it, in turns: no save is lost. Each run either fixes
+/// the saved text (when the save came before the file was read), or leaves the file alone
+/// and says so (exit 2), or is followed by the save. (The library's own stress test,
+/// `cli::fix::tests::saves_while_fixing_are_never_lost`, makes 500 runs.)
+#[cfg(target_os = "linux")]
+#[test]
+fn saves_while_fix_runs_are_never_lost() {
+    let ignored =
+        |n: u64| format!("locals {{\n  # tflint-merge-ignore: override_noop\n  a = {n}\n}}\n");
+    let fixed = |n: u64| format!("locals {{\n  a = {n}\n}}\n");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let main = dir.path().join("main.tf");
+    std::fs::write(&main, ignored(0)).expect("write");
+    let started = std::time::Instant::now();
+    tflint_merge(dir.path(), &["--fix", "."]);
+    let span = started.elapsed().as_micros() as u64 * 3 / 2;
+    // xorshift: the same moments every time.
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let (mut fixed_the_save, mut left_alone, mut saved_after) = (0, 0, 0);
+    // Runs that lost the save, and runs that left the file alone but exited as if all was well.
+    let (mut lost, mut not_an_error) = (Vec::new(), Vec::new());
+    for run in 0..100 {
+        let (first, saved) = (2 * run + 1, 2 * run + 2);
+        std::fs::write(&main, ignored(first)).expect("write");
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let delay = std::time::Duration::from_micros(state % span.max(1));
+        let (path, aside) = (main.clone(), dir.path().join(".main.tf.saving"));
+        let text = ignored(saved);
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(delay);
+            if run % 2 == 0 {
+                std::fs::write(&path, text).expect("save");
+            } else {
+                std::fs::write(&aside, text).expect("save");
+                std::fs::rename(&aside, &path).expect("save");
+            }
+        });
+        let out = tflint_merge(dir.path(), &["--fix", "."]);
+        writer.join().expect("writer");
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let now = std::fs::read_to_string(&main).expect("read");
+        if now == fixed(saved) {
+            fixed_the_save += 1;
+        } else if now == ignored(saved) && stderr.contains("changed on disk") {
+            if out.status.code() != Some(2) {
+                not_an_error.push(format!("run {run}: {stderr}"));
+            }
+            left_alone += 1;
+        } else if now == ignored(saved) && out.status.code() == Some(0) {
+            saved_after += 1;
+        } else {
+            lost.push(format!("run {run}: {now:?} after {stderr}"));
+        }
+    }
+    eprintln!(
+        "fixed the save {fixed_the_save}, left alone {left_alone} ({} without exit 2), saved \
+         after the fix {saved_after}, lost {}",
+        not_an_error.len(),
+        lost.len()
+    );
+    assert!(lost.is_empty(), "saves lost: {lost:#?}");
+    assert!(
+        not_an_error.is_empty(),
+        "left alone, exit 0: {not_an_error:#?}"
+    );
 }
 
 /// `--diff` changes nothing and exits 1; applied with `patch -p1` it gives what `--fix` gives,
@@ -632,6 +849,14 @@ fn fixes_keep_the_module_and_settle(corpus: &Path) {
         .status()
         .expect("run cp");
     assert!(status.success(), "cp -R failed");
+    // The corpus beside the checkout may be read-only, which `--fix` respects; the copy is
+    // there to be fixed.
+    let status = Command::new("chmod")
+        .args(["-R", "u+w"])
+        .arg(&root)
+        .status()
+        .expect("run chmod");
+    assert!(status.success(), "chmod -R u+w failed");
     let original = tree(corpus);
     let safe = ["--fix", "--exit-zero", "."];
     let first = tflint_merge(&root, &safe);

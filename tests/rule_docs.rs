@@ -206,6 +206,50 @@ fn sample_output_in_docs_shows_the_default_severity() {
     );
 }
 
+/// Where a doc's prose names a severity (`Severity: error.`, `The severity is warning`, `at
+/// severity notice`), it is the one the rule declares: a doc that says two severities is wrong
+/// about one of them. A milder case stated in parentheses (`severity warning (equal values:
+/// notice)`) names the default first.
+#[test]
+fn prose_names_the_default_severity() {
+    let mut failures = Vec::new();
+    for doc in read_docs() {
+        let Some(meta) = meta(&doc.id) else { continue };
+        for (number, line) in prose_lines(&doc.text) {
+            for named in severities_named(line) {
+                if named != meta.severity.as_str() {
+                    failures.push(format!("rules/{}.md:{number}: {line}", doc.id));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "prose naming another severity than the default:\n{}",
+        failures.join("\n")
+    );
+}
+
+/// The severities a line names right after the word "severity" (`severity: X`, `severity is
+/// X`, `severity X`).
+fn severities_named(line: &str) -> Vec<&'static str> {
+    let lower = line.to_ascii_lowercase();
+    let mut named = Vec::new();
+    for (at, _) in lower.match_indices("severity") {
+        let rest = lower[at + "severity".len()..].trim_start_matches(':');
+        let rest = rest.trim_start();
+        let rest = rest.strip_prefix("is ").unwrap_or(rest);
+        let word: String = rest.chars().take_while(char::is_ascii_alphabetic).collect();
+        if let Some(severity) = ["error", "warning", "notice"]
+            .into_iter()
+            .find(|s| *s == word)
+        {
+            named.push(severity);
+        }
+    }
+    named
+}
+
 #[test]
 fn every_doc_has_the_sections_in_order() {
     let mut failures = Vec::new();

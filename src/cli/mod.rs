@@ -42,7 +42,8 @@ Examples:
   tflint-merge graph live/ --format json   print a Terragrunt tree's include/import graph
 
 Exit status: 0 no findings at or above --fail-on, 1 findings (with --diff: something to fix),
-2 usage, configuration or I/O error.";
+2 usage, configuration or I/O error (with --fix and --diff: a fix that could not be written or
+shown, named in a warning).";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -608,7 +609,9 @@ fn check(args: CheckArgs) -> i32 {
                     eprintln!("warning: {}", escape::text(problem));
                 }
             }
-            fix_failed |= !problems.is_empty();
+            // A fix asked for and not written (a file left alone, read-only, changed on disk)
+            // is an I/O error of the run.
+            fix_failed |= !planned.problems.is_empty() || !problems.is_empty();
             if planned.fixed == 0 || !problems.is_empty() {
                 break;
             }
@@ -620,6 +623,10 @@ fn check(args: CheckArgs) -> i32 {
             let plural = if fixed == 1 { "" } else { "s" };
             eprintln!("fixed {fixed} finding{plural}");
         }
+        // What is left is marked `[*]` and counted as fixable only where `--fix` would write.
+        // (A run without `--fix` keeps every fix in its output: a read-only checkout in CI
+        // still reports the fixes, in SARIF say, for someone else to apply.)
+        fix::withhold_refused(&mut run.findings, &fix::Roots::of(&paths));
     }
     let catalogue = rules::registry().catalogue();
     reporter.finish(run, fix_failed, |out, diagnostics, totals| {
@@ -701,12 +708,13 @@ impl Report {
 }
 
 /// `--diff`: the unified diff of what `--fix` would write on stdout, how many findings it
-/// fixes on stderr; exit 1 when there is something to fix, 2 when a file could not be read.
+/// fixes on stderr; exit 1 when there is something to fix, 2 when a file could not be read, a
+/// fix would be refused or the diff cannot show one.
 fn show_diff(planned: &fix::Planned, passes: usize, io_error: bool, quiet: bool) -> i32 {
-    for problem in &planned.problems {
+    let (diff, left_out) = fix::diff(planned);
+    for problem in planned.problems.iter().chain(&left_out) {
         eprintln!("warning: {}", escape::text(problem));
     }
-    let diff = fix::diff(planned);
     if print_or_broken_pipe(&diff) == EXIT_ERROR {
         return EXIT_ERROR;
     }
@@ -721,7 +729,7 @@ fn show_diff(planned: &fix::Planned, passes: usize, io_error: bool, quiet: bool)
         }
         eprintln!("{line}");
     }
-    if io_error {
+    if io_error || !planned.problems.is_empty() || !left_out.is_empty() {
         EXIT_ERROR
     } else if diff.is_empty() {
         EXIT_CLEAN

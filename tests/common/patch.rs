@@ -18,8 +18,18 @@ pub fn available() -> bool {
 
 /// Applies `diff` in `dir` with `patch -p1`; whether it applied cleanly.
 pub fn apply(dir: &Path, diff: &[u8]) -> bool {
+    run(dir, diff, &["-p1", "--quiet"])
+}
+
+/// Whether `patch -p1 --dry-run` in `dir` would apply `diff` cleanly (it changes nothing).
+#[allow(dead_code)] // Not every test file that includes this module checks without applying.
+pub fn dry_run(dir: &Path, diff: &[u8]) -> bool {
+    run(dir, diff, &["-p1", "--quiet", "--dry-run"])
+}
+
+fn run(dir: &Path, diff: &[u8], args: &[&str]) -> bool {
     let mut patch = Command::new("patch")
-        .args(["-p1", "--quiet"])
+        .args(args)
         .current_dir(dir)
         .stdin(Stdio::piped())
         .spawn()
