@@ -611,7 +611,6 @@ mod tests {
     use crate::input::discover::discover;
     use crate::lint::RuleSettings;
     use crate::lint::directory::{ViewSelection, check_directory};
-    use crate::lint::registry::Registry;
 
     #[test]
     fn lexically_normal_paths() {
@@ -688,8 +687,8 @@ mod tests {
     }
 
     fn options() -> Options {
-        // No rule registered: the engine's own checks, `legacy_module_meta_argument` among them.
-        let registry: &'static Registry = Box::leak(Box::new(Registry::new(&[])));
+        // Stand-ins for the loading stages' findings, `legacy_module_meta_argument` among them.
+        let registry = crate::lint::testing::stand_ins::loading();
         Options::new(ViewSelection::Both, RuleSettings::defaults(registry))
     }
 

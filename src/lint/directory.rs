@@ -25,7 +25,7 @@ use crate::types::ParsedTypes;
 
 use super::run::{Target, run_rules};
 use super::targets::Targets;
-use super::{Context, DirectoryContext, RuleSettings, ignore};
+use super::{Context, DirectoryContext, MergeContext, RuleSettings, ignore};
 
 /// How to check a directory.
 #[derive(Debug, Clone)]
@@ -242,16 +242,18 @@ pub(crate) fn check_listed_directory(
         };
         let views = (primary.as_slice(), overrides.as_slice());
         let merged = merge::merge(*view, &result.files, views, decodes, &memo);
+        let load_errors = MergeContext {
+            view: *view,
+            dir,
+            files: &result.files,
+            problems: &merged.problems,
+            complete,
+            settings: &options.settings,
+        };
+        run_rules(Target::Merge(&load_errors), &mut result.diagnostics);
         if !complete {
-            // The broken file may hold the base an override merges into.
-            let could_be_missing = |d: &Diagnostic| d.rule == ids::OVERRIDE_WITHOUT_BASE;
-            let load_errors = merged.diagnostics.into_iter();
-            result
-                .diagnostics
-                .extend(load_errors.filter(|d| !could_be_missing(d)));
             continue;
         }
-        result.diagnostics.extend(merged.diagnostics);
         built.push(BuiltView {
             view: *view,
             primary,
@@ -277,7 +279,7 @@ pub(crate) fn check_listed_directory(
     result.local_modules = local_modules;
     result.modules = built.into_iter().map(|b| b.module).collect();
 
-    super::core_version::apply_suppression(&mut result.diagnostics);
+    drop_silenced_views(&mut result.diagnostics, &options.settings);
     let mut diagnostics = diagnostic::merge_views(std::mem::take(&mut result.diagnostics));
     unsafe_where_views_differ(&mut diagnostics, dir, &dir_files, &view_files);
     let mut malformed = Vec::new();
@@ -292,6 +294,20 @@ pub(crate) fn check_listed_directory(
     diagnostic::sort(&mut diagnostics);
     result.diagnostics = diagnostics;
     result
+}
+
+/// Drops a view's other findings where one of its findings says the tool drops them (OpenTofu's
+/// `Incompatible module`: see the rules' `drops_view_findings`).
+fn drop_silenced_views(diagnostics: &mut Vec<Diagnostic>, settings: &RuleSettings) {
+    let rules = settings.registry().rules().iter();
+    let hooks: Vec<(FindingId, fn(&Diagnostic) -> bool)> = rules
+        .filter_map(|rule| Some((rule.id(), rule.drops_view_findings?)))
+        .collect();
+    let silences = |d: &Diagnostic| hooks.iter().any(|(id, drops)| d.rule == *id && drops(d));
+    let Some(views) = diagnostics.iter().find(|d| silences(d)).map(|d| d.views) else {
+        return;
+    };
+    diagnostics.retain(|d| silences(d) || d.views != views || d.views == Views::NONE);
 }
 
 /// The listed configuration files as the overlay has them: without the ones it deletes, with
@@ -511,15 +527,6 @@ fn run_directory_rules(
     };
     let mut found = Vec::new();
     for ctx in &contexts {
-        found.extend(super::core_version::check(ctx));
-        found.extend(super::schema::check(ctx));
-        found.extend(super::type_constraint::check(ctx));
-        found.extend(super::enabled_combination::check(ctx));
-        found.extend(super::null_module_version::check(ctx));
-        found.extend(super::legacy_module::check(ctx));
-        found.extend(super::const_variable::check(ctx));
-        found.extend(super::depends_on_action::check(ctx));
-        found.extend(super::removed_provisioner::check(ctx));
         run_rules(Target::View(ctx), &mut found);
     }
     if contexts.len() == 2 {
@@ -554,108 +561,4 @@ fn one_view_errors(diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use std::path::PathBuf;
-
-    use super::*;
-    use crate::lint::registry::Registry;
-
-    fn ids(dir: &Path, overlay: Overlay) -> Vec<(String, &'static str)> {
-        // No rule registered: the loading stages' findings only.
-        let registry: &'static Registry = Box::leak(Box::new(Registry::new(&[])));
-        let settings = RuleSettings::defaults(registry);
-        let mut options = Options::new(ViewSelection::Both, settings);
-        options.overlay = overlay;
-        let result = check_directory(dir, &options);
-        let name = |d: &Diagnostic| d.path.rsplit('/').next().unwrap_or_default().to_string();
-        (result.diagnostics.iter())
-            .map(|d| (name(d), d.rule.as_str()))
-            .collect()
-    }
-
-    /// A variable's decode errors are found once and reported for each view that loads its
-    /// block; a `.tofu` file's own block is decoded on its own (the views share what they
-    /// decode by attribute, not by name).
-    #[test]
-    fn decode_errors_are_shared_by_the_views_that_load_the_block() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text);
-        let variable = |name: &str, ty: &str| {
-            format!("variable \"{name}\" {{\n  type    = {ty}\n  default = \"x\"\n}}\n")
-        };
-        write(
-            "main.tf",
-            &(variable("both", "number") + &variable("typo", "nmber")),
-        )
-        .expect("write");
-        write("hidden.tf", &variable("tofu_fixes", "number")).expect("write");
-        write("hidden.tofu", &variable("tofu_fixes", "string")).expect("write");
-        let registry: &'static Registry = Box::leak(Box::new(Registry::new(&[])));
-        let options = Options::new(ViewSelection::Both, RuleSettings::defaults(registry));
-        let result = check_directory(dir.path(), &options);
-        let found: Vec<(String, &str, bool, bool)> = (result.diagnostics.iter())
-            .map(|d| {
-                let file = d.path.rsplit('/').next().unwrap_or_default().to_string();
-                (file, d.rule.as_str(), d.views.terraform, d.views.opentofu)
-            })
-            .collect();
-        assert_eq!(
-            found,
-            [
-                (
-                    "hidden.tf".to_string(),
-                    "variable_default_invalid",
-                    true,
-                    false
-                ),
-                (
-                    "main.tf".to_string(),
-                    "variable_default_invalid",
-                    true,
-                    true
-                ),
-                ("main.tf".to_string(), "type_constraint_invalid", true, true),
-            ]
-        );
-    }
-
-    /// An unsaved buffer is checked instead of the file on disk, and a buffer never saved is a
-    /// file of its directory.
-    #[test]
-    fn overlaid_texts_replace_and_add_files() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text);
-        write("main.tf", "variable \"a\" {}\n").expect("write");
-        write("override.tf", "variable \"a\" {\n  default = 1\n}\n").expect("write");
-        assert_eq!(ids(dir.path(), Overlay::default()), []);
-
-        let buffer = (
-            dir.path().join("main.tf"),
-            "variable \"b\" {}\n".to_string(),
-        );
-        let found = ids(dir.path(), Overlay::new([buffer]));
-        assert_eq!(
-            found,
-            [("override.tf".to_string(), "override_without_base")]
-        );
-
-        let unsaved: PathBuf = dir.path().join("new_override.tf");
-        let overlay = Overlay::new([(unsaved, "variable \"c\" {}\n".to_string())]);
-        let found = ids(dir.path(), overlay);
-        assert_eq!(
-            found,
-            [("new_override.tf".to_string(), "override_without_base")]
-        );
-
-        // A file the overlay deletes (a fix renamed it away) is not loaded.
-        let gone = Overlay::with_deletions([(dir.path().join("main.tf"), None)]);
-        let found = ids(dir.path(), gone);
-        assert_eq!(
-            found,
-            [("override.tf".to_string(), "override_without_base")]
-        );
-    }
 }

@@ -14,33 +14,23 @@
 //! in `crate::rules`), so rules depend on the engine and never the other way round.
 
 pub(crate) mod check;
-pub(crate) mod const_variable;
 pub(crate) mod context;
-pub(crate) mod core_version;
-pub(crate) mod depends_on_action;
 pub(crate) mod directory;
-pub(crate) mod enabled_combination;
-pub(crate) mod function_namespace;
 pub(crate) mod helpers;
 pub(crate) mod ignore;
-pub(crate) mod legacy_module;
-pub(crate) mod null_module_version;
 pub(crate) mod preload;
 pub(crate) mod registry;
-pub(crate) mod removed_provisioner;
 pub(crate) mod run;
-pub(crate) mod schema;
 pub(crate) mod settings;
 pub(crate) mod targets;
 #[cfg(test)]
 pub(crate) mod testing;
 pub(crate) mod tree;
-pub(crate) mod type_constraint;
 
 use crate::diagnostic::{Diagnostic, FindingId, Severity};
 use crate::knowledge::View;
 
-pub(crate) use context::{Context, DirectoryContext, TreeContext};
+pub(crate) use context::{Context, DirectoryContext, MergeContext, TreeContext};
 pub(crate) use registry::Registry;
 pub(crate) use settings::RuleSettings;
 
@@ -78,6 +68,9 @@ pub struct RuleMeta {
     pub summary: &'static str,
     /// The fixes its findings carry.
     pub fixes: Fixes,
+    /// Whether users may set its level at all: `internal_error` may not (a crash must never go
+    /// unsaid). A load error may be set to `error` only: the tools refuse the module.
+    pub(crate) configurable: bool,
 }
 
 /// Which fixes the findings of an id may carry (`tflint-merge rules` shows it).
@@ -130,12 +123,16 @@ impl RuleViews {
 /// What a rule looks at, and its check.
 #[derive(Clone, Copy)]
 pub(crate) enum Check {
-    /// One view of a directory at a time, in the views given.
+    /// One view of a directory at a time, in the views given, when the view has every file it
+    /// loads (a view with an unreadable or unparsable file is seen by load errors only).
     View(RuleViews, fn(&Context, &mut Vec<Diagnostic>)),
     /// Both views of a directory at once (only when both were built): rules that compare them.
     Directory(fn(&DirectoryContext, &mut Vec<Diagnostic>)),
     /// A Terragrunt tree (`terragrunt.hcl` units and the files they reference), once per run.
     Terragrunt(fn(&TreeContext, &mut Vec<Diagnostic>)),
+    /// The load errors the merge of a view found, in every view merged, before the rules of
+    /// the views run: the load errors found while building the effective module.
+    Merge(fn(&MergeContext, &mut Vec<Diagnostic>)),
 }
 
 /// One option a rule accepts in the config file (`rules: { id: { name: value } }`).
@@ -152,11 +149,17 @@ pub(crate) enum OptionKind {
     Integer,
 }
 
-/// A rule: its metadata, the options it takes and its check. Written with [`declare_rule!`].
+/// A finding id with its metadata, the options it takes and its checks: a rule, a load error or
+/// an engine finding, each written with [`declare_rule!`] in its own file (`src/rules/<id>.rs`).
 pub(crate) struct Rule {
     pub(crate) meta: RuleMeta,
     pub(crate) options: &'static [OptionSpec],
-    pub(crate) check: Check,
+    /// What it looks at: most rules one thing, a load error that two stages find two.
+    pub(crate) checks: &'static [Check],
+    /// For a load error after which the tool says nothing else of the view (OpenTofu's
+    /// `Incompatible module`): whether this finding is one. The engine then drops the view's
+    /// other findings.
+    pub(crate) drops_view_findings: Option<fn(&Diagnostic) -> bool>,
 }
 
 impl Rule {
@@ -165,7 +168,7 @@ impl Rule {
     }
 }
 
-/// A rule's metadata and check, in the one form every rule file uses:
+/// A rule's metadata and check, in the one form every file of `src/rules` uses. A rule:
 ///
 /// ```text
 /// pub(crate) const RULE: Rule = declare_rule! {
@@ -180,8 +183,50 @@ impl Rule {
 ///
 /// `default` is `On` or `Off`; `fix` (`Safe`, `Unsafe` or `SafeOrUnsafe`, see [`Fixes`]) is
 /// there when the rule's findings carry fixes; an optional `options: &[OptionSpec { .. }]`
-/// comes last. The id must have its doc at `rules/<id>.md`, or the rule does not compile.
+/// comes last.
+///
+/// A load error of Terraform/OpenTofu says `kind: LoadError` instead of a severity and default:
+/// it is always an error, always on, and cannot be ignored:
+///
+/// ```text
+/// pub(crate) const RULE: Rule = declare_rule! {
+///     id: "depends_on_action",
+///     kind: LoadError,
+///     summary: "an action in depends_on (Terraform)",
+///     check: Check::View(RuleViews::Only(View::Terraform), check),
+/// };
+/// ```
+///
+/// A finding of the engine itself says `kind: Engine` before its severity and default
+/// (`default: Always` for one that cannot be configured). Where two stages find one id, `checks:
+/// [.., ..]` lists a check for each. The id must have its doc at `rules/<id>.md`, or the rule
+/// does not compile.
 macro_rules! declare_rule {
+    (
+        id: $id:literal,
+        kind: LoadError,
+        summary: $summary:literal,
+        $(fix: $fix:ident,)?
+        $(check: $check:expr,)?
+        $(checks: [$($checks:expr),+ $(,)?],)?
+        $(drops_view_findings: $drops:expr,)?
+    ) => {
+        $crate::lint::declare_rule!(@rule $id, LoadError, Error, On, $summary, ($($fix)?),
+            &[$($check)? $($($checks),+)?], &[], ($($drops)?))
+    };
+    (
+        id: $id:literal,
+        kind: Engine,
+        severity: $severity:ident,
+        default: $default:ident,
+        summary: $summary:literal,
+        $(fix: $fix:ident,)?
+        $(check: $check:expr,)?
+        $(checks: [$($checks:expr),+ $(,)?],)?
+    ) => {
+        $crate::lint::declare_rule!(@rule $id, Engine, $severity, $default, $summary, ($($fix)?),
+            &[$($check)? $($($checks),+)?], &[], ())
+    };
     (
         id: $id:literal,
         severity: $severity:ident,
@@ -192,23 +237,35 @@ macro_rules! declare_rule {
         $(, options: $options:expr)?
         $(,)?
     ) => {
+        $crate::lint::declare_rule!(@rule $id, Rule, $severity, $default, $summary, ($($fix)?),
+            &[$check], $crate::lint::declare_rule!(@options $($options)?), ())
+    };
+    (@rule $id:literal, $kind:ident, $severity:ident, $default:ident, $summary:literal,
+        ($($fix:ident)?), $checks:expr, $options:expr, ($($drops:expr)?)) => {
         $crate::lint::Rule {
             meta: $crate::lint::RuleMeta {
                 id: $crate::diagnostic::finding_id!($id),
-                kind: $crate::lint::Kind::Rule,
+                kind: $crate::lint::Kind::$kind,
                 severity: $crate::diagnostic::Severity::$severity,
                 enabled_by_default: $crate::lint::declare_rule!(@default $default),
                 summary: $summary,
                 fixes: $crate::lint::declare_rule!(@fixes $($fix)?),
+                configurable: $crate::lint::declare_rule!(@configurable $default),
             },
-            options: $crate::lint::declare_rule!(@options $($options)?),
-            check: $check,
+            options: $options,
+            checks: $checks,
+            drops_view_findings: $crate::lint::declare_rule!(@drops $($drops)?),
         }
     };
     (@default On) => { true };
     (@default Off) => { false };
+    (@default Always) => { true };
+    (@configurable Always) => { false };
+    (@configurable $default:ident) => { true };
     (@fixes) => { $crate::lint::Fixes::None };
     (@fixes $fix:ident) => { $crate::lint::Fixes::$fix };
+    (@drops) => { None };
+    (@drops $drops:expr) => { Some($drops) };
     (@options) => { &[] };
     (@options $options:expr) => { $options };
 }

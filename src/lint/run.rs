@@ -7,7 +7,7 @@ use crate::diagnostic::{Diagnostic, Views};
 use crate::source::display_path;
 
 use super::registry::INTERNAL_ERROR;
-use super::{Check, Context, DirectoryContext, Rule, RuleSettings, TreeContext};
+use super::{Check, Context, DirectoryContext, MergeContext, Rule, RuleSettings, TreeContext};
 
 /// What a rule is run on.
 #[derive(Clone, Copy)]
@@ -15,6 +15,7 @@ pub(crate) enum Target<'a> {
     View(&'a Context<'a>),
     Directory(&'a DirectoryContext<'a>),
     Tree(&'a TreeContext<'a>),
+    Merge(&'a MergeContext<'a>),
 }
 
 impl Target<'_> {
@@ -23,6 +24,7 @@ impl Target<'_> {
             Target::View(ctx) => ctx.settings,
             Target::Directory(ctx) => ctx.settings,
             Target::Tree(ctx) => ctx.settings,
+            Target::Merge(ctx) => ctx.settings,
         }
     }
 
@@ -31,6 +33,7 @@ impl Target<'_> {
     fn views(&self) -> Views {
         match self {
             Target::View(ctx) => ctx.view.views(),
+            Target::Merge(ctx) => ctx.view.views(),
             Target::Directory(_) | Target::Tree(_) => Views::NONE,
         }
     }
@@ -39,6 +42,10 @@ impl Target<'_> {
     fn place(&self) -> (String, String) {
         match self {
             Target::View(ctx) => (
+                display_path(ctx.dir),
+                format!(" ({} view)", ctx.view.tool_name()),
+            ),
+            Target::Merge(ctx) => (
                 display_path(ctx.dir),
                 format!(" ({} view)", ctx.view.tool_name()),
             ),
@@ -55,51 +62,58 @@ pub(crate) fn run_rules(target: Target, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Runs `rule` on `target` if it is enabled and of the target's kind (a per-view rule only in
-/// its views). A panic is reported as `internal_error` and the other rules still run.
+/// Runs `rule` on `target` if it is enabled, with each of its checks of the target's kind (a
+/// per-view check only in its views). A panic is reported as `internal_error` and the other
+/// rules still run.
 pub(crate) fn run_rule(rule: &Rule, target: Target, out: &mut Vec<Diagnostic>) {
     let settings = target.settings();
     if !settings.is_enabled(rule.id()) {
         return;
     }
-    let mut found = Vec::new();
-    let outcome = match (rule.check, target) {
-        (Check::View(views, check), Target::View(ctx)) if views.includes(ctx.view) => {
-            catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
-        }
-        (Check::Directory(check), Target::Directory(ctx)) => {
-            catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
-        }
-        (Check::Terragrunt(check), Target::Tree(ctx)) => {
-            catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
-        }
-        _ => return,
-    };
-    match outcome {
-        Ok(()) => {
-            let severity = settings.severity(&rule.meta);
-            // Unless the user set the rule's severity, a finding keeps the milder one its rule
-            // may give a milder case (equal duplicate values are a notice, not a warning).
-            let configured = severity != rule.meta.severity;
-            let views = target.views();
-            out.extend(found.into_iter().map(|mut d| {
-                if configured || d.severity > severity {
-                    d.severity = severity;
-                }
-                if views != Views::NONE {
-                    d.views = views;
-                }
-                d
-            }));
-        }
-        Err(panic) => {
-            let (path, view) = target.place();
-            let what = format!("internal error in rule `{}`", rule.id());
-            let note = format!(
-                "The rule crashed on this directory{view}, so its findings here are missing; the \
-                 other rules and directories were checked. Please report this as a bug."
-            );
-            out.push(internal_error(&what, panic, path, note).in_views(target.views()));
+    for check in rule.checks {
+        let mut found = Vec::new();
+        let outcome = match (*check, target) {
+            (Check::View(views, check), Target::View(ctx)) if views.includes(ctx.view) => {
+                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+            }
+            (Check::Directory(check), Target::Directory(ctx)) => {
+                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+            }
+            (Check::Terragrunt(check), Target::Tree(ctx)) => {
+                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+            }
+            (Check::Merge(check), Target::Merge(ctx)) => {
+                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+            }
+            _ => continue,
+        };
+        match outcome {
+            Ok(()) => {
+                let severity = settings.severity(&rule.meta);
+                // Unless the user set the rule's severity, a finding keeps the milder one its
+                // rule may give a milder case (equal duplicate values are a notice, not a
+                // warning).
+                let configured = severity != rule.meta.severity;
+                let views = target.views();
+                out.extend(found.into_iter().map(|mut d| {
+                    if configured || d.severity > severity {
+                        d.severity = severity;
+                    }
+                    if views != Views::NONE {
+                        d.views = views;
+                    }
+                    d
+                }));
+            }
+            Err(panic) => {
+                let (path, view) = target.place();
+                let what = format!("internal error in rule `{}`", rule.id());
+                let note = format!(
+                    "The rule crashed on this directory{view}, so its findings here are missing; \
+                     the other rules and directories were checked. Please report this as a bug."
+                );
+                out.push(internal_error(&what, panic, path, note).in_views(target.views()));
+            }
         }
     }
 }
