@@ -110,16 +110,14 @@ macro_rules! finding_doc {
 pub(crate) use finding_doc;
 pub(crate) use finding_id;
 
+/// An id for the tests of the stages before the rules, which need one but no rule.
+#[cfg(test)]
+pub(crate) const TEST_ID: FindingId = finding_id!("syntax_error");
+
 /// The ids of load errors (what makes Terraform or OpenTofu refuse the module) and of the
 /// engine's own findings.
 pub(crate) mod ids {
     use super::FindingId;
-
-    pub(crate) const DUPLICATE_DEFINITION: FindingId = finding_id!("duplicate_definition");
-    pub(crate) const IO_ERROR: FindingId = finding_id!("io_error");
-    pub(crate) const PARSE_LIMIT: FindingId = finding_id!("parse_limit");
-    pub(crate) const READ_ERROR: FindingId = finding_id!("read_error");
-    pub(crate) const SYNTAX_ERROR: FindingId = finding_id!("syntax_error");
 
     /// An inline ignore comment that silenced nothing.
     pub(crate) const UNUSED_IGNORE: FindingId = finding_id!("unused_ignore");

@@ -10,6 +10,8 @@ pub mod fix;
 mod id;
 pub use fix::{Applicability, Fix};
 pub use id::FindingId;
+#[cfg(test)]
+pub(crate) use id::TEST_ID;
 pub(crate) use id::{finding_doc, finding_id, ids};
 
 /// How serious a finding is. Ordered: `Notice < Warning < Error`.
@@ -387,7 +389,7 @@ mod tests {
     #[test]
     fn merge_sorted_is_the_stable_sort_of_the_concatenation() {
         let finding = |path: &str, message: &str, note: usize| {
-            Diagnostic::error(ids::IO_ERROR, message)
+            Diagnostic::error(TEST_ID, message)
                 .at_path(path)
                 .with_note(note.to_string())
         };

@@ -20,7 +20,7 @@ use crate::terragrunt::paths::absolute;
 
 use super::directory::{Discovered, Options, check_listed_directory, name_views};
 use super::preload::Preload;
-use super::run::internal_error;
+use super::run::{internal_error, read_findings};
 use super::tree::{TreeResult, check_tree};
 
 /// What a run found, in output order, and what it covered. `F` is what the run keeps of each
@@ -145,7 +145,12 @@ fn check_found<F: Finding + Send + 'static>(
             (half.par_iter().with_max_len(1)).for_each(|entry| run.check(entry));
         }
     });
-    let discovered = kept(std::mem::take(&mut found.diagnostics));
+    let walk_problems = std::mem::take(&mut found.problems);
+    let discovered = kept(read_findings(
+        &walk_problems,
+        &Default::default(),
+        &options.settings,
+    ));
     let run = RunResult {
         parsed_apart: shared.parsed_apart(),
         ..collect(&ahead, &kept, discovered, tree.unwrap_or_default())
@@ -855,8 +860,8 @@ mod tests {
             max,
             overlay,
         );
-        let rules: BTreeSet<&str> = alone.diagnostics.iter().map(|d| d.rule.as_str()).collect();
-        assert_eq!(rules, BTreeSet::from(["read_error", "syntax_error"]));
+        let problems: BTreeSet<&str> = (alone.diagnostics.iter()).map(|d| &*d.message).collect();
+        assert_eq!(problems, BTreeSet::from(["NotUtf8", "Syntax"]));
         assert_eq!(alone.units.len(), 6);
         let mut runs = Vec::new();
         for threads in [1, 2] {

@@ -1,5 +1,5 @@
-//! What rules see: one view of a module directory, both views at once, a Terragrunt tree, or
-//! the load errors a merge found.
+//! What rules see: one view of a module directory, both views at once, a Terragrunt tree, the
+//! load errors a merge found, or a problem reading a file.
 
 use std::cell::OnceCell;
 use std::path::Path;
@@ -7,6 +7,7 @@ use std::path::Path;
 use crate::diagnostic::Diagnostic;
 use crate::input::neighbours::Neighbours;
 use crate::input::overlay::Overlay;
+use crate::input::read::ReadProblem;
 use crate::knowledge::View;
 use crate::module::merge::{LoadedFile, MergeProblem, Module};
 use crate::source::{FileId, SourceFiles};
@@ -97,6 +98,21 @@ pub(crate) struct MergeContext<'a> {
 }
 
 impl MergeContext<'_> {
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+        finding(rule, message)
+    }
+}
+
+/// One problem reading or parsing a file (of a module directory or a Terragrunt tree), or
+/// walking or listing a directory.
+pub(crate) struct ReadContext<'a> {
+    pub(crate) problem: &'a ReadProblem,
+    /// The files read so far, the problem's own among them when its text was recorded.
+    pub(crate) files: &'a SourceFiles,
+    pub(crate) settings: &'a RuleSettings,
+}
+
+impl ReadContext<'_> {
     pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
         finding(rule, message)
     }

@@ -8,12 +8,13 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::diagnostic::{self, Applicability, Diagnostic, FindingId, Views, ids};
+use crate::diagnostic::{self, Applicability, Diagnostic, FindingId, Views};
 use crate::input::listing::{Listing, config_files};
 use crate::input::neighbours::{Neighbours, SharedSummaries, local_module_calls};
 use crate::input::overlay::Overlay;
 use crate::input::read::{
-    DEFAULT_MAX_FILE_BYTES, LoadedSource, Read, ReadFailure, Reader, parse_bytes, read_config_bytes,
+    DEFAULT_MAX_FILE_BYTES, DirectoryStep, LoadedSource, Read, ReadFailure, ReadProblem, Reader,
+    parse_bytes, read_config_bytes,
 };
 use crate::knowledge::View;
 use crate::knowledge::features::{Body, Place};
@@ -23,7 +24,7 @@ use crate::module::views::{ViewFiles, view_files};
 use crate::source::{FileId, SourceFiles, display_path};
 use crate::types::ParsedTypes;
 
-use super::run::{Target, run_rules};
+use super::run::{Target, read_findings, run_rules};
 use super::targets::Targets;
 use super::{Context, DirectoryContext, MergeContext, RuleSettings, ignore};
 
@@ -121,6 +122,8 @@ pub(crate) struct DirectoryResult {
 struct DirFile {
     name: ConfigName,
     source: LoadedSource,
+    /// What went wrong reading and parsing it, as findings.
+    findings: Vec<Diagnostic>,
 }
 
 /// One view's files, merged.
@@ -169,9 +172,12 @@ pub(crate) fn check_listed_directory(
     let listing = listing.map_or_else(|| config_files(dir), Ok);
     let (names, text_override_copies) = match listing {
         Ok(listing) if !listing.not_utf8.is_empty() => {
-            result
-                .diagnostics
-                .extend(listing.not_utf8.iter().map(|path| name_not_utf8(path)));
+            let problems: Vec<ReadProblem> = (listing.not_utf8.iter())
+                .map(|path| ReadProblem::NameNotUtf8 {
+                    path: display_path(path),
+                })
+                .collect();
+            result.diagnostics = read_findings(&problems, &result.files, &options.settings);
             return result;
         }
         Ok(listing) => (
@@ -182,10 +188,12 @@ pub(crate) fn check_listed_directory(
                 .collect::<Vec<String>>(),
         ),
         Err(error) => {
-            let message = format!("cannot read directory: {error}");
-            result
-                .diagnostics
-                .push(Diagnostic::error(ids::IO_ERROR, message).at_path(display_path(dir)));
+            let problem = ReadProblem::Directory {
+                path: display_path(dir),
+                step: DirectoryStep::List,
+                error: error.to_string(),
+            };
+            result.diagnostics = read_findings(&[problem], &result.files, &options.settings);
             return result;
         }
     };
@@ -213,7 +221,7 @@ pub(crate) fn check_listed_directory(
     let mut built: Vec<BuiltView> = Vec::new();
     for (view, files) in &view_files {
         for index in files.loaded() {
-            let problems = dir_files[index].source.diagnostics.iter().cloned();
+            let problems = dir_files[index].findings.iter().cloned();
             result
                 .diagnostics
                 .extend(problems.map(|d| d.in_views(view.views())));
@@ -366,19 +374,6 @@ pub(crate) fn name_views(diagnostics: &mut [Diagnostic], selection: ViewSelectio
     }
 }
 
-/// A configuration file whose name is not UTF-8: the tools load it, but findings could not name
-/// it, so the directory is not checked rather than checked without it.
-fn name_not_utf8(path: &Path) -> Diagnostic {
-    Diagnostic::error(ids::READ_ERROR, "file name is not valid UTF-8")
-        .at_path(display_path(path))
-        .with_note(
-            "Terraform and OpenTofu load this file, but tflint-merge cannot name it in findings, \
-             so this directory was not checked. Its name is shown with \u{FFFD} for the bytes \
-             that are not UTF-8.",
-        )
-        .with_help("rename the file to a UTF-8 name")
-}
-
 /// Reads and parses every file that a selected view loads, in directory order.
 fn read_files(
     dir: &Path,
@@ -429,7 +424,12 @@ fn read_files(
             }
             None => LoadedSource::default(),
         };
-        dir_files.push(DirFile { name, source });
+        let findings = read_findings(&source.problems, &result.files, &options.settings);
+        dir_files.push(DirFile {
+            name,
+            source,
+            findings,
+        });
     }
     dir_files
 }

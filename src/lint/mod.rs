@@ -30,7 +30,7 @@ pub(crate) mod tree;
 use crate::diagnostic::{Diagnostic, FindingId, Severity};
 use crate::knowledge::View;
 
-pub(crate) use context::{Context, DirectoryContext, MergeContext, TreeContext};
+pub(crate) use context::{Context, DirectoryContext, MergeContext, ReadContext, TreeContext};
 pub(crate) use registry::Registry;
 pub(crate) use settings::RuleSettings;
 
@@ -133,6 +133,9 @@ pub(crate) enum Check {
     /// The load errors the merge of a view found, in every view merged, before the rules of
     /// the views run: the load errors found while building the effective module.
     Merge(fn(&MergeContext, &mut Vec<Diagnostic>)),
+    /// Each problem reading and parsing a file, or walking and listing a directory, wherever a
+    /// file is read: in a module directory, a Terragrunt tree, the walk.
+    Read(fn(&ReadContext, &mut Vec<Diagnostic>)),
 }
 
 /// One option a rule accepts in the config file (`rules: { id: { name: value } }`).

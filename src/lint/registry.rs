@@ -3,35 +3,9 @@
 
 use std::collections::HashMap;
 
-use crate::diagnostic::{FindingId, Severity, ids};
+use crate::diagnostic::{Severity, ids};
 
 use super::{Fixes, Kind, Rule, RuleMeta};
-
-const fn load_error(id: FindingId, summary: &'static str) -> RuleMeta {
-    RuleMeta {
-        id,
-        kind: Kind::LoadError,
-        severity: Severity::Error,
-        enabled_by_default: true,
-        summary,
-        fixes: Fixes::None,
-        configurable: true,
-    }
-}
-
-/// Findings of the loading stages, in alphabetical order.
-pub(crate) const LOAD_ERRORS: &[RuleMeta] = &[
-    load_error(ids::IO_ERROR, "a file or directory could not be read"),
-    load_error(
-        ids::PARSE_LIMIT,
-        "a file beyond what tflint-merge's parser can check",
-    ),
-    load_error(
-        ids::READ_ERROR,
-        "a file that is not valid configuration text (not UTF-8, too large, a directory)",
-    ),
-    load_error(ids::SYNTAX_ERROR, "a file that does not parse"),
-];
 
 /// An inline ignore comment that silenced nothing.
 pub(crate) const UNUSED_IGNORE: RuleMeta = RuleMeta {
@@ -66,9 +40,8 @@ impl Registry {
     /// The load errors, the engine findings and `rules`.
     pub(crate) fn new(rules: &[&'static Rule]) -> Registry {
         let declared = |meta: &RuleMeta| rules.iter().any(|r| r.id() == meta.id);
-        let mut catalogue: Vec<&'static RuleMeta> = LOAD_ERRORS
-            .iter()
-            .chain([&UNUSED_IGNORE, &INTERNAL_ERROR])
+        let mut catalogue: Vec<&'static RuleMeta> = [&UNUSED_IGNORE, &INTERNAL_ERROR]
+            .into_iter()
             .filter(|meta| !declared(meta))
             .chain(rules.iter().map(|r| &r.meta))
             .collect();

@@ -4,10 +4,13 @@ use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::diagnostic::{Diagnostic, Views};
-use crate::source::display_path;
+use crate::input::read::ReadProblem;
+use crate::source::{SourceFiles, display_path};
 
 use super::registry::INTERNAL_ERROR;
-use super::{Check, Context, DirectoryContext, MergeContext, Rule, RuleSettings, TreeContext};
+use super::{
+    Check, Context, DirectoryContext, MergeContext, ReadContext, Rule, RuleSettings, TreeContext,
+};
 
 /// What a rule is run on.
 #[derive(Clone, Copy)]
@@ -16,6 +19,7 @@ pub(crate) enum Target<'a> {
     Directory(&'a DirectoryContext<'a>),
     Tree(&'a TreeContext<'a>),
     Merge(&'a MergeContext<'a>),
+    Read(&'a ReadContext<'a>),
 }
 
 impl Target<'_> {
@@ -25,6 +29,7 @@ impl Target<'_> {
             Target::Directory(ctx) => ctx.settings,
             Target::Tree(ctx) => ctx.settings,
             Target::Merge(ctx) => ctx.settings,
+            Target::Read(ctx) => ctx.settings,
         }
     }
 
@@ -34,7 +39,7 @@ impl Target<'_> {
         match self {
             Target::View(ctx) => ctx.view.views(),
             Target::Merge(ctx) => ctx.view.views(),
-            Target::Directory(_) | Target::Tree(_) => Views::NONE,
+            Target::Directory(_) | Target::Tree(_) | Target::Read(_) => Views::NONE,
         }
     }
 
@@ -51,6 +56,7 @@ impl Target<'_> {
             ),
             Target::Directory(ctx) => (display_path(ctx.dir), String::new()),
             Target::Tree(ctx) => (ctx.tree.root_display(), String::new()),
+            Target::Read(ctx) => (ctx.problem.shown(ctx.files), String::new()),
         }
     }
 }
@@ -85,6 +91,9 @@ pub(crate) fn run_rule(rule: &Rule, target: Target, out: &mut Vec<Diagnostic>) {
             (Check::Merge(check), Target::Merge(ctx)) => {
                 catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
             }
+            (Check::Read(check), Target::Read(ctx)) => {
+                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+            }
             _ => continue,
         };
         match outcome {
@@ -116,6 +125,25 @@ pub(crate) fn run_rule(rule: &Rule, target: Target, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// The findings of problems reading files or walking directories, each as the rule of its id
+/// words it, in order.
+pub(crate) fn read_findings(
+    problems: &[ReadProblem],
+    files: &SourceFiles,
+    settings: &RuleSettings,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for problem in problems {
+        let ctx = ReadContext {
+            problem,
+            files,
+            settings,
+        };
+        run_rules(Target::Read(&ctx), &mut out);
+    }
+    out
 }
 
 /// What a panic said, when it said it with a string.

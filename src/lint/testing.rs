@@ -197,7 +197,9 @@ pub(crate) mod stand_ins {
     use crate::diagnostic::Diagnostic;
     use crate::knowledge::View;
     use crate::lint::helpers::legacy_module::legacy_calls;
-    use crate::lint::{Check, Context, MergeContext, Registry, Rule, RuleViews, declare_rule};
+    use crate::lint::{
+        Check, Context, MergeContext, ReadContext, Registry, Rule, RuleViews, declare_rule,
+    };
     use crate::source::{FileId, Span, display_path};
 
     fn nothing(_: &Context, _: &mut Vec<Diagnostic>) {}
@@ -307,9 +309,25 @@ pub(crate) mod stand_ins {
         check: Check::View(RuleViews::Both, each_legacy_call),
     };
 
+    fn each_read_problem(ctx: &ReadContext, out: &mut Vec<Diagnostic>) {
+        let problem = format!("{:?}", ctx.problem);
+        let kind = problem.split([' ', '{']).next().unwrap_or_default();
+        let path = ctx.problem.shown(ctx.files);
+        out.push(ctx.finding(&READ_PROBLEMS, kind).at_path(path));
+    }
+
+    /// Every problem reading a file or walking a directory, named by its kind (`Syntax`,
+    /// `NotUtf8`...), at its path.
+    pub(crate) const READ_PROBLEMS: Rule = declare_rule! {
+        id: "syntax_error",
+        kind: LoadError,
+        summary: "every read problem",
+        check: Check::Read(each_read_problem),
+    };
+
     /// A registry of stand-ins for the loading stages' findings, for the tests of a whole run.
     pub(crate) fn loading() -> &'static Registry {
-        static RULES: [&Rule; 2] = [&MERGE_PROBLEMS, &LEGACY_CALLS];
+        static RULES: [&Rule; 3] = [&MERGE_PROBLEMS, &LEGACY_CALLS, &READ_PROBLEMS];
         Box::leak(Box::new(Registry::new(&RULES)))
     }
 }

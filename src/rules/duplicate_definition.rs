@@ -4,20 +4,57 @@
 //! configuration passed twice in a module call's `providers`. Primary files are appended, not
 //! merged, and the tools refuse the module (`Duplicate variable declaration`, `Duplicate
 //! resource "aws_instance" configuration`...). A second backend is `backend_duplicate`'s.
+//!
+//! The merge finds those; the parser finds an argument set twice in one block (`Attribute
+//! redefined`, in JSON `Duplicate argument`), in any file it reads.
 
 use crate::diagnostic::Diagnostic;
+use crate::input::read::ReadProblem;
 use crate::knowledge::View;
 use crate::module::merge::{Address, MergeProblem};
-use crate::source::Span;
+use crate::source::{Span, Syntax};
 
-use crate::lint::{Check, MergeContext, Rule, declare_rule};
+use crate::lint::{Check, MergeContext, ReadContext, Rule, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
     id: "duplicate_definition",
     kind: LoadError,
     summary: "an object or argument is defined twice in the primary files",
-    check: Check::Merge(check),
+    checks: [Check::Read(parsed), Check::Merge(check)],
 };
+
+/// An argument set twice in one body, as the parser found it.
+fn parsed(ctx: &ReadContext, out: &mut Vec<Diagnostic>) {
+    if let ReadProblem::AttributeRedefined {
+        syntax,
+        name,
+        first,
+        again,
+    } = ctx.problem
+    {
+        out.push(attribute_redefined(ctx, *syntax, name, *first, *again));
+    }
+}
+
+/// `Attribute redefined` (in JSON `Duplicate argument`)
+fn attribute_redefined(
+    ctx: &ReadContext,
+    syntax: Syntax,
+    name: &str,
+    first: Span,
+    again: Span,
+) -> Diagnostic {
+    let summary = match syntax {
+        Syntax::Native => "Attribute redefined",
+        Syntax::Json | Syntax::TerragruntJson => "Duplicate argument",
+    };
+    ctx.finding(&RULE, summary)
+        .at(ctx.files, again, "defined again here")
+        .with_label(ctx.files, first, "first defined here")
+        .with_note(format!(
+            "The argument \"{name}\" was already set. Each argument may be set only once."
+        ))
+}
 
 fn check(ctx: &MergeContext, out: &mut Vec<Diagnostic>) {
     for problem in ctx.problems {
@@ -217,6 +254,14 @@ mod tests {
         ),
         (
             &[("main.tf", "locals {\n  a = 1\n}\nlocals {\n  a = 2\n}\n")],
+            1,
+        ),
+        // An argument set twice, found by the parser, in a primary or an override file.
+        (
+            &[(
+                "override.tf",
+                "variable \"a\" {\n  default = 1\n  default = 2\n}\n",
+            )],
             1,
         ),
     ];

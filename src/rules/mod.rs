@@ -16,6 +16,7 @@ mod count_and_for_each;
 mod depends_on_action;
 mod duplicate_definition;
 mod feature_newer_than_target;
+mod io_error;
 mod language_block_duplicate;
 mod language_block_in_override;
 mod language_block_in_tf_file;
@@ -48,11 +49,14 @@ mod override_shadowed;
 mod override_undocumented;
 mod override_variable_default_invalid;
 mod override_without_base;
+mod parse_limit;
 mod provisioner_removed;
+mod read_error;
 mod required_providers_top_level;
 mod required_version_conflict;
 mod required_version_ignored;
 mod required_version_terraform_only;
+mod syntax_error;
 mod terraform_language_ignored;
 mod terragrunt_config_path_missing;
 mod terragrunt_dependency_cycle;
@@ -70,6 +74,10 @@ mod version_constraint_ineffective;
 mod version_constraint_invalid;
 mod views_diverge;
 
+/// `io_error`: a run with one has not checked everything, and the command line exits with status
+/// 2.
+pub(crate) use io_error::RULE as IO_ERROR;
+
 /// Every rule, in alphabetical order.
 pub(crate) static RULES: &[&Rule] = &[
     &backend_and_cloud::RULE,
@@ -82,6 +90,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &depends_on_action::RULE,
     &duplicate_definition::RULE,
     &feature_newer_than_target::RULE,
+    &io_error::RULE,
     &language_block_duplicate::RULE,
     &language_block_in_override::RULE,
     &language_block_in_tf_file::RULE,
@@ -114,11 +123,14 @@ pub(crate) static RULES: &[&Rule] = &[
     &override_undocumented::RULE,
     &override_variable_default_invalid::RULE,
     &override_without_base::RULE,
+    &parse_limit::RULE,
     &provisioner_removed::RULE,
+    &read_error::RULE,
     &required_providers_top_level::RULE,
     &required_version_conflict::RULE,
     &required_version_ignored::RULE,
     &required_version_terraform_only::RULE,
+    &syntax_error::RULE,
     &terraform_language_ignored::RULE,
     &terragrunt_config_path_missing::RULE,
     &terragrunt_dependency_cycle::RULE,

@@ -116,7 +116,7 @@ mod tests {
     use lsp_types::Position;
 
     use super::*;
-    use crate::diagnostic::{Views, ids};
+    use crate::diagnostic::Views;
     use crate::source::{SourceFile, SourceFiles, Span};
 
     #[test]
@@ -131,7 +131,8 @@ mod tests {
             dir.path().join("override.tf"),
             "# é\nvariable \"ü\" {}\n".to_string(),
         ));
-        let finding = Diagnostic::error(ids::DUPLICATE_DEFINITION, "Duplicate variable")
+        let duplicate = crate::rules::registry().find("duplicate_definition");
+        let finding = Diagnostic::error(duplicate.expect("an id").id, "Duplicate variable")
             .at(&files, Span::new(over, 5..21), "defined again here")
             .with_label(&files, Span::new(base, 0..16), "first defined here")
             .with_note("why")
@@ -167,7 +168,8 @@ mod tests {
         assert_eq!(related[0].location.range.end, Position::new(0, 15));
         // One view checked: the view is no news.
         let single = by_file(
-            &[Diagnostic::error(ids::IO_ERROR, "x").at_path(dir.path().display().to_string())],
+            &[Diagnostic::error(crate::rules::IO_ERROR.id(), "x")
+                .at_path(dir.path().display().to_string())],
             ViewSelection::Terraform,
             Encoding::Utf16,
             &dir.path().join("main.tf"),

@@ -7,6 +7,7 @@ pub(crate) mod null_module_version;
 pub(crate) mod schema;
 
 use crate::diagnostic::Diagnostic;
+use crate::input::read::Reader;
 use crate::knowledge::features::{self, Place};
 use crate::knowledge::releases::Release;
 use crate::knowledge::version::{Constraint, parse};
@@ -549,5 +550,19 @@ pub(crate) fn invalid_default(
                 None => d,
             }
         }
+    }
+}
+
+/// What a file that could not be read or parsed costs, as the findings about it say: the
+/// directory's other files are still checked, or the tree's other files.
+pub(crate) fn skipped_note(reader: Reader) -> &'static str {
+    match reader {
+        Reader::Module => {
+            "This file contributes nothing: the directory's other files are still loaded and \
+             merged, as the tools do, and their load errors reported (except an override's \
+             missing base, which this file may define); rules do not run on the views that \
+             load this file."
+        }
+        Reader::Terragrunt => "The Terragrunt checks of this file were skipped.",
     }
 }
