@@ -2,8 +2,8 @@
 //!
 //! A [`FindingId`] is made only by [`finding_id!`], which embeds the id's user doc
 //! (`rules/<id>.md`) at compile time: an id without a doc does not compile, so neither does a
-//! misspelled one. Load errors and engine findings have their constants here (every stage
-//! reports them); each rule's id is made by `declare_rule!` in its own file.
+//! misspelled one. Every id is made by `declare_rule!`, in its rule's file (`src/rules/<id>.rs`):
+//! load errors and the engine's findings too.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -113,14 +113,3 @@ pub(crate) use finding_id;
 /// An id for the tests of the stages before the rules, which need one but no rule.
 #[cfg(test)]
 pub(crate) const TEST_ID: FindingId = finding_id!("syntax_error");
-
-/// The ids of load errors (what makes Terraform or OpenTofu refuse the module) and of the
-/// engine's own findings.
-pub(crate) mod ids {
-    use super::FindingId;
-
-    /// An inline ignore comment that silenced nothing.
-    pub(crate) const UNUSED_IGNORE: FindingId = finding_id!("unused_ignore");
-    /// A panic while checking a directory or running a rule.
-    pub(crate) const INTERNAL_ERROR: FindingId = finding_id!("internal_error");
-}

@@ -12,7 +12,7 @@ pub use fix::{Applicability, Fix};
 pub use id::FindingId;
 #[cfg(test)]
 pub(crate) use id::TEST_ID;
-pub(crate) use id::{finding_doc, finding_id, ids};
+pub(crate) use id::{finding_doc, finding_id};
 
 /// How serious a finding is. Ordered: `Notice < Warning < Error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

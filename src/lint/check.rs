@@ -20,7 +20,7 @@ use crate::terragrunt::paths::absolute;
 
 use super::directory::{Discovered, Options, check_listed_directory, name_views};
 use super::preload::Preload;
-use super::run::{internal_error, read_findings};
+use super::run::{Crash, CrashPlace, directory_crashed, panic_message, read_findings};
 use super::tree::{TreeResult, check_tree};
 
 /// What a run found, in output order, and what it covered. `F` is what the run keeps of each
@@ -563,7 +563,11 @@ fn check_directory_isolated(
     })) {
         // The directory's files and modules go here, when it is done.
         Ok(result) => (result.diagnostics, result.files.len(), result.bytes),
-        Err(panic) => (vec![crashed(display_path(dir), panic)], 0, 0),
+        Err(panic) => (
+            directory_crashed(display_path(dir), panic, &options.settings),
+            0,
+            0,
+        ),
     }
 }
 
@@ -586,28 +590,24 @@ fn check_tree_isolated(
             .and_then(|u| u.parent())
             .unwrap_or(Path::new("."));
         TreeResult {
-            diagnostics: vec![crashed(display_path(root), panic)],
+            diagnostics: directory_crashed(display_path(root), panic, &options.settings),
             ..TreeResult::default()
         }
     })
 }
 
-/// Runs `work` on `path`, turning a panic into its `internal_error`: for callers outside a run
-/// (the language server) that must outlive a crash, which they then report.
-pub(crate) fn guarded<T>(path: &Path, work: impl FnOnce() -> T) -> Result<T, Box<Diagnostic>> {
-    let crash = |panic| Box::new(crashed(display_path(path), panic));
+/// Runs `work` on `path`, turning a panic into the crash `internal_error` reports: for callers
+/// outside a run (the language server) that must outlive a crash, which they then report.
+pub(crate) fn guarded<T>(path: &Path, work: impl FnOnce() -> T) -> Result<T, Box<Crash>> {
+    let crash = |panic: Box<dyn std::any::Any + Send>| {
+        Box::new(Crash {
+            path: display_path(path),
+            message: panic_message(&*panic),
+            place: CrashPlace::Directory,
+            views: crate::diagnostic::Views::NONE,
+        })
+    };
     catch_unwind(AssertUnwindSafe(work)).map_err(crash)
-}
-
-fn crashed(path: String, panic: Box<dyn std::any::Any + Send>) -> Diagnostic {
-    let note = "Checking this directory crashed, so none of its findings are reported; the \
-                other directories were checked. Please report this as a bug.";
-    internal_error(
-        "internal error while checking this directory",
-        panic,
-        path,
-        note.into(),
-    )
 }
 
 #[cfg(test)]

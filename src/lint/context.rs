@@ -1,5 +1,6 @@
 //! What rules see: one view of a module directory, both views at once, a Terragrunt tree, the
-//! load errors a merge found, or a problem reading a file.
+//! load errors a merge found, a problem reading a file, and the engine's own events: an ignore
+//! comment that silences nothing, a crash.
 
 use std::cell::OnceCell;
 use std::path::Path;
@@ -15,6 +16,8 @@ use crate::terragrunt::Tree;
 use crate::types::ParsedTypes;
 
 use super::helpers::schema::Judgement;
+use super::ignore::IgnoreProblem;
+use super::run::Crash;
 use super::targets::Targets;
 use super::{Rule, RuleSettings};
 
@@ -113,6 +116,31 @@ pub(crate) struct ReadContext<'a> {
 }
 
 impl ReadContext<'_> {
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+        finding(rule, message)
+    }
+}
+
+/// An ignore comment that silences nothing, or is not one.
+pub(crate) struct IgnoreContext<'a> {
+    pub(crate) problem: &'a IgnoreProblem,
+    pub(crate) files: &'a SourceFiles,
+    pub(crate) settings: &'a RuleSettings,
+}
+
+impl IgnoreContext<'_> {
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+        finding(rule, message)
+    }
+}
+
+/// A panic the engine caught.
+pub(crate) struct CrashContext<'a> {
+    pub(crate) crash: &'a Crash,
+    pub(crate) settings: &'a RuleSettings,
+}
+
+impl CrashContext<'_> {
     pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
         finding(rule, message)
     }

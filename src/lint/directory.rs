@@ -290,14 +290,8 @@ pub(crate) fn check_listed_directory(
     drop_silenced_views(&mut result.diagnostics, &options.settings);
     let mut diagnostics = diagnostic::merge_views(std::mem::take(&mut result.diagnostics));
     unsafe_where_views_differ(&mut diagnostics, dir, &dir_files, &view_files);
-    let mut malformed = Vec::new();
-    let directives: Vec<ignore::Directive> = dir_files
-        .iter()
-        .filter_map(|f| f.source.parsed.as_ref())
-        .flat_map(|file| ignore::directives(file, &result.files, &options.settings, &mut malformed))
-        .collect();
-    diagnostics = ignore::apply(diagnostics, &directives, &result.files, &options.settings);
-    diagnostics.extend(malformed);
+    let parsed = dir_files.iter().filter_map(|f| f.source.parsed.as_ref());
+    diagnostics = ignore::apply_ignores(diagnostics, parsed, &result.files, &options.settings);
     name_views(&mut diagnostics, options.views);
     diagnostic::sort(&mut diagnostics);
     result.diagnostics = diagnostics;

@@ -30,7 +30,9 @@ pub(crate) mod tree;
 use crate::diagnostic::{Diagnostic, FindingId, Severity};
 use crate::knowledge::View;
 
-pub(crate) use context::{Context, DirectoryContext, MergeContext, ReadContext, TreeContext};
+pub(crate) use context::{
+    Context, CrashContext, DirectoryContext, IgnoreContext, MergeContext, ReadContext, TreeContext,
+};
 pub(crate) use registry::Registry;
 pub(crate) use settings::RuleSettings;
 
@@ -136,6 +138,10 @@ pub(crate) enum Check {
     /// Each problem reading and parsing a file, or walking and listing a directory, wherever a
     /// file is read: in a module directory, a Terragrunt tree, the walk.
     Read(fn(&ReadContext, &mut Vec<Diagnostic>)),
+    /// Each ignore comment that silences nothing, or is not one (an engine finding).
+    Ignore(fn(&IgnoreContext, &mut Vec<Diagnostic>)),
+    /// Each panic the engine caught, in a rule or in a directory's check (an engine finding).
+    Crash(fn(&CrashContext, &mut Vec<Diagnostic>)),
 }
 
 /// One option a rule accepts in the config file (`rules: { id: { name: value } }`).

@@ -1,33 +1,9 @@
-//! The catalogue of every finding id: load errors and engine findings (listed here, since the
-//! loading stages and the engine report them) and the rules the engine is given.
+//! The catalogue of every finding id the engine is given (rules, load errors and the engine's own
+//! findings, each declared in its file of `src/rules`), looked up by name.
 
 use std::collections::HashMap;
 
-use crate::diagnostic::{Severity, ids};
-
-use super::{Fixes, Kind, Rule, RuleMeta};
-
-/// An inline ignore comment that silenced nothing.
-pub(crate) const UNUSED_IGNORE: RuleMeta = RuleMeta {
-    id: ids::UNUSED_IGNORE,
-    kind: Kind::Engine,
-    severity: Severity::Warning,
-    enabled_by_default: true,
-    summary: "an inline ignore comment that silences nothing",
-    fixes: Fixes::Safe,
-    configurable: true,
-};
-
-/// A panic while checking a directory: its findings there are missing.
-pub(crate) const INTERNAL_ERROR: RuleMeta = RuleMeta {
-    id: ids::INTERNAL_ERROR,
-    kind: Kind::Engine,
-    severity: Severity::Error,
-    enabled_by_default: true,
-    summary: "a rule crashed; its findings for that directory are missing",
-    fixes: Fixes::None,
-    configurable: false,
-};
+use super::{Rule, RuleMeta};
 
 /// Every finding id, sorted by id, with the rules to run. Built once per run.
 pub(crate) struct Registry {
@@ -37,14 +13,9 @@ pub(crate) struct Registry {
 }
 
 impl Registry {
-    /// The load errors, the engine findings and `rules`.
+    /// The catalogue of `rules`.
     pub(crate) fn new(rules: &[&'static Rule]) -> Registry {
-        let declared = |meta: &RuleMeta| rules.iter().any(|r| r.id() == meta.id);
-        let mut catalogue: Vec<&'static RuleMeta> = [&UNUSED_IGNORE, &INTERNAL_ERROR]
-            .into_iter()
-            .filter(|meta| !declared(meta))
-            .chain(rules.iter().map(|r| &r.meta))
-            .collect();
+        let mut catalogue: Vec<&'static RuleMeta> = rules.iter().map(|r| &r.meta).collect();
         catalogue.sort_by_key(|m| m.id);
         let by_name = catalogue
             .iter()

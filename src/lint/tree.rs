@@ -55,14 +55,8 @@ pub(crate) fn check_tree(
         }),
         &mut diagnostics,
     );
-    let mut malformed = Vec::new();
-    let directives: Vec<ignore::Directive> = tree
-        .live_file_indexes()
-        .filter_map(|f| tree.files[f].parsed.as_ref())
-        .flat_map(|file| ignore::directives(file, &tree.sources, settings, &mut malformed))
-        .collect();
-    let mut diagnostics = ignore::apply(diagnostics, &directives, &tree.sources, settings);
-    diagnostics.extend(malformed);
+    let parsed = (tree.live_file_indexes()).filter_map(|f| tree.files[f].parsed.as_ref());
+    let mut diagnostics = ignore::apply_ignores(diagnostics, parsed, &tree.sources, settings);
     diagnostic::sort(&mut diagnostics);
     let result = TreeResult {
         diagnostics,

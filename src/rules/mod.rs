@@ -16,6 +16,7 @@ mod count_and_for_each;
 mod depends_on_action;
 mod duplicate_definition;
 mod feature_newer_than_target;
+mod internal_error;
 mod io_error;
 mod language_block_duplicate;
 mod language_block_in_override;
@@ -69,6 +70,7 @@ mod tofu_shadows_tf;
 mod type_constraint_invalid;
 mod unknown_function;
 mod unsupported_construct;
+mod unused_ignore;
 mod variable_default_invalid;
 mod version_constraint_ineffective;
 mod version_constraint_invalid;
@@ -90,6 +92,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &depends_on_action::RULE,
     &duplicate_definition::RULE,
     &feature_newer_than_target::RULE,
+    &internal_error::RULE,
     &io_error::RULE,
     &language_block_duplicate::RULE,
     &language_block_in_override::RULE,
@@ -143,6 +146,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &type_constraint_invalid::RULE,
     &unknown_function::RULE,
     &unsupported_construct::RULE,
+    &unused_ignore::RULE,
     &variable_default_invalid::RULE,
     &version_constraint_ineffective::RULE,
     &version_constraint_invalid::RULE,
