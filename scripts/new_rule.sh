@@ -13,7 +13,8 @@
 set -euo pipefail
 
 usage() {
-  echo "usage: scripts/new_rule.sh [--load-error] ID   (ID in snake_case, e.g. override_unused_local)" >&2
+  echo "usage: scripts/new_rule.sh [--load-error] ID" >&2
+  echo "  (ID in snake_case, e.g. override_unused_local; --load-error for a load error)" >&2
   exit 2
 }
 
@@ -253,7 +254,7 @@ PY
 
 if $load_error; then
   what="the summary in declare_rule!"
-  readme="  3. README.md: nothing to add (it names some load errors; \`tflint-merge rules\` lists all).
+  readme="  3. README.md: nothing to add (it names some load errors, \`tflint-merge rules\` all).
      A load error the merge finds (while it appends and merges blocks) is a MergeProblem
      variant (src/module/merge/problems.rs) that the merge reports and the rule's
      Check::Merge words: see CONTRIBUTING.md."

@@ -223,7 +223,11 @@ fn every_finding_id_is_a_rule_file_named_by_it() {
     }
     let allowed = ["lint/mod.rs", "lint/testing.rs"];
     let outside = found_outside(&["declare_rule! {"], &allowed);
-    problems.extend(outside.into_iter().filter(|line| !line.starts_with("src/rules/")));
+    problems.extend(
+        outside
+            .into_iter()
+            .filter(|line| !line.starts_with("src/rules/")),
+    );
     assert!(rule_files > 60, "{rule_files} rule files");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

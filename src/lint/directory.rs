@@ -26,7 +26,7 @@ use crate::types::ParsedTypes;
 
 use super::run::{Target, read_findings, run_rules};
 use super::targets::Targets;
-use super::{Context, DirectoryContext, MergeContext, RuleSettings, ignore};
+use super::{Context, DirectoryContext, MergeContext, Rule, RuleSettings, ignore};
 
 /// How to check a directory.
 #[derive(Debug, Clone)]
@@ -301,11 +301,11 @@ pub(crate) fn check_listed_directory(
 /// Drops a view's other findings where one of its findings says the tool drops them (OpenTofu's
 /// `Incompatible module`: see the rules' `drops_view_findings`).
 fn drop_silenced_views(diagnostics: &mut Vec<Diagnostic>, settings: &RuleSettings) {
-    let rules = settings.registry().rules().iter();
-    let hooks: Vec<(FindingId, fn(&Diagnostic) -> bool)> = rules
-        .filter_map(|rule| Some((rule.id(), rule.drops_view_findings?)))
-        .collect();
-    let silences = |d: &Diagnostic| hooks.iter().any(|(id, drops)| d.rule == *id && drops(d));
+    let rules = settings.registry().rules().iter().copied();
+    let hooks: Vec<&Rule> = rules.filter(|r| r.drops_view_findings.is_some()).collect();
+    let silences = |d: &Diagnostic| {
+        (hooks.iter()).any(|r| d.rule == r.id() && r.drops_view_findings.is_some_and(|f| f(d)))
+    };
     let Some(views) = diagnostics.iter().find(|d| silences(d)).map(|d| d.views) else {
         return;
     };

@@ -1,14 +1,17 @@
 //! The lint engine: what a rule is, what it sees, and the one loop that runs rules.
 //!
-//! - [`Rule`] and [`declare_rule!`]: a rule's metadata and check, written once in its file.
-//! - [`registry`]: every finding id (load errors, rules, engine findings), looked up by name.
-//! - [`context`]: what a rule sees (one view, a whole directory, a Terragrunt tree).
+//! - [`Rule`] and [`declare_rule!`]: a finding id's metadata and check, written once in its file
+//!   (rules, load errors and the engine's findings alike).
+//! - [`registry`]: every finding id it is given, looked up by name.
+//! - [`context`]: what a rule sees (one view, a whole directory, a Terragrunt tree, and the
+//!   events of the stages before: the merge's load errors, read problems, unused ignores,
+//!   crashes).
 //! - [`run`]: runs one rule with panic isolation, severity from the settings, views set.
 //! - [`directory`] and [`tree`]: the per-directory pipeline (read → parse → views → merge →
 //!   rules → ignores) and the Terragrunt tree check; [`check`] runs them all in parallel, a
 //!   panic in one directory's pipeline becoming `internal_error` for that directory only.
 //! - [`settings`] and [`ignore`]: configuration and inline ignore comments.
-//! - [`helpers`]: queries over contexts shared by several rules.
+//! - [`helpers`]: queries over contexts, and larger pieces of logic, shared by several rules.
 //!
 //! The engine does not know the list of rules: it is given a [`Registry`] (the rule list lives
 //! in `crate::rules`), so rules depend on the engine and never the other way round.

@@ -1,6 +1,8 @@
-//! Every rule, one file each (`src/rules/<id>.rs`: metadata, diagnostics, check, pass/fail
-//! table), and their list. The doc of each is `rules/<id>.md`. To add a rule, see
-//! CONTRIBUTING.md ("Adding a rule") or run `scripts/new_rule.sh ID`.
+//! Every finding id, one file each (`src/rules/<id>.rs`: metadata, diagnostics, check, pass/fail
+//! table) — the rules, the load errors of Terraform/OpenTofu and the engine's own findings —
+//! and their list. The doc of each is `rules/<id>.md`. To add one, see CONTRIBUTING.md ("Adding
+//! a rule") or run `scripts/new_rule.sh ID` (`scripts/new_rule.sh --load-error ID` for a load
+//! error).
 
 use std::sync::OnceLock;
 
@@ -80,7 +82,7 @@ mod views_diverge;
 /// 2.
 pub(crate) use io_error::RULE as IO_ERROR;
 
-/// Every rule, in alphabetical order.
+/// Every finding id's rule, in alphabetical order.
 pub(crate) static RULES: &[&Rule] = &[
     &backend_and_cloud::RULE,
     &backend_duplicate::RULE,
@@ -153,7 +155,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &views_diverge::RULE,
 ];
 
-/// The catalogue of this build: load errors, engine findings and [`RULES`].
+/// The catalogue of this build: [`RULES`].
 pub(crate) fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY.get_or_init(|| Registry::new(RULES))
