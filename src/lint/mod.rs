@@ -147,6 +147,47 @@ pub(crate) enum Check {
     Crash(fn(&CrashContext, &mut Vec<Diagnostic>)),
 }
 
+impl Check {
+    /// What it runs on: the registry lists the rules of each, so that running the rules on
+    /// one thing looks only at those that check it.
+    pub(crate) fn runs_on(self) -> TargetKind {
+        match self {
+            Check::View(..) => TargetKind::View,
+            Check::Directory(_) => TargetKind::Directory,
+            Check::Terragrunt(_) => TargetKind::Tree,
+            Check::Merge(_) => TargetKind::Merge,
+            Check::Read(_) => TargetKind::Read,
+            Check::Ignore(_) => TargetKind::Ignore,
+            Check::Crash(_) => TargetKind::Crash,
+        }
+    }
+}
+
+/// What a check runs on, one kind for each variant of [`Check`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TargetKind {
+    View,
+    Directory,
+    Tree,
+    Merge,
+    Read,
+    Ignore,
+    Crash,
+}
+
+impl TargetKind {
+    /// Every kind, in the order of their discriminants (the registry's index).
+    pub(crate) const ALL: [TargetKind; 7] = [
+        TargetKind::View,
+        TargetKind::Directory,
+        TargetKind::Tree,
+        TargetKind::Merge,
+        TargetKind::Read,
+        TargetKind::Ignore,
+        TargetKind::Crash,
+    ];
+}
+
 /// One option a rule accepts in the config file (`rules: { id: { name: value } }`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct OptionSpec {

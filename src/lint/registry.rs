@@ -3,11 +3,13 @@
 
 use std::collections::HashMap;
 
-use super::{Rule, RuleMeta};
+use super::{Rule, RuleMeta, TargetKind};
 
 /// Every finding id, sorted by id, with the rules to run. Built once per run.
 pub(crate) struct Registry {
     rules: Vec<&'static Rule>,
+    /// The rules with a check of each kind of target, in the order given (indexed by the kind).
+    checking: Vec<Vec<&'static Rule>>,
     catalogue: Vec<&'static RuleMeta>,
     by_name: HashMap<&'static str, usize>,
 }
@@ -22,8 +24,15 @@ impl Registry {
             .enumerate()
             .map(|(i, m)| (m.id.as_str(), i))
             .collect();
+        let checking = (TargetKind::ALL.iter())
+            .map(|&kind| {
+                let checks = |r: &&&Rule| r.checks.iter().any(|c| c.runs_on() == kind);
+                rules.iter().filter(checks).copied().collect()
+            })
+            .collect();
         Registry {
             rules: rules.to_vec(),
+            checking,
             catalogue,
             by_name,
         }
@@ -32,6 +41,11 @@ impl Registry {
     /// The rules, in the order given.
     pub(crate) fn rules(&self) -> &[&'static Rule] {
         &self.rules
+    }
+
+    /// The rules with a check that runs on `kind`, in the order given.
+    pub(crate) fn checking(&self, kind: TargetKind) -> &[&'static Rule] {
+        &self.checking[kind as usize]
     }
 
     /// Every finding id, sorted by id.
@@ -51,5 +65,30 @@ impl Registry {
             Some(close) => format!("unknown rule `{name}`; did you mean `{close}`?"),
             None => format!("unknown rule `{name}` (see `tflint-merge rules`)"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lint::testing::stand_ins::{LOAD_ERROR, MERGE_PROBLEMS, ON_BY_DEFAULT};
+
+    /// The registry indexes its lists by the kinds' discriminants: `ALL` is in their order.
+    #[test]
+    fn rules_are_listed_by_what_they_check() {
+        for (index, kind) in TargetKind::ALL.iter().enumerate() {
+            assert_eq!(*kind as usize, index, "{kind:?}");
+        }
+        let registry = Registry::new(&[&ON_BY_DEFAULT, &MERGE_PROBLEMS, &LOAD_ERROR]);
+        let ids = |kind| -> Vec<&str> {
+            let rules = registry.checking(kind).iter();
+            rules.map(|r| r.id().as_str()).collect()
+        };
+        assert_eq!(
+            ids(TargetKind::View),
+            ["override_noop", "duplicate_definition"]
+        );
+        assert_eq!(ids(TargetKind::Merge), ["override_without_base"]);
+        assert!(ids(TargetKind::Crash).is_empty());
     }
 }

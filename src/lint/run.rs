@@ -11,7 +11,7 @@ use crate::source::{SourceFiles, display_path};
 use super::ignore::IgnoreProblem;
 use super::{
     Check, Context, CrashContext, DirectoryContext, IgnoreContext, MergeContext, ReadContext, Rule,
-    RuleSettings, TreeContext,
+    RuleSettings, TargetKind, TreeContext,
 };
 
 /// What a rule is run on.
@@ -50,6 +50,18 @@ impl Target<'_> {
         }
     }
 
+    fn kind(&self) -> TargetKind {
+        match self {
+            Target::View(_) => TargetKind::View,
+            Target::Directory(_) => TargetKind::Directory,
+            Target::Tree(_) => TargetKind::Tree,
+            Target::Merge(_) => TargetKind::Merge,
+            Target::Read(_) => TargetKind::Read,
+            Target::Ignore(_) => TargetKind::Ignore,
+            Target::Crash(_) => TargetKind::Crash,
+        }
+    }
+
     /// The view of a per-view target.
     fn view(&self) -> Option<View> {
         match self {
@@ -75,7 +87,7 @@ impl Target<'_> {
 
 /// Runs every rule of the settings' registry that applies to `target`, in registry order.
 pub(crate) fn run_rules(target: Target, out: &mut Vec<Diagnostic>) {
-    for rule in target.settings().registry().rules() {
+    for rule in target.settings().registry().checking(target.kind()) {
         run_rule(rule, target, out);
     }
 }
