@@ -14,7 +14,10 @@
 //! - [`helpers`]: queries over contexts, and larger pieces of logic, shared by several rules.
 //!
 //! The engine does not know the list of rules: it is given a [`Registry`] (the rule list lives
-//! in `crate::rules`), so rules depend on the engine and never the other way round.
+//! in `crate::rules`), so rules depend on the engine and never the other way round. What the
+//! engine and the stages before it find themselves (a file that does not parse, a load error
+//! of the merge, an unused ignore, a crash) they report as events, which the rule of each id
+//! words through the same loop.
 
 pub(crate) mod check;
 pub(crate) mod context;
@@ -129,14 +132,15 @@ impl RuleViews {
 #[derive(Clone, Copy)]
 pub(crate) enum Check {
     /// One view of a directory at a time, in the views given, when the view has every file it
-    /// loads (a view with an unreadable or unparsable file is seen by load errors only).
+    /// loads (a view with an unreadable or unparsable file is seen by `Merge` checks only).
     View(RuleViews, fn(&Context, &mut Vec<Diagnostic>)),
     /// Both views of a directory at once (only when both were built): rules that compare them.
     Directory(fn(&DirectoryContext, &mut Vec<Diagnostic>)),
     /// A Terragrunt tree (`terragrunt.hcl` units and the files they reference), once per run.
     Terragrunt(fn(&TreeContext, &mut Vec<Diagnostic>)),
-    /// The load errors the merge of a view found, in every view merged, before the rules of
-    /// the views run: the load errors found while building the effective module.
+    /// The load errors the merge of a view found while building its effective module
+    /// (`MergeContext::problems`), in every view merged, complete or not, before the other
+    /// checks of the directory run.
     Merge(fn(&MergeContext, &mut Vec<Diagnostic>)),
     /// Each problem reading and parsing a file, or walking and listing a directory, wherever a
     /// file is read: in a module directory, a Terragrunt tree, the walk.

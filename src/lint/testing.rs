@@ -184,6 +184,22 @@ pub(crate) fn check_table(rule: &'static Rule, pass: &[Files], fail: &[(Files, u
     }
 }
 
+/// (message, first note, views) of each finding: what the tests of load errors compare, as the
+/// tools' summary and detail per view.
+pub(crate) fn described(found: Vec<Diagnostic>) -> Vec<(String, String, String)> {
+    let describe = |d: Diagnostic| {
+        let note = d.notes.first().cloned().unwrap_or_default();
+        (d.message, note, format!("{:?}", d.views))
+    };
+    found.into_iter().map(describe).collect()
+}
+
+/// The one item of `found`.
+pub(crate) fn only<T: std::fmt::Debug>(found: Vec<T>) -> T {
+    assert_eq!(found.len(), 1, "{found:#?}");
+    found.into_iter().next().expect("one")
+}
+
 fn messages(found: &[Diagnostic]) -> Vec<String> {
     found
         .iter()

@@ -95,45 +95,23 @@ fn unknown_function(ctx: &Context, judgement: &Judgement) -> Diagnostic {
     }
 }
 
-/// The schema load errors of a case, `unsupported_construct` and `unknown_function` alike, for
-/// the tests of both.
-#[cfg(test)]
-pub(super) mod schema_errors {
-    use crate::diagnostic::Diagnostic;
-    use crate::lint::testing::{Files, findings_of};
-
-    /// Both schema load errors.
-    pub(crate) const RULES: [&crate::lint::Rule; 2] =
-        [&super::RULE, &crate::rules::unsupported_construct::RULE];
-
-    /// The schema load errors of a case: (summary, first note, views).
-    pub(crate) fn errors(files: Files) -> Vec<(String, String, String)> {
-        describe(findings_of(&RULES, files))
-    }
-
-    pub(crate) fn describe(found: Vec<Diagnostic>) -> Vec<(String, String, String)> {
-        found
-            .into_iter()
-            .map(|d| {
-                let note = d.notes.first().cloned().unwrap_or_default();
-                (d.message, note, format!("{:?}", d.views))
-            })
-            .collect()
-    }
-
-    pub(crate) fn one(files: Files) -> (String, String, String) {
-        let found = errors(files);
-        assert_eq!(found.len(), 1, "{found:#?}");
-        found.into_iter().next().expect("one")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use crate::lint::directory::TargetVersions;
-    use crate::lint::testing::{Files, findings, findings_targeting};
+    use crate::lint::testing::{Files, described, findings, findings_of, findings_targeting, only};
 
-    use super::schema_errors::{errors, one};
+    use crate::rules::unsupported_construct;
+
+    /// The schema load errors of a case, (summary, first note, views): one judgement gives
+    /// either, so their tests look at both.
+    fn errors(files: Files) -> Vec<(String, String, String)> {
+        let rules = [&super::RULE, &unsupported_construct::RULE];
+        described(findings_of(&rules, files))
+    }
+
+    fn one(files: Files) -> (String, String, String) {
+        only(errors(files))
+    }
 
     /// A module that may call the `aws` provider's functions.
     const REQUIRES_AWS: &str = "terraform {\n  required_providers {\n    aws = {\n      source = \

@@ -184,8 +184,22 @@ fn kind_word(kind: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use crate::lint::directory::TargetVersions;
-    use crate::lint::testing::{Files, findings, findings_targeting, findings_targeting_of};
-    use crate::rules::unknown_function::schema_errors::{RULES, describe, errors, one};
+    use crate::lint::testing::{
+        Files, described, findings, findings_of, findings_targeting, findings_targeting_of, only,
+    };
+    use crate::rules::unknown_function;
+
+    /// Both schema load errors: one judgement gives either, so their tests look at both.
+    const SCHEMA: [&crate::lint::Rule; 2] = [&super::RULE, &unknown_function::RULE];
+
+    /// The schema load errors of a case, (summary, first note, views).
+    fn errors(files: Files) -> Vec<(String, String, String)> {
+        described(findings_of(&SCHEMA, files))
+    }
+
+    fn one(files: Files) -> (String, String, String) {
+        only(errors(files))
+    }
 
     #[test]
     fn unknown_top_level_blocks_and_arguments() {
@@ -272,7 +286,7 @@ mod tests {
             opentofu: Some(opentofu.into()),
         };
         let all = |t: TargetVersions| {
-            describe(findings_targeting_of(&RULES, &[("main.tf", variable)], t))
+            described(findings_targeting_of(&SCHEMA, &[("main.tf", variable)], t))
         };
         let refused = all(targets("~> 1.9.0", "~> 1.10.0"));
         assert_eq!(refused.len(), 2, "{refused:#?}"); // one per view: each names its own release
