@@ -1,18 +1,28 @@
 #!/usr/bin/env bash
 # Scaffolds a new rule: scripts/new_rule.sh ID
+# or a new load error of Terraform/OpenTofu: scripts/new_rule.sh --load-error ID
 #
 # Creates src/rules/ID.rs (the one rule shape: metadata, a check that finds nothing yet, one
 # diagnostic function, PASS/FAIL tables whose fail case expects a finding, so the rule's test
 # fails until the check is written), rules/ID.md (every section the doc test wants, one fail and
 # one pass example) and registers the rule in src/rules/mod.rs (`mod ID;` and `&ID::RULE,`, in
-# alphabetical order). See CONTRIBUTING.md, "Adding a rule".
+# alphabetical order). A load error is declared `kind: LoadError` (always an error, always on)
+# and its doc has the load errors' summary line and configuration. Those three files are all a
+# load error touches; a rule is also added to README.md's list of findings. See CONTRIBUTING.md,
+# "Adding a rule".
 set -euo pipefail
 
 usage() {
-  echo "usage: scripts/new_rule.sh ID   (ID in snake_case, e.g. override_unused_local)" >&2
+  echo "usage: scripts/new_rule.sh [--load-error] ID" >&2
+  echo "  (ID in snake_case, e.g. override_unused_local; --load-error for a load error)" >&2
   exit 2
 }
 
+load_error=false
+if [ $# -eq 2 ] && [ "$1" = --load-error ]; then
+  load_error=true
+  shift
+fi
 [ $# -eq 1 ] || usage
 id=$1
 cd "$(dirname "$0")/.."
@@ -27,8 +37,8 @@ for path in "src/rules/$id.rs" "rules/$id.md"; do
     exit 1
   fi
 done
-if grep -q "\"$id\"" src/diagnostic/id.rs; then
-  echo "error: \`$id\` is already a finding id (src/diagnostic/id.rs)" >&2
+if grep -rq "id: \"$id\"," src/rules; then
+  echo "error: \`$id\` is already a finding id (src/rules)" >&2
   exit 1
 fi
 if grep -qE "^mod $id;|&$id::RULE," src/rules/mod.rs; then
@@ -39,6 +49,60 @@ fi
 summary="TODO what the rule finds, in lower case without a full stop"
 
 # --- the rule ------------------------------------------------------------------------------
+if $load_error; then
+cat > "src/rules/$id.rs" <<EOF
+//! TODO(new_rule): one paragraph: what Terraform and OpenTofu refuse to load, where their code
+//! does (e.g. hashicorp/terraform \`internal/configs/...\`), and from which releases.
+
+use crate::diagnostic::Diagnostic;
+use crate::source::Span;
+
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
+
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "$id",
+    kind: LoadError,
+    summary: "$summary",
+    check: Check::View(RuleViews::Both, check),
+};
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    // TODO(new_rule): find what the tools refuse in \`ctx\` (the blocks of the view's files as
+    // the tools decode each one, \`crate::lint::helpers::top_level_blocks(ctx)\`; the merged
+    // module \`ctx.module\`; the targeted releases \`ctx.targets\`) and push one finding per place
+    // with \`out.push(${id}_diagnostic(ctx, span))\`.
+    let found: Vec<Span> = Vec::new();
+    for span in found {
+        out.push(${id}_diagnostic(ctx, span));
+    }
+}
+
+/// \`TODO(new_rule): the tools' summary\`
+fn ${id}_diagnostic(ctx: &Context, span: Span) -> Diagnostic {
+    ctx.finding(&RULE, "TODO(new_rule): the tools' summary, as they print it")
+        .at(ctx.files, span, "TODO(new_rule): the label")
+        .with_note("TODO(new_rule): the tools' detail, as they print it")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::testing::{Files, check_table};
+
+    const PASS: &[Files] = &[&[("main.tf", "resource \"terraform_data\" \"good\" {}\n")]];
+
+    // TODO(new_rule): a module the tools refuse, as in the doc's fail example.
+    const FAIL: &[(Files, usize)] = &[(
+        &[("main.tf", "resource \"terraform_data\" \"bad\" {}\n")],
+        1,
+    )];
+
+    #[test]
+    fn table() {
+        check_table(&super::RULE, PASS, FAIL);
+    }
+}
+EOF
+else
 cat > "src/rules/$id.rs" <<EOF
 //! TODO(new_rule): one paragraph: what the rule catches and why it matters.
 
@@ -93,6 +157,7 @@ mod tests {
     }
 }
 EOF
+fi
 
 # A long id makes long lines: let rustfmt lay the new file out as `cargo fmt` would.
 if command -v rustfmt > /dev/null; then
@@ -100,10 +165,30 @@ if command -v rustfmt > /dev/null; then
 fi
 
 # --- the doc -------------------------------------------------------------------------------
+if $load_error; then
+  summary_line="TODO what the tools refuse, in lower case without a full stop. Severity: error. \
+Always on (this is a load error of Terraform/OpenTofu)."
+  configuration="None: Terraform/OpenTofu refuse to load the module, so this finding is always \
+reported."
+else
+  summary_line="TODO what the rule finds, in lower case without a full stop. Severity: warning. \
+On by default."
+  configuration=$(cat <<EOF
+On by default, at severity warning. In \`.tflint-merge.yaml\`:
+
+\`\`\`yaml
+rules:
+  $id: notice   # or error, warning, off
+\`\`\`
+
+On the command line: \`--disable-rule $id\`. The rule has no options.
+EOF
+)
+fi
 cat > "rules/$id.md" <<EOF
 # $id
 
-TODO what the rule finds, in lower case without a full stop. Severity: warning. On by default.
+$summary_line
 
 ## What it does
 
@@ -136,14 +221,7 @@ TODO(new_rule): how to fix it.
 
 ## Configuration
 
-On by default, at severity warning. In \`.tflint-merge.yaml\`:
-
-\`\`\`yaml
-rules:
-  $id: notice   # or error, warning, off
-\`\`\`
-
-On the command line: \`--disable-rule $id\`. The rule has no options.
+$configuration
 EOF
 
 # --- the registration ----------------------------------------------------------------------
@@ -174,11 +252,22 @@ text = insert_sorted(
 open(path, "w").write(text)
 PY
 
+if $load_error; then
+  what="the summary in declare_rule!"
+  readme="  3. README.md: nothing to add (it names some load errors, \`tflint-merge rules\` all).
+     A load error the merge finds (while it appends and merges blocks) is a MergeProblem
+     variant (src/module/merge/problems.rs) that the merge reports and the rule's
+     Check::Merge words: see CONTRIBUTING.md."
+else
+  what="the summary, severity and default in declare_rule!"
+  readme="  3. README.md: add \`$id\` (with its default severity) to the list under \"## Findings\"
+     (cargo test --test readme checks it)."
+fi
 cat <<EOF
 Created src/rules/$id.rs and rules/$id.md, and registered the rule in src/rules/mod.rs.
 
 Next:
-  1. src/rules/$id.rs: the summary, severity and default in declare_rule!, the check (the
+  1. src/rules/$id.rs: $what, the check (the
      TODO(new_rule) comments), the message of ${id}_diagnostic, and the PASS/FAIL tables.
      Until the check finds something, its test fails:
        cargo test --lib rules::$id
@@ -188,8 +277,7 @@ Next:
        cargo test --test rule_docs
      and the first run of a new doc's fail examples writes a snapshot to review:
        cargo insta review   (tests/snapshots/rule_docs__$id.snap)
-  3. README.md: add \`$id\` (with its default severity) to the list under "## Findings"
-     (cargo test --test readme checks it).
+$readme
   4. Before committing: cargo test, cargo fmt --check, cargo clippy --all-targets -- -D warnings.
      No TODO(new_rule) may be left: grep -rn 'TODO(new_rule)' src rules
 EOF

@@ -1,5 +1,6 @@
 //! The crate's shape, checked: the top-level modules under `src/` form no cycle, files are read
-//! in one place, rules run in one loop, and finding ids are made in one place. Each check reads
+//! in one place, rules run in one loop, finding ids are made in one place, and every finding id
+//! is a rule file named by its id. Each check reads
 //! the source as text (comments skipped), so a change that breaks the shape fails here with the
 //! file and line to look at.
 
@@ -171,8 +172,9 @@ fn rules_run_in_one_loop() {
 
 #[test]
 fn finding_ids_are_made_in_one_place() {
-    // Load-error and engine ids are constants of `diagnostic::ids`; a rule's id is made by
-    // `declare_rule!` from its literal. Nowhere else does a string become an id.
+    // Every id is made by `declare_rule!` from its literal, in its rule's file (the one id made
+    // in `diagnostic/id.rs` is for the tests of the stages before the rules). Nowhere else does
+    // a string become an id.
     let found = found_outside(&["finding_id!(\""], &["diagnostic/id.rs"]);
     assert!(
         found.is_empty(),
@@ -185,4 +187,47 @@ fn finding_ids_are_made_in_one_place() {
         "ids made without finding_id!:\n{}",
         found.join("\n")
     );
+}
+
+#[test]
+fn every_finding_id_is_a_rule_file_named_by_it() {
+    // `src/rules/<id>.rs` declares the id `<id>` (a rule, a load error or an engine finding) and
+    // `src/rules/mod.rs` registers it; `declare_rule!` is used nowhere else but in the engine's
+    // stand-ins for its own tests.
+    let code = code();
+    let text_of = |file: &str| -> String {
+        let lines = &code.iter().find(|(f, _)| f == file).expect("a file").1;
+        lines.iter().map(|(_, line)| format!("{line}\n")).collect()
+    };
+    let list = text_of("rules/mod.rs");
+    let mut problems = Vec::new();
+    let mut rule_files = 0;
+    for (file, _) in &code {
+        let Some(id) = file
+            .strip_prefix("rules/")
+            .and_then(|f| f.strip_suffix(".rs"))
+            .filter(|id| *id != "mod" && !id.contains('/'))
+        else {
+            continue;
+        };
+        rule_files += 1;
+        let text = text_of(file);
+        if !text.contains(&format!("declare_rule! {{\n    id: \"{id}\",")) {
+            problems.push(format!("src/{file}: does not declare the id `{id}`"));
+        }
+        for registered in [format!("mod {id};"), format!("&{id}::RULE,")] {
+            if !list.lines().any(|line| line.trim() == registered) {
+                problems.push(format!("src/rules/mod.rs: no `{registered}`"));
+            }
+        }
+    }
+    let allowed = ["lint/mod.rs", "lint/testing.rs"];
+    let outside = found_outside(&["declare_rule! {"], &allowed);
+    problems.extend(
+        outside
+            .into_iter()
+            .filter(|line| !line.starts_with("src/rules/")),
+    );
+    assert!(rule_files > 60, "{rule_files} rule files");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

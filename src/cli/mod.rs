@@ -9,7 +9,7 @@ mod config;
 mod fix;
 mod server;
 
-use crate::diagnostic::{Diagnostic, Finding, Severity, Views, escape, ids};
+use crate::diagnostic::{Diagnostic, Finding, Severity, Views, escape};
 use crate::input::discover;
 use crate::input::overlay::Overlay;
 use crate::input::read::DEFAULT_MAX_FILE_BYTES;
@@ -17,6 +17,7 @@ use crate::knowledge::View;
 use crate::knowledge::releases;
 use crate::lint::check::{RunResult, discover_and_check, whole};
 use crate::lint::directory::{self, Options, TargetVersions, ViewSelection};
+use crate::lint::run::read_findings;
 use crate::lint::targets::{range_text, releases_admitted_by};
 use crate::lint::{Fixes, RuleSettings, registry::Registry};
 use crate::module::print::{PrintFormat, print};
@@ -578,7 +579,7 @@ fn check(args: CheckArgs) -> i32 {
             &paths,
             options.max_file_bytes,
         );
-        let io_error = run.findings.iter().any(|d| d.rule == ids::IO_ERROR);
+        let io_error = run.findings.iter().any(|d| d.rule == rules::IO_ERROR.id());
         return show_diff(&planned, passes, io_error, habits.quiet);
     }
     let mut fix_failed = false;
@@ -905,7 +906,7 @@ fn exit_code<F: Finding>(findings: &[F], fail_on: SeverityArg) -> i32 {
         SeverityArg::Warning => Severity::Warning,
         SeverityArg::Notice => Severity::Notice,
     };
-    if findings.iter().any(|f| f.rule() == ids::IO_ERROR) {
+    if findings.iter().any(|f| f.rule() == rules::IO_ERROR.id()) {
         EXIT_ERROR
     } else if findings.iter().any(|f| f.severity() >= threshold) {
         EXIT_FINDINGS
@@ -978,9 +979,10 @@ fn graph(args: GraphArgs) -> i32 {
     );
     // Files that could not be read or parsed are in the graph without their references: say
     // so on stderr, and in the exit status, as `merged` does for a module it cannot build.
-    let problems: Vec<&Diagnostic> = tree
+    let settings = RuleSettings::defaults(rules::registry());
+    let problems: Vec<Diagnostic> = tree
         .live_file_indexes()
-        .flat_map(|f| &tree.files[f].diagnostics)
+        .flat_map(|f| read_findings(&tree.files[f].problems, &tree.sources, &settings))
         .filter(|d| d.severity == Severity::Error)
         .collect();
     for d in &problems {
@@ -993,7 +995,7 @@ fn graph(args: GraphArgs) -> i32 {
         GraphFormat::Json => json(&graph),
     };
     match print_or_broken_pipe(&text) {
-        EXIT_CLEAN if problems.iter().any(|d| d.rule == ids::IO_ERROR) => EXIT_ERROR,
+        EXIT_CLEAN if problems.iter().any(|d| d.rule == rules::IO_ERROR.id()) => EXIT_ERROR,
         EXIT_CLEAN if !problems.is_empty() => EXIT_FINDINGS,
         status => status,
     }
@@ -1002,7 +1004,7 @@ fn graph(args: GraphArgs) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::read::INJECT_PANIC;
+    use crate::input::read::{DirectoryStep, INJECT_PANIC, ReadProblem};
     use crate::lint::check::check_all;
     use crate::source::display_path;
     use std::collections::BTreeSet;
@@ -1094,10 +1096,11 @@ mod tests {
             let mut found = discover::discover(&given, &discover::Excludes::default(), true);
             // A walk problem (discovery cannot be made to fail here), sorted among the
             // directories' findings.
-            let path = display_path(&root.path().join("b"));
-            found
-                .diagnostics
-                .push(Diagnostic::error(ids::IO_ERROR, "cannot read directory").at_path(path));
+            found.problems.push(ReadProblem::Directory {
+                path: display_path(&root.path().join("b")),
+                step: DirectoryStep::List,
+                error: "Permission denied (os error 13)".into(),
+            });
             found
         };
         let settings = RuleSettings::defaults(rules::registry());

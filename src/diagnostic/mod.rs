@@ -11,7 +11,9 @@ pub mod fix;
 mod id;
 pub use fix::{Applicability, Fix};
 pub use id::FindingId;
-pub(crate) use id::{finding_id, ids};
+#[cfg(test)]
+pub(crate) use id::TEST_ID;
+pub(crate) use id::finding_id;
 
 /// How serious a finding is. Ordered: `Notice < Warning < Error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -388,7 +390,7 @@ mod tests {
     #[test]
     fn merge_sorted_is_the_stable_sort_of_the_concatenation() {
         let finding = |path: &str, message: &str, note: usize| {
-            Diagnostic::error(ids::IO_ERROR, message)
+            Diagnostic::error(TEST_ID, message)
                 .at_path(path)
                 .with_note(note.to_string())
         };

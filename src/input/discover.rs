@@ -16,12 +16,12 @@ use std::sync::Arc;
 
 use globset::{GlobSet, GlobSetBuilder};
 
-use crate::diagnostic::{Diagnostic, ids};
 use crate::knowledge::files::{classify, is_terragrunt_entry as is_terragrunt_unit_name};
 use crate::source::{absolute, display_path};
 
 use super::gitignore::GitIgnores;
 use super::listing::Listing;
+use super::read::{DirectoryStep, ReadProblem};
 
 /// The module directories found, in sorted order, and what went wrong on the way.
 #[derive(Debug, Default)]
@@ -37,8 +37,8 @@ pub(crate) struct Discovery {
     pub(crate) listings: Vec<Option<Box<Listing>>>,
     /// The Terragrunt units (`terragrunt.hcl` files) found, in sorted order.
     pub(crate) terragrunt: Vec<PathBuf>,
-    /// Walk problems (unreadable directories), as `io_error` findings.
-    pub(crate) diagnostics: Vec<Diagnostic>,
+    /// Walk problems (unreadable directories), for `io_error` findings.
+    pub(crate) problems: Vec<ReadProblem>,
     /// What the walk skipped and why (a symlink back to a directory above it, a directory
     /// reached twice), for the user but not findings: the tools never walk directories, so
     /// these say nothing about a module.
@@ -360,8 +360,8 @@ impl Walker<'_> {
         let canonical: Arc<Path> = match canonical.map_or_else(|| dir.canonicalize(), Ok) {
             Ok(c) => Arc::from(c),
             Err(error) => {
-                let message = format!("cannot resolve directory: {error}");
-                out.diagnostics.push(io_error(dir, &message));
+                let problem = unreadable(dir, DirectoryStep::Resolve, &error);
+                out.problems.push(problem);
                 return;
             }
         };
@@ -386,7 +386,7 @@ impl Walker<'_> {
             }
             return;
         }
-        let Some((names, listing)) = read_entries(dir, &mut out.diagnostics) else {
+        let Some((names, listing)) = read_entries(dir, &mut out.problems) else {
             return;
         };
         // Found before the directories below it, so that the walk finds them in sorted order.
@@ -468,15 +468,15 @@ type Units = BTreeMap<PathBuf, Option<Arc<Path>>>;
 
 /// The entries of `dir` in the order of their paths, and its listing: none
 /// if an entry could not be read, so that the check of the directory reads it again. `None`
-/// if the directory cannot be read; the problems are `diagnostics`.
+/// if the directory cannot be read; the problems are `problems`.
 fn read_entries(
     dir: &Path,
-    diagnostics: &mut Vec<Diagnostic>,
+    problems: &mut Vec<ReadProblem>,
 ) -> Option<(Vec<DirEntry>, Option<Listing>)> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(error) => {
-            diagnostics.push(io_error(dir, &format!("cannot read directory: {error}")));
+            problems.push(unreadable(dir, DirectoryStep::List, &error));
             return None;
         }
     };
@@ -498,10 +498,7 @@ fn read_entries(
             }
             Err(error) => {
                 listing = None;
-                diagnostics.push(io_error(
-                    dir,
-                    &format!("cannot read directory entry: {error}"),
-                ));
+                problems.push(unreadable(dir, DirectoryStep::ListEntry, &error));
             }
         }
     }
@@ -612,8 +609,9 @@ impl Kind {
     }
 }
 
-fn io_error(path: &Path, message: &str) -> Diagnostic {
-    Diagnostic::error(ids::IO_ERROR, message).at_path(display_path(path))
+fn unreadable(path: &Path, step: DirectoryStep, error: &std::io::Error) -> ReadProblem {
+    let (path, error) = (display_path(path), error.to_string());
+    ReadProblem::Directory { path, step, error }
 }
 
 #[cfg(test)]
@@ -690,7 +688,7 @@ mod tests {
         ]);
         let found = discover(&[t.path().to_path_buf()], &Excludes::default(), true);
         assert_eq!(rel(t.path(), &found.dirs), ["a", "a/sub", "b"]);
-        assert!(found.diagnostics.is_empty());
+        assert!(found.problems.is_empty());
     }
 
     #[test]
@@ -746,7 +744,7 @@ mod tests {
         std::os::unix::fs::symlink(t.path().join("a"), t.path().join("a/loop")).expect("symlink");
         let found = discover(&[t.path().to_path_buf()], &Excludes::default(), true);
         assert_eq!(rel(t.path(), &found.dirs), ["a"]);
-        assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
+        assert!(found.problems.is_empty(), "{:?}", found.problems);
         assert_eq!(found.notes.len(), 1);
         assert!(
             found.notes[0].contains("a/loop: a symlink back to"),
@@ -893,7 +891,7 @@ mod tests {
             "{:?}",
             rel(t.path(), &found.dirs)
         );
-        assert!(found.diagnostics.is_empty());
+        assert!(found.problems.is_empty());
         assert!(
             elapsed < std::time::Duration::from_secs(1),
             "took {elapsed:?}"

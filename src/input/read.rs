@@ -4,12 +4,13 @@
 //!
 //! Reading is split in two so that Terragrunt can read and parse a wave of files in parallel:
 //! [`read_and_parse`] touches only the file, [`Read::into_file`] then records the text in the
-//! directory's [`SourceFiles`] and turns problems into findings.
+//! directory's [`SourceFiles`] and says what went wrong as [`ReadProblem`]s, which the rule of
+//! each id words (`syntax_error`, `parse_limit`, `read_error`, `io_error`,
+//! `duplicate_definition`).
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
-use crate::diagnostic::{Diagnostic, ids};
 use crate::input::overlay::Overlay;
 use crate::source::{FileId, SourceFile, SourceFiles, Span, Syntax, display_path};
 use crate::syntax::{self, File, Parsed};
@@ -18,7 +19,8 @@ use crate::syntax::{self, File, Parsed};
 /// about 80 bytes of memory per byte of input, so a 16 MiB file needs over 1 GiB.
 pub(crate) const DEFAULT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
-const MIB: f64 = 1024.0 * 1024.0;
+/// Bytes in a MiB, as sizes are shown.
+pub(crate) const MIB: f64 = 1024.0 * 1024.0;
 
 /// In test builds only, reading a file of this name panics.
 #[cfg(test)]
@@ -33,23 +35,85 @@ pub(crate) enum Reader {
     Terragrunt,
 }
 
-impl Reader {
-    fn skipped_note(self) -> &'static str {
-        match self {
-            Reader::Module => {
-                "This file contributes nothing: the directory's other files are still loaded and \
-                 merged, as the tools do, and their load errors reported (except an override's \
-                 missing base, which this file may define); rules do not run on the views that \
-                 load this file."
-            }
-            Reader::Terragrunt => "The Terragrunt checks of this file were skipped.",
-        }
-    }
+/// What went wrong reading or parsing a file, or walking or listing a directory, as data. Each
+/// variant names the id whose rule words it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ReadProblem {
+    /// `duplicate_definition`: an argument set twice in one body, found while parsing
+    /// (`Attribute redefined`, in JSON `Duplicate argument`).
+    AttributeRedefined {
+        syntax: Syntax,
+        name: String,
+        first: Span,
+        again: Span,
+    },
+    /// `syntax_error`: the file does not parse. `summary` is what the tools call it, `message`
+    /// the parser's own detail.
+    Syntax {
+        summary: &'static str,
+        message: String,
+        at: Span,
+        reader: Reader,
+    },
+    /// `parse_limit`: the text is beyond a limit of this tool's parser (nesting depth,
+    /// backtracking), not necessarily of the tools'.
+    ParseLimit {
+        message: String,
+        at: Span,
+        reader: Reader,
+    },
+    /// `read_error`: the file is not UTF-8; `at` is its first invalid byte.
+    NotUtf8 { at: Span, reader: Reader },
+    /// `read_error`: not a regular file (a directory, FIFO, socket or device); `kind` says which,
+    /// as [`ReadFailure::NotRegular`] does.
+    NotRegular {
+        path: String,
+        kind: &'static str,
+        reader: Reader,
+    },
+    /// `read_error`: larger than the limit.
+    TooLarge {
+        path: String,
+        bytes: u64,
+        limit: u64,
+        reader: Reader,
+    },
+    /// `read_error`: a configuration file whose name is not UTF-8 (shown lossily).
+    NameNotUtf8 { path: String },
+    /// `io_error`: the file could not be read.
+    Unreadable { path: String, error: String },
+    /// `io_error`: a directory could not be walked or listed.
+    Directory {
+        path: String,
+        step: DirectoryStep,
+        error: String,
+    },
+}
 
-    fn utf8_note(self) -> &'static str {
+/// What could not be done with a directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DirectoryStep {
+    /// Finding its canonical path.
+    Resolve,
+    /// Listing its entries.
+    List,
+    /// Reading one of its entries.
+    ListEntry,
+}
+
+impl ReadProblem {
+    /// The file or directory the problem is about, as findings show it.
+    pub(crate) fn shown(&self, files: &SourceFiles) -> String {
         match self {
-            Reader::Module => "Terraform and OpenTofu read configuration files as UTF-8.",
-            Reader::Terragrunt => "Terragrunt reads configuration files as UTF-8.",
+            ReadProblem::AttributeRedefined { again: at, .. }
+            | ReadProblem::Syntax { at, .. }
+            | ReadProblem::ParseLimit { at, .. }
+            | ReadProblem::NotUtf8 { at, .. } => files.get(at.file).display.clone(),
+            ReadProblem::NotRegular { path, .. }
+            | ReadProblem::TooLarge { path, .. }
+            | ReadProblem::NameNotUtf8 { path }
+            | ReadProblem::Unreadable { path, .. }
+            | ReadProblem::Directory { path, .. } => path.clone(),
         }
     }
 }
@@ -259,7 +323,7 @@ pub(crate) struct LoadedSource {
     /// The syntax tree, when the file was read and parsed.
     pub(crate) parsed: Option<File>,
     /// Read and syntax errors, repeated attributes.
-    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) problems: Vec<ReadProblem>,
     /// Whether reading or parsing failed: checks that need the whole file are skipped.
     pub(crate) broken: bool,
     /// Bytes of text read.
@@ -268,113 +332,74 @@ pub(crate) struct LoadedSource {
 
 impl Read {
     /// Records the text under the name `shown` (the id given to [`read_and_parse`] must be the
-    /// next id of `files`) and turns what went wrong into findings.
+    /// next id of `files`) and says what went wrong.
     pub(crate) fn into_file(
         self,
         shown: PathBuf,
         files: &mut SourceFiles,
         reader: Reader,
     ) -> LoadedSource {
-        let display = display_path(&shown);
+        let path = display_path(&shown);
         let mut out = LoadedSource::default();
         match self {
             Read::Parsed { text, parsed } => {
                 out.bytes = text.len() as u64;
                 let id = files.add(SourceFile::new(shown, text));
                 out.id = Some(id);
-                out.diagnostics.extend(
-                    parsed
-                        .duplicate_attributes
-                        .iter()
-                        .map(|duplicate| attribute_redefined(files, duplicate)),
-                );
+                let duplicates = parsed.duplicate_attributes.iter();
+                out.problems
+                    .extend(duplicates.map(|duplicate| ReadProblem::AttributeRedefined {
+                        syntax: duplicate.syntax,
+                        name: duplicate.name.clone(),
+                        first: duplicate.first,
+                        again: duplicate.second,
+                    }));
                 match parsed.file {
                     Ok(file) => out.parsed = Some(file),
-                    Err(error) => out.fail(syntax_error(files, &error, reader)),
+                    Err(error) if error.beyond_tool_limit => out.fail(ReadProblem::ParseLimit {
+                        message: error.message.trim().to_string(),
+                        at: error.span,
+                        reader,
+                    }),
+                    Err(error) => out.fail(ReadProblem::Syntax {
+                        summary: error.summary,
+                        message: error.message.trim().to_string(),
+                        at: error.span,
+                        reader,
+                    }),
                 }
             }
             Read::NotUtf8 { lossy, valid_up_to } => {
                 let id = files.add(SourceFile::new(shown, lossy));
                 out.id = Some(id);
-                let span = Span::new(id, valid_up_to..valid_up_to + 1);
-                out.fail(not_utf8(files, span, reader));
+                let at = Span::new(id, valid_up_to..valid_up_to + 1);
+                out.fail(ReadProblem::NotUtf8 { at, reader });
             }
-            Read::Unreadable(ReadFailure::NotRegular(kind)) => out.fail(
-                Diagnostic::error(
-                    ids::READ_ERROR,
-                    format!(
-                        "Failed to read file: {}",
-                        ReadFailure::NotRegular(kind).describe()
-                    ),
-                )
-                .at_path(display)
-                .with_note(reader.skipped_note()),
-            ),
+            Read::Unreadable(ReadFailure::NotRegular(kind)) => {
+                out.fail(ReadProblem::NotRegular { path, kind, reader })
+            }
             Read::Unreadable(ReadFailure::TooLarge { bytes, limit }) => {
-                out.fail(too_large(display, bytes, limit, reader))
+                out.fail(ReadProblem::TooLarge {
+                    path,
+                    bytes,
+                    limit,
+                    reader,
+                })
             }
-            Read::Unreadable(ReadFailure::Io(error)) => out.fail(
-                Diagnostic::error(ids::IO_ERROR, format!("Failed to read file: {error}"))
-                    .at_path(display),
-            ),
+            Read::Unreadable(ReadFailure::Io(error)) => out.fail(ReadProblem::Unreadable {
+                path,
+                error: error.to_string(),
+            }),
         }
         out
     }
 }
 
 impl LoadedSource {
-    fn fail(&mut self, diagnostic: Diagnostic) {
-        self.diagnostics.push(diagnostic);
+    fn fail(&mut self, problem: ReadProblem) {
+        self.problems.push(problem);
         self.broken = true;
     }
-}
-
-fn attribute_redefined(files: &SourceFiles, duplicate: &syntax::DuplicateAttribute) -> Diagnostic {
-    let summary = match duplicate.syntax {
-        Syntax::Native => "Attribute redefined",
-        Syntax::Json | Syntax::TerragruntJson => "Duplicate argument",
-    };
-    let note = format!(
-        "The argument \"{}\" was already set. Each argument may be set only once.",
-        duplicate.name
-    );
-    Diagnostic::error(ids::DUPLICATE_DEFINITION, summary)
-        .at(files, duplicate.second, "defined again here")
-        .with_label(files, duplicate.first, "first defined here")
-        .with_note(note)
-}
-
-fn syntax_error(files: &SourceFiles, error: &syntax::SyntaxError, reader: Reader) -> Diagnostic {
-    if error.beyond_tool_limit {
-        return Diagnostic::error(ids::PARSE_LIMIT, error.message.trim().to_string())
-            .at(files, error.span, "beyond the parser's limit here")
-            .with_note(PARSE_LIMIT_NOTE)
-            .with_note(reader.skipped_note());
-    }
-    Diagnostic::error(ids::SYNTAX_ERROR, error.summary)
-        .at(files, error.span, error.message.trim())
-        .with_note(reader.skipped_note())
-}
-
-const PARSE_LIMIT_NOTE: &str = "This is a limit of tflint-merge, not necessarily an error in \
-    the file: Terraform and OpenTofu may accept it.";
-
-fn not_utf8(files: &SourceFiles, span: Span, reader: Reader) -> Diagnostic {
-    Diagnostic::error(ids::READ_ERROR, "file is not valid UTF-8")
-        .at(files, span, "invalid byte sequence here")
-        .with_note(reader.utf8_note())
-}
-
-fn too_large(display: String, bytes: u64, limit: u64, reader: Reader) -> Diagnostic {
-    let message = format!(
-        "file too large to check: {:.1} MiB (the limit is {:.1} MiB)",
-        bytes as f64 / MIB,
-        limit as f64 / MIB
-    );
-    Diagnostic::error(ids::READ_ERROR, message)
-        .at_path(display)
-        .with_note(reader.skipped_note())
-        .with_help("raise the limit with --max-file-size MIB, or exclude the file's directory")
 }
 
 #[cfg(test)]

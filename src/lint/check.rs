@@ -20,7 +20,7 @@ use crate::terragrunt::paths::absolute;
 
 use super::directory::{Discovered, Options, check_listed_directory, name_views};
 use super::preload::Preload;
-use super::run::internal_error;
+use super::run::{Crash, CrashPlace, directory_crashed, panic_message, read_findings};
 use super::tree::{TreeResult, check_tree};
 
 /// What a run found, in output order, and what it covered. `F` is what the run keeps of each
@@ -145,7 +145,12 @@ fn check_found<F: Finding + Send + 'static>(
             (half.par_iter().with_max_len(1)).for_each(|entry| run.check(entry));
         }
     });
-    let discovered = kept(std::mem::take(&mut found.diagnostics));
+    let walk_problems = std::mem::take(&mut found.problems);
+    let discovered = kept(read_findings(
+        &walk_problems,
+        &Default::default(),
+        &options.settings,
+    ));
     let run = RunResult {
         parsed_apart: shared.parsed_apart(),
         ..collect(&ahead, &kept, discovered, tree.unwrap_or_default())
@@ -558,7 +563,11 @@ fn check_directory_isolated(
     })) {
         // The directory's files and modules go here, when it is done.
         Ok(result) => (result.diagnostics, result.files.len(), result.bytes),
-        Err(panic) => (vec![crashed(display_path(dir), panic)], 0, 0),
+        Err(panic) => (
+            directory_crashed(display_path(dir), panic, &options.settings),
+            0,
+            0,
+        ),
     }
 }
 
@@ -581,28 +590,24 @@ fn check_tree_isolated(
             .and_then(|u| u.parent())
             .unwrap_or(Path::new("."));
         TreeResult {
-            diagnostics: vec![crashed(display_path(root), panic)],
+            diagnostics: directory_crashed(display_path(root), panic, &options.settings),
             ..TreeResult::default()
         }
     })
 }
 
-/// Runs `work` on `path`, turning a panic into its `internal_error`: for callers outside a run
-/// (the language server) that must outlive a crash, which they then report.
-pub(crate) fn guarded<T>(path: &Path, work: impl FnOnce() -> T) -> Result<T, Box<Diagnostic>> {
-    let crash = |panic| Box::new(crashed(display_path(path), panic));
+/// Runs `work` on `path`, turning a panic into the crash `internal_error` reports: for callers
+/// outside a run (the language server) that must outlive a crash, which they then report.
+pub(crate) fn guarded<T>(path: &Path, work: impl FnOnce() -> T) -> Result<T, Box<Crash>> {
+    let crash = |panic: Box<dyn std::any::Any + Send>| {
+        Box::new(Crash {
+            path: display_path(path),
+            message: panic_message(&*panic),
+            place: CrashPlace::Directory,
+            views: crate::diagnostic::Views::NONE,
+        })
+    };
     catch_unwind(AssertUnwindSafe(work)).map_err(crash)
-}
-
-fn crashed(path: String, panic: Box<dyn std::any::Any + Send>) -> Diagnostic {
-    let note = "Checking this directory crashed, so none of its findings are reported; the \
-                other directories were checked. Please report this as a bug.";
-    internal_error(
-        "internal error while checking this directory",
-        panic,
-        path,
-        note.into(),
-    )
 }
 
 #[cfg(test)]
@@ -611,7 +616,6 @@ mod tests {
     use crate::input::discover::discover;
     use crate::lint::RuleSettings;
     use crate::lint::directory::{ViewSelection, check_directory};
-    use crate::lint::registry::Registry;
 
     #[test]
     fn lexically_normal_paths() {
@@ -688,8 +692,8 @@ mod tests {
     }
 
     fn options() -> Options {
-        // No rule registered: the engine's own checks, `legacy_module_meta_argument` among them.
-        let registry: &'static Registry = Box::leak(Box::new(Registry::new(&[])));
+        // Stand-ins for the loading stages' findings, `legacy_module_meta_argument` among them.
+        let registry = crate::lint::testing::stand_ins::loading();
         Options::new(ViewSelection::Both, RuleSettings::defaults(registry))
     }
 
@@ -856,8 +860,8 @@ mod tests {
             max,
             overlay,
         );
-        let rules: BTreeSet<&str> = alone.diagnostics.iter().map(|d| d.rule.as_str()).collect();
-        assert_eq!(rules, BTreeSet::from(["read_error", "syntax_error"]));
+        let problems: BTreeSet<&str> = (alone.diagnostics.iter()).map(|d| &*d.message).collect();
+        assert_eq!(problems, BTreeSet::from(["NotUtf8", "Syntax"]));
         assert_eq!(alone.units.len(), 6);
         let mut runs = Vec::new();
         for threads in [1, 2] {

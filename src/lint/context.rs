@@ -1,4 +1,6 @@
-//! What rules see: one view of a module directory, both views at once, or a Terragrunt tree.
+//! What rules see: one view of a module directory, both views at once, a Terragrunt tree, the
+//! load errors a merge found, a problem reading a file, and the engine's own events: an ignore
+//! comment that silences nothing, a crash.
 
 use std::cell::OnceCell;
 use std::path::Path;
@@ -6,13 +8,16 @@ use std::path::Path;
 use crate::diagnostic::Diagnostic;
 use crate::input::neighbours::Neighbours;
 use crate::input::overlay::Overlay;
+use crate::input::read::ReadProblem;
 use crate::knowledge::View;
-use crate::module::merge::{LoadedFile, Module};
+use crate::module::merge::{LoadedFile, MergeProblem, Module};
 use crate::source::{FileId, SourceFiles};
 use crate::terragrunt::Tree;
 use crate::types::ParsedTypes;
 
-use super::schema::Judgement;
+use super::helpers::schema::Judgement;
+use super::ignore::IgnoreProblem;
+use super::run::Crash;
 use super::targets::Targets;
 use super::{Rule, RuleSettings};
 
@@ -37,7 +42,7 @@ pub(crate) struct Context<'a> {
     pub(crate) targets: &'a Targets,
     /// The texts standing in for files (unsaved buffers, `--diff`'s fixes): what exists.
     pub(crate) overlay: &'a Overlay,
-    /// What [`super::schema::judgements`] found, once it was asked.
+    /// What [`super::helpers::schema::judgements`] found, once it was asked.
     pub(crate) judgements: OnceCell<Vec<Judgement>>,
     /// The directory's override files saved with a `.txt` extension, in name order.
     pub(crate) text_override_copies: &'a [String],
@@ -76,6 +81,66 @@ impl DirectoryContext<'_> {
         self.views.iter().find(|c| c.view == view)
     }
 
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+        finding(rule, message)
+    }
+}
+
+/// The load errors the merge of one view found, whether or not the view has every file it loads
+/// (a view with an unreadable or unparsable file is merged from its other files all the same,
+/// as the tools load them and report their errors).
+pub(crate) struct MergeContext<'a> {
+    pub(crate) view: View,
+    pub(crate) dir: &'a Path,
+    pub(crate) files: &'a SourceFiles,
+    /// In the order the merge found them.
+    pub(crate) problems: &'a [MergeProblem],
+    /// Whether every file the view loads was read and parsed.
+    pub(crate) complete: bool,
+    pub(crate) settings: &'a RuleSettings,
+}
+
+impl MergeContext<'_> {
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+        finding(rule, message)
+    }
+}
+
+/// One problem reading or parsing a file (of a module directory or a Terragrunt tree), or
+/// walking or listing a directory.
+pub(crate) struct ReadContext<'a> {
+    pub(crate) problem: &'a ReadProblem,
+    /// The files read so far, the problem's own among them when its text was recorded.
+    pub(crate) files: &'a SourceFiles,
+    pub(crate) settings: &'a RuleSettings,
+}
+
+impl ReadContext<'_> {
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+        finding(rule, message)
+    }
+}
+
+/// An ignore comment that silences nothing, or is not one.
+pub(crate) struct IgnoreContext<'a> {
+    pub(crate) problem: &'a IgnoreProblem,
+    pub(crate) files: &'a SourceFiles,
+    pub(crate) settings: &'a RuleSettings,
+}
+
+impl IgnoreContext<'_> {
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+        finding(rule, message)
+    }
+}
+
+/// A panic the engine caught.
+pub(crate) struct CrashContext<'a> {
+    pub(crate) crash: &'a Crash,
+    pub(crate) settings: &'a RuleSettings,
+}
+
+impl CrashContext<'_> {
     pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
         finding(rule, message)
     }

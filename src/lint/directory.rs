@@ -8,12 +8,13 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::diagnostic::{self, Applicability, Diagnostic, FindingId, Views, ids};
+use crate::diagnostic::{self, Applicability, Diagnostic, FindingId, Views};
 use crate::input::listing::{Listing, config_files};
 use crate::input::neighbours::{Neighbours, SharedSummaries, local_module_calls};
 use crate::input::overlay::Overlay;
 use crate::input::read::{
-    DEFAULT_MAX_FILE_BYTES, LoadedSource, Read, ReadFailure, Reader, parse_bytes, read_config_bytes,
+    DEFAULT_MAX_FILE_BYTES, DirectoryStep, LoadedSource, Read, ReadFailure, ReadProblem, Reader,
+    parse_bytes, read_config_bytes,
 };
 use crate::knowledge::View;
 use crate::knowledge::features::{Body, Place};
@@ -23,9 +24,9 @@ use crate::module::views::{ViewFiles, view_files};
 use crate::source::{FileId, SourceFiles, display_path};
 use crate::types::ParsedTypes;
 
-use super::run::{Target, run_rules};
+use super::run::{Target, read_findings, run_rules};
 use super::targets::Targets;
-use super::{Context, DirectoryContext, RuleSettings, ignore};
+use super::{Context, DirectoryContext, MergeContext, Rule, RuleSettings, ignore};
 
 /// How to check a directory.
 #[derive(Debug, Clone)]
@@ -121,6 +122,8 @@ pub(crate) struct DirectoryResult {
 struct DirFile {
     name: ConfigName,
     source: LoadedSource,
+    /// What went wrong reading and parsing it, as findings.
+    findings: Vec<Diagnostic>,
 }
 
 /// One view's files, merged.
@@ -169,9 +172,12 @@ pub(crate) fn check_listed_directory(
     let listing = listing.map_or_else(|| config_files(dir), Ok);
     let (names, text_override_copies) = match listing {
         Ok(listing) if !listing.not_utf8.is_empty() => {
-            result
-                .diagnostics
-                .extend(listing.not_utf8.iter().map(|path| name_not_utf8(path)));
+            let problems: Vec<ReadProblem> = (listing.not_utf8.iter())
+                .map(|path| ReadProblem::NameNotUtf8 {
+                    path: display_path(path),
+                })
+                .collect();
+            result.diagnostics = read_findings(&problems, &result.files, &options.settings);
             return result;
         }
         Ok(listing) => (
@@ -182,10 +188,12 @@ pub(crate) fn check_listed_directory(
                 .collect::<Vec<String>>(),
         ),
         Err(error) => {
-            let message = format!("cannot read directory: {error}");
-            result
-                .diagnostics
-                .push(Diagnostic::error(ids::IO_ERROR, message).at_path(display_path(dir)));
+            let problem = ReadProblem::Directory {
+                path: display_path(dir),
+                step: DirectoryStep::List,
+                error: error.to_string(),
+            };
+            result.diagnostics = read_findings(&[problem], &result.files, &options.settings);
             return result;
         }
     };
@@ -213,7 +221,7 @@ pub(crate) fn check_listed_directory(
     let mut built: Vec<BuiltView> = Vec::new();
     for (view, files) in &view_files {
         for index in files.loaded() {
-            let problems = dir_files[index].source.diagnostics.iter().cloned();
+            let problems = dir_files[index].findings.iter().cloned();
             result
                 .diagnostics
                 .extend(problems.map(|d| d.in_views(view.views())));
@@ -242,16 +250,18 @@ pub(crate) fn check_listed_directory(
         };
         let views = (primary.as_slice(), overrides.as_slice());
         let merged = merge::merge(*view, &result.files, views, decodes, &memo);
+        let load_errors = MergeContext {
+            view: *view,
+            dir,
+            files: &result.files,
+            problems: &merged.problems,
+            complete,
+            settings: &options.settings,
+        };
+        run_rules(Target::Merge(&load_errors), &mut result.diagnostics);
         if !complete {
-            // The broken file may hold the base an override merges into.
-            let could_be_missing = |d: &Diagnostic| d.rule == ids::OVERRIDE_WITHOUT_BASE;
-            let load_errors = merged.diagnostics.into_iter();
-            result
-                .diagnostics
-                .extend(load_errors.filter(|d| !could_be_missing(d)));
             continue;
         }
-        result.diagnostics.extend(merged.diagnostics);
         built.push(BuiltView {
             view: *view,
             primary,
@@ -277,22 +287,30 @@ pub(crate) fn check_listed_directory(
     result.local_modules = local_modules;
     result.modules = built.into_iter().map(|b| b.module).collect();
 
-    super::core_version::apply_suppression(&mut result.diagnostics);
+    drop_silenced_views(&mut result.diagnostics, &options.settings);
     let mut diagnostics = diagnostic::merge_views(std::mem::take(&mut result.diagnostics));
     unsafe_where_views_differ(&mut diagnostics, dir, &dir_files, &view_files);
-    let mut malformed = Vec::new();
-    let directives: Vec<ignore::Directive> = dir_files
-        .iter()
-        .filter_map(|f| f.source.parsed.as_ref())
-        .flat_map(|file| ignore::directives(file, &result.files, &options.settings, &mut malformed))
-        .collect();
-    diagnostics = ignore::apply(diagnostics, &directives, &result.files, &options.settings);
-    diagnostics.extend(malformed);
+    let parsed = dir_files.iter().filter_map(|f| f.source.parsed.as_ref());
+    diagnostics = ignore::apply_ignores(diagnostics, parsed, &result.files, &options.settings);
     super::fix_guard::withhold_fixes_editing_strings(&mut diagnostics, &result.files);
     name_views(&mut diagnostics, options.views);
     diagnostic::sort(&mut diagnostics);
     result.diagnostics = diagnostics;
     result
+}
+
+/// Drops a view's other findings where one of its findings says the tool drops them (OpenTofu's
+/// `Incompatible module`: see the rules' `drops_view_findings`).
+fn drop_silenced_views(diagnostics: &mut Vec<Diagnostic>, settings: &RuleSettings) {
+    let rules = settings.registry().rules().iter().copied();
+    let hooks: Vec<&Rule> = rules.filter(|r| r.drops_view_findings.is_some()).collect();
+    let silences = |d: &Diagnostic| {
+        (hooks.iter()).any(|r| d.rule == r.id() && r.drops_view_findings.is_some_and(|f| f(d)))
+    };
+    let Some(views) = diagnostics.iter().find(|d| silences(d)).map(|d| d.views) else {
+        return;
+    };
+    diagnostics.retain(|d| silences(d) || d.views != views || d.views == Views::NONE);
 }
 
 /// The listed configuration files as the overlay has them: without the ones it deletes, with
@@ -351,19 +369,6 @@ pub(crate) fn name_views(diagnostics: &mut [Diagnostic], selection: ViewSelectio
     }
 }
 
-/// A configuration file whose name is not UTF-8: the tools load it, but findings could not name
-/// it, so the directory is not checked rather than checked without it.
-fn name_not_utf8(path: &Path) -> Diagnostic {
-    Diagnostic::error(ids::READ_ERROR, "file name is not valid UTF-8")
-        .at_path(display_path(path))
-        .with_note(
-            "Terraform and OpenTofu load this file, but tflint-merge cannot name it in findings, \
-             so this directory was not checked. Its name is shown with \u{FFFD} for the bytes \
-             that are not UTF-8.",
-        )
-        .with_help("rename the file to a UTF-8 name")
-}
-
 /// Reads and parses every file that a selected view loads, in directory order.
 fn read_files(
     dir: &Path,
@@ -414,7 +419,12 @@ fn read_files(
             }
             None => LoadedSource::default(),
         };
-        dir_files.push(DirFile { name, source });
+        let findings = read_findings(&source.problems, &result.files, &options.settings);
+        dir_files.push(DirFile {
+            name,
+            source,
+            findings,
+        });
     }
     dir_files
 }
@@ -512,15 +522,6 @@ fn run_directory_rules(
     };
     let mut found = Vec::new();
     for ctx in &contexts {
-        found.extend(super::core_version::check(ctx));
-        found.extend(super::schema::check(ctx));
-        found.extend(super::type_constraint::check(ctx));
-        found.extend(super::enabled_combination::check(ctx));
-        found.extend(super::null_module_version::check(ctx));
-        found.extend(super::legacy_module::check(ctx));
-        found.extend(super::const_variable::check(ctx));
-        found.extend(super::depends_on_action::check(ctx));
-        found.extend(super::removed_provisioner::check(ctx));
         run_rules(Target::View(ctx), &mut found);
     }
     if contexts.len() == 2 {
@@ -555,108 +556,4 @@ fn one_view_errors(diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use std::path::PathBuf;
-
-    use super::*;
-    use crate::lint::registry::Registry;
-
-    fn ids(dir: &Path, overlay: Overlay) -> Vec<(String, &'static str)> {
-        // No rule registered: the loading stages' findings only.
-        let registry: &'static Registry = Box::leak(Box::new(Registry::new(&[])));
-        let settings = RuleSettings::defaults(registry);
-        let mut options = Options::new(ViewSelection::Both, settings);
-        options.overlay = overlay;
-        let result = check_directory(dir, &options);
-        let name = |d: &Diagnostic| d.path.rsplit('/').next().unwrap_or_default().to_string();
-        (result.diagnostics.iter())
-            .map(|d| (name(d), d.rule.as_str()))
-            .collect()
-    }
-
-    /// A variable's decode errors are found once and reported for each view that loads its
-    /// block; a `.tofu` file's own block is decoded on its own (the views share what they
-    /// decode by attribute, not by name).
-    #[test]
-    fn decode_errors_are_shared_by_the_views_that_load_the_block() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text);
-        let variable = |name: &str, ty: &str| {
-            format!("variable \"{name}\" {{\n  type    = {ty}\n  default = \"x\"\n}}\n")
-        };
-        write(
-            "main.tf",
-            &(variable("both", "number") + &variable("typo", "nmber")),
-        )
-        .expect("write");
-        write("hidden.tf", &variable("tofu_fixes", "number")).expect("write");
-        write("hidden.tofu", &variable("tofu_fixes", "string")).expect("write");
-        let registry: &'static Registry = Box::leak(Box::new(Registry::new(&[])));
-        let options = Options::new(ViewSelection::Both, RuleSettings::defaults(registry));
-        let result = check_directory(dir.path(), &options);
-        let found: Vec<(String, &str, bool, bool)> = (result.diagnostics.iter())
-            .map(|d| {
-                let file = d.path.rsplit('/').next().unwrap_or_default().to_string();
-                (file, d.rule.as_str(), d.views.terraform, d.views.opentofu)
-            })
-            .collect();
-        assert_eq!(
-            found,
-            [
-                (
-                    "hidden.tf".to_string(),
-                    "variable_default_invalid",
-                    true,
-                    false
-                ),
-                (
-                    "main.tf".to_string(),
-                    "variable_default_invalid",
-                    true,
-                    true
-                ),
-                ("main.tf".to_string(), "type_constraint_invalid", true, true),
-            ]
-        );
-    }
-
-    /// An unsaved buffer is checked instead of the file on disk, and a buffer never saved is a
-    /// file of its directory.
-    #[test]
-    fn overlaid_texts_replace_and_add_files() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text);
-        write("main.tf", "variable \"a\" {}\n").expect("write");
-        write("override.tf", "variable \"a\" {\n  default = 1\n}\n").expect("write");
-        assert_eq!(ids(dir.path(), Overlay::default()), []);
-
-        let buffer = (
-            dir.path().join("main.tf"),
-            "variable \"b\" {}\n".to_string(),
-        );
-        let found = ids(dir.path(), Overlay::new([buffer]));
-        assert_eq!(
-            found,
-            [("override.tf".to_string(), "override_without_base")]
-        );
-
-        let unsaved: PathBuf = dir.path().join("new_override.tf");
-        let overlay = Overlay::new([(unsaved, "variable \"c\" {}\n".to_string())]);
-        let found = ids(dir.path(), overlay);
-        assert_eq!(
-            found,
-            [("new_override.tf".to_string(), "override_without_base")]
-        );
-
-        // A file the overlay deletes (a fix renamed it away) is not loaded.
-        let gone = Overlay::with_deletions([(dir.path().join("main.tf"), None)]);
-        let found = ids(dir.path(), gone);
-        assert_eq!(
-            found,
-            [("override.tf".to_string(), "override_without_base")]
-        );
-    }
 }

@@ -1,25 +1,101 @@
 //! Inline ignores: `# tflint-merge-ignore: rule_a, rule_b  reason` silences those rules for
 //! findings that start on the comment's line or the next one; `tflint-merge-ignore-file:`
 //! silences them in the whole file (in JSON files: a root `"//"` string). `all` names every
-//! rule. An ignore that silences nothing is reported as `unused_ignore`, like ruff's RUF100.
-//! Load errors are never silenced: the tools refuse the module whatever a comment says.
+//! rule. An ignore that silences nothing is an [`IgnoreProblem`], which the `unused_ignore` rule
+//! reports, like ruff's RUF100. Load errors are never silenced: the tools refuse the module
+//! whatever a comment says.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::diagnostic::fix::{is_json, json_member_removal, line_removal};
-use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::diagnostic::Diagnostic;
 use crate::source::{FileId, SourceFile, SourceFiles, Span};
 use crate::syntax::File;
 
-use super::registry::UNUSED_IGNORE;
+use super::run::ignore_findings;
 use super::{Kind, RuleSettings};
 
 /// What every ignore comment starts with; text starting so that is no directive is malformed.
 const MARKER_WORD: &str = "tflint-merge-ignore";
 const LINE_MARKER: &str = "tflint-merge-ignore:";
 const FILE_MARKER: &str = "tflint-merge-ignore-file:";
+
+/// What is wrong with an ignore comment, as data: the `unused_ignore` rule words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum IgnoreProblem {
+    /// A comment that starts like an ignore but is not one: it silences nothing.
+    Malformed { comment: Span, problem: Malformed },
+    /// The id at `position` of a directive silenced nothing.
+    Unused {
+        directive: Directive,
+        position: usize,
+        reason: Unused,
+        fix: UnusedFix,
+    },
+}
+
+impl IgnoreProblem {
+    /// The file of the comment, as findings show it.
+    pub(crate) fn shown(&self, files: &SourceFiles) -> String {
+        let comment = match self {
+            IgnoreProblem::Malformed { comment, .. } => *comment,
+            IgnoreProblem::Unused { directive, .. } => directive.span,
+        };
+        files.get(comment.file).display.clone()
+    }
+}
+
+/// Why a comment that starts like an ignore is not one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Malformed {
+    /// No `:` after the marker (`tflint-merge-ignore` or `tflint-merge-ignore-file`).
+    NoColon { marker: &'static str },
+    /// No rule id before the reason.
+    NoRule,
+}
+
+/// Why an id of an ignore comment silenced nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Unused {
+    /// `all`, and nothing was found there.
+    Nothing,
+    /// Not a finding id: the engine's "unknown rule" message.
+    UnknownId(String),
+    /// A load error, which is never silenced.
+    LoadError,
+    /// A rule that found nothing there.
+    NothingReported,
+}
+
+/// What removing an unused id takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UnusedFix {
+    /// Nothing: a misspelled id was meant to silence something, which is the writer's call.
+    None,
+    /// The whole comment: none of its ids silenced anything.
+    Comment,
+    /// The id alone, from a comment whose other ids are kept.
+    Id,
+}
+
+/// Applies the inline ignores of the comments of `parsed`: drops the findings they silence, and
+/// adds the `unused_ignore` findings of the ignores that silence nothing.
+pub(crate) fn apply_ignores<'a>(
+    diagnostics: Vec<Diagnostic>,
+    parsed: impl Iterator<Item = &'a File>,
+    files: &SourceFiles,
+    settings: &RuleSettings,
+) -> Vec<Diagnostic> {
+    let mut malformed = Vec::new();
+    let found: Vec<Directive> = parsed
+        .flat_map(|file| directives(file, files, &mut malformed))
+        .collect();
+    let (mut kept, unused) = apply(diagnostics, &found, files, settings);
+    kept.extend(ignore_findings(&unused, files, settings));
+    kept.extend(ignore_findings(&malformed, files, settings));
+    kept
+}
 
 /// One ignore comment.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,14 +113,13 @@ pub(crate) struct Directive {
 }
 
 /// The ignore directives in one file's comments. A comment that looks like one but is not
-/// (no `:`, or no rule id after it) silences nothing: it is reported into `malformed` as
-/// `unused_ignore` rather than dropped, so the writer learns the finding it meant to silence
-/// is not silenced for the reason they think.
-pub(crate) fn directives(
+/// (no `:`, or no rule id after it) silences nothing: it goes into `malformed` (for
+/// `unused_ignore`) rather than being dropped, so the writer learns the finding it meant to
+/// silence is not silenced for the reason they think.
+fn directives(
     file: &File,
     files: &SourceFiles,
-    settings: &RuleSettings,
-    malformed: &mut Vec<Diagnostic>,
+    malformed: &mut Vec<IgnoreProblem>,
 ) -> Vec<Directive> {
     let source = files.get(file.id);
     let mut found = Vec::new();
@@ -65,15 +140,21 @@ pub(crate) fn directives(
                 _ => None,
             };
             if let Some(marker) = without_colon {
-                let problem = format!("no `:` after `{}`", marker.trim_end_matches(':'));
-                malformed.extend(malformed_ignore(files, comment.span, &problem, settings));
+                malformed.push(IgnoreProblem::Malformed {
+                    comment: comment.span,
+                    problem: Malformed::NoColon {
+                        marker: marker.trim_end_matches(':'),
+                    },
+                });
             }
             continue;
         };
         let listed = rule_list(rest);
         if listed.is_empty() {
-            let problem = "it names no rule before its reason".to_string();
-            malformed.extend(malformed_ignore(files, comment.span, &problem, settings));
+            malformed.push(IgnoreProblem::Malformed {
+                comment: comment.span,
+                problem: Malformed::NoRule,
+            });
             continue;
         }
         // Where `rest` starts in the file, if the comment is written as its text reads.
@@ -95,29 +176,6 @@ pub(crate) fn directives(
         });
     }
     found
-}
-
-/// `malformed ignore comment: ...`, as `unused_ignore` (none when that is off).
-fn malformed_ignore(
-    files: &SourceFiles,
-    comment: Span,
-    problem: &str,
-    settings: &RuleSettings,
-) -> Option<Diagnostic> {
-    if !settings.is_enabled(UNUSED_IGNORE.id) {
-        return None;
-    }
-    let note = "A comment that is not a well-formed ignore silences nothing: the findings it \
-                was written for are still reported, or were never there.";
-    let finding = Diagnostic::new(
-        UNUSED_IGNORE.id,
-        settings.severity(&UNUSED_IGNORE),
-        format!("malformed ignore comment: {problem}"),
-    )
-    .at(files, comment, "this comment")
-    .with_note(note)
-    .with_help("write `tflint-merge-ignore: <rule_id>, <rule_id>  <reason>`");
-    Some(finding)
 }
 
 /// `a, b, c  reason`: ids separated by commas; the first id not followed by a comma ends the
@@ -143,15 +201,16 @@ fn rule_list(text: &str) -> Vec<(String, Range<usize>)> {
     rules
 }
 
-/// Drops the findings that directives silence and adds `unused_ignore` findings.
-pub(crate) fn apply(
+/// Drops the findings that directives silence; with them, the ids of the directives that
+/// silenced nothing.
+fn apply(
     diagnostics: Vec<Diagnostic>,
     directives: &[Directive],
     files: &SourceFiles,
     settings: &RuleSettings,
-) -> Vec<Diagnostic> {
+) -> (Vec<Diagnostic>, Vec<IgnoreProblem>) {
     if directives.is_empty() {
-        return diagnostics;
+        return (diagnostics, Vec::new());
     }
     // (directive index, rule id as written) pairs that silenced something.
     let mut used: HashSet<(usize, String)> = HashSet::new();
@@ -166,28 +225,22 @@ pub(crate) fn apply(
             None => kept.push(diagnostic),
         }
     }
-    if !settings.is_enabled(UNUSED_IGNORE.id) {
-        return kept;
-    }
-    let severity = settings.severity(&UNUSED_IGNORE);
+    let mut problems = Vec::new();
     for (index, directive) in directives.iter().enumerate() {
         let mut unused = Vec::new();
         for (position, name) in directive.rules.iter().enumerate() {
             if used.contains(&(index, name.clone())) {
                 continue;
             }
-            let problem = match (name.as_str(), settings.find(name)) {
-                ("all", _) => Some("this ignore silences nothing".to_string()),
-                (_, Err(unknown)) => Some(unknown),
-                (_, Ok(meta)) if meta.kind == Kind::LoadError => Some(format!(
-                    "`{name}` is a load error: Terraform/OpenTofu refuse the module, so it \
-                     cannot be ignored"
-                )),
+            let reason = match (name.as_str(), settings.find(name)) {
+                ("all", _) => Some(Unused::Nothing),
+                (_, Err(unknown)) => Some(Unused::UnknownId(unknown)),
+                (_, Ok(meta)) if meta.kind == Kind::LoadError => Some(Unused::LoadError),
                 // A rule that is off was not checked: its ignore is not known to be unused.
                 (_, Ok(meta)) if !settings.is_enabled(meta.id) => None,
-                (_, Ok(_)) => Some(format!("`{name}` reported nothing here to ignore")),
+                (_, Ok(_)) => Some(Unused::NothingReported),
             };
-            if let Some(problem) = problem {
+            if let Some(reason) = reason {
                 // A misspelled id was meant to silence something: the fix is the writer's call.
                 let misspelled = settings.find(name).is_err() && {
                     let names = settings
@@ -197,87 +250,26 @@ pub(crate) fn apply(
                         .map(|m| m.id.as_str());
                     super::helpers::closest(name, names).is_some()
                 };
-                unused.push((position, name, problem, !misspelled));
+                unused.push((position, reason, !misspelled));
             }
         }
         let all_unused = unused.len() == directive.rules.len();
         let all_removable = all_unused && unused.iter().all(|(.., removable)| *removable);
-        for (position, name, problem, removable) in unused {
-            let finding = unused_ignore(files, directive.span, name, &problem);
+        for (position, reason, removable) in unused {
             let fix = match (removable, all_removable) {
-                (false, _) => None,
-                (true, true) => Some(comment_removal(files, directive.span)),
-                (true, false) => id_removal(files, directive, position, name),
+                (false, _) => UnusedFix::None,
+                (true, true) => UnusedFix::Comment,
+                (true, false) => UnusedFix::Id,
             };
-            kept.push(
-                Diagnostic {
-                    severity,
-                    ..finding
-                }
-                .with_fix(fix),
-            );
+            problems.push(IgnoreProblem::Unused {
+                directive: directive.clone(),
+                position,
+                reason,
+                fix,
+            });
         }
     }
-    kept
-}
-
-/// The fix that removes a whole ignore comment: its line when it is alone on it; in JSON, the
-/// `"//"` property.
-fn comment_removal(files: &SourceFiles, comment: Span) -> Fix {
-    let file = files.get(comment.file);
-    let text = &file.text;
-    let range = if is_json(&file.path) {
-        let key_end = text[..comment.start as usize]
-            .trim_end()
-            .trim_end_matches(':')
-            .trim_end();
-        let key_start = key_end
-            .strip_suffix("\"//\"")
-            .map_or(key_end.len(), str::len);
-        json_member_removal(text, key_start..comment.end as usize)
-    } else {
-        line_removal(text, comment.range())
-    };
-    Fix::new("Remove the unused ignore comment", Applicability::Safe).edit(&file.path, range, "")
-}
-
-/// The fix that removes the id at `position` from a comment that keeps other ids: with the
-/// comma after it, or, for the last id, the comma before it.
-fn id_removal(
-    files: &SourceFiles,
-    directive: &Directive,
-    position: usize,
-    name: &str,
-) -> Option<Fix> {
-    let ranges = directive.rule_ranges.as_ref()?;
-    let range = match (
-        ranges.get(position.wrapping_sub(1)),
-        ranges.get(position),
-        ranges.get(position + 1),
-    ) {
-        (_, Some(this), Some(next)) => this.start..next.start,
-        (Some(previous), Some(this), None) => previous.end..this.end,
-        _ => return None,
-    };
-    let file = files.get(directive.file);
-    let title = format!("Remove `{name}` from the ignore comment");
-    Some(Fix::new(title, Applicability::Safe).edit(&file.path, range, ""))
-}
-
-/// `unused ignore: ...` on an ignore comment, about one of the ids it names.
-fn unused_ignore(files: &SourceFiles, comment: Span, name: &str, problem: &str) -> Diagnostic {
-    let note = "An ignore that silences nothing hides nothing today, but it will silently hide \
-                a real finding tomorrow.";
-    Diagnostic::new(
-        UNUSED_IGNORE.id,
-        UNUSED_IGNORE.severity,
-        format!("unused ignore: {problem}"),
-    )
-    .at(files, comment, "this ignore comment")
-    .with_note(note)
-    .with_help(format!(
-        "remove `{name}` from the comment (or the whole comment)"
-    ))
+    (kept, problems)
 }
 
 /// A source file as findings name it: the address of its shared text.

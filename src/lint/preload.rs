@@ -261,7 +261,7 @@ mod tests {
         let tree = Tree::load(&units, preparsed, Displayer::new(&given), MAX, &overlay);
         assert_eq!(tree.files.len(), 2);
         for file in &tree.files {
-            assert!(file.diagnostics.is_empty(), "{:?}", file.diagnostics);
+            assert!(file.problems.is_empty(), "{:?}", file.problems);
             assert_eq!(tree.sources.get(file.id).text, "locals {}\n");
         }
     }

@@ -1,13 +1,18 @@
 //! The one place a rule runs: enabled check, panic isolation, configured severity, views.
 
 use std::any::Any;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
-use crate::diagnostic::{Diagnostic, Views};
-use crate::source::display_path;
+use crate::diagnostic::{Diagnostic, FindingId, Views};
+use crate::input::read::ReadProblem;
+use crate::knowledge::View;
+use crate::source::{SourceFiles, display_path};
 
-use super::registry::INTERNAL_ERROR;
-use super::{Check, Context, DirectoryContext, Rule, RuleSettings, TreeContext};
+use super::ignore::IgnoreProblem;
+use super::{
+    Check, Context, CrashContext, DirectoryContext, IgnoreContext, MergeContext, ReadContext, Rule,
+    RuleSettings, TargetKind, TreeContext,
+};
 
 /// What a rule is run on.
 #[derive(Clone, Copy)]
@@ -15,6 +20,10 @@ pub(crate) enum Target<'a> {
     View(&'a Context<'a>),
     Directory(&'a DirectoryContext<'a>),
     Tree(&'a TreeContext<'a>),
+    Merge(&'a MergeContext<'a>),
+    Read(&'a ReadContext<'a>),
+    Ignore(&'a IgnoreContext<'a>),
+    Crash(&'a CrashContext<'a>),
 }
 
 impl Target<'_> {
@@ -23,6 +32,10 @@ impl Target<'_> {
             Target::View(ctx) => ctx.settings,
             Target::Directory(ctx) => ctx.settings,
             Target::Tree(ctx) => ctx.settings,
+            Target::Merge(ctx) => ctx.settings,
+            Target::Read(ctx) => ctx.settings,
+            Target::Ignore(ctx) => ctx.settings,
+            Target::Crash(ctx) => ctx.settings,
         }
     }
 
@@ -31,75 +44,120 @@ impl Target<'_> {
     fn views(&self) -> Views {
         match self {
             Target::View(ctx) => ctx.view.views(),
-            Target::Directory(_) | Target::Tree(_) => Views::NONE,
+            Target::Merge(ctx) => ctx.view.views(),
+            Target::Directory(_) | Target::Tree(_) | Target::Read(_) => Views::NONE,
+            Target::Ignore(_) | Target::Crash(_) => Views::NONE,
         }
     }
 
-    /// Where an `internal_error` of this target is reported, and which view crashed.
-    fn place(&self) -> (String, String) {
+    fn kind(&self) -> TargetKind {
         match self {
-            Target::View(ctx) => (
-                display_path(ctx.dir),
-                format!(" ({} view)", ctx.view.tool_name()),
-            ),
-            Target::Directory(ctx) => (display_path(ctx.dir), String::new()),
-            Target::Tree(ctx) => (ctx.tree.root_display(), String::new()),
+            Target::View(_) => TargetKind::View,
+            Target::Directory(_) => TargetKind::Directory,
+            Target::Tree(_) => TargetKind::Tree,
+            Target::Merge(_) => TargetKind::Merge,
+            Target::Read(_) => TargetKind::Read,
+            Target::Ignore(_) => TargetKind::Ignore,
+            Target::Crash(_) => TargetKind::Crash,
+        }
+    }
+
+    /// The view of a per-view target.
+    fn view(&self) -> Option<View> {
+        match self {
+            Target::View(ctx) => Some(ctx.view),
+            Target::Merge(ctx) => Some(ctx.view),
+            _ => None,
+        }
+    }
+
+    /// Where an `internal_error` of this target is reported.
+    fn place(&self) -> String {
+        match self {
+            Target::View(ctx) => display_path(ctx.dir),
+            Target::Merge(ctx) => display_path(ctx.dir),
+            Target::Directory(ctx) => display_path(ctx.dir),
+            Target::Tree(ctx) => ctx.tree.root_display(),
+            Target::Read(ctx) => ctx.problem.shown(ctx.files),
+            Target::Ignore(ctx) => ctx.problem.shown(ctx.files),
+            Target::Crash(ctx) => ctx.crash.path.clone(),
         }
     }
 }
 
 /// Runs every rule of the settings' registry that applies to `target`, in registry order.
 pub(crate) fn run_rules(target: Target, out: &mut Vec<Diagnostic>) {
-    for rule in target.settings().registry().rules() {
+    for rule in target.settings().registry().checking(target.kind()) {
         run_rule(rule, target, out);
     }
 }
 
-/// Runs `rule` on `target` if it is enabled and of the target's kind (a per-view rule only in
-/// its views). A panic is reported as `internal_error` and the other rules still run.
+/// Runs `rule` on `target` if it is enabled, with each of its checks of the target's kind (a
+/// per-view check only in its views). A panic is reported as `internal_error` and the other
+/// rules still run.
 pub(crate) fn run_rule(rule: &Rule, target: Target, out: &mut Vec<Diagnostic>) {
     let settings = target.settings();
     if !settings.is_enabled(rule.id()) {
         return;
     }
-    let mut found = Vec::new();
-    let outcome = match (rule.check, target) {
-        (Check::View(views, check), Target::View(ctx)) if views.includes(ctx.view) => {
-            catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
-        }
-        (Check::Directory(check), Target::Directory(ctx)) => {
-            catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
-        }
-        (Check::Terragrunt(check), Target::Tree(ctx)) => {
-            catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
-        }
-        _ => return,
-    };
-    match outcome {
-        Ok(()) => {
-            let severity = settings.severity(&rule.meta);
-            // Unless the user set the rule's severity, a finding keeps the milder one its rule
-            // may give a milder case (equal duplicate values are a notice, not a warning).
-            let configured = severity != rule.meta.severity;
-            let views = target.views();
-            out.extend(found.into_iter().map(|mut d| {
-                if configured || d.severity > severity {
-                    d.severity = severity;
-                }
-                if views != Views::NONE {
-                    d.views = views;
-                }
-                d
-            }));
-        }
-        Err(panic) => {
-            let (path, view) = target.place();
-            let what = format!("internal error in rule `{}`", rule.id());
-            let note = format!(
-                "The rule crashed on this directory{view}, so its findings here are missing; the \
-                 other rules and directories were checked. Please report this as a bug."
-            );
-            out.push(internal_error(&what, panic, path, note).in_views(target.views()));
+    for check in rule.checks {
+        let mut found = Vec::new();
+        let outcome = match (*check, target) {
+            (Check::View(views, check), Target::View(ctx)) if views.includes(ctx.view) => {
+                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+            }
+            (Check::Directory(check), Target::Directory(ctx)) => {
+                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+            }
+            (Check::Terragrunt(check), Target::Tree(ctx)) => {
+                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+            }
+            (Check::Merge(check), Target::Merge(ctx)) => {
+                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+            }
+            (Check::Read(check), Target::Read(ctx)) => {
+                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+            }
+            (Check::Ignore(check), Target::Ignore(ctx)) => {
+                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+            }
+            (Check::Crash(check), Target::Crash(ctx)) => {
+                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+            }
+            _ => continue,
+        };
+        match outcome {
+            Ok(()) => {
+                let severity = settings.severity(&rule.meta);
+                // Unless the user set the rule's severity, a finding keeps the milder one its
+                // rule may give a milder case (equal duplicate values are a notice, not a
+                // warning).
+                let configured = severity != rule.meta.severity;
+                let views = target.views();
+                out.extend(found.into_iter().map(|mut d| {
+                    if configured || d.severity > severity {
+                        d.severity = severity;
+                    }
+                    if views != Views::NONE {
+                        d.views = views;
+                    }
+                    d
+                }));
+            }
+            // The rule that reports crashes crashed: nothing is left to say it but the panic.
+            Err(panic) if matches!(target, Target::Crash(_)) => resume_unwind(panic),
+            Err(panic) => {
+                let crash = Crash {
+                    path: target.place(),
+                    message: panic_message(&*panic),
+                    place: CrashPlace::Rule {
+                        id: rule.id(),
+                        view: target.view(),
+                    },
+                    views: target.views(),
+                };
+                out.extend(crash_findings(&crash, settings));
+            }
         }
     }
 }
@@ -113,85 +171,82 @@ pub(crate) fn panic_message(panic: &(dyn Any + Send)) -> String {
         .unwrap_or_else(|| "unknown panic".into())
 }
 
-/// A panic as a finding: `what` crashed on `path`; `note` says what is missing.
-pub(crate) fn internal_error(
-    what: &str,
-    panic: Box<dyn Any + Send>,
-    path: String,
-    note: String,
-) -> Diagnostic {
-    let message = panic_message(&*panic);
-    Diagnostic::new(
-        INTERNAL_ERROR.id,
-        INTERNAL_ERROR.severity,
-        format!("{what}: {message}"),
-    )
-    .at_path(path)
-    .with_note(note)
+/// A panic the engine caught: the `internal_error` rule words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Crash {
+    /// The directory (or file, or tree) being checked.
+    pub(crate) path: String,
+    /// What the panic said.
+    pub(crate) message: String,
+    pub(crate) place: CrashPlace,
+    /// The views the crash is about (none for a whole directory).
+    pub(crate) views: Views,
 }
 
-#[cfg(test)]
-mod tests {
-    use std::path::Path;
+/// What crashed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CrashPlace {
+    /// One rule, on one directory (in one view, for a per-view rule): the other rules ran.
+    Rule { id: FindingId, view: Option<View> },
+    /// The check of a whole directory (or tree): none of its findings are there.
+    Directory,
+}
 
-    use super::*;
-    use crate::diagnostic::{Severity, ids};
-    use crate::input::neighbours::Neighbours;
-    use crate::knowledge::View;
-    use crate::lint::settings::Level;
-    use crate::lint::testing::stand_ins::{OPENTOFU_ONLY, PANICS, registry};
-    use crate::module::merge::Module;
-    use crate::source::{SourceFile, SourceFiles};
-
-    #[test]
-    fn a_panicking_rule_is_reported_and_the_others_still_run() {
-        let mut files = SourceFiles::default();
-        files.add(SourceFile::new("m/main.tf".into(), "x = 1\n".into()));
-        let module = Module::new(View::OpenTofu);
-        let mut settings = RuleSettings::defaults(registry());
-        let name = OPENTOFU_ONLY.id().as_str();
-        settings
-            .set_level(name, Level::On(Severity::Notice))
-            .expect("valid");
-        let neighbours = Neighbours::new(1024);
-        let ctx = Context {
-            view: View::OpenTofu,
-            dir: Path::new("m"),
-            module: &module,
-            files: &files,
-            primary: &[],
-            overrides: &[],
-            settings: &settings,
-            neighbours: &neighbours,
-            targets: &crate::lint::targets::Targets::newest_stable(View::OpenTofu),
-            overlay: &crate::input::overlay::Overlay::default(),
-            judgements: std::cell::OnceCell::new(),
-            text_override_copies: &[],
-            types: &crate::types::ParsedTypes::default(),
+/// The findings of problems reading files or walking directories, each as the rule of its id
+/// words it, in order.
+pub(crate) fn read_findings(
+    problems: &[ReadProblem],
+    files: &SourceFiles,
+    settings: &RuleSettings,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for problem in problems {
+        let ctx = ReadContext {
+            problem,
+            files,
+            settings,
         };
-        let mut found = Vec::new();
-        run_rules(Target::View(&ctx), &mut found);
-        assert_eq!(found.len(), 2, "{found:#?}");
-        let (crashed, ok) = if found[0].rule == ids::INTERNAL_ERROR {
-            (&found[0], &found[1])
-        } else {
-            (&found[1], &found[0])
-        };
-        assert_eq!(
-            crashed.message,
-            format!("internal error in rule `{}`: boom", PANICS.id())
-        );
-        assert_eq!(crashed.path, "m");
-        assert_eq!(crashed.views, View::OpenTofu.views());
-        assert_eq!(ok.rule, OPENTOFU_ONLY.id());
-        assert_eq!(ok.severity, Severity::Notice, "configured severity applies");
-        // A rule for one view does not run on the other.
-        let terraform = Context {
-            view: View::Terraform,
-            ..ctx
-        };
-        let mut found = Vec::new();
-        run_rule(&OPENTOFU_ONLY, Target::View(&terraform), &mut found);
-        assert!(found.is_empty(), "{found:#?}");
+        run_rules(Target::Read(&ctx), &mut out);
     }
+    out
+}
+
+/// The findings of ignore comments that silence nothing, in order.
+pub(crate) fn ignore_findings(
+    problems: &[IgnoreProblem],
+    files: &SourceFiles,
+    settings: &RuleSettings,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for problem in problems {
+        let ctx = IgnoreContext {
+            problem,
+            files,
+            settings,
+        };
+        run_rules(Target::Ignore(&ctx), &mut out);
+    }
+    out
+}
+
+/// The findings of a crash.
+pub(crate) fn crash_findings(crash: &Crash, settings: &RuleSettings) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    run_rules(Target::Crash(&CrashContext { crash, settings }), &mut out);
+    out
+}
+
+/// A crash of the check of the directory (or tree) at `path`, as findings.
+pub(crate) fn directory_crashed(
+    path: String,
+    panic: Box<dyn Any + Send>,
+    settings: &RuleSettings,
+) -> Vec<Diagnostic> {
+    let crash = Crash {
+        path,
+        message: panic_message(&*panic),
+        place: CrashPlace::Directory,
+        views: Views::NONE,
+    };
+    crash_findings(&crash, settings)
 }

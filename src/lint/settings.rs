@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::diagnostic::{FindingId, Severity, ids};
+use crate::diagnostic::{FindingId, Severity};
 
 use super::{Kind, Registry, RuleMeta};
 
@@ -90,7 +90,7 @@ impl RuleSettings {
                 "`{name}` is a load error of Terraform/OpenTofu: it is always reported as an error"
             ));
         }
-        if meta.id == ids::INTERNAL_ERROR {
+        if !meta.configurable {
             return Err(format!("`{name}` cannot be configured"));
         }
         if let Some(entry) = self.entries.get_mut(&meta.id) {
@@ -125,7 +125,8 @@ impl RuleSettings {
         self.set_level(name, Level::Off)
     }
 
-    /// `--only`: every rule but these is off (load errors stay on, they are not rules).
+    /// `--only`: every rule but these is off (load errors and the engine's findings stay as they
+    /// are: they are not rules).
     pub(crate) fn only(&mut self, names: &[String]) -> Result<(), String> {
         let mut wanted = Vec::with_capacity(names.len());
         for name in names {
@@ -138,6 +139,9 @@ impl RuleSettings {
             wanted.push(meta.id);
         }
         for rule in self.registry.rules() {
+            if rule.meta.kind != Kind::Rule {
+                continue;
+            }
             if let Some(entry) = self.entries.get_mut(&rule.id()) {
                 entry.enabled = wanted.contains(&rule.id());
             }
@@ -149,7 +153,7 @@ impl RuleSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lint::testing::stand_ins::{OFF_BY_DEFAULT, ON_BY_DEFAULT, registry};
+    use crate::lint::testing::stand_ins::{LOAD_ERROR, OFF_BY_DEFAULT, ON_BY_DEFAULT, registry};
 
     fn enabled(settings: &RuleSettings, name: &str) -> bool {
         settings.is_enabled(settings.find(name).expect("known").id)
@@ -160,13 +164,13 @@ mod tests {
         let settings = RuleSettings::defaults(registry());
         assert!(settings.is_enabled(ON_BY_DEFAULT.id()));
         assert!(!settings.is_enabled(OFF_BY_DEFAULT.id()));
-        assert!(settings.is_enabled(ids::DUPLICATE_DEFINITION));
+        assert!(settings.is_enabled(LOAD_ERROR.id()));
     }
 
     #[test]
     fn load_errors_cannot_be_turned_off() {
         let mut settings = RuleSettings::defaults(registry());
-        let name = ids::DUPLICATE_DEFINITION.as_str();
+        let name = LOAD_ERROR.id().as_str();
         assert!(settings.set_level(name, Level::Off).is_err());
         assert!(
             settings
@@ -183,7 +187,7 @@ mod tests {
         settings.only(&[kept]).expect("valid");
         assert!(settings.is_enabled(OFF_BY_DEFAULT.id()));
         assert!(!settings.is_enabled(ON_BY_DEFAULT.id()));
-        assert!(enabled(&settings, "syntax_error"));
+        assert!(enabled(&settings, LOAD_ERROR.id().as_str()));
     }
 
     #[test]

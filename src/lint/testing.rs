@@ -17,12 +17,20 @@ pub(crate) type Files<'a> = &'a [(&'a str, &'a str)];
 
 /// Settings in which `rule` is the only rule, and enabled.
 pub(crate) fn settings_for(rule: &'static Rule) -> RuleSettings {
+    settings_of(&[rule])
+}
+
+/// Settings in which `rules` are the only rules, and enabled: a load error's tests register the
+/// load errors they look at, as the engine reports only what it is given.
+pub(crate) fn settings_of(rules: &[&'static Rule]) -> RuleSettings {
     // Each case gets a registry of its own; leaking it keeps the settings `'static` as in a run.
-    let registry: &'static Registry = Box::leak(Box::new(Registry::new(&[rule])));
+    let registry: &'static Registry = Box::leak(Box::new(Registry::new(rules)));
     let mut settings = RuleSettings::defaults(registry);
-    settings
-        .enable(rule.id().as_str())
-        .expect("the rule is registered");
+    for rule in rules {
+        settings
+            .enable(rule.id().as_str())
+            .expect("the rule is registered");
+    }
     settings
 }
 
@@ -37,7 +45,7 @@ pub(crate) fn write_files(files: Files) -> tempfile::TempDir {
     dir
 }
 
-/// Every finding of a module directory (load errors included) with `rule` enabled.
+/// Every finding of a module directory with `rule` enabled.
 pub(crate) fn findings_in(rule: &'static Rule, dir: &Path) -> Vec<Diagnostic> {
     let options = Options::new(ViewSelection::Both, settings_for(rule));
     check_directory(dir, &options).diagnostics
@@ -62,11 +70,15 @@ pub(crate) fn tree_findings_in(
     .diagnostics
 }
 
-/// Every finding on a case (load errors and the findings of other ids included).
+/// Every finding on a case with `rule` enabled (the findings of other ids included).
 pub(crate) fn all_findings(rule: &'static Rule, files: Files) -> Vec<Diagnostic> {
     let dir = write_files(files);
-    match rule.check {
-        Check::Terragrunt(_) => {
+    match rule
+        .checks
+        .iter()
+        .any(|c| matches!(c, Check::Terragrunt(_)))
+    {
+        true => {
             let units: Vec<PathBuf> = files
                 .iter()
                 .map(|(name, _)| dir.path().join(name))
@@ -76,8 +88,15 @@ pub(crate) fn all_findings(rule: &'static Rule, files: Files) -> Vec<Diagnostic>
                 .collect();
             tree_findings_in(rule, dir.path(), &units)
         }
-        Check::View(..) | Check::Directory(_) => findings_in(rule, dir.path()),
+        false => findings_in(rule, dir.path()),
     }
+}
+
+/// Every finding of a module directory case with `rules` registered and enabled.
+pub(crate) fn all_findings_of(rules: &[&'static Rule], files: Files) -> Vec<Diagnostic> {
+    let dir = write_files(files);
+    let options = Options::new(ViewSelection::Both, settings_of(rules));
+    check_directory(dir.path(), &options).diagnostics
 }
 
 /// The findings of `rule` on a case.
@@ -88,6 +107,14 @@ pub(crate) fn findings(rule: &'static Rule, files: Files) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// The findings of `rules` on a module directory case, with those rules registered.
+pub(crate) fn findings_of(rules: &[&'static Rule], files: Files) -> Vec<Diagnostic> {
+    let found = all_findings_of(rules, files).into_iter();
+    found
+        .filter(|d| rules.iter().any(|r| r.id() == d.rule))
+        .collect()
+}
+
 /// The findings of `rule` on a case, with the targeted releases set as by
 /// `terraform_version:`/`opentofu_version:`.
 pub(crate) fn findings_targeting(
@@ -95,13 +122,22 @@ pub(crate) fn findings_targeting(
     files: Files,
     targets: super::directory::TargetVersions,
 ) -> Vec<Diagnostic> {
+    findings_targeting_of(&[rule], files, targets)
+}
+
+/// The findings of `rules` on a case, with the targeted releases set.
+pub(crate) fn findings_targeting_of(
+    rules: &[&'static Rule],
+    files: Files,
+    targets: super::directory::TargetVersions,
+) -> Vec<Diagnostic> {
     let dir = write_files(files);
-    let mut options = Options::new(ViewSelection::Both, settings_for(rule));
+    let mut options = Options::new(ViewSelection::Both, settings_of(rules));
     options.target_versions = targets;
     check_directory(dir.path(), &options)
         .diagnostics
         .into_iter()
-        .filter(|d| d.rule == rule.id())
+        .filter(|d| rules.iter().any(|r| r.id() == d.rule))
         .collect()
 }
 
@@ -117,24 +153,6 @@ pub(crate) fn findings_targeting_opentofu(
         opentofu: Some(opentofu.into()),
     };
     findings_targeting(rule, files, targets)
-}
-
-/// The findings of one id (a load error's, say) on a case, with the targeted releases set.
-pub(crate) fn findings_targeting_id(
-    id: crate::diagnostic::FindingId,
-    files: Files,
-    targets: super::directory::TargetVersions,
-) -> Vec<Diagnostic> {
-    let dir = write_files(files);
-    // No rule registered: the loading stages' findings only.
-    let registry: &'static Registry = Box::leak(Box::new(Registry::new(&[])));
-    let mut options = Options::new(ViewSelection::Both, RuleSettings::defaults(registry));
-    options.target_versions = targets;
-    check_directory(dir.path(), &options)
-        .diagnostics
-        .into_iter()
-        .filter(|d| d.rule == id)
-        .collect()
 }
 
 /// Every `pass` case gives no finding of `rule`; every `fail` case exactly `count`, each with a
@@ -166,6 +184,22 @@ pub(crate) fn check_table(rule: &'static Rule, pass: &[Files], fail: &[(Files, u
     }
 }
 
+/// (message, first note, views) of each finding: what the tests of load errors compare, as the
+/// tools' summary and detail per view.
+pub(crate) fn described(found: Vec<Diagnostic>) -> Vec<(String, String, String)> {
+    let describe = |d: Diagnostic| {
+        let note = d.notes.first().cloned().unwrap_or_default();
+        (d.message, note, format!("{:?}", d.views))
+    };
+    found.into_iter().map(describe).collect()
+}
+
+/// The one item of `found`.
+pub(crate) fn only<T: std::fmt::Debug>(found: Vec<T>) -> T {
+    assert_eq!(found.len(), 1, "{found:#?}");
+    found.into_iter().next().expect("one")
+}
+
 fn messages(found: &[Diagnostic]) -> Vec<String> {
     found
         .iter()
@@ -178,8 +212,11 @@ fn messages(found: &[Diagnostic]) -> Vec<String> {
 pub(crate) mod stand_ins {
     use crate::diagnostic::Diagnostic;
     use crate::knowledge::View;
-    use crate::lint::{Check, Context, Registry, Rule, RuleViews, declare_rule};
-    use crate::source::{FileId, Span};
+    use crate::lint::helpers::legacy_module::legacy_calls;
+    use crate::lint::{
+        Check, Context, MergeContext, ReadContext, Registry, Rule, RuleViews, declare_rule,
+    };
+    use crate::source::{FileId, Span, display_path};
 
     fn nothing(_: &Context, _: &mut Vec<Diagnostic>) {}
 
@@ -231,9 +268,82 @@ pub(crate) mod stand_ins {
         check: Check::View(RuleViews::Only(View::OpenTofu), one_finding),
     };
 
+    /// A load error that finds nothing.
+    pub(crate) const LOAD_ERROR: Rule = declare_rule! {
+        id: "duplicate_definition",
+        kind: LoadError,
+        summary: "a load error",
+        check: Check::View(RuleViews::Both, nothing),
+    };
+
     /// A registry of the stand-ins.
     pub(crate) fn registry() -> &'static Registry {
-        static RULES: [&Rule; 4] = [&ON_BY_DEFAULT, &OFF_BY_DEFAULT, &PANICS, &OPENTOFU_ONLY];
+        static RULES: [&Rule; 5] = [
+            &ON_BY_DEFAULT,
+            &OFF_BY_DEFAULT,
+            &PANICS,
+            &OPENTOFU_ONLY,
+            &LOAD_ERROR,
+        ];
+        Box::leak(Box::new(Registry::new(&RULES)))
+    }
+
+    fn each_merge_problem(ctx: &MergeContext, out: &mut Vec<Diagnostic>) {
+        for problem in ctx.problems {
+            let message = format!("{problem:?}");
+            out.push(
+                ctx.finding(&MERGE_PROBLEMS, message)
+                    .at_path(display_path(ctx.dir)),
+            );
+        }
+    }
+
+    fn each_legacy_call(ctx: &Context, out: &mut Vec<Diagnostic>) {
+        for call in legacy_calls(ctx) {
+            let Some(span) = call.always.map(|(_, span)| span).or(call.enabled) else {
+                continue;
+            };
+            let finding = ctx.finding(&LEGACY_CALLS, call.name);
+            out.push(finding.at(ctx.files, span, "a call to a legacy module"));
+        }
+    }
+
+    /// Every load error the merge of a view finds, named by the problem, at the directory.
+    pub(crate) const MERGE_PROBLEMS: Rule = declare_rule! {
+        id: "override_without_base",
+        kind: LoadError,
+        summary: "every merge problem",
+        check: Check::Merge(each_merge_problem),
+    };
+
+    /// Every call to a local module that configures a provider, with a meta-argument: what the
+    /// module calls read of their neighbours.
+    pub(crate) const LEGACY_CALLS: Rule = declare_rule! {
+        id: "legacy_module_meta_argument",
+        kind: LoadError,
+        summary: "every call to a legacy module",
+        check: Check::View(RuleViews::Both, each_legacy_call),
+    };
+
+    fn each_read_problem(ctx: &ReadContext, out: &mut Vec<Diagnostic>) {
+        let problem = format!("{:?}", ctx.problem);
+        let kind = problem.split([' ', '{']).next().unwrap_or_default();
+        let path = ctx.problem.shown(ctx.files);
+        out.push(ctx.finding(&READ_PROBLEMS, kind).at_path(path));
+    }
+
+    /// Every problem reading a file or walking a directory, named by its kind (`Syntax`,
+    /// `NotUtf8`...), at its path.
+    pub(crate) const READ_PROBLEMS: Rule = declare_rule! {
+        id: "syntax_error",
+        kind: LoadError,
+        summary: "every read problem",
+        check: Check::Read(each_read_problem),
+    };
+
+    /// A registry of stand-ins for the loading stages' findings, for the tests of a whole run.
+    pub(crate) fn loading() -> &'static Registry {
+        static RULES: [&Rule; 3] = [&MERGE_PROBLEMS, &LEGACY_CALLS, &READ_PROBLEMS];
         Box::leak(Box::new(Registry::new(&RULES)))
     }
 }

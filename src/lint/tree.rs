@@ -8,7 +8,7 @@ use crate::input::overlay::Overlay;
 use crate::terragrunt::paths::Displayer;
 use crate::terragrunt::{Preparsed, Tree};
 
-use super::run::{Target, run_rules};
+use super::run::{Target, read_findings, run_rules};
 use super::{RuleSettings, TreeContext, ignore};
 
 /// What checking a tree gives.
@@ -43,10 +43,11 @@ pub(crate) fn check_tree(
         max_file_bytes,
         overlay,
     );
-    let mut diagnostics: Vec<Diagnostic> = tree
-        .live_file_indexes()
-        .flat_map(|f| tree.files[f].diagnostics.iter().cloned())
-        .collect();
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    for f in tree.live_file_indexes() {
+        let problems = &tree.files[f].problems;
+        diagnostics.extend(read_findings(problems, &tree.sources, settings));
+    }
     run_rules(
         Target::Tree(&TreeContext {
             tree: &tree,
@@ -54,14 +55,8 @@ pub(crate) fn check_tree(
         }),
         &mut diagnostics,
     );
-    let mut malformed = Vec::new();
-    let directives: Vec<ignore::Directive> = tree
-        .live_file_indexes()
-        .filter_map(|f| tree.files[f].parsed.as_ref())
-        .flat_map(|file| ignore::directives(file, &tree.sources, settings, &mut malformed))
-        .collect();
-    let mut diagnostics = ignore::apply(diagnostics, &directives, &tree.sources, settings);
-    diagnostics.extend(malformed);
+    let parsed = (tree.live_file_indexes()).filter_map(|f| tree.files[f].parsed.as_ref());
+    let mut diagnostics = ignore::apply_ignores(diagnostics, parsed, &tree.sources, settings);
     super::fix_guard::withhold_fixes_editing_strings(&mut diagnostics, &tree.sources);
     diagnostic::sort(&mut diagnostics);
     let result = TreeResult {

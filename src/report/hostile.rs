@@ -187,7 +187,7 @@ mod tests {
 
     use super::*;
     use crate::diagnostic::fix::FileOperation;
-    use crate::diagnostic::{Applicability, Diagnostic, Fix, Severity, Views, ids};
+    use crate::diagnostic::{Applicability, Diagnostic, Fix, Severity, TEST_ID, Views};
     use crate::report::{Format, RenderStyle, Rendering, Totals, render};
     use crate::source::{FileId, SourceFile, SourceFiles, Span};
 
@@ -302,15 +302,15 @@ mod tests {
                 path: PathBuf::from(name(&mut rng)),
                 content: text(&mut rng, 4),
             });
-            let located = Diagnostic::new(ids::SYNTAX_ERROR, severity, text(&mut rng, 8))
+            let located = Diagnostic::new(TEST_ID, severity, text(&mut rng, 8))
                 .at(&files, primary, text(&mut rng, 4))
                 .with_label(&files, secondary, text(&mut rng, 4))
                 .with_note(text(&mut rng, 4))
                 .with_help(text(&mut rng, 4))
                 .with_fix(fix)
                 .in_views(views);
-            let pathless =
-                Diagnostic::error(ids::IO_ERROR, text(&mut rng, 6)).at_path(name(&mut rng));
+            let pathless = Diagnostic::error(crate::rules::IO_ERROR.id(), text(&mut rng, 6))
+                .at_path(name(&mut rng));
             let diagnostics = [located, pathless];
             // The rules' own text once in a while: it is long, and not hostile.
             let catalogue = if case % 500 == 0 { full } else { &[] };

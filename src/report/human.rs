@@ -219,12 +219,12 @@ impl<'a> Files<'a> for LabelFiles<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::ids;
+    use crate::diagnostic::TEST_ID;
 
     /// The human header says `notice`, as every other format, coloured or not.
     #[test]
     fn notices_are_called_notice() {
-        let notice = Diagnostic::new(ids::SYNTAX_ERROR, Severity::Notice, "a message");
+        let notice = Diagnostic::new(TEST_ID, Severity::Notice, "a message");
         for color in [false, true] {
             let text =
                 String::from_utf8(render(&notice, color, Views::BOTH, false)).expect("UTF-8");

@@ -382,7 +382,7 @@ mod tests {
             assert_eq!(String::from_utf8_lossy(&written), expected);
         }
     }
-    use crate::diagnostic::{Applicability, Fix, excerpt_files, ids};
+    use crate::diagnostic::{Applicability, Fix, TEST_ID, excerpt_files};
     use crate::source::{SourceFile, SourceFiles, Span};
 
     /// Every format prints the same bytes from the excerpts a run keeps as from the whole
@@ -403,7 +403,7 @@ mod tests {
         };
         let end = files.get(a).text.len();
         let mut diagnostics = vec![
-            Diagnostic::error(ids::SYNTAX_ERROR, "several labels")
+            Diagnostic::error(TEST_ID, "several labels")
                 .at(&files, line(3), "primary")
                 .with_label(&files, line(4), "next line")
                 .with_label(&files, line(6), "two lines on")
@@ -411,7 +411,7 @@ mod tests {
                 .with_label(&files, line(24).to(line(27)), "several lines")
                 .with_label(&files, Span::new(a, end..end), "at the end")
                 .with_label(&files, Span::new(b, 6..11), "other file"),
-            Diagnostic::error(ids::SYNTAX_ERROR, "fixed")
+            Diagnostic::error(TEST_ID, "fixed")
                 .at(&files, Span::new(b, 0..5), "here")
                 .with_fix(Fix::new("edit", Applicability::Safe).edit(
                     &files.get(b).path,

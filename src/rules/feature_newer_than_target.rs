@@ -12,9 +12,9 @@ use crate::source::Span;
 
 use crate::knowledge::version::Version;
 use crate::lint::helpers::backend_type;
-use crate::lint::legacy_module::{self, LegacyCall};
-use crate::lint::null_module_version::{self, NullVersion};
-use crate::lint::schema::judgements;
+use crate::lint::helpers::legacy_module::{self, LegacyCall};
+use crate::lint::helpers::null_module_version::{self, NullVersion};
+use crate::lint::helpers::schema::judgements;
 use crate::lint::targets::range_text;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::module::merge::LoadedFile;
@@ -293,12 +293,11 @@ fn not_in_every_target(
 
 #[cfg(test)]
 mod tests {
-    use crate::diagnostic::ids;
     use crate::lint::directory::TargetVersions;
     use crate::lint::testing::{
-        Files, check_table, findings, findings_targeting, findings_targeting_id,
-        terraform_required_version as required,
+        Files, check_table, findings, findings_targeting, terraform_required_version as required,
     };
+    use crate::rules::unsupported_construct;
 
     const STARTSWITH: &str = "locals {\n  a = startswith(\"a\", \"b\")\n}\n";
 
@@ -478,7 +477,7 @@ mod tests {
             terraform: Some("~> 1.13.0".into()),
             opentofu: None,
         };
-        let unsupported = findings_targeting_id(ids::UNSUPPORTED_CONSTRUCT, files, only_1_13);
+        let unsupported = findings_targeting(&unsupported_construct::RULE, files, only_1_13);
         assert!(
             unsupported.iter().all(|d| !d.views.terraform),
             "{unsupported:?}"

@@ -165,7 +165,7 @@ mod tests {
     use crate::lint::testing::override_fixtures::{
         EMPTY_A, TF_VERSIONS, TOFU_VERSIONS, VARIABLE_X,
     };
-    use crate::lint::testing::{Files, check_table, findings};
+    use crate::lint::testing::{Files, check_table, findings_of};
 
     const PASS: &[Files] = &[
         &[
@@ -202,10 +202,10 @@ mod tests {
 
     #[test]
     fn a_load_error_in_one_view_only_is_a_divergence() {
-        let found = findings(
-            &super::RULE,
-            &[("main.tf", EMPTY_A), ("extra.tofu", EMPTY_A)],
-        );
+        let rules = [&super::RULE, &crate::rules::duplicate_definition::RULE];
+        let files: Files = &[("main.tf", EMPTY_A), ("extra.tofu", EMPTY_A)];
+        let all = findings_of(&rules, files).into_iter();
+        let found: Vec<_> = all.filter(|d| d.rule == super::RULE.id()).collect();
         assert_eq!(found.len(), 1, "{found:#?}");
         assert!(
             found[0]

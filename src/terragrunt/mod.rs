@@ -27,9 +27,8 @@ use std::path::{Path, PathBuf};
 use foldhash::HashMap;
 use rayon::prelude::*;
 
-use crate::diagnostic::Diagnostic;
 use crate::input::overlay::Overlay;
-use crate::input::read::{LoadedSource, Read, Reader, read_and_parse};
+use crate::input::read::{LoadedSource, Read, ReadProblem, Reader, read_and_parse};
 pub(crate) use crate::knowledge::files::TERRAGRUNT_UNIT as UNIT_FILE;
 use crate::knowledge::files::{TERRAGRUNT_STACK, terragrunt_syntax};
 use crate::source::{FileId, SourceFile, SourceFiles};
@@ -47,11 +46,11 @@ pub(crate) struct TgFile {
     /// Absolute and lexically clean.
     pub(crate) path: PathBuf,
     pub(crate) id: FileId,
-    /// `None` when it could not be read or parsed (a diagnostic says why).
+    /// `None` when it could not be read or parsed (a problem says why).
     pub(crate) parsed: Option<File>,
     pub(crate) extracted: Extracted,
     /// Read and syntax errors.
-    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) problems: Vec<ReadProblem>,
     /// Found by discovery, or named by a dependency: evaluated as a unit of its own.
     pub(crate) is_unit: bool,
     pub(crate) bytes: u64,
@@ -454,7 +453,7 @@ impl Builder {
             id: FileId(0),
             parsed: None,
             extracted: Extracted::default(),
-            diagnostics: Vec::new(),
+            problems: Vec::new(),
             is_unit: false,
             bytes: 0,
         };
@@ -554,7 +553,7 @@ impl TgFile {
         self.id = id;
         self.bytes = loaded.bytes;
         self.parsed = loaded.parsed;
-        self.diagnostics = loaded.diagnostics;
+        self.problems = loaded.problems;
         self.extracted = extracted;
     }
 }

@@ -10,11 +10,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::diagnostic::fix::{self, Fix, Texts, is_json};
-use crate::diagnostic::ids;
 use crate::input::overlay::Overlay;
 use crate::lint::RuleSettings;
 use crate::lint::directory::{DirectoryResult, Options, ViewSelection, check_directory};
 use crate::module::merge::{MergedAttribute, MergedBlock, MergedBody, Module};
+use crate::rules;
 use crate::source::{SourceFiles, Syntax};
 use crate::syntax::literals::string_literals;
 use crate::syntax::{Expr, ExprKind};
@@ -552,7 +552,7 @@ fn check(dir: &Path, texts: &Texts) -> Checked {
         .map(|m| module_strings(m, &result.files))
         .collect();
     let mut unloadable: Vec<String> = (result.diagnostics.iter())
-        .filter(|d| d.rule == ids::SYNTAX_ERROR || d.rule == ids::PARSE_LIMIT)
+        .filter(|d| d.rule == rules::SYNTAX_ERROR.id() || d.rule == rules::PARSE_LIMIT.id())
         .map(|d| d.path.clone())
         .collect();
     unloadable.sort();

@@ -42,8 +42,10 @@ use crate::diagnostic::Diagnostic;
 use crate::input::discover::discover;
 use crate::input::overlay::Overlay;
 use crate::knowledge::files::classify;
+use crate::lint::RuleSettings;
 use crate::lint::check::guarded;
 use crate::lint::directory::check_directory;
+use crate::lint::run::{Crash, crash_findings};
 use crate::lint::tree::check_tree;
 use crate::module::merge::Module;
 use crate::source::{SourceFiles, absolute};
@@ -265,13 +267,23 @@ impl<'a> Server<'a> {
                 let method = notification.method.clone();
                 let root = self.root.clone();
                 if let Err(crash) = guarded(&root, || self.notification(notification)) {
-                    self.log(MessageType::ERROR, &format!("{method}: {}", crash.message));
+                    let message = self.crash_message(&crash);
+                    self.log(MessageType::ERROR, &format!("{method}: {message}"));
                 }
                 Ok(None)
             }
             // Answers to our registration request: nothing to do.
             Message::Response(_) => Ok(None),
         }
+    }
+
+    /// What the `internal_error` finding of a crash says, for the log and the client.
+    fn crash_message(&self, crash: &Crash) -> String {
+        let findings = crash_findings(crash, &self.settings.options.settings);
+        findings
+            .into_iter()
+            .next()
+            .map_or_else(|| crash.message.clone(), |d| d.message)
     }
 
     fn request(&mut self, request: Request) {
@@ -292,8 +304,9 @@ impl<'a> Server<'a> {
             Ok(Ok(value)) => Response::new_ok(id, value),
             Ok(Err((code, message))) => Response::new_err(id, code as i32, message),
             Err(crash) => {
-                self.log(MessageType::ERROR, &format!("{method}: {}", crash.message));
-                Response::new_err(id, ErrorCode::InternalError as i32, crash.message)
+                let message = self.crash_message(&crash);
+                self.log(MessageType::ERROR, &format!("{method}: {message}"));
+                Response::new_err(id, ErrorCode::InternalError as i32, message)
             }
         };
         self.send(Message::Response(response));
@@ -426,7 +439,7 @@ impl<'a> Server<'a> {
                         local_modules: result.local_modules,
                         ..Checked::default()
                     })
-                    .unwrap_or_else(crashed),
+                    .unwrap_or_else(|crash| crashed(&crash, &options.settings)),
                 Scope::Terragrunt => guarded(&root, || {
                     let given = [root.clone()];
                     let found = discover(&given, &excludes, true);
@@ -438,7 +451,7 @@ impl<'a> Server<'a> {
                         ..Checked::default()
                     }
                 })
-                .unwrap_or_else(crashed),
+                .unwrap_or_else(|crash| crashed(&crash, &options.settings)),
             };
             Checked {
                 versions,
@@ -616,9 +629,9 @@ impl<'a> Server<'a> {
     }
 }
 
-fn crashed(internal_error: Box<Diagnostic>) -> Checked {
+fn crashed(crash: &Crash, settings: &RuleSettings) -> Checked {
     Checked {
-        findings: vec![*internal_error],
+        findings: crash_findings(crash, settings),
         crashed: true,
         ..Checked::default()
     }

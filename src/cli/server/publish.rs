@@ -119,7 +119,7 @@ mod tests {
     use lsp_types::Position;
 
     use super::*;
-    use crate::diagnostic::{Views, ids};
+    use crate::diagnostic::{TEST_ID, Views};
     use crate::source::{SourceFile, SourceFiles, Span};
 
     #[test]
@@ -134,7 +134,8 @@ mod tests {
             dir.path().join("override.tf"),
             "# é\nvariable \"ü\" {}\n".to_string(),
         ));
-        let finding = Diagnostic::error(ids::DUPLICATE_DEFINITION, "Duplicate variable")
+        let duplicate = crate::rules::registry().find("duplicate_definition");
+        let finding = Diagnostic::error(duplicate.expect("an id").id, "Duplicate variable")
             .at(&files, Span::new(over, 5..21), "defined again here")
             .with_label(&files, Span::new(base, 0..16), "first defined here")
             .with_note("why")
@@ -170,7 +171,8 @@ mod tests {
         assert_eq!(related[0].location.range.end, Position::new(0, 15));
         // One view checked: the view is no news.
         let single = by_file(
-            &[Diagnostic::error(ids::IO_ERROR, "x").at_path(dir.path().display().to_string())],
+            &[Diagnostic::error(crate::rules::IO_ERROR.id(), "x")
+                .at_path(dir.path().display().to_string())],
             ViewSelection::Terraform,
             Encoding::Utf16,
             &dir.path().join("main.tf"),
@@ -252,7 +254,7 @@ mod tests {
             let content = text(&mut rng, 20);
             let a = files.add(SourceFile::new(dir.path().join("a.tf"), content.clone()));
             let b = files.add(SourceFile::new(dir.path().join("b.tf"), content));
-            let finding = Diagnostic::error(ids::SYNTAX_ERROR, text(&mut rng, 6))
+            let finding = Diagnostic::error(TEST_ID, text(&mut rng, 6))
                 .at(&files, Span::new(a, 0..0), text(&mut rng, 4))
                 .with_label(&files, Span::new(b, 0..0), text(&mut rng, 4))
                 .with_note(text(&mut rng, 4))

@@ -3,10 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::diagnostic::{Applicability, ids};
+use crate::diagnostic::{Applicability, TEST_ID};
 
 fn finding_with(fix: Fix) -> Diagnostic {
-    Diagnostic::error(ids::SYNTAX_ERROR, "x").with_fix(fix)
+    Diagnostic::error(TEST_ID, "x").with_fix(fix)
 }
 
 #[test]

@@ -2,8 +2,8 @@
 //! (see `variables` for the others), and module versions against their source.
 
 use super::model::{Address, MergedObject, Origin};
+use super::problems::{MergeProblem, VersionWithoutRegistry};
 use super::{Merger, variables};
-use crate::diagnostic::ids;
 use crate::knowledge::module_source::SourceKind;
 
 impl Merger<'_> {
@@ -14,7 +14,7 @@ impl Merger<'_> {
                 found.extend(self.check_module_version(object));
             }
         }
-        self.diagnostics.extend(found);
+        self.problems.extend(found);
         // A variable no override touched is only decoded (overridden ones were decoded at
         // their first override).
         for index in 0..self.module.objects.len() {
@@ -26,8 +26,8 @@ impl Merger<'_> {
 
     /// Whether a module `version` is a value known without evaluating, and not null: a literal
     /// string, or a local value that is one. Null means "no version" (OpenTofu ≥ 1.10,
-    /// Terraform ≥ 1.15.5; `lint::null_module_version` judges it against the targeted
-    /// versions), and a variable may be null, so neither is judged here.
+    /// Terraform ≥ 1.15.5; `module_version_without_registry_source` judges it against the
+    /// targeted versions), and a variable may be null, so neither is judged here.
     fn is_known_version(&self, expr: &crate::syntax::Expr) -> bool {
         use crate::syntax::{ExprKind, TraversalStep};
         if expr
@@ -53,7 +53,7 @@ impl Merger<'_> {
     /// `version` needs a registry source (hashicorp/terraform `internal/configs/module_call.go`
     /// parses `source` as a registry address when there is one); an override adding one to a
     /// call with a local source breaks loading.
-    fn check_module_version(&self, object: &MergedObject) -> Option<crate::diagnostic::Diagnostic> {
+    fn check_module_version(&self, object: &MergedObject) -> Option<MergeProblem> {
         let version = object.body.attribute("version")?;
         if !self.is_known_version(&version.expr) {
             return None;
@@ -64,29 +64,14 @@ impl Merger<'_> {
         if !matches!(kind, SourceKind::Local | SourceKind::Remote) {
             return None;
         }
-        let what = if kind == SourceKind::Local {
-            "local source"
-        } else {
-            "remote source: its address carries the version"
-        };
-        // Decoding one block, the tools point at its source address, which they failed to read
-        // as a registry one; a `version` merged in from an override is where the break is.
-        let version_label = "`version` set here";
-        let (primary, secondary) = if version.origin == Origin::Override {
-            ((version.span(), version_label), (source.span(), what))
-        } else {
-            ((source.expr.span, what), (version.span(), version_label))
-        };
-        let mut d = self.error(
-            ids::MODULE_VERSION_WITHOUT_REGISTRY_SOURCE, "Invalid registry module source address", primary.0, primary.1)
-                .with_label(self.files, secondary.0, secondary.1)
-                .with_note("Only module registry addresses (`namespace/name/system`) take a `version`; a local path (./ or ../) has no versions, and a remote address (git::, https://, github.com/...) pins its version itself, e.g. with `?ref=`.")
-                .with_help("remove `version`, or use a registry source");
-        if version.origin == Origin::Override {
-            d = d.with_note(
-                "`version` comes from an override file: the base module call was valid on its own.",
-            );
-        }
-        Some(d)
+        Some(MergeProblem::VersionWithoutRegistrySource(
+            VersionWithoutRegistry {
+                local: kind == SourceKind::Local,
+                source: source.span(),
+                source_value: source.expr.span,
+                version: version.span(),
+                version_from_override: version.origin == Origin::Override,
+            },
+        ))
     }
 }

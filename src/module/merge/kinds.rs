@@ -5,23 +5,20 @@ use std::collections::hash_map::Entry;
 
 use foldhash::HashSet;
 
-use crate::diagnostic::fix::is_json;
-use crate::diagnostic::{Applicability, Fix, ids};
 use crate::source::Span;
-use crate::syntax::{Attribute, Block, Labels};
+use crate::syntax::{Block, Labels};
 
 use super::body::Handling;
 use super::events::{Event, Subject};
 use super::model::{
     Address, MergedAttribute, MergedBlock, MergedBody, MergedLocal, MergedObject, Origin,
 };
+use super::problems::{DependsOn, DependsOnOverride, MergeProblem};
 use super::{LoadedFile, Merger};
 
 /// Why Terraform drops `deprecated` from variable and output overrides.
 const DEPRECATED_IS_OPENTOFUS: &str =
     "`deprecated` is an OpenTofu argument: Terraform does not merge it";
-
-const WHY_OVERRIDE_NEEDS_BASE: &str = "Override files only change blocks that primary files define; a block with nothing to merge into is an error.";
 
 impl Merger<'_> {
     /// Appends a primary file's blocks; a second definition of an object is an error.
@@ -96,64 +93,18 @@ impl Merger<'_> {
         let object = MergedObject::from_block(address, block, Origin::Base);
         let address = &object.address;
         let first = self.module.objects[existing].base_header;
-        let summary = self.duplicate_summary(address);
-        let d = self
-            .error(
-                ids::DUPLICATE_DEFINITION,
-                summary,
-                block.def_range(self.files),
-                "defined again here",
-            )
-            .with_label(self.files, first, "first defined here")
-            .with_note(format!(
-                "Primary files are appended, not merged: {} may be defined only once in a module.",
-                address.describe()
-            ))
-            .with_help(self.duplicate_help(
-                first,
-                block.header_span,
-                "remove one of the two definitions, or give one of them another name",
-            ));
-        self.report(d);
+        self.report(MergeProblem::DuplicateObject {
+            address: address.clone(),
+            again: block.def_range(self.files),
+            again_header: block.header_span,
+            first,
+        });
         // Which definition the tool keeps only matters for what it reports next.
         if matches!(
             address,
             Address::Variable(_) | Address::Output(_) | Address::ModuleCall(_)
         ) {
             self.module.objects[existing] = object;
-        }
-    }
-
-    /// What to do about a second definition: within one file, `same_file` (one of them is a
-    /// leftover); across files, the second is usually meant to change the first, which is what
-    /// override files do.
-    pub(super) fn duplicate_help(&self, first: Span, again: Span, same_file: &str) -> String {
-        if first.file == again.file {
-            return same_file.to_string();
-        }
-        let file = self.files.get(again.file).file_name();
-        // `main.tf.json` → `main_override.tf.json`: the override keeps the file's syntax.
-        let (stem, extension) = file.split_at(file.find('.').unwrap_or(file.len()));
-        format!(
-            "remove one of the two definitions; to change the first from `{file}`, move the \
-             changed arguments into an override file (`{stem}_override{extension}`)"
-        )
-    }
-
-    fn duplicate_summary(&self, address: &Address) -> String {
-        match address {
-            Address::Resource(mode, ty, _) => match mode.as_str() {
-                "ephemeral" if self.is_terraform() => {
-                    format!("Duplicate ephemeral \"{ty}\" configuration")
-                }
-                "ephemeral" => format!("Duplicate ephemeral resource \"{ty}\" configuration"),
-                _ => format!("Duplicate {mode} \"{ty}\" configuration"),
-            },
-            Address::Variable(_) => "Duplicate variable declaration".into(),
-            Address::Output(_) => "Duplicate output definition".into(),
-            Address::ModuleCall(_) => "Duplicate module call".into(),
-            Address::Provider(..) => "Duplicate provider configuration".into(),
-            Address::Check(name) => format!("Duplicate check \"{name}\" configuration"),
         }
     }
 
@@ -171,16 +122,12 @@ impl Merger<'_> {
                 .or_else(|| self.check_data.get(&address).copied());
             match first {
                 Some(first) => {
-                    let summary = self.duplicate_summary(&address);
-                    let d = self
-                        .error(
-                            ids::DUPLICATE_DEFINITION,
-                            summary,
-                            data.def_range(self.files),
-                            "defined again here",
-                        )
-                        .with_label(self.files, first, "first defined here");
-                    self.report(d);
+                    let again = data.def_range(self.files);
+                    self.report(MergeProblem::DuplicateCheckData {
+                        address,
+                        again,
+                        first,
+                    });
                 }
                 None => {
                     self.check_data.insert(address, data.header_span);
@@ -200,19 +147,11 @@ impl Merger<'_> {
                     let first = self.module.locals[i].attribute.name_span;
                     // Within one block the parser already reported `Attribute redefined`.
                     if !own_names.contains(&first) {
-                        let d = self
-                            .error(
-                                ids::DUPLICATE_DEFINITION,
-                                "Duplicate local value definition",
-                                attr.name_span,
-                                "defined again here",
-                            )
-                            .with_label(self.files, first, "first defined here")
-                            .with_note(format!(
-                                "A local value named \"{}\" was already defined. Local value names must be unique within a module.",
-                                attr.name
-                            ));
-                        self.report(d);
+                        self.report(MergeProblem::DuplicateLocal {
+                            name: attr.name.clone(),
+                            again: attr.name_span,
+                            first,
+                        });
                     }
                     self.module.locals[i] = local;
                 }
@@ -233,27 +172,17 @@ impl Merger<'_> {
             match block.kind.as_str() {
                 "terraform" => {}
                 "locals" => self.override_locals(block),
-                "moved" => self.not_overridable(block, "Cannot override 'moved' blocks"),
-                "import" => self.not_overridable(block, "Cannot override 'import' blocks"),
-                "check" => self.not_overridable(block, "Can't override check blocks"),
+                "moved" | "import" | "check" => self.not_overridable(block),
                 "removed" if self.is_terraform() => self.ignored(
                     &Subject::IgnoredBlock("removed"),
                     "removed",
                     block.header_span,
                     "Terraform ignores `removed` blocks in override files",
                 ),
-                "removed" => self.not_overridable(block, "Cannot override 'Removed' blocks"),
+                "removed" => self.not_overridable(block),
                 "language" if !self.is_terraform() => {
-                    let d = self
-                        .error(
-                            ids::LANGUAGE_BLOCK_IN_OVERRIDE,
-                            "Language selections in override file",
-                            block.def_range(self.files),
-                            "not allowed in an override file",
-                        )
-                        .with_note("OpenTofu reads the `language` block only from primary files: the language edition, experiments and compatible versions of a module cannot be overridden.")
-                        .with_help("move the `language` block to a primary `.tofu` file");
-                    self.report(d);
+                    let block = block.def_range(self.files);
+                    self.report(MergeProblem::LanguageBlockInOverride { block });
                 }
                 "ephemeral" if self.is_terraform() => self.ignored(
                     &Subject::IgnoredBlock("ephemeral"),
@@ -266,20 +195,11 @@ impl Merger<'_> {
         }
     }
 
-    fn not_overridable(&mut self, block: &Block, summary: &str) {
-        let d = self
-            .error(
-                ids::OVERRIDE_NOT_ALLOWED,
-                summary,
-                block.def_range(self.files),
-                "not allowed in an override file",
-            )
-            .with_note(format!(
-                "`{}` blocks cannot appear in override files; the tool refuses to load the module.",
-                block.kind
-            ))
-            .with_help("move this block to a primary file");
-        self.report(d);
+    fn not_overridable(&mut self, block: &Block) {
+        self.report(MergeProblem::BlockNotOverridable {
+            kind: block.kind.clone(),
+            block: block.def_range(self.files),
+        });
     }
 
     fn override_object(&mut self, block: &Block) {
@@ -363,33 +283,19 @@ impl Merger<'_> {
     }
 
     fn override_without_base(&mut self, block: &Block, address: Address) {
-        let summary = match &address {
-            Address::Resource(mode, ..) => match mode.as_str() {
-                "data" => "Missing data resource to override",
-                "ephemeral" => "Missing ephemeral resource to override",
-                _ => "Missing resource to override",
-            },
-            Address::Variable(_) => "Missing base variable declaration to override",
-            Address::Output(_) => "Missing base output definition to override",
-            Address::ModuleCall(_) => "Missing module call to override",
-            Address::Provider(_, Some(_)) => "Missing base provider configuration for override",
+        match &address {
             Address::Provider(_, None) => {
                 // An un-aliased provider override with no base becomes the default configuration.
                 let object = MergedObject::from_block(address.clone(), block, Origin::Override);
                 self.module.index.insert(address, self.module.objects.len());
                 self.module.objects.push(object);
-                return;
             }
-            Address::Check(_) => return,
-        };
-        let d = self
-            .error(ids::OVERRIDE_WITHOUT_BASE, summary, block.def_range(self.files), "nothing to merge into")
-            .with_note(format!(
-                "No primary file defines {}. {WHY_OVERRIDE_NEEDS_BASE}",
-                address.describe()
-            ))
-            .with_help("define the block in a primary file, or fix the override's labels to match the base block");
-        self.report(d);
+            Address::Check(_) => {}
+            _ => {
+                let block = block.def_range(self.files);
+                self.report(MergeProblem::OverrideWithoutBase { address, block });
+            }
+        }
     }
 
     /// The tools report a non-empty `depends_on` of an override at its first element (an
@@ -401,73 +307,22 @@ impl Merger<'_> {
                 Some([first, ..]) => first.span,
                 None => depends_on.expr.span,
             };
-            let d = self
-                .error(
-                    ids::OVERRIDE_DEPENDS_ON,
-                    "Unsupported override",
-                    at,
-                    "`depends_on` in an override",
-                )
-                .with_label(self.files, base.header, "base block")
-                .with_note("The depends_on argument may not be overridden.")
-                .with_help("set `depends_on` in the base block instead")
-                .with_fix(self.depends_on_fix(depends_on, base, base_body));
-            self.report(d);
-        }
-    }
-
-    /// Moves an override's `depends_on` into its base block: its elements appended to the
-    /// base's list (those it does not have yet), or the argument added at the end of the base
-    /// block. Native syntax only, in both files; `None` for a base block on one line or a base
-    /// `depends_on` that is not a list.
-    fn depends_on_fix(
-        &self,
-        depends_on: &Attribute,
-        base: Base,
-        base_body: &MergedBody,
-    ) -> Option<Fix> {
-        let native = |span: Span| !is_json(&self.files.get(span.file).path);
-        let items = depends_on.expr.tuple_items()?;
-        if !native(depends_on.name_span) || !native(base.span) {
-            return None;
-        }
-        let text = |span: Span| self.files.text(span).split_whitespace().collect::<String>();
-        let base_file = self.files.get(base.span.file);
-        let fix = Fix::new(
-            "Move `depends_on` into the base block",
-            Applicability::Unsafe,
-        )
-        .remove(self.files, depends_on.span());
-        match base_body.attribute("depends_on") {
-            Some(existing) => {
-                let present = existing.expr.tuple_items()?;
-                let present: HashSet<String> = present.iter().map(|e| text(e.span)).collect();
-                let added: Vec<&str> = (items.iter())
-                    .filter(|e| !present.contains(&text(e.span)))
-                    .map(|e| self.files.text(e.span))
-                    .collect();
-                if added.is_empty() {
-                    return Some(fix);
-                }
-                let list = existing.expr.span.range();
-                let (at, insert) = match existing.expr.tuple_items()?.last() {
-                    Some(last) => (last.span.end as usize, format!(", {}", added.join(", "))),
-                    None => (list.start + 1, added.join(", ")),
-                };
-                Some(fix.edit(&base_file.path, at..at, insert))
-            }
-            None => {
-                // Before the base block's closing brace, which must be alone on its line.
-                let close = (base.span.end as usize).checked_sub(1)?;
-                let line_start = base_file.text[..close].rfind('\n')? + 1;
-                let indent = &base_file.text[line_start..close];
-                if !indent.trim().is_empty() {
-                    return None;
-                }
-                let list: Vec<&str> = items.iter().map(|e| self.files.text(e.span)).collect();
-                let line = format!("{indent}  depends_on = [{}]\n", list.join(", "));
-                Some(fix.edit(&base_file.path, line_start..line_start, line))
-            }
+            let base_depends_on = base_body.attribute("depends_on").map(|existing| DependsOn {
+                argument: existing.span(),
+                value: existing.expr.span,
+                elements: elements(existing.expr.tuple_items()),
+            });
+            self.report(MergeProblem::OverrideDependsOn(DependsOnOverride {
+                at,
+                base_header: base.header,
+                base: base.span,
+                depends_on: DependsOn {
+                    argument: depends_on.span(),
+                    value: depends_on.expr.span,
+                    elements: elements(depends_on.expr.tuple_items()),
+                },
+                base_depends_on,
+            }));
         }
     }
 
@@ -499,10 +354,7 @@ impl Merger<'_> {
     ) {
         for nested in &over.body.blocks {
             match nested.kind.as_str() {
-                "precondition" | "postcondition" => {
-                    let summary = format!("Can't override {} blocks", nested.kind);
-                    self.not_overridable_nested(nested, &summary);
-                }
+                "precondition" | "postcondition" => self.not_overridable_nested(nested),
                 // Terraform replaces action triggers as a whole, below; OpenTofu has none.
                 "action_trigger" if self.is_terraform() && managed => {}
                 "action_trigger" => self.ignored(
@@ -575,20 +427,11 @@ impl Merger<'_> {
         body.blocks[index].body = lifecycle;
     }
 
-    fn not_overridable_nested(&mut self, nested: &Block, summary: &str) {
-        let d = self
-            .error(
-                ids::OVERRIDE_NOT_ALLOWED,
-                summary,
-                nested.def_range(self.files),
-                "not allowed in an override file",
-            )
-            .with_note(format!(
-                "Override files cannot override \"{}\" blocks.",
-                nested.kind
-            ))
-            .with_help("move this block to the base definition");
-        self.report(d);
+    fn not_overridable_nested(&mut self, nested: &Block) {
+        self.report(MergeProblem::NestedBlockNotOverridable {
+            kind: nested.kind.clone(),
+            block: nested.def_range(self.files),
+        });
     }
 
     fn merge_variable(&mut self, address: &Subject, body: &mut MergedBody, block: &Block) {
@@ -615,7 +458,7 @@ impl Merger<'_> {
         }
         for nested in &block.body.blocks {
             if nested.kind == "validation" {
-                self.not_overridable_nested(nested, "Can't override validation blocks");
+                self.not_overridable_nested(nested);
             } else {
                 self.unknown_argument(address, &nested.kind, nested.header_span);
             }
@@ -664,8 +507,7 @@ impl Merger<'_> {
         }
         for nested in &block.body.blocks {
             if matches!(nested.kind.as_str(), "precondition" | "postcondition") {
-                let summary = format!("Can't override {} blocks", nested.kind);
-                self.not_overridable_nested(nested, &summary);
+                self.not_overridable_nested(nested);
             } else {
                 self.unknown_argument(address, &nested.kind, nested.header_span);
             }
@@ -675,19 +517,10 @@ impl Merger<'_> {
     fn override_locals(&mut self, block: &Block) {
         for attr in &block.body.attributes {
             let Some(&i) = self.module.local_index.get(&attr.name) else {
-                let d = self
-                    .error(
-                        ids::OVERRIDE_WITHOUT_BASE,
-                        "Missing base local value definition to override",
-                        attr.name_span,
-                        "nothing to merge into",
-                    )
-                    .with_note(format!(
-                        "No primary file defines local value `{}`. {WHY_OVERRIDE_NEEDS_BASE}",
-                        attr.name
-                    ))
-                    .with_help("define the local value in a primary file's `locals` block");
-                self.report(d);
+                self.report(MergeProblem::LocalOverrideWithoutBase {
+                    name: attr.name.clone(),
+                    at: attr.name_span,
+                });
                 continue;
             };
             let address = Subject::Local(attr.name.clone());
@@ -701,6 +534,11 @@ impl Merger<'_> {
             }
         }
     }
+}
+
+/// The places of a list's elements.
+fn elements(items: Option<&[crate::syntax::Expr]>) -> Option<Vec<Span>> {
+    items.map(|items| items.iter().map(|e| e.span).collect())
 }
 
 fn skip_if(skip: bool) -> Handling {

@@ -9,13 +9,13 @@ mod checks;
 pub(crate) mod events;
 mod kinds;
 mod model;
+pub(crate) mod problems;
 mod terraform;
 mod variables;
 
 pub use model::{Address, MergedAttribute, MergedBlock, MergedBody, MergedObject, Module, Origin};
+pub(crate) use problems::MergeProblem;
 
-use crate::diagnostic::ids;
-use crate::diagnostic::{Diagnostic, FindingId, Views};
 use crate::knowledge::View;
 use crate::knowledge::files::Extension;
 use crate::source::{SourceFiles, Span};
@@ -33,7 +33,7 @@ pub(crate) struct LoadedFile<'a> {
 #[derive(Debug)]
 pub(crate) struct Merged {
     pub(crate) module: Module,
-    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) problems: Vec<MergeProblem>,
 }
 
 /// What the targeted build decodes, where loading depends on it.
@@ -69,7 +69,7 @@ pub(crate) fn merge(
         lifecycle_enabled: decodes.lifecycle_enabled,
         files,
         module: Module::new(view),
-        diagnostics: Vec::new(),
+        problems: Vec::new(),
         check_data: foldhash::HashMap::default(),
         required_providers_blocks: Vec::new(),
         variable_defaults: foldhash::HashMap::default(),
@@ -91,7 +91,7 @@ pub(crate) fn merge(
     merger.check_merged_objects();
     Merged {
         module: merger.module,
-        diagnostics: merger.diagnostics,
+        problems: merger.problems,
     }
 }
 
@@ -119,16 +119,6 @@ fn check_rules(block: &Block) -> impl Iterator<Item = &Block> {
     conditions.chain(nested(own))
 }
 
-/// What a block of `kind` creates instances of, as OpenTofu's repetition errors name it.
-fn instances_of(kind: &str) -> &'static str {
-    match kind {
-        "data" => "data sources",
-        "ephemeral" => "ephemeral resources",
-        "module" => "module instances",
-        _ => "resources",
-    }
-}
-
 /// State of one merge.
 pub(crate) struct Merger<'a> {
     view: View,
@@ -139,7 +129,7 @@ pub(crate) struct Merger<'a> {
     files: &'a SourceFiles,
     memo: &'a DirectoryMemo,
     module: Module,
-    diagnostics: Vec<Diagnostic>,
+    problems: Vec<MergeProblem>,
     /// `data` blocks nested in `check` blocks: only for duplicate detection.
     check_data: foldhash::HashMap<Address, Span>,
     /// Headers of the primary `required_providers` blocks seen so far.
@@ -149,25 +139,8 @@ pub(crate) struct Merger<'a> {
 }
 
 impl Merger<'_> {
-    /// An error diagnostic for this view.
-    fn error(
-        &self,
-        rule: FindingId,
-        summary: impl Into<String>,
-        at: Span,
-        label: &str,
-    ) -> Diagnostic {
-        Diagnostic::error(rule, summary)
-            .at(self.files, at, label)
-            .in_views(self.view_set())
-    }
-
-    fn view_set(&self) -> Views {
-        self.view.views()
-    }
-
-    fn report(&mut self, diagnostic: Diagnostic) {
-        self.diagnostics.push(diagnostic);
+    fn report(&mut self, problem: MergeProblem) {
+        self.problems.push(problem);
     }
 
     fn is_terraform(&self) -> bool {
@@ -188,37 +161,12 @@ impl Merger<'_> {
                 let enabled = (body.blocks_of("lifecycle"))
                     .find_map(|l| l.body.attribute("enabled"))
                     .filter(|_| self.lifecycle_enabled);
-                let mut d = match enabled {
-                    // OpenTofu names all three (`complainRngAndMsg`).
-                    Some(enabled) => self
-                        .error(
-                            ids::COUNT_AND_FOR_EACH,
-                            "Invalid combination of \"count\", \"enabled\", and \"for_each\"",
-                            for_each.name_span,
-                            "`for_each` set here",
-                        )
-                        .with_label(self.files, enabled.name_span, "`enabled` set here")
-                        .with_note(format!(
-                            "The \"count\", \"enabled\", and \"for_each\" meta-arguments are \
-                             mutually-exclusive. Only one may be used to be explicit about the \
-                             number of {} to be created.",
-                            instances_of(&block.kind)
-                        )),
-                    None => self
-                        .error(
-                            ids::COUNT_AND_FOR_EACH,
-                            "Invalid combination of \"count\" and \"for_each\"",
-                            for_each.name_span,
-                            "`for_each` set here",
-                        )
-                        .with_note(
-                            "The \"count\" and \"for_each\" meta-arguments are \
-                             mutually-exclusive, only one should be used to be explicit about \
-                             the number of resources to be created.",
-                        ),
-                };
-                d = d.with_label(self.files, count.name_span, "`count` set here");
-                self.report(d);
+                self.report(MergeProblem::CountAndForEach {
+                    kind: block.kind.clone(),
+                    count: count.name_span,
+                    for_each: for_each.name_span,
+                    enabled: enabled.map(|e| e.name_span),
+                });
             }
             if block.kind == "module"
                 && let Some(providers) = body.attribute("providers")
@@ -226,15 +174,8 @@ impl Merger<'_> {
                 self.check_passed_providers(&providers.expr);
             }
             if block.kind == "required_providers" {
-                let d = self
-                    .error(
-                        ids::REQUIRED_PROVIDERS_TOP_LEVEL,
-                        "Invalid required_providers block",
-                        block.def_range(self.files),
-                        "top-level `required_providers` block",
-                    )
-                    .with_note("A \"required_providers\" block must be nested inside a \"terraform\" block.");
-                self.report(d);
+                let block = block.def_range(self.files);
+                self.report(MergeProblem::RequiredProvidersTopLevel { block });
             }
             if is_override {
                 continue;
@@ -252,29 +193,16 @@ impl Merger<'_> {
 
     /// `Missing required argument`, once per argument of `required` that `block` lacks (HCL's
     /// schema check, in the order of the schema).
-    fn require(&mut self, block: &Block, required: &[&str]) {
+    fn require(&mut self, block: &Block, required: &[&'static str]) {
         for &argument in required {
             if block.body.attribute(argument).is_some() {
                 continue;
             }
-            let rule = if argument == "source" {
-                ids::MODULE_SOURCE_MISSING
-            } else {
-                ids::MISSING_REQUIRED_ARGUMENT
-            };
-            let d = self
-                .error(
-                    rule,
-                    "Missing required argument",
-                    block.header_span,
-                    format!("no `{argument}` argument").as_str(),
-                )
-                .with_note(format!(
-                    "The argument \"{argument}\" is required, but no definition was found. It is \
-                     checked in each primary file before override files are merged, so an \
-                     override cannot supply it."
-                ));
-            self.report(d);
+            let header = block.header_span;
+            self.report(match argument {
+                "source" => MergeProblem::ModuleSourceMissing { header },
+                _ => MergeProblem::MissingRequiredArgument { header, argument },
+            });
         }
     }
 
@@ -288,19 +216,11 @@ impl Merger<'_> {
                     seen.insert(address, key);
                 }
                 Some(&first) => {
-                    let d = self
-                        .error(
-                            ids::DUPLICATE_DEFINITION,
-                            "Duplicate provider address",
-                            value,
-                            format!("`{address}` assigned again").as_str(),
-                        )
-                        .with_label(self.files, first, "first assigned here")
-                        .with_note(format!(
-                            "A provider configuration was already passed to {address}. Each \
-                             child provider configuration can be assigned only once."
-                        ));
-                    self.report(d);
+                    self.report(MergeProblem::DuplicateProviderAddress {
+                        address,
+                        again: value,
+                        first,
+                    });
                 }
             }
         }

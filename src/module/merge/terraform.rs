@@ -1,19 +1,15 @@
 //! The `terraform` block: `required_version`, `required_providers`, `backend`/`cloud` and the
 //! rest (hashicorp/terraform `internal/configs/module.go`, `appendFile` and `mergeFile`).
 
-use crate::diagnostic::ids;
+use crate::knowledge::files::Extension;
 use crate::source::Span;
 use crate::syntax::Block;
 
 use super::body::Handling;
 use super::events::{Event, Subject};
 use super::model::{MergedAttribute, MergedBlock, Origin};
+use super::problems::MergeProblem;
 use super::{LoadedFile, Merger};
-use crate::knowledge::files::Extension;
-
-/// Why two kinds of state storage conflict.
-const STORAGE_NOTE: &str = "A module may have only one of a backend, a cloud block and (in \
-    Terraform's experimental builds) a state_store for its state storage.";
 
 impl Merger<'_> {
     /// Whether this tool honours `required_version` in a file of this extension: Terraform in
@@ -38,38 +34,27 @@ impl Merger<'_> {
             match nested.kind.as_str() {
                 "required_providers" => self.add_primary_required_providers(nested),
                 "backend" => {
-                    let summary = if self.is_terraform() {
-                        "Duplicate 'backend' configuration block"
-                    } else {
-                        "Duplicate backend configuration"
-                    };
                     let first = self
                         .module
                         .terraform
                         .backend
                         .as_ref()
                         .map(|b| b.header_span);
-                    if !self.duplicate_setting(nested, first, summary) {
+                    if !self.duplicate_setting(nested, first) {
                         self.module.terraform.backend =
                             Some(MergedBlock::from_syntax(nested, Origin::Base));
                     }
                 }
                 "cloud" => {
-                    let summary = if self.is_terraform() {
-                        "Duplicate HCP Terraform configurations"
-                    } else {
-                        "Duplicate cloud configurations"
-                    };
                     let first = self.module.terraform.cloud.as_ref().map(|b| b.header_span);
-                    if !self.duplicate_setting(nested, first, summary) {
+                    if !self.duplicate_setting(nested, first) {
                         self.module.terraform.cloud =
                             Some(MergedBlock::from_syntax(nested, Origin::Base));
                     }
                 }
                 "state_store" if self.state_store => {
                     let first = self.state_store_block().map(|b| b.header_span);
-                    let summary = "Duplicate 'state_store' configuration block";
-                    if !self.duplicate_setting(nested, first, summary) {
+                    if !self.duplicate_setting(nested, first) {
                         (self.module.terraform.other.blocks)
                             .push(MergedBlock::from_syntax(nested, Origin::Base));
                     }
@@ -87,15 +72,13 @@ impl Merger<'_> {
                                     == nested.labels.first().map(|l| &l.value)
                         })
                         .map(|b| b.header_span);
-                    let summary = match kind {
-                        "encryption" if !self.is_terraform() => {
-                            Some("Duplicate encryption configuration")
-                        }
-                        "provider_meta" => Some("Duplicate provider_meta block"),
-                        _ => None,
+                    // The blocks of which a module may have one.
+                    let single = match kind {
+                        "encryption" => !self.is_terraform(),
+                        "provider_meta" => true,
+                        _ => false,
                     };
-                    let duplicate =
-                        summary.is_some_and(|s| self.duplicate_setting(nested, first, s));
+                    let duplicate = single && self.duplicate_setting(nested, first);
                     if !duplicate {
                         self.module
                             .terraform
@@ -109,50 +92,29 @@ impl Merger<'_> {
     }
 
     /// Reports `nested` as a duplicate of `first`, if there is a first. Returns whether it did.
-    fn duplicate_setting(&mut self, nested: &Block, first: Option<Span>, summary: &str) -> bool {
+    fn duplicate_setting(&mut self, nested: &Block, first: Option<Span>) -> bool {
         let Some(first) = first else {
             return false;
         };
-        let rule = if matches!(nested.kind.as_str(), "backend" | "cloud" | "state_store") {
-            ids::BACKEND_DUPLICATE
-        } else {
-            ids::DUPLICATE_DEFINITION
-        };
-        let d = self
-            .error(
-                rule,
-                summary,
-                nested.def_range(self.files),
-                "defined again here",
-            )
-            .with_label(self.files, first, "first defined here")
-            .with_note(format!(
-                "A module may have only one `{}` block.",
-                nested.kind
-            ));
-        self.report(d);
+        let kind = nested.kind.clone();
+        let again = nested.def_range(self.files);
+        self.report(
+            if matches!(kind.as_str(), "backend" | "cloud" | "state_store") {
+                MergeProblem::DuplicateStateStorage { kind, again, first }
+            } else {
+                MergeProblem::DuplicateTerraformBlock { kind, again, first }
+            },
+        );
         true
     }
 
     fn add_primary_required_providers(&mut self, block: &Block) {
         if let Some(&first) = self.required_providers_blocks.first() {
-            let d = self
-                .error(
-                    ids::DUPLICATE_DEFINITION,
-                    "Duplicate required providers configuration",
-                    block.def_range(self.files),
-                    "defined again here",
-                )
-                .with_label(self.files, first, "first defined here")
-                .with_note(
-                    "A module may have only one required_providers block in its primary files.",
-                )
-                .with_help(self.duplicate_help(
-                    first,
-                    block.header_span,
-                    "move the entries of this block into the first one",
-                ));
-            self.report(d);
+            self.report(MergeProblem::DuplicateRequiredProviders {
+                again: block.def_range(self.files),
+                again_header: block.header_span,
+                first,
+            });
         }
         self.required_providers_blocks.push(block.header_span);
         for attr in &block.body.attributes {
@@ -172,59 +134,20 @@ impl Merger<'_> {
     }
 
     /// More than one kind of state storage in the primary files: a backend, a `cloud` block
-    /// and (Terraform's experimental builds) a `state_store`. The finding is where Terraform
-    /// puts it (`Module.appendFile`): on the backend, or on the `state_store` next to `cloud`.
+    /// and (Terraform's experimental builds) a `state_store`.
     pub(super) fn check_primary_terraform_conflicts(&mut self) {
         let terraform = &self.module.terraform;
         let backend = terraform.backend.as_ref().map(|b| b.header_span);
         let cloud = terraform.cloud.as_ref().map(|b| b.header_span);
-        let store = self.state_store_block().map(|b| b.header_span);
-        let tofu = !self.is_terraform();
-        let (summary, at, others) = match (backend, cloud, store) {
-            (Some(backend), Some(cloud), Some(store)) => (
-                "Only one of 'cloud', 'state_store', or 'backend' configuration blocks are allowed",
+        let state_store = self.state_store_block().map(|b| b.header_span);
+        let kinds = [backend, cloud, state_store];
+        if kinds.iter().flatten().count() > 1 {
+            self.report(MergeProblem::StateStorageConflict {
                 backend,
-                vec![(cloud, "`cloud` block"), (store, "`state_store` block")],
-            ),
-            (Some(backend), Some(cloud), None) => (
-                match tofu {
-                    true => "Both a backend and a cloud configuration are present",
-                    false => "Conflicting 'cloud' and 'backend' configuration blocks are present",
-                },
                 cloud,
-                vec![(backend, "backend block")],
-            ),
-            (None, Some(cloud), Some(store)) => (
-                "Conflicting 'cloud' and 'state_store' configuration blocks are present",
-                store,
-                vec![(cloud, "`cloud` block")],
-            ),
-            (Some(backend), None, Some(store)) => (
-                "Conflicting 'state_store' and 'backend' configuration blocks are present",
-                backend,
-                vec![(store, "`state_store` block")],
-            ),
-            _ => return,
-        };
-        let primary = match at {
-            _ if Some(at) == cloud => "`cloud` block",
-            _ if Some(at) == store => "`state_store` block",
-            _ => "backend block",
-        };
-        let note = match store {
-            Some(_) => STORAGE_NOTE,
-            None => {
-                "A module may have either a backend or a cloud block for its state storage, \
-                     not both."
-            }
-        };
-        let mut d = self
-            .error(ids::BACKEND_AND_CLOUD, summary, at, primary)
-            .with_note(note);
-        for (span, label) in others {
-            d = d.with_label(self.files, span, label);
+                state_store,
+            });
         }
-        self.report(d);
     }
 
     /// Merges the `terraform` blocks of one override file.
@@ -340,13 +263,7 @@ impl Merger<'_> {
         is_backend: bool,
     ) {
         if let Some(&first) = seen_in_file.first() {
-            let summary = match (is_backend, self.is_terraform()) {
-                (true, true) => "Duplicate 'backend' configuration block",
-                (true, false) => "Duplicate backend configuration",
-                (false, true) => "Duplicate HCP Terraform configurations",
-                (false, false) => "Duplicate cloud configurations",
-            };
-            self.duplicate_setting(nested, Some(first), summary);
+            self.duplicate_setting(nested, Some(first));
             return;
         }
         seen_in_file.push(nested.header_span);

@@ -12,14 +12,21 @@ use std::sync::Arc;
 
 use super::Merger;
 use super::model::{Address, MergedAttribute, MergedObject, Origin};
-use crate::diagnostic::{Diagnostic, FindingId, ids};
+use super::problems::{
+    DefaultProblem, MergeProblem, MergedDefault, MergedDefaultProblem, MergedSetting,
+};
 use crate::source::Span;
 use crate::syntax::{Attribute, Block, ExprKind};
 use crate::types::{Converted, Type, Value, convert_value, decode_default};
 
-/// The summary of every error about a variable default.
-const SUMMARY: &str = "Invalid default value for variable";
-const NULL_NOT_NULLABLE: &str = "A null default value is not valid when nullable=false.";
+/// Whose default a decode error is about: the problem the merge reports for it.
+#[derive(Debug, Clone, Copy)]
+enum Decoding {
+    /// A primary variable block (`variable_default_invalid`).
+    Base,
+    /// An override variable block, on its own (`override_variable_default_invalid`).
+    Override,
+}
 
 /// A variable's default and the settings it depends on, after the blocks merged so far.
 #[derive(Debug, Clone)]
@@ -49,7 +56,7 @@ impl Merger<'_> {
             ty_attr.as_ref(),
             default_attr.as_ref(),
             nullable_attr.as_ref(),
-            ids::VARIABLE_DEFAULT_INVALID,
+            Decoding::Base,
         );
         VariableDefault {
             value: decoded.value,
@@ -78,7 +85,7 @@ impl Merger<'_> {
             ty_attr.as_ref(),
             default_attr.as_ref(),
             nullable_attr.as_ref(),
-            ids::OVERRIDE_VARIABLE_DEFAULT_INVALID,
+            Decoding::Override,
         );
         let (type_overridden, default_overridden) = (decoded.ty.is_some(), decoded.value.is_some());
         if let Some(value) = decoded.value {
@@ -96,28 +103,20 @@ impl Merger<'_> {
         match convert_value(value, &state.ty) {
             Converted::Ok(converted) => {
                 if converted.is_null() && !state.nullable {
-                    let d = self.merged_default_error(index, block, NULL_NOT_NULLABLE.into());
-                    self.report(d);
+                    let problem = MergedDefaultProblem::NullNotNullable;
+                    let merged = self.merged_default_problem(index, block, problem);
+                    self.report(merged);
                 }
                 state.value = Some(Some(converted));
             }
             Converted::Invalid(reason) => {
-                let detail = match (type_overridden, default_overridden) {
-                    (true, false) => format!(
-                        "Overriding this variable's type constraint has made its default value \
-                         invalid: {reason}."
-                    ),
-                    (false, true) => format!(
-                        "The overridden default value for this variable is not compatible with \
-                         the variable's type constraint: {reason}."
-                    ),
-                    _ => format!(
-                        "This variable's default value is not compatible with its type \
-                         constraint: {reason}."
-                    ),
+                let problem = match (type_overridden, default_overridden) {
+                    (true, false) => MergedDefaultProblem::TypeOverridden { reason },
+                    (false, true) => MergedDefaultProblem::DefaultOverridden { reason },
+                    _ => MergedDefaultProblem::NotOfType { reason },
                 };
-                let d = self.merged_default_error(index, block, detail);
-                self.report(d);
+                let merged = self.merged_default_problem(index, block, problem);
+                self.report(merged);
                 state.value = Some(None);
             }
             Converted::Unknown => state.value = Some(None),
@@ -140,45 +139,42 @@ impl Merger<'_> {
     }
 
     /// An error of an override merge: the tools point at the override block's header.
-    fn merged_default_error(&self, index: usize, block: &Block, detail: String) -> Diagnostic {
+    fn merged_default_problem(
+        &self,
+        index: usize,
+        block: &Block,
+        problem: MergedDefaultProblem,
+    ) -> MergeProblem {
         let object = &self.module.objects[index];
-        let mut d = self
-            .error(
-                ids::OVERRIDE_VARIABLE_DEFAULT_INVALID,
-                SUMMARY,
-                block.def_range(self.files),
-                "this override makes the default invalid",
-            )
-            .with_note(detail);
-        for name in ["default", "type", "nullable"] {
-            if let Some(attr) = object.body.attribute(name) {
-                let whence = match attr.origin {
-                    Origin::Base => "base",
-                    Origin::Override => "override",
-                };
-                d = d.with_label(
-                    self.files,
-                    attr.span(),
-                    format!("merged `{name}` ({whence})"),
-                );
-            }
-        }
-        d.with_label(
-            self.files,
-            object.base_header,
-            format!("{} is declared here", object.address.describe()),
-        )
+        let merged = ["default", "type", "nullable"]
+            .into_iter()
+            .filter_map(|name| {
+                let attr = object.body.attribute(name)?;
+                Some(MergedSetting {
+                    name,
+                    span: attr.span(),
+                    from_override: attr.origin == Origin::Override,
+                })
+            })
+            .collect();
+        MergeProblem::MergedDefaultInvalid(MergedDefault {
+            block: block.def_range(self.files),
+            problem,
+            merged,
+            variable: object.address.clone(),
+            declared: object.base_header,
+        })
     }
 
     /// One block's `type`, `default` and `nullable` as decoding that block alone gives them,
-    /// reporting the decode-time errors (at the default, with `rule`). Without a type the
-    /// default stays as written (converting to `any` changes nothing).
+    /// reporting the decode-time errors (at the default, as the problem of `decoding`). Without
+    /// a type the default stays as written (converting to `any` changes nothing).
     fn decode_variable(
         &mut self,
         ty_attr: Option<&MergedAttribute>,
         default_attr: Option<&MergedAttribute>,
         nullable_attr: Option<&MergedAttribute>,
-        rule: FindingId,
+        decoding: Decoding,
     ) -> Decoded {
         // A type the tools reject is `any` to them (and reported on its own elsewhere).
         let ty = ty_attr.map(|a| self.memo.types.type_of(a.written()));
@@ -192,28 +188,25 @@ impl Merger<'_> {
         };
         let literal = Value::of_literal(&default_attr.expr);
         let mut value = literal.clone();
-        if let (Some(literal), Some(ty)) = (&literal, &ty) {
+        if let (Some(literal), Some(ty), Some(ty_attr)) = (&literal, &ty, ty_attr) {
             value = match decode_default(literal, ty) {
                 Converted::Ok(converted) => Some(converted),
                 Converted::Invalid(reason) => {
-                    let detail = format!(
-                        "This default value is not compatible with the variable's type \
-                         constraint: {reason}."
-                    );
-                    let type_label = ty_attr.map(|a| (a.expr.span, format!("type is `{ty}`")));
-                    let at = (default_attr.expr.span, format!("not a valid `{ty}`"));
-                    let d = self.decode_error(rule, at, type_label, detail);
-                    self.report(d);
+                    let problem = DefaultProblem::NotOfType {
+                        ty: ty.to_string(),
+                        type_value: ty_attr.expr.span,
+                        reason,
+                    };
+                    self.report_default(decoding, default_attr.expr.span, problem);
                     None
                 }
                 Converted::Unknown => None,
             };
         }
         if value.as_ref().is_some_and(Value::is_null) && nullable == Some(false) {
-            let nullable_label = nullable_attr.map(|a| (a.span(), "`nullable = false`".into()));
-            let at = (default_attr.expr.span, "null default".into());
-            let d = self.decode_error(rule, at, nullable_label, NULL_NOT_NULLABLE.into());
-            self.report(d);
+            let nullable = nullable_attr.map(|a| a.span());
+            let problem = DefaultProblem::NullNotNullable { nullable };
+            self.report_default(decoding, default_attr.expr.span, problem);
         }
         Decoded {
             ty,
@@ -222,18 +215,11 @@ impl Merger<'_> {
         }
     }
 
-    fn decode_error(
-        &self,
-        rule: FindingId,
-        (default, label): (Span, String),
-        related: Option<(Span, String)>,
-        detail: String,
-    ) -> Diagnostic {
-        let mut d = self.error(rule, SUMMARY, default, &label).with_note(detail);
-        if let Some((span, label)) = related {
-            d = d.with_label(self.files, span, label);
-        }
-        d
+    fn report_default(&mut self, decoding: Decoding, default: Span, problem: DefaultProblem) {
+        self.report(match decoding {
+            Decoding::Base => MergeProblem::VariableDefaultInvalid { default, problem },
+            Decoding::Override => MergeProblem::OverrideDefaultInvalid { default, problem },
+        });
     }
 }
 
@@ -261,7 +247,7 @@ pub(crate) struct BaseVariableErrors {
 #[derive(Debug)]
 struct DecodeErrors {
     _attributes: Vec<Arc<Attribute>>,
-    errors: Vec<Diagnostic>,
+    errors: Vec<MergeProblem>,
 }
 
 impl Merger<'_> {
@@ -276,14 +262,12 @@ impl Merger<'_> {
             .map(|attr| attr.as_ref().map_or(std::ptr::null(), Arc::as_ptr));
         let memo = self.memo;
         if let Some(decoded) = memo.base_variables.errors.borrow().get(&key) {
-            let views = self.view_set();
-            let errors = decoded.errors.iter();
-            (self.diagnostics).extend(errors.map(|d| d.clone().in_views(views)));
+            self.problems.extend(decoded.errors.iter().cloned());
             return;
         }
-        let before = self.diagnostics.len();
+        let before = self.problems.len();
         self.decode_base_variable(index);
-        let errors = self.diagnostics[before..].to_vec();
+        let errors = self.problems[before..].to_vec();
         let _attributes = attributes.into_iter().flatten().collect();
         let decoded = DecodeErrors {
             _attributes,

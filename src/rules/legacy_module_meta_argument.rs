@@ -18,152 +18,24 @@
 //! Judged for local sources, whose files we can read (as `module_local_source_missing`
 //! resolves them); the files of a registry or remote module are not at hand.
 
-use crate::diagnostic::{Diagnostic, ids};
-use crate::input::neighbours::LegacyModule;
+use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
-use crate::knowledge::module_source::{self, SourceKind};
 use crate::knowledge::releases::Release;
-use crate::module::merge::{Address, MergedBody};
 use crate::source::Span;
-use crate::syntax::ExprKind;
 
-use super::Context;
+use crate::lint::helpers::legacy_module::{FIRST_REFUSING, LegacyCall, legacy_calls};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-/// The first OpenTofu release that refuses `enabled` in a call to a legacy module.
-pub(crate) const FIRST_REFUSING: Release = Release::new(1, 12);
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "legacy_module_meta_argument",
+    kind: LoadError,
+    summary: "count, for_each, depends_on or enabled in a call to a module that \
+              configures providers",
+    check: Check::View(RuleViews::Both, check),
+};
 
 /// The first Terraform release with today's summary (TF@v1.2.0 `provider_validation.go`).
 const TERRAFORM_INCOMPATIBLE_SUMMARY: Release = Release::new(1, 2);
-
-/// A module call to a legacy module, with the meta-arguments that make the tools refuse it.
-pub(crate) struct LegacyCall<'a> {
-    /// The call's name.
-    pub(crate) name: &'a str,
-    pub(crate) source: &'a str,
-    /// The meta-arguments every release refuses here, in the tools' order: (name, place).
-    pub(crate) always: Option<(&'static str, Span)>,
-    /// `enabled`, which OpenTofu refuses from 1.12.
-    pub(crate) enabled: Option<Span>,
-    /// The module that configures a provider: the called one, or one below it.
-    pub(crate) legacy: LegacyModule,
-}
-
-impl LegacyCall<'_> {
-    /// The meta-argument `release` refuses the call for, and where: the tools take the first
-    /// in their order.
-    fn refused_for(&self, view: View, release: Release) -> Option<(&'static str, Span)> {
-        let enabled = self
-            .enabled
-            .filter(|_| view == View::OpenTofu && release >= FIRST_REFUSING)
-            .map(|span| ("enabled", span));
-        match self.always {
-            Some((name, span)) if name != "depends_on" => Some((name, span)),
-            always => enabled.or(always),
-        }
-    }
-
-    /// The module's address as the tools give it (`module.a.module.b`).
-    fn path(&self) -> String {
-        let calls = std::iter::once(self.name).chain(self.legacy.calls.iter().map(|c| &*c.0));
-        calls
-            .map(|name| format!("module.{name}"))
-            .collect::<Vec<_>>()
-            .join(".")
-    }
-
-    /// The source of the module that configures the provider, as its caller wrote it.
-    fn legacy_source(&self) -> &str {
-        self.legacy
-            .calls
-            .last()
-            .map_or(self.source, |c| c.1.as_str())
-    }
-}
-
-/// The module calls of the view to local legacy modules that have `count`, `for_each`,
-/// `depends_on` or (OpenTofu) `enabled`.
-pub(crate) fn legacy_calls<'a>(ctx: &'a Context) -> Vec<LegacyCall<'a>> {
-    let calls = ctx
-        .module
-        .objects
-        .iter()
-        .filter_map(|object| match &object.address {
-            Address::ModuleCall(name) => Some((name.as_str(), &object.body)),
-            _ => None,
-        });
-    calls
-        .filter_map(|(name, body)| {
-            let always = meta_argument(body);
-            let enabled = (ctx.view == View::OpenTofu)
-                .then(|| {
-                    body.blocks_of("lifecycle")
-                        .find_map(|l| l.body.attribute("enabled"))
-                })
-                .flatten()
-                .map(|enabled| enabled.expr.span);
-            if always.is_none() && enabled.is_none() {
-                return None;
-            }
-            let source = body.attribute("source")?.expr.literal_string()?;
-            if module_source::classify(source) != SourceKind::Local {
-                return None;
-            }
-            let legacy = ctx
-                .neighbours
-                .legacy_module(&ctx.dir.join(source), ctx.view)?;
-            Some(LegacyCall {
-                name,
-                source,
-                always,
-                enabled,
-                legacy,
-            })
-        })
-        .collect()
-}
-
-/// The first of `count`, `for_each` and a non-empty `depends_on` that a module call sets, with
-/// the place the tools give: the expression, or the first reference of `depends_on`.
-fn meta_argument(body: &MergedBody) -> Option<(&'static str, Span)> {
-    for name in ["count", "for_each"] {
-        if let Some(attr) = body.attribute(name) {
-            return Some((name, attr.expr.span));
-        }
-    }
-    let depends_on = body.attribute("depends_on")?;
-    match &depends_on.expr.kind {
-        ExprKind::Tuple(items) => items.first().map(|first| ("depends_on", first.span)),
-        _ => None,
-    }
-}
-
-/// The calls refused only for their `enabled` (OpenTofu 1.12 and later), with nothing that
-/// every release refuses, and where `enabled` is: `feature_newer_than_target`'s where only some
-/// targeted releases refuse them.
-pub(crate) fn enabled_legacy_calls<'a>(ctx: &'a Context) -> Vec<(Span, LegacyCall<'a>)> {
-    let calls = legacy_calls(ctx).into_iter();
-    calls
-        .filter(|call| call.always.is_none())
-        .filter_map(|call| Some((call.enabled?, call)))
-        .collect()
-}
-
-/// The note the findings give.
-pub(crate) fn why(call: &LegacyCall) -> String {
-    let module = match call.legacy.calls.last() {
-        None => format!("The module at `{}`", call.source),
-        Some((name, source)) => format!(
-            "The module `{name}` (`{source}`), which `{}` calls,",
-            call.source
-        ),
-    };
-    format!(
-        "{module} is a legacy module which contains its own local provider configurations \
-         (`provider \"{}\"`), and so calls to it may not use the count, for_each, enabled or \
-         depends_on arguments (OpenTofu 1.12 and later; 1.11 accepts `enabled`).",
-        call.legacy.provider
-    )
-}
 
 /// The tools' summary and detail in `release` of `view`, the detail's paragraphs one note
 /// each (a note is one line in every format: a newline in one is escaped).
@@ -208,38 +80,42 @@ fn texts(view: View, release: Release, call: &LegacyCall) -> (String, Vec<String
     }
 }
 
-/// The load errors: calls every targeted release refuses, with the newest one's texts.
-pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
+/// The calls every targeted release refuses, with the newest one's texts.
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let Some(&newest) = ctx.targets.releases.last() else {
-        return Vec::new();
+        return;
     };
-    legacy_calls(ctx)
-        .iter()
-        .filter(|call| {
-            (ctx.targets.releases.iter()).all(|&r| call.refused_for(ctx.view, r).is_some())
-        })
-        .filter_map(|call| {
-            let (argument, span) = call.refused_for(ctx.view, newest)?;
-            let (summary, detail) = texts(ctx.view, newest, call);
-            let provider = &call.legacy.provider;
-            let finding = Diagnostic::error(ids::LEGACY_MODULE_META_ARGUMENT, summary).at(
-                ctx.files,
-                span,
-                format!("`{argument}` set here"),
-            );
-            let finding = detail.into_iter().fold(finding, Diagnostic::with_note);
-            Some(
-                finding
-                    .with_note(where_configured(call))
-                    .with_help(format!(
-                        "configure the provider in the calling module and pass it in with \
-                         `providers`, removing `provider \"{provider}\"` from the module, or \
-                         drop `{argument}`"
-                    ))
-                    .in_views(ctx.view.views()),
-            )
-        })
-        .collect()
+    let calls = legacy_calls(ctx);
+    let refused = calls.iter().filter(|call| {
+        (ctx.targets.releases.iter()).all(|&r| call.refused_for(ctx.view, r).is_some())
+    });
+    for call in refused {
+        if let Some((argument, span)) = call.refused_for(ctx.view, newest) {
+            out.push(legacy_module_meta_argument(
+                ctx, newest, call, argument, span,
+            ));
+        }
+    }
+}
+
+/// The tools' summary for `release`, at the meta-argument it refuses the call for.
+fn legacy_module_meta_argument(
+    ctx: &Context,
+    release: Release,
+    call: &LegacyCall,
+    argument: &str,
+    span: Span,
+) -> Diagnostic {
+    let (summary, detail) = texts(ctx.view, release, call);
+    let provider = &call.legacy.provider;
+    let finding =
+        (ctx.finding(&RULE, summary)).at(ctx.files, span, format!("`{argument}` set here"));
+    (detail.into_iter().fold(finding, Diagnostic::with_note))
+        .with_note(where_configured(call))
+        .with_help(format!(
+            "configure the provider in the calling module and pass it in with `providers`, \
+             removing `provider \"{provider}\"` from the module, or drop `{argument}`"
+        ))
 }
 
 /// Which module configures which provider, when it is not the called module itself.
@@ -260,9 +136,8 @@ fn where_configured(call: &LegacyCall) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::diagnostic::ids;
     use crate::lint::directory::TargetVersions;
-    use crate::lint::testing::{Files, findings_targeting_id};
+    use crate::lint::testing::{Files, findings_targeting};
 
     const CALL: &str = "module \"child\" {\n  source = \"./child\"\n\n  lifecycle {\n    \
                         enabled = var.on\n  }\n}\nvariable \"on\" {\n  type = bool\n}\n";
@@ -284,7 +159,7 @@ mod tests {
             terraform: terraform.map(Into::into),
             opentofu: opentofu.map(Into::into),
         };
-        findings_targeting_id(ids::LEGACY_MODULE_META_ARGUMENT, files, targets)
+        findings_targeting(&super::RULE, files, targets)
     }
 
     #[test]

@@ -3,21 +3,26 @@
 //! files alike. OpenTofu's `const` (1.12) has no such restriction. Judged when every targeted
 //! Terraform release has `const`; otherwise `const` itself is the finding.
 
-use crate::diagnostic::{Diagnostic, ids};
+use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::knowledge::features::{Body, Place};
 use crate::syntax::{Attribute, Block, ExprKind};
 
-use super::Context;
-use super::helpers::top_level_blocks;
+use crate::lint::helpers::top_level_blocks;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-/// The findings of the Terraform view.
-pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "const_variable_invalid",
+    kind: LoadError,
+    summary: "a const variable that is also sensitive or ephemeral (Terraform)",
+    check: Check::View(RuleViews::Only(View::Terraform), check),
+};
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let has_const = (ctx.targets.refusing(Place::In(Body::Variable), "const")).is_empty();
-    if ctx.view != View::Terraform || !has_const {
-        return Vec::new();
+    if !has_const {
+        return;
     }
-    let mut out = Vec::new();
     for (_, variable) in top_level_blocks(ctx).filter(|(_, b)| b.kind == "variable") {
         if !is_true(variable.body.attribute("const")) {
             continue;
@@ -32,7 +37,6 @@ pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
             }
         }
     }
-    out
 }
 
 /// Whether the argument is the literal `true` (Terraform decodes these with no evaluation).
@@ -43,35 +47,31 @@ fn is_true(attr: Option<&Attribute>) -> bool {
 /// `Const variable cannot be sensitive` / `Const variable cannot be ephemeral`, on the block.
 fn const_and(ctx: &Context, variable: &Block, setting: &Attribute) -> Diagnostic {
     let name = &setting.name;
-    Diagnostic::error(
-        ids::CONST_VARIABLE_INVALID,
-        format!("Const variable cannot be {name}"),
-    )
-    .at(
-        ctx.files,
-        variable.def_range(ctx.files),
-        "a `const` variable",
-    )
-    .with_label(ctx.files, setting.span(), format!("also `{name}`"))
-    .with_note(format!(
-        "A variable that is marked as \"const\" cannot also be marked as \"{name}\"."
-    ))
-    .with_help(format!("remove `{name} = true`, or `const = true`"))
-    .in_views(ctx.view.views())
+    ctx.finding(&RULE, format!("Const variable cannot be {name}"))
+        .at(
+            ctx.files,
+            variable.def_range(ctx.files),
+            "a `const` variable",
+        )
+        .with_label(ctx.files, setting.span(), format!("also `{name}`"))
+        .with_note(format!(
+            "A variable that is marked as \"const\" cannot also be marked as \"{name}\"."
+        ))
+        .with_help(format!("remove `{name} = true`, or `const = true`"))
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::diagnostic::{Views, ids};
+    use crate::diagnostic::Views;
     use crate::lint::directory::TargetVersions;
-    use crate::lint::testing::{Files, findings_targeting_id};
+    use crate::lint::testing::{Files, findings_targeting};
 
     fn found(files: Files, terraform: &str) -> Vec<(String, Views)> {
         let targets = TargetVersions {
             terraform: Some(terraform.into()),
             opentofu: None,
         };
-        findings_targeting_id(ids::CONST_VARIABLE_INVALID, files, targets)
+        findings_targeting(&super::RULE, files, targets)
             .into_iter()
             .map(|d| (d.message, d.views))
             .collect()

@@ -3,19 +3,25 @@
 //! (`type = "string"` in native syntax) `Invalid quoted type constraints` / `Invalid legacy
 //! variable type hint`.
 
-use crate::diagnostic::{Diagnostic, ids};
+use crate::diagnostic::Diagnostic;
 use crate::syntax::{Attribute, ExprKind};
 
-use super::Context;
-use super::helpers::top_level_blocks;
+use crate::lint::helpers::top_level_blocks;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-/// The type-constraint errors of one view, one per `type` argument.
-pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
-    top_level_blocks(ctx)
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "type_constraint_invalid",
+    kind: LoadError,
+    summary: "a variable or output type that is not a type constraint",
+    check: Check::View(RuleViews::Both, check),
+};
+
+/// One finding per `type` argument that is not a type constraint.
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    let types = top_level_blocks(ctx)
         .filter(|(_, block)| matches!(block.kind.as_str(), "variable" | "output"))
-        .filter_map(|(_, block)| block.body.shared_attribute("type"))
-        .filter_map(|attr| Some(invalid_type(ctx, attr, ctx.types.error_of(attr)?)))
-        .collect()
+        .filter_map(|(_, block)| block.body.shared_attribute("type"));
+    out.extend(types.filter_map(|attr| Some(invalid_type(ctx, attr, ctx.types.error_of(attr)?))));
 }
 
 /// `Invalid type specification` (or the quoted-type summaries), with the tools' detail.
@@ -25,23 +31,18 @@ fn invalid_type(ctx: &Context, attr: &Attribute, detail: String) -> Diagnostic {
         (ExprKind::Template, None) => "Invalid legacy variable type hint",
         _ => "Invalid type specification",
     };
-    Diagnostic::error(ids::TYPE_CONSTRAINT_INVALID, summary)
+    ctx.finding(&RULE, summary)
         .at(ctx.files, attr.expr.span, "not a type constraint")
         .with_note(detail)
-        .in_views(ctx.view.views())
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::diagnostic::ids;
-    use crate::lint::testing::{Files, all_findings};
+    use crate::lint::testing::{Files, findings};
 
     fn summaries(files: Files) -> Vec<String> {
-        all_findings(&crate::lint::testing::stand_ins::ON_BY_DEFAULT, files)
-            .into_iter()
-            .filter(|d| d.rule == ids::TYPE_CONSTRAINT_INVALID)
-            .map(|d| d.message)
-            .collect()
+        let found = findings(&super::RULE, files).into_iter();
+        found.map(|d| d.message).collect()
     }
 
     #[test]

@@ -3,34 +3,38 @@
 //! an action runs when a resource triggers it, and is not a dependency itself. Judged in the
 //! Terraform view when every targeted release decodes `action` blocks; OpenTofu has none.
 
-use crate::diagnostic::{Diagnostic, ids};
+use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::knowledge::features::Place;
 use crate::syntax::{Body, Expr, ExprKind};
 
-use super::Context;
-use super::helpers::top_level_blocks;
+use crate::lint::helpers::top_level_blocks;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
-/// The findings of the Terraform view.
-pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "depends_on_action",
+    kind: LoadError,
+    summary: "an action in depends_on (Terraform)",
+    check: Check::View(RuleViews::Only(View::Terraform), check),
+};
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let decodes_action = ctx.targets.refusing(Place::TopLevel, "action").is_empty()
         && ctx.targets.ignoring(Place::TopLevel, "action").is_empty();
-    if ctx.view != View::Terraform || !decodes_action {
-        return Vec::new();
+    if !decodes_action {
+        return;
     }
-    let mut out = Vec::new();
     for (_, block) in top_level_blocks(ctx) {
-        check_body(ctx, &block.body, &mut out);
+        check_body(ctx, &block.body, out);
         // A `check` block's scoped data source has `depends_on` too.
         for nested in block
             .body
             .blocks_of("data")
             .filter(|_| block.kind == "check")
         {
-            check_body(ctx, &nested.body, &mut out);
+            check_body(ctx, &nested.body, out);
         }
     }
-    out
 }
 
 fn check_body(ctx: &Context, body: &Body, out: &mut Vec<Diagnostic>) {
@@ -60,31 +64,27 @@ fn root_name(expr: &Expr) -> Option<&str> {
 
 /// `Invalid depends_on Action Reference`, on the element.
 fn action_reference(ctx: &Context, item: &Expr) -> Diagnostic {
-    Diagnostic::error(
-        ids::DEPENDS_ON_ACTION,
-        "Invalid depends_on Action Reference",
-    )
+    ctx.finding(&RULE, "Invalid depends_on Action Reference")
     .at(ctx.files, item.span, "an action")
     .with_note(
         "The depends_on attribute cannot reference action blocks directly. You must reference a \
          resource or data source instead.",
     )
     .with_help("depend on the resource whose `action_trigger` runs the action, or remove it")
-    .in_views(ctx.view.views())
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::diagnostic::{Views, ids};
+    use crate::diagnostic::Views;
     use crate::lint::directory::TargetVersions;
-    use crate::lint::testing::{Files, findings_targeting_id};
+    use crate::lint::testing::{Files, findings_targeting};
 
     fn found(files: Files, terraform: &str) -> Vec<Views> {
         let targets = TargetVersions {
             terraform: Some(terraform.into()),
             opentofu: None,
         };
-        let all = findings_targeting_id(ids::DEPENDS_ON_ACTION, files, targets);
+        let all = findings_targeting(&super::RULE, files, targets);
         all.into_iter().map(|d| d.views).collect()
     }
 

@@ -6,14 +6,22 @@
 //! then drops every other diagnostic of the module (they may only reflect language changes of other
 //! releases).
 
-use crate::diagnostic::{Diagnostic, Views, ids};
+use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::knowledge::releases::Release;
 use crate::knowledge::version::{self, VersionSet};
 use crate::syntax::Expr;
 
-use super::Context;
-use super::targets::{OPENTOFU_TOFU_ONLY_REQUIRED_VERSION, constraints_read_by};
+use crate::lint::targets::{OPENTOFU_TOFU_ONLY_REQUIRED_VERSION, constraints_read_by};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
+
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "core_version_unsupported",
+    kind: LoadError,
+    summary: "the module's version constraints exclude every targeted release",
+    check: Check::View(RuleViews::Both, check),
+    drops_view_findings: incompatible_module,
+};
 
 const TO_PROCEED: &str = "To proceed, either choose another supported {tool} version or update \
                           this version constraint. Version constraints are normally set for \
@@ -32,17 +40,19 @@ fn excluding<'a>(ctx: &'a Context<'a>, release: Release) -> Option<&'a Expr> {
 
 /// The core-version error of one view, when every targeted release is excluded, in the words
 /// of the lowest targeted release.
-pub(crate) fn check(ctx: &Context) -> Option<Diagnostic> {
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let mut refusals = ctx
         .targets
         .releases
         .iter()
         .map(|&r| Some((r, excluding(ctx, r)?)));
-    let (release, expr) = refusals.next()??;
+    let Some(Some((release, expr))) = refusals.next() else {
+        return;
+    };
     if !refusals.all(|r| r.is_some()) || contradicts_itself(ctx, release) {
-        return None;
+        return;
     }
-    Some(unsupported_core_version(ctx, release, expr))
+    out.push(unsupported_core_version(ctx, release, expr));
 }
 
 /// Whether the constraints `release` reads admit no version at all, known or not: that is
@@ -57,9 +67,10 @@ fn contradicts_itself(ctx: &Context, release: Release) -> bool {
         .is_empty()
 }
 
-/// Whether the view's diagnostics are dropped but this one, as OpenTofu 1.12 does.
-pub(crate) fn suppresses_others(diagnostic: &Diagnostic) -> bool {
-    diagnostic.rule == ids::CORE_VERSION_UNSUPPORTED && diagnostic.message == INCOMPATIBLE
+/// Whether OpenTofu drops the view's other findings for this one: it refuses the module as
+/// incompatible (1.12 and later) and says nothing else of it.
+fn incompatible_module(finding: &Diagnostic) -> bool {
+    finding.message == INCOMPATIBLE
 }
 
 const INCOMPATIBLE: &str = "Incompatible module";
@@ -81,7 +92,8 @@ fn unsupported_core_version(ctx: &Context, release: Release, expr: &Expr) -> Dia
             format!("This configuration does not support {tool} version {release}. {to_proceed}"),
         )
     };
-    let mut d = Diagnostic::error(ids::CORE_VERSION_UNSUPPORTED, summary)
+    let mut d = ctx
+        .finding(&RULE, summary)
         .at(
             ctx.files,
             expr.span,
@@ -99,32 +111,19 @@ fn unsupported_core_version(ctx: &Context, release: Release, expr: &Expr) -> Dia
              this view.",
         );
     }
-    d.in_views(ctx.view.views())
-}
-
-/// Drops a view's other diagnostics when OpenTofu refuses the module as incompatible.
-pub(crate) fn apply_suppression(diagnostics: &mut Vec<Diagnostic>) {
-    let Some(views) = diagnostics
-        .iter()
-        .find(|d| suppresses_others(d))
-        .map(|d| d.views)
-    else {
-        return;
-    };
-    diagnostics.retain(|d| suppresses_others(d) || d.views != views || d.views == Views::NONE);
+    d
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::diagnostic::ids;
     use crate::lint::directory::{Options, ViewSelection, check_directory};
-    use crate::lint::testing::{Files, all_findings, settings_for};
+    use crate::lint::testing::{Files, all_findings_of, findings, settings_of};
+    use crate::rules::duplicate_definition;
 
     /// The core-version findings on a case, as (message, views).
     fn core(files: Files) -> Vec<(String, String)> {
-        all_findings(&crate::lint::testing::stand_ins::ON_BY_DEFAULT, files)
-            .into_iter()
-            .filter(|d| d.rule == ids::CORE_VERSION_UNSUPPORTED)
+        let found = findings(&super::RULE, files).into_iter();
+        found
             .map(|d| (d.message, format!("{:?}", d.views)))
             .collect()
     }
@@ -154,15 +153,13 @@ mod tests {
     fn incompatible_module_drops_the_views_other_diagnostics() {
         let duplicate = "variable \"a\" {}\nvariable \"a\" {}\n";
         let files: Files = &[("versions.tofu", OLD), ("main.tofu", duplicate)];
-        let found = all_findings(&crate::lint::testing::stand_ins::ON_BY_DEFAULT, files);
+        let rules = [&super::RULE, &duplicate_definition::RULE];
+        let found = all_findings_of(&rules, files);
         assert_eq!(found.len(), 1, "{found:#?}");
         assert_eq!(found[0].message, "Incompatible module");
         // Before 1.12 (targeted by the user), OpenTofu reports the other errors too.
         let dir = crate::lint::testing::write_files(files);
-        let mut options = Options::new(
-            ViewSelection::OpenTofu,
-            settings_for(&crate::lint::testing::stand_ins::ON_BY_DEFAULT),
-        );
+        let mut options = Options::new(ViewSelection::OpenTofu, settings_of(&rules));
         options.target_versions.opentofu = Some("1.8".into());
         let found = check_directory(dir.path(), &options).diagnostics;
         let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
@@ -171,9 +168,7 @@ mod tests {
             "{messages:?}"
         );
         assert_eq!(found.len(), 2, "{messages:?}");
-        let core = found
-            .iter()
-            .find(|d| d.rule == ids::CORE_VERSION_UNSUPPORTED);
+        let core = found.iter().find(|d| d.rule == super::RULE.id());
         let notes = &core.expect("the core-version error").notes;
         assert!(
             notes[0].contains("does not support OpenTofu version 1.8."),

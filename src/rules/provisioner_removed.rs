@@ -4,33 +4,39 @@
 //! OpenTofu's `internal/configs/provisioner.go`), in primary and override files alike, in a
 //! resource and in a `removed` block.
 
-use crate::diagnostic::{Diagnostic, ids};
+use crate::diagnostic::Diagnostic;
 use crate::syntax::Label;
 
-use super::Context;
-use super::helpers::top_level_blocks;
+use crate::lint::helpers::top_level_blocks;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
+
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "provisioner_removed",
+    kind: LoadError,
+    summary: "a provisioner type the tools removed (chef, habitat, puppet, salt-masterless)",
+    check: Check::View(RuleViews::Both, check),
+};
 
 /// The provisioner types the tools removed.
 const REMOVED: [&str; 4] = ["chef", "habitat", "puppet", "salt-masterless"];
 
-/// The findings of one view: a removed provisioner in any block that has provisioners.
-pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
+/// A removed provisioner in any block that has provisioners.
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let with_provisioners = top_level_blocks(ctx)
         .map(|(_, block)| block)
         .filter(|block| matches!(block.kind.as_str(), "resource" | "removed"));
-    with_provisioners
+    let removed = with_provisioners
         .flat_map(|block| block.body.blocks_of("provisioner"))
         .filter_map(|provisioner| provisioner.labels.first())
-        .filter(|kind| REMOVED.contains(&kind.value.as_str()))
-        .map(|kind| removed_provisioner(ctx, kind))
-        .collect()
+        .filter(|kind| REMOVED.contains(&kind.value.as_str()));
+    out.extend(removed.map(|kind| removed_provisioner(ctx, kind)));
 }
 
 /// `The "<type>" provisioner has been removed`, on the type label, with the tools' detail.
 fn removed_provisioner(ctx: &Context, kind: &Label) -> Diagnostic {
     let name = &kind.value;
-    Diagnostic::error(
-        ids::PROVISIONER_REMOVED,
+    ctx.finding(
+        &RULE,
         format!("The \"{name}\" provisioner has been removed"),
     )
     .at(ctx.files, kind.span, "a removed provisioner")
@@ -43,17 +49,16 @@ fn removed_provisioner(ctx: &Context, kind: &Label) -> Diagnostic {
         "configure the machine another way (an image built beforehand, `user_data`/cloud-init, \
          or the configuration tool's own provider), then remove the block",
     )
-    .in_views(ctx.view.views())
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::diagnostic::{Views, ids};
-    use crate::lint::testing::{Files, findings_targeting_id};
+    use crate::diagnostic::Views;
+    use crate::lint::testing::{Files, findings_targeting};
 
     /// Each finding's summary, the text its label is on, and its views.
     fn found(files: Files) -> Vec<(String, String, Views)> {
-        let all = findings_targeting_id(ids::PROVISIONER_REMOVED, files, Default::default());
+        let all = findings_targeting(&super::RULE, files, Default::default());
         all.into_iter()
             .map(|d| {
                 let label = d.primary.expect("a location");

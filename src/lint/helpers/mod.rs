@@ -1,13 +1,22 @@
-//! Queries over what rules see, shared by several rules.
+//! Queries over what rules see, shared by several rules: small ones here, larger pieces in a
+//! module of their own (the schema judgements, legacy module calls, namespaced functions).
 
+pub(crate) mod function_namespace;
+pub(crate) mod legacy_module;
+pub(crate) mod null_module_version;
+pub(crate) mod schema;
+
+use crate::diagnostic::Diagnostic;
+use crate::input::read::Reader;
 use crate::knowledge::features::{self, Place};
 use crate::knowledge::releases::Release;
 use crate::knowledge::version::{Constraint, parse};
+use crate::module::merge::problems::DefaultProblem;
 use crate::module::merge::{LoadedFile, MergedBlock};
 use crate::source::{SourceFiles, Span};
 use crate::syntax::{Attribute, Block, Expr};
 
-use super::Context;
+use super::{Context, MergeContext, Rule};
 
 /// The candidate closest to `name` by edit distance, if it is close enough to be a typo.
 pub(crate) fn closest<'a>(
@@ -486,5 +495,75 @@ fn sole_member_of(text: &str, member: std::ops::Range<usize>) -> Holder {
     match opening {
         Some(start) => Holder::Member(start..close),
         None => Holder::Other,
+    }
+}
+
+/// `Missing required argument`, at the header of a primary block that lacks `argument`: the
+/// tools check each primary block on its own (`module_source_missing` for a module's `source`,
+/// `missing_required_argument` for the others).
+pub(crate) fn missing_argument(
+    ctx: &MergeContext,
+    rule: &Rule,
+    header: Span,
+    argument: &str,
+) -> Diagnostic {
+    ctx.finding(rule, "Missing required argument")
+        .at(ctx.files, header, format!("no `{argument}` argument"))
+        .with_note(format!(
+            "The argument \"{argument}\" is required, but no definition was found. It is \
+             checked in each primary file before override files are merged, so an override \
+             cannot supply it."
+        ))
+}
+
+/// The summary of every error about a variable's default.
+pub(crate) const INVALID_DEFAULT: &str = "Invalid default value for variable";
+
+/// Why the tools refuse a null default.
+pub(crate) const NULL_NOT_NULLABLE: &str = "A null default value is not valid when nullable=false.";
+
+/// `Invalid default value for variable`, at the default of a variable block decoded on its own
+/// with its own type: a primary block's (`variable_default_invalid`) or an override block's
+/// (`override_variable_default_invalid`).
+pub(crate) fn invalid_default(
+    ctx: &MergeContext,
+    rule: &Rule,
+    default: Span,
+    problem: &DefaultProblem,
+) -> Diagnostic {
+    let finding = ctx.finding(rule, INVALID_DEFAULT);
+    match problem {
+        DefaultProblem::NotOfType {
+            ty,
+            type_value,
+            reason,
+        } => finding
+            .at(ctx.files, default, format!("not a valid `{ty}`"))
+            .with_note(format!(
+                "This default value is not compatible with the variable's type constraint: \
+                 {reason}."
+            ))
+            .with_label(ctx.files, *type_value, format!("type is `{ty}`")),
+        DefaultProblem::NullNotNullable { nullable } => {
+            let d = (finding.at(ctx.files, default, "null default")).with_note(NULL_NOT_NULLABLE);
+            match nullable {
+                Some(nullable) => d.with_label(ctx.files, *nullable, "`nullable = false`"),
+                None => d,
+            }
+        }
+    }
+}
+
+/// What a file that could not be read or parsed costs, as the findings about it say: the
+/// directory's other files are still checked, or the tree's other files.
+pub(crate) fn skipped_note(reader: Reader) -> &'static str {
+    match reader {
+        Reader::Module => {
+            "This file contributes nothing: the directory's other files are still loaded and \
+             merged, as the tools do, and their load errors reported (except an override's \
+             missing base, which this file may define); rules do not run on the views that \
+             load this file."
+        }
+        Reader::Terragrunt => "The Terragrunt checks of this file were skipped.",
     }
 }

@@ -3,8 +3,9 @@
 //! hashicorp/hcl's `hclsyntax/structure.go` and `json/structure.go`): blocks and arguments of the
 //! tool-defined bodies, and built-in function names. A construct that every targeted release
 //! refuses is a load error with the tools' summary (`Unsupported block type`, `Unsupported
-//! argument`, `Extraneous JSON object property`, `Call to unknown function`); one that only some
-//! refuse is `feature_newer_than_target`'s.
+//! argument`, `Extraneous JSON object property`: `unsupported_construct`; `Call to unknown
+//! function`: `unknown_function`); one that only some refuse is `feature_newer_than_target`'s.
+//! The three rules read the same judgements.
 //!
 //! Provider-defined bodies (resources, data sources, provider configurations, provisioners and
 //! connections) and module calls (whose arguments are the callee's variables) are never judged
@@ -12,17 +13,16 @@
 
 use std::collections::HashSet;
 
-use crate::diagnostic::{Diagnostic, ids};
 use crate::knowledge::View;
 use crate::knowledge::features::{self, Body, Place};
 use crate::knowledge::literal_arguments::LiteralIn;
 use crate::knowledge::releases::Release;
-use crate::lint::function_namespace::{self, Problem};
+use crate::lint::Context;
 use crate::source::{Span, Syntax};
 use crate::syntax::{self, Call};
 
-use super::Context;
-use super::helpers::tools_suggestion;
+use super::function_namespace::{self, Problem};
+use super::tools_suggestion;
 
 /// What was written where, as the schema checks see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -329,16 +329,6 @@ fn walk_body_calls<'b>(body: &'b syntax::Body, path: &mut Vec<&'b str>, f: &mut 
     }
 }
 
-/// The load errors of one view: the constructs every targeted release refuses, and the
-/// managed resources' `lifecycle` settings in data sources and ephemeral resources.
-pub(crate) fn check(ctx: &Context) -> Vec<Diagnostic> {
-    let refused = judgements(ctx)
-        .iter()
-        .filter(|j| j.refused_by_all(ctx))
-        .map(|j| refused(ctx, j));
-    refused.chain(managed_only::check(ctx)).collect()
-}
-
 /// The names the newest targeted release accepts where `judgement` was written, for "Did you
 /// mean".
 fn suggestion(ctx: &Context, judgement: &Judgement) -> Option<&'static str> {
@@ -353,78 +343,17 @@ fn suggestion(ctx: &Context, judgement: &Judgement) -> Option<&'static str> {
     tools_suggestion(&judgement.name, names)
 }
 
-/// `Unsupported block type`, `Unsupported argument`, `Extraneous JSON object property` or `Call
-/// to unknown function`, with the tools' detail.
-fn refused(ctx: &Context, judgement: &Judgement) -> Diagnostic {
-    let name = &judgement.name;
-    let did_you_mean = suggestion(ctx, judgement)
+/// " Did you mean "NAME"?", the tools' suggestion after their detail, or nothing.
+pub(crate) fn did_you_mean(ctx: &Context, judgement: &Judgement) -> String {
+    suggestion(ctx, judgement)
         .map(|s| format!(" Did you mean \"{s}\"?"))
-        .unwrap_or_default();
-    let summary = judgement.summary();
-    let (id, detail, label) = match (judgement.written, judgement.syntax) {
-        (Written::Function, _) => (
-            ids::UNKNOWN_FUNCTION,
-            format!("There is no function named \"{name}\".{did_you_mean}"),
-            format!("no function `{name}`"),
-        ),
-        (Written::CoreFunction, _) => (
-            ids::UNKNOWN_FUNCTION,
-            match ctx.view {
-                View::Terraform => {
-                    Problem::InvalidNamespace.detail(ctx.view, &format!("core::{name}"))
-                }
-                View::OpenTofu => function_namespace::core_detail(name),
-            },
-            format!("no built-in function `{name}`"),
-        ),
-        (Written::Namespaced(problem), _) => (
-            ids::UNKNOWN_FUNCTION,
-            problem.detail(ctx.view, name),
-            match problem {
-                Problem::ProviderNotRequired => format!(
-                    "provider `{}` not in `required_providers`",
-                    name.split("::").nth(1).unwrap_or_default()
-                ),
-                Problem::AliasForm => "Terraform has no alias form of provider functions".into(),
-                _ => format!("no function `{name}`"),
-            },
-        ),
-        (_, Syntax::Json | Syntax::TerragruntJson) => (
-            ids::UNSUPPORTED_CONSTRUCT,
-            format!("No argument or block type is named \"{name}\".{did_you_mean}"),
-            format!("`{name}` is not expected here"),
-        ),
-        (Written::Block, Syntax::Native) => (
-            ids::UNSUPPORTED_CONSTRUCT,
-            format!("Blocks of type \"{name}\" are not expected here.{did_you_mean}"),
-            format!("`{name}` blocks are not expected here"),
-        ),
-        (Written::Argument, Syntax::Native) => (
-            ids::UNSUPPORTED_CONSTRUCT,
-            format!("An argument named \"{name}\" is not expected here.{did_you_mean}"),
-            format!("`{name}` is not expected here"),
-        ),
-    };
-    let mut d = Diagnostic::error(id, summary)
-        .at(ctx.files, judgement.span, label)
-        .with_note(detail);
-    let provider = name.split("::").nth(1).unwrap_or_default();
-    match judgement.written {
-        Written::Namespaced(Problem::ProviderNotRequired) => {
-            d = d.with_help(format!(
-                "declare `{provider}` in `terraform {{ required_providers {{ ... }} }}`, or call \
-                 the function by the local name the module gives its provider there"
-            ));
-        }
-        Written::Namespaced(Problem::AliasForm) => {
-            d = d.with_help(format!(
-                "call it as `provider::{provider}::{}` (`provider::NAME::ALIAS::FUNC` is \
-                 OpenTofu's), or keep the call in a `.tofu` file",
-                name.rsplit("::").next().unwrap_or_default()
-            ));
-        }
-        _ => {}
-    }
+        .unwrap_or_default()
+}
+
+/// When the refused construct came to the tool after the lowest targeted release, or left it:
+/// the note that says so.
+pub(crate) fn availability_note(ctx: &Context, judgement: &Judgement) -> Option<String> {
+    let name = &judgement.name;
     let since =
         features::find(judgement.place, name).and_then(|f| f.availability(ctx.view).since());
     let until =
@@ -432,17 +361,29 @@ fn refused(ctx: &Context, judgement: &Judgement) -> Diagnostic {
     let tool = ctx.view.tool_name();
     let targets = ctx.targets.describe();
     if let Some(since) = since.filter(|s| *s > ctx.targets.lowest()) {
-        d = d.with_note(format!(
+        Some(format!(
             "{tool} has it since {since}; this module targets {targets}."
-        ));
-    } else if let Some(until) = until {
-        d = d.with_note(format!(
-            "{tool} {until} removed it; this module targets {targets}."
-        ));
+        ))
+    } else {
+        until.map(|until| format!("{tool} {until} removed it; this module targets {targets}."))
     }
-    d.in_views(ctx.view.views())
 }
 
-mod managed_only;
 #[cfg(test)]
-mod tests;
+mod tests {
+    #[test]
+    fn namespaces_split_at_the_first_double_colon() {
+        use super::split_namespace;
+        for name in [
+            "upper",
+            "provider::aws::arn_parse",
+            "core::upper",
+            "a:b::c",
+            "x::",
+            "::y",
+            ":",
+        ] {
+            assert_eq!(split_namespace(name), name.split_once("::"), "{name}");
+        }
+    }
+}

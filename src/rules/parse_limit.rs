@@ -1,0 +1,60 @@
+//! A native-syntax file beyond what tflint-merge's parser (hcl-edit) can check: expressions
+//! nested deeper than it allows, or operator chains that would make it backtrack without end.
+//! Terraform and OpenTofu may well accept the file; it is reported rather than skipped
+//! silently, and contributes nothing, as a file that does not parse.
+
+use crate::diagnostic::Diagnostic;
+use crate::input::read::{ReadProblem, Reader};
+use crate::source::Span;
+
+use crate::lint::helpers::skipped_note;
+use crate::lint::{Check, ReadContext, Rule, declare_rule};
+
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "parse_limit",
+    kind: LoadError,
+    summary: "a file beyond what tflint-merge's parser can check",
+    check: Check::Read(check),
+};
+
+const NOT_THE_TOOLS: &str = "This is a limit of tflint-merge, not necessarily an error in the \
+                             file: Terraform and OpenTofu may accept it.";
+
+fn check(ctx: &ReadContext, out: &mut Vec<Diagnostic>) {
+    if let ReadProblem::ParseLimit {
+        message,
+        at,
+        reader,
+    } = ctx.problem
+    {
+        out.push(parse_limit(ctx, message, *at, *reader));
+    }
+}
+
+/// The parser's message, such as `invalid nesting depth; expected at most 64 nested levels`
+fn parse_limit(ctx: &ReadContext, message: &str, at: Span, reader: Reader) -> Diagnostic {
+    ctx.finding(&RULE, message)
+        .at(ctx.files, at, "beyond the parser's limit here")
+        .with_note(NOT_THE_TOOLS)
+        .with_note(skipped_note(reader))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::testing::{Files, findings};
+
+    #[test]
+    fn nesting_beyond_the_parsers_limit() {
+        let deep = format!(
+            "locals {{\n  a = {}1{}\n}}\n",
+            "[".repeat(70),
+            "]".repeat(70)
+        );
+        let files: Files = &[("main.tf", &deep)];
+        let found = findings(&super::RULE, files);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(found[0].message.contains("nest"), "{}", found[0].message);
+        let shallow = format!("locals {{\n  a = {}1{}\n}}\n", "[".repeat(8), "]".repeat(8));
+        assert!(findings(&super::RULE, &[("main.tf", &shallow)]).is_empty());
+    }
+}

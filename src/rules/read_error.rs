@@ -1,0 +1,109 @@
+//! A file that cannot be configuration text: not UTF-8, not a regular file (a directory, a
+//! named pipe, a device: never opened, as a pipe waits for a writer and a device may never
+//! end), larger than the size limit, or named with bytes that are not UTF-8 (the tools load it,
+//! but findings could not name it, so its directory is not checked). The file contributes
+//! nothing; the directory's other files are still checked.
+
+use crate::diagnostic::Diagnostic;
+use crate::input::read::{MIB, ReadFailure, ReadProblem, Reader};
+use crate::source::Span;
+
+use crate::lint::helpers::skipped_note;
+use crate::lint::{Check, ReadContext, Rule, declare_rule};
+
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "read_error",
+    kind: LoadError,
+    summary: "a file that is not valid configuration text (not UTF-8, too large, a directory)",
+    check: Check::Read(check),
+};
+
+fn check(ctx: &ReadContext, out: &mut Vec<Diagnostic>) {
+    out.extend(match ctx.problem {
+        ReadProblem::NotUtf8 { at, reader } => Some(not_utf8(ctx, *at, *reader)),
+        ReadProblem::NotRegular { path, kind, reader } => {
+            Some(not_regular(ctx, path, kind, *reader))
+        }
+        ReadProblem::TooLarge {
+            path,
+            bytes,
+            limit,
+            reader,
+        } => Some(too_large(ctx, path, *bytes, *limit, *reader)),
+        ReadProblem::NameNotUtf8 { path } => Some(name_not_utf8(ctx, path)),
+        _ => None,
+    });
+}
+
+/// `file is not valid UTF-8`, at the first invalid byte
+fn not_utf8(ctx: &ReadContext, at: Span, reader: Reader) -> Diagnostic {
+    let note = match reader {
+        Reader::Module => "Terraform and OpenTofu read configuration files as UTF-8.",
+        Reader::Terragrunt => "Terragrunt reads configuration files as UTF-8.",
+    };
+    ctx.finding(&RULE, "file is not valid UTF-8")
+        .at(ctx.files, at, "invalid byte sequence here")
+        .with_note(note)
+}
+
+/// `Failed to read file: it is a directory` (or what else it is)
+fn not_regular(ctx: &ReadContext, path: &str, kind: &'static str, reader: Reader) -> Diagnostic {
+    let what = ReadFailure::NotRegular(kind).describe();
+    ctx.finding(&RULE, format!("Failed to read file: {what}"))
+        .at_path(path)
+        .with_note(skipped_note(reader))
+}
+
+/// `file too large to check: 17.0 MiB (the limit is 16.0 MiB)`
+fn too_large(ctx: &ReadContext, path: &str, bytes: u64, limit: u64, reader: Reader) -> Diagnostic {
+    let message = format!(
+        "file too large to check: {:.1} MiB (the limit is {:.1} MiB)",
+        bytes as f64 / MIB,
+        limit as f64 / MIB
+    );
+    ctx.finding(&RULE, message)
+        .at_path(path)
+        .with_note(skipped_note(reader))
+        .with_help("raise the limit with --max-file-size MIB, or exclude the file's directory")
+}
+
+/// `file name is not valid UTF-8`: the tools load the file, but findings could not name it, so
+/// the directory is not checked rather than checked without it.
+fn name_not_utf8(ctx: &ReadContext, path: &str) -> Diagnostic {
+    ctx.finding(&RULE, "file name is not valid UTF-8")
+        .at_path(path)
+        .with_note(
+            "Terraform and OpenTofu load this file, but tflint-merge cannot name it in findings, \
+             so this directory was not checked. Its name is shown with \u{FFFD} for the bytes \
+             that are not UTF-8.",
+        )
+        .with_help("rename the file to a UTF-8 name")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::testing::{findings, write_files};
+
+    #[test]
+    fn not_utf8_at_the_first_invalid_byte() {
+        let dir = write_files(&[("main.tf", "")]);
+        std::fs::write(dir.path().join("main.tf"), b"locals {\n  a = \"\xff\"\n}\n")
+            .expect("write");
+        let found = crate::lint::testing::findings_in(&super::RULE, dir.path());
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].message, "file is not valid UTF-8");
+        assert_eq!(found[0].start(), (2, 8));
+    }
+
+    /// A symlink named like a configuration file, to a directory.
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_named_like_a_file() {
+        let dir = write_files(&[("d/x", "")]);
+        std::os::unix::fs::symlink(dir.path().join("d"), dir.path().join("a.tf")).expect("link");
+        let found = crate::lint::testing::findings_in(&super::RULE, dir.path());
+        let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(messages, ["Failed to read file: it is a directory"]);
+        assert!(findings(&super::RULE, &[("main.tf", "locals {}\n")]).is_empty());
+    }
+}

@@ -1,0 +1,433 @@
+//! Calls to functions that no targeted release of the tool has: `Call to unknown function`
+//! (with the tools' "Did you mean"), and namespaced calls that the tool cannot resolve whatever
+//! the providers offer, in each tool's own words (`Unknown provider function` in Terraform;
+//! `Unknown function namespace`, `Invalid function format`, `Unknown function provider` in
+//! OpenTofu). Judged in the expressions the tools evaluate, against the targeted releases (see
+//! `lint::helpers::schema`): a function only some targeted releases have is
+//! `feature_newer_than_target`'s.
+
+use crate::diagnostic::Diagnostic;
+use crate::knowledge::View;
+
+use crate::lint::helpers::function_namespace::{self, Problem};
+use crate::lint::helpers::schema::{
+    Judgement, Written, availability_note, did_you_mean, judgements,
+};
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
+
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "unknown_function",
+    kind: LoadError,
+    summary: "a call to a function no targeted release has",
+    check: Check::View(RuleViews::Both, check),
+};
+
+/// The calls every targeted release refuses.
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    let refused = judgements(ctx).iter().filter(|j| j.refused_by_all(ctx));
+    for judgement in refused {
+        if matches!(
+            judgement.written,
+            Written::Function | Written::CoreFunction | Written::Namespaced(_)
+        ) {
+            out.push(unknown_function(ctx, judgement));
+        }
+    }
+}
+
+/// `Call to unknown function`, or for a namespaced call the tool's own summary, with the tools'
+/// detail.
+fn unknown_function(ctx: &Context, judgement: &Judgement) -> Diagnostic {
+    let name = &judgement.name;
+    let (detail, label) = match judgement.written {
+        Written::CoreFunction => (
+            match ctx.view {
+                View::Terraform => {
+                    Problem::InvalidNamespace.detail(ctx.view, &format!("core::{name}"))
+                }
+                View::OpenTofu => function_namespace::core_detail(name),
+            },
+            format!("no built-in function `{name}`"),
+        ),
+        Written::Namespaced(problem) => (
+            problem.detail(ctx.view, name),
+            match problem {
+                Problem::ProviderNotRequired => format!(
+                    "provider `{}` not in `required_providers`",
+                    name.split("::").nth(1).unwrap_or_default()
+                ),
+                Problem::AliasForm => "Terraform has no alias form of provider functions".into(),
+                _ => format!("no function `{name}`"),
+            },
+        ),
+        _ => (
+            format!(
+                "There is no function named \"{name}\".{}",
+                did_you_mean(ctx, judgement)
+            ),
+            format!("no function `{name}`"),
+        ),
+    };
+    let mut d = ctx
+        .finding(&RULE, judgement.summary())
+        .at(ctx.files, judgement.span, label)
+        .with_note(detail);
+    let provider = name.split("::").nth(1).unwrap_or_default();
+    match judgement.written {
+        Written::Namespaced(Problem::ProviderNotRequired) => {
+            d = d.with_help(format!(
+                "declare `{provider}` in `terraform {{ required_providers {{ ... }} }}`, or call \
+                 the function by the local name the module gives its provider there"
+            ));
+        }
+        Written::Namespaced(Problem::AliasForm) => {
+            d = d.with_help(format!(
+                "call it as `provider::{provider}::{}` (`provider::NAME::ALIAS::FUNC` is \
+                 OpenTofu's), or keep the call in a `.tofu` file",
+                name.rsplit("::").next().unwrap_or_default()
+            ));
+        }
+        _ => {}
+    }
+    match availability_note(ctx, judgement) {
+        Some(note) => d.with_note(note),
+        None => d,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::directory::TargetVersions;
+    use crate::lint::testing::{Files, described, findings, findings_of, findings_targeting, only};
+
+    use crate::rules::unsupported_construct;
+
+    /// The schema load errors of a case, (summary, first note, views): one judgement gives
+    /// either, so their tests look at both.
+    fn errors(files: Files) -> Vec<(String, String, String)> {
+        let rules = [&super::RULE, &unsupported_construct::RULE];
+        described(findings_of(&rules, files))
+    }
+
+    fn one(files: Files) -> (String, String, String) {
+        only(errors(files))
+    }
+
+    /// A module that may call the `aws` provider's functions.
+    const REQUIRES_AWS: &str = "terraform {\n  required_providers {\n    aws = {\n      source = \
+                                \"hashicorp/aws\"\n    }\n  }\n}\n";
+
+    #[test]
+    fn unknown_functions() {
+        let call = "locals {\n  a = startwith(\"ab\", \"a\")\n  b = core::upper(\"x\")\n}\n";
+        let (summary, detail, _) = one(&[("main.tf", call)]);
+        assert_eq!(summary, "Call to unknown function");
+        assert_eq!(
+            detail,
+            "There is no function named \"startwith\". Did you mean \"startswith\"?"
+        );
+        // The tools suggest any name under three edits away, however short the name (HCL's and
+        // Terraform's `NameSuggestion`): "titel" is two edits from "title".
+        let (_, detail, _) = one(&[("main.tf", "locals {\n  a = titel(\"x\")\n}\n")]);
+        assert_eq!(
+            detail,
+            "There is no function named \"titel\". Did you mean \"title\"?"
+        );
+        let tofu_only = "locals {\n  a = urldecode(\"x\")\n}\n";
+        let (_, _, views) = one(&[("main.tf", tofu_only)]);
+        assert!(
+            views.contains("terraform: true") && views.contains("opentofu: false"),
+            "{views}"
+        );
+        assert!(
+            errors(&[
+                (
+                    "main.tf",
+                    "locals {\n  a = provider::aws::arn_parse(\"x\")\n}\n"
+                ),
+                ("versions.tf", REQUIRES_AWS),
+            ])
+            .is_empty()
+        );
+        // A type constraint is not a call.
+        let typed = "variable \"a\" {\n  type = set(object({ b = optional(string) }))\n}\n";
+        assert!(errors(&[("main.tf", typed)]).is_empty());
+    }
+
+    /// An unknown function as reported: its name, and the (line, column) of its start and end.
+    type UnknownCall = (String, (usize, usize), (usize, usize));
+
+    /// The unknown functions of a case, in order.
+    fn unknown_calls(files: Files) -> Vec<UnknownCall> {
+        let found = findings(&super::RULE, files);
+        let mut calls: Vec<_> = found
+            .into_iter()
+            .map(|d| {
+                let primary = d.primary.as_ref().expect("a location");
+                let name = primary
+                    .message
+                    .split('`')
+                    .nth(1)
+                    .unwrap_or_default()
+                    .to_string();
+                (name, primary.start(), primary.end())
+            })
+            .collect();
+        calls.sort_by_key(|c| c.1);
+        calls
+    }
+
+    /// Every call in an evaluated expression is judged, with the name's own place: in templates,
+    /// heredocs and directives, operators, conditionals, `for` expressions, indexes and splats,
+    /// parentheses, arguments and collections, in tool-defined and provider-defined bodies.
+    #[test]
+    fn unknown_functions_anywhere_in_an_expression() {
+        let native = r#"locals {
+  a = "x-${upperr("x")}"
+  b = <<EOT
+%{ if lowerr("a") == "a" }y%{ endif }
+EOT
+  c = 1 + absx(1)
+  d = true ? joinn(",", []) : ""
+  e = [for s in splitt(",", "a") : s if containss([], s)]
+  f = local.m[keyss(local.m)[0]]
+  g = (lengthh([]))
+  h = max(minn(1), 2)
+  i = { k = tostringg(1), (lowerr("k")) = 1 }
+  j = local.m[*].x[floorr(1)]
+  k = !alltruee([])
+  l = "${provider::aws::arn_parse("x")} ${core::upperr("x")}"
+}
+resource "aws_instance" "a" {
+  tags = { Name = "${formatt("%s", "a")}" }
+}
+"#;
+        let found = unknown_calls(&[("main.tf", native), ("versions.tf", REQUIRES_AWS)]);
+        let names: Vec<&str> = found.iter().map(|c| c.0.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "upperr",
+                "lowerr",
+                "absx",
+                "joinn",
+                "splitt",
+                "containss",
+                "keyss",
+                "lengthh",
+                "minn",
+                "tostringg",
+                "lowerr",
+                "floorr",
+                "alltruee",
+                // Each tool words `core::` apart: one finding per view.
+                "upperr",
+                "upperr",
+                "formatt",
+            ]
+        );
+        // The name, as written, is the place.
+        assert_eq!((found[0].1, found[0].2), ((2, 12), (2, 18)));
+        assert_eq!((found[1].1, found[1].2), ((4, 7), (4, 13)));
+        assert_eq!((found[13].1, found[13].2), ((15, 43), (15, 55)));
+    }
+
+    #[test]
+    fn unknown_functions_in_json_templates_the_tools_evaluate() {
+        let json = r#"{
+  "locals": {
+    "a": "\u00e9\n-${upperr(\"x\")}",
+    "b": "${1 + absx(1)}",
+    "c": {"${keyy(\"k\")}": ["%{ if lowerr(\"a\") == \"a\" }y%{ endif }"]},
+    "d": "${provider::aws::arn_parse(\"x\")}"
+  },
+  "resource": {"aws_instance": {"a": {"tags": {"Name": "${formatt(\"%s\", \"a\")}"}}}},
+  "variable": {"v": {"default": "${nofunc()}", "description": "${nofunc()}"}},
+  "module": {"m": {"source": "./${nofunc()}"}}
+}"#;
+        let found = unknown_calls(&[("main.tf.json", json), ("versions.tf", REQUIRES_AWS)]);
+        let names: Vec<&str> = found.iter().map(|c| c.0.as_str()).collect();
+        assert_eq!(names, ["upperr", "absx", "keyy", "lowerr", "formatt"]);
+        // Escapes before the call shift its place in the file: `\u00e9\n-${` is 12 bytes there.
+        assert_eq!((found[0].1, found[0].2), ((3, 22), (3, 28)));
+        assert_eq!((found[1].1, found[1].2), ((4, 17), (4, 21)));
+        // Arguments read literally and Terragrunt's JSON are not templates for the tools.
+        let literal = r#"{"variable": {"v": {"default": "${nofunc()}"}}}"#;
+        assert!(unknown_calls(&[("main.tf.json", literal)]).is_empty());
+    }
+
+    #[test]
+    fn calls_the_tools_do_not_evaluate_are_not_judged() {
+        let native = r#"variable "v" {
+  type    = list(string)
+  default = nofunc()
+}
+module "m" {
+  source     = "./m"
+  depends_on = [nofunc()]
+}
+unknown "x" {
+  a = nofunc()
+}
+"#;
+        assert!(unknown_calls(&[("main.tf", native), ("m/main.tf", "")]).is_empty());
+    }
+
+    /// The summary and detail of each unknown function of a case in one view.
+    fn namespace_errors(files: Files, view: crate::knowledge::View) -> Vec<(String, String)> {
+        let found = findings(&super::RULE, files);
+        found
+            .into_iter()
+            .filter(|d| match view {
+                crate::knowledge::View::Terraform => d.views.terraform,
+                crate::knowledge::View::OpenTofu => d.views.opentofu,
+            })
+            .map(|d| (d.message, d.notes.first().cloned().unwrap_or_default()))
+            .collect()
+    }
+
+    #[test]
+    fn namespaced_calls_with_each_tools_texts() {
+        use crate::knowledge::View::{OpenTofu, Terraform};
+        let required = REQUIRES_AWS;
+        let calls = |call: &str| format!("locals {{\n  a = \"${{{call}(\"x\")}}\"\n}}\n");
+        let case = |call: &str, view| {
+            let main = calls(call);
+            let files: Files = &[("versions.tf", required), ("main.tf", &main)];
+            // `Files` borrows: run it here.
+            namespace_errors(files, view)
+        };
+        // Declared providers and built-ins by their `core::` name resolve.
+        for call in ["provider::aws::arn_parse", "core::upper"] {
+            assert!(case(call, Terraform).is_empty(), "{call}");
+            assert!(case(call, OpenTofu).is_empty(), "{call}");
+        }
+        // OpenTofu's alias form; Terraform has none.
+        assert!(case("provider::aws::east::arn_parse", OpenTofu).is_empty());
+        let not_required = |provider: &str, function: &str| {
+            format!(
+                "There is no function named \"{function}\". Ensure that provider name \
+                 \"{provider}\" is declared in this module's required_providers block, and that \
+                 this provider offers a function named \"f\"."
+            )
+        };
+        assert_eq!(
+            case("provider::aws::east::f", Terraform),
+            [(
+                "Unknown provider function".into(),
+                not_required("aws", "provider::aws::east::f")
+            )]
+        );
+        assert_eq!(
+            case("provider::gcp::f", Terraform),
+            [(
+                "Unknown provider function".into(),
+                not_required("gcp", "provider::gcp::f")
+            )]
+        );
+        assert_eq!(
+            case("provider::gcp::f", OpenTofu),
+            [(
+                "Unknown function provider".into(),
+                "Provider \"gcp\" does not exist within the required_providers of this module"
+                    .into()
+            )]
+        );
+        assert_eq!(
+            case("aws::f", Terraform),
+            [(
+                "Unknown provider function".into(),
+                "The function namespace \"aws\" is not valid. Provider function calls must use the \
+                 \"provider::\" namespace prefix."
+                    .into()
+            )]
+        );
+        assert_eq!(
+            case("aws::f", OpenTofu),
+            [(
+                "Unknown function namespace".into(),
+                "Function \"aws::f\" does not exist within a valid namespace (provider,core)"
+                    .into()
+            )]
+        );
+        assert_eq!(
+            case("provider::f", OpenTofu),
+            [(
+                "Invalid function format".into(),
+                "invalid provider function \"provider::f\": expected provider::<name>::<function> \
+                 or provider::<name>::<alias>::<function>"
+                    .into()
+            )]
+        );
+        assert_eq!(
+            case("provider::f", Terraform),
+            [(
+                "Unknown provider function".into(),
+                "The function call must include the provider name after the \"provider::\" prefix."
+                    .into()
+            )]
+        );
+        assert_eq!(
+            case("core::uper", OpenTofu),
+            [(
+                "Call to unknown function".into(),
+                "There is no builtin (core::) function named \"uper\".".into()
+            )]
+        );
+        assert_eq!(
+            case("core::uper", Terraform),
+            [(
+                "Unknown provider function".into(),
+                "The function namespace \"core\" is not valid. Provider function calls must use \
+                 the \"provider::\" namespace prefix."
+                    .into()
+            )]
+        );
+    }
+
+    #[test]
+    fn provider_functions_in_json_and_with_required_providers_in_an_override() {
+        use crate::knowledge::View::{OpenTofu, Terraform};
+        let json = r#"{"locals": {"a": "${provider::gcp::f(1)}"}}"#;
+        for view in [Terraform, OpenTofu] {
+            assert_eq!(namespace_errors(&[("main.tf.json", json)], view).len(), 1);
+        }
+        let override_declares = r#"{"terraform": {"required_providers": {"gcp": {}}}}"#;
+        let files: Files = &[
+            ("main.tf.json", json),
+            ("x_override.tf.json", override_declares),
+        ];
+        assert!(namespace_errors(files, Terraform).is_empty());
+        assert!(namespace_errors(files, OpenTofu).is_empty());
+    }
+
+    /// Before namespaces (Terraform 1.8, OpenTofu 1.7), every namespaced call is refused by its
+    /// namespace: one finding, not one per problem.
+    #[test]
+    fn namespaced_calls_before_namespaces() {
+        let call = "locals {\n  a = provider::gcp::f(1)\n}\n";
+        let targets = TargetVersions {
+            terraform: Some("~> 1.7.0".into()),
+            opentofu: Some("~> 1.6.0".into()),
+        };
+        let unknown = findings_targeting(&super::RULE, &[("main.tf", call)], targets);
+        assert_eq!(unknown.len(), 2, "{unknown:#?}"); // one per view, each its own release
+        assert!(
+            unknown
+                .iter()
+                .all(|d| d.message == "Call to unknown function")
+        );
+        // With a release that has namespaces among the targets: the problem, and the warning.
+        let targets = TargetVersions {
+            terraform: Some(">= 1.7".into()),
+            opentofu: Some(">= 1.6".into()),
+        };
+        let found = findings_targeting(&super::RULE, &[("main.tf", call)], targets);
+        let mut messages: Vec<_> = found.iter().map(|d| d.message.as_str()).collect();
+        messages.sort_unstable();
+        assert_eq!(
+            messages,
+            ["Unknown function provider", "Unknown provider function"]
+        );
+    }
+}
