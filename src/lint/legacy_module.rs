@@ -19,10 +19,10 @@
 //! resolves them); the files of a registry or remote module are not at hand.
 
 use crate::diagnostic::{Diagnostic, ids};
-use crate::input::neighbours::LegacyModule;
 use crate::knowledge::View;
 use crate::knowledge::module_source::{self, SourceKind};
 use crate::knowledge::releases::Release;
+use crate::lint::neighbours::LegacyModule;
 use crate::module::merge::{Address, MergedBody};
 use crate::source::Span;
 use crate::syntax::ExprKind;

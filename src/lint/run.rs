@@ -136,8 +136,8 @@ mod tests {
 
     use super::*;
     use crate::diagnostic::{Severity, ids};
-    use crate::input::neighbours::Neighbours;
     use crate::knowledge::View;
+    use crate::lint::neighbours::Neighbours;
     use crate::lint::settings::Level;
     use crate::lint::testing::stand_ins::{OPENTOFU_ONLY, PANICS, registry};
     use crate::module::merge::Module;

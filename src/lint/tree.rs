@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use crate::diagnostic::{self, Diagnostic};
 use crate::input::overlay::Overlay;
+use crate::terragrunt::Tree;
 use crate::terragrunt::paths::Displayer;
-use crate::terragrunt::{Preparsed, Tree};
 
 use super::run::{Target, run_rules};
 use super::{RuleSettings, TreeContext, ignore};
@@ -23,11 +23,9 @@ pub(crate) struct TreeResult {
 
 /// Loads the tree of `units` (paths of `terragrunt.hcl` files), runs the enabled Terragrunt
 /// rules, applies inline ignores, and returns the sorted findings. Paths are shown relative to
-/// the `given` command-line paths; overlaid files are read from `overlay`. `preparsed` are
-/// units parsed already (see [`super::preload`]).
+/// the `given` command-line paths; overlaid files are read from `overlay`.
 pub(crate) fn check_tree(
     units: &[PathBuf],
-    preparsed: Vec<Preparsed>,
     given: &[PathBuf],
     settings: &RuleSettings,
     max_file_bytes: u64,
@@ -36,13 +34,7 @@ pub(crate) fn check_tree(
     if units.is_empty() {
         return TreeResult::default();
     }
-    let tree = Tree::load(
-        units,
-        preparsed,
-        Displayer::new(given),
-        max_file_bytes,
-        overlay,
-    );
+    let tree = Tree::load(units, Displayer::new(given), max_file_bytes, overlay);
     let mut diagnostics: Vec<Diagnostic> = tree
         .live_file_indexes()
         .flat_map(|f| tree.files[f].diagnostics.iter().cloned())
@@ -70,10 +62,9 @@ pub(crate) fn check_tree(
         bytes: tree.live_file_indexes().map(|f| tree.files[f].bytes).sum(),
     };
     // Freed in a job of its own, as nothing needs to wait for it: its syntax trees are a myriad
-    // of small allocations (10,000 units: 20 ms of freeing). In a run of units alone it is
-    // left to a thread with nothing else to do, and the command line ends the process (`_exit`)
-    // before it is done: 10,000 units, -j 1 470 -> 448 ms, -j 2 271 -> 260 ms (medians of 15
-    // alternating runs). Where directories are still to check, it is one more job of the run.
+    // of small allocations. Where directories are still to check, it is one more job of the
+    // run; otherwise a thread with nothing else to do frees it while the findings are written.
+    // Nothing depends on the job having run: a process that ends first frees it all at once.
     rayon::spawn(move || drop(tree));
     result
 }
