@@ -162,13 +162,19 @@ pub(crate) struct FoundDir {
 
 /// A walk of the command-line paths, one directory at a time. As an iterator, it gives out
 /// the module directories it is sure the [`Discovery`] will list under the path it reached
-/// them by, as it reaches them, each before the directories below it: so that they can be
-/// checked while the walk goes on. Those are the directories whose path is their canonical
-/// path (once `.` and `..` are folded, as [`absolute`] does): reached through real directories
-/// from the one argument, a directory whose absolute path is its canonical path. Of the paths
-/// of one real directory, [`once_each`] keeps that one. The others (and every directory of
-/// several arguments) are only in the [`Discovery`], which [`Walk::finish`] gives once the walk
-/// is done.
+/// them by, as it reaches them: so that they can be checked while the walk goes on. Those are
+/// the directories whose path is their canonical path (once `.` and `..` are folded, as
+/// [`absolute`] does): reached through real directories from the one argument, a directory
+/// whose absolute path is its canonical path. Of the paths of one real directory,
+/// [`once_each`] keeps that one. The others (and every directory of several arguments) are
+/// only in the [`Discovery`], which [`Walk::finish`] gives once the walk is done.
+///
+/// The walk goes depth first, each directory's entries in the order of their paths, except
+/// that a sub-directory named `modules` comes first, and the directory itself after it:
+/// that is where the standard module structure keeps the nested modules that the directory
+/// and its examples call (<https://developer.hashicorp.com/terraform/language/modules/develop/structure>).
+/// A module is then most often given out before the directories that call it, and the
+/// directories below a given one that are given out follow it.
 pub(crate) struct Walk<'a> {
     paths: std::slice::Iter<'a, PathBuf>,
     exclude: &'a Excludes,
@@ -264,7 +270,7 @@ impl<'a> Walk<'a> {
                     let first = Step::Enter {
                         dir: path.clone(),
                         canonical: self.root_canonical.take(),
-                        given_out: self.gives_out,
+                        may_give_out: self.gives_out,
                     };
                     self.current = Some(DirWalk {
                         walker,
@@ -316,26 +322,48 @@ impl Iterator for Walk<'_> {
                 self.current = None;
                 continue;
             };
-            let found = match step {
+            match step {
                 Step::Enter {
                     dir,
                     canonical,
-                    given_out,
+                    may_give_out,
                 } => {
-                    let index = (given_out && self.gives_out).then_some(self.given_out);
                     let places = (&mut self.found, &mut self.units, &mut self.out);
-                    walk.enter(dir, canonical, index, places)
+                    walk.enter(dir, canonical, may_give_out, places);
                 }
-                Step::Leave(entered) => {
-                    walk.leave(entered, &mut self.found);
-                    None
+                Step::Found(module) => {
+                    if let Some(found) = self.record(module) {
+                        return Some(found);
+                    }
                 }
-            };
-            if found.is_some() {
-                self.given_out += 1;
-                return found;
+                Step::Leave(entered) => walk.leave(entered),
             }
         }
+    }
+}
+
+impl Walk<'_> {
+    /// Records a module directory the walk has listed, and gives it out if it may.
+    fn record(&mut self, module: ListedModule) -> Option<FoundDir> {
+        let give_out = module.may_give_out && self.gives_out;
+        let (listing, given_out) = if give_out {
+            let index = self.given_out;
+            self.given_out += 1;
+            (DirListing::GivenOut(index), Some((index, module.listing)))
+        } else {
+            (DirListing::from(module.listing), None)
+        };
+        let walked = Walked {
+            canonical: Some(Arc::clone(&module.canonical)),
+            listing,
+        };
+        self.found.fill(module.place, walked);
+        given_out.map(|(index, listing)| FoundDir {
+            dir: module.dir,
+            canonical: module.canonical,
+            listing,
+            index,
+        })
     }
 }
 
@@ -424,26 +452,35 @@ struct DirWalk<'a> {
 
 enum Step {
     /// Walk into `dir`. `canonical` is its canonical path when known already: a real (not
-    /// symlinked) sub-directory of a directory whose canonical path is known. `given_out`:
+    /// symlinked) sub-directory of a directory whose canonical path is known. `may_give_out`:
     /// whether it is given out if it is a module directory (see [`Walk`]).
     Enter {
         dir: PathBuf,
         canonical: Option<PathBuf>,
-        given_out: bool,
+        may_give_out: bool,
     },
+    /// Record a module directory, and give it out if it may.
+    Found(ListedModule),
     /// Done with a directory and everything below it.
     Leave(Entered),
+}
+
+/// A module directory the walk has listed.
+struct ListedModule {
+    dir: Arc<Path>,
+    canonical: Arc<Path>,
+    /// Its place among the [`Found`] directories.
+    place: usize,
+    listing: Option<Box<Listing>>,
+    may_give_out: bool,
 }
 
 /// A directory the walk is in.
 struct Entered {
     canonical: Arc<Path>,
-    /// Its place among the [`Found`] directories.
-    place: usize,
+    is_module: bool,
     /// Whether it has a `.gitignore` of its own, to leave with it.
     has_gitignore: bool,
-    /// What the walk knows of it, if it is a module directory.
-    module: Option<DirListing>,
 }
 
 /// What [`DirWalk::enter`] writes to: the module directories, the Terragrunt units and the
@@ -451,25 +488,24 @@ struct Entered {
 type Places<'p> = (&'p mut Found, &'p mut Units, &'p mut Discovery);
 
 impl DirWalk<'_> {
-    /// Enters `dir` (see [`Step::Enter`]): records its units, queues its sub-directories, and
-    /// gives it out as the `index`-th directory, if it has one and is a module directory.
-    /// Only the root and symlinks are canonicalised, which resolves every component of the
-    /// path with its own system calls: canonicalising every directory was most of discovery's
-    /// kernel time.
+    /// Enters `dir` (see [`Step::Enter`]): records its units, and queues the steps below it
+    /// (see [`Walk`] for their order). Only the root and symlinks are canonicalised, which
+    /// resolves every component of the path with its own system calls: canonicalising every
+    /// directory was most of discovery's kernel time.
     fn enter(
         &mut self,
         dir: PathBuf,
         canonical: Option<PathBuf>,
-        index: Option<usize>,
+        may_give_out: bool,
         (found, units, out): Places,
-    ) -> Option<FoundDir> {
+    ) {
         let trail = &mut self.trail;
         let canonical: Arc<Path> = match canonical.map_or_else(|| dir.canonicalize(), Ok) {
             Ok(c) => Arc::from(c),
             Err(error) => {
                 let message = format!("cannot resolve directory: {error}");
                 out.diagnostics.push(io_error(&dir, &message));
-                return None;
+                return;
             }
         };
         if trail.ancestors.contains(&canonical) {
@@ -478,7 +514,7 @@ impl DirWalk<'_> {
                 display_path(&dir),
                 display_path(&canonical)
             ));
-            return None;
+            return;
         }
         if let Some(&is_module) = trail.visited.get(&canonical) {
             // Reached again by another path: not walked again. A module directory is listed
@@ -490,17 +526,20 @@ impl DirWalk<'_> {
                 };
                 found.set(Arc::from(dir), walked);
             }
-            return None;
+            return;
         }
-        let (names, listing) = read_entries(&dir, &mut out.diagnostics)?;
-        // Found before the directories below it, so that the walk finds them in sorted order.
+        let Some((names, listing)) = read_entries(&dir, &mut out.diagnostics) else {
+            return;
+        };
+        // Reserved before the directories below it: in the order of their paths, but for
+        // `modules` sub-directories, walked first (see `Walk`).
         let dir: Arc<Path> = Arc::from(dir);
         let place = found.reserve(Arc::clone(&dir));
         trail.ancestors.push(Arc::clone(&canonical));
         let has_gitignore =
             (trail.gitignores.as_mut()).is_some_and(|g| g.enter(&dir, &mut out.notes));
         // The files first: whether this is a module directory is known before the walk goes
-        // below it, so that it can be given out before the directories that call it.
+        // below it.
         let mut is_module = false;
         let mut subdirs = Vec::new();
         for (name, path, kind) in names {
@@ -523,57 +562,50 @@ impl DirWalk<'_> {
                 units.insert(path, known);
             }
         }
-        // Boxed: most places that hold a directory's listing slot hold none.
-        let listing = listing.map(|listing| Box::new(listing.finish()));
-        let (module, given) = match (is_module, index) {
-            (false, _) => (None, None),
-            (true, Some(index)) => (Some(DirListing::GivenOut(index)), Some((index, listing))),
-            (true, None) => (Some(DirListing::from(listing)), None),
-        };
         self.steps.push(Step::Leave(Entered {
             canonical: Arc::clone(&canonical),
-            place,
+            is_module,
             has_gitignore,
-            module,
         }));
-        // Last pushed, first taken: the sub-directories in order.
-        for (path, kind) in subdirs.into_iter().rev() {
-            let (known, given_out) = match kind {
+        let enter = |(path, kind): (PathBuf, Kind)| {
+            let (canonical, may_give_out) = match kind {
                 // A real directory: its canonical path is this one's joined with its name.
-                Kind::Directory => (path.file_name().map(|n| canonical.join(n)), index.is_some()),
+                Kind::Directory => (path.file_name().map(|n| canonical.join(n)), may_give_out),
                 // Through a symlink: another path may name it better (see `Walk`).
                 _ => (None, false),
             };
-            self.steps.push(Step::Enter {
+            Step::Enter {
                 dir: path,
-                canonical: known,
-                given_out,
-            });
+                canonical,
+                may_give_out,
+            }
+        };
+        let modules =
+            (subdirs.iter()).position(|(path, _)| path.file_name() == Some("modules".as_ref()));
+        let modules = modules.map(|at| subdirs.remove(at));
+        // Last pushed, first taken.
+        self.steps.extend(subdirs.into_iter().rev().map(enter));
+        if is_module {
+            self.steps.push(Step::Found(ListedModule {
+                dir,
+                canonical: Arc::clone(&canonical),
+                place,
+                // Boxed: most places that hold a directory's listing slot hold none.
+                listing: listing.map(|listing| Box::new(listing.finish())),
+                may_give_out,
+            }));
         }
-        given.map(|(index, listing)| FoundDir {
-            dir,
-            canonical,
-            listing,
-            index,
-        })
+        self.steps.extend(modules.map(enter));
     }
 
     /// Leaves a directory the walk is done with, and with everything below it.
-    fn leave(&mut self, entered: Entered, found: &mut Found) {
+    fn leave(&mut self, entered: Entered) {
         let trail = &mut self.trail;
         trail.ancestors.pop();
         if let (true, Some(gitignores)) = (entered.has_gitignore, trail.gitignores.as_mut()) {
             gitignores.leave();
         }
-        let is_module = entered.module.is_some();
-        if let Some(listing) = entered.module {
-            let walked = Walked {
-                canonical: Some(Arc::clone(&entered.canonical)),
-                listing,
-            };
-            found.fill(entered.place, walked);
-        }
-        trail.visited.insert(entered.canonical, is_module);
+        trail.visited.insert(entered.canonical, entered.is_module);
     }
 }
 
@@ -629,10 +661,10 @@ fn read_entries(
 }
 
 /// The module directories a discovery finds, as a map of directory to [`Walked`] would hold
-/// them after the same inserts, kept as a list of the inserts: a walk finds directories in
-/// sorted order (depth first, each directory's entries by name), so sorting them at the end is
-/// one comparison per directory, where a map compared paths, component by component, at each
-/// level of its tree for every insert (40% of discovery's time).
+/// them after the same inserts, kept as a list of the inserts: a walk finds directories mostly
+/// in sorted order (depth first, each directory's entries by name), so sorting them at the end
+/// is about one comparison per directory, where a map compared paths, component by component,
+/// at each level of its tree for every insert.
 #[derive(Default)]
 struct Found {
     inserts: Vec<(Arc<Path>, Insert)>,
@@ -1150,6 +1182,61 @@ mod tests {
         let (given_out, found) = walk_to_the_end(Path::new(""), &[root.join("a"), root.join("n")]);
         assert!(given_out.is_empty(), "{given_out:?}");
         assert_eq!(listings(&found), ["listed", "listed", "listed"]);
+    }
+
+    /// A `modules` sub-directory is walked first, and its module directories are given out
+    /// before the directory holding it, which calls them; its other sub-directories (the
+    /// examples, which call it) after it. The discovery lists every directory in sorted order.
+    #[test]
+    fn nested_modules_are_given_out_before_their_callers() {
+        let t = tree(&[
+            "main.tf",
+            "a/main.tf",
+            "examples/e/main.tf",
+            "modules/x/main.tf",
+            "modules/x/modules/inner/main.tf",
+            "modules/y/main.tf",
+            "z/modules.tf",
+        ]);
+        let root = t.path().canonicalize().expect("canonical");
+        let (given_out, found) = walk_to_the_end(&root, std::slice::from_ref(&root));
+        let given_out: Vec<&str> = given_out.iter().map(|(dir, _)| dir.as_str()).collect();
+        assert_eq!(
+            given_out,
+            [
+                "modules/x/modules/inner",
+                "modules/x",
+                "modules/y",
+                "",
+                "a",
+                "examples/e",
+                "z"
+            ]
+        );
+        assert_eq!(
+            rel(&root, &found.dirs),
+            [
+                "",
+                "a",
+                "examples/e",
+                "modules/x",
+                "modules/x/modules/inner",
+                "modules/y",
+                "z"
+            ]
+        );
+        assert_eq!(
+            listings(&found),
+            [
+                "given out 3",
+                "given out 4",
+                "given out 5",
+                "given out 1",
+                "given out 0",
+                "given out 2",
+                "given out 6"
+            ]
+        );
     }
 
     /// A walk finished part way gives nothing more out: the directories it has not given out

@@ -230,12 +230,12 @@ impl<'a: 'scope, 'scope, F: Send> Run<'a, F> {
 
 impl<F: Send> Run<'_, F> {
     /// Checks the directory of `job`. It publishes its files' summaries if module directories
-    /// (most likely its examples and tests, which call it) follow it below it, or once the run
-    /// has asked for summaries.
+    /// (most likely its examples and tests, which call it) follow it below it, or while the
+    /// run has room for more.
     fn check(&self, job: DirectoryJob) {
         let share = RunShare {
             summaries: self.summaries,
-            publish: job.dirs_below || self.summaries.wanted(),
+            publish: job.dirs_below || self.summaries.has_room(),
         };
         let known = Discovered {
             listing: job.listing.map(|listing| *listing),
