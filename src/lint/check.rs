@@ -119,32 +119,7 @@ where
         if !walk_done(&found) {
             return (found, None, (0..given_out).collect());
         }
-        // The directories not given out, numbered after those given out; and the number of
-        // every directory, in the discovery's order.
-        let mut order = Vec::with_capacity(found.dirs.len());
-        let mut number = given_out;
-        let listings = std::mem::take(&mut found.listings);
-        for (index, listing) in listings.into_iter().enumerate() {
-            let listing = match listing {
-                DirListing::GivenOut(given_out_as) => {
-                    order.push(given_out_as);
-                    continue;
-                }
-                DirListing::Listed(listing) => Some(listing),
-                DirListing::NotListed => None,
-            };
-            let job = DirectoryJob {
-                number,
-                dir: Arc::clone(&found.dirs[index]),
-                canonical: found.canonical.get(index).cloned().flatten(),
-                listing,
-                dirs_below: false,
-            };
-            order.push(number);
-            number += 1;
-            run.queue(scope, batches.add(job));
-        }
-        run.queue(scope, batches.finish());
+        let order = run.queue_not_given_out(scope, &mut found, given_out);
         // The Terragrunt tree last, on this thread: one job, which can be long, started before
         // the thread takes the batches it queued rather than left to end the run alone.
         let mut tree = check_tree_isolated(&found.terragrunt, given, options);
@@ -225,6 +200,44 @@ impl<'a: 'scope, 'scope, F: Send> Run<'a, F> {
         if let Some(batch) = batch {
             scope.spawn_fifo(move |_| batch.into_iter().for_each(|job| self.check(job)));
         }
+    }
+
+    /// Queues the checks of the directories `found` lists that the walk did not give out,
+    /// numbered after the `given_out` it did, with their listings (taken from `found`).
+    /// Returns the number of every directory `found` lists, in its order.
+    fn queue_not_given_out(
+        &'scope self,
+        scope: &rayon::ScopeFifo<'scope>,
+        found: &mut Discovery,
+        given_out: usize,
+    ) -> Vec<usize> {
+        let mut order = Vec::with_capacity(found.dirs.len());
+        let mut next_number = given_out;
+        let mut batches = Batches::default();
+        let mut listings = std::mem::take(&mut found.listings).into_iter();
+        for (index, dir) in found.dirs.iter().enumerate() {
+            let listing = match listings.next().unwrap_or_default() {
+                DirListing::GivenOut(number) => {
+                    order.push(number);
+                    continue;
+                }
+                DirListing::Listed(listing) => Some(listing),
+                DirListing::NotListed => None,
+            };
+            let number = next_number;
+            next_number += 1;
+            order.push(number);
+            let job = DirectoryJob {
+                number,
+                dir: Arc::clone(dir),
+                canonical: found.canonical.get(index).cloned().flatten(),
+                listing,
+                dirs_below: false,
+            };
+            self.queue(scope, batches.add(job));
+        }
+        self.queue(scope, batches.finish());
+        order
     }
 }
 
