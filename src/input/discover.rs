@@ -187,12 +187,19 @@ pub(crate) struct Walk<'a> {
     given_out: usize,
     /// The one argument's canonical path, resolved once: the walk starts from it.
     root_canonical: Option<PathBuf>,
+    records: Records,
+}
+
+/// What a walk has found so far.
+#[derive(Default)]
+struct Records {
     /// Module directories, each with what the walk knows of it.
-    found: Found,
+    module_dirs: Found,
     /// Terragrunt units, each with its canonical path when the walk knows it (a regular file
     /// in a directory whose canonical path is known): canonicalising each unit would resolve
     /// every component of its path again.
     units: Units,
+    /// Problems and notes (the rest of the [`Discovery`] is made from the other records).
     out: Discovery,
 }
 
@@ -220,9 +227,7 @@ impl<'a> Walk<'a> {
             gives_out,
             given_out: 0,
             root_canonical,
-            found: Found::default(),
-            units: Units::new(),
-            out: Discovery::default(),
+            records: Records::default(),
         }
     }
 
@@ -234,16 +239,19 @@ impl<'a> Walk<'a> {
             rest.is_none(),
             "a walk that gives nothing out gave something"
         );
-        let mut out = self.out;
-        let dirs = (self.found.into_sorted().into_iter())
+        let Records {
+            module_dirs,
+            units,
+            mut out,
+        } = self.records;
+        let dirs = (module_dirs.into_sorted().into_iter())
             .map(|(dir, walked)| (dir, walked.canonical, walked.listing));
         for (dir, canonical, listing) in once_each(dirs, "directory", &mut out.notes) {
             out.dirs.push(dir);
             out.canonical.push(canonical);
             out.listings.push(listing);
         }
-        let units =
-            (self.units.into_iter()).map(|(unit, canonical)| (Arc::from(unit), canonical, ()));
+        let units = (units.into_iter()).map(|(unit, canonical)| (Arc::from(unit), canonical, ()));
         out.terragrunt = (once_each(units, "file", &mut out.notes).into_iter())
             .map(|(unit, _, ())| unit.to_path_buf())
             .collect();
@@ -263,7 +271,7 @@ impl<'a> Walk<'a> {
                     let trail = Trail {
                         ancestors: Vec::new(),
                         gitignores: (self.respect_gitignore)
-                            .then(|| GitIgnores::above(path, &mut self.out.notes))
+                            .then(|| GitIgnores::above(path, &mut self.records.out.notes))
                             .flatten(),
                         visited: foldhash::HashMap::default(),
                     };
@@ -282,10 +290,10 @@ impl<'a> Walk<'a> {
             Ok(_) => {
                 let dir = parent_dir(path);
                 if !walker.is_excluded(path) && is_terragrunt_unit(path) {
-                    self.units.insert(path.clone(), None);
+                    self.records.units.insert(path.clone(), None);
                 }
                 if !walker.is_excluded(path) && has_config_files(&dir) {
-                    self.found.or_default(dir);
+                    self.records.module_dirs.or_default(dir);
                 }
             }
             Err(_) => {
@@ -297,10 +305,10 @@ impl<'a> Walk<'a> {
                     .is_some_and(|n| classify(n).is_some() || is_terragrunt_unit_name(n));
                 if is_config_name && dir.is_dir() {
                     if !walker.is_excluded(path) && has_config_files(&dir) {
-                        self.found.or_default(dir);
+                        self.records.module_dirs.or_default(dir);
                     }
                 } else {
-                    self.out.missing.push(path.clone());
+                    self.records.out.missing.push(path.clone());
                 }
             }
         }
@@ -328,8 +336,7 @@ impl Iterator for Walk<'_> {
                     canonical,
                     may_give_out,
                 } => {
-                    let places = (&mut self.found, &mut self.units, &mut self.out);
-                    walk.enter(dir, canonical, may_give_out, places);
+                    walk.enter(dir, canonical, may_give_out, &mut self.records);
                 }
                 Step::Found(module) => {
                     if let Some(found) = self.record(module) {
@@ -357,7 +364,7 @@ impl Walk<'_> {
             canonical: Some(Arc::clone(&module.canonical)),
             listing,
         };
-        self.found.fill(module.place, walked);
+        self.records.module_dirs.fill(module.place, walked);
         given_out.map(|(index, listing)| FoundDir {
             dir: module.dir,
             canonical: module.canonical,
@@ -483,10 +490,6 @@ struct Entered {
     has_gitignore: bool,
 }
 
-/// What [`DirWalk::enter`] writes to: the module directories, the Terragrunt units and the
-/// problems and notes.
-type Places<'p> = (&'p mut Found, &'p mut Units, &'p mut Discovery);
-
 impl DirWalk<'_> {
     /// Enters `dir` (see [`Step::Enter`]): records its units, and queues the steps below it
     /// (see [`Walk`] for their order). Only the root and symlinks are canonicalised, which
@@ -497,8 +500,13 @@ impl DirWalk<'_> {
         dir: PathBuf,
         canonical: Option<PathBuf>,
         may_give_out: bool,
-        (found, units, out): Places,
+        records: &mut Records,
     ) {
+        let Records {
+            module_dirs,
+            units,
+            out,
+        } = records;
         let trail = &mut self.trail;
         let canonical: Arc<Path> = match canonical.map_or_else(|| dir.canonicalize(), Ok) {
             Ok(c) => Arc::from(c),
@@ -524,7 +532,7 @@ impl DirWalk<'_> {
                     canonical: Some(canonical),
                     listing: DirListing::NotListed,
                 };
-                found.set(Arc::from(dir), walked);
+                module_dirs.set(Arc::from(dir), walked);
             }
             return;
         }
@@ -534,7 +542,7 @@ impl DirWalk<'_> {
         // Reserved before the directories below it: in the order of their paths, but for
         // `modules` sub-directories, walked first (see `Walk`).
         let dir: Arc<Path> = Arc::from(dir);
-        let place = found.reserve(Arc::clone(&dir));
+        let place = module_dirs.reserve(Arc::clone(&dir));
         trail.ancestors.push(Arc::clone(&canonical));
         let has_gitignore =
             (trail.gitignores.as_mut()).is_some_and(|g| g.enter(&dir, &mut out.notes));
