@@ -173,8 +173,9 @@ pub(crate) struct FoundDir {
 /// that a sub-directory named `modules` comes first, and the directory itself after it:
 /// that is where the standard module structure keeps the nested modules that the directory
 /// and its examples call (<https://developer.hashicorp.com/terraform/language/modules/develop/structure>).
-/// A module is then most often given out before the directories that call it, and the
-/// directories below a given one that are given out follow it.
+/// Within a `modules` directory, the module directories below its nested modules (their
+/// examples, which call them and their siblings) are given out after all of them. A module is
+/// then most often given out before the directories that call it.
 pub(crate) struct Walk<'a> {
     paths: std::slice::Iter<'a, PathBuf>,
     exclude: &'a Excludes,
@@ -284,6 +285,7 @@ impl<'a> Walk<'a> {
                         walker,
                         trail,
                         steps: vec![first],
+                        held: Vec::new(),
                     });
                 }
             }
@@ -455,6 +457,15 @@ struct DirWalk<'a> {
     walker: Walker<'a>,
     trail: Trail,
     steps: Vec<Step>,
+    /// The `modules` directories the walk is in, innermost last, each with the module
+    /// directories below its nested modules, given out when the walk leaves it (see [`Walk`]).
+    held: Vec<Held>,
+}
+
+/// A `modules` directory the walk is in: its depth, and the module directories held back.
+struct Held {
+    depth: usize,
+    found: Vec<ListedModule>,
 }
 
 enum Step {
@@ -486,6 +497,8 @@ struct ListedModule {
 struct Entered {
     canonical: Arc<Path>,
     is_module: bool,
+    /// Whether it is a `modules` directory, which holds module directories back.
+    holds: bool,
     /// Whether it has a `.gitignore` of its own, to leave with it.
     has_gitignore: bool,
 }
@@ -544,6 +557,12 @@ impl DirWalk<'_> {
         let dir: Arc<Path> = Arc::from(dir);
         let place = module_dirs.reserve(Arc::clone(&dir));
         trail.ancestors.push(Arc::clone(&canonical));
+        let depth = trail.ancestors.len();
+        let holds = dir.file_name() == Some(MODULES.as_ref());
+        if holds {
+            let found = Vec::new();
+            self.held.push(Held { depth, found });
+        }
         let has_gitignore =
             (trail.gitignores.as_mut()).is_some_and(|g| g.enter(&dir, &mut out.notes));
         // The files first: whether this is a module directory is known before the walk goes
@@ -573,6 +592,7 @@ impl DirWalk<'_> {
         self.steps.push(Step::Leave(Entered {
             canonical: Arc::clone(&canonical),
             is_module,
+            holds,
             has_gitignore,
         }));
         let enter = |(path, kind): (PathBuf, Kind)| {
@@ -589,19 +609,23 @@ impl DirWalk<'_> {
             }
         };
         let modules =
-            (subdirs.iter()).position(|(path, _)| path.file_name() == Some("modules".as_ref()));
+            (subdirs.iter()).position(|(path, _)| path.file_name() == Some(MODULES.as_ref()));
         let modules = modules.map(|at| subdirs.remove(at));
         // Last pushed, first taken.
         self.steps.extend(subdirs.into_iter().rev().map(enter));
         if is_module {
-            self.steps.push(Step::Found(ListedModule {
+            let found = ListedModule {
                 dir,
                 canonical: Arc::clone(&canonical),
                 place,
                 // Boxed: most places that hold a directory's listing slot hold none.
                 listing: listing.map(|listing| Box::new(listing.finish())),
                 may_give_out,
-            }));
+            };
+            match self.held.last_mut() {
+                Some(held) if depth >= held.depth + 2 => held.found.push(found),
+                _ => self.steps.push(Step::Found(found)),
+            }
         }
         self.steps.extend(modules.map(enter));
     }
@@ -614,8 +638,16 @@ impl DirWalk<'_> {
             gitignores.leave();
         }
         trail.visited.insert(entered.canonical, entered.is_module);
+        if let Some(held) = entered.holds.then(|| self.held.pop()).flatten() {
+            // Last pushed, first taken: in the order found.
+            self.steps
+                .extend(held.found.into_iter().rev().map(Step::Found));
+        }
     }
 }
+
+/// Where the standard module structure keeps nested modules (see [`Walk`]).
+const MODULES: &str = "modules";
 
 /// An entry of a directory: its name (shown lossily), path and kind.
 type DirEntry = (String, PathBuf, Kind);
@@ -1194,7 +1226,9 @@ mod tests {
 
     /// A `modules` sub-directory is walked first, and its module directories are given out
     /// before the directory holding it, which calls them; its other sub-directories (the
-    /// examples, which call it) after it. The discovery lists every directory in sorted order.
+    /// examples, which call it) after it. The examples of a nested module are given out after
+    /// every nested module of the same `modules` directory. The discovery lists every directory
+    /// in sorted order.
     #[test]
     fn nested_modules_are_given_out_before_their_callers() {
         let t = tree(&[
@@ -1202,6 +1236,7 @@ mod tests {
             "a/main.tf",
             "examples/e/main.tf",
             "modules/x/main.tf",
+            "modules/x/examples/e/main.tf",
             "modules/x/modules/inner/main.tf",
             "modules/y/main.tf",
             "z/modules.tf",
@@ -1215,6 +1250,7 @@ mod tests {
                 "modules/x/modules/inner",
                 "modules/x",
                 "modules/y",
+                "modules/x/examples/e",
                 "",
                 "a",
                 "examples/e",
@@ -1228,6 +1264,7 @@ mod tests {
                 "a",
                 "examples/e",
                 "modules/x",
+                "modules/x/examples/e",
                 "modules/x/modules/inner",
                 "modules/y",
                 "z"
@@ -1236,13 +1273,14 @@ mod tests {
         assert_eq!(
             listings(&found),
             [
-                "given out 3",
                 "given out 4",
                 "given out 5",
+                "given out 6",
                 "given out 1",
+                "given out 3",
                 "given out 0",
                 "given out 2",
-                "given out 6"
+                "given out 7"
             ]
         );
     }
