@@ -97,9 +97,9 @@ where
         store: &store,
         results,
     };
-    // Batches run oldest first, on every thread (`scope_fifo`): in the order of the
-    // directories, so that a module is most often checked before the directories after it
-    // that call it.
+    // Batches run oldest first, on every thread (`scope_fifo`): in the order the walk gives
+    // the directories out, which puts most modules before the directories that call them (see
+    // `Walk`).
     let (mut found, tree, order) = rayon::scope_fifo(|scope| {
         let mut batches = Batches::default();
         let mut given_out = 0;
@@ -291,9 +291,9 @@ struct DirectoryJob {
 /// its own jobs may wait for another's at the end of a run.
 const BATCH_DIRS: usize = 4;
 
-/// Cuts module directories, coming in sorted order, into batches, each checked by one job, in
-/// order: a directory and the module directories that follow it below it (its examples and
-/// tests, which call it), up to [`BATCH_DIRS`]. The module is then checked, and publishes its
+/// Cuts module directories, as they come (depth first, in the walk's order or the discovery's),
+/// into batches, each checked by one job, in order: a directory and the module directories
+/// that follow it below it (its examples and tests, which call it), up to [`BATCH_DIRS`]. The module is then checked, and publishes its
 /// files' summaries, before its callers' checks ask for them, so that they need not parse its
 /// files again.
 #[derive(Debug, Default)]
