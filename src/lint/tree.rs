@@ -63,8 +63,8 @@ pub(crate) fn check_tree(
     };
     // Freed in a job of its own, as nothing needs to wait for it: its syntax trees are a myriad
     // of small allocations. Where directories are still to check, it is one more job of the
-    // run; otherwise a thread with nothing else to do frees it while the findings are written.
-    // Nothing depends on the job having run: a process that ends first frees it all at once.
+    // run; in a run of units alone, the process may end before the job is done, which loses
+    // nothing: the tree holds only memory, and a detached job does not keep the process alive.
     rayon::spawn(move || drop(tree));
     result
 }
