@@ -649,6 +649,13 @@ impl DirWalk<'_> {
 /// Where the standard module structure keeps nested modules (see [`Walk`]).
 const MODULES: &str = "modules";
 
+/// Whether `dir` is a nested module: a directory of a `modules` directory, where the standard
+/// module structure keeps the modules that the directory holding it, its examples and its
+/// other nested modules call (see [`Walk`]).
+pub(crate) fn is_nested_module(dir: &Path) -> bool {
+    (dir.parent()).is_some_and(|parent| parent.file_name() == Some(MODULES.as_ref()))
+}
+
 /// An entry of a directory: its name (shown lossily), path and kind.
 type DirEntry = (String, PathBuf, Kind);
 
@@ -1283,6 +1290,20 @@ mod tests {
                 "given out 7"
             ]
         );
+    }
+
+    #[test]
+    fn nested_modules_are_the_directories_of_a_modules_directory() {
+        for (dir, nested) in [
+            ("modules/vpc", true),
+            ("./a/modules/vpc", true),
+            ("modules", false),
+            ("modules/vpc/examples/e", false),
+            ("vpc", false),
+            (".", false),
+        ] {
+            assert_eq!(is_nested_module(Path::new(dir)), nested, "{dir}");
+        }
     }
 
     /// A walk finished part way gives nothing more out: the directories it has not given out

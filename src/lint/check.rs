@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
 
 use crate::diagnostic::{self, Diagnostic, Finding};
-use crate::input::discover::{DirListing, Discovery, FoundDir, Walk};
+use crate::input::discover::{DirListing, Discovery, FoundDir, Walk, is_nested_module};
 use crate::input::listing::Listing;
 use crate::source::display_path;
 use crate::terragrunt::paths::absolute;
@@ -243,12 +243,15 @@ impl<'a: 'scope, 'scope, F: Send> Run<'a, F> {
 
 impl<F: Send> Run<'_, F> {
     /// Checks the directory of `job`. It publishes its files' summaries if module directories
-    /// (most likely its examples and tests, which call it) follow it below it, or while the
-    /// run has room for more.
+    /// (most likely its examples and tests, which call it) follow it below it; or, while the
+    /// run has room for more, if it is a nested module (which the directory holding it and its
+    /// siblings call) or the run has asked for summaries already.
     fn check(&self, job: DirectoryJob) {
+        let summaries = self.summaries;
+        let likely_called = is_nested_module(&job.dir) || summaries.wanted();
         let share = RunShare {
-            summaries: self.summaries,
-            publish: job.dirs_below || self.summaries.has_room(),
+            summaries,
+            publish: job.dirs_below || (likely_called && summaries.has_room()),
         };
         let known = Discovered {
             listing: job.listing.map(|listing| *listing),
@@ -601,6 +604,25 @@ mod tests {
         assert_eq!(streamed.parsed_apart, 1);
         assert_eq!(streamed.directories, 6);
         assert_eq!(described(&streamed.findings), described(&run.findings));
+    }
+
+    /// A nested module (in a `modules` directory) publishes its summaries before any check has
+    /// asked for one: the examples of its siblings, which the walk gives out after it, call it
+    /// without parsing its files again.
+    #[test]
+    fn nested_modules_are_parsed_once_for_their_siblings_examples() {
+        let root = write_tree(&[
+            ("modules/a/main.tf", "variable \"x\" {}\n"),
+            ("modules/b/main.tf", "variable \"y\" {}\n"),
+            (
+                "modules/b/examples/e/main.tf",
+                "module \"a\" {\n  source = \"../../../a\"\n  count  = 2\n}\n",
+            ),
+        ]);
+        let given = [root.path().canonicalize().expect("canonical")];
+        let (_, run) = run_on(1, &given, &options());
+        assert_eq!(run.directories, 3);
+        assert_eq!(run.parsed_apart, 0);
     }
 
     /// A run that checks directories as the walk finds them finds what checking the finished

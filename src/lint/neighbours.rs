@@ -7,9 +7,10 @@
 //! A called module is most often a directory of the run too, whose own check parses the same
 //! files, and which the run most often checks before its callers (see `input::discover::Walk`
 //! and `lint::check`). That check publishes its files' summaries when the run has module
-//! directories below it (the examples and tests that call it), and every check does until
-//! [`PUBLISHED_FILES`] are published: every file's summary, whether anybody calls it or not,
-//! would cost memory for the whole run. A caller checked before the module it calls parses the
+//! directories below it (the examples and tests that call it); and, until [`PUBLISHED_FILES`]
+//! are published, when it is a nested module (in a `modules` directory), or once a check of the
+//! run has asked for a summary: every file's summary, whether anybody calls it or not, would
+//! cost memory for the whole run. A caller checked before the module it calls parses the
 //! module's files itself, and shares their summaries in turn.
 //!
 //! This is part of the engine, not of `input`: a summary is read from the files each tool
@@ -21,7 +22,7 @@ use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 use std::sync::LazyLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::knowledge::View;
@@ -71,6 +72,9 @@ const PUBLISHED_FILES: usize = 4_096;
 #[derive(Debug, Default)]
 pub(crate) struct SharedSummaries {
     files: Mutex<FileSummaries>,
+    /// Set when a check first asks for a local module's summary: the run calls local modules,
+    /// and from then on checks publish their own files' summaries (within [`PUBLISHED_FILES`]).
+    wanted: AtomicBool,
     /// Files whose summaries were published.
     published: AtomicUsize,
     /// Files parsed for their summary alone, apart from their own directory's check.
@@ -78,6 +82,11 @@ pub(crate) struct SharedSummaries {
 }
 
 impl SharedSummaries {
+    /// Whether a check of the run has asked for a local module's summary.
+    pub(crate) fn wanted(&self) -> bool {
+        self.wanted.load(Ordering::Relaxed)
+    }
+
     /// Whether fewer than [`PUBLISHED_FILES`] summaries are published: room for those of a
     /// check that may have callers to come.
     pub(crate) fn has_room(&self) -> bool {
@@ -317,6 +326,7 @@ impl Neighbours {
         if let Some(found) = self.summaries.borrow().get(&key) {
             return found.clone();
         }
+        (self.file_summaries.wanted).store(true, Ordering::Relaxed);
         let module = self.module(dir);
         let found = if module.files.is_empty() {
             None
@@ -527,7 +537,7 @@ mod tests {
     }
 
     /// A file is parsed once for all the checks of a run that ask for it, and not at all when
-    /// its own directory's check published it.
+    /// its own directory's check published it. Asking makes the run want summaries.
     #[test]
     fn each_file_is_parsed_once_for_its_callers() {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -541,12 +551,14 @@ mod tests {
         let published = write("published", "variable \"b\" {}\n");
         let shared = Arc::new(SharedSummaries::default());
         let caller = || Neighbours::new(1024).with_shared(Arc::clone(&shared));
+        assert!(!shared.wanted());
 
         let variables = |neighbours: &Neighbours, module: &Path| {
             let found = neighbours.variables(module, View::Terraform);
             found.map(|names| names.to_vec())
         };
         assert_eq!(variables(&caller(), &called), Some(vec!["a".to_string()]));
+        assert!(shared.wanted());
         assert_eq!(shared.parsed_apart(), 1);
         // Another directory's check that calls the same module reads what the first parsed.
         assert_eq!(variables(&caller(), &called), Some(vec!["a".to_string()]));
