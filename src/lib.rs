@@ -119,7 +119,7 @@ pub fn check_terragrunt(
     let given = [root.to_path_buf()];
     let max = input::read::DEFAULT_MAX_FILE_BYTES;
     let overlay = input::overlay::Overlay::default();
-    let tree = lint::tree::check_tree(units, Vec::new(), &given, &settings, max, &overlay);
+    let tree = lint::tree::check_tree(units, &given, &settings, max, &overlay);
     Ok(tree.diagnostics)
 }
 

@@ -159,9 +159,8 @@ fn configuration_files_are_read_in_one_place() {
 
 #[test]
 fn rules_run_in_one_loop() {
-    // `lint::run` isolates each rule; `lint::check` isolates each directory and the tree, and
-    // `lint::preload` the tree's units parsed during the walk (in jobs of their own).
-    let allowed = ["lint/run.rs", "lint/check.rs", "lint/preload.rs"];
+    // `lint::run` isolates each rule; `lint::check` isolates each directory and the tree.
+    let allowed = ["lint/run.rs", "lint/check.rs"];
     let found = found_outside(&["catch_unwind"], &allowed);
     assert!(
         found.is_empty(),

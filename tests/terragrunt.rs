@@ -286,13 +286,12 @@ fn units_and_modules_are_checked_in_one_run() {
     );
 }
 
-/// On two threads the units are parsed while the walk goes on, and the tree's load starts
-/// from them; on one, the load parses them. Both give the same findings, in the same order,
-/// for every format: references resolved (a dependency cycle, a missing dependency), a file
-/// that does not parse, one that is not UTF-8, and units reached through symlinks.
+/// A tree gives the same findings, in the same order, on one thread and on two, for every
+/// format: references resolved (a dependency cycle, a missing dependency), a file that does
+/// not parse, one that is not UTF-8, and units reached through symlinks.
 #[cfg(unix)]
 #[test]
-fn units_parsed_during_the_walk_give_what_the_load_gives() {
+fn a_tree_gives_the_same_findings_on_one_thread_and_two() {
     let t = tempfile::tempdir().expect("tempdir");
     let include = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n";
     let dependency = |on: &str| format!("dependency \"d\" {{\n  config_path = \"../{on}\"\n}}\n");

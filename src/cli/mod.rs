@@ -15,7 +15,7 @@ use crate::input::overlay::Overlay;
 use crate::input::read::DEFAULT_MAX_FILE_BYTES;
 use crate::knowledge::View;
 use crate::knowledge::releases;
-use crate::lint::check::{RunResult, discover_and_check, whole};
+use crate::lint::check::{RunResult, walk_and_check, whole};
 use crate::lint::directory::{self, Options, TargetVersions, ViewSelection};
 use crate::lint::run::read_findings;
 use crate::lint::targets::{range_text, releases_admitted_by};
@@ -176,12 +176,12 @@ struct CheckArgs {
     #[arg(long, conflicts_with = "fix")]
     diff: bool,
     #[command(flatten)]
-    habits: Habits,
+    flags: CommonFlags,
 }
 
 /// The flags users bring from ruff and TFLint.
 #[derive(Debug, Args)]
-struct Habits {
+struct CommonFlags {
     /// Report findings but exit 0 for them (usage and I/O errors still exit 2).
     #[arg(long)]
     exit_zero: bool,
@@ -462,8 +462,8 @@ fn target_version(
 
 fn check(args: CheckArgs) -> i32 {
     let started = std::time::Instant::now();
-    let habits = &args.habits;
-    if let Some(dir) = &habits.chdir
+    let flags = &args.flags;
+    if let Some(dir) = &flags.chdir
         && let Err(error) = std::env::set_current_dir(dir)
     {
         return usage_error(&format!("--chdir {}: {error}", dir.display()));
@@ -472,7 +472,7 @@ fn check(args: CheckArgs) -> i32 {
         Ok(resolved) => resolved,
         Err(message) => return usage_error(&message),
     };
-    if habits.show_settings {
+    if flags.show_settings {
         return print_or_broken_pipe(&show_settings(&resolved));
     }
     let paths = if args.paths.is_empty() {
@@ -492,36 +492,36 @@ fn check(args: CheckArgs) -> i32 {
         overlay: Overlay::default(),
     };
     let color = match args.color {
-        _ if habits.no_color => false,
+        _ if flags.no_color => false,
         ColorArg::Always => true,
         ColorArg::Never => false,
         ColorArg::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
     let reporter = Report {
         format: resolved.format,
-        quiet: habits.quiet,
-        statistics: habits.statistics,
+        quiet: flags.quiet,
+        statistics: flags.statistics,
         views: options.views.checked(),
         unsafe_fixes: args.unsafe_fixes,
         fail_on: resolved.fail_on,
-        exit_zero: habits.exit_zero,
+        exit_zero: flags.exit_zero,
         stats: args.stats.then_some(started),
     };
     // Without fixes, the human and short formats print each finding on its own: it is rendered
     // on the worker that found it, and the run keeps its bytes rather than the finding.
     let rendering = match Rendering::of(resolved.format, color) {
         _ if args.fix || args.diff => None,
-        _ if habits.statistics => Some(Rendering::Nothing),
+        _ if flags.statistics => Some(Rendering::Nothing),
         rendering => rendering,
     };
     // The walk and the checks on the pool's threads, the checks starting as the walk finds
     // their directories. The walk's listings are freed by the pool's threads, and an allocator
-    // reuses memory best on the thread that allocated it (mimalloc's heaps are per thread;
-    // listings made on the main thread stayed resident all run: 10 MB at 20,000 directories).
-    let walk = (&resolved.excludes, !habits.no_respect_gitignore);
+    // reuses memory best on the thread that allocated it (mimalloc's heaps are per thread:
+    // listings made on the main thread stayed resident all run).
+    let walk = || discover::Walk::new(&paths, &resolved.excludes, !flags.no_respect_gitignore);
     // What discovery says besides the findings, as soon as the walk is done (before the
     // findings); false for a usage error, after which nothing more is checked.
-    let said = |found: &discover::Discovery| {
+    let report_walk = |found: &discover::Discovery| {
         for path in &found.missing {
             let shown = escape::text(&path.to_string_lossy()).into_owned();
             eprintln!("error: no such file or directory: {shown}");
@@ -532,7 +532,7 @@ fn check(args: CheckArgs) -> i32 {
         if !found.missing.is_empty() {
             return false;
         }
-        for note in found.notes.iter().filter(|_| !habits.quiet) {
+        for note in found.notes.iter().filter(|_| !flags.quiet) {
             eprintln!("notice: {}", escape::text(note));
         }
         true
@@ -547,18 +547,18 @@ fn check(args: CheckArgs) -> i32 {
             diagnostics.iter().map(|d| style.render(d)).collect()
         };
         let (found, run) =
-            pool.install(|| discover_and_check(&paths, walk, &options, &render, &said));
+            pool.install(|| walk_and_check(walk(), &paths, &options, &render, &report_walk));
         if !found.missing.is_empty() {
             return EXIT_ERROR;
         }
         return reporter.finish(run, false, |out, findings, totals| {
-            report::write_rendered(out, &style, findings, totals, habits.quiet)
+            report::write_rendered(out, &style, findings, totals, flags.quiet)
         });
     }
-    let lint = |options: &Options, said: &(dyn Fn(&discover::Discovery) -> bool + Sync)| {
-        pool.install(|| discover_and_check(&paths, walk, options, &whole, said))
+    let lint = |options: &Options, walk_done: &(dyn Fn(&discover::Discovery) -> bool + Sync)| {
+        pool.install(|| walk_and_check(walk(), &paths, options, &whole, walk_done))
     };
-    let (found, mut run) = lint(&options, &said);
+    let (found, mut run) = lint(&options, &report_walk);
     if !found.missing.is_empty() {
         return EXIT_ERROR;
     }
@@ -580,7 +580,7 @@ fn check(args: CheckArgs) -> i32 {
             options.max_file_bytes,
         );
         let io_error = run.findings.iter().any(|d| d.rule == rules::IO_ERROR.id());
-        return show_diff(&planned, passes, io_error, habits.quiet);
+        return show_diff(&planned, passes, io_error, flags.quiet);
     }
     let mut fix_failed = false;
     if args.fix {
@@ -620,7 +620,7 @@ fn check(args: CheckArgs) -> i32 {
             passes += 1;
             run = lint(&options, &quietly).1;
         }
-        if !habits.quiet {
+        if !flags.quiet {
             let plural = if fixed == 1 { "" } else { "s" };
             eprintln!("fixed {fixed} finding{plural}");
         }
@@ -972,7 +972,6 @@ fn graph(args: GraphArgs) -> i32 {
     let found = discover::discover(&given, &exclude, true);
     let tree = terragrunt::Tree::load(
         &found.terragrunt,
-        Vec::new(),
         terragrunt::paths::Displayer::new(&given),
         DEFAULT_MAX_FILE_BYTES,
         &Overlay::default(),

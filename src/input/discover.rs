@@ -31,10 +31,9 @@ pub(crate) struct Discovery {
     /// The canonical path of each of `dirs`, when it is known: the walk resolves a directory's
     /// from its parent's, without a system call.
     pub(crate) canonical: Vec<Option<Arc<Path>>>,
-    /// What the walk listed in each of `dirs` (`None` for a directory it did not list, such as
-    /// one named by a file argument, and for one it told a [`FoundAlong`] of, which was given
-    /// the listing): a directory is read once, not again when checked.
-    pub(crate) listings: Vec<Option<Box<Listing>>>,
+    /// What the walk kept of its listing of each of `dirs`: a directory is read once, not
+    /// again when checked.
+    pub(crate) listings: Vec<DirListing>,
     /// The Terragrunt units (`terragrunt.hcl` files) found, in sorted order.
     pub(crate) terragrunt: Vec<PathBuf>,
     /// Walk problems (unreadable directories), for `io_error` findings.
@@ -146,93 +145,157 @@ pub(crate) fn discover(
     exclude: &Excludes,
     respect_gitignore: bool,
 ) -> Discovery {
-    discover_along(paths, exclude, respect_gitignore, None)
+    Walk::new(paths, exclude, respect_gitignore).finish()
 }
 
-/// Told of module directories as a walk finds them, so that they can be checked while it goes
-/// on (at the start of a run, the walk was the one thing running: a twentieth of a run at
-/// `-j 2`, more with more threads), and of Terragrunt units, so that they can be read while it
-/// goes on. Each directory it is told of is one the [`Discovery`] lists, under the same path,
-/// and its listing is given here rather than there.
-pub(crate) trait FoundAlong {
-    /// `dir` is a module directory, found before the walk goes below it; `subdirs` says
-    /// whether the walk will (whether it has sub-directories that are not hidden, ignored or
-    /// excluded).
-    fn module_found(
-        &mut self,
-        dir: &Arc<Path>,
-        canonical: &Arc<Path>,
-        listing: Option<Box<Listing>>,
-        subdirs: bool,
-    );
-    /// `unit` is a Terragrunt unit (`terragrunt.hcl`), found in the order the walk goes in;
-    /// [`Discovery::terragrunt`] lists it too, unless it is a symlink to another unit listed
-    /// (see [`once_each`]).
-    fn unit_found(&mut self, unit: &Path);
-    /// The walk is done with `dir`, the directory of the last `module_found` it has not yet
-    /// been done with, and with everything below it; `module_dirs_below` says whether it found
-    /// module directories there.
-    fn module_walked(&mut self, dir: &Path, module_dirs_below: bool);
+/// A module directory that a [`Walk`] gives out as soon as it finds it: one the [`Discovery`]
+/// lists under the same path, as [`DirListing::GivenOut`] with the same `index`.
+#[derive(Debug)]
+pub(crate) struct FoundDir {
+    pub(crate) dir: Arc<Path>,
+    pub(crate) canonical: Arc<Path>,
+    /// What the walk listed in it: the check need not read the directory again.
+    pub(crate) listing: Option<Box<Listing>>,
+    /// How many directories the walk gave out before this one.
+    pub(crate) index: usize,
 }
 
-/// [`discover`], telling `along` of the module directories that are sure to be found under the
-/// name the walk reaches them by, as it reaches them. Those are the directories whose path is
-/// their canonical path (once `.` and `..` are folded, as [`absolute`] does): reached through
-/// real directories from the one argument, a directory whose absolute path is its canonical
-/// path. Of the paths of one real directory, [`once_each`] keeps that one. The others (and
-/// those of several arguments) are only in the [`Discovery`]. `along` is told of the units in
-/// those directories too (a symlinked unit file, which `once_each` may then drop, included).
-pub(crate) fn discover_along(
-    paths: &[PathBuf],
-    exclude: &Excludes,
+/// A walk of the command-line paths, one directory at a time. As an iterator, it gives out
+/// the module directories it is sure the [`Discovery`] will list under the path it reached
+/// them by, as it reaches them: so that they can be checked while the walk goes on. Those are
+/// the directories whose path is their canonical path (once `.` and `..` are folded, as
+/// [`absolute`] does): reached through real directories from the one argument, a directory
+/// whose absolute path is its canonical path. Of the paths of one real directory,
+/// [`once_each`] keeps that one. The others (and every directory of several arguments) are
+/// only in the [`Discovery`], which [`Walk::finish`] gives once the walk is done.
+///
+/// The walk goes depth first, each directory's entries in the order of their paths, except
+/// that a sub-directory named `modules` comes first, and the directory itself after it:
+/// that is where the standard module structure keeps the nested modules that the directory
+/// and its examples call (<https://developer.hashicorp.com/terraform/language/modules/develop/structure>).
+/// Within a `modules` directory, the module directories below its nested modules (their
+/// examples, which call them and their siblings) are given out after all of them. A module is
+/// then most often given out before the directories that call it.
+pub(crate) struct Walk<'a> {
+    paths: std::slice::Iter<'a, PathBuf>,
+    exclude: &'a Excludes,
     respect_gitignore: bool,
-    mut along: Option<&mut dyn FoundAlong>,
-) -> Discovery {
-    // The one argument's canonical path, resolved once: the walk starts from it. Told of
-    // nothing unless it is the argument's absolute path: `link/..` folds to the directory
-    // holding `link`, which is not where it leads.
-    let mut root_canonical = match paths {
-        [root] => root.canonicalize().ok(),
-        _ => None,
-    };
-    if !matches!((paths, &root_canonical), ([root], Some(real)) if *real == absolute(root)) {
-        along = None;
+    /// The walk of the directory argument in progress.
+    current: Option<DirWalk<'a>>,
+    /// Whether module directories are given out (see above).
+    gives_out: bool,
+    /// How many were given out.
+    given_out: usize,
+    /// The one argument's canonical path, resolved once: the walk starts from it.
+    root_canonical: Option<PathBuf>,
+    records: Records,
+}
+
+/// What a walk has found so far.
+#[derive(Default)]
+struct Records {
+    /// Module directories, each with what the walk knows of it.
+    module_dirs: Found,
+    /// Terragrunt units, each with its canonical path when the walk knows it (a regular file
+    /// in a directory whose canonical path is known): canonicalising each unit would resolve
+    /// every component of its path again.
+    units: Units,
+    /// Problems and notes (the rest of the [`Discovery`] is made from the other records).
+    out: Discovery,
+}
+
+impl<'a> Walk<'a> {
+    /// A walk of `paths`, skipping what `exclude` excludes and, with `respect_gitignore`, what
+    /// `.gitignore` files ignore (a path named in `paths` is always checked).
+    pub(crate) fn new(
+        paths: &'a [PathBuf],
+        exclude: &'a Excludes,
+        respect_gitignore: bool,
+    ) -> Self {
+        let root_canonical = match paths {
+            [root] => root.canonicalize().ok(),
+            _ => None,
+        };
+        // Nothing is given out unless the one argument is its own canonical path: `link/..`
+        // folds to the directory holding `link`, which is not where it leads.
+        let gives_out =
+            matches!((paths, &root_canonical), ([root], Some(real)) if *real == absolute(root));
+        Walk {
+            paths: paths.iter(),
+            exclude,
+            respect_gitignore,
+            current: None,
+            gives_out,
+            given_out: 0,
+            root_canonical,
+            records: Records::default(),
+        }
     }
-    // Module directories, each with what the walk knows of it.
-    let mut found = Found::default();
-    // Terragrunt units, each with its canonical path when the walk knows it (a regular file
-    // in a directory whose canonical path is known): canonicalising each unit resolves every
-    // component of its path again (90,000 `readlink`s for 10,000 units).
-    let mut units = Units::new();
-    let mut out = Discovery::default();
-    for path in paths {
+
+    /// Walks what is left, giving nothing more out, and returns everything found.
+    pub(crate) fn finish(mut self) -> Discovery {
+        self.gives_out = false;
+        let rest = self.next();
+        debug_assert!(
+            rest.is_none(),
+            "a walk that gives nothing out gave something"
+        );
+        let Records {
+            module_dirs,
+            units,
+            mut out,
+        } = self.records;
+        let dirs = (module_dirs.into_sorted().into_iter())
+            .map(|(dir, walked)| (dir, walked.canonical, walked.listing));
+        for (dir, canonical, listing) in once_each(dirs, "directory", &mut out.notes) {
+            out.dirs.push(dir);
+            out.canonical.push(canonical);
+            out.listings.push(listing);
+        }
+        let units = (units.into_iter()).map(|(unit, canonical)| (Arc::from(unit), canonical, ()));
+        out.terragrunt = (once_each(units, "file", &mut out.notes).into_iter())
+            .map(|(unit, _, ())| unit.to_path_buf())
+            .collect();
+        out
+    }
+
+    /// Starts on the next argument: a directory is walked step by step; a file stands for its
+    /// directory (and is a unit if it is named like one); a missing path is noted.
+    fn start(&mut self, path: &'a PathBuf) {
         let walker = Walker {
             root: path,
-            exclude,
+            exclude: self.exclude,
         };
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => {
                 if !walker.is_excluded(path) {
-                    let mut trail = Trail {
+                    let trail = Trail {
                         ancestors: Vec::new(),
-                        gitignores: respect_gitignore
-                            .then(|| GitIgnores::above(path, &mut out.notes))
+                        gitignores: (self.respect_gitignore)
+                            .then(|| GitIgnores::above(path, &mut self.records.out.notes))
                             .flatten(),
                         visited: foldhash::HashMap::default(),
-                        module_dirs: 0,
                     };
-                    let roots = (&mut found, &mut units);
-                    let canonical = root_canonical.take();
-                    walker.walk(path, canonical, &mut trail, roots, &mut out, along.take());
+                    let first = Step::Enter {
+                        dir: path.clone(),
+                        canonical: self.root_canonical.take(),
+                        may_give_out: self.gives_out,
+                    };
+                    self.current = Some(DirWalk {
+                        walker,
+                        trail,
+                        steps: vec![first],
+                        held: Vec::new(),
+                    });
                 }
             }
             Ok(_) => {
                 let dir = parent_dir(path);
                 if !walker.is_excluded(path) && is_terragrunt_unit(path) {
-                    units.insert(path.clone(), None);
+                    self.records.units.insert(path.clone(), None);
                 }
                 if !walker.is_excluded(path) && has_config_files(&dir) {
-                    found.or_default(dir);
+                    self.records.module_dirs.or_default(dir);
                 }
             }
             Err(_) => {
@@ -244,26 +307,73 @@ pub(crate) fn discover_along(
                     .is_some_and(|n| classify(n).is_some() || is_terragrunt_unit_name(n));
                 if is_config_name && dir.is_dir() {
                     if !walker.is_excluded(path) && has_config_files(&dir) {
-                        found.or_default(dir);
+                        self.records.module_dirs.or_default(dir);
                     }
                 } else {
-                    out.missing.push(path.clone());
+                    self.records.out.missing.push(path.clone());
                 }
             }
         }
     }
-    let dirs = (found.into_sorted().into_iter())
-        .map(|(dir, walked)| (dir, walked.canonical, walked.listing));
-    for (dir, canonical, listing) in once_each(dirs, "directory", &mut out.notes) {
-        out.dirs.push(dir);
-        out.canonical.push(canonical);
-        out.listings.push(listing);
+}
+
+impl Iterator for Walk<'_> {
+    type Item = FoundDir;
+
+    /// Walks on until it finds a module directory to give out, or to the end.
+    fn next(&mut self) -> Option<FoundDir> {
+        loop {
+            let Some(walk) = self.current.as_mut() else {
+                let path = self.paths.next()?;
+                self.start(path);
+                continue;
+            };
+            let Some(step) = walk.steps.pop() else {
+                self.current = None;
+                continue;
+            };
+            match step {
+                Step::Enter {
+                    dir,
+                    canonical,
+                    may_give_out,
+                } => {
+                    walk.enter(dir, canonical, may_give_out, &mut self.records);
+                }
+                Step::Found(module) => {
+                    if let Some(found) = self.record(module) {
+                        return Some(found);
+                    }
+                }
+                Step::Leave(entered) => walk.leave(entered),
+            }
+        }
     }
-    let units = (units.into_iter()).map(|(unit, canonical)| (Arc::from(unit), canonical, ()));
-    out.terragrunt = (once_each(units, "file", &mut out.notes).into_iter())
-        .map(|(unit, _, ())| unit.to_path_buf())
-        .collect();
-    out
+}
+
+impl Walk<'_> {
+    /// Records a module directory the walk has listed, and gives it out if it may.
+    fn record(&mut self, module: ListedModule) -> Option<FoundDir> {
+        let give_out = module.may_give_out && self.gives_out;
+        let (listing, given_out) = if give_out {
+            let index = self.given_out;
+            self.given_out += 1;
+            (DirListing::GivenOut(index), Some((index, module.listing)))
+        } else {
+            (DirListing::from(module.listing), None)
+        };
+        let walked = Walked {
+            canonical: Some(Arc::clone(&module.canonical)),
+            listing,
+        };
+        self.records.module_dirs.fill(module.place, walked);
+        given_out.map(|(index, listing)| FoundDir {
+            dir: module.dir,
+            canonical: module.canonical,
+            listing,
+            index,
+        })
+    }
 }
 
 /// The paths in order, each file or directory once: of paths that are the same one (through a
@@ -328,8 +438,6 @@ struct Trail {
     /// directory that several symlinks reach (a "diamond") is walked once, so the walk stays
     /// linear in the number of real directories.
     visited: foldhash::HashMap<Arc<Path>, bool>,
-    /// How many module directories the walk has found so far.
-    module_dirs: usize,
 }
 
 struct Walker<'a> {
@@ -341,26 +449,82 @@ impl Walker<'_> {
     fn is_excluded(&self, path: &Path) -> bool {
         self.exclude.is_excluded(path, self.root)
     }
+}
 
-    /// Walks `dir`; `trail` says what is above it. `canonical` is `dir`'s canonical path when
-    /// the caller knows it: a real (not symlinked) sub-directory of a directory whose canonical
-    /// path is known. Only the root and symlinks are canonicalised, which resolves every
-    /// component of the path with its own system calls: canonicalising every directory was
-    /// most of discovery's kernel time. `along`, if any, is told of `dir` and of the real
-    /// directories below it (see [`discover_along`]).
-    fn walk<'a>(
-        &self,
-        dir: &Path,
+/// The walk of one directory argument, depth first: the steps still to take are on a stack,
+/// the next on top, so that the walk can stop after any directory and go on later.
+struct DirWalk<'a> {
+    walker: Walker<'a>,
+    trail: Trail,
+    steps: Vec<Step>,
+    /// The `modules` directories the walk is in, innermost last, each with the module
+    /// directories below its nested modules, given out when the walk leaves it (see [`Walk`]).
+    held: Vec<Held>,
+}
+
+/// A `modules` directory the walk is in: its depth, and the module directories held back.
+struct Held {
+    depth: usize,
+    found: Vec<ListedModule>,
+}
+
+enum Step {
+    /// Walk into `dir`. `canonical` is its canonical path when known already: a real (not
+    /// symlinked) sub-directory of a directory whose canonical path is known. `may_give_out`:
+    /// whether it is given out if it is a module directory (see [`Walk`]).
+    Enter {
+        dir: PathBuf,
         canonical: Option<PathBuf>,
-        trail: &mut Trail,
-        (found, units): (&mut Found, &mut Units),
-        out: &mut Discovery,
-        mut along: Option<&mut (dyn FoundAlong + 'a)>,
+        may_give_out: bool,
+    },
+    /// Record a module directory, and give it out if it may.
+    Found(ListedModule),
+    /// Done with a directory and everything below it.
+    Leave(Entered),
+}
+
+/// A module directory the walk has listed.
+struct ListedModule {
+    dir: Arc<Path>,
+    canonical: Arc<Path>,
+    /// Its place among the [`Found`] directories.
+    place: usize,
+    listing: Option<Box<Listing>>,
+    may_give_out: bool,
+}
+
+/// A directory the walk is in.
+struct Entered {
+    canonical: Arc<Path>,
+    is_module: bool,
+    /// Whether it is a `modules` directory, which holds module directories back.
+    holds: bool,
+    /// Whether it has a `.gitignore` of its own, to leave with it.
+    has_gitignore: bool,
+}
+
+impl DirWalk<'_> {
+    /// Enters `dir` (see [`Step::Enter`]): records its units, and queues the steps below it
+    /// (see [`Walk`] for their order). Only the root and symlinks are canonicalised, which
+    /// resolves every component of the path with its own system calls: canonicalising every
+    /// directory was most of discovery's kernel time.
+    fn enter(
+        &mut self,
+        dir: PathBuf,
+        canonical: Option<PathBuf>,
+        may_give_out: bool,
+        records: &mut Records,
     ) {
+        let Records {
+            module_dirs,
+            units,
+            out,
+        } = records;
+        let trail = &mut self.trail;
         let canonical: Arc<Path> = match canonical.map_or_else(|| dir.canonicalize(), Ok) {
             Ok(c) => Arc::from(c),
             Err(error) => {
-                let problem = unreadable(dir, DirectoryStep::Resolve, &error);
+                let problem = unreadable(&dir, DirectoryStep::Resolve, &error);
                 out.problems.push(problem);
                 return;
             }
@@ -368,7 +532,7 @@ impl Walker<'_> {
         if trail.ancestors.contains(&canonical) {
             out.notes.push(format!(
                 "{}: a symlink back to {}, a directory above it: not walked into",
-                display_path(dir),
+                display_path(&dir),
                 display_path(&canonical)
             ));
             return;
@@ -379,29 +543,36 @@ impl Walker<'_> {
             if is_module {
                 let walked = Walked {
                     canonical: Some(canonical),
-                    listing: None,
+                    listing: DirListing::NotListed,
                 };
-                found.set(Arc::from(dir), walked);
-                trail.module_dirs += 1;
+                module_dirs.set(Arc::from(dir), walked);
             }
             return;
         }
-        let Some((names, listing)) = read_entries(dir, &mut out.problems) else {
+        let Some((names, listing)) = read_entries(&dir, &mut out.problems) else {
             return;
         };
-        // Found before the directories below it, so that the walk finds them in sorted order.
-        let shared_dir: Arc<Path> = Arc::from(dir);
-        let place = found.reserve(Arc::clone(&shared_dir));
+        // Reserved before the directories below it: in the order of their paths, but for
+        // `modules` sub-directories, walked first (see `Walk`).
+        let dir: Arc<Path> = Arc::from(dir);
+        let place = module_dirs.reserve(Arc::clone(&dir));
         trail.ancestors.push(Arc::clone(&canonical));
-        let entered = (trail.gitignores.as_mut()).is_some_and(|g| g.enter(dir, &mut out.notes));
+        let depth = trail.ancestors.len();
+        let holds = dir.file_name() == Some(MODULES.as_ref());
+        if holds {
+            let found = Vec::new();
+            self.held.push(Held { depth, found });
+        }
+        let has_gitignore =
+            (trail.gitignores.as_mut()).is_some_and(|g| g.enter(&dir, &mut out.notes));
         // The files first: whether this is a module directory is known before the walk goes
-        // below it, so that `along` can be told of it before of the directories that call it.
+        // below it.
         let mut is_module = false;
         let mut subdirs = Vec::new();
         for (name, path, kind) in names {
             let is_dir = kind.is_dir(&path);
             let ignored = (trail.gitignores.as_ref()).is_some_and(|g| g.ignores(&path, is_dir));
-            if ignored || self.is_excluded(&path) {
+            if ignored || self.walker.is_excluded(&path) {
                 continue;
             }
             if is_dir {
@@ -415,49 +586,74 @@ impl Walker<'_> {
                 let known = (path.file_name())
                     .filter(|_| matches!(kind, Kind::Other))
                     .map(|name| Arc::from(canonical.join(name)));
-                if let Some(along) = along.as_deref_mut() {
-                    along.unit_found(&path);
-                }
                 units.insert(path, known);
             }
         }
-        // Boxed: most places that hold a directory's listing slot hold none (72 bytes each).
-        let mut listing = listing.map(|listing| Box::new(listing.finish()));
-        let module_dirs_before = trail.module_dirs;
+        self.steps.push(Step::Leave(Entered {
+            canonical: Arc::clone(&canonical),
+            is_module,
+            holds,
+            has_gitignore,
+        }));
+        let enter = |(path, kind): (PathBuf, Kind)| {
+            let (canonical, may_give_out) = match kind {
+                // A real directory: its canonical path is this one's joined with its name.
+                Kind::Directory => (path.file_name().map(|n| canonical.join(n)), may_give_out),
+                // Through a symlink: another path may name it better (see `Walk`).
+                _ => (None, false),
+            };
+            Step::Enter {
+                dir: path,
+                canonical,
+                may_give_out,
+            }
+        };
+        let modules =
+            (subdirs.iter()).position(|(path, _)| path.file_name() == Some(MODULES.as_ref()));
+        let modules = modules.map(|at| subdirs.remove(at));
+        // Last pushed, first taken.
+        self.steps.extend(subdirs.into_iter().rev().map(enter));
         if is_module {
-            trail.module_dirs += 1;
-            if let Some(along) = along.as_deref_mut() {
-                along.module_found(&shared_dir, &canonical, listing.take(), !subdirs.is_empty());
+            let found = ListedModule {
+                dir,
+                canonical: Arc::clone(&canonical),
+                place,
+                // Boxed: most places that hold a directory's listing slot hold none.
+                listing: listing.map(|listing| Box::new(listing.finish())),
+                may_give_out,
+            };
+            match self.held.last_mut() {
+                Some(held) if depth >= held.depth + 2 => held.found.push(found),
+                _ => self.steps.push(Step::Found(found)),
             }
         }
-        for (path, kind) in subdirs {
-            let (known, along) = match kind {
-                // A real directory: its canonical path is this one's joined with its name.
-                Kind::Directory => {
-                    let known = path.file_name().map(|n| canonical.join(n));
-                    (known, along.as_deref_mut())
-                }
-                // Through a symlink: another path may name it better (see `discover_along`).
-                _ => (None, None),
-            };
-            self.walk(&path, known, trail, (found, units), out, along);
-        }
+        self.steps.extend(modules.map(enter));
+    }
+
+    /// Leaves a directory the walk is done with, and with everything below it.
+    fn leave(&mut self, entered: Entered) {
+        let trail = &mut self.trail;
         trail.ancestors.pop();
-        if let (true, Some(gitignores)) = (entered, trail.gitignores.as_mut()) {
+        if let (true, Some(gitignores)) = (entered.has_gitignore, trail.gitignores.as_mut()) {
             gitignores.leave();
         }
-        if is_module {
-            let walked = Walked {
-                canonical: Some(Arc::clone(&canonical)),
-                listing,
-            };
-            found.fill(place, walked);
-            if let Some(along) = along {
-                along.module_walked(dir, trail.module_dirs > module_dirs_before + 1);
-            }
+        trail.visited.insert(entered.canonical, entered.is_module);
+        if let Some(held) = entered.holds.then(|| self.held.pop()).flatten() {
+            // Last pushed, first taken: in the order found.
+            self.steps
+                .extend(held.found.into_iter().rev().map(Step::Found));
         }
-        trail.visited.insert(canonical, is_module);
     }
+}
+
+/// Where the standard module structure keeps nested modules (see [`Walk`]).
+const MODULES: &str = "modules";
+
+/// Whether `dir` is a nested module: a directory of a `modules` directory, where the standard
+/// module structure keeps the modules that the directory holding it, its examples and its
+/// other nested modules call (see [`Walk`]).
+pub(crate) fn is_nested_module(dir: &Path) -> bool {
+    (dir.parent()).is_some_and(|parent| parent.file_name() == Some(MODULES.as_ref()))
 }
 
 /// An entry of a directory: its name (shown lossily), path and kind.
@@ -503,16 +699,16 @@ fn read_entries(
         }
     }
     // By path, not by name: a name that is not UTF-8 is shown lossily, out of the order of the
-    // bytes that paths sort by (and that `FoundAlong` is told of directories in).
+    // bytes that paths sort by (and that a `Walk` gives directories out in).
     names.sort_by(|a, b| a.1.cmp(&b.1));
     Some((names, listing))
 }
 
 /// The module directories a discovery finds, as a map of directory to [`Walked`] would hold
-/// them after the same inserts, kept as a list of the inserts: a walk finds directories in
-/// sorted order (depth first, each directory's entries by name), so sorting them at the end is
-/// one comparison per directory, where a map compared paths, component by component, at each
-/// level of its tree for every insert (40% of discovery's time).
+/// them after the same inserts, kept as a list of the inserts: a walk finds directories mostly
+/// in sorted order (depth first, each directory's entries by name), so sorting them at the end
+/// is about one comparison per directory, where a map compared paths, component by component,
+/// at each level of its tree for every insert.
 #[derive(Default)]
 struct Found {
     inserts: Vec<(Arc<Path>, Insert)>,
@@ -576,7 +772,26 @@ impl Found {
 #[derive(Debug, Default)]
 struct Walked {
     canonical: Option<Arc<Path>>,
-    listing: Option<Box<Listing>>,
+    listing: DirListing,
+}
+
+/// What the walk kept of a module directory's listing.
+#[derive(Debug, Default)]
+pub(crate) enum DirListing {
+    /// What it listed there: the check need not read the directory again.
+    Listed(Box<Listing>),
+    /// Given out with its listing, as the walk's `index`-th directory (see [`FoundDir`]).
+    GivenOut(usize),
+    /// Not listed: named by a file argument, reached again by another path, or an entry of it
+    /// could not be read. The check lists it.
+    #[default]
+    NotListed,
+}
+
+impl From<Option<Box<Listing>>> for DirListing {
+    fn from(listing: Option<Box<Listing>>) -> DirListing {
+        listing.map_or(DirListing::NotListed, DirListing::Listed)
+    }
 }
 
 /// What a directory entry is, from the directory listing itself (`d_type`): no `stat` per
@@ -641,7 +856,7 @@ mod tests {
         let path = |path: &str| Arc::from(Path::new(path));
         let walked = |canonical: &str| Walked {
             canonical: Some(path(canonical)),
-            listing: None,
+            listing: DirListing::NotListed,
         };
         let mut found = Found::default();
         let a = found.reserve(path("a"));
@@ -766,7 +981,9 @@ mod tests {
         assert_eq!(rel(t.path(), &found.dirs), ["a", "b"]);
         let names: Vec<Vec<String>> = (found.listings.iter())
             .map(|listing| {
-                let listing = listing.as_ref().expect("listed by the walk");
+                let DirListing::Listed(listing) = listing else {
+                    panic!("not listed by the walk: {listing:?}");
+                };
                 let mut names: Vec<String> = listing.names.iter().map(|n| n.name.clone()).collect();
                 names.sort();
                 names
@@ -776,7 +993,7 @@ mod tests {
         // A directory named by a file argument is listed when it is checked.
         let found = discover(&[t.path().join("a/main.tf")], &Excludes::default(), true);
         assert_eq!(found.listings.len(), 1);
-        assert!(found.listings[0].is_none());
+        assert!(matches!(found.listings[..], [DirListing::NotListed]));
     }
 
     #[cfg(unix)]
@@ -898,56 +1115,37 @@ mod tests {
         );
     }
 
-    /// What a walk tells [`FoundAlong`] of: (directory, listed, has sub-directories) when it
-    /// finds one, (directory, module directories below) when it is done with it, and the
-    /// Terragrunt units.
-    #[derive(Default)]
-    struct Told {
-        root: PathBuf,
-        found: Vec<(String, bool, bool)>,
-        walked: Vec<(String, bool)>,
-        units: Vec<String>,
+    /// Walks `given` to the end, as a run does: each directory given out (shown relative to
+    /// `root`, and whether it came with a listing), and the discovery.
+    fn walk_to_the_end(root: &Path, given: &[PathBuf]) -> (Vec<(String, bool)>, Discovery) {
+        let exclude = Excludes::default();
+        let mut walk = Walk::new(given, &exclude, true);
+        let given_out = (&mut walk)
+            .enumerate()
+            .map(|(n, found)| {
+                assert_eq!(found.index, n);
+                (rel(root, &[&found.dir]).remove(0), found.listing.is_some())
+            })
+            .collect();
+        (given_out, walk.finish())
     }
 
-    impl FoundAlong for Told {
-        fn module_found(
-            &mut self,
-            dir: &Arc<Path>,
-            _canonical: &Arc<Path>,
-            listing: Option<Box<Listing>>,
-            subdirs: bool,
-        ) {
-            let dir = rel(&self.root, &[dir]).remove(0);
-            self.found.push((dir, listing.is_some(), subdirs));
-        }
-
-        fn unit_found(&mut self, unit: &Path) {
-            self.units.push(rel(&self.root, &[unit]).remove(0));
-        }
-
-        fn module_walked(&mut self, dir: &Path, module_dirs_below: bool) {
-            let dir = rel(&self.root, &[dir]).remove(0);
-            self.walked.push((dir, module_dirs_below));
-        }
+    /// How the discovery lists each directory's listing.
+    fn listings(found: &Discovery) -> Vec<String> {
+        (found.listings.iter())
+            .map(|listing| match listing {
+                DirListing::Listed(_) => "listed".to_string(),
+                DirListing::GivenOut(n) => format!("given out {n}"),
+                DirListing::NotListed => "not listed".to_string(),
+            })
+            .collect()
     }
 
-    /// Discovers `given`, telling a [`Told`] that shows paths relative to `root`.
-    fn discover_telling(root: &Path, given: &[PathBuf]) -> (Discovery, Told) {
-        let mut told = Told {
-            root: root.to_path_buf(),
-            ..Told::default()
-        };
-        let found = discover_along(given, &Excludes::default(), true, Some(&mut told));
-        (found, told)
-    }
-
-    /// The walk tells of the units it reaches without a symlinked directory, in the order it
-    /// goes in (a directory's files before its sub-directories), a symlinked unit file too;
-    /// the discovery lists them in sorted order, each real unit once. A run of several
-    /// arguments tells of none.
+    /// Units reached through a symlinked directory or a symlinked unit file are listed once,
+    /// at their real paths, in sorted order.
     #[cfg(unix)]
     #[test]
-    fn along_is_told_of_the_units_the_walk_reaches_in_its_order() {
+    fn units_reached_through_symlinks_are_listed_once_in_sorted_order() {
         let t = tree(&[
             "live/a/terragrunt.hcl",
             "live/b/terragrunt.hcl",
@@ -961,16 +1159,7 @@ mod tests {
         link("live/b", "live/l");
         std::fs::create_dir(root.join("live/d")).expect("mkdir");
         link("live/a/terragrunt.hcl", "live/d/terragrunt.hcl");
-        let (found, told) = discover_telling(&root, std::slice::from_ref(&root));
-        assert_eq!(
-            told.units,
-            [
-                "live/a/terragrunt.hcl",
-                "live/b/terragrunt.hcl",
-                "live/b/c/terragrunt.hcl",
-                "live/d/terragrunt.hcl",
-            ]
-        );
+        let found = discover(std::slice::from_ref(&root), &Excludes::default(), true);
         assert_eq!(
             rel(&root, &found.terragrunt),
             [
@@ -979,19 +1168,21 @@ mod tests {
                 "live/b/terragrunt.hcl"
             ]
         );
-
-        let (found, told) =
-            discover_telling(Path::new(""), &[root.join("live/a"), root.join("live/b")]);
+        let found = discover(
+            &[root.join("live/a"), root.join("live/b")],
+            &Excludes::default(),
+            true,
+        );
         assert_eq!(found.terragrunt.len(), 3);
-        assert!(told.units.is_empty());
     }
 
-    /// The walk tells of the module directories it reaches without a symlink, in sorted order,
-    /// each before those below it, and hands over their listings; the others (and every one of
-    /// a run of several arguments) are only in the discovery.
+    /// The walk gives out the module directories it reaches without a symlink, in sorted order,
+    /// each before those below it, with their listings; the discovery lists them as given out,
+    /// under the index they were given out with. The others (and every one of a run of several
+    /// arguments) are only in the discovery.
     #[cfg(unix)]
     #[test]
-    fn along_is_told_of_the_real_module_directories_in_order() {
+    fn the_walk_gives_out_the_real_module_directories_in_order() {
         let t = tree(&[
             "a/main.tf",
             "a/examples/e/main.tf",
@@ -1004,50 +1195,137 @@ mod tests {
         // Through `l`, `m` is walked first; then `m` itself is the same directory, kept.
         std::os::unix::fs::symlink(t.path().join("m"), t.path().join("l")).expect("symlink");
         let root = t.path().canonicalize().expect("canonical");
-        let (found, told) = discover_telling(&root, std::slice::from_ref(&root));
+        let (given_out, found) = walk_to_the_end(&root, std::slice::from_ref(&root));
         assert_eq!(
             rel(&root, &found.dirs),
             ["a", "a/examples/e", "b/c", "m", "n"]
         );
-        let found_told: Vec<(&str, bool, bool)> = (told.found.iter())
-            .map(|(dir, listed, subdirs)| (dir.as_str(), *listed, *subdirs))
+        let given_out: Vec<(&str, bool)> = (given_out.iter())
+            .map(|(dir, listed)| (dir.as_str(), *listed))
             .collect();
         assert_eq!(
-            found_told,
+            given_out,
             [
-                ("a", true, true),
-                ("a/examples/e", true, false),
-                ("b/c", true, false),
-                ("n", true, false)
-            ]
-        );
-        let walked: Vec<(&str, bool)> = (told.walked.iter())
-            .map(|(dir, below)| (dir.as_str(), *below))
-            .collect();
-        assert_eq!(
-            walked,
-            [
-                ("a/examples/e", false),
                 ("a", true),
-                ("b/c", false),
-                ("n", false)
+                ("a/examples/e", true),
+                ("b/c", true),
+                ("n", true)
             ]
         );
-        // Those told of: their listings went to `along`; `m` was not listed under its name.
-        let listed: Vec<bool> = found.listings.iter().map(Option::is_some).collect();
-        assert_eq!(listed, [false, false, false, false, false]);
+        // `m` was listed under the name `l`, not its own.
+        assert_eq!(
+            listings(&found),
+            [
+                "given out 0",
+                "given out 1",
+                "given out 2",
+                "not listed",
+                "given out 3"
+            ]
+        );
 
-        let (found, told) = discover_telling(Path::new(""), &[root.join("a"), root.join("n")]);
-        assert_eq!(found.dirs.len(), 3);
-        assert!(told.found.is_empty() && told.walked.is_empty());
+        let (given_out, found) = walk_to_the_end(Path::new(""), &[root.join("a"), root.join("n")]);
+        assert!(given_out.is_empty(), "{given_out:?}");
+        assert_eq!(listings(&found), ["listed", "listed", "listed"]);
+    }
+
+    /// A `modules` sub-directory is walked first, and its module directories are given out
+    /// before the directory holding it, which calls them; its other sub-directories (the
+    /// examples, which call it) after it. The examples of a nested module are given out after
+    /// every nested module of the same `modules` directory. The discovery lists every directory
+    /// in sorted order.
+    #[test]
+    fn nested_modules_are_given_out_before_their_callers() {
+        let t = tree(&[
+            "main.tf",
+            "a/main.tf",
+            "examples/e/main.tf",
+            "modules/x/main.tf",
+            "modules/x/examples/e/main.tf",
+            "modules/x/modules/inner/main.tf",
+            "modules/y/main.tf",
+            "z/modules.tf",
+        ]);
+        let root = t.path().canonicalize().expect("canonical");
+        let (given_out, found) = walk_to_the_end(&root, std::slice::from_ref(&root));
+        let given_out: Vec<&str> = given_out.iter().map(|(dir, _)| dir.as_str()).collect();
+        assert_eq!(
+            given_out,
+            [
+                "modules/x/modules/inner",
+                "modules/x",
+                "modules/y",
+                "modules/x/examples/e",
+                "",
+                "a",
+                "examples/e",
+                "z"
+            ]
+        );
+        assert_eq!(
+            rel(&root, &found.dirs),
+            [
+                "",
+                "a",
+                "examples/e",
+                "modules/x",
+                "modules/x/examples/e",
+                "modules/x/modules/inner",
+                "modules/y",
+                "z"
+            ]
+        );
+        assert_eq!(
+            listings(&found),
+            [
+                "given out 4",
+                "given out 5",
+                "given out 6",
+                "given out 1",
+                "given out 3",
+                "given out 0",
+                "given out 2",
+                "given out 7"
+            ]
+        );
+    }
+
+    #[test]
+    fn nested_modules_are_the_directories_of_a_modules_directory() {
+        for (dir, nested) in [
+            ("modules/vpc", true),
+            ("./a/modules/vpc", true),
+            ("modules", false),
+            ("modules/vpc/examples/e", false),
+            ("vpc", false),
+            (".", false),
+        ] {
+            assert_eq!(is_nested_module(Path::new(dir)), nested, "{dir}");
+        }
+    }
+
+    /// A walk finished part way gives nothing more out: the directories it has not given out
+    /// keep their listings in the discovery.
+    #[test]
+    fn a_walk_finished_part_way_lists_the_rest() {
+        let t = tree(&["a/main.tf", "b/main.tf", "c/main.tf"]);
+        let root = t.path().canonicalize().expect("canonical");
+        let given = [root.clone()];
+        let exclude = Excludes::default();
+        let mut walk = Walk::new(&given, &exclude, true);
+        let first = walk.next().expect("a directory");
+        assert_eq!(rel(&root, &[&first.dir]), ["a"]);
+        let found = walk.finish();
+        assert_eq!(rel(&root, &found.dirs), ["a", "b", "c"]);
+        assert_eq!(listings(&found), ["given out 0", "listed", "listed"]);
     }
 
     /// `link/..` folds to the directory holding `link`, not to where `link` leads: below such
     /// a root, a directory's path is not its canonical path, and `once_each` may keep another
-    /// path of it. Nothing is told of; everything is found.
+    /// path of it. Nothing is given out; everything is found.
     #[cfg(unix)]
     #[test]
-    fn along_is_not_told_below_a_root_that_folds_elsewhere() {
+    fn nothing_is_given_out_below_a_root_that_folds_elsewhere() {
         let t = tree(&["real/a/main.tf", "real/inner/x.txt", "other/x.txt"]);
         let root = t.path().canonicalize().expect("canonical");
         let link = |to: &str, at: &str| {
@@ -1056,16 +1334,16 @@ mod tests {
         link("real/inner", "link");
         link("other", "real/real");
         link("real/a", "other/a");
-        let (found, told) = discover_telling(&root, &[root.join("link/..")]);
+        let (given_out, found) = walk_to_the_end(&root, &[root.join("link/..")]);
         assert_eq!(found.dirs.len(), 1, "{:?}", found.dirs);
-        assert!(told.found.is_empty(), "{:?}", told.found);
+        assert!(given_out.is_empty(), "{given_out:?}");
     }
 
-    /// Directories are told of in the order of their paths (bytes), whatever their names show
-    /// as: `\xf5` shows as U+FFFD, which sorts before U+10000 where its byte sorts after.
+    /// Directories are given out in the order of their paths (bytes), whatever their names
+    /// show as: `\xf5` shows as U+FFFD, which sorts before U+10000 where its byte sorts after.
     #[cfg(target_os = "linux")]
     #[test]
-    fn along_is_told_in_the_order_of_paths_with_names_not_utf8() {
+    fn directories_are_given_out_in_the_order_of_paths_with_names_not_utf8() {
         use std::ffi::OsStr;
         use std::os::unix::ffi::OsStrExt;
         let t = tree(&[]);
@@ -1075,10 +1353,10 @@ mod tests {
             fs::create_dir(&dir).expect("mkdir");
             fs::write(dir.join("main.tf"), "").expect("write");
         }
-        let (found, told) = discover_telling(&root, std::slice::from_ref(&root));
-        let told: Vec<String> = told.found.iter().map(|(dir, ..)| dir.clone()).collect();
-        assert_eq!(told, rel(&root, &found.dirs));
-        assert_eq!(told.len(), 2);
+        let (given_out, found) = walk_to_the_end(&root, std::slice::from_ref(&root));
+        let given_out: Vec<String> = given_out.into_iter().map(|(dir, _)| dir).collect();
+        assert_eq!(given_out, rel(&root, &found.dirs));
+        assert_eq!(given_out.len(), 2);
     }
 
     #[test]

@@ -4,13 +4,11 @@
 //!   skipping what `.gitignore` files ignore ([`gitignore`]).
 //! - [`listing`]: the configuration files of one directory.
 //! - [`read`]: the one reader (size limit, UTF-8, parse) and its findings.
-//! - [`overlay`]: texts that stand in for files on disk (an editor's unsaved buffers).
-//! - [`neighbours`]: the local modules that module calls name, read once for the rules.
-//! - [`overlay`]: texts that stand in for files while `--diff` checks what its fixes leave.
+//! - [`overlay`]: texts that stand in for files on disk (an editor's unsaved buffers, the
+//!   files `--diff` checks what its fixes leave in).
 
 pub(crate) mod discover;
 mod gitignore;
 pub(crate) mod listing;
-pub(crate) mod neighbours;
 pub(crate) mod overlay;
 pub(crate) mod read;

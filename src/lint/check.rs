@@ -1,25 +1,23 @@
-//! A whole run: every discovered module directory and the Terragrunt tree, in parallel. A panic
-//! anywhere in one directory's pipeline (read, parse, load, merge, rules) becomes an
-//! `internal_error` for that directory, and every other directory is still checked.
+//! A whole run: every module directory the walk finds and the Terragrunt tree, checked in
+//! parallel, in one direction: the walk gives out module directories as it finds them (see
+//! [`Walk`]), the run queues their checks on the pool in batches, and once every check is done
+//! it collects the findings in output order. A panic anywhere in one directory's pipeline
+//! (read, parse, load, merge, rules) becomes an `internal_error` for that directory, and every
+//! other directory is still checked.
 
-use std::cell::Cell;
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
-
-use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, mpsc};
 
 use crate::diagnostic::{self, Diagnostic, Finding};
-use crate::input::discover::{Discovery, Excludes, FoundAlong, discover_along};
+use crate::input::discover::{DirListing, Discovery, FoundDir, Walk, is_nested_module};
 use crate::input::listing::Listing;
-use crate::input::neighbours::{CheckAhead, SharedSummaries};
 use crate::source::display_path;
 use crate::terragrunt::paths::absolute;
 
-use super::directory::{Discovered, Options, check_listed_directory, name_views};
-use super::preload::Preload;
+use super::directory::{Discovered, Options, RunShare, check_listed_directory, name_views};
+use super::neighbours::SharedSummaries;
 use super::run::{Crash, CrashPlace, directory_crashed, panic_message, read_findings};
 use super::tree::{TreeResult, check_tree};
 
@@ -32,164 +30,159 @@ pub(crate) struct RunResult<F = Diagnostic> {
     pub(crate) directories: usize,
     pub(crate) files: usize,
     pub(crate) bytes: u64,
-    /// Files parsed again for a calling directory's rules, apart from their own directory's
-    /// check (each also parsed there when the run has it): work the run could not share.
+    /// Files parsed for a calling directory's rules, apart from their own directory's check
+    /// (each also parsed there when the run has it): work the run could not share.
     pub(crate) parsed_apart: usize,
 }
 
-/// Checks everything `found` lists, as [`discover_and_check`] does once its walk is done: for
+/// Checks everything `found` lists, as [`walk_and_check`] does once its walk is done: for
 /// tests that make discovery find something.
 #[cfg(test)]
-pub(crate) fn check_all<F: Finding + Send + 'static>(
+pub(crate) fn check_all<F: Finding + Send>(
     found: Discovery,
     given: &[PathBuf],
     options: &Options,
-    keep: &(dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
+    store: &(dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
 ) -> RunResult<F> {
-    let said = |found: &Discovery| found.missing.is_empty();
-    check_found(given, options, keep, |_| found, &said).1
+    let go_on = |found: &Discovery| found.missing.is_empty();
+    check_walk(std::iter::empty(), |_| found, given, options, store, &go_on).1
 }
 
-/// Finds what `given` (the command-line paths) names and checks it: every module directory,
-/// each queued for its check as soon as the walk finds it (see [`discover_along`]), and the
-/// Terragrunt tree (its paths shown relative to `given`). Runs on the current rayon pool.
-/// `keep` makes what the run keeps of a directory's findings (and of the findings of discovery
-/// and of the Terragrunt tree), on the thread that found them, as soon as they are all found.
-/// `said` is given what discovery found besides the directories (its notes, the arguments that
-/// name nothing) as soon as the walk is done, and says whether to go on: if not (a usage
-/// error), no more is checked. Returns that too.
-pub(crate) fn discover_and_check<F: Finding + Send + 'static>(
+/// Checks what `walk` finds: every module directory, each queued for its check as soon as the
+/// walk gives it out, and the Terragrunt tree (its paths shown relative to `given`, the
+/// command-line paths). Runs on the current rayon pool. `store` turns the findings of one
+/// directory (and those of discovery, and of the Terragrunt tree) into what the run keeps of
+/// them, on the thread that found them. `walk_done` is given the discovery (its notes, the
+/// arguments that name nothing) as soon as the walk is done, and says whether to go on: if not
+/// (a usage error), nothing more is checked. Returns the discovery too.
+pub(crate) fn walk_and_check<F: Finding + Send>(
+    walk: Walk,
     given: &[PathBuf],
-    (exclude, respect_gitignore): (&Excludes, bool),
     options: &Options,
-    keep: &(dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
-    said: &(dyn Fn(&Discovery) -> bool + Sync),
+    store: &(dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
+    walk_done: &(dyn Fn(&Discovery) -> bool + Sync),
 ) -> (Discovery, RunResult<F>) {
-    let walk =
-        |along: &mut dyn FoundAlong| discover_along(given, exclude, respect_gitignore, Some(along));
-    check_found(given, options, keep, walk, said)
+    check_walk(walk, Walk::finish, given, options, store, walk_done)
 }
 
-/// Checks the module directories `walk` finds, those it tells `along` of while it walks, the
-/// others once it is done and `said` says to go on; then the Terragrunt tree it found.
-fn check_found<F: Finding + Send + 'static>(
+/// Checks the module directories `walk` gives out while it walks, then, once `finish` has
+/// finished the walk and `walk_done` says to go on, the others the discovery lists, and the
+/// Terragrunt tree.
+fn check_walk<F, W>(
+    mut walk: W,
+    finish: impl FnOnce(W) -> Discovery + Send,
     given: &[PathBuf],
     options: &Options,
-    keep: &(dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
-    walk: impl FnOnce(&mut dyn FoundAlong) -> Discovery + Send,
-    said: &(dyn Fn(&Discovery) -> bool + Sync),
-) -> (Discovery, RunResult<F>) {
-    // Keep only the findings of each directory: its modules and files are dropped as soon as it
-    // is done. In output order, views named; each source sorted, as `merge_sorted` needs.
-    let kept = |mut diagnostics: Vec<Diagnostic>| {
+    store: &(dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
+    walk_done: &(dyn Fn(&Discovery) -> bool + Sync),
+) -> (Discovery, RunResult<F>)
+where
+    F: Finding + Send,
+    W: Iterator<Item = FoundDir> + Send,
+{
+    // Only the findings of each directory are kept: its modules and files are dropped as soon
+    // as it is done. In output order, views named; each directory's sorted, as `merge_sorted`
+    // needs.
+    let store = |mut diagnostics: Vec<Diagnostic>| {
         // Terragrunt runs whichever tool the unit uses: its findings are about every view
         // checked; so are a crashed directory's and discovery's.
         name_views(&mut diagnostics, options.views);
         diagnostic::sort(&mut diagnostics);
-        keep(diagnostics)
+        store(diagnostics)
     };
-    // The local modules the directories call, each file parsed once for all its callers, and
-    // by its own directory's check when the run has it.
-    let ahead = Arc::new(Ahead::new(options));
-    let shared = Arc::new(SharedSummaries::with_ahead(Arc::clone(&ahead) as _));
-    // With one thread, nothing could parse units while the walk goes on: the tree's load does.
-    let (max, overlay) = (options.max_file_bytes, &options.overlay);
-    let preload = (rayon::current_num_threads() > 1).then(|| Preload::new(given, max, overlay));
-    let run = &Run {
-        ahead: &ahead,
-        shared: &shared,
-        preload: preload.as_ref(),
+    let (results, checked) = mpsc::channel();
+    let run = Run {
+        summaries: &Arc::default(),
         options,
-        kept: &kept,
+        store: &store,
+        results,
     };
-    let mut found = Discovery::default();
-    let mut tree = None;
-    // Each directory a job, queued as the walk finds it. The other threads take the oldest
-    // first (the directories in the order found); the walk's thread, once done, starts from the
-    // middle (below): so two threads seldom check a module and the examples that call it at
-    // once (each would then parse the module's files).
-    rayon::scope(|scope| {
-        let mut along = Along {
-            run,
-            scope,
-            walking: Vec::new(),
-        };
-        found = walk(&mut along);
-        if !said(&found) {
-            return;
+    // Batches run oldest first, on every thread (`scope_fifo`): in the order the walk gives
+    // the directories out, which puts most modules before the directories that call them (see
+    // `Walk`).
+    let (mut found, tree, order) = rayon::scope_fifo(|scope| {
+        let mut batches = Batches::default();
+        let mut given_out = 0;
+        for dir in &mut walk {
+            given_out += 1;
+            let job = DirectoryJob {
+                number: dir.index,
+                dir: dir.dir,
+                canonical: Some(dir.canonical),
+                listing: dir.listing,
+                dirs_below: false,
+            };
+            run.queue(scope, batches.add(job));
         }
-        for entry in ahead.complete(&mut found) {
-            run.queue(scope, entry);
+        run.queue(scope, batches.finish());
+        let mut found = finish(walk);
+        if !walk_done(&found) {
+            return (found, None, (0..given_out).collect());
         }
-        // The Terragrunt tree first, on the walk's thread: one job, which can be long, started
-        // before the shorter ones rather than left to end the run alone.
-        let mut checked = check_tree_isolated(&found.terragrunt, run.preload, given, options);
-        tree = Some((kept(std::mem::take(&mut checked.diagnostics)), checked));
-        // Then the directories still waiting, from the middle on and then the first half, each
-        // in order: the walk's thread would take its jobs newest first, which checked modules
-        // inside the checks of the examples that call them, each holding both (corpus: +1 MB
-        // of peak RSS). The other threads go on from the oldest; their jobs for directories
-        // taken here find them started.
-        let waiting = ahead.waiting();
-        // Alone, in order: a module is then checked (and publishes its summaries, once the run
-        // has called one) before the directories after it that call it.
-        let middle = if rayon::current_num_threads() > 1 {
-            waiting.len() / 2
-        } else {
-            0
-        };
-        let (first, second) = waiting.split_at(middle);
-        for half in [second, first] {
-            // One directory per job: rayon otherwise leaves a run of them to one thread, which
-            // the others, done, cannot take (once a 6 ms tail in a 55 ms run).
-            (half.par_iter().with_max_len(1)).for_each(|entry| run.check(entry));
-        }
+        let order = run.queue_not_given_out(scope, &mut found, given_out);
+        // The Terragrunt tree last, on this thread: one job, which can be long, started before
+        // the thread takes the batches it queued rather than left to end the run alone.
+        let mut tree = check_tree_isolated(&found.terragrunt, given, options);
+        let tree_findings = store(std::mem::take(&mut tree.diagnostics));
+        (found, Some((tree_findings, tree)), order)
     });
     let walk_problems = std::mem::take(&mut found.problems);
-    let discovered = kept(read_findings(
+    let discovered = store(read_findings(
         &walk_problems,
         &Default::default(),
         &options.settings,
     ));
-    let run = RunResult {
-        parsed_apart: shared.parsed_apart(),
-        ..collect(&ahead, &kept, discovered, tree.unwrap_or_default())
-    };
-    (found, run)
+    let (tree_findings, tree) = tree.unwrap_or_default();
+    let mut result = collect(checked, &order, discovered, tree_findings);
+    result.directories += unit_dirs(&found.dirs, &tree.units);
+    result.files += tree.files;
+    result.bytes += tree.bytes;
+    result.parsed_apart = run.summaries.parsed_apart();
+    (found, result)
 }
 
-/// What a run found, in output order (discovery's findings, then each directory's in the order
-/// of their paths, then the Terragrunt tree's), and what it covered, once every directory in
-/// `ahead` is checked. The count of files parsed apart is left to the caller.
+/// The findings of a run in output order (discovery's, then each directory's in `order`, then
+/// the Terragrunt tree's), and the directories, files and bytes the checks in `checked` read.
+/// `order` holds the number of each directory (see [`DirectoryJob::number`]) in the order of
+/// the discovery.
 fn collect<F: Finding>(
-    ahead: &Ahead<F>,
-    kept: &impl Fn(Vec<Diagnostic>) -> Vec<F>,
+    checked: mpsc::Receiver<(usize, CheckedDirectory<F>)>,
+    order: &[usize],
     discovered: Vec<F>,
-    (tree_findings, tree): (Vec<F>, TreeResult),
+    tree_findings: Vec<F>,
 ) -> RunResult<F> {
-    let entries = ahead.take_entries();
-    let dirs: Vec<&Path> = entries.iter().map(|entry| &*entry.dir).collect();
+    let mut by_number: Vec<Option<CheckedDirectory<F>>> = Vec::new();
+    // Every check is done: none is still to come.
+    for (number, checked) in checked.try_iter() {
+        if by_number.len() <= number {
+            by_number.resize_with(number + 1, || None);
+        }
+        by_number[number] = Some(checked);
+    }
+    let in_order = order
+        .iter()
+        .filter_map(|&number| by_number.get_mut(number)?.take());
+    let mut directories: Vec<CheckedDirectory<F>> = in_order.collect();
+    // Each directory the walk gave out is one the discovery lists: none is left. Were one
+    // left, its findings would still be reported.
+    debug_assert!(
+        by_number.iter().all(Option::is_none),
+        "a directory not listed"
+    );
+    directories.extend(by_number.into_iter().flatten());
     let mut run = RunResult {
         findings: Vec::new(),
-        directories: entries.len() + unit_dirs(&dirs, &tree.units),
-        files: tree.files,
-        bytes: tree.bytes,
+        directories: directories.len(),
+        files: 0,
+        bytes: 0,
         parsed_apart: 0,
     };
-    let mut sources = Vec::with_capacity(entries.len() + 2);
+    let mut sources = Vec::with_capacity(directories.len() + 2);
     sources.push(discovered);
-    for entry in &entries {
-        let done = entry.take_done();
-        debug_assert!(done.is_some(), "{} was not checked", entry.dir.display());
-        let (findings, files, bytes) = match done {
-            Some(Done::Kept(kept)) => kept,
-            // Checked before its turn, by a caller's check.
-            Some(Done::Ahead((diagnostics, files, bytes))) => (kept(diagnostics), files, bytes),
-            None => continue,
-        };
-        run.files += files;
-        run.bytes += bytes;
-        sources.push(findings);
+    for directory in directories {
+        run.files += directory.files;
+        run.bytes += directory.bytes;
+        sources.push(directory.findings);
     }
     sources.push(tree_findings);
     run.findings = diagnostic::merge_sorted(sources);
@@ -198,333 +191,144 @@ fn collect<F: Finding>(
 
 /// What the checks of a run share.
 struct Run<'a, F> {
-    ahead: &'a Arc<Ahead<F>>,
-    shared: &'a Arc<SharedSummaries>,
-    /// The Terragrunt units the walk finds, each parsed in a job of its own; `None` with one
-    /// thread.
-    preload: Option<&'a Preload<'a>>,
+    /// The summaries of the local module files the checks have read.
+    summaries: &'a Arc<SharedSummaries>,
     options: &'a Options,
-    kept: &'a (dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
+    store: &'a (dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
+    /// Where each check leaves what the run keeps of it, with its directory's number.
+    results: mpsc::Sender<(usize, CheckedDirectory<F>)>,
 }
 
-impl<'a: 'scope, 'scope, F: Send + 'static> Run<'a, F> {
-    /// Queues the check of `entry` in `scope`.
-    fn queue(&'scope self, scope: &rayon::Scope<'scope>, entry: Arc<Entry<F>>) {
-        scope.spawn(move |_| self.check(&entry));
-    }
-}
-
-impl<F: Send + 'static> Run<'_, F> {
-    /// Checks the directory of `entry`, unless a caller's check took it first. It publishes
-    /// its files' summaries if module directories (most likely its examples and tests, checked
-    /// after it, which call it) lie below it.
-    fn check(&self, entry: &Entry<F>) {
-        let Some(discovered) = entry.start() else {
-            return;
-        };
-        let publish = match entry.module_dirs_below.load(Ordering::Acquire) {
-            BELOW_SOME => true,
-            // Started before the walk is done below it: within the budget of summaries kept
-            // for callers that may come (most directories with sub-directories have no
-            // module directories there).
-            BELOW_MAYBE => self.shared.has_room(),
-            _ => self.shared.wanted(),
-        };
-        let summaries = (self.shared, publish);
-        let (diagnostics, files, bytes) =
-            check_directory_isolated(&entry.dir, discovered, self.options, summaries);
-        entry.done(Done::Kept(((self.kept)(diagnostics), files, bytes)));
-    }
-}
-
-/// The walk's side of a run: each module directory it is told of is queued for its check as
-/// soon as it is found, for the other threads of the pool to take while the walk goes on.
-struct Along<'r, 'a, 'scope, F> {
-    run: &'scope Run<'a, F>,
-    scope: &'r rayon::Scope<'scope>,
-    /// The directories told of that the walk is still below, innermost last.
-    walking: Vec<Arc<Entry<F>>>,
-}
-
-impl<'a: 'scope, 'scope, F: Send + 'static> FoundAlong for Along<'_, 'a, 'scope, F> {
-    fn module_found(
-        &mut self,
-        dir: &Arc<Path>,
-        canonical: &Arc<Path>,
-        listing: Option<Box<Listing>>,
-        subdirs: bool,
-    ) {
-        // Until the walk is done below it, module directories may lie there if it has
-        // sub-directories.
-        let below = if subdirs { BELOW_MAYBE } else { BELOW_NONE };
-        let entry = Arc::new(Entry::new(dir, Some(Arc::clone(canonical)), listing, below));
-        self.run.ahead.add(Arc::clone(&entry));
-        self.run.queue(self.scope, Arc::clone(&entry));
-        self.walking.push(entry);
-    }
-
-    fn unit_found(&mut self, unit: &Path) {
-        if let Some(preload) = self.run.preload {
-            let unit = preload.add(unit);
-            self.scope.spawn(move |_| preload.parse(&unit));
+impl<'a: 'scope, 'scope, F: Send> Run<'a, F> {
+    /// Queues the checks of `batch`, if any, in `scope`: one job, checking them in order.
+    fn queue(&'scope self, scope: &rayon::ScopeFifo<'scope>, batch: Option<Vec<DirectoryJob>>) {
+        if let Some(batch) = batch {
+            scope.spawn_fifo(move |_| batch.into_iter().for_each(|job| self.check(job)));
         }
     }
 
-    fn module_walked(&mut self, dir: &Path, module_dirs_below: bool) {
-        let Some(entry) = self.walking.pop() else {
-            return;
-        };
-        debug_assert_eq!(*entry.dir, *dir);
-        let below = if module_dirs_below {
-            BELOW_SOME
-        } else {
-            BELOW_NONE
-        };
-        entry.module_dirs_below.store(below, Ordering::Release);
+    /// Queues the checks of the directories `found` lists that the walk did not give out,
+    /// numbered after the `given_out` it did, with their listings (taken from `found`).
+    /// Returns the number of every directory `found` lists, in its order.
+    fn queue_not_given_out(
+        &'scope self,
+        scope: &rayon::ScopeFifo<'scope>,
+        found: &mut Discovery,
+        given_out: usize,
+    ) -> Vec<usize> {
+        let mut order = Vec::with_capacity(found.dirs.len());
+        let mut next_number = given_out;
+        let mut batches = Batches::default();
+        let mut listings = std::mem::take(&mut found.listings).into_iter();
+        for (index, dir) in found.dirs.iter().enumerate() {
+            let listing = match listings.next().unwrap_or_default() {
+                DirListing::GivenOut(number) => {
+                    order.push(number);
+                    continue;
+                }
+                DirListing::Listed(listing) => Some(listing),
+                DirListing::NotListed => None,
+            };
+            let number = next_number;
+            next_number += 1;
+            order.push(number);
+            let job = DirectoryJob {
+                number,
+                dir: Arc::clone(dir),
+                canonical: found.canonical.get(index).cloned().flatten(),
+                listing,
+                dirs_below: false,
+            };
+            self.queue(scope, batches.add(job));
+        }
+        self.queue(scope, batches.finish());
+        order
     }
 }
 
-/// One directory's findings, files and bytes.
-type Checked = (Vec<Diagnostic>, usize, u64);
+impl<F: Send> Run<'_, F> {
+    /// Checks the directory of `job`. It publishes its files' summaries if module directories
+    /// (most likely its examples and tests, which call it) follow it below it; or, while the
+    /// run has room for more, if it is a nested module (which the directory holding it and its
+    /// siblings call) or the run has asked for summaries already.
+    fn check(&self, job: DirectoryJob) {
+        let summaries = self.summaries;
+        let likely_called = is_nested_module(&job.dir) || summaries.wanted();
+        let share = RunShare {
+            summaries,
+            publish: job.dirs_below || (likely_called && summaries.has_room()),
+        };
+        let known = Discovered {
+            listing: job.listing.map(|listing| *listing),
+            canonical: job.canonical.as_deref(),
+        };
+        let checked = check_directory_isolated(&job.dir, known, self.options, share);
+        let checked = CheckedDirectory {
+            findings: (self.store)(checked.findings),
+            files: checked.files,
+            bytes: checked.bytes,
+        };
+        // The run's end, which receives it, is still to come.
+        let _ = self.results.send((job.number, checked));
+    }
+}
 
-/// A module directory of a run, checked once: in its turn, or before it by the check of a
-/// directory that calls it (so that the files the caller needs are parsed once in all, by
-/// their own directory's check). See [`CheckAhead`].
+/// One directory's check: what the run keeps of its findings, and the files and bytes it read.
 #[derive(Debug)]
-struct Entry<F> {
-    /// As discovery names it.
+struct CheckedDirectory<F> {
+    findings: Vec<F>,
+    files: usize,
+    bytes: u64,
+}
+
+/// A module directory to check, and what discovery knows of it.
+#[derive(Debug)]
+struct DirectoryJob {
+    /// Its place among the run's directories: first those the walk gave out, in that order,
+    /// then the others, in the order of the discovery.
+    number: usize,
     dir: Arc<Path>,
-    /// Its canonical path, when discovery knows it.
     canonical: Option<Arc<Path>>,
-    /// Whether module directories lie below it: `BELOW_*`.
-    module_dirs_below: AtomicU8,
-    state: Mutex<State<F>>,
+    listing: Option<Box<Listing>>,
+    /// Whether module directories follow it below it (most likely its examples and tests,
+    /// which call it): its check then publishes its files' summaries for theirs.
+    dirs_below: bool,
 }
 
-/// Where the check of an [`Entry`] is.
-#[derive(Debug)]
-enum State<F> {
-    /// Not started: what discovery listed in the directory, if it did.
-    Waiting(Option<Box<Listing>>),
-    Checking,
-    Done(Done<F>),
-    /// Its findings were taken for the run's.
-    Reported,
+/// How many module directories one job checks at most: a bound on how long a thread done with
+/// its own jobs may wait for another's at the end of a run.
+const BATCH_DIRS: usize = 4;
+
+/// Cuts module directories, as they come (depth first, in the walk's order or the discovery's),
+/// into batches, each checked by one job, in order: a directory and the module directories
+/// that follow it below it (its examples and tests, which call it), up to [`BATCH_DIRS`]. The module is then checked, and publishes its
+/// files' summaries, before its callers' checks ask for them, so that they need not parse its
+/// files again.
+#[derive(Debug, Default)]
+struct Batches {
+    open: Vec<DirectoryJob>,
 }
 
-/// [`Entry::module_dirs_below`]: none, some, or not known yet.
-const BELOW_NONE: u8 = 0;
-const BELOW_SOME: u8 = 1;
-const BELOW_MAYBE: u8 = 2;
-
-#[derive(Debug)]
-enum Done<F> {
-    /// Checked in its turn: what the run keeps of its findings, files and bytes.
-    Kept((Vec<F>, usize, u64)),
-    /// Checked before its turn, inside a caller's check (which does not know what the run
-    /// keeps).
-    Ahead(Checked),
-}
-
-impl<F> Entry<F> {
-    /// `below`: whether module directories lie below it (`BELOW_*`).
-    fn new(
-        dir: &Arc<Path>,
-        canonical: Option<Arc<Path>>,
-        listing: Option<Box<Listing>>,
-        below: u8,
-    ) -> Entry<F> {
-        Entry {
-            dir: Arc::clone(dir),
-            canonical,
-            module_dirs_below: AtomicU8::new(below),
-            state: Mutex::new(State::Waiting(listing)),
+impl Batches {
+    /// Adds `job`, the next directory; returns the batch it closes, if any.
+    fn add(&mut self, job: DirectoryJob) -> Option<Vec<DirectoryJob>> {
+        if let Some(last) = self.open.last_mut() {
+            last.dirs_below = job.dir.starts_with(&last.dir);
         }
-    }
-
-    fn state(&self) -> std::sync::MutexGuard<'_, State<F>> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn is_waiting(&self) -> bool {
-        matches!(*self.state(), State::Waiting(_))
-    }
-
-    /// Takes the directory for its check, unless a thread has taken it: what discovery knows
-    /// of it (the check lists the directory itself when discovery did not).
-    fn start(&self) -> Option<Discovered<'_>> {
-        let mut state = self.state();
-        let State::Waiting(listing) = &mut *state else {
+        let joins = (self.open.first()).is_some_and(|first| job.dir.starts_with(&first.dir));
+        if joins && self.open.len() < BATCH_DIRS {
+            self.open.push(job);
             return None;
-        };
-        let listing = listing.take().map(|listing| *listing);
-        *state = State::Checking;
-        Some(Discovered {
-            listing,
-            canonical: self.canonical.as_deref(),
-        })
-    }
-
-    fn done(&self, done: Done<F>) {
-        *self.state() = State::Done(done);
-    }
-
-    fn take_done(&self) -> Option<Done<F>> {
-        match std::mem::replace(&mut *self.state(), State::Reported) {
-            State::Done(done) => Some(done),
-            _ => None,
         }
-    }
-}
-
-/// The module directories of a run, for the checks of their callers to find: those the walk
-/// has told of so far, then every one discovery lists.
-struct Ahead<F> {
-    /// Sorted by path, as the walk finds them and discovery lists them. Locked to add a
-    /// directory (once per directory), to look one up (once per local module a check calls),
-    /// and once or twice a run to go through them all; never while a directory is checked.
-    entries: Mutex<Vec<Arc<Entry<F>>>>,
-    options: Options,
-}
-
-/// How many checks before their turn a thread may have in progress at once: each runs inside
-/// its caller's check, on the caller's stack, and a chain of local modules can be long.
-const MAX_NESTED_AHEAD: u32 = 4;
-
-thread_local! {
-    /// The checks before their turn in progress on this thread.
-    static NESTED_AHEAD: Cell<u32> = const { Cell::new(0) };
-}
-
-impl<F> std::fmt::Debug for Ahead<F> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Ahead")
-            .field("directories", &self.entries().len())
-            .finish_non_exhaustive()
-    }
-}
-
-impl<F> Ahead<F> {
-    fn new(options: &Options) -> Ahead<F> {
-        Ahead {
-            entries: Mutex::default(),
-            options: options.clone(),
-        }
+        let closed = std::mem::replace(&mut self.open, vec![job]);
+        (!closed.is_empty()).then_some(closed)
     }
 
-    fn entries(&self) -> std::sync::MutexGuard<'_, Vec<Arc<Entry<F>>>> {
-        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+    /// The last batch, if any.
+    fn finish(&mut self) -> Option<Vec<DirectoryJob>> {
+        let last = std::mem::take(&mut self.open);
+        (!last.is_empty()).then_some(last)
     }
-
-    /// Adds a directory the walk found (after those it found before, which sort before it).
-    fn add(&self, entry: Arc<Entry<F>>) {
-        let mut entries = self.entries();
-        debug_assert!(entries.last().is_none_or(|last| last.dir < entry.dir));
-        entries.push(entry);
-    }
-
-    /// Once the walk is done: every directory `found` lists, in its order, those the walk told
-    /// of as they are; returns the others, to be checked, each with what discovery knows of it.
-    fn complete(&self, found: &mut Discovery) -> Vec<Arc<Entry<F>>> {
-        let dirs = std::mem::take(&mut found.dirs);
-        let mut canonical = std::mem::take(&mut found.canonical);
-        canonical.resize_with(dirs.len(), || None);
-        let mut listings = std::mem::take(&mut found.listings);
-        listings.resize_with(dirs.len(), || None);
-        let mut entries = self.entries();
-        // The walk told of some of `dirs`, under the same paths, in the same order (see
-        // `discover_along`): a merge of two sorted lists. One told of and not listed (which
-        // `discover_along` rules out) is kept all the same, so that its findings are not lost.
-        let mut told = std::mem::take(&mut *entries).into_iter().peekable();
-        let mut rest = Vec::new();
-        let listed = dirs.iter().zip(canonical.into_iter().zip(listings));
-        for (index, (dir, (canonical, listing))) in listed.enumerate() {
-            while let Some(entry) = told.next_if(|entry| entry.dir < *dir) {
-                debug_assert!(false, "told of {}, not listed", entry.dir.display());
-                entries.push(entry);
-            }
-            if let Some(entry) = told.next_if(|entry| entry.dir == *dir) {
-                entries.push(entry);
-                continue;
-            }
-            // Module directories below it follow it in sorted order.
-            let below = dirs
-                .get(index + 1)
-                .is_some_and(|next| next.starts_with(dir));
-            let below = if below { BELOW_SOME } else { BELOW_NONE };
-            let entry = Arc::new(Entry::new(dir, canonical, listing, below));
-            entries.push(Arc::clone(&entry));
-            rest.push(entry);
-        }
-        debug_assert!(told.peek().is_none(), "told of a directory not listed");
-        entries.extend(told);
-        rest
-    }
-
-    /// The directories not started, in order.
-    fn waiting(&self) -> Vec<Arc<Entry<F>>> {
-        let entries = self.entries();
-        let waiting = entries.iter().filter(|entry| entry.is_waiting());
-        waiting.cloned().collect()
-    }
-
-    /// Every directory, in output order, once the run is done.
-    fn take_entries(&self) -> Vec<Arc<Entry<F>>> {
-        std::mem::take(&mut *self.entries())
-    }
-
-    /// The entry of the directory a call names as `dir` (its path joined with the source),
-    /// compared as the walk listed it: lexically, without `.` and `..`.
-    fn find(&self, dir: &Path) -> Option<Arc<Entry<F>>> {
-        let wanted = lexically_normal(dir);
-        let entries = self.entries();
-        let found = entries.binary_search_by(|entry| (*entry.dir).cmp(&wanted));
-        found.ok().map(|index| Arc::clone(&entries[index]))
-    }
-}
-
-impl<F: Send + 'static> CheckAhead for Ahead<F> {
-    fn check_ahead(&self, dir: &Path, canonical: &Path, shared: &Arc<SharedSummaries>) {
-        let Some(entry) = self.find(dir) else {
-            return;
-        };
-        // The same name may be another directory: `a/link/..` is not `a` when `link` is a
-        // symlink.
-        let same = || match &entry.canonical {
-            Some(known) => **known == *canonical,
-            None => entry.dir.canonicalize().is_ok_and(|c| c == canonical),
-        };
-        let nested = NESTED_AHEAD.get();
-        if nested >= MAX_NESTED_AHEAD || !same() {
-            return;
-        }
-        let Some(discovered) = entry.start() else {
-            return;
-        };
-        NESTED_AHEAD.set(nested + 1);
-        let checked =
-            check_directory_isolated(&entry.dir, discovered, &self.options, (shared, true));
-        NESTED_AHEAD.set(nested);
-        entry.done(Done::Ahead(checked));
-    }
-}
-
-/// `path` without `.` components but a leading one (the walk lists `./a` under `.`), and with
-/// each `..` taking away the name before it (leading ones stay).
-fn lexically_normal(path: &Path) -> PathBuf {
-    let mut normal = PathBuf::new();
-    for (at, component) in path.components().enumerate() {
-        match component {
-            Component::CurDir if at > 0 => {}
-            Component::ParentDir
-                if matches!(normal.components().next_back(), Some(Component::Normal(_))) =>
-            {
-                normal.pop();
-            }
-            other => normal.push(other),
-        }
-    }
-    normal
 }
 
 /// Keeps whole diagnostics (for fixes, and the formats that print every finding at once), each
@@ -539,7 +343,7 @@ pub(crate) fn whole(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
 }
 
 /// The Terragrunt unit directories that are not module directories too.
-fn unit_dirs(module_dirs: &[&Path], units: &[PathBuf]) -> usize {
+fn unit_dirs(module_dirs: &[Arc<Path>], units: &[PathBuf]) -> usize {
     if units.is_empty() {
         return 0;
     }
@@ -551,38 +355,35 @@ fn unit_dirs(module_dirs: &[&Path], units: &[PathBuf]) -> usize {
         .len()
 }
 
-/// One directory's findings, files and bytes; a panic is its `internal_error`.
+/// Checks one directory; a panic is its `internal_error`.
 fn check_directory_isolated(
     dir: &Path,
     known: Discovered,
     options: &Options,
-    summaries: (&Arc<SharedSummaries>, bool),
-) -> Checked {
+    share: RunShare,
+) -> CheckedDirectory<Diagnostic> {
     match catch_unwind(AssertUnwindSafe(|| {
-        check_listed_directory(dir, known, options, summaries)
+        check_listed_directory(dir, known, options, share)
     })) {
         // The directory's files and modules go here, when it is done.
-        Ok(result) => (result.diagnostics, result.files.len(), result.bytes),
-        Err(panic) => (
-            directory_crashed(display_path(dir), panic, &options.settings),
-            0,
-            0,
-        ),
+        Ok(result) => CheckedDirectory {
+            findings: result.diagnostics,
+            files: result.files.len(),
+            bytes: result.bytes,
+        },
+        Err(panic) => CheckedDirectory {
+            findings: directory_crashed(display_path(dir), panic, &options.settings),
+            files: 0,
+            bytes: 0,
+        },
     }
 }
 
-/// Checks the tree of `units`, those of them in `preload` parsed there.
-fn check_tree_isolated(
-    units: &[PathBuf],
-    preload: Option<&Preload>,
-    given: &[PathBuf],
-    options: &Options,
-) -> TreeResult {
+/// Checks the tree of `units`; a panic is its `internal_error`.
+fn check_tree_isolated(units: &[PathBuf], given: &[PathBuf], options: &Options) -> TreeResult {
     let check = || {
         let (max, overlay) = (options.max_file_bytes, &options.overlay);
-        // Here, so that a panic in a unit's parse is the tree's crash, as in its load.
-        let preparsed = preload.map(Preload::finish).unwrap_or_default();
-        check_tree(units, preparsed, given, &options.settings, max, overlay)
+        check_tree(units, given, &options.settings, max, overlay)
     };
     catch_unwind(AssertUnwindSafe(check)).unwrap_or_else(|panic| {
         let root = units
@@ -613,29 +414,9 @@ pub(crate) fn guarded<T>(path: &Path, work: impl FnOnce() -> T) -> Result<T, Box
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::discover::discover;
+    use crate::input::discover::{Excludes, discover};
     use crate::lint::RuleSettings;
     use crate::lint::directory::{ViewSelection, check_directory};
-
-    #[test]
-    fn lexically_normal_paths() {
-        for (path, normal) in [
-            ("a/b/../c", "a/c"),
-            ("a/./b/", "a/b"),
-            ("./a/b/../..", "."),
-            ("./a/../b", "./b"),
-            ("../shared/corpus/m/examples/e/../..", "../shared/corpus/m"),
-            ("../../x", "../../x"),
-            ("/r/a/../b", "/r/b"),
-            ("/..", "/.."),
-        ] {
-            assert_eq!(
-                lexically_normal(Path::new(path)),
-                Path::new(normal),
-                "{path}"
-            );
-        }
-    }
 
     fn write_tree(files: &[(&str, &str)]) -> tempfile::TempDir {
         let root = tempfile::tempdir().expect("tempdir");
@@ -660,8 +441,9 @@ mod tests {
             .build()
             .expect("a pool");
         pool.install(|| {
-            let walk = (&Excludes::default(), true);
-            discover_and_check(given, walk, options, &whole, &|_| true)
+            let exclude = Excludes::default();
+            let walk = Walk::new(given, &exclude, true);
+            walk_and_check(walk, given, options, &whole, &|_| true)
         })
     }
 
@@ -672,23 +454,65 @@ mod tests {
             .collect()
     }
 
-    /// Directories the walk did not tell of: whether module directories lie below each comes
-    /// from the sorted list, where they follow it.
+    /// A batch is a directory and the directories that follow it below it, at most
+    /// `BATCH_DIRS`; each directory knows whether directories follow it below it, across
+    /// batches too.
     #[test]
-    fn module_dirs_below_follow_in_sorted_order() {
-        let dirs = ["./a", "./a/examples/e", "./a-b", "./ab", "./b", "./b/c/d"];
-        let mut found = Discovery {
-            dirs: dirs.iter().map(|dir| Arc::from(Path::new(dir))).collect(),
-            ..Discovery::default()
-        };
-        let ahead = Ahead::<Diagnostic>::new(&options());
-        let rest = ahead.complete(&mut found);
-        let below: Vec<u8> = (rest.iter())
-            .map(|entry| entry.module_dirs_below.load(Ordering::Relaxed))
+    fn batches_are_a_directory_and_those_below_it() {
+        let dirs = [
+            "./a",
+            "./a/examples/e",
+            "./a-b",
+            "./ab",
+            "./b",
+            "./b/c/d",
+            "./b/c/d/e",
+            "./b/f",
+            "./b/g",
+            "./b/h",
+        ];
+        let mut batches = Batches::default();
+        let mut closed = Vec::new();
+        for (number, dir) in dirs.into_iter().enumerate() {
+            let job = DirectoryJob {
+                number,
+                dir: Arc::from(Path::new(dir)),
+                canonical: None,
+                listing: None,
+                dirs_below: false,
+            };
+            closed.extend(batches.add(job));
+        }
+        closed.extend(batches.finish());
+        assert!(batches.finish().is_none());
+        let shown: Vec<Vec<(String, bool)>> = (closed.iter())
+            .map(|batch| {
+                (batch.iter())
+                    .map(|job| (display_path(&job.dir), job.dirs_below))
+                    .collect()
+            })
             .collect();
-        let (yes, no) = (BELOW_SOME, BELOW_NONE);
-        assert_eq!(below, [yes, no, no, no, yes, no]);
-        assert_eq!(ahead.take_entries().len(), dirs.len());
+        let batch = |jobs: &[(&str, bool)]| -> Vec<(String, bool)> {
+            (jobs.iter())
+                .map(|(dir, below)| (dir.to_string(), *below))
+                .collect()
+        };
+        assert_eq!(
+            shown,
+            [
+                batch(&[("a", true), ("a/examples/e", false)]),
+                batch(&[("a-b", false)]),
+                batch(&[("ab", false)]),
+                batch(&[
+                    ("b", true),
+                    ("b/c/d", true),
+                    ("b/c/d/e", false),
+                    ("b/f", false)
+                ]),
+                batch(&[("b/g", false)]),
+                batch(&[("b/h", false)]),
+            ]
+        );
     }
 
     fn options() -> Options {
@@ -697,16 +521,21 @@ mod tests {
         Options::new(ViewSelection::Both, RuleSettings::defaults(registry))
     }
 
-    /// A module called by a directory checked before it, and modules called by directories below
-    /// them, checked after them: on one thread, each file is parsed once, and the run finds
-    /// what checking each directory on its own finds.
+    /// A module called by directories checked after it (its examples, in its batch) is parsed
+    /// once, by its own check; one called by directories checked before it is parsed once for
+    /// all of them, and once by its own check. The run finds what checking each directory on
+    /// its own finds, whether it checks directories as the walk finds them or once it is done.
     #[test]
-    fn called_modules_are_parsed_once_with_the_same_findings() {
+    fn called_modules_are_parsed_once_for_their_callers_with_the_same_findings() {
         let root = write_tree(&[
-            // Checked before the module it calls.
+            // Checked before the module they call.
             (
                 "a_caller/main.tf",
                 "module \"m\" {\n  source = \"../mod\"\n  count  = 2\n}\n",
+            ),
+            (
+                "b_caller/main.tf",
+                "module \"m\" {\n  source = \"../mod/\"\n  count  = 2\n}\n",
             ),
             (
                 "mod/main.tf",
@@ -730,7 +559,7 @@ mod tests {
         let options = options();
         let given = [root.path().to_path_buf()];
         let found = discover(&given, &Excludes::default(), false);
-        assert_eq!(found.dirs.len(), 5);
+        assert_eq!(found.dirs.len(), 6);
         let each_alone: Vec<Diagnostic> = (found.dirs.iter())
             .flat_map(|dir| check_directory(dir, &options).diagnostics)
             .collect();
@@ -740,8 +569,9 @@ mod tests {
             .expect("a pool");
         let run = one_thread.install(|| check_all(found, &given, &options, &whole));
 
-        assert_eq!(run.parsed_apart, 0);
-        assert_eq!(run.directories, 5);
+        // `mod/main.tf`, for the callers checked before it.
+        assert_eq!(run.parsed_apart, 1);
+        assert_eq!(run.directories, 6);
         let mut alone = described(&each_alone);
         alone.sort();
         let mut together = described(&run.findings);
@@ -758,25 +588,46 @@ mod tests {
             callers,
             [
                 shown("a_caller/main.tf"),
+                shown("b_caller/main.tf"),
                 shown("mod/examples/e/main.tf"),
                 shown("z_root/examples/e/main.tf")
             ]
         );
 
         // Checked as the walk finds them: the same findings, in the same order, each file
-        // parsed once on one thread.
+        // parsed as often on one thread.
         let streamed = one_thread.install(|| {
-            let walk = (&Excludes::default(), false);
-            discover_and_check(&given, walk, &options, &whole, &|_| true).1
+            let exclude = Excludes::default();
+            let walk = Walk::new(&given, &exclude, false);
+            walk_and_check(walk, &given, &options, &whole, &|_| true).1
         });
-        assert_eq!(streamed.parsed_apart, 0);
-        assert_eq!(streamed.directories, 5);
+        assert_eq!(streamed.parsed_apart, 1);
+        assert_eq!(streamed.directories, 6);
         assert_eq!(described(&streamed.findings), described(&run.findings));
+    }
+
+    /// A nested module (in a `modules` directory) publishes its summaries before any check has
+    /// asked for one: the examples of its siblings, which the walk gives out after it, call it
+    /// without parsing its files again.
+    #[test]
+    fn nested_modules_are_parsed_once_for_their_siblings_examples() {
+        let root = write_tree(&[
+            ("modules/a/main.tf", "variable \"x\" {}\n"),
+            ("modules/b/main.tf", "variable \"y\" {}\n"),
+            (
+                "modules/b/examples/e/main.tf",
+                "module \"a\" {\n  source = \"../../../a\"\n  count  = 2\n}\n",
+            ),
+        ]);
+        let given = [root.path().canonicalize().expect("canonical")];
+        let (_, run) = run_on(1, &given, &options());
+        assert_eq!(run.directories, 3);
+        assert_eq!(run.parsed_apart, 0);
     }
 
     /// A run that checks directories as the walk finds them finds what checking the finished
     /// discovery finds, in the same order, on one thread or two: with directories the walk does
-    /// not tell of (through a symlink, reached twice), a walk problem, and a Terragrunt unit.
+    /// not give out (through a symlink, reached twice), a walk problem, and a Terragrunt unit.
     #[cfg(unix)]
     #[test]
     fn checks_during_the_walk_find_what_checks_after_it_find() {
@@ -815,15 +666,13 @@ mod tests {
         }
     }
 
-    /// Units parsed while the walk goes on (two threads; see [`Preload`]) give the findings the
-    /// tree's own load gives (one thread), and those of checking the tree on its own: with
-    /// includes and dependencies resolved, files that do not parse or are not UTF-8, a unit
-    /// reached through a symlinked directory (not parsed during the walk) and a symlinked unit
-    /// file (parsed during the walk, then not a unit of its own). With the rules on:
-    /// `tests/terragrunt.rs`.
+    /// A run's Terragrunt findings, on one thread or two, are those of checking the tree on its
+    /// own: with includes and dependencies resolved, files that do not parse or are not UTF-8,
+    /// a unit reached through a symlinked directory and a symlinked unit file. With the rules
+    /// on: `tests/terragrunt.rs`.
     #[cfg(unix)]
     #[test]
-    fn units_parsed_during_the_walk_give_the_findings_of_the_load() {
+    fn a_runs_tree_findings_are_those_of_the_tree_alone() {
         let include = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n";
         let root = write_tree(&[
             ("live/root.hcl", "locals {\n  region = \"x\"\n}\n"),
@@ -852,14 +701,7 @@ mod tests {
         let given = [root.path().to_path_buf()];
         let found = discover(&given, &Excludes::default(), true);
         let (max, overlay) = (options.max_file_bytes, &options.overlay);
-        let alone = check_tree(
-            &found.terragrunt,
-            Vec::new(),
-            &given,
-            &options.settings,
-            max,
-            overlay,
-        );
+        let alone = check_tree(&found.terragrunt, &given, &options.settings, max, overlay);
         let problems: BTreeSet<&str> = (alone.diagnostics.iter()).map(|d| &*d.message).collect();
         assert_eq!(problems, BTreeSet::from(["NotUtf8", "Syntax"]));
         assert_eq!(alone.units.len(), 6);

@@ -6,10 +6,10 @@ use std::cell::OnceCell;
 use std::path::Path;
 
 use crate::diagnostic::Diagnostic;
-use crate::input::neighbours::Neighbours;
 use crate::input::overlay::Overlay;
 use crate::input::read::ReadProblem;
 use crate::knowledge::View;
+use crate::lint::neighbours::Neighbours;
 use crate::module::merge::{LoadedFile, MergeProblem, Module};
 use crate::source::{FileId, SourceFiles};
 use crate::terragrunt::Tree;

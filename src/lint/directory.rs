@@ -10,7 +10,6 @@ use rayon::prelude::*;
 
 use crate::diagnostic::{self, Applicability, Diagnostic, FindingId, Views};
 use crate::input::listing::{Listing, config_files};
-use crate::input::neighbours::{Neighbours, SharedSummaries, local_module_calls};
 use crate::input::overlay::Overlay;
 use crate::input::read::{
     DEFAULT_MAX_FILE_BYTES, DirectoryStep, LoadedSource, Read, ReadFailure, ReadProblem, Reader,
@@ -24,6 +23,7 @@ use crate::module::views::{ViewFiles, view_files};
 use crate::source::{FileId, SourceFiles, display_path};
 use crate::types::ParsedTypes;
 
+use super::neighbours::{Neighbours, SharedSummaries};
 use super::run::{Target, read_findings, run_rules};
 use super::targets::Targets;
 use super::{Context, DirectoryContext, MergeContext, Rule, RuleSettings, ignore};
@@ -137,12 +137,11 @@ struct BuiltView<'a> {
 }
 
 pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult {
-    check_listed_directory(
-        dir,
-        Discovered::default(),
-        options,
-        (&Arc::default(), false),
-    )
+    let alone = RunShare {
+        summaries: &Arc::default(),
+        publish: false,
+    };
+    check_listed_directory(dir, Discovered::default(), options, alone)
 }
 
 /// What discovery knows of a module directory: what it listed there and its canonical path.
@@ -153,14 +152,23 @@ pub(crate) struct Discovered<'a> {
     pub(crate) canonical: Option<&'a Path>,
 }
 
-/// Checks `dir`, with what discovery knows of it; `shared` holds the summaries of the local
-/// module files the run's other directories have read, and with `publish` this check adds its
-/// own files' for the directories that call it.
+/// What a directory's check shares with the other checks of its run.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RunShare<'a> {
+    /// The summaries of the local module files the run's checks have read so far.
+    pub(crate) summaries: &'a Arc<SharedSummaries>,
+    /// Whether this check adds its own files' summaries, for the checks of the directories
+    /// that call it.
+    pub(crate) publish: bool,
+}
+
+/// Checks `dir`, with what discovery knows of it and what it shares with the other checks of
+/// its run.
 pub(crate) fn check_listed_directory(
     dir: &Path,
     Discovered { listing, canonical }: Discovered,
     options: &Options,
-    (shared, publish): (&Arc<SharedSummaries>, bool),
+    RunShare { summaries, publish }: RunShare,
 ) -> DirectoryResult {
     let mut result = DirectoryResult {
         files: SourceFiles::default(),
@@ -205,16 +213,12 @@ pub(crate) fn check_listed_directory(
         .collect();
     let dir_files = read_files(dir, names, &view_files, options, &mut result);
     if publish {
-        publish_summaries((dir, canonical), &dir_files, &view_files, shared);
+        publish_summaries(dir, canonical, &dir_files, &view_files, summaries);
     }
     let neighbours = Neighbours::new(options.max_file_bytes)
         .with_overlay(options.overlay.clone())
-        .with_shared(Arc::clone(shared))
+        .with_shared(Arc::clone(summaries))
         .named_from(dir, canonical);
-    // Before this directory's modules are built, so that only its files are held meanwhile.
-    let parsed = dir_files.iter().filter_map(|f| f.source.parsed.as_ref());
-    let calls = parsed.flat_map(local_module_calls);
-    neighbours.check_ahead(calls.map(|(_, source)| dir.join(source)));
 
     // Merge each view; rules run once every view is built, since some compare views.
     let memo = merge::DirectoryMemo::default();
@@ -438,10 +442,12 @@ fn loaded_by_a_view(count: usize, view_files: &[(View, ViewFiles)]) -> Vec<bool>
     loaded
 }
 
-/// Publishes the summaries of the files the selected views load, for the run's directories
-/// that call this one: their checks need not parse these files again.
+/// Publishes the summaries of the files the selected views load in `dir` (whose canonical path
+/// is `canonical`, if discovery knows it), for the run's directories that call this one: their
+/// checks need not parse these files again.
 fn publish_summaries(
-    (dir, canonical): (&Path, Option<&Path>),
+    dir: &Path,
+    canonical: Option<&Path>,
     dir_files: &[DirFile],
     view_files: &[(View, ViewFiles)],
     shared: &SharedSummaries,

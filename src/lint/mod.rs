@@ -11,6 +11,8 @@
 //!   rules → ignores) and the Terragrunt tree check; [`check`] runs them all in parallel, a
 //!   panic in one directory's pipeline becoming `internal_error` for that directory only.
 //! - [`settings`] and [`ignore`]: configuration and inline ignore comments.
+//! - [`neighbours`]: the local modules that module calls name, read for the rules of their
+//!   callers, their files' summaries shared by the checks of a run.
 //! - [`helpers`]: queries over contexts, and larger pieces of logic, shared by several rules.
 //!
 //! The engine does not know the list of rules: it is given a [`Registry`] (the rule list lives
@@ -25,7 +27,7 @@ pub(crate) mod directory;
 pub(crate) mod fix_guard;
 pub(crate) mod helpers;
 pub(crate) mod ignore;
-pub(crate) mod preload;
+pub(crate) mod neighbours;
 pub(crate) mod registry;
 pub(crate) mod run;
 pub(crate) mod settings;

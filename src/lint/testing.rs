@@ -61,7 +61,6 @@ pub(crate) fn tree_findings_in(
     let overlay = crate::input::overlay::Overlay::default();
     check_tree(
         units,
-        Vec::new(),
         &given,
         &settings_for(rule),
         DEFAULT_MAX_FILE_BYTES,

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use crate::diagnostic::{self, Diagnostic};
 use crate::input::overlay::Overlay;
+use crate::terragrunt::Tree;
 use crate::terragrunt::paths::Displayer;
-use crate::terragrunt::{Preparsed, Tree};
 
 use super::run::{Target, read_findings, run_rules};
 use super::{RuleSettings, TreeContext, ignore};
@@ -23,11 +23,9 @@ pub(crate) struct TreeResult {
 
 /// Loads the tree of `units` (paths of `terragrunt.hcl` files), runs the enabled Terragrunt
 /// rules, applies inline ignores, and returns the sorted findings. Paths are shown relative to
-/// the `given` command-line paths; overlaid files are read from `overlay`. `preparsed` are
-/// units parsed already (see [`super::preload`]).
+/// the `given` command-line paths; overlaid files are read from `overlay`.
 pub(crate) fn check_tree(
     units: &[PathBuf],
-    preparsed: Vec<Preparsed>,
     given: &[PathBuf],
     settings: &RuleSettings,
     max_file_bytes: u64,
@@ -36,13 +34,7 @@ pub(crate) fn check_tree(
     if units.is_empty() {
         return TreeResult::default();
     }
-    let tree = Tree::load(
-        units,
-        preparsed,
-        Displayer::new(given),
-        max_file_bytes,
-        overlay,
-    );
+    let tree = Tree::load(units, Displayer::new(given), max_file_bytes, overlay);
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     for f in tree.live_file_indexes() {
         let problems = &tree.files[f].problems;

@@ -62,8 +62,8 @@ mod tests {
     use std::path::Path;
 
     use crate::diagnostic::Severity;
-    use crate::input::neighbours::Neighbours;
     use crate::knowledge::View;
+    use crate::lint::neighbours::Neighbours;
     use crate::lint::run::{Target, run_rule, run_rules};
     use crate::lint::settings::Level;
     use crate::lint::testing::settings_of;

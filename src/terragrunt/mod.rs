@@ -12,8 +12,7 @@
 //! units is 500 nodes — exactly the work Terragrunt does. Everything is linear in that size.
 //!
 //! Loading runs in waves: the files of a wave are read and parsed in parallel, then every node
-//! whose file is parsed is resolved in parallel, which names the next wave's files. A run's
-//! units may come parsed already, while its walk went on (`lint::preload`).
+//! whose file is parsed is resolved in parallel, which names the next wave's files.
 
 pub(crate) mod graph;
 pub(crate) mod paths;
@@ -146,11 +145,9 @@ fn replaced_by_unit(unit: &File, strategy: MergeStrategy, reference: &Reference)
 
 impl Tree {
     /// Reads, parses and resolves everything `units` refer to, transitively, taking the text
-    /// of overlaid files from `overlay`. `preparsed` are units parsed already, the n-th as file
-    /// n (see `lint::preload`).
+    /// of overlaid files from `overlay`.
     pub(crate) fn load(
         units: &[PathBuf],
-        preparsed: Vec<Preparsed>,
         displayer: Displayer,
         max_file_bytes: u64,
         overlay: &Overlay,
@@ -161,11 +158,9 @@ impl Tree {
                 ..Tree::default()
             },
             by_path: HashMap::default(),
-            preparsed: HashMap::default(),
             to_parse: Vec::new(),
             to_resolve: Vec::new(),
         };
-        builder.adopt(preparsed);
         let mut seeds: Vec<PathBuf> = units.iter().map(|u| paths::absolute(u)).collect();
         seeds.sort();
         seeds.dedup();
@@ -414,41 +409,19 @@ impl Tree {
 struct Builder {
     tree: Tree,
     by_path: HashMap<PathBuf, usize>,
-    /// Files parsed before the load (see `lint::preload`), their sources recorded, by path: taken
-    /// by [`Builder::file`] instead of parsed again.
-    preparsed: HashMap<PathBuf, Loaded>,
     to_parse: Vec<usize>,
     to_resolve: Vec<usize>,
 }
 
 impl Builder {
-    /// Records the sources of files parsed before the load, in order: each was parsed as the
-    /// file the next id names.
-    fn adopt(&mut self, preparsed: Vec<Preparsed>) {
-        for Preparsed {
-            path,
-            shown,
-            read,
-            extracted,
-        } in preparsed
-        {
-            let parsed_as = FileId(self.tree.sources.len() as u32);
-            let loaded = record(&mut self.tree.sources, shown, read);
-            // Spans would name the wrong file: the tree's check reports a crash instead.
-            assert_eq!(loaded.0, parsed_as, "{}", path.display());
-            self.preparsed.insert(path, (loaded, extracted));
-        }
-    }
-
-    /// The index of the file at `path`, queued for parsing when new and not parsed already.
+    /// The index of the file at `path`, queued for parsing when new.
     fn file(&mut self, path: PathBuf) -> usize {
         if let Some(&index) = self.by_path.get(&path) {
             return index;
         }
         let index = self.tree.files.len();
         self.by_path.insert(path.clone(), index);
-        let preparsed = self.preparsed.remove(&path);
-        let mut file = TgFile {
+        self.tree.files.push(TgFile {
             path,
             id: FileId(0),
             parsed: None,
@@ -456,12 +429,8 @@ impl Builder {
             problems: Vec::new(),
             is_unit: false,
             bytes: 0,
-        };
-        match preparsed {
-            Some(loaded) => file.fill(loaded),
-            None => self.to_parse.push(index),
-        }
-        self.tree.files.push(file);
+        });
+        self.to_parse.push(index);
         index
     }
 
@@ -495,8 +464,8 @@ impl Builder {
             })
             .collect();
         for (&f, (shown, (read, extracted))) in batch.iter().zip(reads) {
-            let loaded = record(&mut self.tree.sources, shown, read);
-            self.tree.files[f].fill((loaded, extracted));
+            let (id, loaded) = record(&mut self.tree.sources, shown, read);
+            self.tree.files[f].fill(id, loaded, extracted);
         }
     }
 
@@ -545,11 +514,9 @@ impl Builder {
     }
 }
 
-/// A file's id, what reading it gave, and its references.
-type Loaded = ((FileId, LoadedSource), Extracted);
-
 impl TgFile {
-    fn fill(&mut self, ((id, loaded), extracted): Loaded) {
+    /// What reading the file as `id` gave, and its references.
+    fn fill(&mut self, id: FileId, loaded: LoadedSource, extracted: Extracted) {
         self.id = id;
         self.bytes = loaded.bytes;
         self.parsed = loaded.parsed;
@@ -558,24 +525,9 @@ impl TgFile {
     }
 }
 
-/// A file read and parsed before the tree's load, and its references.
-pub(crate) struct Preparsed {
-    /// Absolute and lexically clean, as the tree names its files.
-    pub(crate) path: PathBuf,
-    /// As the tree's [`Displayer`] shows it.
-    pub(crate) shown: PathBuf,
-    pub(crate) read: Read,
-    pub(crate) extracted: Extracted,
-}
-
 /// Reads and parses the file at `path` (absolute and clean) as file `id`, and extracts its
 /// references.
-pub(crate) fn load_file(
-    path: &Path,
-    id: FileId,
-    max_bytes: u64,
-    overlay: &Overlay,
-) -> (Read, Extracted) {
+fn load_file(path: &Path, id: FileId, max_bytes: u64, overlay: &Overlay) -> (Read, Extracted) {
     let read = read_and_parse(path, id, terragrunt_syntax(path), max_bytes, overlay);
     let extracted = match &read {
         Read::Parsed {

@@ -445,7 +445,7 @@ impl<'a> Server<'a> {
                     let found = discover(&given, &excludes, true);
                     let (settings, max) = (&options.settings, options.max_file_bytes);
                     let (units, overlay) = (&found.terragrunt, &options.overlay);
-                    let tree = check_tree(units, Vec::new(), &given, settings, max, overlay);
+                    let tree = check_tree(units, &given, settings, max, overlay);
                     Checked {
                         findings: tree.diagnostics,
                         ..Checked::default()

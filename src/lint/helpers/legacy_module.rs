@@ -7,10 +7,10 @@
 //! Judged for local sources, whose files we can read (as `module_local_source_missing`
 //! resolves them); the files of a registry or remote module are not at hand.
 
-use crate::input::neighbours::LegacyModule;
 use crate::knowledge::View;
 use crate::knowledge::module_source::{self, SourceKind};
 use crate::knowledge::releases::Release;
+use crate::lint::neighbours::LegacyModule;
 use crate::module::merge::{Address, MergedBody};
 use crate::source::Span;
 use crate::syntax::ExprKind;

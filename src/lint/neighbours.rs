@@ -5,12 +5,16 @@
 //! is then parsed once for all its callers rather than once per caller.
 //!
 //! A called module is most often a directory of the run too, whose own check parses the same
-//! files. So that they are parsed once in all, a caller that reaches a module before the
-//! module's turn has it checked there and then ([`CheckAhead`]), and that check publishes its
-//! files' summaries. So does the check of a directory with module directories below it (the
-//! examples and tests that call it come after it), and, once a directory of the run has called
-//! a local module, every check until [`PUBLISHED_FILES`] are published: publishing every file's
-//! summary cost 40 MB over 20,000 directories, whether anybody called them or not.
+//! files, and which the run most often checks before its callers (see `input::discover::Walk`
+//! and `lint::check`). That check publishes its files' summaries when the run has module
+//! directories below it (the examples and tests that call it); and, until [`PUBLISHED_FILES`]
+//! are published, when it is a nested module (in a `modules` directory), or once a check of the
+//! run has asked for a summary: every file's summary, whether anybody calls it or not, would
+//! cost memory for the whole run. A caller checked before the module it calls parses the
+//! module's files itself, and shares their summaries in turn.
+//!
+//! This is part of the engine, not of `input`: a summary is read from the files each tool
+//! loads, which `module::views` decides.
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashSet;
@@ -21,8 +25,6 @@ use std::sync::LazyLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use rayon::prelude::*;
-
 use crate::knowledge::View;
 use crate::knowledge::files::ConfigName;
 use crate::knowledge::module_source::{self, SourceKind};
@@ -30,9 +32,9 @@ use crate::module::views::view_files;
 use crate::source::{FileId, Syntax};
 use crate::syntax::{Body, File};
 
-use super::listing::config_files;
-use super::overlay::Overlay;
-use super::read::{Read, read_and_parse};
+use crate::input::listing::config_files;
+use crate::input::overlay::Overlay;
+use crate::input::read::{Read, read_and_parse};
 
 /// What a local module directory holds, as far as rules need it.
 #[derive(Debug)]
@@ -59,9 +61,8 @@ type Summaries = foldhash::HashMap<(OsString, View), Option<Arc<Summary>>>;
 type FileSummaries = foldhash::HashMap<OsString, Option<Arc<Summary>>>;
 
 /// How many files' summaries checks publish for the callers that may come, at most, besides
-/// those of the directories that are called or have module directories below them: about
-/// 1 MB. (A chain of 4,000 directories, each calling the one before, peaked 2.3 MB higher
-/// with 10,000.)
+/// those of the directories that have module directories below them: a bound on what the run
+/// holds for callers that may never come.
 const PUBLISHED_FILES: usize = 4_096;
 
 /// The file summaries of one run, shared by its directories' checks. Made per run (a run reads
@@ -71,42 +72,19 @@ const PUBLISHED_FILES: usize = 4_096;
 #[derive(Debug, Default)]
 pub(crate) struct SharedSummaries {
     files: Mutex<FileSummaries>,
-    /// Set when a check first meets a call of a local module: from then on, checks publish
-    /// their own files' summaries (within [`PUBLISHED_FILES`]). A run that calls no local
-    /// module (most monorepos of root modules) pays nothing for them.
+    /// Set when a check first asks for a local module's summary: the run calls local modules,
+    /// and from then on checks publish their own files' summaries (within [`PUBLISHED_FILES`]).
     wanted: AtomicBool,
     /// Files whose summaries were published.
     published: AtomicUsize,
-    /// Checks a directory of the run before its turn, when a caller reaches it first.
-    ahead: Option<Arc<dyn CheckAhead>>,
     /// Files parsed for their summary alone, apart from their own directory's check.
     parsed_apart: AtomicUsize,
 }
 
-/// The run's side of [`SharedSummaries`]: checks one of the run's module directories when a
-/// caller needs it before its turn.
-pub(crate) trait CheckAhead: std::fmt::Debug + Send + Sync {
-    /// Checks `dir`, whose canonical path is `canonical`, now, if it is a module directory of
-    /// the run that no thread has started; the check publishes its files' summaries in
-    /// `shared`. A directory another thread is checking is not waited for (two checks could
-    /// each wait for the other): its caller parses what it needs itself.
-    fn check_ahead(&self, dir: &Path, canonical: &Path, shared: &Arc<SharedSummaries>);
-}
-
 impl SharedSummaries {
-    /// The summaries of a run whose directories `ahead` checks before their turn when a caller
-    /// needs them first.
-    pub(crate) fn with_ahead(ahead: Arc<dyn CheckAhead>) -> SharedSummaries {
-        SharedSummaries {
-            ahead: Some(ahead),
-            ..SharedSummaries::default()
-        }
-    }
-
-    /// Whether a directory's check should publish its files' summaries in case a directory
-    /// checked later calls it: the run has asked for summaries, and there is room for more.
+    /// Whether a check of the run has asked for a local module's summary.
     pub(crate) fn wanted(&self) -> bool {
-        self.wanted.load(Ordering::Relaxed) && self.has_room()
+        self.wanted.load(Ordering::Relaxed)
     }
 
     /// Whether fewer than [`PUBLISHED_FILES`] summaries are published: room for those of a
@@ -138,11 +116,6 @@ impl SharedSummaries {
         for (path, summary) in summaries {
             files.entry(path).or_insert(summary);
         }
-    }
-
-    fn contains(&self, path: &Path) -> bool {
-        let files = self.files.lock().unwrap_or_else(PoisonError::into_inner);
-        files.contains_key(path.as_os_str())
     }
 
     fn get(&self, path: &Path) -> Option<Option<Arc<Summary>>> {
@@ -290,32 +263,6 @@ impl Neighbours {
         Some((path, is_dir))
     }
 
-    /// Has the modules at `dirs` that are directories of the run whose turn has not come
-    /// checked now (see [`CheckAhead`]), so that their files' summaries are ready for this
-    /// check. They are checked in parallel: one thread checking a caller's modules one after the
-    /// other could keep the others waiting at the end of a run.
-    pub(crate) fn check_ahead(&self, dirs: impl IntoIterator<Item = PathBuf>) {
-        let shared = &self.file_summaries;
-        let Some(ahead) = &shared.ahead else {
-            return;
-        };
-        let mut dirs = dirs.into_iter().peekable();
-        if dirs.peek().is_none() {
-            return;
-        }
-        // This run calls local modules: from now on, checks publish their summaries.
-        shared.wanted.store(true, Ordering::Relaxed);
-        let waiting: Vec<(PathBuf, PathBuf)> = dirs
-            .filter_map(|dir| {
-                let module = self.module(&dir);
-                let canonical = module.canonical.clone()?;
-                let first = canonical.join(&module.files.first()?.name);
-                (!shared.contains(&first)).then_some((dir, canonical))
-            })
-            .collect();
-        (waiting.par_iter()).for_each(|(dir, canonical)| ahead.check_ahead(dir, canonical, shared));
-    }
-
     /// Whether `view`'s tool loads at least one file of the module at `dir`.
     pub(crate) fn has_configuration(&self, dir: &Path, view: View) -> bool {
         let module = self.module(dir);
@@ -379,7 +326,7 @@ impl Neighbours {
         if let Some(found) = self.summaries.borrow().get(&key) {
             return found.clone();
         }
-        self.check_ahead([dir.to_path_buf()]);
+        (self.file_summaries.wanted).store(true, Ordering::Relaxed);
         let module = self.module(dir);
         let found = if module.files.is_empty() {
             None
@@ -534,18 +481,6 @@ fn configures(body: &Body) -> bool {
 mod tests {
     use super::*;
 
-    /// A run's side that checks nothing, and counts what it is asked.
-    #[derive(Debug, Default)]
-    struct Counting(AtomicUsize);
-
-    impl CheckAhead for Counting {
-        fn check_ahead(&self, _: &Path, _: &Path, _: &Arc<SharedSummaries>) {
-            self.0.fetch_add(1, Ordering::Relaxed);
-        }
-    }
-
-    /// Checks publish summaries only once a directory of the run has called a local module:
-    /// publishing them for a run without such calls would cost memory for nothing.
     /// A module directory resolved from the checked directory's canonical path is what
     /// `canonicalize` gives, through symlinks (a symlink then `..` is the symlink's target's
     /// parent), `.` and `..`, and nothing for a missing path or one below a file.
@@ -601,30 +536,43 @@ mod tests {
         }
     }
 
+    /// A file is parsed once for all the checks of a run that ask for it, and not at all when
+    /// its own directory's check published it. Asking makes the run want summaries.
     #[test]
-    fn summaries_are_wanted_once_a_local_module_is_called() {
+    fn each_file_is_parsed_once_for_its_callers() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let module = dir.path().join("m");
-        std::fs::create_dir(&module).expect("mkdir");
-        std::fs::write(module.join("main.tf"), "variable \"a\" {}\n").expect("write");
-        let counting = Arc::new(Counting::default());
-        let shared = Arc::new(SharedSummaries::with_ahead(Arc::clone(&counting) as _));
-        let neighbours = Neighbours::new(1024).with_shared(Arc::clone(&shared));
-
-        neighbours.check_ahead([]);
+        let write = |module: &str, text: &str| {
+            let module = dir.path().join(module);
+            std::fs::create_dir(&module).expect("mkdir");
+            std::fs::write(module.join("main.tf"), text).expect("write");
+            module
+        };
+        let called = write("called", "variable \"a\" {}\n");
+        let published = write("published", "variable \"b\" {}\n");
+        let shared = Arc::new(SharedSummaries::default());
+        let caller = || Neighbours::new(1024).with_shared(Arc::clone(&shared));
         assert!(!shared.wanted());
-        assert_eq!(counting.0.load(Ordering::Relaxed), 0);
 
-        neighbours.check_ahead([module.clone(), dir.path().join("missing")]);
+        let variables = |neighbours: &Neighbours, module: &Path| {
+            let found = neighbours.variables(module, View::Terraform);
+            found.map(|names| names.to_vec())
+        };
+        assert_eq!(variables(&caller(), &called), Some(vec!["a".to_string()]));
         assert!(shared.wanted());
-        assert_eq!(counting.0.load(Ordering::Relaxed), 1);
+        assert_eq!(shared.parsed_apart(), 1);
+        // Another directory's check that calls the same module reads what the first parsed.
+        assert_eq!(variables(&caller(), &called), Some(vec!["a".to_string()]));
+        assert_eq!(shared.parsed_apart(), 1);
 
-        // Once its summaries are published, the module is not asked for again.
-        let parsed = crate::syntax::parse(FileId(0), Syntax::Native, "variable \"a\" {}\n");
+        // A module whose own check published its summaries is not parsed for its callers
+        // (what its check read is not what the disk holds now).
+        let text = "variable \"as_checked\" {}\n";
+        let parsed = crate::syntax::parse(FileId(0), Syntax::Native, text);
         let file = parsed.file.expect("parses");
-        let canonical = module.canonicalize().expect("canonical");
+        let canonical = published.canonicalize().expect("canonical");
         shared.publish(&canonical, [("main.tf", Some(&file))]);
-        neighbours.check_ahead([module]);
-        assert_eq!(counting.0.load(Ordering::Relaxed), 1);
+        let expected = Some(vec!["as_checked".to_string()]);
+        assert_eq!(variables(&caller(), &published), expected);
+        assert_eq!(shared.parsed_apart(), 1);
     }
 }
