@@ -1,11 +1,13 @@
 //! tflint-merge: lints Terraform and OpenTofu module directories as the tools really load them,
 //! with override files merged in.
 //!
-//! The pipeline has one module per stage, each depending only on the ones before it:
-//! `input` (discover, read) → `syntax` (parse) → `module` (views, merge, print) → `lint` (the
-//! engine: registry, contexts, the one rule loop) → `rules` (one file per rule) → `report`
-//! (every output format). `knowledge` holds what the tools accept, `types` Terraform's type
-//! system, `terragrunt` the Terragrunt reference graph, and `cli` the command line.
+//! One module per stage, each depending only on the ones before it (CONTRIBUTING.md's list,
+//! which `tests/architecture.rs` checks): `source` (files and spans) → `diagnostic` (findings,
+//! ids) → `knowledge` (what the tools accept) → `syntax` (parse) → `types` (Terraform's type
+//! system) → `input` (walk, read) → `terragrunt` (the reference graph) → `module` (views,
+//! merge, print) → `lint` (the engine: registry, contexts, the one rule loop, the run) →
+//! `rules` (one file per finding id) → `report` (every output format) → `cli` (the command
+//! line), and this file last.
 //!
 //! The library API below is what the command line and the tests use: check a directory, read
 //! its findings and effective module, print that module, and list the finding ids.
@@ -43,11 +45,7 @@ pub mod effective {
     pub use crate::source::{FileId, SourceFile, SourceFiles, Span};
 }
 
-/// The project's home page.
-pub const PROJECT_URL: &str = "https://github.com/tflint-merge/tflint-merge";
-
-/// Where rule documentation lives; every diagnostic links to `<base>/<rule_id>.md`.
-pub const RULES_DOC_BASE: &str = "https://github.com/tflint-merge/tflint-merge/blob/main/rules";
+pub use diagnostic::{PROJECT_URL, RULES_DOC_BASE};
 
 /// Runs the command line (`std::env::args`); returns the exit code.
 pub fn run_cli() -> i32 {

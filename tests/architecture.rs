@@ -1,10 +1,10 @@
-//! The crate's shape, checked: the top-level modules under `src/` form no cycle, files are read
-//! in one place, rules run in one loop, finding ids are made in one place, and every finding id
-//! is a rule file named by its id. Each check reads
-//! the source as text (comments skipped), so a change that breaks the shape fails here with the
-//! file and line to look at.
+//! The crate's shape, checked: every top-level module under `src/` (`lib` included) depends only
+//! on the stages CONTRIBUTING.md lists before it, files are read in one place, rules run in one
+//! loop, finding ids are made in one place, and every finding id is a rule file named by its id.
+//! Each check reads the source as text (comments skipped), so a change that breaks the shape
+//! fails here with the file and line to look at.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn src() -> PathBuf {
@@ -66,66 +66,90 @@ fn crate_paths(line: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The stages in the order CONTRIBUTING.md's "The layout of the crate" lists them (each
+/// `- **`name`**` item), then `lib` (the public API, above every stage) and `main`.
+fn stage_order() -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("CONTRIBUTING.md");
+    let text = std::fs::read_to_string(&path).expect("read CONTRIBUTING.md");
+    let layout = text
+        .split("## The layout of the crate")
+        .nth(1)
+        .expect("CONTRIBUTING.md has \"## The layout of the crate\"");
+    let layout = layout.split("\n## ").next().unwrap_or(layout);
+    let mut order: Vec<String> = layout
+        .lines()
+        .filter_map(|line| line.strip_prefix("- **`"))
+        .filter_map(|rest| rest.split_once("`**"))
+        .map(|(name, _)| name.to_string())
+        .collect();
+    order.extend(["lib".to_string(), "main".to_string()]);
+    order
+}
+
+/// What a `crate::NAME` path on a line of `src/` names: the top-level module `NAME`, or `lib`
+/// for an item of `src/lib.rs` itself (`crate::check_directory`).
+fn named_modules<'a>(line: &'a str, modules: &BTreeSet<String>) -> Vec<&'a str> {
+    crate_paths(line)
+        .into_iter()
+        .filter(|name| !name.is_empty())
+        .map(|name| if modules.contains(name) { name } else { "lib" })
+        .collect()
+}
+
 #[test]
-fn top_level_modules_form_no_cycle() {
-    let mut edges: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+fn stages_depend_only_on_earlier_ones() {
+    let order = stage_order();
     let modules: BTreeSet<String> = code()
         .iter()
         .map(|(file, _)| module_of(file).to_string())
-        .filter(|m| m != "lib" && m != "main")
         .collect();
+    for module in &modules {
+        assert!(
+            order.contains(module),
+            "src/{module} is not in CONTRIBUTING.md's list of stages ({order:?})"
+        );
+    }
+    let rank = |m: &str| order.iter().position(|o| o == m).expect("a listed stage");
+    let mut wrong = Vec::new();
     for (file, lines) in code() {
-        let from = module_of(&file).to_string();
-        if !modules.contains(&from) {
-            continue;
-        }
+        let from = module_of(&file);
         for (number, line) in &lines {
-            for to in crate_paths(line) {
-                if to != from && modules.contains(to) {
-                    edges
-                        .entry(from.clone())
-                        .or_default()
-                        .entry(to.to_string())
-                        .or_insert_with(|| format!("src/{file}:{number}"));
+            for to in named_modules(line, &modules) {
+                if to != from && rank(to) > rank(from) {
+                    wrong.push(format!(
+                        "src/{file}:{number}: {from} -> {to}: {}",
+                        line.trim()
+                    ));
                 }
             }
         }
     }
-    // Depth-first search for a back edge; report the cycle with where each step is written.
-    fn visit(
-        node: &str,
-        edges: &BTreeMap<String, BTreeMap<String, String>>,
-        path: &mut Vec<String>,
-        done: &mut BTreeSet<String>,
-    ) -> Option<Vec<String>> {
-        if let Some(start) = path.iter().position(|n| n == node) {
-            let mut cycle = path[start..].to_vec();
-            cycle.push(node.to_string());
-            return Some(cycle);
-        }
-        if done.contains(node) {
-            return None;
-        }
-        path.push(node.to_string());
-        for next in edges.get(node).into_iter().flat_map(|m| m.keys()) {
-            if let Some(cycle) = visit(next, edges, path, done) {
-                return Some(cycle);
-            }
-        }
-        path.pop();
-        done.insert(node.to_string());
-        None
-    }
-    let mut done = BTreeSet::new();
-    for module in &modules {
-        if let Some(cycle) = visit(module, &edges, &mut Vec::new(), &mut done) {
-            let steps: Vec<String> = cycle
-                .windows(2)
-                .map(|w| format!("{} -> {} ({})", w[0], w[1], edges[&w[0]][&w[1]]))
-                .collect();
-            panic!("module cycle:\n  {}", steps.join("\n  "));
-        }
-    }
+    assert!(
+        wrong.is_empty(),
+        "a stage depends on a later one (the order is CONTRIBUTING.md's, {order:?}):\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn input_never_calls_the_engine() {
+    // The walk and the reader hand what they find forward; the engine pulls it. Named on its
+    // own so that the failure says which promise broke.
+    let found: Vec<String> = code()
+        .into_iter()
+        .filter(|(file, _)| file.starts_with("input/"))
+        .flat_map(|(file, lines)| {
+            lines
+                .into_iter()
+                .filter(|(_, line)| line.contains("crate::lint") || line.contains("crate::rules"))
+                .map(move |(number, line)| format!("src/{file}:{number}: {}", line.trim()))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "input calls into the engine:\n{}",
+        found.join("\n")
+    );
 }
 
 /// Lines of files outside `allowed` that contain one of `needles`, as `src/FILE:LINE`.

@@ -15,6 +15,12 @@ pub use id::FindingId;
 pub(crate) use id::TEST_ID;
 pub(crate) use id::finding_id;
 
+/// The project's home page.
+pub const PROJECT_URL: &str = "https://github.com/tflint-merge/tflint-merge";
+
+/// Where rule documentation lives; every diagnostic links to `<base>/<rule_id>.md`.
+pub const RULES_DOC_BASE: &str = "https://github.com/tflint-merge/tflint-merge/blob/main/rules";
+
 /// How serious a finding is. Ordered: `Notice < Warning < Error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -213,7 +219,7 @@ impl Diagnostic {
 
     /// Link to the rule's documentation.
     pub fn doc_link(&self) -> String {
-        format!("{}/{}.md", crate::RULES_DOC_BASE, self.rule)
+        format!("{}/{}.md", RULES_DOC_BASE, self.rule)
     }
 
     /// 1-based (line, column) of the primary location, (0, 0) when there is none.

@@ -389,8 +389,7 @@ mod tests {
             for (path, content) in &files {
                 std::fs::write(path, content).expect("write");
             }
-            let report =
-                crate::check_directory(dir.path(), crate::ViewSelection::Both, &[]).expect("check");
+            let report = crate::rules::check_with_defaults(dir.path());
             assert!(!report.diagnostics.is_empty(), "case {case}");
             check_every_format(&format!("run {case}"), &report.diagnostics, &[]);
         }

@@ -140,7 +140,7 @@ pub(crate) fn render(
                 "name": meta.id,
                 "shortDescription": { "text": meta.summary },
                 "fullDescription": { "text": doc_description(meta.doc()) },
-                "helpUri": format!("{}/{}.md", crate::RULES_DOC_BASE, meta.id),
+                "helpUri": format!("{}/{}.md", crate::diagnostic::RULES_DOC_BASE, meta.id),
                 "help": { "text": meta.doc(), "markdown": meta.doc() },
                 "defaultConfiguration": { "level": level(meta.severity), "enabled": meta.enabled_by_default },
             })
@@ -186,7 +186,7 @@ pub(crate) fn render(
                 "name": "tflint-merge",
                 "version": env!("CARGO_PKG_VERSION"),
                 "semanticVersion": env!("CARGO_PKG_VERSION"),
-                "informationUri": crate::PROJECT_URL,
+                "informationUri": crate::diagnostic::PROJECT_URL,
                 "rules": rule_entries,
             } },
             "columnKind": "unicodeCodePoints",

@@ -164,3 +164,14 @@ pub(crate) fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY.get_or_init(|| Registry::new(RULES))
 }
+
+/// Checks `dir` in both views with every rule at its default: for the tests of the stages after
+/// the rules (formats, the language server) that need the findings of a real run.
+#[cfg(test)]
+pub(crate) fn check_with_defaults(
+    dir: &std::path::Path,
+) -> crate::lint::directory::DirectoryResult {
+    use crate::lint::directory::{Options, ViewSelection, check_directory};
+    let settings = crate::lint::RuleSettings::defaults(registry());
+    check_directory(dir, &Options::new(ViewSelection::Both, settings))
+}

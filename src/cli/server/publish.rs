@@ -217,8 +217,7 @@ mod tests {
         for (name, content) in files {
             let dir = tempfile::tempdir().expect("tempdir");
             std::fs::write(dir.path().join(name), content).expect("write");
-            let report =
-                crate::check_directory(dir.path(), ViewSelection::Both, &[]).expect("check");
+            let report = crate::rules::check_with_defaults(dir.path());
             let fallback = dir.path().join(name);
             let selection = ViewSelection::Both;
             published.extend(by_file(
