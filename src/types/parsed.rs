@@ -1,7 +1,7 @@
 //! Each `type` argument of a directory parsed once. Both views' merges decode every variable
 //! (Terraform's and OpenTofu's loaders both parse its type), and the `type_constraint` check
-//! reads every `type` of each view again: four parses of the same expression, 4% of a lint
-//! run's instructions.
+//! reads every `type` of each view again: without this cache, four parses of the same
+//! expression.
 
 use std::cell::RefCell;
 use std::rc::Rc;
