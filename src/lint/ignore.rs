@@ -276,7 +276,7 @@ fn apply(
 type FileKey = *const SourceFile;
 
 /// The directives that apply to each line of each file, so that finding the ones that apply to
-/// a finding does not look at every directive (40k findings under 40k ignores stay linear).
+/// a finding does not look at every directive (many findings under many ignores stay linear).
 struct DirectiveIndex {
     /// Indices of line directives by (file, line they apply to): their own line and the next.
     by_line: HashMap<(FileKey, usize), Vec<usize>>,

@@ -121,8 +121,8 @@ impl Targets {
             };
         }
         // Which constraints a release reads depends only on whether it reads those of `.tofu`
-        // files alone: each list is gathered and parsed once, not for every known release
-        // three times over (2% of a lint run's CPU).
+        // files alone: each list is gathered and parsed once, not three times over for every
+        // known release.
         let admitted_sets = |tofu_only: bool| -> Vec<VersionSet> {
             let constraints = constraints_read(view, tofu_only, primary, overrides);
             constraints.into_iter().map(admitted).collect()

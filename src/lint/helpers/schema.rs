@@ -102,8 +102,8 @@ fn top_level_body(kind: &str) -> Option<Body> {
 
 /// The constructs of the view's files that the tables describe or that a closed body holds
 /// and that some targeted release refuses or ignores, with the releases that refuse it. Judged
-/// once per view: both the load errors here and `feature_newer_than_target` read them (judging
-/// twice was 3% of a lint run's CPU).
+/// once per view and kept: both the load errors here and `feature_newer_than_target` read
+/// them.
 pub(crate) fn judgements<'c>(ctx: &'c Context) -> &'c [Judgement] {
     ctx.judgements.get_or_init(|| judge_all(ctx))
 }
@@ -284,8 +284,8 @@ fn judge_call(
     }
 }
 
-/// `name` split at its first `::`, as `split_once("::")` does: a search for a two-byte
-/// pattern sets up a substring searcher each time (0.4% of a run, once per call judged).
+/// `name` split at its first `::`, as `split_once("::")` does, without the substring searcher
+/// that `split_once` sets up for a two-byte pattern on every call judged.
 fn split_namespace(name: &str) -> Option<(&str, &str)> {
     let (at, _) = (name.match_indices(':')).find(|&(at, _)| name[at + 1..].starts_with(':'))?;
     Some((&name[..at], &name[at + 2..]))
