@@ -516,10 +516,9 @@ pub(crate) fn experimental(view: View, release: Release, place: Place, name: &st
 }
 
 /// The rows by place and name (the first row of a construct, as a scan of the table finds it),
-/// and the base functions. Every construct of every file is looked up once per targeted release
-/// (up to 16 of them): a scan of the ~170 rows and ~120 base functions made these look-ups 12%
-/// of a lint run's CPU on a generated monorepo. The keys are the tables' own names, so a fast
-/// hasher is safe.
+/// and the base functions. Every construct of every file is looked up once per targeted release,
+/// so a look-up is a hash rather than a scan of the whole table. The keys are the tables' own
+/// names, so a fast hasher is safe.
 struct Index {
     rows: foldhash::HashMap<(Place, &'static str), &'static Feature>,
     base_functions: foldhash::HashSet<&'static str>,
