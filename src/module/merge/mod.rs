@@ -74,8 +74,8 @@ pub(crate) fn merge(
         required_providers_blocks: Vec::new(),
         variable_defaults: foldhash::HashMap::default(),
     };
-    // Most top-level blocks of the primary files are objects: sized once rather than grown
-    // (re-hashing the index as it grew was 1% of a run).
+    // Most top-level blocks of the primary files are objects: sized once rather than grown, so
+    // the index is not re-hashed as it grows.
     let blocks = primary.iter().map(|f| f.file.body.blocks.len()).sum();
     merger.module.index.reserve(blocks);
     merger.module.objects.reserve(blocks);
