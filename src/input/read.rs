@@ -16,7 +16,7 @@ use crate::source::{FileId, SourceFile, SourceFiles, Span, Syntax, display_path}
 use crate::syntax::{self, File, Parsed};
 
 /// Files larger than this are reported and not parsed, by default. Parsing native syntax takes
-/// about 80 bytes of memory per byte of input, so a 16 MiB file needs over 1 GiB.
+/// many times a file's size in memory, so one much larger could exhaust a small machine's.
 pub(crate) const DEFAULT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Bytes in a MiB, as sizes are shown.
@@ -159,8 +159,8 @@ pub(crate) fn current_text(path: &Path, max_bytes: u64) -> Result<String, String
 /// `max_bytes`. Never reads more than `max_bytes + 1` bytes, whatever the metadata says: a file
 /// may grow while it is read.
 pub(crate) fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>, ReadFailure> {
-    // Opened without a look at the path first (a `stat` per file, with its path look-up in the
-    // kernel, was a measurable part of a run), then judged by what was opened, before a byte
+    // Opened without a look at the path first (a `stat` per file would look its path up in the
+    // kernel a second time), then judged by what was opened, before a byte
     // is read. A path that cannot be opened is looked at for why: a socket cannot be opened.
     let file = match open_for_reading(path) {
         Ok(file) => file,
