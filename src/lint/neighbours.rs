@@ -221,7 +221,7 @@ impl Neighbours {
     /// it does not exist. A directory a call names lies below the checked one as written (the
     /// source joined to it), and is resolved from the checked one's canonical path with a
     /// look-up per name of the source: `canonicalize` looks up every component of the whole
-    /// path, and the working directory (a third of a run's system calls).
+    /// path, and the working directory, on every call.
     fn resolve(&self, dir: &Path) -> Option<(PathBuf, bool)> {
         let whole = || {
             let canonical = dir.canonicalize().ok()?;
