@@ -3,7 +3,8 @@
 //! client's messages. Every change bumps the scope's generation: a queued check whose
 //! generation is no longer current is dropped before it starts, and the result of one that
 //! was already running when a newer edit came is dropped when it arrives. (Cancelling a
-//! running check would need cancellation points in every stage; checks take milliseconds.)
+//! running check would need cancellation points in every stage; a check is short, so it is
+//! let finish and its stale result dropped.)
 
 use std::collections::HashMap;
 use std::hash::Hash;
