@@ -14,7 +14,7 @@
 #                10 seconds: a busy machine's bursts then move its medians less. The runs
 #                alternate floor and lint, -j 1 and -j N, so a busy machine slows all alike.
 #   --trees DIR  keep the generated trees in DIR and reuse them in later runs (the 20,000-
-#                directory monorepo is 750 MB and takes a minute to write); default: a temporary
+#                directory monorepo is large and slow to write); default: a temporary
 #                directory, removed at the end
 #   --bin PATH   measure this tflint-merge binary instead of building the checkout's (to compare
 #                two builds on the same trees)

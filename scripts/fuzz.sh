@@ -35,8 +35,8 @@ artifacts=fuzz/artifacts/$target
 mkdir -p "$artifacts"
 before=$(ls "$artifacts")
 status=0
-# No sanitizer: the crate has no unsafe code, and AddressSanitizer made the directory target
-# several times slower. The directory target gets small inputs (four files of a few KB are
+# No sanitizer: the crate has no unsafe code, and AddressSanitizer slows every run down. The
+# directory target gets small inputs (four files of a few KB are
 # plenty to combine every feature), so that it runs often enough to matter.
 max_len=()
 [ "$target" = directory ] && max_len=(-max_len=16384)
