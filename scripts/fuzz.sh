@@ -36,8 +36,8 @@ mkdir -p "$artifacts"
 before=$(ls "$artifacts")
 status=0
 # No sanitizer: the crate has no unsafe code, and AddressSanitizer slows every run down. The
-# directory target gets small inputs (four files of a few KB are
-# plenty to combine every feature), so that it runs often enough to matter.
+# directory target gets small inputs (four files of a few KB are plenty to combine every
+# feature), so that it runs often enough to matter.
 max_len=()
 [ "$target" = directory ] && max_len=(-max_len=16384)
 cargo +nightly fuzz run --sanitizer none "$target" "$corpus" -- \
