@@ -336,8 +336,8 @@ impl Batches {
 /// it.
 pub(crate) fn whole(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     diagnostic::excerpt_files(&mut diagnostics);
-    // Kept until the run ends: without the room a growing vector leaves (a finding is about 300
-    // bytes, and a vector of one has room for four).
+    // Kept until the run ends: without the room a growing vector leaves (a finding is a large
+    // struct, and a vector of one has room for four).
     diagnostics.shrink_to_fit();
     diagnostics
 }
