@@ -3,7 +3,7 @@
 //!
 //! Timings on a shared machine are noisy, so each size is timed as the best of a few runs and
 //! the bound is generous: a linear path gives a ratio of about 10 (less, with fixed costs), a
-//! quadratic one about 100. The sizes keep every run well under a second.
+//! quadratic one about 100. The sizes are kept small so that the suite stays quick.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
