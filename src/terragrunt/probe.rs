@@ -3,8 +3,8 @@
 //! The units of a tree share their parent folders, and each unit asks them the same questions:
 //! `find_in_parent_folders("root.hcl")` tests every folder above it, `get_repo_root()` every
 //! folder for `.git`, the stack-template check every folder for `terragrunt.stack.hcl`. Asked of
-//! the kernel each time, that was 28 `stat` calls a unit in a generated 10,000-unit tree, and
-//! the path look-ups behind them the largest share of its run time.
+//! the kernel each time, every unit would repeat the same `stat` calls on the same folders, each
+//! with a look-up of its whole path.
 //!
 //! A probe is one rayon job's (`map_init`): no lock, and nothing outlives the wave it serves,
 //! so a later run (the language server's, after an edit) asks the file system again.
