@@ -995,7 +995,7 @@ fn graph(args: GraphArgs) -> i32 {
         &found.terragrunt,
         terragrunt::paths::Displayer::new(&given),
         DEFAULT_MAX_FILE_BYTES,
-        &Overlay::default(),
+        &Overlay::default().within(Some(scope)),
     );
     // Files that could not be read or parsed are in the graph without their references: say
     // so on stderr, and in the exit status, as `merged` does for a module it cannot build.
