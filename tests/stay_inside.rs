@@ -200,3 +200,16 @@ fn the_language_server_reads_nothing_outside_the_workspace() {
     assert!(text.contains("outside the checked paths"), "{text}");
     client.shut_down();
 }
+
+/// A committed config file linked to the environment is not read (its parse error quoted it).
+#[test]
+fn a_config_file_linked_to_the_environment_is_not_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(&dir.path().join("m/main.tf"), "variable \"a\" {}\n");
+    symlink("/proc/self/environ", dir.path().join(".tflint-merge.yaml")).expect("symlink");
+    let output = tflint_merge(dir.path(), &["m"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(!stderr.contains(SECRET), "{stderr}");
+    assert!(stderr.contains("outside the checked paths"), "{stderr}");
+}
