@@ -4,6 +4,8 @@
 //! read, in every output format, in `merged`, `graph` and the language server.
 //! `--follow-links` walks links out (never into `/proc`), `--allow-outside` reads elsewhere.
 
+// Shared with tests/server.rs, which uses the whole client; this file needs only part of it.
+#[allow(dead_code)]
 mod lsp_client;
 
 use std::os::unix::fs::symlink;
@@ -54,8 +56,14 @@ fn every_format(dir: &Path, args: &[&str]) -> Vec<(String, String)> {
 /// Panics when an output holds `leaked`, or does not hold `expected`.
 fn assert_every_format(dir: &Path, args: &[&str], leaked: &str, expected: &str) {
     for (format, text) in every_format(dir, args) {
-        assert!(!text.contains(leaked), "{format}: {leaked:?} leaked:\n{text}");
-        assert!(text.contains(expected), "{format}: no {expected:?}:\n{text}");
+        assert!(
+            !text.contains(leaked),
+            "{format}: {leaked:?} leaked:\n{text}"
+        );
+        assert!(
+            text.contains(expected),
+            "{format}: no {expected:?}:\n{text}"
+        );
     }
 }
 
@@ -144,7 +152,10 @@ fn directory_links_out_are_noted_once_and_not_walked() {
 
 #[test]
 fn follow_links_walks_out_but_never_into_proc() {
-    let links: [(&str, &Path); 2] = [("proc", Path::new("/proc")), ("elsewhere", Path::new("mod"))];
+    let links: [(&str, &Path); 2] = [
+        ("proc", Path::new("/proc")),
+        ("elsewhere", Path::new("mod")),
+    ];
     let (root, _outside) = module_with_links(&links);
     let started = Instant::now();
     let output = tflint_merge(root.path(), &["--format", "json", "--follow-links", "."]);
@@ -152,7 +163,10 @@ fn follow_links_walks_out_but_never_into_proc() {
     assert!(took < Duration::from_secs(10), "took {took:?}");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stdout.contains("m/elsewhere/broken.tf"), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("m/elsewhere/broken.tf"),
+        "{stdout}\n{stderr}"
+    );
     assert!(!stdout.contains("m/proc"), "{stdout}");
     assert_eq!(stderr.matches("notice: m/proc: a link to /proc").count(), 1);
     assert_eq!(stderr.matches("notice:").count(), 1, "{stderr}");
@@ -187,7 +201,10 @@ fn the_language_server_reads_nothing_outside_the_workspace() {
     let workspace = tempfile::tempdir().expect("tempdir");
     let outside = tempfile::tempdir().expect("tempdir");
     let root = workspace.path().canonicalize().expect("canonical");
-    write(&outside.path().join("secret.tf"), "SECRET_TOKEN=hunter2 {\n");
+    write(
+        &outside.path().join("secret.tf"),
+        "SECRET_TOKEN=hunter2 {\n",
+    );
     let main = "variable \"a\" {}\n";
     write(&root.join("main.tf"), main);
     symlink(outside.path().join("secret.tf"), root.join("env.tf")).expect("symlink");

@@ -12,8 +12,8 @@ mod server;
 use crate::diagnostic::{Diagnostic, Finding, Severity, Views, escape};
 use crate::input::discover;
 use crate::input::overlay::Overlay;
-use crate::input::scope::{Scope as ReadScope, ScopeFlags};
 use crate::input::read::DEFAULT_MAX_FILE_BYTES;
+use crate::input::scope::{Scope as ReadScope, ScopeFlags};
 use crate::knowledge::View;
 use crate::knowledge::releases;
 use crate::lint::check::{RunResult, walk_and_check, whole};
@@ -65,7 +65,7 @@ pub(crate) struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Check module directories (the default command).
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// Print the effective module of one directory, with override files merged.
     Merged(MergedArgs),
     /// Print the resolved Terragrunt include/import/read/dependency graph of a tree.
@@ -270,7 +270,7 @@ pub(crate) fn run() -> i32 {
         }
     };
     match cli.command {
-        Some(Command::Check(args)) => check(args),
+        Some(Command::Check(args)) => check(*args),
         Some(Command::Merged(args)) => merged(args),
         Some(Command::Graph(args)) => graph(args),
         Some(Command::Rules) => list_rules(),

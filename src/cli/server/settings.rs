@@ -69,7 +69,10 @@ impl Settings {
         };
         let mut settings = resolve(path, file, init)?;
         // The workspace is the root: nothing outside it is read, no link out of it walked.
-        let scope = Arc::new(ReadScope::new(&[root.to_path_buf()], &ScopeFlags::default()));
+        let scope = Arc::new(ReadScope::new(
+            &[root.to_path_buf()],
+            &ScopeFlags::default(),
+        ));
         if let Some(excludes) = Arc::get_mut(&mut settings.excludes) {
             excludes.set_scope(Arc::clone(&scope));
         }
