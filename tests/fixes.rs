@@ -492,7 +492,9 @@ fn links_out_of_the_tree_are_not_written_through() {
     #[cfg(unix)]
     {
         std::os::unix::fs::symlink(&target, dir.path().join("override.tf")).expect("symlink");
-        let out = tflint_merge(dir.path(), &["--fix", "."]);
+        // Not even read unless allowed (tests/stay_inside.rs); allowed, it is still not written.
+        let allowed = outside.path().to_str().expect("UTF-8");
+        let out = tflint_merge(dir.path(), &["--fix", "--allow-outside", allowed, "."]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
             stderr.contains("override.tf is (through a symbolic link)"),
@@ -515,7 +517,8 @@ fn links_out_of_the_tree_are_not_written_through() {
             &[("main.tf", INSTANCE), ("x_override.tf", INSTANCE)],
         );
         std::os::unix::fs::symlink(&module, dir.path().join("linked")).expect("symlink");
-        let out = tflint_merge(dir.path(), &["--fix", "."]);
+        let args = ["--fix", "--allow-outside", allowed, "--follow-links", "."];
+        let out = tflint_merge(dir.path(), &args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
             stderr.contains("linked/x_override.tf is (through"),

@@ -135,7 +135,7 @@ fn a_link_to_an_endless_device_is_a_read_error_not_a_read_until_memory_runs_out(
     let text = stdout(&out);
     assert!(
         text.contains(
-            "m/main.tf: error[read_error]: Failed to read file: it is a character device"
+            "m/main.tf: error[read_error]: Failed to read file: it lies outside the checked paths"
         ),
         "{text}"
     );

@@ -9,6 +9,8 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 
 use crate::diagnostic::Severity;
+use crate::input::read::ReadFailure;
+use crate::input::scope::{Scope, ScopeFlags};
 use crate::lint::settings::Level;
 use crate::lint::{OptionKind, Rule, RuleSettings};
 use crate::rules;
@@ -153,6 +155,13 @@ pub(crate) fn load(path: &Path) -> Result<Config, ConfigError> {
         column: 0,
         message: format!("cannot read: {message}"),
     };
+    // A committed config file linked to a file elsewhere (`/proc/self/environ`) is not read:
+    // its parse error would quote it. It may lead inside its directory's git work tree only.
+    let found_in = path.parent().unwrap_or(Path::new("."));
+    let scope = Scope::new(&[found_in.to_path_buf()], &ScopeFlags::default());
+    if !scope.may_read(path) {
+        return Err(unreadable(ReadFailure::Outside.describe()));
+    }
     let bytes = crate::input::read::read_bytes(path, MAX_CONFIG_BYTES)
         .map_err(|failure| unreadable(failure.describe()))?;
     let text = String::from_utf8(bytes)

@@ -13,6 +13,7 @@ use crate::diagnostic::{Diagnostic, Finding, Severity, Views, escape};
 use crate::input::discover;
 use crate::input::overlay::Overlay;
 use crate::input::read::DEFAULT_MAX_FILE_BYTES;
+use crate::input::scope::{Scope as ReadScope, ScopeFlags};
 use crate::knowledge::View;
 use crate::knowledge::releases;
 use crate::lint::check::{RunResult, walk_and_check, whole};
@@ -64,7 +65,7 @@ pub(crate) struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Check module directories (the default command).
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// Print the effective module of one directory, with override files merged.
     Merged(MergedArgs),
     /// Print the resolved Terragrunt include/import/read/dependency graph of a tree.
@@ -203,6 +204,15 @@ struct CommonFlags {
     /// Also check paths that `.gitignore` files (and `.git/info/exclude`) exclude.
     #[arg(long)]
     no_respect_gitignore: bool,
+    /// Also read files under this path, outside the checked paths and their repository
+    /// (repeatable): a Terragrunt include or module source that lives elsewhere. Never /proc,
+    /// /sys or /dev.
+    #[arg(long, value_name = "PATH")]
+    allow_outside: Vec<PathBuf>,
+    /// Walk into directory links that lead outside the checked paths (never into /proc,
+    /// /sys or /dev); by default they are listed in a notice and not walked.
+    #[arg(long)]
+    follow_links: bool,
 }
 
 #[derive(Debug, Args)]
@@ -260,7 +270,7 @@ pub(crate) fn run() -> i32 {
         }
     };
     match cli.command {
-        Some(Command::Check(args)) => check(args),
+        Some(Command::Check(args)) => check(*args),
         Some(Command::Merged(args)) => merged(args),
         Some(Command::Graph(args)) => graph(args),
         Some(Command::Rules) => list_rules(),
@@ -484,12 +494,19 @@ fn check(args: CheckArgs) -> i32 {
         Ok(pool) => pool,
         Err(message) => return usage_error(&message),
     };
+    let scope_flags = ScopeFlags {
+        allow_outside: flags.allow_outside.clone(),
+        follow_links: flags.follow_links,
+    };
+    let scope = std::sync::Arc::new(ReadScope::new(&paths, &scope_flags));
+    let mut excludes = resolved.excludes;
+    excludes.set_scope(std::sync::Arc::clone(&scope));
     let options = Options {
         views: resolved.view.selection(),
         max_file_bytes: args.max_file_size.saturating_mul(1024 * 1024),
         settings: std::sync::Arc::new(resolved.settings),
         target_versions: resolved.target_versions,
-        overlay: Overlay::default(),
+        overlay: Overlay::default().within(Some(scope)),
     };
     let color = match args.color {
         _ if flags.no_color => false,
@@ -518,7 +535,7 @@ fn check(args: CheckArgs) -> i32 {
     // their directories. The walk's listings are freed by the pool's threads, and an allocator
     // reuses memory best on the thread that allocated it (mimalloc's heaps are per thread:
     // listings made on the main thread stayed resident all run).
-    let walk = || discover::Walk::new(&paths, &resolved.excludes, !flags.no_respect_gitignore);
+    let walk = || discover::Walk::new(&paths, &excludes, !flags.no_respect_gitignore);
     // What discovery says besides the findings, as soon as the walk is done (before the
     // findings); false for a usage error, after which nothing more is checked.
     let report_walk = |found: &discover::Discovery| {
@@ -567,7 +584,7 @@ fn check(args: CheckArgs) -> i32 {
     if args.diff {
         let relint = |overlay: &Overlay| {
             let options = Options {
-                overlay: overlay.clone(),
+                overlay: overlay.clone().within(options.overlay.scope().cloned()),
                 ..options.clone()
             };
             lint(&options, &quietly).1.findings
@@ -924,7 +941,9 @@ fn merged(args: MergedArgs) -> i32 {
         MergedView::Opentofu => View::OpenTofu,
     };
     let settings = RuleSettings::defaults(rules::registry());
-    let options = Options::new(ViewSelection::only(view), settings);
+    let mut options = Options::new(ViewSelection::only(view), settings);
+    let scope = ReadScope::new(std::slice::from_ref(&args.dir), &ScopeFlags::default());
+    options.overlay = Overlay::default().within(Some(std::sync::Arc::new(scope)));
     let result = directory::check_directory(&args.dir, &options);
     let errors: Vec<&Diagnostic> = result
         .diagnostics
@@ -964,17 +983,19 @@ fn graph(args: GraphArgs) -> i32 {
     if !args.dir.is_dir() {
         return usage_error(&format!("not a directory: {}", args.dir.display()));
     }
-    let exclude = match discover::Excludes::given(&args.exclude) {
+    let mut exclude = match discover::Excludes::given(&args.exclude) {
         Ok(set) => set,
         Err(message) => return usage_error(&message),
     };
     let given = [args.dir];
+    let scope = std::sync::Arc::new(ReadScope::new(&given, &ScopeFlags::default()));
+    exclude.set_scope(std::sync::Arc::clone(&scope));
     let found = discover::discover(&given, &exclude, true);
     let tree = terragrunt::Tree::load(
         &found.terragrunt,
         terragrunt::paths::Displayer::new(&given),
         DEFAULT_MAX_FILE_BYTES,
-        &Overlay::default(),
+        &Overlay::default().within(Some(scope)),
     );
     // Files that could not be read or parsed are in the graph without their references: say
     // so on stderr, and in the exit status, as `merged` does for a module it cannot build.

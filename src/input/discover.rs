@@ -22,6 +22,7 @@ use crate::source::{absolute, display_path};
 use super::gitignore::GitIgnores;
 use super::listing::Listing;
 use super::read::{DirectoryStep, ReadProblem};
+use super::scope::Scope;
 
 /// The module directories found, in sorted order, and what went wrong on the way.
 #[derive(Debug, Default)]
@@ -56,6 +57,9 @@ pub(crate) struct Excludes {
     given_globs: Vec<String>,
     /// The config file's directory (absolute, clean) and its globs.
     config: Option<(PathBuf, GlobSet)>,
+    /// Where directory links may lead: one outside it is noted and not walked. `None` follows
+    /// every link (a walk of the tools' own fixtures).
+    scope: Option<Arc<Scope>>,
 }
 
 impl Excludes {
@@ -65,7 +69,13 @@ impl Excludes {
             given: exclude_set(globs)?,
             given_globs: globs.to_vec(),
             config: None,
+            scope: None,
         })
+    }
+
+    /// Walks directory links only where `scope` says.
+    pub(crate) fn set_scope(&mut self, scope: Arc<Scope>) {
+        self.scope = Some(scope);
     }
 
     /// The command-line globs, as given.
@@ -449,6 +459,33 @@ impl Walker<'_> {
     fn is_excluded(&self, path: &Path) -> bool {
         self.exclude.is_excluded(path, self.root)
     }
+
+    /// Whether the walk goes into the directory at `path`: a real one always (it lies below
+    /// an entered one); a link only where the scope follows it, else it is noted, once, with
+    /// where it leads, and nothing below it is read. ripgrep and ruff follow no directory
+    /// link unless asked; Terraform never walks directories at all.
+    fn may_enter(&self, path: &Path, kind: Kind, notes: &mut Vec<String>) -> bool {
+        let Some(scope) = self.exclude.scope.as_deref() else {
+            return true;
+        };
+        if kind == Kind::Directory {
+            return true;
+        }
+        // One that does not resolve is entered, for the walk to say why it cannot be read.
+        let Ok(target) = path.canonicalize() else {
+            return true;
+        };
+        if scope.follows_link_to(&target) {
+            return true;
+        }
+        notes.push(format!(
+            "{}: a link to {}, outside the checked paths: not walked (--follow-links walks it, \
+             but never into /proc, /sys or /dev)",
+            display_path(path),
+            display_path(&target)
+        ));
+        false
+    }
 }
 
 /// The walk of one directory argument, depth first: the steps still to take are on a stack,
@@ -576,7 +613,7 @@ impl DirWalk<'_> {
                 continue;
             }
             if is_dir {
-                if !name.starts_with('.') {
+                if !name.starts_with('.') && self.walker.may_enter(&path, kind, &mut out.notes) {
                     subdirs.push((path, kind));
                 }
             } else if classify(&name).is_some() {

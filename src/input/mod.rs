@@ -6,9 +6,11 @@
 //! - [`read`]: the one reader (size limit, UTF-8, parse) and its findings.
 //! - [`overlay`]: texts that stand in for files on disk (an editor's unsaved buffers, the
 //!   files `--diff` checks what its fixes leave in).
+//! - [`scope`]: where a run may read (inside its roots, after resolving links).
 
 pub(crate) mod discover;
 mod gitignore;
 pub(crate) mod listing;
 pub(crate) mod overlay;
 pub(crate) mod read;
+pub(crate) mod scope;

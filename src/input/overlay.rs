@@ -3,12 +3,14 @@
 //! delete, which it checks pass after pass without writing them. The one reader
 //! ([`super::read`]) and the directory listing look a path up here before they touch the disk,
 //! so every stage sees the stand-in and nothing is written to temporary files. An overlay is
-//! passed down with the options of a check: there is no global state.
+//! passed down with the options of a check: there is no global state. It also carries the
+//! run's [`Scope`], where the reader may read: every read passes here.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::input::scope::Scope;
 use crate::source::absolute;
 
 /// Stand-ins by absolute, lexically clean path: a text, or `None` for a file that is gone.
@@ -16,6 +18,8 @@ use crate::source::absolute;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Overlay {
     files: Arc<HashMap<PathBuf, Option<String>>>,
+    /// Where files may be read from disk; `None` reads anywhere (tests, tools' own files).
+    scope: Option<Arc<Scope>>,
 }
 
 impl Overlay {
@@ -34,7 +38,19 @@ impl Overlay {
             .collect();
         Overlay {
             files: Arc::new(files),
+            scope: None,
         }
+    }
+
+    /// The same stand-ins, reading from disk only inside `scope`.
+    pub(crate) fn within(mut self, scope: Option<Arc<Scope>>) -> Overlay {
+        self.scope = scope;
+        self
+    }
+
+    /// Where files may be read from disk, if anywhere is not allowed.
+    pub(crate) fn scope(&self) -> Option<&Arc<Scope>> {
+        self.scope.as_ref()
     }
 
     /// What stands in for `path`: `Some(Some(text))`, `Some(None)` for a file that is gone,

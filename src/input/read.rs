@@ -80,6 +80,9 @@ pub(crate) enum ReadProblem {
     },
     /// `read_error`: a configuration file whose name is not UTF-8 (shown lossily).
     NameNotUtf8 { path: String },
+    /// `read_error`: the file lies outside the checked paths (after resolving links): never
+    /// opened. `path` is as the run reached it, never what it resolves to.
+    Outside { path: String, reader: Reader },
     /// `io_error`: the file could not be read.
     Unreadable { path: String, error: String },
     /// `io_error`: a directory could not be walked or listed.
@@ -112,6 +115,7 @@ impl ReadProblem {
             ReadProblem::NotRegular { path, .. }
             | ReadProblem::TooLarge { path, .. }
             | ReadProblem::NameNotUtf8 { path }
+            | ReadProblem::Outside { path, .. }
             | ReadProblem::Unreadable { path, .. }
             | ReadProblem::Directory { path, .. } => path.clone(),
         }
@@ -138,6 +142,8 @@ pub(crate) enum ReadFailure {
         bytes: u64,
         limit: u64,
     },
+    /// Outside the run's [`Scope`](crate::input::scope::Scope): never opened.
+    Outside,
     Io(std::io::Error),
 }
 
@@ -151,6 +157,7 @@ pub(crate) fn current_text(path: &Path, max_bytes: u64) -> Result<String, String
             Err(format!("{bytes} bytes, over the limit of {limit}"))
         }
         Err(ReadFailure::NotRegular(kind)) => Err(format!("a {kind}, not a file")),
+        Err(failure @ ReadFailure::Outside) => Err(failure.describe()),
         Err(ReadFailure::Io(error)) => Err(error.to_string()),
     }
 }
@@ -159,10 +166,19 @@ pub(crate) fn current_text(path: &Path, max_bytes: u64) -> Result<String, String
 /// `max_bytes`. Never reads more than `max_bytes + 1` bytes, whatever the metadata says: a file
 /// may grow while it is read.
 pub(crate) fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>, ReadFailure> {
+    read_bytes_opened(path, max_bytes, open_for_reading(path, Links::Follow))
+}
+
+/// Reads `path` as [`read_bytes`] does, once it was opened (or failed to open) as `opened`.
+fn read_bytes_opened(
+    path: &Path,
+    max_bytes: u64,
+    opened: std::io::Result<std::fs::File>,
+) -> Result<Vec<u8>, ReadFailure> {
     // Opened without a look at the path first (a `stat` per file would look its path up in the
     // kernel a second time), then judged by what was opened, before a byte
     // is read. A path that cannot be opened is looked at for why: a socket cannot be opened.
-    let file = match open_for_reading(path) {
+    let file = match opened {
         Ok(file) => file,
         Err(error) => {
             if let Ok(meta) = std::fs::metadata(path) {
@@ -187,22 +203,44 @@ pub(crate) fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>, ReadFai
     Ok(bytes)
 }
 
+/// Whether opening a file follows a symlink that is its last component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Links {
+    Follow,
+    /// Fails (`ELOOP`) on a symlink, for the caller to see where it leads first.
+    Refuse,
+}
+
 /// Opens `path` to read it, without blocking: opening a FIFO for reading waits for a writer,
 /// unless it is non-blocking (which changes nothing for a regular file); and a terminal
 /// device is not made the process's controlling terminal.
 #[cfg(unix)]
-fn open_for_reading(path: &Path) -> std::io::Result<std::fs::File> {
+fn open_for_reading(path: &Path, links: Links) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
+    let no_follow = if links == Links::Refuse {
+        libc::O_NOFOLLOW
+    } else {
+        0
+    };
     std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | no_follow)
         .open(path)
 }
 
-/// Opens `path` to read it (no FIFOs to wait for here).
+/// Opens `path` to read it (no FIFOs to wait for here; links are resolved by the caller).
 #[cfg(not(unix))]
-fn open_for_reading(path: &Path) -> std::io::Result<std::fs::File> {
+fn open_for_reading(path: &Path, _links: Links) -> std::io::Result<std::fs::File> {
     std::fs::File::open(path)
+}
+
+/// Whether opening with [`Links::Refuse`] failed because the path is a symlink (elsewhere
+/// than on Unix, every path is resolved before it is opened).
+fn is_symlink_refused(error: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    return error.raw_os_error() == Some(libc::ELOOP);
+    #[cfg(not(unix))]
+    return false;
 }
 
 fn check_regular(meta: &std::fs::Metadata, max_bytes: u64) -> Result<(), ReadFailure> {
@@ -251,6 +289,9 @@ impl ReadFailure {
                 format!("it is {kind}")
             }
             ReadFailure::NotRegular(kind) => format!("it is {kind}, not a regular file"),
+            ReadFailure::Outside => {
+                "it lies outside the checked paths (after resolving links)".to_string()
+            }
             ReadFailure::TooLarge { bytes, limit } => format!(
                 "file too large: {:.1} MiB (the limit is {:.1} MiB)",
                 *bytes as f64 / MIB,
@@ -262,7 +303,9 @@ impl ReadFailure {
 }
 
 /// Reads `path` (at most `max_bytes`) and parses it as file `id` in `syntax`; the text of an
-/// overlaid path is taken from `overlay` instead of the disk.
+/// overlaid path is taken from `overlay` instead of the disk. For a file a configuration
+/// refers to (a Terragrunt `include`, a module source): its whole path is resolved, and read
+/// only inside the overlay's scope.
 pub(crate) fn read_and_parse(
     path: &Path,
     id: FileId,
@@ -270,17 +313,37 @@ pub(crate) fn read_and_parse(
     max_bytes: u64,
     overlay: &Overlay,
 ) -> Read {
-    match read_config_bytes(path, max_bytes, overlay) {
+    match read_file_bytes(path, max_bytes, overlay, Reached::Referenced) {
         Ok(bytes) => parse_bytes(bytes, id, syntax),
         Err(failure) => Read::Unreadable(failure),
     }
 }
 
-/// The bytes of a configuration file, as [`read_bytes`] reads them, or as `overlay` has them.
+/// How the reader came to a file, which says what must be resolved to keep it in scope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reached {
+    /// Listed in a directory the walk entered: the directory is in scope (the walk follows no
+    /// link out of it), so only a symlink as the file itself needs resolving.
+    Listed,
+    /// Named by a configuration: anything may lie on its path.
+    Referenced,
+}
+
+/// The bytes of a configuration file listed in a directory the walk entered (or that was
+/// given), as [`read_bytes`] reads them, or as `overlay` has them.
 pub(crate) fn read_config_bytes(
     path: &Path,
     max_bytes: u64,
     overlay: &Overlay,
+) -> Result<Vec<u8>, ReadFailure> {
+    read_file_bytes(path, max_bytes, overlay, Reached::Listed)
+}
+
+fn read_file_bytes(
+    path: &Path,
+    max_bytes: u64,
+    overlay: &Overlay,
+    reached: Reached,
 ) -> Result<Vec<u8>, ReadFailure> {
     // The engine's tests crash here on purpose, to prove one directory's crash spares the rest.
     #[cfg(test)]
@@ -298,7 +361,23 @@ pub(crate) fn read_config_bytes(
         }
         return Ok(text.as_bytes().to_vec());
     }
-    read_bytes(path, max_bytes)
+    let Some(scope) = overlay.scope() else {
+        return read_bytes(path, max_bytes);
+    };
+    if (reached == Reached::Referenced || cfg!(not(unix))) && !scope.may_read(path) {
+        return Err(ReadFailure::Outside);
+    }
+    // A listed file is opened without following a link, which costs nothing; a link is
+    // resolved and checked before it is opened again.
+    match open_for_reading(path, Links::Refuse) {
+        Err(error) if is_symlink_refused(&error) => {
+            if !scope.may_read(path) {
+                return Err(ReadFailure::Outside);
+            }
+            read_bytes(path, max_bytes)
+        }
+        opened => read_bytes_opened(path, max_bytes, opened),
+    }
 }
 
 /// Parses the bytes of a file as file `id` in `syntax`, when they are UTF-8.
@@ -385,6 +464,9 @@ impl Read {
                     limit,
                     reader,
                 })
+            }
+            Read::Unreadable(ReadFailure::Outside) => {
+                out.fail(ReadProblem::Outside { path, reader })
             }
             Read::Unreadable(ReadFailure::Io(error)) => out.fail(ReadProblem::Unreadable {
                 path,

@@ -1,7 +1,8 @@
 //! A file that cannot be configuration text: not UTF-8, not a regular file (a directory, a
 //! named pipe, a device: never opened, as a pipe waits for a writer and a device may never
 //! end), larger than the size limit, or named with bytes that are not UTF-8 (the tools load it,
-//! but findings could not name it, so its directory is not checked). The file contributes
+//! but findings could not name it, so its directory is not checked), or lying outside the
+//! checked paths after resolving links (never opened: see `crate::input::scope`). The file contributes
 //! nothing; the directory's other files are still checked.
 
 use crate::diagnostic::Diagnostic;
@@ -31,6 +32,7 @@ fn check(ctx: &ReadContext, out: &mut Vec<Diagnostic>) {
             reader,
         } => Some(too_large(ctx, path, *bytes, *limit, *reader)),
         ReadProblem::NameNotUtf8 { path } => Some(name_not_utf8(ctx, path)),
+        ReadProblem::Outside { path, reader } => Some(outside(ctx, path, *reader)),
         _ => None,
     });
 }
@@ -52,6 +54,16 @@ fn not_regular(ctx: &ReadContext, path: &str, kind: &'static str, reader: Reader
     ctx.finding(&RULE, format!("Failed to read file: {what}"))
         .at_path(path)
         .with_note(skipped_note(reader))
+}
+
+/// `Failed to read file: it lies outside the checked paths`, naming the file as the run reached
+/// it, never where it leads nor what it holds.
+fn outside(ctx: &ReadContext, path: &str, reader: Reader) -> Diagnostic {
+    let what = ReadFailure::Outside.describe();
+    ctx.finding(&RULE, format!("Failed to read file: {what}"))
+        .at_path(path)
+        .with_note(skipped_note(reader))
+        .with_help("check the directory that holds it too, or pass --allow-outside PATH to read it")
 }
 
 /// `file too large to check: 17.0 MiB (the limit is 16.0 MiB)`

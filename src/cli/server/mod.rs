@@ -421,7 +421,8 @@ impl<'a> Server<'a> {
 
     fn submit(&mut self, due: (Scope, u64, PathBuf)) {
         let mut options = self.settings.options.clone();
-        options.overlay = Overlay::new(self.documents.clone());
+        let scope = options.overlay.scope().cloned();
+        options.overlay = Overlay::new(self.documents.clone()).within(scope);
         let versions = self.versions.clone();
         let scope = due.0.clone();
         let root = self.root.clone();

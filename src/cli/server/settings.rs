@@ -12,6 +12,8 @@ use serde::Deserialize;
 use crate::cli::config::{self, Config, RuleConfigs};
 use crate::cli::{ViewArg, target_version};
 use crate::input::discover::Excludes;
+use crate::input::overlay::Overlay;
+use crate::input::scope::{Scope as ReadScope, ScopeFlags};
 use crate::knowledge::View;
 use crate::lint::RuleSettings;
 use crate::lint::directory::{Options, TargetVersions};
@@ -65,7 +67,17 @@ impl Settings {
             Some(path) => config::load(path).map_err(|e| e.to_string())?,
             None => Config::default(),
         };
-        resolve(path, file, init)
+        let mut settings = resolve(path, file, init)?;
+        // The workspace is the root: nothing outside it is read, no link out of it walked.
+        let scope = Arc::new(ReadScope::new(
+            &[root.to_path_buf()],
+            &ScopeFlags::default(),
+        ));
+        if let Some(excludes) = Arc::get_mut(&mut settings.excludes) {
+            excludes.set_scope(Arc::clone(&scope));
+        }
+        settings.options.overlay = Overlay::default().within(Some(scope));
+        Ok(settings)
     }
 }
 
