@@ -70,11 +70,13 @@ pub(crate) enum MergeProblem {
         first: Span,
     },
     /// `backend_duplicate`: a second `backend`, `cloud` or (Terraform's experimental builds)
-    /// `state_store` block.
+    /// `state_store` block, among the primary files or in one override file (`in_override`:
+    /// Terraform words the two apart from 1.13).
     DuplicateStateStorage {
         kind: String,
         again: Span,
         first: Span,
+        in_override: bool,
     },
     /// `backend_and_cloud`: more than one kind of state storage in the primary files.
     StateStorageConflict {
