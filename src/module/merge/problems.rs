@@ -91,6 +91,9 @@ pub(crate) enum MergeProblem {
     /// `override_not_allowed`: a nested block an override may not contain (conditions,
     /// validations).
     NestedBlockNotOverridable { kind: String, block: Span },
+    /// `override_not_allowed`: a `postcondition` in an output of an override file, which the
+    /// tools refuse while decoding the output, before any merge (`block` is its type keyword).
+    OutputPostcondition { block: Span },
     /// `override_without_base`: an override block no primary file defines.
     OverrideWithoutBase { address: Address, block: Span },
     /// `override_without_base`: an override local value no primary file defines.
