@@ -126,14 +126,15 @@ fn a_string_in_an_excerpt_retitles_no_terminal() {
     let content = b"terraform {\n  backend \"x\x1b]0;pwned\x07\xc2\x9b31m\" {}\n}\n";
     write(t.path(), &[("m/main.tf", content)]);
     let [human, short, _] = check_every_format(t.path(), "m", 1);
-    let excerpt = "2 │   backend \"x\\x1b]0;pwned\\x07\\u{9b}31m\" {}\n  │   ";
+    // The finding is on the backend's type label, whose escaped text the carets span.
+    let excerpt = "2 │   backend \"x\\x1b]0;pwned\\x07\\u{9b}31m\" {}\n  │           ";
     assert!(human.contains(excerpt), "{human}");
     assert!(
-        human.contains(&format!("{excerpt}{} ", "^".repeat(36))),
+        human.contains(&format!("{excerpt}{} ", "^".repeat(28))),
         "{human}"
     );
-    assert!(human.contains("┌─ m/main.tf:2:3"), "{human}");
-    assert!(short.starts_with("m/main.tf:2:3: "), "{short}");
+    assert!(human.contains("┌─ m/main.tf:2:11"), "{human}");
+    assert!(short.starts_with("m/main.tf:2:11: "), "{short}");
 }
 
 /// A file of NUL-separated settings (as `/proc/self/environ` reads) that does not parse: its

@@ -95,6 +95,9 @@ pub(crate) struct MergeContext<'a> {
     pub(crate) files: &'a SourceFiles,
     /// In the order the merge found them.
     pub(crate) problems: &'a [MergeProblem],
+    /// The releases of this view's tool the module targets (the tools word some load errors
+    /// differently from one release to the next).
+    pub(crate) targets: &'a Targets,
     /// Whether every file the view loads was read and parsed.
     pub(crate) complete: bool,
     pub(crate) settings: &'a RuleSettings,

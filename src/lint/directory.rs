@@ -259,6 +259,7 @@ pub(crate) fn check_listed_directory(
             dir,
             files: &result.files,
             problems: &merged.problems,
+            targets: &targets,
             complete,
             settings: &options.settings,
         };

@@ -190,6 +190,14 @@ impl Targets {
         Targets::newest_stable_with(view, Basis::NewestStable)
     }
 
+    /// The newest targeted release line.
+    pub(crate) fn newest(&self) -> Release {
+        self.releases
+            .last()
+            .copied()
+            .unwrap_or_else(|| releases::newest_stable(self.view))
+    }
+
     pub(crate) fn lowest(&self) -> Release {
         self.releases
             .first()

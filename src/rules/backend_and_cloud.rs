@@ -1,14 +1,18 @@
 //! A module has one place for its state: a backend, a `cloud` block (HCP Terraform) and, in
 //! Terraform's experimental builds, a `state_store` each configure it, and the tools refuse a
-//! module whose primary files have more than one of them. The finding is where Terraform puts
-//! it (`Module.appendFile`): on the backend, or on the `state_store` next to `cloud`.
+//! module whose primary files have more than one of them. The finding is where both tools put
+//! it (`Module.appendFile` in `internal/configs/module.go`): on the backend, or on the
+//! `state_store` next to `cloud`, in the words of the targeted release.
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
+use crate::knowledge::releases::Release;
 use crate::module::merge::MergeProblem;
 use crate::source::Span;
 
 use crate::lint::{Check, MergeContext, Rule, declare_rule};
+
+use super::backend_duplicate::TERRAFORM_HCP_NAME;
 
 pub(crate) const RULE: Rule = declare_rule! {
     id: "backend_and_cloud",
@@ -16,6 +20,10 @@ pub(crate) const RULE: Rule = declare_rule! {
     summary: "a module has both a backend and a cloud block",
     check: Check::Merge(check),
 };
+
+/// The first Terraform release that words a backend next to a `cloud` block as a conflict of
+/// blocks (TF@v1.13.0 `internal/configs/module.go` `appendFile`, with `state_store`).
+const TERRAFORM_CONFLICTING_SUMMARY: Release = Release::new(1, 13);
 
 /// Why two kinds of state storage conflict.
 const STORAGE_NOTE: &str = "A module may have only one of a backend, a cloud block and (in \
@@ -34,15 +42,28 @@ fn check(ctx: &MergeContext, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The summary of `view`'s tool in `release` for a backend next to a `cloud` block.
+fn backend_and_cloud_summary(view: View, release: Release) -> &'static str {
+    match view {
+        View::OpenTofu => "Both a backend and a cloud configuration are present",
+        View::Terraform if release < TERRAFORM_HCP_NAME => {
+            "Both a backend and Terraform Cloud configuration are present"
+        }
+        View::Terraform if release < TERRAFORM_CONFLICTING_SUMMARY => {
+            "Both a backend and cloud configuration are present"
+        }
+        View::Terraform => "Conflicting 'cloud' and 'backend' configuration blocks are present",
+    }
+}
+
 /// `Conflicting 'cloud' and 'backend' configuration blocks are present` (or the summary of the
-/// kinds and the tool)
+/// kinds, the tool and the release)
 fn backend_and_cloud(
     ctx: &MergeContext,
     backend: Option<Span>,
     cloud: Option<Span>,
     store: Option<Span>,
 ) -> Option<Diagnostic> {
-    let tofu = ctx.view == View::OpenTofu;
     let (summary, at, others) = match (backend, cloud, store) {
         (Some(backend), Some(cloud), Some(store)) => (
             "Only one of 'cloud', 'state_store', or 'backend' configuration blocks are allowed",
@@ -50,12 +71,9 @@ fn backend_and_cloud(
             vec![(cloud, "`cloud` block"), (store, "`state_store` block")],
         ),
         (Some(backend), Some(cloud), None) => (
-            match tofu {
-                true => "Both a backend and a cloud configuration are present",
-                false => "Conflicting 'cloud' and 'backend' configuration blocks are present",
-            },
-            cloud,
-            vec![(backend, "backend block")],
+            backend_and_cloud_summary(ctx.view, ctx.targets.newest()),
+            backend,
+            vec![(cloud, "`cloud` block")],
         ),
         (None, Some(cloud), Some(store)) => (
             "Conflicting 'cloud' and 'state_store' configuration blocks are present",
@@ -93,7 +111,8 @@ fn backend_and_cloud(
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{Files, check_table, findings};
+    use crate::lint::directory::TargetVersions;
+    use crate::lint::testing::{Files, check_table, findings, findings_targeting};
 
     const BACKEND: &str = "terraform {\n  backend \"s3\" {}\n}\n";
     const CLOUD: &str = "terraform {\n  cloud {}\n}\n";
@@ -108,7 +127,7 @@ mod tests {
         check_table(&super::RULE, PASS, FAIL);
     }
 
-    /// Each tool words it apart, at the `cloud` block.
+    /// Each tool words it apart, at the backend, whichever block comes first.
     #[test]
     fn each_tools_summary() {
         let found = findings(&super::RULE, &[("main.tf", BACKEND), ("cloud.tf", CLOUD)]);
@@ -121,6 +140,53 @@ mod tests {
                 "Conflicting 'cloud' and 'backend' configuration blocks are present"
             ]
         );
-        assert!(found.iter().all(|d| d.path.ends_with("cloud.tf")));
+        assert!(found.iter().all(|d| d.path.ends_with("main.tf")));
+        let found = findings(&super::RULE, &[("a.tf", CLOUD), ("z.tf", BACKEND)]);
+        assert_eq!(found.len(), 2);
+        assert!(found.iter().all(|d| d.path.ends_with("z.tf")));
+    }
+
+    /// Terraform's words in each release: "Terraform Cloud" before 1.9, "cloud" before 1.13,
+    /// a conflict of blocks from 1.13.
+    #[test]
+    fn each_releases_summary() {
+        let files: Files = &[("main.tf", BACKEND), ("cloud.tf", CLOUD)];
+        let cases = [
+            (
+                "1.6.6",
+                "Both a backend and Terraform Cloud configuration are present",
+            ),
+            (
+                "1.8.5",
+                "Both a backend and Terraform Cloud configuration are present",
+            ),
+            (
+                "1.9.8",
+                "Both a backend and cloud configuration are present",
+            ),
+            (
+                "1.12.2",
+                "Both a backend and cloud configuration are present",
+            ),
+            (
+                "1.13.0",
+                "Conflicting 'cloud' and 'backend' configuration blocks are present",
+            ),
+            (
+                "1.15.5",
+                "Conflicting 'cloud' and 'backend' configuration blocks are present",
+            ),
+        ];
+        for (release, summary) in cases {
+            let targets = TargetVersions {
+                terraform: Some(release.into()),
+                opentofu: None,
+            };
+            let found = findings_targeting(&super::RULE, files, targets);
+            let terraform: Vec<_> = found.iter().filter(|d| d.views.terraform).collect();
+            assert_eq!(terraform.len(), 1, "{release}");
+            assert_eq!(terraform[0].message, summary, "{release}");
+            assert!(terraform[0].path.ends_with("main.tf"), "{release}");
+        }
     }
 }

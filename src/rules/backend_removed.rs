@@ -7,7 +7,7 @@ use crate::knowledge::View;
 use crate::knowledge::features::{is_removed_backend, removed_backend_message};
 use crate::module::merge::MergedBlock;
 
-use crate::lint::helpers::{backend_type, releases_with_backend};
+use crate::lint::helpers::{backend_type, backend_type_span, releases_with_backend};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -35,7 +35,7 @@ fn removed_backend(ctx: &Context, backend: &MergedBlock, kind: &str) -> Diagnost
     ctx.finding(&RULE, "Unsupported backend type")
         .at(
             ctx.files,
-            backend.header_span,
+            backend_type_span(backend),
             format!("the `{kind}` backend was removed"),
         )
         .with_note(removed_note(kind))

@@ -7,7 +7,7 @@ use crate::knowledge::View;
 use crate::knowledge::features::{self, Place, is_removed_backend};
 use crate::module::merge::MergedBlock;
 
-use crate::lint::helpers::{backend_type, closest, releases_with_backend};
+use crate::lint::helpers::{backend_type, backend_type_span, closest, releases_with_backend};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -43,7 +43,7 @@ fn unknown_backend(ctx: &Context, backend: &MergedBlock, kind: &str, help: Strin
     ctx.finding(&RULE, "Unsupported backend type")
         .at(
             ctx.files,
-            backend.header_span,
+            backend_type_span(backend),
             format!("no backend is called `{kind}`"),
         )
         .with_note(format!(
@@ -78,7 +78,7 @@ fn came_later(ctx: &Context, kind: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{Files, check_table};
+    use crate::lint::testing::{Files, check_table, findings};
 
     const PASS: &[Files] = &[
         &[("backend.tf", "terraform {\n  backend \"gcs\" {}\n}\n")],
@@ -134,6 +134,22 @@ mod tests {
     #[test]
     fn table() {
         check_table(&super::RULE, PASS, FAIL);
+    }
+
+    /// At the backend's type, as `terraform validate`/`init` and `tofu init` report it
+    /// (`Backend.TypeRange`): the label, in JSON its property key.
+    #[test]
+    fn at_the_backend_type() {
+        let native: Files = &[("backend.tf", "terraform {\n  backend \"s4\" {}\n}\n")];
+        let json = "{\n  \"terraform\": {\n    \"backend\": {\n      \"gcp\": {}\n    }\n  }\n}\n";
+        for (files, at) in [
+            (native, (2, 11)),
+            (&[("backend.tf.json", json)][..], (4, 7)),
+        ] {
+            let found = findings(&super::RULE, files);
+            assert!(!found.is_empty());
+            assert!(found.iter().all(|d| d.start() == at), "{files:?}");
+        }
     }
 
     /// An override's `state_store` replaces the base backend in Terraform's experimental builds,

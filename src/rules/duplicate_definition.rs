@@ -11,6 +11,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::input::read::ReadProblem;
 use crate::knowledge::View;
+use crate::knowledge::features::Place;
 use crate::module::merge::{Address, MergeProblem};
 use crate::source::{Span, Syntax};
 
@@ -56,9 +57,28 @@ fn attribute_redefined(
         ))
 }
 
+/// Whether every targeted release refuses the object's block type (`ephemeral` before
+/// Terraform 1.10, `check` before 1.5...): the tools report the block as unsupported and do
+/// not add it to the module, so a second one is no duplicate (`Module.appendFile` in
+/// `internal/configs/module.go` only sees the blocks the parser decoded).
+fn refused_by_every_target(ctx: &MergeContext, address: &Address) -> bool {
+    let kind = match address {
+        Address::Resource(mode, _, _) => mode.as_str(),
+        Address::Check(_) => "check",
+        _ => return false,
+    };
+    let refusing = ctx.targets.refusing(Place::TopLevel, kind);
+    !refusing.is_empty() && refusing.len() == ctx.targets.releases.len()
+}
+
 fn check(ctx: &MergeContext, out: &mut Vec<Diagnostic>) {
     for problem in ctx.problems {
         out.extend(match problem {
+            MergeProblem::DuplicateObject { address, .. }
+                if refused_by_every_target(ctx, address) =>
+            {
+                None
+            }
             MergeProblem::DuplicateObject {
                 address,
                 again,
@@ -237,7 +257,26 @@ fn duplicate_help(ctx: &MergeContext, first: Span, again: Span, same_file: &str)
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{Files, check_table, findings};
+    use crate::lint::directory::TargetVersions;
+    use crate::lint::testing::{Files, check_table, findings, findings_targeting};
+
+    /// A block type every targeted release refuses is not added to the module: a second one
+    /// is no duplicate (Terraform 1.9 has no `ephemeral` blocks, 1.10 has).
+    #[test]
+    fn no_duplicate_of_a_block_type_the_targets_refuse() {
+        let block = "ephemeral \"random_password\" \"p\" {\n  length = 8\n}\n";
+        let files: Files = &[("a.tf", block), ("b.tf", block)];
+        let terraform = |version: &str| {
+            let targets = TargetVersions {
+                terraform: Some(version.into()),
+                opentofu: None,
+            };
+            let found = findings_targeting(&super::RULE, files, targets);
+            found.into_iter().filter(|d| d.views.terraform).count()
+        };
+        assert_eq!(terraform("1.9.8"), 0);
+        assert_eq!(terraform("1.10.0"), 1);
+    }
 
     const PASS: &[Files] = &[&[
         ("main.tf", "variable \"a\" {}\n"),

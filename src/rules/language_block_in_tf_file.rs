@@ -39,14 +39,19 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// `` `language` block in `versions.tf`: Terraform cannot load this module ``
+/// Terraform's own summary (`Unsupported block type`, in JSON `Extraneous JSON object
+/// property`), with the file named in the label: Terraform cannot load this module.
 fn language_in_tf(ctx: &Context, block: &Block, file_name: &str) -> Diagnostic {
-    let message = format!("`language` block in `{file_name}`: Terraform cannot load this module");
-    ctx.finding(&RULE, message)
+    let path = &ctx.files.get(block.header_span.file).path;
+    let summary = match is_json(path) {
+        true => "Extraneous JSON object property",
+        false => "Unsupported block type",
+    };
+    ctx.finding(&RULE, summary)
         .at(
             ctx.files,
             block.header_span,
-            "Terraform: Unsupported block type",
+            format!("`language` block in `{file_name}`: Terraform cannot load this module"),
         )
         .with_note(NOTE)
         .with_help(HELP)
@@ -89,7 +94,7 @@ fn move_to_tofu_file(ctx: &Context, block: &Block) -> Option<Fix> {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{Files, TOFU_COMPATIBLE_1_12, check_table};
+    use crate::lint::testing::{Files, TOFU_COMPATIBLE_1_12, check_table, findings};
 
     const PASS: &[Files] = &[&[
         ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
@@ -109,5 +114,21 @@ mod tests {
     #[test]
     fn table() {
         check_table(&super::RULE, PASS, FAIL);
+    }
+
+    /// Terraform's own summary for each syntax (hashicorp/hcl's `hclsyntax/structure.go` and
+    /// `json/structure.go`), at the block's header.
+    #[test]
+    fn terraforms_summary() {
+        for (files, summary) in FAIL
+            .iter()
+            .map(|(files, _)| *files)
+            .zip(["Unsupported block type", "Extraneous JSON object property"])
+        {
+            let found = findings(&super::RULE, files);
+            assert_eq!(found.len(), 1);
+            assert_eq!(found[0].message, summary);
+            assert_eq!(found[0].start().0, 1);
+        }
     }
 }

@@ -26,6 +26,9 @@ fn check(ctx: &MergeContext, out: &mut Vec<Diagnostic>) {
             MergeProblem::NestedBlockNotOverridable { kind, block } => {
                 out.push(nested_block_not_overridable(ctx, kind, *block));
             }
+            MergeProblem::OutputPostcondition { block } => {
+                out.push(output_postcondition(ctx, *block));
+            }
             _ => {}
         }
     }
@@ -53,6 +56,16 @@ fn nested_block_not_overridable(ctx: &MergeContext, kind: &str, block: Span) -> 
         .at(ctx.files, block, "not allowed in an override file")
         .with_note(format!("Override files cannot override \"{kind}\" blocks."))
         .with_help("move this block to the base definition")
+}
+
+/// `Postconditions are not allowed`: an output has preconditions only, and the tools refuse the
+/// block while decoding the output (`decodeOutputBlock` in `internal/configs/named_values.go`),
+/// before it could be an override.
+fn output_postcondition(ctx: &MergeContext, block: Span) -> Diagnostic {
+    ctx.finding(&RULE, "Postconditions are not allowed")
+        .at(ctx.files, block, "not allowed in an output")
+        .with_note("Output values can only have preconditions, not postconditions.")
+        .with_help("make it a `precondition` in the base definition of the output")
 }
 
 #[cfg(test)]
@@ -105,6 +118,37 @@ mod tests {
         assert_eq!(
             summaries("removed {\n  from = a.b\n}\n"),
             ["Cannot override 'Removed' blocks"]
+        );
+    }
+
+    /// An output's postcondition is refused as an output's, not as an override's; a
+    /// resource's (in `lifecycle`) is an override's.
+    #[test]
+    fn output_postcondition_in_an_override_file() {
+        let condition = "postcondition {\n    condition     = true\n    error_message = \"x\"\n  }";
+        let output = format!("output \"o\" {{\n  {condition}\n}}\n");
+        let files: Files = &[
+            ("main.tf", "output \"o\" {\n  value = 1\n}\n"),
+            ("o_override.tf", &output),
+        ];
+        let found = findings(&super::RULE, files);
+        assert!(!found.is_empty());
+        for d in &found {
+            assert_eq!(d.message, "Postconditions are not allowed");
+            assert_eq!(d.start(), (2, 3));
+        }
+        let resource =
+            format!("resource \"a\" \"b\" {{\n  lifecycle {{\n  {condition}\n  }}\n}}\n");
+        let files: Files = &[
+            ("main.tf", "resource \"a\" \"b\" {}\n"),
+            ("o_override.tf", &resource),
+        ];
+        let found = findings(&super::RULE, files);
+        assert!(!found.is_empty());
+        assert!(
+            found
+                .iter()
+                .all(|d| d.message == "Can't override postcondition blocks")
         );
     }
 }

@@ -112,6 +112,17 @@ mod tests {
             ],
             1,
         ),
+        // Each override file that leaves the merged default invalid: the tools keep the
+        // unconverted default and convert it again after the next file.
+        (
+            &[
+                ("main.tf", BASE),
+                ("a_override.tf", "variable \"a\" {\n  type = number\n}\n"),
+                ("b_override.tf", "variable \"a\" {\n  type = bool\n}\n"),
+                ("c_override.tf", "variable \"a\" {\n  type = string\n}\n"),
+            ],
+            2,
+        ),
     ];
 
     #[test]

@@ -327,6 +327,15 @@ mod tests {
                 assert_eq!(terraform(version, files).len(), 1, "{version} {files:?}");
             }
         }
+        // From 1.14 Terraform refuses it with a diagnostic of its own, `Unsupported block type`
+        // in either syntax (`internal/configs/parser_config.go`); before, JSON's schema summary.
+        let json: Files = &[("main.tf.json", json)];
+        assert_eq!(terraform("1.15.5", json), ["Unsupported block type"]);
+        assert_eq!(terraform("1.14.9", json), ["Unsupported block type"]);
+        assert_eq!(
+            terraform("1.12.2", json),
+            ["Extraneous JSON object property"]
+        );
     }
 
     /// A managed resource's `lifecycle` settings in a data source or an ephemeral resource, with

@@ -200,6 +200,15 @@ pub(crate) fn backend_type<'a>(ctx: &'a Context<'a>) -> Option<(&'a MergedBlock,
     Some((backend, backend.label(0)?))
 }
 
+/// Where the tools report a backend's type: its label (`Backend.TypeRange`, used by
+/// `terraform init`/`validate` and `tofu init`), in JSON the label's property key.
+pub(crate) fn backend_type_span(backend: &MergedBlock) -> Span {
+    backend
+        .labels
+        .first()
+        .map_or(backend.header_span, |l| l.span)
+}
+
 // --- group A: override rules ---
 
 /// The top-level blocks of one override file of the view. Merge events locate override blocks

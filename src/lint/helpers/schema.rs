@@ -24,6 +24,9 @@ use crate::syntax::{self, Call};
 use super::function_namespace::{self, Problem};
 use super::tools_suggestion;
 
+/// The first Terraform release that refuses `state_store` with a diagnostic of its own.
+const TERRAFORM_OWN_STATE_STORE_REFUSAL: Release = Release::new(1, 14);
+
 /// What was written where, as the schema checks see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Written {
@@ -64,10 +67,22 @@ impl Judgement {
                 View::OpenTofu => "Call to unknown function",
             },
             (Written::Namespaced(problem), _) => problem.summary(self.view),
+            _ if self.is_terraforms_own_state_store_refusal() => "Unsupported block type",
             (_, Syntax::Json | Syntax::TerragruntJson) => "Extraneous JSON object property",
             (Written::Block, Syntax::Native) => "Unsupported block type",
             (Written::Argument, Syntax::Native) => "Unsupported argument",
         }
+    }
+
+    /// From 1.14 Terraform has `state_store` in its schema and refuses it itself outside
+    /// experimental builds, as `Unsupported block type` in either syntax
+    /// (`internal/configs/parser_config.go`).
+    fn is_terraforms_own_state_store_refusal(&self) -> bool {
+        self.view == View::Terraform
+            && self.written == Written::Block
+            && self.place == Place::In(Body::Terraform)
+            && self.name == "state_store"
+            && (self.refusing.last()).is_some_and(|&r| r >= TERRAFORM_OWN_STATE_STORE_REFUSAL)
     }
 
     /// Whether every targeted release refuses it: a load error.

@@ -506,7 +506,13 @@ impl Merger<'_> {
             }
         }
         for nested in &block.body.blocks {
-            if matches!(nested.kind.as_str(), "precondition" | "postcondition") {
+            if nested.kind == "postcondition" {
+                // An output has no postconditions at all: the tools refuse the block while
+                // decoding the output (`decodeOutputBlock`, `internal/configs/named_values.go`).
+                self.report(MergeProblem::OutputPostcondition {
+                    block: nested.header_span,
+                });
+            } else if nested.kind == "precondition" {
                 self.not_overridable_nested(nested);
             } else {
                 self.unknown_argument(address, &nested.kind, nested.header_span);

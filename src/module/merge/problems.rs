@@ -70,11 +70,13 @@ pub(crate) enum MergeProblem {
         first: Span,
     },
     /// `backend_duplicate`: a second `backend`, `cloud` or (Terraform's experimental builds)
-    /// `state_store` block.
+    /// `state_store` block, among the primary files or in one override file (`in_override`:
+    /// Terraform words the two apart from 1.13).
     DuplicateStateStorage {
         kind: String,
         again: Span,
         first: Span,
+        in_override: bool,
     },
     /// `backend_and_cloud`: more than one kind of state storage in the primary files.
     StateStorageConflict {
@@ -89,6 +91,9 @@ pub(crate) enum MergeProblem {
     /// `override_not_allowed`: a nested block an override may not contain (conditions,
     /// validations).
     NestedBlockNotOverridable { kind: String, block: Span },
+    /// `override_not_allowed`: a `postcondition` in an output of an override file, which the
+    /// tools refuse while decoding the output, before any merge (`block` is its type keyword).
+    OutputPostcondition { block: Span },
     /// `override_without_base`: an override block no primary file defines.
     OverrideWithoutBase { address: Address, block: Span },
     /// `override_without_base`: an override local value no primary file defines.

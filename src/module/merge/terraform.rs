@@ -40,21 +40,21 @@ impl Merger<'_> {
                         .backend
                         .as_ref()
                         .map(|b| b.header_span);
-                    if !self.duplicate_setting(nested, first) {
+                    if !self.duplicate_setting(nested, first, false) {
                         self.module.terraform.backend =
                             Some(MergedBlock::from_syntax(nested, Origin::Base));
                     }
                 }
                 "cloud" => {
                     let first = self.module.terraform.cloud.as_ref().map(|b| b.header_span);
-                    if !self.duplicate_setting(nested, first) {
+                    if !self.duplicate_setting(nested, first, false) {
                         self.module.terraform.cloud =
                             Some(MergedBlock::from_syntax(nested, Origin::Base));
                     }
                 }
                 "state_store" if self.state_store => {
                     let first = self.state_store_block().map(|b| b.header_span);
-                    if !self.duplicate_setting(nested, first) {
+                    if !self.duplicate_setting(nested, first, false) {
                         (self.module.terraform.other.blocks)
                             .push(MergedBlock::from_syntax(nested, Origin::Base));
                     }
@@ -78,7 +78,7 @@ impl Merger<'_> {
                         "provider_meta" => true,
                         _ => false,
                     };
-                    let duplicate = single && self.duplicate_setting(nested, first);
+                    let duplicate = single && self.duplicate_setting(nested, first, false);
                     if !duplicate {
                         self.module
                             .terraform
@@ -91,8 +91,14 @@ impl Merger<'_> {
         }
     }
 
-    /// Reports `nested` as a duplicate of `first`, if there is a first. Returns whether it did.
-    fn duplicate_setting(&mut self, nested: &Block, first: Option<Span>) -> bool {
+    /// Reports `nested` as a duplicate of `first`, if there is a first (both in one override
+    /// file when `in_override`). Returns whether it did.
+    fn duplicate_setting(
+        &mut self,
+        nested: &Block,
+        first: Option<Span>,
+        in_override: bool,
+    ) -> bool {
         let Some(first) = first else {
             return false;
         };
@@ -100,7 +106,12 @@ impl Merger<'_> {
         let again = nested.def_range(self.files);
         self.report(
             if matches!(kind.as_str(), "backend" | "cloud" | "state_store") {
-                MergeProblem::DuplicateStateStorage { kind, again, first }
+                MergeProblem::DuplicateStateStorage {
+                    kind,
+                    again,
+                    first,
+                    in_override,
+                }
             } else {
                 MergeProblem::DuplicateTerraformBlock { kind, again, first }
             },
@@ -263,7 +274,7 @@ impl Merger<'_> {
         is_backend: bool,
     ) {
         if let Some(&first) = seen_in_file.first() {
-            self.duplicate_setting(nested, Some(first));
+            self.duplicate_setting(nested, Some(first), true);
             return;
         }
         seen_in_file.push(nested.header_span);

@@ -101,14 +101,7 @@ impl Merger<'_> {
             return;
         };
         match convert_value(value, &state.ty) {
-            Converted::Ok(converted) => {
-                if converted.is_null() && !state.nullable {
-                    let problem = MergedDefaultProblem::NullNotNullable;
-                    let merged = self.merged_default_problem(index, block, problem);
-                    self.report(merged);
-                }
-                state.value = Some(Some(converted));
-            }
+            Converted::Ok(converted) => state.value = Some(Some(converted)),
             Converted::Invalid(reason) => {
                 let problem = match (type_overridden, default_overridden) {
                     (true, false) => MergedDefaultProblem::TypeOverridden { reason },
@@ -117,9 +110,22 @@ impl Merger<'_> {
                 };
                 let merged = self.merged_default_problem(index, block, problem);
                 self.report(merged);
-                state.value = Some(None);
+                // `Variable.merge` keeps the unconverted default, so the next override file
+                // converts it again (and is reported again if it still does not convert).
             }
-            Converted::Unknown => state.value = Some(None),
+            Converted::Unknown => {
+                state.value = Some(None);
+                return;
+            }
+        }
+        // Checked whether or not the default converted, as `Variable.merge` does.
+        if let Some(Some(value)) = &state.value
+            && value.is_null()
+            && !state.nullable
+        {
+            let problem = MergedDefaultProblem::NullNotNullable;
+            let merged = self.merged_default_problem(index, block, problem);
+            self.report(merged);
         }
     }
 
