@@ -948,19 +948,22 @@ fn pre_commit_config(hook_repo: &Path, rev: &str, hook_id: &str) -> String {
         std::fs::read_to_string(manifest().join("tests/integrations/pre-commit-config.yaml"))
             .expect("snippet");
     let release = format!("v{}", env!("CARGO_PKG_VERSION"));
-    let replaced = snippet
-        .replace(
-            "https://github.com/tflint-merge/tflint-merge",
-            &hook_repo.display().to_string(),
-        )
-        .replace(&format!("rev: {release}"), &format!("rev: {rev}"))
-        .replace("id: tflint-merge\n", &format!("id: {hook_id}\n"));
-    assert_eq!(
-        replaced.matches(rev).count() + replaced.matches(hook_id).count(),
-        2,
-        "the snippet names the repository, `rev: {release}` and `id: tflint-merge`: {snippet}"
-    );
-    replaced
+    let repository = "https://github.com/tflint-merge/tflint-merge";
+    let (rev_line, id_line) = (format!("rev: {release}"), "id: tflint-merge\n");
+    // Counted in the snippet itself: the hook repository's path (under this checkout's
+    // target/, in a directory that may well be called `tflint-merge`) may hold either name.
+    for needle in [repository, rev_line.as_str(), id_line] {
+        assert_eq!(
+            snippet.matches(needle).count(),
+            1,
+            "the snippet names the repository, `rev: {release}` and `id: tflint-merge` once \
+             each: {snippet}"
+        );
+    }
+    snippet
+        .replace(repository, &hook_repo.display().to_string())
+        .replace(&rev_line, &format!("rev: {rev}"))
+        .replace(id_line, &format!("id: {hook_id}\n"))
 }
 
 /// pre-commit, a scratch directory `work` (in the target directory) named `name`, and the
