@@ -662,21 +662,29 @@ def our_lifecycle(facts, address, block, directory):
             facts[f"{address} lifecycle.{kind}"] = conditions
 
 
-def our_variable(facts, opaque, address, attributes, blocks, directory):
-    for name in ("description", "deprecated", "sensitive", "nullable", "ephemeral", "const"):
+def our_literals(facts, opaque, address, attributes, names):
+    """The literal attributes `names` of a block, and its type constraint, as facts; what is not
+    a literal (or not a type we read) goes to `opaque`. Whether a `type` was set at all."""
+    for name in names:
         if name in attributes:
             value = literal(attributes[name]["expression"])
             if value is None:
                 opaque.append(f"{address} {name}")
             else:
                 facts[f"{address} {name}"] = value
-    if "type" in attributes:
-        parsed = type_constraint(attributes["type"]["expression"])
-        if parsed is None:
-            opaque.append(f"{address} type")
-        else:
-            facts[f"{address} type"] = json.dumps(parsed, sort_keys=True)
+    if "type" not in attributes:
+        return False
+    parsed = type_constraint(attributes["type"]["expression"])
+    if parsed is None:
+        opaque.append(f"{address} type")
     else:
+        facts[f"{address} type"] = json.dumps(parsed, sort_keys=True)
+    return True
+
+
+def our_variable(facts, opaque, address, attributes, blocks, directory):
+    names = ("description", "deprecated", "sensitive", "nullable", "ephemeral", "const")
+    if not our_literals(facts, opaque, address, attributes, names):
         facts[f"{address} type"] = json.dumps("dynamic")
     validations = [our_location(b["location"], directory) for b in blocks
                    if b["type"] == "validation"]
@@ -687,19 +695,8 @@ def our_variable(facts, opaque, address, attributes, blocks, directory):
 def our_output(facts, opaque, address, attributes, blocks, directory):
     if "value" in attributes:
         facts[f"{address} value"] = our_value(attributes["value"], directory)
-    for name in ("description", "deprecated", "sensitive", "ephemeral"):
-        if name in attributes:
-            value = literal(attributes[name]["expression"])
-            if value is None:
-                opaque.append(f"{address} {name}")
-            else:
-                facts[f"{address} {name}"] = value
-    if "type" in attributes:
-        parsed = type_constraint(attributes["type"]["expression"])
-        if parsed is None:
-            opaque.append(f"{address} type")
-        else:
-            facts[f"{address} type"] = json.dumps(parsed, sort_keys=True)
+    names = ("description", "deprecated", "sensitive", "ephemeral")
+    our_literals(facts, opaque, address, attributes, names)
     if "depends_on" in attributes and not is_empty_collection(
             attributes["depends_on"]["expression"]):
         facts[f"{address} depends_on"] = attribute_file(attributes["depends_on"], directory)
