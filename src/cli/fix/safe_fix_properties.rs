@@ -19,33 +19,9 @@ use crate::source::{SourceFiles, Syntax};
 use crate::syntax::literals::string_literals;
 use crate::syntax::{Expr, ExprKind};
 
-/// xorshift64*: small, deterministic, good enough to pick shapes.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+#[path = "../../../tests/common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// The text of a quoted string, between its quotes, in native syntax and in JSON (where the
 /// quotes inside a template's sequences are escaped).
