@@ -15,6 +15,7 @@
 //! whose file is parsed is resolved in parallel, which names the next wave's files.
 
 pub(crate) mod graph;
+pub(crate) mod imports;
 pub(crate) mod paths;
 pub(crate) mod probe;
 pub(crate) mod refs;
@@ -90,6 +91,8 @@ pub(crate) struct Tree {
     pub(crate) failures: Vec<Failure>,
     /// Per node: reached from a unit (an included parent `terragrunt.hcl` is not a unit).
     pub(crate) live: Vec<bool>,
+    /// Per node: the indexes of the edges leaving it.
+    pub(crate) edges_from: Vec<Vec<usize>>,
     pub(crate) displayer: Displayer,
     node_index: HashMap<Node, usize>,
     /// Per included node: how the unit's `include` block merges it in.
@@ -175,6 +178,10 @@ impl Tree {
         }
         let mut tree = builder.tree;
         tree.live = tree.liveness();
+        tree.edges_from = vec![Vec::new(); tree.nodes.len()];
+        for (i, edge) in tree.edges.iter().enumerate() {
+            tree.edges_from[edge.from].push(i);
+        }
         tree
     }
 
