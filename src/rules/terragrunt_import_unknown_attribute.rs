@@ -92,8 +92,8 @@ fn unknown_attribute(ctx: &TreeContext, span: Span, unknown: &Unknown) -> Diagno
     .at(ctx.files(), span, format!("`{file}` sets no `{written}`"))
     .with_note(format!(
         "The import `{import}` is `{file}` with what its own merged imports bring, and none of \
-         them sets `{written}`: Terragrunt fails with \"Unsupported attribute; This object does \
-         not have an attribute named \"{name}\".\""
+         them sets `{written}`: Terragrunt fails with: Unsupported attribute; This object does \
+         not have an attribute named \"{name}\"."
     ))
     .with_help(help)
 }

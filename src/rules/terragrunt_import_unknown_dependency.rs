@@ -70,9 +70,9 @@ fn unknown_dependency(
     .at(ctx.files(), span, format!("no `dependency \"{dependency}\"` in `{file}`"))
     .with_note(format!(
         "An import exposes the `dependency` blocks of the imported file and of the files it \
-         merges in, by name; `{file}` has none named `{dependency}`, so Terragrunt fails with \
-         \"Unsupported attribute; This object does not have an attribute named \
-         \"{dependency}\".\""
+         merges in, by name; `{file}` has none named `{dependency}`, so Terragrunt fails with: \
+         Unsupported attribute; This object does not have an attribute named \
+         \"{dependency}\"."
     ))
     .with_help(help)
 }
