@@ -30,7 +30,7 @@ use rayon::prelude::*;
 use crate::input::overlay::Overlay;
 use crate::input::read::{LoadedSource, Read, ReadProblem, Reader, read_and_parse};
 pub(crate) use crate::knowledge::files::TERRAGRUNT_UNIT as UNIT_FILE;
-use crate::knowledge::files::{TERRAGRUNT_STACK, terragrunt_syntax};
+use crate::knowledge::files::{TERRAGRUNT_STACK, TERRAGRUNT_STACK_DIR, terragrunt_syntax};
 use crate::source::{FileId, SourceFile, SourceFiles};
 use crate::syntax::{File, Parsed};
 
@@ -612,10 +612,17 @@ fn resolve_node(tree: &Tree, n: usize, probe: &Probe) -> Vec<Outcome> {
 
 /// Whether a unit is a Terragrunt Stacks template rather than a unit run where it stands: it is
 /// in a catalog (`catalog/units/<name>/terragrunt.hcl`), or below a directory holding
-/// `terragrunt.stack.hcl` (where generated copies live). Its relative paths, and the values it
-/// reads from its stack, exist only in the generated copy.
+/// `terragrunt.stack.hcl`, but not a copy `terragrunt stack generate` wrote into a
+/// `.terragrunt-stack` directory. A template's relative paths, and the values it reads from its
+/// stack, exist only in the generated copy, which is judged where it stands.
 fn is_stack_template(unit: &Path, probe: &Probe) -> bool {
     let dir = dir_of(unit);
+    if dir
+        .ancestors()
+        .any(|d| d.file_name().is_some_and(|n| n == TERRAGRUNT_STACK_DIR))
+    {
+        return false;
+    }
     let in_catalog = dir.ancestors().any(|d| {
         d.file_name().is_some_and(|n| n == "units")
             && d.parent()
