@@ -73,6 +73,9 @@ mod terragrunt_import_without_config_path;
 mod terragrunt_include_and_import;
 mod terragrunt_include_deprecated;
 mod terragrunt_include_nested;
+mod terragrunt_input_required_missing;
+mod terragrunt_input_type_mismatch;
+mod terragrunt_input_unknown;
 mod terragrunt_merge_conflict;
 mod terragrunt_merged_dependency_cycle;
 mod terragrunt_unresolvable_path;
@@ -161,6 +164,9 @@ pub(crate) static RULES: &[&Rule] = &[
     &terragrunt_include_and_import::RULE,
     &terragrunt_include_deprecated::RULE,
     &terragrunt_include_nested::RULE,
+    &terragrunt_input_required_missing::RULE,
+    &terragrunt_input_type_mismatch::RULE,
+    &terragrunt_input_unknown::RULE,
     &terragrunt_merge_conflict::RULE,
     &terragrunt_merged_dependency_cycle::RULE,
     &terragrunt_unresolvable_path::RULE,

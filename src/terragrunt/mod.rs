@@ -15,6 +15,7 @@
 //! whose file is parsed is resolved in parallel, which names the next wave's files.
 
 pub(crate) mod graph;
+pub(crate) mod effective;
 pub(crate) mod imports;
 pub(crate) mod paths;
 pub(crate) mod probe;
@@ -271,6 +272,11 @@ impl Tree {
             unit[self.nodes[n].file] = true;
         }
         (0..self.files.len()).filter(move |&f| unit[f])
+    }
+
+    /// The nodes of the units, each evaluated for itself (see [`Tree::units`]).
+    pub(crate) fn unit_nodes(&self) -> Vec<usize> {
+        self.unit_roots()
     }
 
     /// Live files that parsed.

@@ -314,6 +314,9 @@ pub(crate) fn opentofu_compatible_with<'a>(
 pub(crate) mod terragrunt {
     use crate::diagnostic::Diagnostic;
     use crate::source::{SourceFiles, Span};
+    use crate::lint::TreeContext;
+    use crate::lint::unit_modules::ModuleInterface;
+    use crate::terragrunt::effective::Effective;
     use crate::terragrunt::refs::{ImportUse, RefKind, Reference};
     use crate::terragrunt::resolve::Outcome;
     use crate::terragrunt::{Failure, Tree};
@@ -450,6 +453,27 @@ pub(crate) mod terragrunt {
             }
         }
         out
+    }
+
+    /// A unit that deploys a module from a local source, with its effective configuration and
+    /// the module's interface: what the input rules compare. In the order of the units' paths.
+    pub(crate) struct UnitWithModule<'a> {
+        pub(crate) effective: Effective<'a>,
+        pub(crate) module: &'a ModuleInterface,
+    }
+
+    /// Every unit of the tree whose module's interface is known.
+    pub(crate) fn units_with_modules<'a>(ctx: &'a TreeContext<'a>) -> Vec<UnitWithModule<'a>> {
+        let tree = ctx.tree;
+        let mut units: Vec<(&usize, &std::sync::Arc<ModuleInterface>)> =
+            ctx.unit_modules.by_unit.iter().collect();
+        units.sort_by_cached_key(|(unit, _)| tree.show_file(tree.nodes[**unit].file));
+        (units.into_iter())
+            .map(|(&unit, module)| UnitWithModule {
+                effective: tree.effective(unit),
+                module,
+            })
+            .collect()
     }
 
     /// A note that may be absent (as [`Tree::evaluated_for`]'s), added when present.
