@@ -20,6 +20,7 @@ pub(crate) mod imports;
 pub(crate) mod paths;
 pub(crate) mod probe;
 pub(crate) mod refs;
+pub(crate) mod render;
 pub(crate) mod resolve;
 
 use std::collections::{BTreeMap, BTreeSet};
