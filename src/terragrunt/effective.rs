@@ -53,8 +53,6 @@ pub(crate) struct Effective<'t> {
     pub(crate) unit: usize,
     /// The files merged, lowest precedence first, the unit last.
     pub(crate) layers: Vec<Layer>,
-    /// False when an include or merged import could not be followed or parsed.
-    pub(crate) layers_complete: bool,
     /// The inputs by name, each from the file of highest precedence that sets it.
     pub(crate) inputs: BTreeMap<String, Input<'t>>,
     /// False when some `inputs` is not an object literal (or `merge()` of them), so that
@@ -158,7 +156,6 @@ impl Tree {
         Effective {
             unit,
             layers,
-            layers_complete,
             inputs,
             inputs_complete,
             source,
