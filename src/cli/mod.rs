@@ -1026,7 +1026,7 @@ fn merged_unit(given: &std::path::Path, unit: &std::path::Path, format: PrintFor
         let rendered = report::render_one_human(d, Views::NONE);
         eprint!("{}", String::from_utf8_lossy(&rendered));
     }
-    let Some(node) = tree.unit_nodes().into_iter().next() else {
+    let Some(&node) = tree.unit_nodes().first() else {
         eprintln!(
             "error: {} is not a Terragrunt unit",
             escape::text(&unit.to_string_lossy())

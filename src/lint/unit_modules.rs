@@ -55,9 +55,8 @@ pub(crate) fn load_unit_modules(
     let probe = Probe::default();
     let mut by_dir: HashMap<PathBuf, Option<Arc<ModuleInterface>>> = HashMap::default();
     let mut out = UnitModules::default();
-    for unit in tree.unit_nodes() {
-        let effective = tree.effective(unit);
-        let Some(dir) = tree.local_source_dir(&effective, &probe) else {
+    for &unit in tree.unit_nodes() {
+        let Some(dir) = tree.local_source_dir(unit, &probe) else {
             continue;
         };
         let interface = by_dir

@@ -162,12 +162,30 @@ impl Tree {
         }
     }
 
+    /// `terraform { source = ... }` of unit node `unit`, from the file of highest precedence
+    /// that sets it, with that file's node: [`Effective::source`] without the inputs.
+    pub(crate) fn source_of(&self, unit: usize) -> Option<(&Expr, usize)> {
+        let (layers, _) = self.layers(unit);
+        let mut source = None;
+        for layer in &layers {
+            let Some(file) = self.files[self.nodes[layer.node].file].parsed.as_ref() else {
+                continue;
+            };
+            for block in file.body.blocks_of("terraform") {
+                if let Some(attribute) = block.body.attribute("source") {
+                    source = Some((&attribute.expr, layer.node));
+                }
+            }
+        }
+        source
+    }
+
     /// The directory of the module a unit deploys, when its `terraform { source }` is a local
     /// path (`../modules/vpc`, `${get_repo_root()}/modules//vpc`) that resolves statically.
-    pub(crate) fn local_source_dir(&self, effective: &Effective, probe: &Probe) -> Option<PathBuf> {
-        let (expr, node) = effective.source?;
+    pub(crate) fn local_source_dir(&self, unit: usize, probe: &Probe) -> Option<PathBuf> {
+        let (expr, node) = self.source_of(unit)?;
         let written = &self.files[self.nodes[node].file];
-        let unit = &self.files[self.nodes[effective.unit].file];
+        let unit = &self.files[self.nodes[unit].file];
         let env = Env {
             config_dir: dir_of(&unit.path),
             file_dir: dir_of(&written.path),

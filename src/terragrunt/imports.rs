@@ -195,6 +195,14 @@ impl Tree {
             let unit = self.nodes[n].unit;
             self.find_node(super::Node { file: unit, unit })
         };
+        // Most trees merge no import: then there is nothing to add to the plain cycles.
+        let merging: Vec<(usize, Vec<usize>)> = (self.roots.iter())
+            .map(|&unit| (unit, self.merged_imports(unit).0))
+            .filter(|(_, merged)| merged.len() > 1)
+            .collect();
+        if merging.is_empty() {
+            return Vec::new();
+        }
         let mut steps: Vec<MergedDependency> = Vec::new();
         let mut g = super::graph::Digraph::new(self.nodes.len());
         let mut any_merged = false;
@@ -210,11 +218,7 @@ impl Tree {
                 });
             }
         }
-        for unit in self.unit_roots() {
-            let (merged, _) = self.merged_imports(unit);
-            if merged.len() < 2 {
-                continue;
-            }
+        for (unit, merged) in merging {
             let own = self.files[self.nodes[unit].file].parsed.as_ref();
             let declared_by_unit = |name: Option<&str>| {
                 own.is_some_and(|file| {

@@ -93,6 +93,8 @@ pub(crate) struct Tree {
     pub(crate) failures: Vec<Failure>,
     /// Per node: reached from a unit (an included parent `terragrunt.hcl` is not a unit).
     pub(crate) live: Vec<bool>,
+    /// The nodes of the units, each evaluated for itself ([`Tree::unit_roots`]).
+    roots: Vec<usize>,
     /// Per node: the indexes of the edges leaving it.
     pub(crate) edges_from: Vec<Vec<usize>>,
     pub(crate) displayer: Displayer,
@@ -179,16 +181,13 @@ impl Tree {
             builder.resolve_wave();
         }
         let mut tree = builder.tree;
-        tree.live = tree.liveness();
+        tree.roots = tree.unit_roots();
+        tree.live = tree.reach(&tree.roots);
         tree.edges_from = vec![Vec::new(); tree.nodes.len()];
         for (i, edge) in tree.edges.iter().enumerate() {
             tree.edges_from[edge.from].push(i);
         }
         tree
-    }
-
-    fn liveness(&self) -> Vec<bool> {
-        self.reach(&self.unit_roots())
     }
 
     /// The nodes reachable from `roots` (themselves included).
@@ -269,15 +268,15 @@ impl Tree {
     /// only as a parent other units include.
     pub(crate) fn units(&self) -> impl Iterator<Item = usize> + '_ {
         let mut unit = vec![false; self.files.len()];
-        for n in self.unit_roots() {
+        for &n in &self.roots {
             unit[self.nodes[n].file] = true;
         }
         (0..self.files.len()).filter(move |&f| unit[f])
     }
 
     /// The nodes of the units, each evaluated for itself (see [`Tree::units`]).
-    pub(crate) fn unit_nodes(&self) -> Vec<usize> {
-        self.unit_roots()
+    pub(crate) fn unit_nodes(&self) -> &[usize] {
+        &self.roots
     }
 
     /// Live files that parsed.
