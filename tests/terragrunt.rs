@@ -408,7 +408,10 @@ fn graph_shows_merges_and_cycles_that_only_merging_creates() {
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(path, text).expect("write");
     };
-    write("shared.hcl", "dependency \"app\" {\n  config_path = \"app\"\n}\n");
+    write(
+        "shared.hcl",
+        "dependency \"app\" {\n  config_path = \"app\"\n}\n",
+    );
     write(
         "db/terragrunt.hcl",
         "import \"s\" {\n  config_path = \"../vpc.hcl\"\n  deep_merge = true\n}\n",
@@ -448,7 +451,10 @@ fn graph_shows_merges_and_cycles_that_only_merging_creates() {
         dot.contains("\"shared.hcl\" -> \"app/terragrunt.hcl\" [label=\"dependency \\\"app\\\" [cycle once merged]\", style=dotted, color=orange, penwidth=2];"),
         "{dot}"
     );
-    assert!(dot.contains("[label=\"import \\\"shared\\\" (merge = true)\", style=bold];"), "{dot}");
+    assert!(
+        dot.contains("[label=\"import \\\"shared\\\" (merge = true)\", style=bold];"),
+        "{dot}"
+    );
 }
 
 /// A file of the tree that cannot be parsed (or read) is in the graph without its references:

@@ -57,7 +57,11 @@ fn a_shallow_and_a_deep_include_merged_by_hand() {
     assert_eq!(
         inputs(&value),
         [
-            ("region".into(), "\"eu-west-1\"".into(), strings(&[root_hcl])),
+            (
+                "region".into(),
+                "\"eu-west-1\"".into(),
+                strings(&[root_hcl])
+            ),
             (
                 "tags".into(),
                 "{\n    app = \"web\"\n    tier = \"frontend\"\n  }".into(),
@@ -73,7 +77,12 @@ fn a_shallow_and_a_deep_include_merged_by_hand() {
     );
     assert_eq!(value["inputs_complete"], true);
     let layers: Vec<(&str, &str)> = (value["layers"].as_array().into_iter().flatten())
-        .map(|l| (l["file"].as_str().unwrap_or(""), l["how"].as_str().unwrap_or("")))
+        .map(|l| {
+            (
+                l["file"].as_str().unwrap_or(""),
+                l["how"].as_str().unwrap_or(""),
+            )
+        })
         .collect();
     assert_eq!(
         layers,
@@ -84,9 +93,20 @@ fn a_shallow_and_a_deep_include_merged_by_hand() {
         ]
     );
     // The dependency, with its mock outputs, comes from the included file.
-    let blocks = value["blocks_and_attributes"].as_array().cloned().unwrap_or_default();
-    let dependency = blocks.iter().find(|b| b["key"] == "dependency vpc").expect("dependency");
-    assert!(dependency["text"].as_str().unwrap_or("").contains("mock_outputs"));
+    let blocks = value["blocks_and_attributes"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let dependency = blocks
+        .iter()
+        .find(|b| b["key"] == "dependency vpc")
+        .expect("dependency");
+    assert!(
+        dependency["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("mock_outputs")
+    );
     assert_eq!(dependency["files"][0], envcommon);
 }
 
@@ -142,7 +162,11 @@ fn every_unit_of_the_fixtures_and_examples_merges_in_both_formats() {
                 .output()
                 .expect("runs");
             assert_eq!(output.status.code(), Some(0), "{unit} {format}: {output:?}");
-            assert!(output.stdout.starts_with(if format == "hcl" { b"# " } else { b"{" }));
+            assert!(
+                output
+                    .stdout
+                    .starts_with(if format == "hcl" { b"# " } else { b"{" })
+            );
         }
     }
 }

@@ -30,7 +30,9 @@ fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
                 continue;
             };
             match first.get(label) {
-                Some(&earlier) => out.push(duplicate_import(ctx, label, block.header_span, earlier)),
+                Some(&earlier) => {
+                    out.push(duplicate_import(ctx, label, block.header_span, earlier))
+                }
                 None => {
                     first.insert(label, block.header_span);
                 }

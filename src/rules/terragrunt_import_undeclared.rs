@@ -133,6 +133,9 @@ mod tests {
         let found = findings(&super::RULE, FAIL[0].0);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].message, "Reference to undeclared import `rot`");
-        assert_eq!(found[0].help.as_deref(), Some("did you mean `import.root`?"));
+        assert_eq!(
+            found[0].help.as_deref(),
+            Some("did you mean `import.root`?")
+        );
     }
 }

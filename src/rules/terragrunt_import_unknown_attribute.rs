@@ -181,7 +181,10 @@ mod tests {
         (
             &[
                 ("state.hcl", "remote_state {\n  backend = \"s3\"\n}\n"),
-                ("env.hcl", "import \"state\" {\n  config_path = \"state.hcl\"\n}\n"),
+                (
+                    "env.hcl",
+                    "import \"state\" {\n  config_path = \"state.hcl\"\n}\n",
+                ),
                 (
                     "app/terragrunt.hcl",
                     concat!(

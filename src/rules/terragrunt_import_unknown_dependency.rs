@@ -67,7 +67,11 @@ fn unknown_dependency(
         &RULE,
         format!("`import.{import}` declares no dependency `{dependency}`"),
     )
-    .at(ctx.files(), span, format!("no `dependency \"{dependency}\"` in `{file}`"))
+    .at(
+        ctx.files(),
+        span,
+        format!("no `dependency \"{dependency}\"` in `{file}`"),
+    )
     .with_note(format!(
         "An import exposes the `dependency` blocks of the imported file and of the files it \
          merges in, by name; `{file}` has none named `{dependency}`, so Terragrunt fails with: \
@@ -105,7 +109,10 @@ mod tests {
         // Declared in a file the imported file merges in.
         &[
             ("vpc/terragrunt.hcl", ""),
-            ("vpc.hcl", "dependency \"vpc\" {\n  config_path = \"vpc\"\n}\n"),
+            (
+                "vpc.hcl",
+                "dependency \"vpc\" {\n  config_path = \"vpc\"\n}\n",
+            ),
             (
                 "deps.hcl",
                 "import \"vpc\" {\n  config_path = \"vpc.hcl\"\n  merge = true\n}\n",
@@ -150,7 +157,10 @@ mod tests {
         ];
         let found = findings(&super::RULE, files);
         assert_eq!(found.len(), 1);
-        assert_eq!(found[0].message, "`import.deps` declares no dependency `vpx`");
+        assert_eq!(
+            found[0].message,
+            "`import.deps` declares no dependency `vpx`"
+        );
         assert_eq!(
             found[0].help.as_deref(),
             Some("did you mean `import.deps.dependency.vpc`?")

@@ -93,7 +93,8 @@ fn nested_include(ctx: &TreeContext, nested: &Nested) -> Diagnostic {
 mod tests {
     use crate::lint::testing::{Files, INCLUDE_ROOT, check_table, findings};
 
-    const INCLUDE_ENV: &str = "include \"env\" {\n  path = find_in_parent_folders(\"env.hcl\")\n}\n";
+    const INCLUDE_ENV: &str =
+        "include \"env\" {\n  path = find_in_parent_folders(\"env.hcl\")\n}\n";
 
     const PASS: &[Files] = &[
         &[("root.hcl", ""), ("app/terragrunt.hcl", INCLUDE_ROOT)],
@@ -141,8 +142,14 @@ mod tests {
     fn terragrunts_wording() {
         let found = findings(&super::RULE, FAIL[1].0);
         let message = &found[0].message;
-        assert!(message.contains("/a/terragrunt.hcl` includes `"), "{message}");
-        assert!(message.contains("/env.hcl`, which itself includes `"), "{message}");
+        assert!(
+            message.contains("/a/terragrunt.hcl` includes `"),
+            "{message}"
+        );
+        assert!(
+            message.contains("/env.hcl`, which itself includes `"),
+            "{message}"
+        );
         assert!(
             message.ends_with("/root.hcl`. Only one level of includes is allowed."),
             "{message}"

@@ -40,9 +40,17 @@ fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
         let shown_unit = tree.show_file(tree.nodes[effective.unit].file);
         for (name, variable) in &unit.module.variables {
             let set = effective.inputs.contains_key(name)
-                || env_vars.iter().any(|v| v.strip_prefix("TF_VAR_") == Some(name));
+                || env_vars
+                    .iter()
+                    .any(|v| v.strip_prefix("TF_VAR_") == Some(name));
             if variable.required && !set {
-                out.push(required_missing(ctx, source.span, name, &module, &shown_unit));
+                out.push(required_missing(
+                    ctx,
+                    source.span,
+                    name,
+                    &module,
+                    &shown_unit,
+                ));
             }
         }
     }
@@ -58,7 +66,8 @@ fn values_from_elsewhere(tree: &Tree, effective: &Effective) -> Option<Vec<Strin
         if file.body.blocks_of("generate").next().is_some() {
             return None;
         }
-        let extra = (file.body.blocks_of("terraform")).flat_map(|t| t.body.blocks_of("extra_arguments"));
+        let extra =
+            (file.body.blocks_of("terraform")).flat_map(|t| t.body.blocks_of("extra_arguments"));
         for block in extra {
             let body = &block.body;
             let passes_files = ["arguments", "required_var_files", "optional_var_files"]
@@ -160,7 +169,13 @@ mod tests {
             ],
             1,
         ),
-        (&[("modules/app/main.tf", MODULE), ("live/app/terragrunt.hcl", SOURCE)], 2),
+        (
+            &[
+                ("modules/app/main.tf", MODULE),
+                ("live/app/terragrunt.hcl", SOURCE),
+            ],
+            2,
+        ),
     ];
 
     #[test]

@@ -34,7 +34,13 @@ fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
             }
             let names = unit.module.variables.keys().map(String::as_str);
             let module = tree.show(&unit.module.dir);
-            out.push(unknown_input(ctx, input.key.span, name, &module, closest(name, names)));
+            out.push(unknown_input(
+                ctx,
+                input.key.span,
+                name,
+                &module,
+                closest(name, names),
+            ));
         }
     }
 }
@@ -83,8 +89,14 @@ mod tests {
         // An input declared by an override file of the module.
         &[
             ("modules/app/main.tf", MODULE),
-            ("modules/app/extra_override.tf", "variable \"tags\" {\n  default = {a = 1}\n}\n"),
-            ("modules/app/more.tf", "variable \"extra\" {\n  default = 1\n}\n"),
+            (
+                "modules/app/extra_override.tf",
+                "variable \"tags\" {\n  default = {a = 1}\n}\n",
+            ),
+            (
+                "modules/app/more.tf",
+                "variable \"extra\" {\n  default = 1\n}\n",
+            ),
             (
                 "live/app/terragrunt.hcl",
                 "terraform {\n  source = \"../../modules//app\"\n}\n\
@@ -147,6 +159,9 @@ mod tests {
     #[test]
     fn suggests_the_variable() {
         let found = findings(&super::RULE, FAIL[0].0);
-        assert_eq!(found[0].help.as_deref(), Some("did you mean `instance_type`?"));
+        assert_eq!(
+            found[0].help.as_deref(),
+            Some("did you mean `instance_type`?")
+        );
     }
 }

@@ -150,7 +150,8 @@ impl Tree {
             complete &= file.parsed.is_some();
             let mut next = Vec::new();
             for (reference, r) in file.extracted.references.iter().enumerate() {
-                if r.kind != RefKind::Import || self.import_merge_of(n, reference) == ImportMerge::NoMerge
+                if r.kind != RefKind::Import
+                    || self.import_merge_of(n, reference) == ImportMerge::NoMerge
                 {
                     continue;
                 }
@@ -249,8 +250,8 @@ impl Tree {
         }
         let mut out = Vec::new();
         for component in g.cyclic_components() {
-            let Some(&start) = (component.iter())
-                .min_by_key(|&&n| (self.show_file(self.nodes[n].file), n))
+            let Some(&start) =
+                (component.iter()).min_by_key(|&&n| (self.show_file(self.nodes[n].file), n))
             else {
                 continue;
             };

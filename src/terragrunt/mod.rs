@@ -14,8 +14,8 @@
 //! Loading runs in waves: the files of a wave are read and parsed in parallel, then every node
 //! whose file is parsed is resolved in parallel, which names the next wave's files.
 
-pub(crate) mod graph;
 pub(crate) mod effective;
+pub(crate) mod graph;
 pub(crate) mod imports;
 pub(crate) mod paths;
 pub(crate) mod probe;

@@ -130,7 +130,10 @@ fn deep_merge_block(tree: &Tree, lower: &Valued, block: &Block, layer: &Layer) -
         .unwrap_or(body)
         .trim_matches('\n');
     let lower_text = lower.text.trim_end();
-    let open = lower_text.strip_suffix('}').unwrap_or(lower_text).trim_end();
+    let open = lower_text
+        .strip_suffix('}')
+        .unwrap_or(lower_text)
+        .trim_end();
     let mut from = lower.from.clone();
     from.push(layer.node);
     Valued {
@@ -244,20 +247,30 @@ fn deep_merge_value(tree: &Tree, lower: &Valued, upper: &Expr, layer: &Layer) ->
 fn object_entries(text: &str) -> Option<Vec<(String, String)>> {
     let source = format!("x = {text}\n");
     let mut files = crate::source::SourceFiles::default();
-    let id = files.add(crate::source::SourceFile::new("x.hcl".into(), source.clone()));
+    let id = files.add(crate::source::SourceFile::new(
+        "x.hcl".into(),
+        source.clone(),
+    ));
     let parsed = crate::syntax::native::parse(id, &source).file.ok()?;
     let ExprKind::Object(items) = &parsed.body.attributes.first()?.expr.kind else {
         return None;
     };
     (items.iter())
-        .map(|item| Some((object_key(&item.key)?, files.text(item.value.span).to_string())))
+        .map(|item| {
+            Some((
+                object_key(&item.key)?,
+                files.text(item.value.span).to_string(),
+            ))
+        })
         .collect()
 }
 
 /// An object key as written: a bare name when it is one, else a quoted string.
 fn key_text(key: &str) -> String {
     let mut chars = key.chars();
-    let bare = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    let bare = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     if bare {
         key.to_string()
@@ -313,7 +326,11 @@ pub(crate) fn unit_hcl(tree: &Tree, unit: usize) -> String {
         out.push_str("# Incomplete: an include or merged import could not be followed.\n");
     }
     for item in &rendered.items {
-        let _ = writeln!(out, "\n# from {}", files_of(tree, &item.value.from).join(", "));
+        let _ = writeln!(
+            out,
+            "\n# from {}",
+            files_of(tree, &item.value.from).join(", ")
+        );
         let _ = writeln!(out, "{}", item.value.text);
     }
     if !rendered.inputs.is_empty() || !rendered.opaque_inputs.is_empty() {
@@ -351,7 +368,11 @@ pub(crate) fn unit_json(tree: &Tree, unit: usize) -> String {
         .collect();
     let items: Vec<_> = (rendered.items.iter())
         .map(|item| {
-            let key = item.key.strip_prefix('=').unwrap_or(&item.key).replace('\u{0}', " ");
+            let key = item
+                .key
+                .strip_prefix('=')
+                .unwrap_or(&item.key)
+                .replace('\u{0}', " ");
             json!({
                 "key": key.trim_end(),
                 "text": item.value.text,

@@ -313,9 +313,9 @@ pub(crate) fn opentofu_compatible_with<'a>(
 /// once per reference. A module of its own, so its imports stay apart from the other sections'.
 pub(crate) mod terragrunt {
     use crate::diagnostic::Diagnostic;
-    use crate::source::{SourceFiles, Span};
     use crate::lint::TreeContext;
     use crate::lint::unit_modules::ModuleInterface;
+    use crate::source::{SourceFiles, Span};
     use crate::terragrunt::effective::Effective;
     use crate::terragrunt::refs::{ImportUse, RefKind, Reference};
     use crate::terragrunt::resolve::Outcome;
