@@ -391,11 +391,70 @@ fn graph_prints_the_hierarchy() {
     let dot = stdout(&out);
     assert!(dot.starts_with("digraph terragrunt {"), "{dot}");
     assert!(
-        dot.contains("\"canonical/prod/us-east-1/region.hcl\" -> \"canonical/prod/account.hcl\" [label=\"import \\\"account\\\"\", style=bold];"),
+        dot.contains("\"canonical/prod/us-east-1/region.hcl\" -> \"canonical/prod/account.hcl\" [label=\"import \\\"account\\\" (no merge)\", style=bold];"),
         "{dot}"
     );
     let out = tflint_merge(fixtures(), &["graph", "nope"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Imports are shown with their merge, and the dependencies of a cycle that only merged imports
+/// create are marked: in orange in DOT, `merge_only_cycle` in JSON.
+#[test]
+fn graph_shows_merges_and_cycles_that_only_merging_creates() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let write = |path: &str, text: &str| {
+        let path = t.path().join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    write(
+        "shared.hcl",
+        "dependency \"app\" {\n  config_path = \"app\"\n}\n",
+    );
+    write(
+        "db/terragrunt.hcl",
+        "import \"s\" {\n  config_path = \"../vpc.hcl\"\n  deep_merge = true\n}\n",
+    );
+    write("vpc.hcl", "");
+    write(
+        "vpc/terragrunt.hcl",
+        "import \"shared\" {\n  config_path = \"../shared.hcl\"\n  merge = true\n}\n",
+    );
+    write(
+        "app/terragrunt.hcl",
+        "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n",
+    );
+    let out = tflint_merge(t.path(), &["graph", ".", "--format", "json"]);
+    let graph: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let edges: Vec<String> = (graph["edges"].as_array().expect("edges").iter())
+        .map(|e| {
+            format!(
+                "{} -{}-> {} merge={} cycle={}",
+                e["from"], e["kind"], e["to"], e["merge"], e["merge_only_cycle"]
+            )
+            .replace('"', "")
+        })
+        .collect();
+    assert_eq!(
+        edges,
+        [
+            "app/terragrunt.hcl -dependency-> vpc/terragrunt.hcl merge=null cycle=true",
+            "db/terragrunt.hcl -import-> vpc.hcl merge=deep_merge = true cycle=null",
+            "shared.hcl -dependency-> app/terragrunt.hcl merge=null cycle=true",
+            "vpc/terragrunt.hcl -import-> shared.hcl merge=merge = true cycle=null",
+        ]
+    );
+    let out = tflint_merge(t.path(), &["graph", "."]);
+    let dot = stdout(&out);
+    assert!(
+        dot.contains("\"shared.hcl\" -> \"app/terragrunt.hcl\" [label=\"dependency \\\"app\\\" [cycle once merged]\", style=dotted, color=orange, penwidth=2];"),
+        "{dot}"
+    );
+    assert!(
+        dot.contains("[label=\"import \\\"shared\\\" (merge = true)\", style=bold];"),
+        "{dot}"
+    );
 }
 
 /// A file of the tree that cannot be parsed (or read) is in the graph without its references:

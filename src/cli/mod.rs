@@ -217,7 +217,8 @@ struct CommonFlags {
 
 #[derive(Debug, Args)]
 struct MergedArgs {
-    /// The module directory.
+    /// The module directory, or a Terragrunt unit (its `terragrunt.hcl`, or a directory holding
+    /// one and no Terraform file): its effective configuration, includes and imports merged.
     #[arg(default_value = ".")]
     dir: PathBuf,
     /// Which tool's view.
@@ -933,6 +934,9 @@ fn exit_code<F: Finding>(findings: &[F], fail_on: SeverityArg) -> i32 {
 }
 
 fn merged(args: MergedArgs) -> i32 {
+    if let Some(unit) = terragrunt_unit(&args.dir) {
+        return merged_unit(&args.dir, &unit, args.format);
+    }
     if !args.dir.is_dir() {
         return usage_error(&format!("not a directory: {}", args.dir.display()));
     }
@@ -976,6 +980,67 @@ fn merged(args: MergedArgs) -> i32 {
         EXIT_CLEAN
     } else {
         EXIT_FINDINGS
+    }
+}
+
+/// The Terragrunt unit file `merged` prints when given `path`: a `terragrunt.hcl` (or
+/// `terragrunt.hcl.json`) file, or a directory holding one and no Terraform configuration file
+/// (a directory with both is a module: its effective module is printed, as before).
+fn terragrunt_unit(path: &std::path::Path) -> Option<PathBuf> {
+    use crate::knowledge::files::{TERRAGRUNT_UNIT, TERRAGRUNT_UNIT_JSON, classify};
+    let name = path.file_name()?.to_string_lossy();
+    if path.is_file() {
+        return crate::knowledge::files::is_terragrunt_unit(&name).then(|| path.to_path_buf());
+    }
+    let has_module_files = std::fs::read_dir(path)
+        .ok()?
+        .flatten()
+        .any(|entry| classify(&entry.file_name().to_string_lossy()).is_some());
+    if has_module_files {
+        return None;
+    }
+    [TERRAGRUNT_UNIT, TERRAGRUNT_UNIT_JSON]
+        .into_iter()
+        .map(|file| path.join(file))
+        .find(|file| file.is_file())
+}
+
+/// `merged` for a Terragrunt unit: its effective configuration (see
+/// `terragrunt::render`), after the read and parse errors of its files on stderr.
+fn merged_unit(given: &std::path::Path, unit: &std::path::Path, format: PrintFormat) -> i32 {
+    let given = [given.to_path_buf()];
+    let scope = std::sync::Arc::new(ReadScope::new(&given, &ScopeFlags::default()));
+    let tree = terragrunt::Tree::load(
+        &[unit.to_path_buf()],
+        terragrunt::paths::Displayer::new(&given),
+        DEFAULT_MAX_FILE_BYTES,
+        &Overlay::default().within(Some(scope)),
+    );
+    let settings = RuleSettings::defaults(rules::registry());
+    let problems: Vec<Diagnostic> = tree
+        .live_file_indexes()
+        .flat_map(|f| read_findings(&tree.files[f].problems, &tree.sources, &settings))
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    for d in &problems {
+        let rendered = report::render_one_human(d, Views::NONE);
+        eprint!("{}", String::from_utf8_lossy(&rendered));
+    }
+    let Some(&node) = tree.unit_nodes().first() else {
+        eprintln!(
+            "error: {} is not a Terragrunt unit",
+            escape::text(&unit.to_string_lossy())
+        );
+        return EXIT_ERROR;
+    };
+    let text = match format {
+        PrintFormat::Hcl => terragrunt::render::unit_hcl(&tree, node),
+        PrintFormat::Json => terragrunt::render::unit_json(&tree, node),
+    };
+    match print_or_broken_pipe(&text) {
+        EXIT_CLEAN if problems.iter().any(|d| d.rule == rules::IO_ERROR.id()) => EXIT_ERROR,
+        EXIT_CLEAN if !problems.is_empty() => EXIT_FINDINGS,
+        status => status,
     }
 }
 

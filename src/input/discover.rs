@@ -16,7 +16,9 @@ use std::sync::Arc;
 
 use globset::{GlobSet, GlobSetBuilder};
 
-use crate::knowledge::files::{classify, is_terragrunt_entry as is_terragrunt_unit_name};
+use crate::knowledge::files::{
+    TERRAGRUNT_STACK_DIR, classify, is_terragrunt_entry as is_terragrunt_unit_name,
+};
 use crate::source::{absolute, display_path};
 
 use super::gitignore::GitIgnores;
@@ -613,7 +615,9 @@ impl DirWalk<'_> {
                 continue;
             }
             if is_dir {
-                if !name.starts_with('.') && self.walker.may_enter(&path, kind, &mut out.notes) {
+                // Hidden directories are skipped, but for the units a stack generates.
+                let walked = !name.starts_with('.') || name == TERRAGRUNT_STACK_DIR;
+                if walked && self.walker.may_enter(&path, kind, &mut out.notes) {
                     subdirs.push((path, kind));
                 }
             } else if classify(&name).is_some() {
@@ -1062,6 +1066,9 @@ mod tests {
             "live/prod/env.hcl",
             "live/root.hcl",
             "live/.terragrunt-cache/x/terragrunt.hcl",
+            "live/stack/terragrunt.stack.hcl",
+            "live/stack/.terragrunt-stack/app/terragrunt.hcl",
+            "live/stack/.terragrunt-stack/inner/.terragrunt-stack/db/terragrunt.hcl",
             "modules/vpc/main.tf",
         ]);
         let found = discover(&[t.path().to_path_buf()], &Excludes::default(), true);
@@ -1070,7 +1077,10 @@ mod tests {
             rel(t.path(), &found.terragrunt),
             [
                 "live/prod/app/terragrunt.hcl",
-                "live/prod/db/terragrunt.hcl.json"
+                "live/prod/db/terragrunt.hcl.json",
+                "live/stack/.terragrunt-stack/app/terragrunt.hcl",
+                "live/stack/.terragrunt-stack/inner/.terragrunt-stack/db/terragrunt.hcl",
+                "live/stack/terragrunt.stack.hcl"
             ]
         );
         let unit = t.path().join("live/prod/app/terragrunt.hcl");

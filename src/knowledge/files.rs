@@ -13,6 +13,11 @@ pub(crate) const TERRAGRUNT_UNIT_JSON: &str = "terragrunt.hcl.json";
 /// `terragrunt stack generate` copies below it.
 pub(crate) const TERRAGRUNT_STACK: &str = "terragrunt.stack.hcl";
 
+/// The directory `terragrunt stack generate` writes a stack's units into, beside its
+/// `terragrunt.stack.hcl` (<https://terragrunt.gruntwork.io/docs/features/stacks/>): hidden, but
+/// the units in it are the ones Terragrunt runs.
+pub(crate) const TERRAGRUNT_STACK_DIR: &str = ".terragrunt-stack";
+
 /// Whether a file name is a Terragrunt unit's.
 pub(crate) fn is_terragrunt_unit(name: &str) -> bool {
     name == TERRAGRUNT_UNIT || name == TERRAGRUNT_UNIT_JSON

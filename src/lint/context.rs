@@ -153,6 +153,8 @@ impl CrashContext<'_> {
 pub(crate) struct TreeContext<'a> {
     pub(crate) tree: &'a Tree,
     pub(crate) settings: &'a RuleSettings,
+    /// The modules the units deploy from local sources.
+    pub(crate) unit_modules: &'a super::unit_modules::UnitModules,
 }
 
 impl TreeContext<'_> {

@@ -35,6 +35,7 @@ pub(crate) mod targets;
 #[cfg(test)]
 pub(crate) mod testing;
 pub(crate) mod tree;
+pub(crate) mod unit_modules;
 
 use crate::diagnostic::{Diagnostic, FindingId, Severity};
 use crate::knowledge::View;

@@ -9,6 +9,7 @@ use crate::terragrunt::Tree;
 use crate::terragrunt::paths::Displayer;
 
 use super::run::{Target, read_findings, run_rules};
+use super::unit_modules::load_unit_modules;
 use super::{RuleSettings, TreeContext, ignore};
 
 /// What checking a tree gives.
@@ -40,10 +41,12 @@ pub(crate) fn check_tree(
         let problems = &tree.files[f].problems;
         diagnostics.extend(read_findings(problems, &tree.sources, settings));
     }
+    let unit_modules = load_unit_modules(&tree, settings, max_file_bytes, overlay);
     run_rules(
         Target::Tree(&TreeContext {
             tree: &tree,
             settings,
+            unit_modules: &unit_modules,
         }),
         &mut diagnostics,
     );

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use crate::diagnostic::escape;
 use crate::terragrunt::Tree;
 use crate::terragrunt::UNIT_FILE;
+use crate::terragrunt::refs::RefKind;
 use crate::terragrunt::resolve::{Missing, Outcome, Stop};
 
 /// One resolved reference between two files (deduplicated over the units it was evaluated for).
@@ -19,6 +20,11 @@ pub(crate) struct FileEdge {
     pub(crate) to: String,
     /// For a file included by units: the units it was resolved for (its paths start there).
     pub(crate) for_units: BTreeSet<String>,
+    /// For an import: how it merges the imported file in (`no merge`, `merge = true`,
+    /// `deep_merge = true`).
+    pub(crate) merge: Option<&'static str>,
+    /// A dependency on a cycle among units that only exists once merged imports are merged in.
+    pub(crate) merge_only_cycle: bool,
 }
 
 /// A reference that leads nowhere or could not be followed.
@@ -57,8 +63,12 @@ pub(crate) fn file_graph(tree: &Tree) -> FileGraph {
         .map(|f| (tree.show_file(f), units.contains(&f)))
         .collect();
     files.sort();
+    let on_merge_only_cycle: BTreeSet<usize> = (tree.merged_dependency_cycles().into_iter())
+        .flatten()
+        .map(|step| step.edge)
+        .collect();
     let mut edges: BTreeMap<(String, usize, String), FileEdge> = BTreeMap::new();
-    for (_, edge) in tree.live_edges() {
+    for (index, edge) in tree.live_edges() {
         let node = tree.nodes[edge.from];
         let reference = tree.reference(edge.from, edge.reference);
         let from = tree.show_file(node.file);
@@ -73,7 +83,11 @@ pub(crate) fn file_graph(tree: &Tree) -> FileGraph {
                 name: reference.name.clone(),
                 to,
                 for_units: BTreeSet::new(),
+                merge: (reference.kind == RefKind::Import)
+                    .then(|| tree.import_merge_of(edge.from, edge.reference).written()),
+                merge_only_cycle: false,
             });
+        entry.merge_only_cycle |= on_merge_only_cycle.contains(&index);
         if node.file != node.unit {
             entry.for_units.insert(tree.show_file(node.unit));
         }
@@ -114,6 +128,27 @@ pub(crate) fn file_graph(tree: &Tree) -> FileGraph {
     }
 }
 
+/// An edge in JSON: `merge` only on imports, `merge_only_cycle` only where it is true.
+fn edge_json(e: &FileEdge) -> serde_json::Value {
+    let mut value = serde_json::json!({
+        "from": e.from,
+        "line": e.line,
+        "kind": e.kind,
+        "name": e.name,
+        "to": e.to,
+        "for_units": e.for_units,
+    });
+    if let Some(object) = value.as_object_mut() {
+        if let Some(merge) = e.merge {
+            object.insert("merge".into(), merge.into());
+        }
+        if e.merge_only_cycle {
+            object.insert("merge_only_cycle".into(), true.into());
+        }
+    }
+    value
+}
+
 pub(crate) fn json(graph: &FileGraph) -> String {
     let value = serde_json::json!({
         "version": 1,
@@ -121,14 +156,7 @@ pub(crate) fn json(graph: &FileGraph) -> String {
             "path": path,
             "unit": unit,
         })).collect::<Vec<_>>(),
-        "edges": graph.edges.iter().map(|e| serde_json::json!({
-            "from": e.from,
-            "line": e.line,
-            "kind": e.kind,
-            "name": e.name,
-            "to": e.to,
-            "for_units": e.for_units,
-        })).collect::<Vec<_>>(),
+        "edges": graph.edges.iter().map(edge_json).collect::<Vec<_>>(),
         "unresolved": graph.unresolved.iter().map(|u| serde_json::json!({
             "from": u.from,
             "line": u.line,
@@ -161,9 +189,19 @@ pub(crate) fn dot(graph: &FileGraph) -> String {
         let _ = writeln!(out, "  {}{style};", quote(path));
     }
     for e in &graph.edges {
-        let label = match &e.name {
+        let mut label = match &e.name {
             Some(name) => format!("{} \"{name}\"", e.kind),
             None => e.kind.to_string(),
+        };
+        if let Some(merge) = e.merge {
+            let _ = write!(label, " ({merge})");
+        }
+        // A cycle that only merging creates is in orange, apart from the red of what is broken.
+        let cycle = if e.merge_only_cycle {
+            label.push_str(" [cycle once merged]");
+            ", color=orange, penwidth=2"
+        } else {
+            ""
         };
         let style = match e.kind {
             "include" => "solid",
@@ -174,7 +212,7 @@ pub(crate) fn dot(graph: &FileGraph) -> String {
         };
         let _ = writeln!(
             out,
-            "  {} -> {} [label={}, style={style}];",
+            "  {} -> {} [label={}, style={style}{cycle}];",
             quote(&e.from),
             quote(&e.to),
             quote(&label)

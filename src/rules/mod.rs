@@ -65,8 +65,19 @@ mod terragrunt_config_path_missing;
 mod terragrunt_dependency_cycle;
 mod terragrunt_deprecated_include_functions;
 mod terragrunt_import_cycle;
+mod terragrunt_import_duplicate_label;
+mod terragrunt_import_undeclared;
+mod terragrunt_import_unknown_attribute;
+mod terragrunt_import_unknown_dependency;
+mod terragrunt_import_without_config_path;
 mod terragrunt_include_and_import;
+mod terragrunt_include_deprecated;
+mod terragrunt_include_nested;
+mod terragrunt_input_required_missing;
+mod terragrunt_input_type_mismatch;
+mod terragrunt_input_unknown;
 mod terragrunt_merge_conflict;
+mod terragrunt_merged_dependency_cycle;
 mod terragrunt_unresolvable_path;
 mod tofu_shadows_tf;
 mod type_constraint_invalid;
@@ -145,8 +156,19 @@ pub(crate) static RULES: &[&Rule] = &[
     &terragrunt_dependency_cycle::RULE,
     &terragrunt_deprecated_include_functions::RULE,
     &terragrunt_import_cycle::RULE,
+    &terragrunt_import_duplicate_label::RULE,
+    &terragrunt_import_undeclared::RULE,
+    &terragrunt_import_unknown_attribute::RULE,
+    &terragrunt_import_unknown_dependency::RULE,
+    &terragrunt_import_without_config_path::RULE,
     &terragrunt_include_and_import::RULE,
+    &terragrunt_include_deprecated::RULE,
+    &terragrunt_include_nested::RULE,
+    &terragrunt_input_required_missing::RULE,
+    &terragrunt_input_type_mismatch::RULE,
+    &terragrunt_input_unknown::RULE,
     &terragrunt_merge_conflict::RULE,
+    &terragrunt_merged_dependency_cycle::RULE,
     &terragrunt_unresolvable_path::RULE,
     &tofu_shadows_tf::RULE,
     &type_constraint_invalid::RULE,

@@ -172,10 +172,21 @@ mod tests {
                 "catalog/units/app/terragrunt.hcl",
                 live_layout::STACK_UNIT_TEMPLATE,
             ),
+            ("live/app/terragrunt.hcl", live_layout::STACK_UNIT_TEMPLATE),
+        ],
+        // The generated copy is judged where it stands: here everything it names is there.
+        &[
+            ("root.hcl", ""),
+            ("live/terragrunt.stack.hcl", live_layout::STACK),
+            (
+                "catalog/units/app/terragrunt.hcl",
+                live_layout::STACK_UNIT_TEMPLATE,
+            ),
             (
                 "live/.terragrunt-stack/app/terragrunt.hcl",
                 live_layout::STACK_UNIT_TEMPLATE,
             ),
+            ("live/.terragrunt-stack/db/terragrunt.hcl", ""),
         ],
         // A placeholder path in the parent, replaced by the unit's own dependency.
         &[
@@ -219,6 +230,22 @@ mod tests {
     ];
 
     const FAIL: &[(Files, usize)] = &[
+        // A unit `terragrunt stack generate` wrote, whose dependency was not generated.
+        (
+            &[
+                ("root.hcl", ""),
+                ("live/terragrunt.stack.hcl", live_layout::STACK),
+                (
+                    "catalog/units/app/terragrunt.hcl",
+                    live_layout::STACK_UNIT_TEMPLATE,
+                ),
+                (
+                    "live/.terragrunt-stack/app/terragrunt.hcl",
+                    live_layout::STACK_UNIT_TEMPLATE,
+                ),
+            ],
+            1,
+        ),
         // A stack's unit template that is not there.
         (&[("live/terragrunt.stack.hcl", live_layout::STACK)], 1),
         // A JSON unit's dependency on a unit that is not there.

@@ -14,10 +14,13 @@
 //! Loading runs in waves: the files of a wave are read and parsed in parallel, then every node
 //! whose file is parsed is resolved in parallel, which names the next wave's files.
 
+pub(crate) mod effective;
 pub(crate) mod graph;
+pub(crate) mod imports;
 pub(crate) mod paths;
 pub(crate) mod probe;
 pub(crate) mod refs;
+pub(crate) mod render;
 pub(crate) mod resolve;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -29,7 +32,7 @@ use rayon::prelude::*;
 use crate::input::overlay::Overlay;
 use crate::input::read::{LoadedSource, Read, ReadProblem, Reader, read_and_parse};
 pub(crate) use crate::knowledge::files::TERRAGRUNT_UNIT as UNIT_FILE;
-use crate::knowledge::files::{TERRAGRUNT_STACK, terragrunt_syntax};
+use crate::knowledge::files::{TERRAGRUNT_STACK, TERRAGRUNT_STACK_DIR, terragrunt_syntax};
 use crate::source::{FileId, SourceFile, SourceFiles};
 use crate::syntax::{File, Parsed};
 
@@ -90,6 +93,10 @@ pub(crate) struct Tree {
     pub(crate) failures: Vec<Failure>,
     /// Per node: reached from a unit (an included parent `terragrunt.hcl` is not a unit).
     pub(crate) live: Vec<bool>,
+    /// The nodes of the units, each evaluated for itself ([`Tree::unit_roots`]).
+    roots: Vec<usize>,
+    /// Per node: the indexes of the edges leaving it.
+    pub(crate) edges_from: Vec<Vec<usize>>,
     pub(crate) displayer: Displayer,
     node_index: HashMap<Node, usize>,
     /// Per included node: how the unit's `include` block merges it in.
@@ -174,12 +181,13 @@ impl Tree {
             builder.resolve_wave();
         }
         let mut tree = builder.tree;
-        tree.live = tree.liveness();
+        tree.roots = tree.unit_roots();
+        tree.live = tree.reach(&tree.roots);
+        tree.edges_from = vec![Vec::new(); tree.nodes.len()];
+        for (i, edge) in tree.edges.iter().enumerate() {
+            tree.edges_from[edge.from].push(i);
+        }
         tree
-    }
-
-    fn liveness(&self) -> Vec<bool> {
-        self.reach(&self.unit_roots())
     }
 
     /// The nodes reachable from `roots` (themselves included).
@@ -260,10 +268,15 @@ impl Tree {
     /// only as a parent other units include.
     pub(crate) fn units(&self) -> impl Iterator<Item = usize> + '_ {
         let mut unit = vec![false; self.files.len()];
-        for n in self.unit_roots() {
+        for &n in &self.roots {
             unit[self.nodes[n].file] = true;
         }
         (0..self.files.len()).filter(move |&f| unit[f])
+    }
+
+    /// The nodes of the units, each evaluated for itself (see [`Tree::units`]).
+    pub(crate) fn unit_nodes(&self) -> &[usize] {
+        &self.roots
     }
 
     /// Live files that parsed.
@@ -605,10 +618,17 @@ fn resolve_node(tree: &Tree, n: usize, probe: &Probe) -> Vec<Outcome> {
 
 /// Whether a unit is a Terragrunt Stacks template rather than a unit run where it stands: it is
 /// in a catalog (`catalog/units/<name>/terragrunt.hcl`), or below a directory holding
-/// `terragrunt.stack.hcl` (where generated copies live). Its relative paths, and the values it
-/// reads from its stack, exist only in the generated copy.
+/// `terragrunt.stack.hcl`, but not a copy `terragrunt stack generate` wrote into a
+/// `.terragrunt-stack` directory. A template's relative paths, and the values it reads from its
+/// stack, exist only in the generated copy, which is judged where it stands.
 fn is_stack_template(unit: &Path, probe: &Probe) -> bool {
     let dir = dir_of(unit);
+    if dir
+        .ancestors()
+        .any(|d| d.file_name().is_some_and(|n| n == TERRAGRUNT_STACK_DIR))
+    {
+        return false;
+    }
     let in_catalog = dir.ancestors().any(|d| {
         d.file_name().is_some_and(|n| n == "units")
             && d.parent()

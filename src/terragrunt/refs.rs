@@ -73,11 +73,25 @@ pub(crate) struct Call {
     pub(crate) span: Span,
 }
 
+/// A use of an import's value, `import.<name>.<step>...`, anywhere in a file (templates
+/// included): what the imports design lets a configuration read from the files it imports.
+#[derive(Debug, Clone)]
+pub(crate) struct ImportUse {
+    /// The import's label, `root` in `import.root.inputs`.
+    pub(crate) name: String,
+    /// The steps after the label that name something statically: attribute names and string
+    /// keys (`import.root.inputs["region"]`), up to the first step that is not one.
+    pub(crate) steps: Vec<String>,
+    /// The whole traversal.
+    pub(crate) span: Span,
+}
+
 /// The references and calls of a file, in source order.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Extracted {
     pub(crate) references: Vec<Reference>,
     pub(crate) calls: Vec<Call>,
+    pub(crate) import_uses: Vec<ImportUse>,
 }
 
 /// Reads the references of a parsed native file, whose text is `text`.
@@ -143,6 +157,24 @@ fn block_references(block: &Block, out: &mut Vec<Reference>) {
     }
 }
 
+/// The import use a traversal from the variable `import` is, when its first step names an import.
+fn import_use(steps: &[TraversalStep], span: Span) -> Option<ImportUse> {
+    let mut names = steps.iter().map_while(|step| match step {
+        TraversalStep::Attr(name) => Some(name.clone()),
+        TraversalStep::Index(key) => key.literal_string().map(str::to_string),
+        TraversalStep::Splat => None,
+    });
+    let name = match steps.first()? {
+        TraversalStep::Attr(_) => names.next()?,
+        _ => return None,
+    };
+    Some(ImportUse {
+        name,
+        steps: names.collect(),
+        span,
+    })
+}
+
 struct Walker<'a> {
     text: &'a str,
 }
@@ -193,6 +225,11 @@ impl Walker<'_> {
             }
             ExprKind::Parenthesis(inner) => self.expr(inner, out),
             ExprKind::Traversal { root, steps } => {
+                if let ExprKind::Variable(variable) = &root.kind
+                    && variable == "import"
+                {
+                    out.import_uses.extend(import_use(steps, expr.span));
+                }
                 self.expr(root, out);
                 for step in steps {
                     if let TraversalStep::Index(index) = step {

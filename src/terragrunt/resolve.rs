@@ -182,7 +182,11 @@ fn call(name: &str, args: &[Expr], span: Span, env: &Env) -> Result<String, Stop
         "find_in_parent_folders" if args.len() <= 2 => {
             let wanted = string_arg(0)?;
             let name = wanted.clone().unwrap_or_else(|| DEFAULT_CONFIG.to_string());
-            match find_in_parent_folders(env.config_dir, &name, env.probe) {
+            let found = match wanted {
+                Some(_) => find_in_parent_folders(env.config_dir, &name, env.probe),
+                None => find_default_config_in_parent_folders(env.config_dir, env.probe),
+            };
+            match found {
                 Some(found) => Ok(found.to_string_lossy().into_owned()),
                 None => match string_arg(1)? {
                     Some(fallback) => Ok(fallback),
@@ -285,6 +289,26 @@ pub(crate) fn find_in_parent_folders(
     None
 }
 
+/// Terragrunt's search without a name: in each folder above `config_dir`, its default
+/// configuration, `terragrunt.hcl.json` before `terragrunt.hcl` (`GetDefaultConfigPath` and
+/// `DefaultTerragruntConfigPaths` in gruntwork-io/terragrunt `pkg/config/config.go`).
+pub(crate) fn find_default_config_in_parent_folders(
+    config_dir: &Path,
+    probe: &Probe,
+) -> Option<PathBuf> {
+    let mut dir = config_dir.parent();
+    while let Some(current) = dir {
+        for name in [TERRAGRUNT_UNIT_JSON, DEFAULT_CONFIG] {
+            let candidate = current.join(name);
+            if probe.exists(&candidate) {
+                return Some(candidate);
+            }
+        }
+        dir = current.parent();
+    }
+    None
+}
+
 /// The nearest folder (from `dir` up) holding `.git`.
 pub(crate) fn repo_root(dir: &Path, probe: &Probe) -> Option<PathBuf> {
     dir.ancestors()
@@ -367,6 +391,23 @@ mod tests {
         };
         assert_eq!(name, "terragrunt.hcl");
         assert_eq!(root_hcl, Some(root.join("root.hcl")));
+        // Without a name, a parent's `terragrunt.hcl.json` is found, before its `terragrunt.hcl`.
+        std::fs::write(root.join("prod/terragrunt.hcl.json"), "{}").expect("write");
+        std::fs::write(root.join("terragrunt.hcl"), "").expect("write");
+        assert_eq!(
+            eval_in(&unit, "find_in_parent_folders()"),
+            Ok(show(&root.join("prod/terragrunt.hcl.json")))
+        );
+        std::fs::write(root.join("prod/us/terragrunt.hcl"), "").expect("write");
+        std::fs::write(root.join("prod/us/terragrunt.hcl.json"), "{}").expect("write");
+        assert_eq!(
+            eval_in(&unit, "find_in_parent_folders()"),
+            Ok(show(&root.join("prod/us/terragrunt.hcl.json")))
+        );
+        assert_eq!(
+            eval_in(&unit, "find_in_parent_folders(\"terragrunt.hcl\")"),
+            Ok(show(&root.join("prod/us/terragrunt.hcl")))
+        );
         assert!(matches!(
             eval_in(&unit, "\"${local.root}/x.hcl\""),
             Err(Stop::Unresolvable { .. })

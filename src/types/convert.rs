@@ -55,7 +55,8 @@ fn literal(expr: &Expr) -> Option<Val> {
     }
 }
 
-fn object_key(key: &Expr) -> Option<String> {
+/// The name an object key gives, when it is written as a name or a literal string.
+pub(crate) fn object_key(key: &Expr) -> Option<String> {
     if let Some(s) = &key.json_string {
         return Some(s.to_string());
     }

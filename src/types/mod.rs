@@ -121,6 +121,6 @@ mod parsed;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use convert::{Converted, Value, convert, convert_value, decode_default};
+pub(crate) use convert::{Converted, Value, convert, convert_value, decode_default, object_key};
 pub(crate) use parse::parse_type;
 pub(crate) use parsed::ParsedTypes;

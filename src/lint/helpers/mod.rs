@@ -313,8 +313,11 @@ pub(crate) fn opentofu_compatible_with<'a>(
 /// once per reference. A module of its own, so its imports stay apart from the other sections'.
 pub(crate) mod terragrunt {
     use crate::diagnostic::Diagnostic;
+    use crate::lint::TreeContext;
+    use crate::lint::unit_modules::ModuleInterface;
     use crate::source::{SourceFiles, Span};
-    use crate::terragrunt::refs::Reference;
+    use crate::terragrunt::effective::Effective;
+    use crate::terragrunt::refs::{ImportUse, RefKind, Reference};
     use crate::terragrunt::resolve::Outcome;
     use crate::terragrunt::{Failure, Tree};
 
@@ -403,6 +406,74 @@ pub(crate) mod terragrunt {
                 evaluated_for: tree.evaluated_for(&nodes),
             }
         })
+    }
+
+    /// A use of `import.<label>` in a live file of a tree, with what it names: the import block
+    /// of that label the file declares (its reference number, when it has a `config_path`) and
+    /// the node the import leads to. The import rules judge these.
+    pub(crate) struct ImportUseSite<'a> {
+        pub(crate) import_use: &'a ImportUse,
+        /// The labels of the file's `import` blocks, in source order.
+        pub(crate) declared: Vec<&'a str>,
+        /// The node the named import leads to, when it is declared and resolved.
+        pub(crate) target: Option<usize>,
+    }
+
+    /// Every use of `import.<label>` in the live files of `tree`, each file judged as the first
+    /// node it is evaluated as (an imported file is evaluated on its own, so its imports lead to
+    /// the same files for every unit).
+    pub(crate) fn import_use_sites(tree: &Tree) -> Vec<ImportUseSite<'_>> {
+        let mut first_node = vec![None; tree.files.len()];
+        for (n, node) in tree.nodes.iter().enumerate() {
+            if tree.live[n] && first_node[node.file].is_none() {
+                first_node[node.file] = Some(n);
+            }
+        }
+        let mut out = Vec::new();
+        for (f, node) in first_node.into_iter().enumerate() {
+            let (Some(node), Some(parsed)) = (node, tree.files[f].parsed.as_ref()) else {
+                continue;
+            };
+            let extracted = &tree.files[f].extracted;
+            if extracted.import_uses.is_empty() {
+                continue;
+            }
+            let declared: Vec<&str> = (parsed.body.blocks_of("import"))
+                .filter_map(|block| block.label(0))
+                .collect();
+            for import_use in &extracted.import_uses {
+                let reference = (extracted.references.iter()).position(|r| {
+                    r.kind == RefKind::Import && r.name.as_deref() == Some(&import_use.name)
+                });
+                out.push(ImportUseSite {
+                    import_use,
+                    declared: declared.clone(),
+                    target: reference.and_then(|r| tree.import_target(node, r)),
+                });
+            }
+        }
+        out
+    }
+
+    /// A unit that deploys a module from a local source, with its effective configuration and
+    /// the module's interface: what the input rules compare. In the order of the units' paths.
+    pub(crate) struct UnitWithModule<'a> {
+        pub(crate) effective: Effective<'a>,
+        pub(crate) module: &'a ModuleInterface,
+    }
+
+    /// Every unit of the tree whose module's interface is known.
+    pub(crate) fn units_with_modules<'a>(ctx: &'a TreeContext<'a>) -> Vec<UnitWithModule<'a>> {
+        let tree = ctx.tree;
+        let mut units: Vec<(&usize, &std::sync::Arc<ModuleInterface>)> =
+            ctx.unit_modules.by_unit.iter().collect();
+        units.sort_by_cached_key(|(unit, _)| tree.show_file(tree.nodes[**unit].file));
+        (units.into_iter())
+            .map(|(&unit, module)| UnitWithModule {
+                effective: tree.effective(unit),
+                module,
+            })
+            .collect()
     }
 
     /// A note that may be absent (as [`Tree::evaluated_for`]'s), added when present.
