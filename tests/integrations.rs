@@ -858,6 +858,18 @@ fn wheel_installs_into_a_fresh_venv_and_checks_a_module() {
         .args(["install", "--quiet", "tflint-merge"])
         .envs(offline_pip(&wheels)));
     assert!(out.status.success(), "{}", printed(&out));
+    // The licence, as pip and PyPI read it from the wheel's metadata.
+    let out = run(Command::new(venv.join("bin/python")).args([
+        "-c",
+        "import importlib.metadata as m; d = m.metadata('tflint-merge'); \
+         print(d['License-Expression']); print(sorted(d.get_all('License-File')))",
+    ]));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "MIT OR Apache-2.0\n['LICENSE-APACHE', 'LICENSE-MIT']\n",
+        "{}",
+        printed(&out)
+    );
     let installed = venv.join("bin/tflint-merge");
     let version = run(Command::new(&installed).arg("--version"));
     assert_eq!(

@@ -1,3 +1,6 @@
+//! What a release needs from the repository: a licence that every package states, and a
+//! workflow that can run.
+//!
 //! `.github/workflows/release.yml` can run today: every `runs-on` names a GitHub-hosted runner
 //! label that exists (`tests/release/github_runner_labels.txt`, with its source), and no step
 //! that runs in PowerShell reads a POSIX shell variable (`$TARGET`), which PowerShell expands to
@@ -245,5 +248,47 @@ fn posix_variables_are_told_from_powershell_ones() {
     assert_eq!(
         posix_variables(r#"a "$TARGET" ${NAME} $env:OK $Mixed ${{ x }} $LASTEXITCODE $A1_B"#),
         ["TARGET", "NAME", "A1_B"]
+    );
+}
+
+// --- the licence ---------------------------------------------------------------------------
+
+/// `MIT OR Apache-2.0`, the Rust ecosystem's convention: in Cargo.toml, in both Python
+/// packages' metadata (the wheel's, packaging/pyproject.toml, and the pre-commit shim's), and
+/// as the two licence files, which the wheel carries as copies.
+#[test]
+fn the_licence_is_stated_everywhere_and_its_files_are_there() {
+    assert_eq!(env!("CARGO_PKG_LICENSE"), "MIT OR Apache-2.0");
+    let read = |path: &str| {
+        std::fs::read_to_string(manifest().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+    };
+    let mit = read("LICENSE-MIT");
+    let apache = read("LICENSE-APACHE");
+    assert!(mit.starts_with("MIT License\n"), "{mit}");
+    assert!(mit.contains("Permission is hereby granted, free of charge"));
+    assert!(apache.contains("Apache License\n                        Version 2.0, January 2004"));
+    assert!(apache.contains("END OF TERMS AND CONDITIONS"));
+    for pyproject in ["pyproject.toml", "packaging/pyproject.toml"] {
+        let text = read(pyproject);
+        assert!(
+            text.lines()
+                .any(|l| l == r#"license = "MIT OR Apache-2.0""#),
+            "{pyproject} states no licence"
+        );
+        assert!(
+            text.lines()
+                .any(|l| l == r#"license-files = ["LICENSE-MIT", "LICENSE-APACHE"]"#),
+            "{pyproject} names no licence files"
+        );
+    }
+    assert_eq!(
+        read("packaging/LICENSE-MIT"),
+        mit,
+        "packaging/LICENSE-MIT is not the root's"
+    );
+    assert_eq!(
+        read("packaging/LICENSE-APACHE"),
+        apache,
+        "packaging/LICENSE-APACHE is not the root's"
     );
 }
