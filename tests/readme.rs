@@ -283,7 +283,15 @@ fn readme_links_are_absolute_and_it_starts_with_the_setup_commands() {
         .split("\n## Status: not released yet\n")
         .nth(1)
         .expect("a Status section");
-    for said in ["no `v0.1.0` tag", "on PyPI", "cargo install --locked --git", "maturin build"] {
-        assert!(status.contains(said), "the Status section does not say {said:?}");
+    for said in [
+        "no `v0.1.0` tag",
+        "on PyPI",
+        "cargo install --locked --git",
+        "maturin build",
+    ] {
+        assert!(
+            status.contains(said),
+            "the Status section does not say {said:?}"
+        );
     }
 }
