@@ -306,7 +306,8 @@ fn sources(files: &SourceFiles, spans: impl Iterator<Item = Span>) -> String {
     let mut overrides: Vec<Cow<'_, str>> = Vec::new();
     for span in spans {
         let file = files.get(span.file);
-        let is_override = crate::classify(file.file_name()).is_some_and(|c| c.is_override);
+        let is_override =
+            crate::knowledge::files::classify(file.file_name()).is_some_and(|c| c.is_override);
         let names = if is_override {
             &mut overrides
         } else {
