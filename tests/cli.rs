@@ -943,20 +943,43 @@ fn gitignored_paths_are_skipped_unless_asked_or_named() {
     assert!(checked(&repo, &["."]).contains("2 errors in 4 directories"));
 }
 
-/// .gitignore filters the walk, not the files of a module directory: the tools load them all.
+/// A git-ignored configuration file of a module directory is not loaded: the hook and CI check
+/// the module as committed, not a developer's local override file (Terraform's .gitignore
+/// template ignores override files). The run says what it left out, and
+/// `--no-respect-gitignore` loads it, as the tools do.
 #[test]
-fn a_gitignored_file_of_a_module_directory_is_still_loaded() {
+fn a_gitignored_file_of_a_module_directory_is_not_loaded_and_the_run_says_so() {
     let (_t, repo) = git_work_tree(&[
-        (".gitignore", b"ignored.tf\n"),
-        ("m/main.tf", b"variable \"v\" {}\n"),
-        ("m/ignored.tf", b"variable \"v\" {}\n"),
+        (".gitignore", b"override.tf\n*_override.tf\n"),
+        ("m/main.tf", b"resource \"x\" \"a\" {\n  v = 1\n}\n"),
+        ("m/override.tf", b"resource \"x\" \"a\" {\n  v = 1\n}\n"),
+        ("m/local_override.tf", b"resource \"x\" \"nobase\" {}\n"),
     ]);
     let out = tflint_merge(&repo, &["--format", "short", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(stdout(&out), "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for name in ["m/local_override.tf", "m/override.tf"] {
+        assert!(
+            stderr.contains(&format!(
+                "notice: {name}: ignored by .gitignore: not loaded, though Terraform and \
+                 OpenTofu load it here (--no-respect-gitignore checks it)"
+            )),
+            "{stderr}"
+        );
+    }
+    let out = tflint_merge(&repo, &["--format", "short", "--no-respect-gitignore", "."]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("m/main.tf:1:1: error[duplicate_definition]"),
+        text.contains("m/local_override.tf:1:1: error[override_without_base]")
+            && text.contains("m/override.tf:1:1: warning[override_noop]"),
         "{text}"
     );
+    // A module directory whose every file is ignored is no module directory.
+    std::fs::write(repo.join(".gitignore"), "*.tf\n").expect("write");
+    let out = tflint_merge(&repo, &["--color", "never", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
 }
 
 /// The JSON `views` of each finding of `args` run on `dir`, by rule.

@@ -262,3 +262,36 @@ fn sample_output_is_what_the_examples_give() {
         "README.md's sample output is not in `tflint-merge examples/`:\n{sample}"
     );
 }
+
+/// The README is also the PyPI page, where a relative link leads nowhere: every link is
+/// absolute. It starts with the two set-up commands, and says what is not published yet.
+#[test]
+fn readme_links_are_absolute_and_it_starts_with_the_setup_commands() {
+    let readme = include_str!("../README.md");
+    let relative: Vec<&str> = readme
+        .match_indices("](")
+        .map(|(at, _)| &readme[at + 2..])
+        .filter(|target| !target.starts_with("https://") && !target.starts_with("http://"))
+        .map(|target| target.split(')').next().unwrap_or(target))
+        .collect();
+    assert!(relative.is_empty(), "relative links: {relative:?}");
+    assert!(
+        readme.starts_with("```sh\ncargo run --release -- examples/\ncargo test\n```\n"),
+        "the README does not start with the two set-up commands"
+    );
+    let status = readme
+        .split("\n## Status: not released yet\n")
+        .nth(1)
+        .expect("a Status section");
+    for said in [
+        "no `v0.1.0` tag",
+        "on PyPI",
+        "cargo install --locked --git",
+        "maturin build",
+    ] {
+        assert!(
+            status.contains(said),
+            "the Status section does not say {said:?}"
+        );
+    }
+}

@@ -608,9 +608,15 @@ impl DirWalk<'_> {
         // below it.
         let mut is_module = false;
         let mut subdirs = Vec::new();
+        // Configuration files that .gitignore ignores: not loaded (see below).
+        let mut ignored_files = Vec::new();
         for (name, path, kind) in names {
             let is_dir = kind.is_dir(&path);
             let ignored = (trail.gitignores.as_ref()).is_some_and(|g| g.ignores(&path, is_dir));
+            if ignored && !is_dir && classify(&name).is_some() {
+                ignored_files.push((name, path));
+                continue;
+            }
             if ignored || self.walker.is_excluded(&path) {
                 continue;
             }
@@ -628,6 +634,24 @@ impl DirWalk<'_> {
                     .filter(|_| matches!(kind, Kind::Other))
                     .map(|name| Arc::from(canonical.join(name)));
                 units.insert(path, known);
+            }
+        }
+        // A git-ignored configuration file of a module directory is not loaded: it is not in
+        // the repository (Terraform's own .gitignore template ignores override files, which
+        // are "usually used to override resources locally"), so a pre-commit hook or CI run
+        // checks the module as committed, not one developer's local overrides. The tools do
+        // load it in this checkout, so the run says so; --no-respect-gitignore loads it.
+        let mut listing = listing;
+        if let (true, Some(listing)) = (is_module, listing.as_mut()) {
+            listing
+                .names
+                .retain(|config| !ignored_files.iter().any(|(name, _)| *name == config.name));
+            for (_, path) in &ignored_files {
+                out.notes.push(format!(
+                    "{}: ignored by .gitignore: not loaded, though Terraform and OpenTofu load \
+                     it here (--no-respect-gitignore checks it)",
+                    display_path(path)
+                ));
             }
         }
         self.steps.push(Step::Leave(Entered {

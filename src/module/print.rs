@@ -267,7 +267,9 @@ fn print_hcl(module: &Module, files: &SourceFiles) -> String {
         }
     }
     if !module.locals.is_empty() {
-        let sources = sources(files, module.locals.iter().map(|l| l.attribute.name_span));
+        // Each local's primary file, and the override file that set its value last.
+        let spans = (module.locals.iter()).flat_map(|l| [l.declared, l.attribute.name_span]);
+        let sources = sources(files, spans);
         let _ = writeln!(out, "\n# from {sources}\nlocals {{");
         let attributes: Vec<MergedAttribute> =
             module.locals.iter().map(|l| l.attribute.clone()).collect();
@@ -297,19 +299,33 @@ fn for_each_lost_to_count(body: &MergedBody) -> Option<&MergedAttribute> {
     body.attribute("for_each")
 }
 
-/// `main.tf, overridden by override.tf` for a list of spans, base first.
+/// The files a printed block comes from: `main.tf, merged with override.tf` (the primary files,
+/// then the override files), each named once, in the order of `spans`.
 fn sources(files: &SourceFiles, spans: impl Iterator<Item = Span>) -> String {
-    let mut names: Vec<Cow<'_, str>> = Vec::new();
+    let mut primaries: Vec<Cow<'_, str>> = Vec::new();
+    let mut overrides: Vec<Cow<'_, str>> = Vec::new();
     for span in spans {
+        let file = files.get(span.file);
+        let is_override =
+            crate::knowledge::files::classify(file.file_name()).is_some_and(|c| c.is_override);
+        let names = if is_override {
+            &mut overrides
+        } else {
+            &mut primaries
+        };
         let name = file_name(files, span);
         if !names.contains(&name) {
             names.push(name);
         }
     }
-    match names.split_first() {
-        Some((first, [])) => first.to_string(),
-        Some((first, rest)) => format!("{first}, merged with {}", rest.join(", ")),
-        None => String::new(),
+    match (primaries.is_empty(), overrides.is_empty()) {
+        (_, true) => primaries.join(", "),
+        (true, false) => overrides.join(", "),
+        (false, false) => format!(
+            "{}, merged with {}",
+            primaries.join(", "),
+            overrides.join(", ")
+        ),
     }
 }
 
@@ -411,14 +427,18 @@ impl Printer<'_> {
         self.attribute_lines(&lines);
     }
 
-    /// Prints `name = value` lines, aligning the `=` of consecutive single-line attributes as
-    /// `terraform fmt` does; a multi-line value stands alone.
+    /// Prints `name = value` lines, aligning the `=` of each run of attributes as
+    /// `terraform fmt` does (see [`alignment`]).
     fn attribute_lines(&mut self, lines: &[(String, String)]) {
         let mut start = 0;
         while start < lines.len() {
+            // The run: attributes that align, up to one whose value's later lines end it.
             let mut end = start;
-            while end < lines.len() && !lines[end].1.contains('\n') {
+            while end < lines.len() && alignment(&lines[end].1) != Alignment::Alone {
                 end += 1;
+                if alignment(&lines[end - 1].1) == Alignment::AlignedLast {
+                    break;
+                }
             }
             let width = lines[start..end]
                 .iter()
@@ -429,7 +449,7 @@ impl Printer<'_> {
                 let pad = width - name.chars().count();
                 self.line(&format!("{name}{} = {value}", " ".repeat(pad)));
             }
-            if end < lines.len() {
+            if end == start {
                 let (name, value) = &lines[end];
                 self.line(&format!("{name} = {value}"));
                 end += 1;
@@ -437,6 +457,107 @@ impl Printer<'_> {
             start = end;
         }
     }
+}
+
+/// How an attribute takes part in `terraform fmt`'s alignment of `=`, by its value's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Alignment {
+    /// Aligned with its neighbours: a one-line value, or a heredoc (whose lines are one line
+    /// to the formatter).
+    Aligned,
+    /// Aligned with the attributes before it, but its value's later lines end the run.
+    AlignedLast,
+    /// Not aligned, and ends the run: its first line opens a bracket that a later line closes.
+    Alone,
+}
+
+/// hclwrite's rule (hashicorp/hcl `hclwrite/format.go`, `linesForFormat` and `formatCells`):
+/// a line's `=` is aligned when the rest of the line opens no more brackets than it closes,
+/// counting up to a heredoc's opening marker; any line without such an `=` ends the run, and a
+/// heredoc's body and closing marker are part of the line that opens it.
+fn alignment(value: &str) -> Alignment {
+    let first_line = value.lines().next().unwrap_or_default();
+    if brackets_opened(first_line) != 0 {
+        return Alignment::Alone;
+    }
+    if !value.contains('\n') || is_heredoc(value) {
+        Alignment::Aligned
+    } else {
+        Alignment::AlignedLast
+    }
+}
+
+/// Whether the value is one heredoc: `<<EOT` or `<<-EOT` alone on its first line, its marker
+/// alone on its last.
+fn is_heredoc(value: &str) -> bool {
+    let first_line = value.lines().next().unwrap_or_default();
+    let Some(marker) = first_line.strip_prefix("<<") else {
+        return false;
+    };
+    let marker = marker.strip_prefix('-').unwrap_or(marker);
+    !marker.is_empty()
+        && marker.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && value.lines().last().is_some_and(|l| l.trim() == marker)
+}
+
+/// Brackets (and template interpolations) the line opens minus those it closes, up to a
+/// heredoc's opening marker or a comment. Quoted strings' text is skipped, their `${` and `%{`
+/// counted as hclwrite's tokens are.
+fn brackets_opened(line: &str) -> i32 {
+    #[derive(PartialEq)]
+    enum Mode {
+        Code,
+        String,
+    }
+    // The modes entered: a string inside an interpolation inside a string...
+    let mut modes = vec![Mode::Code];
+    let mut net = 0;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match modes.last() {
+            Some(Mode::String) => match c {
+                '\\' => {
+                    chars.next();
+                }
+                '"' => {
+                    modes.pop();
+                }
+                '$' | '%' if chars.peek() == Some(&c) => {
+                    // `$${` and `%%{` are literal text.
+                    chars.next();
+                    if chars.peek() == Some(&'{') {
+                        chars.next();
+                    }
+                }
+                '$' | '%' if chars.peek() == Some(&'{') => {
+                    chars.next();
+                    net += 1;
+                    modes.push(Mode::Code);
+                }
+                _ => {}
+            },
+            _ => match c {
+                '"' => modes.push(Mode::String),
+                '<' if chars.peek() == Some(&'<') => return net,
+                '{' | '[' | '(' => {
+                    net += 1;
+                    if c == '{' {
+                        modes.push(Mode::Code);
+                    }
+                }
+                '}' | ']' | ')' => {
+                    net -= 1;
+                    if c == '}' && modes.len() > 1 {
+                        modes.pop();
+                    }
+                }
+                '#' => break,
+                '/' if chars.peek() == Some(&'/') => break,
+                _ => {}
+            },
+        }
+    }
+    net
 }
 
 fn location(files: &SourceFiles, span: Span) -> Value {
@@ -496,7 +617,11 @@ pub(crate) fn to_json(module: &Module, files: &SourceFiles) -> Value {
             "overrides": o.overrides.iter().map(|&s| location(files, s)).collect::<Vec<_>>(),
             "body": body_json(files, &[o.kind.as_str()], &o.body),
         })).collect::<Vec<_>>(),
-        "locals": module.locals.iter().map(|l| attribute_json(files, &["locals"], &l.attribute)).collect::<Vec<_>>(),
+        "locals": module.locals.iter().map(|l| {
+            let mut local = attribute_json(files, &["locals"], &l.attribute);
+            local["declared"] = location(files, l.declared);
+            local
+        }).collect::<Vec<_>>(),
         "terraform": {
             "required_version": tf.required_version.iter().map(|a| attribute_json(files, &terraform_path, a)).collect::<Vec<_>>(),
             "required_providers": tf.required_providers.iter().map(|a| attribute_json(files, &["terraform", "required_providers"], a)).collect::<Vec<_>>(),
@@ -520,6 +645,7 @@ pub fn semantic_form(module: &Module, files: &SourceFiles) -> Value {
                 map.remove("origin");
                 map.remove("replaced");
                 map.remove("overrides");
+                map.remove("declared");
                 if let Some(Value::String(text)) = map.get_mut("expression") {
                     *text = text.split_whitespace().collect::<Vec<_>>().join(" ");
                 }

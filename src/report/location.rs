@@ -1,5 +1,5 @@
-//! What the machine-readable formats share: paths relative to the working directory, 1-based
-//! ranges, and fingerprints that survive unrelated edits.
+//! What the machine-readable formats share: paths relative to the working directory and
+//! 1-based ranges.
 
 use crate::diagnostic::fix::TextEdit;
 use crate::diagnostic::{Diagnostic, Label};
@@ -53,29 +53,6 @@ pub(crate) fn file_of(diagnostic: &Diagnostic) -> String {
             .as_ref()
             .map_or(&diagnostic.path, |l| &l.file.display),
     )
-}
-
-/// A stable fingerprint: the rule, the file, the message and the text of the primary location
-/// (not its line number), so an alert keeps its identity when lines move.
-pub(crate) fn fingerprint(diagnostic: &Diagnostic) -> String {
-    let text = diagnostic
-        .primary
-        .as_ref()
-        .map(|l| l.file.line_text(l.range.start).trim().to_string())
-        .unwrap_or_default();
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in [
-        diagnostic.rule.as_str(),
-        &file_of(diagnostic),
-        &diagnostic.message,
-        &text,
-    ] {
-        for byte in part.bytes().chain([0]) {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    format!("{hash:016x}")
 }
 
 /// The first paragraph of a doc's `## What it does` section (or its summary line).

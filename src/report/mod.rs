@@ -1,6 +1,7 @@
 //! The last stage: renders findings in every output format (all read the same [`Diagnostic`]
 //! data), and the Terragrunt graph of `tflint-merge graph` ([`graph`]).
 
+mod fingerprint;
 mod github;
 mod gitlab;
 pub(crate) mod graph;
@@ -81,7 +82,9 @@ pub(crate) fn render(
         Format::Checkstyle => xml::checkstyle(out, diagnostics),
         Format::Junit => xml::junit(out, diagnostics),
         Format::Gitlab => {
-            write_pretty_array(out, 0, diagnostics.iter().map(gitlab::issue))?;
+            let fingerprints = fingerprint::fingerprints(diagnostics);
+            let issues = (diagnostics.iter().zip(&fingerprints)).map(|(d, f)| gitlab::issue(d, f));
+            write_pretty_array(out, 0, issues)?;
             writeln!(out)
         }
     }

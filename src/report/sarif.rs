@@ -5,9 +5,7 @@ use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
-use super::location::{
-    Range, doc_description, edit_position, file_of, fingerprint, fix_path, relative,
-};
+use super::location::{Range, doc_description, edit_position, file_of, fix_path, relative};
 use crate::diagnostic::fix::FileOperation;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::lint::RuleMeta;
@@ -146,38 +144,42 @@ pub(crate) fn render(
             })
         })
         .collect();
-    let results = diagnostics.iter().map(|d| {
-        let message = d.message_with_notes("\n\n", "\n\nHelp: ");
-        let mut result = json!({
-            "ruleId": d.rule,
-            "level": level(d.severity),
-            "message": { "text": message },
-            "locations": [ { "physicalLocation": physical(&file_of(d), d.primary.as_ref()) } ],
-            "partialFingerprints": { "tflintMergeFingerprint/v1": fingerprint(d) },
-        });
-        if let Some(index) = catalogue.iter().position(|m| m.id == d.rule) {
-            result["ruleIndex"] = json!(index);
-        }
-        if let Some(fix) = sarif_fix(d) {
-            result["fixes"] = json!([fix]);
-        }
-        if !d.secondary.is_empty() {
-            result["relatedLocations"] = Value::Array(
-                d.secondary
-                    .iter()
-                    .enumerate()
-                    .map(|(i, l)| {
-                        json!({
-                            "id": i + 1,
-                            "physicalLocation": physical(&relative(&l.file.display), Some(l)),
-                            "message": { "text": l.message },
+    let fingerprints = super::fingerprint::fingerprints(diagnostics);
+    let results = diagnostics
+        .iter()
+        .zip(fingerprints)
+        .map(|(d, fingerprint)| {
+            let message = d.message_with_notes("\n\n", "\n\nHelp: ");
+            let mut result = json!({
+                "ruleId": d.rule,
+                "level": level(d.severity),
+                "message": { "text": message },
+                "locations": [ { "physicalLocation": physical(&file_of(d), d.primary.as_ref()) } ],
+                "partialFingerprints": { "tflintMergeFingerprint/v1": fingerprint },
+            });
+            if let Some(index) = catalogue.iter().position(|m| m.id == d.rule) {
+                result["ruleIndex"] = json!(index);
+            }
+            if let Some(fix) = sarif_fix(d) {
+                result["fixes"] = json!([fix]);
+            }
+            if !d.secondary.is_empty() {
+                result["relatedLocations"] = Value::Array(
+                    d.secondary
+                        .iter()
+                        .enumerate()
+                        .map(|(i, l)| {
+                            json!({
+                                "id": i + 1,
+                                "physicalLocation": physical(&relative(&l.file.display), Some(l)),
+                                "message": { "text": l.message },
+                            })
                         })
-                    })
-                    .collect(),
-            );
-        }
-        result
-    });
+                        .collect(),
+                );
+            }
+            result
+        });
     let value = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",

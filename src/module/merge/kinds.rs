@@ -141,6 +141,7 @@ impl Merger<'_> {
         for attr in &block.body.attributes {
             let local = MergedLocal {
                 attribute: MergedAttribute::from_syntax(attr, Origin::Base),
+                declared: attr.name_span,
             };
             match self.module.local_index.get(&attr.name) {
                 Some(&i) => {

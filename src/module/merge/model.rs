@@ -240,6 +240,9 @@ impl MergedObject {
 #[derive(Debug, Clone)]
 pub struct MergedLocal {
     pub attribute: MergedAttribute,
+    /// The name of the primary file's declaration: where the local comes from, whichever
+    /// override file set its value last.
+    pub declared: Span,
 }
 
 /// The settings of the `terraform` blocks, merged.
