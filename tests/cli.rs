@@ -226,6 +226,60 @@ fn exclude_skips_matching_directories() {
     assert_eq!(stdout(&out), "no findings in 1 directory (1 file)\n");
 }
 
+/// `--exclude` takes a path as typed (`./examples/web`, absolute) and file globs: an excluded
+/// file is still loaded with its module (the override it holds still merges) but its findings
+/// are not reported; a glob that matches nothing is a notice, not silence.
+#[test]
+fn exclude_takes_dot_slash_paths_and_file_globs_and_names_globs_that_match_nothing() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let duplicate: &[u8] = b"resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n";
+    write(
+        t.path(),
+        &[
+            ("examples/web/main.tf", duplicate),
+            ("m/main.tf", b"variable \"a\" {}\n"),
+            (
+                "m/generated_override.tf",
+                b"variable \"a\" {}\nvariable \"gone\" {}\n",
+            ),
+            ("m/extra_override.tf", b"variable \"missing\" {}\n"),
+        ],
+    );
+    let short = |args: &[&str]| {
+        let mut all = vec!["--format", "short"];
+        all.extend(args);
+        let out = tflint_merge(t.path(), &all);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (stdout(&out), stderr)
+    };
+    let (all, _) = short(&["."]);
+    assert!(all.contains("examples/web/main.tf"), "{all}");
+    assert!(all.contains("m/generated_override.tf"), "{all}");
+    let absolute = t.path().join("examples/web");
+    for glob in [
+        "./examples/web",
+        "examples/web/",
+        absolute.to_str().expect("UTF-8"),
+    ] {
+        let (out, stderr) = short(&["--exclude", glob, "."]);
+        assert!(!out.contains("examples/web"), "{glob}: {out}");
+        assert!(out.contains("m/generated_override.tf"), "{glob}: {out}");
+        assert_eq!(stderr, "", "{glob}");
+    }
+    // The file's findings go; the module is loaded with it, so `a` is still found there and
+    // only the other override's finding is left.
+    let (out, _) = short(&["--exclude", "m/generated_*.tf", "."]);
+    assert!(!out.contains("generated"), "{out}");
+    assert!(out.contains("m/extra_override.tf"), "{out}");
+    assert!(!out.contains("m/main.tf"), "{out}");
+    let (out, stderr) = short(&["--exclude", "examples/web", "--exclude", "web/nope", "."]);
+    assert!(!out.contains("examples/web"), "{out}");
+    assert_eq!(
+        stderr,
+        "notice: --exclude `web/nope` matched no path below the paths checked\n"
+    );
+}
+
 /// Config `exclude` globs are relative to the config file's directory, from a subdirectory,
 /// with an absolute path, or with `--config` from elsewhere.
 #[test]
@@ -801,7 +855,8 @@ fn show_settings_prints_each_value_and_its_origin() {
         t.path(),
         &[(
             ".tflint-merge.yaml",
-            b"fail_on: warning\nexclude: [gen]\nrules:\n  override_noop: off\n  \
+            b"fail_on: warning\nexclude: [gen]\nopentofu_version: \"~> 1.9\"\nrules:\n  \
+              override_noop: off\n  \
               override_only_file: { threshold: 0.5 }\n",
         )],
     );
@@ -815,9 +870,16 @@ fn show_settings_prints_each_value_and_its_origin() {
             "tmp",
             "--disable-rule",
             "override_shadowed",
+            "--terraform-version",
+            ">= 1.6",
         ],
     );
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = stdout(&out);
     let config = t.path().join(".tflint-merge.yaml");
     let config_line = format!("config file: {}\n", config.display());
@@ -828,6 +890,8 @@ fn show_settings_prints_each_value_and_its_origin() {
         "fail_on: warning  (config file)\n",
         "exclude: gen  (config file, relative to its directory)\n",
         "exclude: tmp  (command line)\n",
+        "terraform_version: >= 1.6  (command line)\n",
+        "opentofu_version: ~> 1.9  (config file)\n",
     ] {
         assert!(text.contains(line), "{line:?} in:\n{text}");
     }

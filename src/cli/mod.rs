@@ -122,7 +122,8 @@ struct CheckArgs {
     /// Which tool's view of each module to check [default: both].
     #[arg(long, value_enum, overrides_with = "view")]
     view: Option<ViewArg>,
-    /// Skip paths matching this glob (`*` stays within one directory, `**` crosses them).
+    /// Skip paths matching this glob (`*` stays within one directory, `**` crosses them); an
+    /// excluded file's findings are dropped, its module is still loaded with it.
     #[arg(long, value_name = "GLOB")]
     exclude: Vec<String>,
     /// Colour the output.
@@ -329,6 +330,8 @@ struct Shown {
     config_exclude: Vec<String>,
     /// The origin of `view`, `format` and `fail_on`.
     origins: [&'static str; 3],
+    /// The origin of `terraform_version` and `opentofu_version`.
+    version_origins: [&'static str; 2],
     /// The rule settings the config file gave, before the command line.
     from_file: RuleSettings,
 }
@@ -427,6 +430,16 @@ fn resolve(args: &CheckArgs) -> Result<Resolved, String> {
             config_file: path,
             config_exclude: file.exclude,
             origins,
+            version_origins: [
+                origin(
+                    args.terraform_version.is_some(),
+                    file.terraform_version.is_some(),
+                ),
+                origin(
+                    args.opentofu_version.is_some(),
+                    file.opentofu_version.is_some(),
+                ),
+            ],
             from_file,
         },
     })
@@ -512,7 +525,9 @@ fn check(args: CheckArgs) -> i32 {
         _ if flags.no_color => false,
         ColorArg::Always => true,
         ColorArg::Never => false,
-        ColorArg::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        ColorArg::Auto => {
+            io::stdout().is_terminal() && !asks_for_no_color(std::env::var_os("NO_COLOR"))
+        }
     };
     let reporter = Report {
         format: resolved.format,
@@ -552,7 +567,23 @@ fn check(args: CheckArgs) -> i32 {
         for note in found.notes.iter().filter(|_| !flags.quiet) {
             eprintln!("notice: {}", escape::text(note));
         }
+        // A glob that matches nothing is most often a path form that cannot match (a typo, a
+        // path relative to another directory): say so rather than check it silently.
+        for glob in excludes.unmatched_globs().iter().filter(|_| !flags.quiet) {
+            eprintln!(
+                "notice: --exclude `{}` matched no path below the paths checked",
+                escape::text(glob)
+            );
+        }
         true
+    };
+    // What is found in an excluded file (its module is checked for its other files) is not
+    // reported.
+    let reported = |mut diagnostics: Vec<Diagnostic>| {
+        if !excludes.is_empty() {
+            diagnostics.retain(|d| !excludes.excludes_finding(&d.path, &paths));
+        }
+        diagnostics
     };
     if let Some(format) = rendering {
         let style = RenderStyle {
@@ -561,7 +592,10 @@ fn check(args: CheckArgs) -> i32 {
             unsafe_fixes: reporter.unsafe_fixes,
         };
         let render = |diagnostics: Vec<Diagnostic>| -> Vec<Rendered> {
-            diagnostics.iter().map(|d| style.render(d)).collect()
+            reported(diagnostics)
+                .iter()
+                .map(|d| style.render(d))
+                .collect()
         };
         let (found, run) =
             pool.install(|| walk_and_check(walk(), &paths, &options, &render, &report_walk));
@@ -573,7 +607,8 @@ fn check(args: CheckArgs) -> i32 {
         });
     }
     let lint = |options: &Options, walk_done: &(dyn Fn(&discover::Discovery) -> bool + Sync)| {
-        pool.install(|| walk_and_check(walk(), &paths, options, &whole, walk_done))
+        let store = |diagnostics| whole(reported(diagnostics));
+        pool.install(|| walk_and_check(walk(), &paths, options, &store, walk_done))
     };
     let (found, mut run) = lint(&options, &report_walk);
     if !found.missing.is_empty() {
@@ -656,6 +691,12 @@ fn check(args: CheckArgs) -> i32 {
             report::render(out, reporter.format, color, diagnostics, totals, catalogue)
         }
     })
+}
+
+/// Whether the value of `NO_COLOR` asks for no colour: "when present and not an empty
+/// string", as https://no-color.org says.
+fn asks_for_no_color(value: Option<std::ffi::OsString>) -> bool {
+    value.is_some_and(|value| !value.is_empty())
 }
 
 /// How `check` reports a run, whatever it kept of each finding.
@@ -801,6 +842,21 @@ fn show_settings(resolved: &Resolved) -> String {
         "fail_on: {}  ({fail_on})\n",
         value(resolved.fail_on.to_possible_value())
     ));
+    for (key, value) in [
+        ("terraform_version", &resolved.target_versions.terraform),
+        ("opentofu_version", &resolved.target_versions.opentofu),
+    ] {
+        out.push_str(&match value {
+            Some(constraint) => {
+                let from = shown.version_origins[usize::from(key == "opentofu_version")];
+                format!("{key}: {}  ({from})\n", escape::text(constraint))
+            }
+            None => format!(
+                "{key}: the module's own constraints, else the newest stable release  \
+                 ({DEFAULT})\n"
+            ),
+        });
+    }
     for glob in &shown.config_exclude {
         let glob = escape::text(glob);
         out.push_str(&format!(
@@ -1028,6 +1084,15 @@ mod tests {
     use crate::lint::check::check_all;
     use crate::source::display_path;
     use std::collections::BTreeSet;
+
+    /// An empty `NO_COLOR` leaves colour on; any other value, even `0`, turns it off.
+    #[test]
+    fn only_a_non_empty_no_color_turns_colour_off() {
+        assert!(!asks_for_no_color(None));
+        assert!(!asks_for_no_color(Some("".into())));
+        assert!(asks_for_no_color(Some("1".into())));
+        assert!(asks_for_no_color(Some("0".into())));
+    }
 
     /// A panic while reading one directory's file becomes that directory's `internal_error`;
     /// the other directory is still checked, and the run exits 1.
