@@ -782,6 +782,16 @@ fn typos_get_suggestions() {
         !stderr(&["infra"]).contains("tip"),
         "no subcommand is close"
     );
+    // A word that is an option's name without its dashes.
+    let text = stderr(&["version"]);
+    assert!(
+        text.contains(
+            "error: no such file or directory: version\n  tip: did you mean the option \
+             `--version`? (`tflint-merge --version`)\n"
+        ),
+        "{text}"
+    );
+    assert!(stderr(&["fix"]).contains("the option `--fix`?"));
     let text = stderr(&["--formt", "json"]);
     assert!(
         text.contains("a similar argument exists: '--format'"),
@@ -845,6 +855,17 @@ fn statistics_count_findings_per_rule() {
     assert_eq!(
         stdout(&out),
         "    2  duplicate_definition   error\n    1  override_without_base  error\n"
+    );
+    // With `--format json`, JSON (as ruff's `--statistics --output-format json`).
+    let out = tflint_merge(t.path(), &["--statistics", "--format", "json", "."]);
+    assert_eq!(out.status.code(), Some(1));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        rows,
+        serde_json::json!([
+            {"rule": "duplicate_definition", "severity": "error", "count": 2, "fixable": 0},
+            {"rule": "override_without_base", "severity": "error", "count": 1, "fixable": 0},
+        ])
     );
 }
 
@@ -1124,4 +1145,23 @@ fn duplicate_definition_help_fits_where_the_copies_are() {
         "remove one of the two definitions; to change the first from `z.tf.json`, move the \
          changed arguments into an override file (`z_override.tf.json`)"
     );
+}
+
+/// `merged FILE` prints the module of the directory holding the file, as `check FILE` checks
+/// it.
+#[test]
+fn merged_of_a_file_is_its_directorys_module() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let of_dir = tflint_merge(&examples, &["merged", "web"]);
+    let of_file = tflint_merge(&examples, &["merged", "web/override.tf"]);
+    assert_eq!(of_file.status.code(), of_dir.status.code());
+    assert_eq!(of_file.status.code(), Some(0), "{of_file:?}");
+    assert_eq!(stdout(&of_file), stdout(&of_dir));
+    assert!(
+        stdout(&of_file).contains("resource"),
+        "{}",
+        stdout(&of_file)
+    );
+    let missing = tflint_merge(&examples, &["merged", "web/nope.tf"]);
+    assert_eq!(missing.status.code(), Some(2));
 }

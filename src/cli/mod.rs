@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 mod config;
 mod fix;
 mod server;
+mod statistics;
 
 use crate::diagnostic::{Diagnostic, Finding, Severity, Views, escape};
 use crate::input::discover;
@@ -187,7 +188,8 @@ struct CommonFlags {
     /// Report findings but exit 0 for them (usage and I/O errors still exit 2).
     #[arg(long)]
     exit_zero: bool,
-    /// Print the number of findings of each rule instead of the findings.
+    /// Print the number of findings of each rule instead of the findings (as JSON with
+    /// `--format json`).
     #[arg(long)]
     statistics: bool,
     /// Print the effective settings and where each came from, then exit.
@@ -218,7 +220,7 @@ struct CommonFlags {
 
 #[derive(Debug, Args)]
 struct MergedArgs {
-    /// The module directory.
+    /// The module directory, or a file in it.
     #[arg(default_value = ".")]
     dir: PathBuf,
     /// Which tool's view.
@@ -287,6 +289,20 @@ fn similar_subcommand(path: &std::path::Path) -> Option<String> {
     let word = path.to_str().filter(|w| !w.contains(['/', '\\', '.']))?;
     let command = <Cli as clap::CommandFactory>::command();
     let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+    crate::lint::helpers::closest(word, names).map(str::to_string)
+}
+
+/// The option a missing path argument was probably meant to be (`version` for `--version`,
+/// `fix` for `--fix`), when no subcommand is close.
+fn similar_flag(path: &std::path::Path) -> Option<String> {
+    let word = path.to_str().filter(|w| !w.contains(['/', '\\', '.']))?;
+    let mut command = <Cli as clap::CommandFactory>::command();
+    // Built, the command lists the `--help` and `--version` clap adds.
+    command.build();
+    let names: Vec<&str> = command
+        .get_arguments()
+        .filter_map(|a| a.get_long())
+        .collect();
     crate::lint::helpers::closest(word, names).map(str::to_string)
 }
 
@@ -559,6 +575,8 @@ fn check(args: CheckArgs) -> i32 {
             eprintln!("error: no such file or directory: {shown}");
             if let Some(name) = similar_subcommand(path) {
                 eprintln!("  tip: did you mean the subcommand `{name}`? (`tflint-merge {name}`)");
+            } else if let Some(name) = similar_flag(path) {
+                eprintln!("  tip: did you mean the option `--{name}`? (`tflint-merge --{name}`)");
             }
         }
         if !found.missing.is_empty() {
@@ -734,7 +752,11 @@ impl Report {
         let stdout = io::stdout();
         let mut out = io::BufWriter::new(stdout.lock());
         let written = if self.statistics {
-            out.write_all(statistics(&findings).as_bytes())
+            let statistics = statistics::Statistics {
+                format: self.format,
+                unsafe_fixes: self.unsafe_fixes,
+            };
+            out.write_all(statistics.render(&findings).as_bytes())
         } else {
             write(&mut out, &findings, totals)
         }
@@ -795,22 +817,6 @@ fn show_diff(planned: &fix::Planned, passes: usize, io_error: bool, quiet: bool)
     } else {
         EXIT_FINDINGS
     }
-}
-
-/// `--statistics`: findings per id, most first, then the summary counts.
-fn statistics<F: Finding>(findings: &[F]) -> String {
-    let mut counts: std::collections::BTreeMap<(&str, Severity), usize> = Default::default();
-    for finding in findings {
-        *counts
-            .entry((finding.rule().as_str(), finding.severity()))
-            .or_default() += 1;
-    }
-    let mut rows: Vec<((&str, Severity), usize)> = counts.into_iter().collect();
-    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.0.cmp(b.0.0)));
-    let width = rows.iter().map(|((id, _), _)| id.len()).max().unwrap_or(0);
-    rows.iter()
-        .map(|((id, severity), count)| format!("{count:>5}  {id:<width$}  {}\n", severity.as_str()))
-        .collect()
 }
 
 /// `--show-settings`: every effective setting and where it came from.
@@ -988,7 +994,11 @@ fn exit_code<F: Finding>(findings: &[F], fail_on: SeverityArg) -> i32 {
     }
 }
 
-fn merged(args: MergedArgs) -> i32 {
+fn merged(mut args: MergedArgs) -> i32 {
+    // A file means the module directory holding it, as for `check`.
+    if args.dir.is_file() {
+        args.dir = discover::parent_dir(&args.dir);
+    }
     if !args.dir.is_dir() {
         return usage_error(&format!("not a directory: {}", args.dir.display()));
     }
@@ -1270,7 +1280,16 @@ mod tests {
                 String::from_utf8_lossy(&expected),
                 "{format:?} unsafe_fixes={unsafe_fixes} quiet={quiet}"
             );
-            assert_eq!(statistics(&run.findings), statistics(diagnostics));
+            for format in [Format::Human, Format::Json] {
+                let statistics = statistics::Statistics {
+                    format,
+                    unsafe_fixes,
+                };
+                assert_eq!(
+                    statistics.render(&run.findings),
+                    statistics.render(diagnostics)
+                );
+            }
             for fail_on in [
                 SeverityArg::Error,
                 SeverityArg::Warning,

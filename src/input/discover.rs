@@ -483,7 +483,7 @@ fn is_terragrunt_unit(path: &Path) -> bool {
     (path.file_name().and_then(|n| n.to_str())).is_some_and(is_terragrunt_unit_name)
 }
 
-fn parent_dir(path: &Path) -> PathBuf {
+pub(crate) fn parent_dir(path: &Path) -> PathBuf {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
