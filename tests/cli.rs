@@ -607,6 +607,28 @@ fn config_errors_are_located_and_exit_two() {
         "{err}"
     );
 
+    // A value of the wrong name is located at the value, with the closest name.
+    write(
+        t.path(),
+        &[(".tflint-merge.yaml", b"fail_on: warning\nview:   bth\n")],
+    );
+    let out = tflint_merge(t.path(), &["m"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        err.contains(
+            ".tflint-merge.yaml:2:9: invalid view `bth`; did you mean `both`? (use terraform, \
+             opentofu or both)\n"
+        ),
+        "{err}"
+    );
+    write(t.path(), &[(".tflint-merge.yaml", b"format: jsn\n")]);
+    let err = String::from_utf8_lossy(&tflint_merge(t.path(), &["m"]).stderr).into_owned();
+    assert!(
+        err.contains(".tflint-merge.yaml:1:9: invalid format `jsn`; did you mean `json`?"),
+        "{err}"
+    );
+
     write(
         t.path(),
         &[(
