@@ -15,7 +15,9 @@ pub(crate) fn native_summary(text: &str, offset: usize, message: &str) -> &'stat
     let at_end = rest.trim().is_empty();
     let next = rest.trim_start_matches([' ', '\t']).chars().next();
     // Characters HCL's scanner rejects outright, whatever the parser expected there.
-    if matches!(next, Some('\'' | ';')) {
+    let lone_carriage_return = rest.trim_start_matches([' ', '\t']).starts_with('\r')
+        && !rest.trim_start_matches([' ', '\t']).starts_with("\r\n");
+    if matches!(next, Some('\'' | ';' | '\0' | '\u{feff}')) || lone_carriage_return {
         return "Invalid character";
     }
     if message.starts_with("invalid expression") {
@@ -31,20 +33,38 @@ pub(crate) fn native_summary(text: &str, offset: usize, message: &str) -> &'stat
     if message.starts_with("expected heredoc end delimiter") {
         return "Unterminated template string";
     }
+    let line = line_at(text, offset);
     if message.starts_with("invalid block body") {
         return if at_end {
             "Unclosed configuration block"
+        } else if line.matches('"').count() % 2 == 1 {
+            // A quoted string the line does not close: HCL's scanner refuses it first.
+            "Invalid multi-line string"
+        } else if !at_line_start(text, offset) && line.contains('{') {
+            // More after a block's first argument on its opening line (`b { x = 1 y = 2 }`).
+            "Invalid single-argument block definition"
         } else {
             "Argument or block definition required"
         };
     }
     if message.starts_with("expected newline or eof") {
-        // After a complete argument, more on the same line; a stray `}` ends no block.
-        return if next == Some('}') {
+        // After a complete argument, more on the same line (`a = 1 }` too); a stray `}` on a
+        // line of its own ends no block.
+        return if next == Some('}') && at_line_start(text, offset) {
             "Argument or block definition required"
         } else {
             "Missing newline after argument"
         };
+    }
+    if message.starts_with("invalid structure") {
+        // A name followed by neither `=` nor a block (`a 1`, `a: 1`).
+        return "Argument or block definition required";
+    }
+    if message.starts_with("invalid object item") {
+        return "Missing attribute separator";
+    }
+    if message.starts_with("expected `)`") && !at_end {
+        return "Missing argument separator";
     }
     if message.starts_with("expected `]`") {
         return if at_end {
@@ -54,6 +74,12 @@ pub(crate) fn native_summary(text: &str, offset: usize, message: &str) -> &'stat
         };
     }
     if message.starts_with("expected `}`") {
+        // Inside a quoted template's `${`, more than one expression (`"${aws:username}"`).
+        let before = &line[..line.len().saturating_sub(line_after(text, offset).len())];
+        if before.contains("\"") && before.contains("${") && line_after(text, offset).contains('}')
+        {
+            return "Extra characters after interpolation expression";
+        }
         // hcl-edit points at the start of the expression; HCL at what follows it.
         return if !rest.contains('}') {
             "Unterminated object constructor expression"
@@ -141,6 +167,21 @@ fn directive_summary(keyword: &str) -> &'static str {
     }
 }
 
+/// The whole line of `text` that holds byte `offset`, without its newline.
+fn line_at(text: &str, offset: usize) -> &str {
+    let start = text.get(..offset).map_or(0, |before| {
+        before.rfind('\n').map_or(0, |newline| newline + 1)
+    });
+    let rest = text.get(start..).unwrap_or("");
+    rest.split('\n').next().unwrap_or("")
+}
+
+/// What follows byte `offset` of `text` on its line.
+fn line_after(text: &str, offset: usize) -> &str {
+    let rest = text.get(offset..).unwrap_or("");
+    rest.split('\n').next().unwrap_or("")
+}
+
 /// Whether only spaces and tabs stand between the start of the line and `offset`.
 fn at_line_start(text: &str, offset: usize) -> bool {
     let before = text.get(..offset).unwrap_or("");
@@ -218,6 +259,28 @@ mod tests {
             // No closing marker at all (a marker followed by text is caught before parsing).
             ("a = <<EOT\nhi\n", "Unterminated template string"),
             ("a = <<EOT\nhi\nEOT)\n", "Unterminated template string"),
+            // Each as Terraform 1.15.5's loader summarises it.
+            ("l {\n  a = 1\0\n}\n", "Invalid character"),
+            ("l {\r  a = 1\r}\r", "Invalid character"),
+            ("l {\n  a = 1\n}\n\u{feff}\n", "Invalid character"),
+            ("l {\n  a = \"abc\n}\n", "Invalid multi-line string"),
+            (
+                "v \"a\" { default = 1 type = string }\n",
+                "Invalid single-argument block definition",
+            ),
+            ("l { a = 1\n}\n", "Invalid single-argument block definition"),
+            ("l {\n  a = 1 }\n", "Missing newline after argument"),
+            ("l {\n  a 1\n}\n", "Argument or block definition required"),
+            ("l {\n  a: 1\n}\n", "Argument or block definition required"),
+            (
+                "l {\n  a = { b = 1 c = 2 }\n}\n",
+                "Missing attribute separator",
+            ),
+            ("l {\n  a = max(1, 2\n}\n", "Missing argument separator"),
+            (
+                "l {\n  a = \"${aws:username}\"\n}\n",
+                "Extra characters after interpolation expression",
+            ),
         ];
         for (text, want) in cases {
             assert_eq!(summary(Syntax::Native, text), want, "{text:?}");
