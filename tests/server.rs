@@ -453,6 +453,32 @@ fn excluded_directories_are_not_checked() {
     client.shut_down();
 }
 
+/// A request with malformed parameters is an InvalidParams error that names the method and
+/// the problem in the protocol's terms, not the server's Rust types.
+#[test]
+fn malformed_params_are_explained_without_type_names() {
+    let dir = workspace();
+    let root = dir.path().canonicalize().expect("canonical root");
+    let mut client = Client::start(&root, json!({}), json!({}));
+    let answer = client.answer("textDocument/hover", json!("not an object"));
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    assert_eq!(
+        answer["error"]["message"],
+        "textDocument/hover: invalid params: invalid type: string \"not an object\", expected \
+         an object",
+        "{answer}"
+    );
+    let answer = client.answer("textDocument/codeAction", json!({"textDocument": 1}));
+    let message = answer["error"]["message"].as_str().expect("message");
+    assert!(
+        message.starts_with("textDocument/codeAction: invalid params: "),
+        "{message}"
+    );
+    assert!(!message.contains("Params"), "{message}");
+    assert!(!message.contains("Identifier"), "{message}");
+    client.shut_down();
+}
+
 /// `exit` without `shutdown` ends the server with exit code 1, as the protocol says; after
 /// `shutdown` it is 0 (every other test).
 #[test]
