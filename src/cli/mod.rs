@@ -655,6 +655,7 @@ fn check(args: CheckArgs) -> i32 {
     let mut fix_failed = false;
     if args.fix {
         let mut fixed = 0;
+        let mut moved = fix::FilesMoved::default();
         let mut passes = 0;
         // A file left alone is named once, not once per pass.
         let mut warned = std::collections::HashSet::new();
@@ -674,7 +675,10 @@ fn check(args: CheckArgs) -> i32 {
                 options.max_file_bytes,
                 &options.overlay,
             );
-            let (_, problems) = fix::write(&planned);
+            let fix::Written {
+                problems, files, ..
+            } = fix::write(&planned);
+            moved.extend(files);
             for problem in planned.problems.iter().chain(&problems) {
                 if warned.insert(problem.clone()) {
                     eprintln!("warning: {}", escape::text(problem));
@@ -692,7 +696,8 @@ fn check(args: CheckArgs) -> i32 {
         }
         if !flags.quiet {
             let plural = if fixed == 1 { "" } else { "s" };
-            eprintln!("fixed {fixed} finding{plural}");
+            let moved = escape::text(&moved.describe()).into_owned();
+            eprintln!("fixed {fixed} finding{plural}{moved}");
         }
         // What is left is marked `[*]` and counted as fixable only where `--fix` would write.
         // (A run without `--fix` keeps every fix in its output: a read-only checkout in CI
