@@ -1187,3 +1187,61 @@ fn merged_of_a_file_is_its_directorys_module() {
     let missing = tflint_merge(&examples, &["merged", "web/nope.tf"]);
     assert_eq!(missing.status.code(), Some(2));
 }
+
+/// `--output-file PATH` takes the output of `--format` off stdout (uncoloured); `FORMAT=PATH`
+/// adds a report in that format from the same run, its directory made; the exit status is
+/// the run's.
+#[test]
+fn output_file_writes_the_output_and_more_formats_from_one_run() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), &[("m/main.tf", DUPLICATE)]);
+    let short =
+        "m/main.tf:2:1: error[duplicate_definition]: Duplicate resource \"x\" configuration\n";
+    let out = tflint_merge(
+        t.path(),
+        &[
+            "--output-format",
+            "short",
+            "--output-file",
+            "sarif=results/run.sarif",
+            "--output-file",
+            "json=run.json",
+            "m",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), short);
+    let sarif: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(t.path().join("results/run.sarif")).expect("SARIF written"),
+    )
+    .expect("SARIF is JSON");
+    assert_eq!(sarif["version"], "2.1.0");
+    assert_eq!(
+        sarif["runs"][0]["results"][0]["ruleId"],
+        "duplicate_definition"
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(t.path().join("run.json")).expect("JSON written"))
+            .expect("JSON");
+    assert_eq!(json["findings"][0]["rule"], "duplicate_definition");
+
+    let out = tflint_merge(
+        t.path(),
+        &[
+            "--format",
+            "short",
+            "--output-file",
+            "out/short.txt",
+            "--color",
+            "auto",
+            "m",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "");
+    let written = std::fs::read_to_string(t.path().join("out/short.txt")).expect("written");
+    assert_eq!(written, short);
+
+    let out = tflint_merge(t.path(), &["--output-file", "a", "--output-file", "b", "m"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -689,6 +689,11 @@ fn action_run_step_passes_inputs_writes_sarif_and_propagates_the_exit_code() {
             "INPUT_SARIF_FILE"
         ]
     );
+    // One run gives the log and the SARIF file (`--output-file sarif=...`).
+    let runs = (script.lines())
+        .filter(|line| line.trim_start().starts_with("tflint-merge "))
+        .count();
+    assert_eq!(runs, 1, "{script}");
     let root = tempfile::tempdir().expect("tempdir");
     let workspace = root.path().join("workspace");
     write(

@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod config;
 mod fix;
+mod outputs;
 mod server;
 mod statistics;
 
@@ -41,6 +42,7 @@ Examples:
   tflint-merge --view opentofu --format short .
   tflint-merge --fix                   apply the safe fixes (--unsafe-fixes: the others too)
   tflint-merge --diff                  print what --fix would change, as a diff for patch -p1
+  tflint-merge --format github --output-file sarif=out.sarif   a CI log and SARIF, one run
   tflint-merge merged modules/vpc      print the module Terraform and OpenTofu really load
   tflint-merge graph live/ --format json   print a Terragrunt tree's include/import graph
 
@@ -131,8 +133,17 @@ struct CheckArgs {
     #[arg(long, value_enum, overrides_with = "color", default_value = "auto")]
     color: ColorArg,
     /// Output format [default: human].
-    #[arg(long, value_enum, overrides_with = "format")]
+    #[arg(
+        long,
+        visible_alias = "output-format",
+        value_enum,
+        overrides_with = "format"
+    )]
     format: Option<Format>,
+    /// Write the output of --format to PATH instead of stdout; with a format in front,
+    /// `sarif=PATH`, write one more report of the run in that format (repeatable).
+    #[arg(long, value_name = "[FORMAT=]PATH")]
+    output_file: Vec<String>,
     /// Exit with 1 when a finding is at or above this severity [default: error].
     #[arg(long, value_enum, overrides_with = "fail_on")]
     fail_on: Option<SeverityArg>,
@@ -514,6 +525,10 @@ fn check(args: CheckArgs) -> i32 {
     if flags.show_settings {
         return print_or_broken_pipe(&show_settings(&resolved));
     }
+    let outputs = match outputs::Outputs::parse(&args.output_file) {
+        Ok(outputs) => outputs,
+        Err(message) => return usage_error(&message),
+    };
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -539,6 +554,8 @@ fn check(args: CheckArgs) -> i32 {
     };
     let color = match args.color {
         _ if flags.no_color => false,
+        // A report written to a file is read elsewhere, as ruff's `--output-file`.
+        ColorArg::Auto if outputs.main.is_some() => false,
         ColorArg::Always => true,
         ColorArg::Never => false,
         ColorArg::Auto => {
@@ -554,11 +571,13 @@ fn check(args: CheckArgs) -> i32 {
         fail_on: resolved.fail_on,
         exit_zero: flags.exit_zero,
         stats: args.stats.then_some(started),
+        output_file: outputs.main.clone(),
     };
     // Without fixes, the human and short formats print each finding on its own: it is rendered
     // on the worker that found it, and the run keeps its bytes rather than the finding.
     let rendering = match Rendering::of(resolved.format, color) {
-        _ if args.fix || args.diff => None,
+        // Other formats are rendered from the whole findings.
+        _ if args.fix || args.diff || !outputs.extra.is_empty() => None,
         _ if flags.statistics => Some(Rendering::Nothing),
         rendering => rendering,
     };
@@ -620,9 +639,10 @@ fn check(args: CheckArgs) -> i32 {
         if !found.missing.is_empty() {
             return EXIT_ERROR;
         }
-        return reporter.finish(run, false, |out, findings, totals| {
+        let write = |out: &mut dyn Write, findings: &[Rendered], totals| {
             report::write_rendered(out, &style, findings, totals, flags.quiet)
-        });
+        };
+        return reporter.finish(run, false, write, |_, _| Ok(()));
     }
     let lint = |options: &Options, walk_done: &(dyn Fn(&discover::Discovery) -> bool + Sync)| {
         let store = |diagnostics| whole(reported(diagnostics));
@@ -705,7 +725,7 @@ fn check(args: CheckArgs) -> i32 {
         fix::withhold_refused(&mut run.findings, &fix::Roots::of(&paths));
     }
     let catalogue = rules::registry().catalogue();
-    reporter.finish(run, fix_failed, |out, diagnostics, totals| {
+    let write = |out: &mut dyn Write, diagnostics: &[Diagnostic], totals: Totals| {
         if reporter.quiet && reporter.format == Format::Human {
             // The findings without the summary line.
             let (views, unsafe_fixes) = (totals.views, totals.unsafe_fixes);
@@ -713,7 +733,11 @@ fn check(args: CheckArgs) -> i32 {
         } else {
             report::render(out, reporter.format, color, diagnostics, totals, catalogue)
         }
-    })
+    };
+    let extra = |diagnostics: &[Diagnostic], totals| {
+        outputs::write_extra(&outputs.extra, diagnostics, totals, catalogue)
+    };
+    reporter.finish(run, fix_failed, write, extra)
 }
 
 /// Whether the value of `NO_COLOR` asks for no colour: "when present and not an empty
@@ -734,16 +758,20 @@ struct Report {
     exit_zero: bool,
     /// `--stats`: when the run started.
     stats: Option<std::time::Instant>,
+    /// `--output-file PATH`: where the output goes instead of stdout.
+    output_file: Option<PathBuf>,
 }
 
 impl Report {
-    /// Writes the findings to stdout with `write` (or their `--statistics`), `--stats` to
-    /// stderr; returns the exit code.
+    /// Writes the findings to stdout (or `--output-file`) with `write` (or their
+    /// `--statistics`), the other `--output-file` reports with `extra`, `--stats` to stderr;
+    /// returns the exit code.
     fn finish<F: Finding>(
         &self,
         run: RunResult<F>,
         fix_failed: bool,
         write: impl FnOnce(&mut dyn Write, &[F], Totals) -> io::Result<()>,
+        extra: impl FnOnce(&[F], Totals) -> io::Result<()>,
     ) -> i32 {
         let totals = Totals {
             directories: run.directories,
@@ -754,8 +782,17 @@ impl Report {
         };
         let parsed_apart = run.parsed_apart;
         let findings = run.findings;
-        let stdout = io::stdout();
-        let mut out = io::BufWriter::new(stdout.lock());
+        let mut out: Box<dyn Write> = match &self.output_file {
+            Some(path) => match outputs::create(path) {
+                Ok(file) => Box::new(file),
+                Err(error) => {
+                    let shown = escape::text(&crate::source::display_path(path)).into_owned();
+                    eprintln!("error: cannot write {shown}: {error}");
+                    return EXIT_ERROR;
+                }
+            },
+            None => Box::new(io::BufWriter::new(io::stdout().lock())),
+        };
         let written = if self.statistics {
             let statistics = statistics::Statistics {
                 format: self.format,
@@ -765,7 +802,8 @@ impl Report {
         } else {
             write(&mut out, &findings, totals)
         }
-        .and_then(|()| out.flush());
+        .and_then(|()| out.flush())
+        .and_then(|()| extra(&findings, totals));
         if let Err(error) = written
             && error.kind() != io::ErrorKind::BrokenPipe
         {
