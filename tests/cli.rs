@@ -1245,3 +1245,78 @@ fn output_file_writes_the_output_and_more_formats_from_one_run() {
     let out = tflint_merge(t.path(), &["--output-file", "a", "--output-file", "b", "m"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Rules are selected as in ruff: `--select` (`--only`), `--extend-select` (`--enable-rule`)
+/// and `--ignore` (`--disable-rule`) take ids, globs and prefixes of ids; the selection comes
+/// first, then what is added, then what is taken out. Load errors are always reported.
+#[test]
+fn rules_are_selected_by_id_glob_or_prefix() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let rules = |args: &[&str]| {
+        let mut all = vec!["--format", "short"];
+        all.extend(args);
+        let out = tflint_merge(&examples, &all);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let ids: std::collections::BTreeSet<String> = (stdout(&out).lines())
+            .filter_map(|line| line.split_once('[')?.1.split_once(']'))
+            .map(|(id, _)| id.to_string())
+            .collect();
+        (ids, stderr)
+    };
+    let (all, _) = rules(&["."]);
+    assert!(all.contains("tofu_shadows_tf") && all.contains("override_noop"));
+    let load_errors = [
+        "duplicate_definition",
+        "syntax_error",
+        "override_without_base",
+    ];
+    for selection in [
+        vec!["--select", "override_*", "."],
+        vec!["--select", "override", "."],
+        vec!["--only", "override_*", "--ignore", "tofu_*", "."],
+    ] {
+        let (ids, stderr) = rules(&selection);
+        assert_eq!(stderr, "", "{selection:?}");
+        for id in &ids {
+            assert!(
+                id.starts_with("override_")
+                    || load_errors.contains(&id.as_str())
+                    || id == "variable_default_invalid",
+                "{id} with {selection:?}"
+            );
+        }
+        assert!(ids.contains("override_noop"), "{selection:?}: {ids:?}");
+        // Off by default, selected by the glob.
+        assert!(
+            ids.contains("override_undocumented"),
+            "{selection:?}: {ids:?}"
+        );
+    }
+    let (ids, _) = rules(&["--select", "override_*", "--ignore", "override_noop", "."]);
+    assert!(
+        !ids.contains("override_noop") && ids.contains("override_shadowed"),
+        "{ids:?}"
+    );
+    let (ids, _) = rules(&[
+        "--ignore",
+        "override_*",
+        "--extend-select",
+        "override_noop",
+        ".",
+    ]);
+    assert!(ids.contains("tofu_shadows_tf"), "{ids:?}");
+    assert!(!ids.contains("override_shadowed"), "{ids:?}");
+    assert!(
+        !ids.contains("override_noop"),
+        "--ignore comes last: {ids:?}"
+    );
+    assert!(
+        ids.contains("override_without_base"),
+        "a load error stays: {ids:?}"
+    );
+    let (_, stderr) = rules(&["--select", "zz_*", "."]);
+    assert_eq!(
+        stderr,
+        "error: `zz_*` matches no rule (see `tflint-merge rules`)\n"
+    );
+}

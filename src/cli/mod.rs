@@ -150,14 +150,15 @@ struct CheckArgs {
     /// The config file (default: .tflint-merge.yaml here or in the nearest parent directory).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Turn a rule on (repeatable), e.g. one that is off by default.
-    #[arg(long, value_name = "RULE")]
+    /// Turn rules on (repeatable), e.g. one that is off by default. RULE is an id, a glob
+    /// (`'override_*'`) or a prefix of ids (`override`), here and in --disable-rule and --only.
+    #[arg(long, visible_alias = "extend-select", value_name = "RULE")]
     enable_rule: Vec<String>,
-    /// Turn a rule off (repeatable).
-    #[arg(long, value_name = "RULE")]
+    /// Turn rules off (repeatable).
+    #[arg(long, visible_alias = "ignore", value_name = "RULE")]
     disable_rule: Vec<String>,
     /// Run only these rules (repeatable); load errors are always reported.
-    #[arg(long, value_name = "RULE")]
+    #[arg(long, visible_alias = "select", value_name = "RULE")]
     only: Vec<String>,
     /// Worker threads (default: one per core).
     #[arg(short = 'j', long, value_name = "N")]
@@ -429,14 +430,20 @@ fn resolve(args: &CheckArgs) -> Result<Resolved, String> {
     let mut settings = RuleSettings::defaults(rules::registry());
     file.apply(&mut settings).map_err(|e| in_file(&e))?;
     let from_file = settings.clone();
-    for id in &args.enable_rule {
-        settings.enable(id)?;
-    }
-    for id in &args.disable_rule {
-        settings.disable(id)?;
-    }
+    // As ruff's --select, --extend-select and --ignore: the selection, then what is added to
+    // it, then what is taken out (an id both added and taken out is off).
     if !args.only.is_empty() {
         settings.only(&args.only)?;
+    }
+    for selector in &args.enable_rule {
+        for id in settings.selected(selector)? {
+            settings.enable(id)?;
+        }
+    }
+    for selector in &args.disable_rule {
+        for id in settings.selected(selector)? {
+            settings.disable(id)?;
+        }
     }
     let target_versions = TargetVersions {
         terraform: target_version(View::Terraform, &args.terraform_version, &file, &in_file)?,
