@@ -1320,3 +1320,57 @@ fn rules_are_selected_by_id_glob_or_prefix() {
         "error: `zz_*` matches no rule (see `tflint-merge rules`)\n"
     );
 }
+
+/// `per_path:` sets rule levels for the files under a glob (relative to the config file):
+/// off there, another severity there, or on only there; the last entry naming a rule wins.
+#[test]
+fn per_path_sets_rule_levels_under_paths() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let noop: &[u8] = b"variable \"a\" {\n  default = 1\n}\n";
+    write(
+        t.path(),
+        &[
+            ("app/main.tf", noop),
+            ("app/override.tf", noop),
+            ("legacy/m/main.tf", noop),
+            ("legacy/m/override.tf", noop),
+            (
+                ".tflint-merge.yaml",
+                b"per_path:\n  \"legacy/**\":\n    override_noop: off\n  ./app:\n    \
+                  \"override_*\": error\n    override_undocumented: notice\n",
+            ),
+        ],
+    );
+    let out = tflint_merge(&t.path().join("legacy"), &["--format", "short", ".."]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "../app/main.tf:1:1: notice[override_undocumented]: variable `a` is changed by \
+         `override.tf`, but its definition does not say so\n\
+         ../app/override.tf:1:1: error[override_noop]: [*] override file `override.tf` changes \
+         nothing: it only restates its base\n"
+    );
+    let out = tflint_merge(t.path(), &["--show-settings"]);
+    assert!(
+        stdout(&out).contains(
+            "per_path: legacy/**: override_noop: off  (config file, relative to its directory)\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    write(
+        t.path(),
+        &[(
+            ".tflint-merge.yaml",
+            b"per_path:\n  app:\n    syntax_error: off\n",
+        )],
+    );
+    let out = tflint_merge(t.path(), &["."]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains(".tflint-merge.yaml:3:5: per_path.app: `syntax_error` is a load error"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

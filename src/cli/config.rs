@@ -39,6 +39,9 @@ pub(crate) struct Config {
     pub(crate) terraform_version: Option<String>,
     /// The OpenTofu releases to target instead of the module's own constraints.
     pub(crate) opentofu_version: Option<String>,
+    /// Rule levels for the files under some paths.
+    #[serde(default)]
+    pub(crate) per_path: super::per_path::PerPath,
 }
 
 // The values of `view`, `fail_on` and `format` are checked while the file is read, so that an
@@ -516,7 +519,7 @@ mod tests {
     fn unknown_key_is_located() {
         assert_eq!(
             error("view: both\nfail-on: error\n"),
-            "c.yaml:2:1: unknown field `fail-on`, expected one of `view`, `exclude`, `fail_on`, `format`, `rules`, `terraform_version`, `opentofu_version`"
+            "c.yaml:2:1: unknown field `fail-on`, expected one of `view`, `exclude`, `fail_on`, `format`, `rules`, `terraform_version`, `opentofu_version`, `per_path`"
         );
     }
 

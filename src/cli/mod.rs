@@ -1,13 +1,14 @@
 //! Command-line interface: argument parsing and the `check` and `merged` commands.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod config;
 mod fix;
 mod outputs;
+mod per_path;
 mod server;
 mod statistics;
 
@@ -347,6 +348,8 @@ struct Resolved {
     fail_on: SeverityArg,
     excludes: discover::Excludes,
     settings: RuleSettings,
+    /// `per_path:` of the config file.
+    path_rules: per_path::PathRules,
     target_versions: TargetVersions,
     /// What `--show-settings` prints beyond the values above.
     shown: Shown,
@@ -362,6 +365,9 @@ struct Shown {
     version_origins: [&'static str; 2],
     /// The rule settings the config file gave, before the command line.
     from_file: RuleSettings,
+    /// The rule settings of the run, without what `per_path` turns on.
+    settings: RuleSettings,
+    per_path: per_path::PerPath,
 }
 
 const DEFAULT: &str = "default";
@@ -445,6 +451,16 @@ fn resolve(args: &CheckArgs) -> Result<Resolved, String> {
             settings.disable(id)?;
         }
     }
+    // The rules `per_path` turns on run everywhere (and are reported under their paths); what
+    // `--show-settings` shows is the settings without them.
+    let mut run_settings = settings.clone();
+    let path_rules = match &path {
+        Some(config_file) => {
+            per_path::PathRules::new(&file.per_path, config_file, &mut run_settings)
+                .map_err(|e| in_file(&e))?
+        }
+        None => per_path::PathRules::new(&Default::default(), Path::new("."), &mut run_settings)?,
+    };
     let target_versions = TargetVersions {
         terraform: target_version(View::Terraform, &args.terraform_version, &file, &in_file)?,
         opentofu: target_version(View::OpenTofu, &args.opentofu_version, &file, &in_file)?,
@@ -458,9 +474,12 @@ fn resolve(args: &CheckArgs) -> Result<Resolved, String> {
         format,
         fail_on,
         excludes,
-        settings,
+        settings: run_settings,
+        path_rules,
         target_versions,
         shown: Shown {
+            settings,
+            per_path: file.per_path,
             config_file: path,
             config_exclude: file.exclude,
             origins,
@@ -623,9 +642,13 @@ fn check(args: CheckArgs) -> i32 {
     };
     // What is found in an excluded file (its module is checked for its other files) is not
     // reported.
+    let path_rules = &resolved.path_rules;
     let reported = |mut diagnostics: Vec<Diagnostic>| {
         if !excludes.is_empty() {
             diagnostics.retain(|d| !excludes.excludes_finding(&d.path, &paths));
+        }
+        if !path_rules.is_empty() {
+            path_rules.apply(&mut diagnostics);
         }
         diagnostics
     };
@@ -923,6 +946,19 @@ fn show_settings(resolved: &Resolved) -> String {
         let glob = escape::text(glob);
         out.push_str(&format!("exclude: {glob}  ({COMMAND_LINE})\n"));
     }
+    for entry in &shown.per_path.0 {
+        for (selector, level) in &entry.levels {
+            let level = match level {
+                crate::lint::settings::Level::Off => "off",
+                crate::lint::settings::Level::On(severity) => severity.as_str(),
+            };
+            out.push_str(&format!(
+                "per_path: {}: {}: {level}  ({CONFIG_FILE}, relative to its directory)\n",
+                escape::text(&entry.glob),
+                escape::text(selector)
+            ));
+        }
+    }
     out.push_str("rules:\n");
     let defaults = RuleSettings::defaults(rules::registry());
     let state = |settings: &RuleSettings, meta: &crate::lint::RuleMeta| {
@@ -935,7 +971,7 @@ fn show_settings(resolved: &Resolved) -> String {
         .max()
         .unwrap_or(0);
     for meta in catalogue {
-        let (on, severity) = state(&resolved.settings, meta);
+        let (on, severity) = state(&shown.settings, meta);
         let from = if (on, severity) != state(&shown.from_file, meta) {
             COMMAND_LINE
         } else if (on, severity) != state(&defaults, meta) {
@@ -954,7 +990,7 @@ fn show_settings(resolved: &Resolved) -> String {
             .iter()
             .find(|r| r.meta.id == meta.id);
         for option in rule.map_or(&[][..], |rule| rule.options) {
-            if let Some(value) = resolved.settings.number_option(meta.id, option.name) {
+            if let Some(value) = shown.settings.number_option(meta.id, option.name) {
                 out.push_str(&format!("    {}: {value}  ({CONFIG_FILE})\n", option.name));
             }
         }
