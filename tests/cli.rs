@@ -1374,3 +1374,53 @@ fn per_path_sets_rule_levels_under_paths() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `--stdin-filename PATH` checks stdin in place of PATH (which need not exist), with the rest
+/// of PATH's directory from disk, and reports the findings in that file only.
+#[test]
+fn stdin_stands_in_for_the_named_file() {
+    use std::io::Write as _;
+    let t = tempfile::tempdir().expect("tempdir");
+    let noop: &[u8] = b"variable \"a\" {\n  default = 1\n}\n";
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", noop),
+            ("m/override.tf", noop),
+            ("m/extra_override.tf", b"variable \"missing\" {}\n"),
+        ],
+    );
+    let run = |name: &str, text: &str| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+            .args(["--format", "short", "--stdin-filename", name])
+            .current_dir(t.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run tflint-merge");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(text.as_bytes()).expect("write stdin");
+        drop(stdin);
+        child.wait_with_output().expect("output")
+    };
+    // The file on disk restates its base; stdin changes the default: nothing to report, and
+    // the other override's finding is not this file's.
+    let out = run("m/override.tf", "variable \"a\" {\n  default = 2\n}\n");
+    assert_eq!(stdout(&out), "");
+    assert_eq!(out.status.code(), Some(0));
+    let out = run("m/main.tf", "variable \"b\" {}\n");
+    assert_eq!(stdout(&out), "");
+    let out = run("m/new_override.tf", "variable \"nope\" {}\n");
+    assert_eq!(
+        stdout(&out),
+        "m/new_override.tf:1:1: error[override_without_base]: Missing base variable declaration \
+         to override\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        std::fs::read(t.path().join("m/override.tf")).expect("read"),
+        noop
+    );
+    assert!(!t.path().join("m/new_override.tf").exists());
+}

@@ -44,6 +44,7 @@ Examples:
   tflint-merge --fix                   apply the safe fixes (--unsafe-fixes: the others too)
   tflint-merge --diff                  print what --fix would change, as a diff for patch -p1
   tflint-merge --format github --output-file sarif=out.sarif   a CI log and SARIF, one run
+  tflint-merge --stdin-filename m/main.tf < buffer.tf   check a buffer as m/main.tf
   tflint-merge merged modules/vpc      print the module Terraform and OpenTofu really load
   tflint-merge graph live/ --format json   print a Terragrunt tree's include/import graph
 
@@ -191,6 +192,10 @@ struct CheckArgs {
     /// exit 1 when there is something to fix.
     #[arg(long, conflicts_with = "fix")]
     diff: bool,
+    /// Check the text on stdin as the file PATH (which need not exist): PATH's directory is
+    /// checked with stdin in place of the file, and the findings in that file are reported.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["paths", "fix", "diff"])]
+    stdin_filename: Option<PathBuf>,
     #[command(flatten)]
     flags: CommonFlags,
 }
@@ -294,6 +299,16 @@ pub(crate) fn run() -> i32 {
         Some(Command::Server) => server::run(),
         None => check(cli.check),
     }
+}
+
+/// The text of `--stdin-filename`: all of stdin, as UTF-8 (as the tools read files).
+fn read_stdin() -> Result<String, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read stdin: {e}"))?;
+    String::from_utf8(bytes).map_err(|e| format!("stdin is not UTF-8: {}", e.utf8_error()))
 }
 
 /// The subcommand a missing path argument was probably meant to be (`merge` for `merged`):
@@ -555,10 +570,17 @@ fn check(args: CheckArgs) -> i32 {
         Ok(outputs) => outputs,
         Err(message) => return usage_error(&message),
     };
-    let paths = if args.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        args.paths
+    let stdin_file = match &args.stdin_filename {
+        Some(path) => match read_stdin() {
+            Ok(text) => Some((path.clone(), text)),
+            Err(message) => return usage_error(&message),
+        },
+        None => None,
+    };
+    let paths = match (&stdin_file, args.paths.is_empty()) {
+        (Some((path, _)), _) => vec![path.clone()],
+        (None, true) => vec![PathBuf::from(".")],
+        (None, false) => args.paths,
     };
     let pool = match thread_pool(args.threads) {
         Ok(pool) => pool,
@@ -576,7 +598,7 @@ fn check(args: CheckArgs) -> i32 {
         max_file_bytes: args.max_file_size.saturating_mul(1024 * 1024),
         settings: std::sync::Arc::new(resolved.settings),
         target_versions: resolved.target_versions,
-        overlay: Overlay::default().within(Some(scope)),
+        overlay: Overlay::new(stdin_file.clone()).within(Some(scope)),
     };
     let color = match args.color {
         _ if flags.no_color => false,
@@ -643,7 +665,12 @@ fn check(args: CheckArgs) -> i32 {
     // What is found in an excluded file (its module is checked for its other files) is not
     // reported.
     let path_rules = &resolved.path_rules;
+    // With --stdin-filename, the findings of that file, as ruff reports those of stdin.
+    let stdin_path = stdin_file.map(|(path, _)| crate::source::absolute(&path));
     let reported = |mut diagnostics: Vec<Diagnostic>| {
+        if let Some(stdin_path) = &stdin_path {
+            diagnostics.retain(|d| crate::source::absolute(Path::new(&d.path)) == *stdin_path);
+        }
         if !excludes.is_empty() {
             diagnostics.retain(|d| !excludes.excludes_finding(&d.path, &paths));
         }
