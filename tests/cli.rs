@@ -1424,3 +1424,46 @@ fn stdin_stands_in_for_the_named_file() {
     );
     assert!(!t.path().join("m/new_override.tf").exists());
 }
+
+/// `--add-ignore REASON` writes an ignore comment with the reason above each line where a rule
+/// finding starts (load errors stay); the next run reports none of them, and running it again
+/// changes nothing.
+#[test]
+fn add_ignore_writes_a_baseline_once() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let noop: &[u8] = b"variable \"a\" {\n  default = 1\n}\n";
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", noop),
+            ("m/override.tf", noop),
+            ("d/main.tf", DUPLICATE),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["--add-ignore", "baseline, see #12", "."]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "added 1 ignore comment\n"
+    );
+    let override_tf = std::fs::read_to_string(t.path().join("m/override.tf")).expect("read");
+    assert_eq!(
+        override_tf,
+        "# tflint-merge-ignore: override_noop  baseline, see #12\nvariable \"a\" {\n  default = \
+         1\n}\n"
+    );
+    let out = tflint_merge(t.path(), &["--format", "short", "."]);
+    assert_eq!(
+        stdout(&out),
+        "d/main.tf:2:1: error[duplicate_definition]: Duplicate resource \"x\" configuration\n"
+    );
+    let again = tflint_merge(t.path(), &["--add-ignore", "baseline, see #12", "."]);
+    assert_eq!(
+        String::from_utf8_lossy(&again.stderr),
+        "added 0 ignore comments\n"
+    );
+    let after = std::fs::read_to_string(t.path().join("m/override.tf")).expect("read");
+    assert_eq!(after, override_tf);
+    let bad = tflint_merge(t.path(), &["--add-ignore", "two\nlines", "."]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod add_ignore;
 mod config;
 mod fix;
 mod outputs;
@@ -192,6 +193,10 @@ struct CheckArgs {
     /// exit 1 when there is something to fix.
     #[arg(long, conflicts_with = "fix")]
     diff: bool,
+    /// Add an ignore comment with this reason above each line where a rule finding starts
+    /// (a baseline, as ruff's --add-noqa), then exit; running it again adds nothing.
+    #[arg(long, value_name = "REASON", conflicts_with_all = ["fix", "diff", "stdin_filename"])]
+    add_ignore: Option<String>,
     /// Check the text on stdin as the file PATH (which need not exist): PATH's directory is
     /// checked with stdin in place of the file, and the findings in that file are reported.
     #[arg(long, value_name = "PATH", conflicts_with_all = ["paths", "fix", "diff"])]
@@ -566,6 +571,11 @@ fn check(args: CheckArgs) -> i32 {
     if flags.show_settings {
         return print_or_broken_pipe(&show_settings(&resolved));
     }
+    if let Some(reason) = &args.add_ignore
+        && let Err(message) = add_ignore::check_reason(reason)
+    {
+        return usage_error(&message);
+    }
     let outputs = match outputs::Outputs::parse(&args.output_file) {
         Ok(outputs) => outputs,
         Err(message) => return usage_error(&message),
@@ -625,7 +635,9 @@ fn check(args: CheckArgs) -> i32 {
     // on the worker that found it, and the run keeps its bytes rather than the finding.
     let rendering = match Rendering::of(resolved.format, color) {
         // Other formats are rendered from the whole findings.
-        _ if args.fix || args.diff || !outputs.extra.is_empty() => None,
+        _ if args.fix || args.diff || args.add_ignore.is_some() || !outputs.extra.is_empty() => {
+            None
+        }
         _ if flags.statistics => Some(Rendering::Nothing),
         rendering => rendering,
     };
@@ -728,6 +740,9 @@ fn check(args: CheckArgs) -> i32 {
         );
         let io_error = run.findings.iter().any(|d| d.rule == rules::IO_ERROR.id());
         return show_diff(&planned, passes, io_error, flags.quiet);
+    }
+    if let Some(reason) = &args.add_ignore {
+        return add_ignores(&run.findings, reason, flags.quiet);
     }
     let mut fix_failed = false;
     if args.fix {
@@ -916,6 +931,28 @@ fn show_diff(planned: &fix::Planned, passes: usize, io_error: bool, quiet: bool)
         EXIT_CLEAN
     } else {
         EXIT_FINDINGS
+    }
+}
+
+/// `--add-ignore`: the comments written, what was left on stderr; exit 2 when a file could not
+/// be read or written, else 0.
+fn add_ignores(findings: &[Diagnostic], reason: &str, quiet: bool) -> i32 {
+    let reason = add_ignore::check_reason(reason).unwrap_or_default();
+    let added = add_ignore::add(findings, reason);
+    for warning in added.warnings.iter().filter(|_| !quiet) {
+        eprintln!("warning: {}", escape::text(warning));
+    }
+    for failure in &added.failed {
+        eprintln!("error: {}", escape::text(failure));
+    }
+    if !quiet {
+        let plural = if added.comments == 1 { "" } else { "s" };
+        eprintln!("added {} ignore comment{plural}", added.comments);
+    }
+    if added.failed.is_empty() {
+        EXIT_CLEAN
+    } else {
+        EXIT_ERROR
     }
 }
 
