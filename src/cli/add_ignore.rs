@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
+use super::fix::{disk, not_written};
 use crate::diagnostic::Diagnostic;
 use crate::lint::Kind;
 use crate::rules;
@@ -42,8 +43,9 @@ pub(super) fn check_reason(reason: &str) -> Result<&str, String> {
     Ok(reason)
 }
 
-/// Adds the comments for `findings`, file by file.
-pub(super) fn add(findings: &[Diagnostic], reason: &str) -> Added {
+/// Adds the comments for `findings`, file by file (each read again, of at most `max_bytes`, and
+/// replaced only if it is still as read, as `--fix` does).
+pub(super) fn add(findings: &[Diagnostic], reason: &str, max_bytes: u64) -> Added {
     let mut added = Added::default();
     // For each file, for each 0-based line, the ids of the findings starting there.
     let mut places: BTreeMap<PathBuf, BTreeMap<usize, BTreeSet<&str>>> = BTreeMap::new();
@@ -73,10 +75,19 @@ pub(super) fn add(findings: &[Diagnostic], reason: &str) -> Added {
     }
     for (path, lines) in places {
         let shown = display_path(&path);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(error) => {
-                added.failed.push(format!("cannot read {shown}: {error}"));
+        // A link is left alone: writing through it would change a file elsewhere, and
+        // replacing it would turn it into a file (as `--fix`, which writes only links inside
+        // the checked paths).
+        if std::fs::symlink_metadata(&path).is_ok_and(|meta| meta.file_type().is_symlink()) {
+            added
+                .warnings
+                .push(format!("{shown}: left alone: a symbolic link"));
+            continue;
+        }
+        let (text, identity) = match disk::read(&path, max_bytes) {
+            Ok(read) => read,
+            Err(failure) => {
+                added.failed.push(not_written(&path, failure));
                 continue;
             }
         };
@@ -96,10 +107,14 @@ pub(super) fn add(findings: &[Diagnostic], reason: &str) -> Added {
                 )),
             }
         }
+        let seen = disk::Version {
+            text: &text,
+            identity,
+        };
         if new_text != text
-            && let Err(error) = std::fs::write(&path, new_text)
+            && let Err(failure) = disk::replace(&path, &new_text, &seen)
         {
-            added.failed.push(format!("cannot write {shown}: {error}"));
+            added.failed.push(not_written(&path, failure));
         }
     }
     added

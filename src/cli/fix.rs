@@ -8,7 +8,7 @@
 //! when that is inside the checked paths (as ruff writes through links), and a link that a fix
 //! renames is renamed itself.
 
-mod disk;
+pub(super) mod disk;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
@@ -268,7 +268,7 @@ fn changed_since_checked(shown: &str) -> String {
 }
 
 /// The message for a file `write` did not change.
-fn not_written(path: &Path, failure: disk::Failure) -> String {
+pub(super) fn not_written(path: &Path, failure: disk::Failure) -> String {
     let shown = display_path(path);
     match failure {
         disk::Failure::Changed => format!(

@@ -742,7 +742,7 @@ fn check(args: CheckArgs) -> i32 {
         return show_diff(&planned, passes, io_error, flags.quiet);
     }
     if let Some(reason) = &args.add_ignore {
-        return add_ignores(&run.findings, reason, flags.quiet);
+        return add_ignores(&run.findings, reason, options.max_file_bytes, flags.quiet);
     }
     let mut fix_failed = false;
     if args.fix {
@@ -936,9 +936,9 @@ fn show_diff(planned: &fix::Planned, passes: usize, io_error: bool, quiet: bool)
 
 /// `--add-ignore`: the comments written, what was left on stderr; exit 2 when a file could not
 /// be read or written, else 0.
-fn add_ignores(findings: &[Diagnostic], reason: &str, quiet: bool) -> i32 {
+fn add_ignores(findings: &[Diagnostic], reason: &str, max_bytes: u64, quiet: bool) -> i32 {
     let reason = add_ignore::check_reason(reason).unwrap_or_default();
-    let added = add_ignore::add(findings, reason);
+    let added = add_ignore::add(findings, reason, max_bytes);
     for warning in added.warnings.iter().filter(|_| !quiet) {
         eprintln!("warning: {}", escape::text(warning));
     }
