@@ -1244,6 +1244,12 @@ fn output_file_writes_the_output_and_more_formats_from_one_run() {
 
     let out = tflint_merge(t.path(), &["--output-file", "a", "--output-file", "b", "m"]);
     assert_eq!(out.status.code(), Some(2));
+    // What --diff and --add-ignore print is no report: no file would get it.
+    for other in ["--diff", "--add-ignore=why"] {
+        let out = tflint_merge(t.path(), &["--output-file", "sarif=x.sarif", other, "m"]);
+        assert_eq!(out.status.code(), Some(2), "{other}");
+    }
+    assert!(!t.path().join("x.sarif").exists());
 }
 
 /// Rules are selected as in ruff: `--select` (`--only`), `--extend-select` (`--enable-rule`)

@@ -145,7 +145,7 @@ struct CheckArgs {
     format: Option<Format>,
     /// Write the output of --format to PATH instead of stdout; with a format in front,
     /// `sarif=PATH`, write one more report of the run in that format (repeatable).
-    #[arg(long, value_name = "[FORMAT=]PATH")]
+    #[arg(long, value_name = "[FORMAT=]PATH", conflicts_with_all = ["diff", "add_ignore"])]
     output_file: Vec<String>,
     /// Exit with 1 when a finding is at or above this severity [default: error].
     #[arg(long, value_enum, overrides_with = "fail_on")]
