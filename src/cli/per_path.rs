@@ -107,6 +107,7 @@ impl<'de> Visitor<'de> for LevelsVisitor {
 }
 
 /// The entries ready to apply to findings.
+#[derive(Debug)]
 pub(crate) struct PathRules {
     /// The config file's directory (absolute, clean): globs are relative to it.
     base: PathBuf,
@@ -151,6 +152,15 @@ impl PathRules {
             entries,
             on_only_under_paths,
         })
+    }
+
+    /// No entries (no config file).
+    pub(crate) fn none() -> PathRules {
+        PathRules {
+            base: PathBuf::new(),
+            entries: Vec::new(),
+            on_only_under_paths: HashSet::new(),
+        }
     }
 
     pub(crate) fn is_empty(&self) -> bool {

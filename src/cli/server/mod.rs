@@ -427,6 +427,7 @@ impl<'a> Server<'a> {
         let scope = due.0.clone();
         let root = self.root.clone();
         let excludes = Arc::clone(&self.settings.excludes);
+        let path_rules = Arc::clone(&self.settings.path_rules);
         self.scheduler.submit(due, move || {
             let checked = match scope {
                 // Excluded as the command line excludes it: nothing to say (and what was said is
@@ -454,6 +455,15 @@ impl<'a> Server<'a> {
                 })
                 .unwrap_or_else(|crash| crashed(&crash, &options.settings)),
             };
+            let mut checked = checked;
+            // As on the command line: excluded files' findings dropped, `per_path` levels.
+            if !excludes.is_empty() {
+                let given = [root.clone()];
+                checked
+                    .findings
+                    .retain(|d| !excludes.excludes_finding(&d.path, &given));
+            }
+            path_rules.apply(&mut checked.findings);
             Checked {
                 versions,
                 ..checked
