@@ -111,7 +111,7 @@ impl<'de> Visitor<'de> for LevelsVisitor {
 pub(crate) struct PathRules {
     /// The config file's directory (absolute, clean): globs are relative to it.
     base: PathBuf,
-    entries: Vec<(globset::GlobMatcher, Vec<(FindingId, Level)>)>,
+    entries: Vec<(globset::GlobSet, Vec<(FindingId, Level)>)>,
     /// Rules off for the run but on under some paths: run everywhere, reported only there.
     on_only_under_paths: HashSet<FindingId>,
 }
@@ -129,11 +129,18 @@ impl PathRules {
         let mut on_only_under_paths = HashSet::new();
         for entry in &per_path.0 {
             let pattern = entry.glob.trim_start_matches("./").trim_end_matches('/');
-            let glob = globset::GlobBuilder::new(&format!("{{{pattern},{pattern}/**}}"))
-                .literal_separator(true)
+            // The glob, and everything below what it names.
+            let mut builder = globset::GlobSetBuilder::new();
+            for pattern in [pattern.to_string(), format!("{pattern}/**")] {
+                let glob = globset::GlobBuilder::new(&pattern)
+                    .literal_separator(true)
+                    .build()
+                    .map_err(|e| format!("invalid per_path glob `{}`: {e}", entry.glob))?;
+                builder.add(glob);
+            }
+            let glob = builder
                 .build()
-                .map_err(|e| format!("invalid per_path glob `{}`: {e}", entry.glob))?
-                .compile_matcher();
+                .map_err(|e| format!("invalid per_path glob `{}`: {e}", entry.glob))?;
             let mut levels = Vec::new();
             for (selector, level) in &entry.levels {
                 for id in settings.selected(selector)? {
