@@ -226,6 +226,60 @@ fn exclude_skips_matching_directories() {
     assert_eq!(stdout(&out), "no findings in 1 directory (1 file)\n");
 }
 
+/// `--exclude` takes a path as typed (`./examples/web`, absolute) and file globs: an excluded
+/// file is still loaded with its module (the override it holds still merges) but its findings
+/// are not reported; a glob that matches nothing is a notice, not silence.
+#[test]
+fn exclude_takes_dot_slash_paths_and_file_globs_and_names_globs_that_match_nothing() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let duplicate: &[u8] = b"resource \"x\" \"a\" {}\nresource \"x\" \"a\" {}\n";
+    write(
+        t.path(),
+        &[
+            ("examples/web/main.tf", duplicate),
+            ("m/main.tf", b"variable \"a\" {}\n"),
+            (
+                "m/generated_override.tf",
+                b"variable \"a\" {}\nvariable \"gone\" {}\n",
+            ),
+            ("m/extra_override.tf", b"variable \"missing\" {}\n"),
+        ],
+    );
+    let short = |args: &[&str]| {
+        let mut all = vec!["--format", "short"];
+        all.extend(args);
+        let out = tflint_merge(t.path(), &all);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (stdout(&out), stderr)
+    };
+    let (all, _) = short(&["."]);
+    assert!(all.contains("examples/web/main.tf"), "{all}");
+    assert!(all.contains("m/generated_override.tf"), "{all}");
+    let absolute = t.path().join("examples/web");
+    for glob in [
+        "./examples/web",
+        "examples/web/",
+        absolute.to_str().expect("UTF-8"),
+    ] {
+        let (out, stderr) = short(&["--exclude", glob, "."]);
+        assert!(!out.contains("examples/web"), "{glob}: {out}");
+        assert!(out.contains("m/generated_override.tf"), "{glob}: {out}");
+        assert_eq!(stderr, "", "{glob}");
+    }
+    // The file's findings go; the module is loaded with it, so `a` is still found there and
+    // only the other override's finding is left.
+    let (out, _) = short(&["--exclude", "m/generated_*.tf", "."]);
+    assert!(!out.contains("generated"), "{out}");
+    assert!(out.contains("m/extra_override.tf"), "{out}");
+    assert!(!out.contains("m/main.tf"), "{out}");
+    let (out, stderr) = short(&["--exclude", "examples/web", "--exclude", "web/nope", "."]);
+    assert!(!out.contains("examples/web"), "{out}");
+    assert_eq!(
+        stderr,
+        "notice: --exclude `web/nope` matched no path below the paths checked\n"
+    );
+}
+
 /// Config `exclude` globs are relative to the config file's directory, from a subdirectory,
 /// with an absolute path, or with `--config` from elsewhere.
 #[test]
@@ -553,6 +607,28 @@ fn config_errors_are_located_and_exit_two() {
         "{err}"
     );
 
+    // A value of the wrong name is located at the value, with the closest name.
+    write(
+        t.path(),
+        &[(".tflint-merge.yaml", b"fail_on: warning\nview:   bth\n")],
+    );
+    let out = tflint_merge(t.path(), &["m"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        err.contains(
+            ".tflint-merge.yaml:2:9: invalid view `bth`; did you mean `both`? (use terraform, \
+             opentofu or both)\n"
+        ),
+        "{err}"
+    );
+    write(t.path(), &[(".tflint-merge.yaml", b"format: jsn\n")]);
+    let err = String::from_utf8_lossy(&tflint_merge(t.path(), &["m"]).stderr).into_owned();
+    assert!(
+        err.contains(".tflint-merge.yaml:1:9: invalid format `jsn`; did you mean `json`?"),
+        "{err}"
+    );
+
     write(
         t.path(),
         &[(
@@ -728,6 +804,16 @@ fn typos_get_suggestions() {
         !stderr(&["infra"]).contains("tip"),
         "no subcommand is close"
     );
+    // A word that is an option's name without its dashes.
+    let text = stderr(&["version"]);
+    assert!(
+        text.contains(
+            "error: no such file or directory: version\n  tip: did you mean the option \
+             `--version`? (`tflint-merge --version`)\n"
+        ),
+        "{text}"
+    );
+    assert!(stderr(&["fix"]).contains("the option `--fix`?"));
     let text = stderr(&["--formt", "json"]);
     assert!(
         text.contains("a similar argument exists: '--format'"),
@@ -792,6 +878,17 @@ fn statistics_count_findings_per_rule() {
         stdout(&out),
         "    2  duplicate_definition   error\n    1  override_without_base  error\n"
     );
+    // With `--format json`, JSON (as ruff's `--statistics --output-format json`).
+    let out = tflint_merge(t.path(), &["--statistics", "--format", "json", "."]);
+    assert_eq!(out.status.code(), Some(1));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        rows,
+        serde_json::json!([
+            {"rule": "duplicate_definition", "severity": "error", "count": 2, "fixable": 0},
+            {"rule": "override_without_base", "severity": "error", "count": 1, "fixable": 0},
+        ])
+    );
 }
 
 #[test]
@@ -801,7 +898,8 @@ fn show_settings_prints_each_value_and_its_origin() {
         t.path(),
         &[(
             ".tflint-merge.yaml",
-            b"fail_on: warning\nexclude: [gen]\nrules:\n  override_noop: off\n  \
+            b"fail_on: warning\nexclude: [gen]\nopentofu_version: \"~> 1.9\"\nrules:\n  \
+              override_noop: off\n  \
               override_only_file: { threshold: 0.5 }\n",
         )],
     );
@@ -815,9 +913,16 @@ fn show_settings_prints_each_value_and_its_origin() {
             "tmp",
             "--disable-rule",
             "override_shadowed",
+            "--terraform-version",
+            ">= 1.6",
         ],
     );
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = stdout(&out);
     let config = t.path().join(".tflint-merge.yaml");
     let config_line = format!("config file: {}\n", config.display());
@@ -828,6 +933,8 @@ fn show_settings_prints_each_value_and_its_origin() {
         "fail_on: warning  (config file)\n",
         "exclude: gen  (config file, relative to its directory)\n",
         "exclude: tmp  (command line)\n",
+        "terraform_version: >= 1.6  (command line)\n",
+        "opentofu_version: ~> 1.9  (config file)\n",
     ] {
         assert!(text.contains(line), "{line:?} in:\n{text}");
     }
@@ -1083,4 +1190,309 @@ fn duplicate_definition_help_fits_where_the_copies_are() {
         "remove one of the two definitions; to change the first from `z.tf.json`, move the \
          changed arguments into an override file (`z_override.tf.json`)"
     );
+}
+
+/// `merged FILE` prints the module of the directory holding the file, as `check FILE` checks
+/// it.
+#[test]
+fn merged_of_a_file_is_its_directorys_module() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let of_dir = tflint_merge(&examples, &["merged", "web"]);
+    let of_file = tflint_merge(&examples, &["merged", "web/override.tf"]);
+    assert_eq!(of_file.status.code(), of_dir.status.code());
+    assert_eq!(of_file.status.code(), Some(1), "web has errors");
+    assert_eq!(stdout(&of_file), stdout(&of_dir));
+    assert!(
+        stdout(&of_file).contains("resource"),
+        "{}",
+        stdout(&of_file)
+    );
+    let missing = tflint_merge(&examples, &["merged", "web/nope.tf"]);
+    assert_eq!(missing.status.code(), Some(2));
+}
+
+/// `--output-file PATH` takes the output of `--format` off stdout (uncoloured); `FORMAT=PATH`
+/// adds a report in that format from the same run, its directory made; the exit status is
+/// the run's.
+#[test]
+fn output_file_writes_the_output_and_more_formats_from_one_run() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), &[("m/main.tf", DUPLICATE)]);
+    let short =
+        "m/main.tf:2:1: error[duplicate_definition]: Duplicate resource \"x\" configuration\n";
+    let out = tflint_merge(
+        t.path(),
+        &[
+            "--output-format",
+            "short",
+            "--output-file",
+            "sarif=results/run.sarif",
+            "--output-file",
+            "json=run.json",
+            "m",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), short);
+    let sarif: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(t.path().join("results/run.sarif")).expect("SARIF written"),
+    )
+    .expect("SARIF is JSON");
+    assert_eq!(sarif["version"], "2.1.0");
+    assert_eq!(
+        sarif["runs"][0]["results"][0]["ruleId"],
+        "duplicate_definition"
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(t.path().join("run.json")).expect("JSON written"))
+            .expect("JSON");
+    assert_eq!(json["findings"][0]["rule"], "duplicate_definition");
+
+    let out = tflint_merge(
+        t.path(),
+        &[
+            "--format",
+            "short",
+            "--output-file",
+            "out/short.txt",
+            "--color",
+            "auto",
+            "m",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "");
+    let written = std::fs::read_to_string(t.path().join("out/short.txt")).expect("written");
+    assert_eq!(written, short);
+
+    let out = tflint_merge(t.path(), &["--output-file", "a", "--output-file", "b", "m"]);
+    assert_eq!(out.status.code(), Some(2));
+    // What --diff and --add-ignore print is no report: no file would get it.
+    for other in ["--diff", "--add-ignore=why"] {
+        let out = tflint_merge(t.path(), &["--output-file", "sarif=x.sarif", other, "m"]);
+        assert_eq!(out.status.code(), Some(2), "{other}");
+    }
+    assert!(!t.path().join("x.sarif").exists());
+}
+
+/// Rules are selected as in ruff: `--select` (`--only`), `--extend-select` (`--enable-rule`)
+/// and `--ignore` (`--disable-rule`) take ids, globs and prefixes of ids; the selection comes
+/// first, then what is added, then what is taken out. Load errors are always reported.
+#[test]
+fn rules_are_selected_by_id_glob_or_prefix() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let rules = |args: &[&str]| {
+        let mut all = vec!["--format", "short"];
+        all.extend(args);
+        let out = tflint_merge(&examples, &all);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let ids: std::collections::BTreeSet<String> = (stdout(&out).lines())
+            .filter_map(|line| line.split_once('[')?.1.split_once(']'))
+            .map(|(id, _)| id.to_string())
+            .collect();
+        (ids, stderr)
+    };
+    let (all, _) = rules(&["."]);
+    assert!(all.contains("tofu_shadows_tf") && all.contains("override_noop"));
+    let load_errors = [
+        "duplicate_definition",
+        "syntax_error",
+        "override_without_base",
+    ];
+    for selection in [
+        vec!["--select", "override_*", "."],
+        vec!["--select", "override", "."],
+        vec!["--only", "override_*", "--ignore", "tofu_*", "."],
+    ] {
+        let (ids, stderr) = rules(&selection);
+        assert_eq!(stderr, "", "{selection:?}");
+        for id in &ids {
+            assert!(
+                id.starts_with("override_")
+                    || load_errors.contains(&id.as_str())
+                    || id == "variable_default_invalid",
+                "{id} with {selection:?}"
+            );
+        }
+        assert!(ids.contains("override_noop"), "{selection:?}: {ids:?}");
+        // Off by default, selected by the glob.
+        assert!(
+            ids.contains("override_undocumented"),
+            "{selection:?}: {ids:?}"
+        );
+    }
+    let (ids, _) = rules(&["--select", "override_*", "--ignore", "override_noop", "."]);
+    assert!(
+        !ids.contains("override_noop") && ids.contains("override_shadowed"),
+        "{ids:?}"
+    );
+    let (ids, _) = rules(&[
+        "--ignore",
+        "override_*",
+        "--extend-select",
+        "override_noop",
+        ".",
+    ]);
+    assert!(ids.contains("tofu_shadows_tf"), "{ids:?}");
+    assert!(!ids.contains("override_shadowed"), "{ids:?}");
+    assert!(
+        !ids.contains("override_noop"),
+        "--ignore comes last: {ids:?}"
+    );
+    assert!(
+        ids.contains("override_without_base"),
+        "a load error stays: {ids:?}"
+    );
+    let (_, stderr) = rules(&["--select", "zz_*", "."]);
+    assert_eq!(
+        stderr,
+        "error: `zz_*` matches no rule (see `tflint-merge rules`)\n"
+    );
+}
+
+/// `per_path:` sets rule levels for the files under a glob (relative to the config file):
+/// off there, another severity there, or on only there; the last entry naming a rule wins.
+#[test]
+fn per_path_sets_rule_levels_under_paths() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let noop: &[u8] = b"variable \"a\" {\n  default = 1\n}\n";
+    write(
+        t.path(),
+        &[
+            ("app/main.tf", noop),
+            ("app/override.tf", noop),
+            ("legacy/m/main.tf", noop),
+            ("legacy/m/override.tf", noop),
+            (
+                ".tflint-merge.yaml",
+                b"per_path:\n  \"legacy/**\":\n    override_noop: off\n  ./app:\n    \
+                  \"override_*\": error\n    override_undocumented: notice\n",
+            ),
+        ],
+    );
+    let out = tflint_merge(&t.path().join("legacy"), &["--format", "short", ".."]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "../app/main.tf:1:1: notice[override_undocumented]: variable `a` is changed by \
+         `override.tf`, but its definition does not say so\n\
+         ../app/override.tf:1:1: error[override_noop]: [*] override file `override.tf` changes \
+         nothing: it only restates its base\n"
+    );
+    let out = tflint_merge(t.path(), &["--show-settings"]);
+    assert!(
+        stdout(&out).contains(
+            "per_path: legacy/**: override_noop: off  (config file, relative to its directory)\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    write(
+        t.path(),
+        &[(
+            ".tflint-merge.yaml",
+            b"per_path:\n  app:\n    syntax_error: off\n",
+        )],
+    );
+    let out = tflint_merge(t.path(), &["."]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains(".tflint-merge.yaml:3:5: per_path.app: `syntax_error` is a load error"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `--stdin-filename PATH` checks stdin in place of PATH (which need not exist), with the rest
+/// of PATH's directory from disk, and reports the findings in that file only.
+#[test]
+fn stdin_stands_in_for_the_named_file() {
+    use std::io::Write as _;
+    let t = tempfile::tempdir().expect("tempdir");
+    let noop: &[u8] = b"variable \"a\" {\n  default = 1\n}\n";
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", noop),
+            ("m/override.tf", noop),
+            ("m/extra_override.tf", b"variable \"missing\" {}\n"),
+        ],
+    );
+    let run = |name: &str, text: &str| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+            .args(["--format", "short", "--stdin-filename", name])
+            .current_dir(t.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run tflint-merge");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(text.as_bytes()).expect("write stdin");
+        drop(stdin);
+        child.wait_with_output().expect("output")
+    };
+    // The file on disk restates its base; stdin changes the default: nothing to report, and
+    // the other override's finding is not this file's.
+    let out = run("m/override.tf", "variable \"a\" {\n  default = 2\n}\n");
+    assert_eq!(stdout(&out), "");
+    assert_eq!(out.status.code(), Some(0));
+    let out = run("m/main.tf", "variable \"b\" {}\n");
+    assert_eq!(stdout(&out), "");
+    let out = run("m/new_override.tf", "variable \"nope\" {}\n");
+    assert_eq!(
+        stdout(&out),
+        "m/new_override.tf:1:1: error[override_without_base]: Missing base variable declaration \
+         to override\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        std::fs::read(t.path().join("m/override.tf")).expect("read"),
+        noop
+    );
+    assert!(!t.path().join("m/new_override.tf").exists());
+}
+
+/// `--add-ignore REASON` writes an ignore comment with the reason above each line where a rule
+/// finding starts (load errors stay); the next run reports none of them, and running it again
+/// changes nothing.
+#[test]
+fn add_ignore_writes_a_baseline_once() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let noop: &[u8] = b"variable \"a\" {\n  default = 1\n}\n";
+    write(
+        t.path(),
+        &[
+            ("m/main.tf", noop),
+            ("m/override.tf", noop),
+            ("d/main.tf", DUPLICATE),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["--add-ignore", "baseline, see #12", "."]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "added 1 ignore comment\n"
+    );
+    let override_tf = std::fs::read_to_string(t.path().join("m/override.tf")).expect("read");
+    assert_eq!(
+        override_tf,
+        "# tflint-merge-ignore: override_noop  baseline, see #12\nvariable \"a\" {\n  default = \
+         1\n}\n"
+    );
+    let out = tflint_merge(t.path(), &["--format", "short", "."]);
+    assert_eq!(
+        stdout(&out),
+        "d/main.tf:2:1: error[duplicate_definition]: Duplicate resource \"x\" configuration\n"
+    );
+    let again = tflint_merge(t.path(), &["--add-ignore", "baseline, see #12", "."]);
+    assert_eq!(
+        String::from_utf8_lossy(&again.stderr),
+        "added 0 ignore comments\n"
+    );
+    let after = std::fs::read_to_string(t.path().join("m/override.tf")).expect("read");
+    assert_eq!(after, override_tf);
+    let bad = tflint_merge(t.path(), &["--add-ignore", "two\nlines", "."]);
+    assert_eq!(bad.status.code(), Some(2));
 }

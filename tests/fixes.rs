@@ -1214,3 +1214,36 @@ fn a_heredoc_the_tools_read_otherwise_gets_no_fix() {
         assert_eq!(tree(dir.path()), before, "{over}");
     }
 }
+
+/// The line that counts the findings fixed also names the files the fixes deleted or renamed:
+/// a file gone from its place is what a user looks for first.
+#[test]
+fn the_summary_names_files_deleted_and_renamed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let noop = "variable \"a\" {\n  default = 1\n}\n";
+    write(
+        dir.path(),
+        &[
+            ("m/main.tf", noop),
+            ("m/override.tf", noop),
+            ("n/main.tf", "resource \"a\" \"b\" {}\n"),
+            (
+                "n/main-override.tf",
+                "resource \"a\" \"b\" {\n  count = 1\n}\n",
+            ),
+        ],
+    );
+    let out = tflint_merge(dir.path(), &["--fix", "."]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("fixed 1 finding (deleted m/override.tf)\n"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("m/override.tf").exists());
+    let out = tflint_merge(dir.path(), &["--fix", "--unsafe-fixes", "."]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("fixed 1 finding (renamed n/main-override.tf to n/main_override.tf)\n"),
+        "{stderr}"
+    );
+}

@@ -694,6 +694,11 @@ fn action_run_step_passes_inputs_writes_sarif_and_propagates_the_exit_code() {
             "INPUT_SARIF_FILE"
         ]
     );
+    // One run gives the log and the SARIF file (`--output-file sarif=...`).
+    let runs = (script.lines())
+        .filter(|line| line.trim_start().starts_with("tflint-merge "))
+        .count();
+    assert_eq!(runs, 1, "{script}");
     let root = tempfile::tempdir().expect("tempdir");
     let workspace = root.path().join("workspace");
     write(
@@ -750,6 +755,32 @@ fn action_run_step_passes_inputs_writes_sarif_and_propagates_the_exit_code() {
         "",
     );
     assert_eq!(out.status.code(), Some(0), "{}", printed(&out));
+
+    // An apostrophe: inside double quotes it is part of a word; unmatched, the step fails with
+    // 2 and says why, rather than run with the words before it.
+    write(&workspace, "it's/main.tf", broken);
+    let (out, _) = step("ok", "--fail-on warning \"it's\"", "short", "");
+    assert_eq!(out.status.code(), Some(1), "{}", printed(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("it's/main.tf:2:1: error"),
+        "{}",
+        printed(&out)
+    );
+    let (out, outputs) = step(
+        ".",
+        "--exclude don't --exclude two --exclude 'bad dir'",
+        "short",
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", printed(&out));
+    assert_eq!(outputs, "exit-code=2\n");
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .starts_with("::error title=tflint-merge::the args input is not shell words"),
+        "{}",
+        printed(&out)
+    );
+    std::fs::remove_dir_all(workspace.join("it's")).expect("remove");
 
     // Several paths, separated by spaces or newlines; a name with a space goes in `args`.
     let (out, _) = step("ok\n  two\n", "", "short", "");

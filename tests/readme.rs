@@ -295,3 +295,48 @@ fn readme_links_are_absolute_and_it_starts_with_the_setup_commands() {
         );
     }
 }
+
+/// The README's JSON example is what `tflint-merge --format json examples/` prints, keeping
+/// only the findings it shows: every key, position, byte offset and count.
+#[test]
+fn json_example_is_what_the_examples_give() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    let section = readme
+        .find("### JSON output")
+        .expect("the JSON output section");
+    let body = &readme[section..];
+    let start = body.find("```json\n").expect("its example") + "```json\n".len();
+    let example = &body[start..start + body[start..].find("```\n").expect("its end")];
+    let example: serde_json::Value = serde_json::from_str(example).expect("the example is JSON");
+    let output = Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+        .args(["--format", "json", "examples/"])
+        .current_dir(root)
+        .output()
+        .expect("run tflint-merge");
+    let mut printed: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("JSON output");
+    let shown = example["findings"].as_array().expect("findings");
+    assert!(!shown.is_empty());
+    let findings = printed["findings"].as_array_mut().expect("findings");
+    // The README's findings by rule, file and line only, so that a wrong column is reported
+    // as a difference rather than as a finding not found.
+    let line_key = |f: &serde_json::Value| {
+        (
+            f["rule"].clone(),
+            f["file"].clone(),
+            f["start"]["line"].clone(),
+        )
+    };
+    let line_keys: Vec<_> = shown.iter().map(line_key).collect();
+    findings.retain(|f| line_keys.contains(&line_key(f)));
+    assert_eq!(
+        findings.len(),
+        line_keys.len(),
+        "each finding of the README's example once in the output"
+    );
+    assert_eq!(
+        printed, example,
+        "README.md's JSON example differs from `tflint-merge --format json examples/`"
+    );
+}

@@ -453,6 +453,62 @@ fn excluded_directories_are_not_checked() {
     client.shut_down();
 }
 
+/// The config file's `per_path` levels and file excludes apply to what the server publishes,
+/// as on the command line.
+#[test]
+fn per_path_levels_and_excluded_files_apply_to_published_findings() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical root");
+    let legacy = root.join("legacy");
+    std::fs::create_dir(&legacy).expect("mkdir");
+    let noop = "variable \"a\" {\n  default = 1\n}\n";
+    std::fs::write(legacy.join("main.tf"), noop).expect("write");
+    std::fs::write(legacy.join("override.tf"), noop).expect("write");
+    let config = root.join(".tflint-merge.yaml");
+    std::fs::write(&config, "per_path:\n  legacy:\n    override_noop: notice\n")
+        .expect("write the config");
+    let mut client = Client::start(&root, json!({}), Value::Null);
+    client.open(&legacy.join("override.tf"), noop);
+    let published = client.diagnostics("override.tf");
+    assert_eq!(codes(&published), ["override_noop"]);
+    // LSP's severity 3 is information: tflint-merge's notice.
+    assert_eq!(published[0]["severity"], 3, "{published:?}");
+    // An excluded file: its module is checked, its findings are not published.
+    std::fs::write(&config, "exclude: [legacy/override.tf]\n").expect("write the config");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&config), "type": 2}]}),
+    );
+    assert_eq!(client.diagnostics("override.tf"), Vec::<Value>::new());
+    client.shut_down();
+}
+
+/// A request with malformed parameters is an InvalidParams error that names the method and
+/// the problem in the protocol's terms, not the server's Rust types.
+#[test]
+fn malformed_params_are_explained_without_type_names() {
+    let dir = workspace();
+    let root = dir.path().canonicalize().expect("canonical root");
+    let mut client = Client::start(&root, json!({}), json!({}));
+    let answer = client.answer("textDocument/hover", json!("not an object"));
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    assert_eq!(
+        answer["error"]["message"],
+        "textDocument/hover: invalid params: invalid type: string \"not an object\", expected \
+         an object",
+        "{answer}"
+    );
+    let answer = client.answer("textDocument/codeAction", json!({"textDocument": 1}));
+    let message = answer["error"]["message"].as_str().expect("message");
+    assert!(
+        message.starts_with("textDocument/codeAction: invalid params: "),
+        "{message}"
+    );
+    assert!(!message.contains("Params"), "{message}");
+    assert!(!message.contains("Identifier"), "{message}");
+    client.shut_down();
+}
+
 /// `exit` without `shutdown` ends the server with exit code 1, as the protocol says; after
 /// `shutdown` it is 0 (every other test).
 #[test]

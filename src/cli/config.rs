@@ -22,12 +22,15 @@ pub(crate) const FILE_NAMES: [&str; 2] = [".tflint-merge.yaml", ".tflint-merge.y
 #[serde(deny_unknown_fields)]
 pub(crate) struct Config {
     /// `terraform`, `opentofu` or `both`.
+    #[serde(default, deserialize_with = "view_name")]
     pub(crate) view: Option<String>,
     #[serde(default)]
     pub(crate) exclude: Vec<String>,
     /// `error`, `warning` or `notice`.
+    #[serde(default, deserialize_with = "fail_on_name")]
     pub(crate) fail_on: Option<String>,
     /// An output format name.
+    #[serde(default, deserialize_with = "format_name")]
     pub(crate) format: Option<String>,
     #[serde(default)]
     pub(crate) rules: RuleConfigs,
@@ -36,6 +39,54 @@ pub(crate) struct Config {
     pub(crate) terraform_version: Option<String>,
     /// The OpenTofu releases to target instead of the module's own constraints.
     pub(crate) opentofu_version: Option<String>,
+    /// Rule levels for the files under some paths.
+    #[serde(default)]
+    pub(crate) per_path: super::per_path::PerPath,
+}
+
+// The values of `view`, `fail_on` and `format` are checked while the file is read, so that an
+// error names the value's line and column, with the closest name.
+fn view_name<'de, D: de::Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    one_of(deserializer, "view", &["terraform", "opentofu", "both"])
+}
+
+fn fail_on_name<'de, D: de::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<String>, D::Error> {
+    one_of(deserializer, "fail_on", &["error", "warning", "notice"])
+}
+
+fn format_name<'de, D: de::Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    use clap::ValueEnum;
+    let names: Vec<String> = (crate::report::Format::value_variants().iter())
+        .filter_map(|format| format.to_possible_value())
+        .map(|value| value.get_name().to_string())
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    one_of(deserializer, "format", &names)
+}
+
+/// A string that is one of `names` (in any case, as on the command line), else an error with
+/// the closest name.
+fn one_of<'de, D: de::Deserializer<'de>>(
+    deserializer: D,
+    key: &str,
+    names: &[&str],
+) -> Result<Option<String>, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    if names.iter().any(|name| name.eq_ignore_ascii_case(&text)) {
+        return Ok(Some(text));
+    }
+    let list = match names {
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+        [] => String::new(),
+    };
+    let lower = text.to_ascii_lowercase();
+    let message = match crate::lint::helpers::closest(&lower, names.iter().copied()) {
+        Some(close) => format!("invalid {key} `{text}`; did you mean `{close}`? (use {list})"),
+        None => format!("invalid {key} `{text}`: use {list}"),
+    };
+    Err(de::Error::custom(message))
 }
 
 /// `rules:` — each entry a level or `{ severity: ..., <option>: ... }`.
@@ -196,6 +247,13 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
         if let Some((key_line, key_column)) = bad_key.and_then(|key| locate_key(text, key, line)) {
             (line, column) = (key_line, key_column);
         }
+        // And errors raised for a value of the top mapping (`view: bth`) to the value.
+        let bad_value_of = (message.strip_prefix("invalid "))
+            .and_then(|rest| rest.split_once(" `"))
+            .map(|(key, _)| key);
+        if let Some(place) = bad_value_of.and_then(|key| locate_value(text, key)) {
+            (line, column) = place;
+        }
         ConfigError {
             path: path.to_path_buf(),
             line,
@@ -207,6 +265,18 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
                 .unwrap_or_default()
                 .to_string(),
         }
+    })
+}
+
+/// 1-based (line, column) of the value of the top-level key `key` (one not indented).
+fn locate_value(text: &str, key: &str) -> Option<(usize, usize)> {
+    text.lines().enumerate().find_map(|(index, line)| {
+        let rest = [key.to_string(), format!("\"{key}\""), format!("'{key}'")]
+            .iter()
+            .find_map(|quoted| line.strip_prefix(quoted.as_str()))?;
+        let rest = rest.trim_start().strip_prefix(':')?;
+        let value = rest.trim_start();
+        Some((index + 1, line.len() - value.len() + 1))
     })
 }
 
@@ -449,7 +519,7 @@ mod tests {
     fn unknown_key_is_located() {
         assert_eq!(
             error("view: both\nfail-on: error\n"),
-            "c.yaml:2:1: unknown field `fail-on`, expected one of `view`, `exclude`, `fail_on`, `format`, `rules`, `terraform_version`, `opentofu_version`"
+            "c.yaml:2:1: unknown field `fail-on`, expected one of `view`, `exclude`, `fail_on`, `format`, `rules`, `terraform_version`, `opentofu_version`, `per_path`"
         );
     }
 

@@ -8,7 +8,7 @@
 //! when that is inside the checked paths (as ruff writes through links), and a link that a fix
 //! renames is renamed itself.
 
-mod disk;
+pub(super) mod disk;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
@@ -268,7 +268,7 @@ fn changed_since_checked(shown: &str) -> String {
 }
 
 /// The message for a file `write` did not change.
-fn not_written(path: &Path, failure: disk::Failure) -> String {
+pub(super) fn not_written(path: &Path, failure: disk::Failure) -> String {
     let shown = display_path(path);
     match failure {
         disk::Failure::Changed => format!(
@@ -288,9 +288,10 @@ fn not_written(path: &Path, failure: disk::Failure) -> String {
 /// changed and new files (with the permissions they had), then, when all of those were
 /// written, the deletions. Returns how many files changed, and a message for each file that
 /// could not be.
-pub(crate) fn write(planned: &Planned) -> (usize, Vec<String>) {
+pub(crate) fn write(planned: &Planned) -> Written {
     let mut changed = 0;
     let mut problems = Vec::new();
+    let mut files = FilesMoved::default();
     let version = |path: &Path| {
         let text = planned.before.get(path)?.as_deref()?;
         let identity = *planned.identities.get(path)?;
@@ -303,6 +304,7 @@ pub(crate) fn write(planned: &Planned) -> (usize, Vec<String>) {
             Ok(()) => {
                 changed += 1;
                 moved.push(to);
+                files.renamed.push((from.clone(), to.clone()));
             }
             Err(failure) => problems.push(not_written(from, failure)),
         }
@@ -343,11 +345,64 @@ pub(crate) fn write(planned: &Planned) -> (usize, Vec<String>) {
             continue;
         }
         match disk::remove(path, &seen) {
-            Ok(()) => changed += 1,
+            Ok(()) => {
+                changed += 1;
+                files.deleted.push(path.clone());
+            }
             Err(failure) => problems.push(not_written(path, failure)),
         }
     }
-    (changed, problems)
+    Written {
+        changed,
+        problems,
+        files,
+    }
+}
+
+/// What [`write`] did.
+pub(crate) struct Written {
+    /// How many files it changed, created, renamed or deleted.
+    #[cfg_attr(not(test), allow(dead_code))] // read by the tests only: the CLI counts findings
+    pub(crate) changed: usize,
+    /// The fixes it could not write, one message each.
+    pub(crate) problems: Vec<String>,
+    pub(crate) files: FilesMoved,
+}
+
+/// The files fixes deleted or renamed: said after the count of findings fixed, since a
+/// file gone from its place is what a user looks for first.
+#[derive(Debug, Default)]
+pub(crate) struct FilesMoved {
+    pub(crate) deleted: Vec<PathBuf>,
+    /// From, to.
+    pub(crate) renamed: Vec<(PathBuf, PathBuf)>,
+}
+
+impl FilesMoved {
+    pub(crate) fn extend(&mut self, other: FilesMoved) {
+        self.deleted.extend(other.deleted);
+        self.renamed.extend(other.renamed);
+    }
+
+    /// `` (deleted a.tf; renamed b.tf to c.tf)``, or nothing when no file was.
+    pub(crate) fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.deleted.is_empty() {
+            let names: Vec<String> = self.deleted.iter().map(|p| display_path(p)).collect();
+            parts.push(format!("deleted {}", names.join(", ")));
+        }
+        if !self.renamed.is_empty() {
+            let names: Vec<String> = (self.renamed.iter())
+                .map(|(from, to)| format!("{} to {}", display_path(from), display_path(to)))
+                .collect();
+            parts.push(format!("renamed {}", names.join(", ")));
+        }
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", parts.join("; "))
+        }
+    }
 }
 
 /// `--diff`'s passes: the fixes of `diagnostics` planned in memory, then, while they fix
@@ -580,7 +635,9 @@ mod tests {
         fs::write(&main, &text).expect("write");
         let planned = plan_in(dir.path(), &checked);
         fs::write(&main, &edited).expect("write");
-        let (changed, problems) = write(&planned);
+        let Written {
+            changed, problems, ..
+        } = write(&planned);
         assert_eq!(changed, 0);
         assert!(
             problems[0].contains("changed on disk while it was being fixed"),
@@ -595,7 +652,9 @@ mod tests {
         let saved = dir.path().join(".main.tf.saving");
         fs::write(&saved, &text).expect("write");
         fs::rename(&saved, &main).expect("rename");
-        let (changed, problems) = write(&planned);
+        let Written {
+            changed, problems, ..
+        } = write(&planned);
         assert_eq!((changed, problems.len()), (0, 1), "{problems:?}");
     }
 
@@ -610,7 +669,8 @@ mod tests {
             fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).expect("chmod");
         }
         let planned = plan_in(dir.path(), &check(dir.path()));
-        assert_eq!(write(&planned), (1, Vec::new()));
+        let written = write(&planned);
+        assert_eq!((written.changed, written.problems), (1, Vec::new()));
         assert_eq!(current_text(&path, 1000), Ok(fixed(1)));
         #[cfg(unix)]
         {
@@ -640,7 +700,8 @@ mod tests {
             planned.problems,
             [format!("left alone: {shown} is read-only")]
         );
-        assert_eq!(write(&planned), (0, Vec::new()));
+        let written = write(&planned);
+        assert_eq!((written.changed, written.problems), (0, Vec::new()));
         assert_eq!(current_text(&path, 1000), Ok(ignored(1)));
         assert!(checked.iter().any(|d| d.fixable(false)));
         withhold_refused(&mut checked, &Roots::of(&[dir.path().to_path_buf()]));
@@ -753,7 +814,9 @@ mod tests {
                 }
             });
             let planned = plan_in(dir.path(), &check(dir.path()));
-            let (changed, problems) = write(&planned);
+            let Written {
+                changed, problems, ..
+            } = write(&planned);
             writer.join().expect("writer");
             let now = current_text(&main, 1000).expect("read");
             let said = format!("run {run}: changed {changed}, problems {problems:?}");

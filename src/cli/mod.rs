@@ -1,13 +1,17 @@
 //! Command-line interface: argument parsing and the `check` and `merged` commands.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod add_ignore;
 mod config;
 mod fix;
+mod outputs;
+mod per_path;
 mod server;
+mod statistics;
 
 use crate::diagnostic::{Diagnostic, Finding, Severity, Views, escape};
 use crate::input::discover;
@@ -40,6 +44,8 @@ Examples:
   tflint-merge --view opentofu --format short .
   tflint-merge --fix                   apply the safe fixes (--unsafe-fixes: the others too)
   tflint-merge --diff                  print what --fix would change, as a diff for patch -p1
+  tflint-merge --format github --output-file sarif=out.sarif   a CI log and SARIF, one run
+  tflint-merge --stdin-filename m/main.tf < buffer.tf   check a buffer as m/main.tf
   tflint-merge merged modules/vpc      print the module Terraform and OpenTofu really load
   tflint-merge graph live/ --format json   print a Terragrunt tree's include/import graph
 
@@ -122,29 +128,40 @@ struct CheckArgs {
     /// Which tool's view of each module to check [default: both].
     #[arg(long, value_enum, overrides_with = "view")]
     view: Option<ViewArg>,
-    /// Skip paths matching this glob (`*` stays within one directory, `**` crosses them).
+    /// Skip paths matching this glob (`*` stays within one directory, `**` crosses them); an
+    /// excluded file's findings are dropped, its module is still loaded with it.
     #[arg(long, value_name = "GLOB")]
     exclude: Vec<String>,
     /// Colour the output.
     #[arg(long, value_enum, overrides_with = "color", default_value = "auto")]
     color: ColorArg,
     /// Output format [default: human].
-    #[arg(long, value_enum, overrides_with = "format")]
+    #[arg(
+        long,
+        visible_alias = "output-format",
+        value_enum,
+        overrides_with = "format"
+    )]
     format: Option<Format>,
+    /// Write the output of --format to PATH instead of stdout; with a format in front,
+    /// `sarif=PATH`, write one more report of the run in that format (repeatable).
+    #[arg(long, value_name = "[FORMAT=]PATH", conflicts_with_all = ["diff", "add_ignore"])]
+    output_file: Vec<String>,
     /// Exit with 1 when a finding is at or above this severity [default: error].
     #[arg(long, value_enum, overrides_with = "fail_on")]
     fail_on: Option<SeverityArg>,
     /// The config file (default: .tflint-merge.yaml here or in the nearest parent directory).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Turn a rule on (repeatable), e.g. one that is off by default.
-    #[arg(long, value_name = "RULE")]
+    /// Turn rules on (repeatable), e.g. one that is off by default. RULE is an id, a glob
+    /// (`'override_*'`) or a prefix of ids (`override`), here and in --disable-rule and --only.
+    #[arg(long, visible_alias = "extend-select", value_name = "RULE")]
     enable_rule: Vec<String>,
-    /// Turn a rule off (repeatable).
-    #[arg(long, value_name = "RULE")]
+    /// Turn rules off (repeatable).
+    #[arg(long, visible_alias = "ignore", value_name = "RULE")]
     disable_rule: Vec<String>,
     /// Run only these rules (repeatable); load errors are always reported.
-    #[arg(long, value_name = "RULE")]
+    #[arg(long, visible_alias = "select", value_name = "RULE")]
     only: Vec<String>,
     /// Worker threads (default: one per core).
     #[arg(short = 'j', long, value_name = "N")]
@@ -176,6 +193,14 @@ struct CheckArgs {
     /// exit 1 when there is something to fix.
     #[arg(long, conflicts_with = "fix")]
     diff: bool,
+    /// Add an ignore comment with this reason above each line where a rule finding starts
+    /// (a baseline, as ruff's --add-noqa), then exit; running it again adds nothing.
+    #[arg(long, value_name = "REASON", conflicts_with_all = ["fix", "diff", "stdin_filename"])]
+    add_ignore: Option<String>,
+    /// Check the text on stdin as the file PATH (which need not exist): PATH's directory is
+    /// checked with stdin in place of the file, and the findings in that file are reported.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["paths", "fix", "diff"])]
+    stdin_filename: Option<PathBuf>,
     #[command(flatten)]
     flags: CommonFlags,
 }
@@ -186,7 +211,8 @@ struct CommonFlags {
     /// Report findings but exit 0 for them (usage and I/O errors still exit 2).
     #[arg(long)]
     exit_zero: bool,
-    /// Print the number of findings of each rule instead of the findings.
+    /// Print the number of findings of each rule instead of the findings (as JSON with
+    /// `--format json`).
     #[arg(long)]
     statistics: bool,
     /// Print the effective settings and where each came from, then exit.
@@ -217,8 +243,9 @@ struct CommonFlags {
 
 #[derive(Debug, Args)]
 struct MergedArgs {
-    /// The module directory, or a Terragrunt unit (its `terragrunt.hcl`, or a directory holding
-    /// one and no Terraform file): its effective configuration, includes and imports merged.
+    /// The module directory (or a file in it), or a Terragrunt unit (its `terragrunt.hcl`, or
+    /// a directory holding one and no Terraform file): its effective configuration, includes
+    /// and imports merged.
     #[arg(default_value = ".")]
     dir: PathBuf,
     /// Which tool's view.
@@ -281,12 +308,36 @@ pub(crate) fn run() -> i32 {
     }
 }
 
+/// The text of `--stdin-filename`: all of stdin, as UTF-8 (as the tools read files).
+fn read_stdin() -> Result<String, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read stdin: {e}"))?;
+    String::from_utf8(bytes).map_err(|e| format!("stdin is not UTF-8: {}", e.utf8_error()))
+}
+
 /// The subcommand a missing path argument was probably meant to be (`merge` for `merged`):
 /// paths and subcommands share the first position.
 fn similar_subcommand(path: &std::path::Path) -> Option<String> {
     let word = path.to_str().filter(|w| !w.contains(['/', '\\', '.']))?;
     let command = <Cli as clap::CommandFactory>::command();
     let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+    crate::lint::helpers::closest(word, names).map(str::to_string)
+}
+
+/// The option a missing path argument was probably meant to be (`version` for `--version`,
+/// `fix` for `--fix`), when no subcommand is close.
+fn similar_flag(path: &std::path::Path) -> Option<String> {
+    let word = path.to_str().filter(|w| !w.contains(['/', '\\', '.']))?;
+    let mut command = <Cli as clap::CommandFactory>::command();
+    // Built, the command lists the `--help` and `--version` clap adds.
+    command.build();
+    let names: Vec<&str> = command
+        .get_arguments()
+        .filter_map(|a| a.get_long())
+        .collect();
     crate::lint::helpers::closest(word, names).map(str::to_string)
 }
 
@@ -319,6 +370,8 @@ struct Resolved {
     fail_on: SeverityArg,
     excludes: discover::Excludes,
     settings: RuleSettings,
+    /// `per_path:` of the config file.
+    path_rules: per_path::PathRules,
     target_versions: TargetVersions,
     /// What `--show-settings` prints beyond the values above.
     shown: Shown,
@@ -330,8 +383,13 @@ struct Shown {
     config_exclude: Vec<String>,
     /// The origin of `view`, `format` and `fail_on`.
     origins: [&'static str; 3],
+    /// The origin of `terraform_version` and `opentofu_version`.
+    version_origins: [&'static str; 2],
     /// The rule settings the config file gave, before the command line.
     from_file: RuleSettings,
+    /// The rule settings of the run, without what `per_path` turns on.
+    settings: RuleSettings,
+    per_path: per_path::PerPath,
 }
 
 const DEFAULT: &str = "default";
@@ -400,15 +458,31 @@ fn resolve(args: &CheckArgs) -> Result<Resolved, String> {
     let mut settings = RuleSettings::defaults(rules::registry());
     file.apply(&mut settings).map_err(|e| in_file(&e))?;
     let from_file = settings.clone();
-    for id in &args.enable_rule {
-        settings.enable(id)?;
-    }
-    for id in &args.disable_rule {
-        settings.disable(id)?;
-    }
+    // As ruff's --select, --extend-select and --ignore: the selection, then what is added to
+    // it, then what is taken out (an id both added and taken out is off).
     if !args.only.is_empty() {
         settings.only(&args.only)?;
     }
+    for selector in &args.enable_rule {
+        for id in settings.selected(selector)? {
+            settings.enable(id)?;
+        }
+    }
+    for selector in &args.disable_rule {
+        for id in settings.selected(selector)? {
+            settings.disable(id)?;
+        }
+    }
+    // The rules `per_path` turns on run everywhere (and are reported under their paths); what
+    // `--show-settings` shows is the settings without them.
+    let mut run_settings = settings.clone();
+    let path_rules = match &path {
+        Some(config_file) => {
+            per_path::PathRules::new(&file.per_path, config_file, &mut run_settings)
+                .map_err(|e| in_file(&e))?
+        }
+        None => per_path::PathRules::new(&Default::default(), Path::new("."), &mut run_settings)?,
+    };
     let target_versions = TargetVersions {
         terraform: target_version(View::Terraform, &args.terraform_version, &file, &in_file)?,
         opentofu: target_version(View::OpenTofu, &args.opentofu_version, &file, &in_file)?,
@@ -422,12 +496,25 @@ fn resolve(args: &CheckArgs) -> Result<Resolved, String> {
         format,
         fail_on,
         excludes,
-        settings,
+        settings: run_settings,
+        path_rules,
         target_versions,
         shown: Shown {
+            settings,
+            per_path: file.per_path,
             config_file: path,
             config_exclude: file.exclude,
             origins,
+            version_origins: [
+                origin(
+                    args.terraform_version.is_some(),
+                    file.terraform_version.is_some(),
+                ),
+                origin(
+                    args.opentofu_version.is_some(),
+                    file.opentofu_version.is_some(),
+                ),
+            ],
             from_file,
         },
     })
@@ -486,10 +573,26 @@ fn check(args: CheckArgs) -> i32 {
     if flags.show_settings {
         return print_or_broken_pipe(&show_settings(&resolved));
     }
-    let paths = if args.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        args.paths
+    if let Some(reason) = &args.add_ignore
+        && let Err(message) = add_ignore::check_reason(reason)
+    {
+        return usage_error(&message);
+    }
+    let outputs = match outputs::Outputs::parse(&args.output_file) {
+        Ok(outputs) => outputs,
+        Err(message) => return usage_error(&message),
+    };
+    let stdin_file = match &args.stdin_filename {
+        Some(path) => match read_stdin() {
+            Ok(text) => Some((path.clone(), text)),
+            Err(message) => return usage_error(&message),
+        },
+        None => None,
+    };
+    let paths = match (&stdin_file, args.paths.is_empty()) {
+        (Some((path, _)), _) => vec![path.clone()],
+        (None, true) => vec![PathBuf::from(".")],
+        (None, false) => args.paths,
     };
     let pool = match thread_pool(args.threads) {
         Ok(pool) => pool,
@@ -507,13 +610,17 @@ fn check(args: CheckArgs) -> i32 {
         max_file_bytes: args.max_file_size.saturating_mul(1024 * 1024),
         settings: std::sync::Arc::new(resolved.settings),
         target_versions: resolved.target_versions,
-        overlay: Overlay::default().within(Some(scope)),
+        overlay: Overlay::new(stdin_file.clone()).within(Some(scope)),
     };
     let color = match args.color {
         _ if flags.no_color => false,
+        // A report written to a file is read elsewhere, as ruff's `--output-file`.
+        ColorArg::Auto if outputs.main.is_some() => false,
         ColorArg::Always => true,
         ColorArg::Never => false,
-        ColorArg::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        ColorArg::Auto => {
+            io::stdout().is_terminal() && !asks_for_no_color(std::env::var_os("NO_COLOR"))
+        }
     };
     let reporter = Report {
         format: resolved.format,
@@ -524,11 +631,15 @@ fn check(args: CheckArgs) -> i32 {
         fail_on: resolved.fail_on,
         exit_zero: flags.exit_zero,
         stats: args.stats.then_some(started),
+        output_file: outputs.main.clone(),
     };
     // Without fixes, the human and short formats print each finding on its own: it is rendered
     // on the worker that found it, and the run keeps its bytes rather than the finding.
     let rendering = match Rendering::of(resolved.format, color) {
-        _ if args.fix || args.diff => None,
+        // Other formats are rendered from the whole findings.
+        _ if args.fix || args.diff || args.add_ignore.is_some() || !outputs.extra.is_empty() => {
+            None
+        }
         _ if flags.statistics => Some(Rendering::Nothing),
         rendering => rendering,
     };
@@ -545,6 +656,8 @@ fn check(args: CheckArgs) -> i32 {
             eprintln!("error: no such file or directory: {shown}");
             if let Some(name) = similar_subcommand(path) {
                 eprintln!("  tip: did you mean the subcommand `{name}`? (`tflint-merge {name}`)");
+            } else if let Some(name) = similar_flag(path) {
+                eprintln!("  tip: did you mean the option `--{name}`? (`tflint-merge --{name}`)");
             }
         }
         if !found.missing.is_empty() {
@@ -553,7 +666,32 @@ fn check(args: CheckArgs) -> i32 {
         for note in found.notes.iter().filter(|_| !flags.quiet) {
             eprintln!("notice: {}", escape::text(note));
         }
+        // A glob that matches nothing is most often a path form that cannot match (a typo, a
+        // path relative to another directory): say so rather than check it silently.
+        for glob in excludes.unmatched_globs().iter().filter(|_| !flags.quiet) {
+            eprintln!(
+                "notice: --exclude `{}` matched no path below the paths checked",
+                escape::text(glob)
+            );
+        }
         true
+    };
+    // What is found in an excluded file (its module is checked for its other files) is not
+    // reported.
+    let path_rules = &resolved.path_rules;
+    // With --stdin-filename, the findings of that file, as ruff reports those of stdin.
+    let stdin_path = stdin_file.map(|(path, _)| crate::source::absolute(&path));
+    let reported = |mut diagnostics: Vec<Diagnostic>| {
+        if let Some(stdin_path) = &stdin_path {
+            diagnostics.retain(|d| crate::source::absolute(Path::new(&d.path)) == *stdin_path);
+        }
+        if !excludes.is_empty() {
+            diagnostics.retain(|d| !excludes.excludes_finding(&d.path, &paths));
+        }
+        if !path_rules.is_empty() {
+            path_rules.apply(&mut diagnostics);
+        }
+        diagnostics
     };
     if let Some(format) = rendering {
         let style = RenderStyle {
@@ -562,19 +700,24 @@ fn check(args: CheckArgs) -> i32 {
             unsafe_fixes: reporter.unsafe_fixes,
         };
         let render = |diagnostics: Vec<Diagnostic>| -> Vec<Rendered> {
-            diagnostics.iter().map(|d| style.render(d)).collect()
+            reported(diagnostics)
+                .iter()
+                .map(|d| style.render(d))
+                .collect()
         };
         let (found, run) =
             pool.install(|| walk_and_check(walk(), &paths, &options, &render, &report_walk));
         if !found.missing.is_empty() {
             return EXIT_ERROR;
         }
-        return reporter.finish(run, false, |out, findings, totals| {
+        let write = |out: &mut dyn Write, findings: &[Rendered], totals| {
             report::write_rendered(out, &style, findings, totals, flags.quiet)
-        });
+        };
+        return reporter.finish(run, false, write, |_, _| Ok(()));
     }
     let lint = |options: &Options, walk_done: &(dyn Fn(&discover::Discovery) -> bool + Sync)| {
-        pool.install(|| walk_and_check(walk(), &paths, options, &whole, walk_done))
+        let store = |diagnostics| whole(reported(diagnostics));
+        pool.install(|| walk_and_check(walk(), &paths, options, &store, walk_done))
     };
     let (found, mut run) = lint(&options, &report_walk);
     if !found.missing.is_empty() {
@@ -600,9 +743,13 @@ fn check(args: CheckArgs) -> i32 {
         let io_error = run.findings.iter().any(|d| d.rule == rules::IO_ERROR.id());
         return show_diff(&planned, passes, io_error, flags.quiet);
     }
+    if let Some(reason) = &args.add_ignore {
+        return add_ignores(&run.findings, reason, options.max_file_bytes, flags.quiet);
+    }
     let mut fix_failed = false;
     if args.fix {
         let mut fixed = 0;
+        let mut moved = fix::FilesMoved::default();
         let mut passes = 0;
         // A file left alone is named once, not once per pass.
         let mut warned = std::collections::HashSet::new();
@@ -622,7 +769,10 @@ fn check(args: CheckArgs) -> i32 {
                 options.max_file_bytes,
                 &options.overlay,
             );
-            let (_, problems) = fix::write(&planned);
+            let fix::Written {
+                problems, files, ..
+            } = fix::write(&planned);
+            moved.extend(files);
             for problem in planned.problems.iter().chain(&problems) {
                 if warned.insert(problem.clone()) {
                     eprintln!("warning: {}", escape::text(problem));
@@ -640,7 +790,8 @@ fn check(args: CheckArgs) -> i32 {
         }
         if !flags.quiet {
             let plural = if fixed == 1 { "" } else { "s" };
-            eprintln!("fixed {fixed} finding{plural}");
+            let moved = escape::text(&moved.describe()).into_owned();
+            eprintln!("fixed {fixed} finding{plural}{moved}");
         }
         // What is left is marked `[*]` and counted as fixable only where `--fix` would write.
         // (A run without `--fix` keeps every fix in its output: a read-only checkout in CI
@@ -648,7 +799,7 @@ fn check(args: CheckArgs) -> i32 {
         fix::withhold_refused(&mut run.findings, &fix::Roots::of(&paths));
     }
     let catalogue = rules::registry().catalogue();
-    reporter.finish(run, fix_failed, |out, diagnostics, totals| {
+    let write = |out: &mut dyn Write, diagnostics: &[Diagnostic], totals: Totals| {
         if reporter.quiet && reporter.format == Format::Human {
             // The findings without the summary line.
             let (views, unsafe_fixes) = (totals.views, totals.unsafe_fixes);
@@ -656,7 +807,17 @@ fn check(args: CheckArgs) -> i32 {
         } else {
             report::render(out, reporter.format, color, diagnostics, totals, catalogue)
         }
-    })
+    };
+    let extra = |diagnostics: &[Diagnostic], totals| {
+        outputs::write_extra(&outputs.extra, diagnostics, totals, catalogue)
+    };
+    reporter.finish(run, fix_failed, write, extra)
+}
+
+/// Whether the value of `NO_COLOR` asks for no colour: "when present and not an empty
+/// string", as https://no-color.org says.
+fn asks_for_no_color(value: Option<std::ffi::OsString>) -> bool {
+    value.is_some_and(|value| !value.is_empty())
 }
 
 /// How `check` reports a run, whatever it kept of each finding.
@@ -671,16 +832,20 @@ struct Report {
     exit_zero: bool,
     /// `--stats`: when the run started.
     stats: Option<std::time::Instant>,
+    /// `--output-file PATH`: where the output goes instead of stdout.
+    output_file: Option<PathBuf>,
 }
 
 impl Report {
-    /// Writes the findings to stdout with `write` (or their `--statistics`), `--stats` to
-    /// stderr; returns the exit code.
+    /// Writes the findings to stdout (or `--output-file`) with `write` (or their
+    /// `--statistics`), the other `--output-file` reports with `extra`, `--stats` to stderr;
+    /// returns the exit code.
     fn finish<F: Finding>(
         &self,
         run: RunResult<F>,
         fix_failed: bool,
         write: impl FnOnce(&mut dyn Write, &[F], Totals) -> io::Result<()>,
+        extra: impl FnOnce(&[F], Totals) -> io::Result<()>,
     ) -> i32 {
         let totals = Totals {
             directories: run.directories,
@@ -691,14 +856,28 @@ impl Report {
         };
         let parsed_apart = run.parsed_apart;
         let findings = run.findings;
-        let stdout = io::stdout();
-        let mut out = io::BufWriter::new(stdout.lock());
+        let mut out: Box<dyn Write> = match &self.output_file {
+            Some(path) => match outputs::create(path) {
+                Ok(file) => Box::new(file),
+                Err(error) => {
+                    let shown = escape::text(&crate::source::display_path(path)).into_owned();
+                    eprintln!("error: cannot write {shown}: {error}");
+                    return EXIT_ERROR;
+                }
+            },
+            None => Box::new(io::BufWriter::new(io::stdout().lock())),
+        };
         let written = if self.statistics {
-            out.write_all(statistics(&findings).as_bytes())
+            let statistics = statistics::Statistics {
+                format: self.format,
+                unsafe_fixes: self.unsafe_fixes,
+            };
+            out.write_all(statistics.render(&findings).as_bytes())
         } else {
             write(&mut out, &findings, totals)
         }
-        .and_then(|()| out.flush());
+        .and_then(|()| out.flush())
+        .and_then(|()| extra(&findings, totals));
         if let Err(error) = written
             && error.kind() != io::ErrorKind::BrokenPipe
         {
@@ -757,20 +936,26 @@ fn show_diff(planned: &fix::Planned, passes: usize, io_error: bool, quiet: bool)
     }
 }
 
-/// `--statistics`: findings per id, most first, then the summary counts.
-fn statistics<F: Finding>(findings: &[F]) -> String {
-    let mut counts: std::collections::BTreeMap<(&str, Severity), usize> = Default::default();
-    for finding in findings {
-        *counts
-            .entry((finding.rule().as_str(), finding.severity()))
-            .or_default() += 1;
+/// `--add-ignore`: the comments written, what was left on stderr; exit 2 when a file could not
+/// be read or written, else 0.
+fn add_ignores(findings: &[Diagnostic], reason: &str, max_bytes: u64, quiet: bool) -> i32 {
+    let reason = add_ignore::check_reason(reason).unwrap_or_default();
+    let added = add_ignore::add(findings, reason, max_bytes);
+    for warning in added.warnings.iter().filter(|_| !quiet) {
+        eprintln!("warning: {}", escape::text(warning));
     }
-    let mut rows: Vec<((&str, Severity), usize)> = counts.into_iter().collect();
-    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.0.cmp(b.0.0)));
-    let width = rows.iter().map(|((id, _), _)| id.len()).max().unwrap_or(0);
-    rows.iter()
-        .map(|((id, severity), count)| format!("{count:>5}  {id:<width$}  {}\n", severity.as_str()))
-        .collect()
+    for failure in &added.failed {
+        eprintln!("error: {}", escape::text(failure));
+    }
+    if !quiet {
+        let plural = if added.comments == 1 { "" } else { "s" };
+        eprintln!("added {} ignore comment{plural}", added.comments);
+    }
+    if added.failed.is_empty() {
+        EXIT_CLEAN
+    } else {
+        EXIT_ERROR
+    }
 }
 
 /// `--show-settings`: every effective setting and where it came from.
@@ -802,6 +987,21 @@ fn show_settings(resolved: &Resolved) -> String {
         "fail_on: {}  ({fail_on})\n",
         value(resolved.fail_on.to_possible_value())
     ));
+    for (key, value) in [
+        ("terraform_version", &resolved.target_versions.terraform),
+        ("opentofu_version", &resolved.target_versions.opentofu),
+    ] {
+        out.push_str(&match value {
+            Some(constraint) => {
+                let from = shown.version_origins[usize::from(key == "opentofu_version")];
+                format!("{key}: {}  ({from})\n", escape::text(constraint))
+            }
+            None => format!(
+                "{key}: the module's own constraints, else the newest stable release  \
+                 ({DEFAULT})\n"
+            ),
+        });
+    }
     for glob in &shown.config_exclude {
         let glob = escape::text(glob);
         out.push_str(&format!(
@@ -811,6 +1011,19 @@ fn show_settings(resolved: &Resolved) -> String {
     for glob in resolved.excludes.given_globs() {
         let glob = escape::text(glob);
         out.push_str(&format!("exclude: {glob}  ({COMMAND_LINE})\n"));
+    }
+    for entry in &shown.per_path.0 {
+        for (selector, level) in &entry.levels {
+            let level = match level {
+                crate::lint::settings::Level::Off => "off",
+                crate::lint::settings::Level::On(severity) => severity.as_str(),
+            };
+            out.push_str(&format!(
+                "per_path: {}: {}: {level}  ({CONFIG_FILE}, relative to its directory)\n",
+                escape::text(&entry.glob),
+                escape::text(selector)
+            ));
+        }
     }
     out.push_str("rules:\n");
     let defaults = RuleSettings::defaults(rules::registry());
@@ -824,7 +1037,7 @@ fn show_settings(resolved: &Resolved) -> String {
         .max()
         .unwrap_or(0);
     for meta in catalogue {
-        let (on, severity) = state(&resolved.settings, meta);
+        let (on, severity) = state(&shown.settings, meta);
         let from = if (on, severity) != state(&shown.from_file, meta) {
             COMMAND_LINE
         } else if (on, severity) != state(&defaults, meta) {
@@ -843,7 +1056,7 @@ fn show_settings(resolved: &Resolved) -> String {
             .iter()
             .find(|r| r.meta.id == meta.id);
         for option in rule.map_or(&[][..], |rule| rule.options) {
-            if let Some(value) = resolved.settings.number_option(meta.id, option.name) {
+            if let Some(value) = shown.settings.number_option(meta.id, option.name) {
                 out.push_str(&format!("    {}: {value}  ({CONFIG_FILE})\n", option.name));
             }
         }
@@ -933,9 +1146,13 @@ fn exit_code<F: Finding>(findings: &[F], fail_on: SeverityArg) -> i32 {
     }
 }
 
-fn merged(args: MergedArgs) -> i32 {
+fn merged(mut args: MergedArgs) -> i32 {
     if let Some(unit) = terragrunt_unit(&args.dir) {
         return merged_unit(&args.dir, &unit, args.format);
+    }
+    // Any other file means the module directory holding it, as for `check`.
+    if args.dir.is_file() {
+        args.dir = discover::parent_dir(&args.dir);
     }
     if !args.dir.is_dir() {
         return usage_error(&format!("not a directory: {}", args.dir.display()));
@@ -988,8 +1205,8 @@ fn merged(args: MergedArgs) -> i32 {
 /// (a directory with both is a module: its effective module is printed, as before).
 fn terragrunt_unit(path: &std::path::Path) -> Option<PathBuf> {
     use crate::knowledge::files::{TERRAGRUNT_UNIT, TERRAGRUNT_UNIT_JSON, classify};
-    let name = path.file_name()?.to_string_lossy();
     if path.is_file() {
+        let name = path.file_name()?.to_string_lossy();
         return crate::knowledge::files::is_terragrunt_unit(&name).then(|| path.to_path_buf());
     }
     let has_module_files = std::fs::read_dir(path)
@@ -1093,6 +1310,15 @@ mod tests {
     use crate::lint::check::check_all;
     use crate::source::display_path;
     use std::collections::BTreeSet;
+
+    /// An empty `NO_COLOR` leaves colour on; any other value, even `0`, turns it off.
+    #[test]
+    fn only_a_non_empty_no_color_turns_colour_off() {
+        assert!(!asks_for_no_color(None));
+        assert!(!asks_for_no_color(Some("".into())));
+        assert!(asks_for_no_color(Some("1".into())));
+        assert!(asks_for_no_color(Some("0".into())));
+    }
 
     /// A panic while reading one directory's file becomes that directory's `internal_error`;
     /// the other directory is still checked, and the run exits 1.
@@ -1270,7 +1496,16 @@ mod tests {
                 String::from_utf8_lossy(&expected),
                 "{format:?} unsafe_fixes={unsafe_fixes} quiet={quiet}"
             );
-            assert_eq!(statistics(&run.findings), statistics(diagnostics));
+            for format in [Format::Human, Format::Json] {
+                let statistics = statistics::Statistics {
+                    format,
+                    unsafe_fixes,
+                };
+                assert_eq!(
+                    statistics.render(&run.findings),
+                    statistics.render(diagnostics)
+                );
+            }
             for fail_on in [
                 SeverityArg::Error,
                 SeverityArg::Warning,

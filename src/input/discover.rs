@@ -13,6 +13,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use globset::{GlobSet, GlobSetBuilder};
 
@@ -49,14 +50,24 @@ pub(crate) struct Discovery {
     pub(crate) missing: Vec<PathBuf>,
 }
 
-/// What to skip: `--exclude` globs, matched against a path as shown or relative to the
-/// command-line path it was found under, and the config file's `exclude` globs, matched
-/// against a path relative to the config file's directory (whatever the working directory and
-/// however the path was given).
+/// What to skip: `--exclude` globs, matched against a path as shown, relative to the
+/// command-line path it was found under, or (for an absolute glob) absolute, and the config
+/// file's `exclude` globs, matched against a path relative to the config file's directory
+/// (whatever the working directory and however the path was given). A leading `./` of a glob
+/// is dropped: the paths it is matched against never have one.
+///
+/// An excluded directory is not walked; an excluded file is still loaded with its module (the
+/// tools load it), but its findings are not reported (see [`Excludes::excludes_finding`]).
 #[derive(Debug, Default)]
 pub(crate) struct Excludes {
     given: GlobSet,
     given_globs: Vec<String>,
+    /// For each pattern of `given`, the index in `given_globs` of the glob it was made from.
+    given_sources: Vec<usize>,
+    /// Whether each of `given_globs` has matched a path: one that never does is a notice.
+    given_matched: Vec<AtomicBool>,
+    /// Whether a glob of `given` is absolute, so that paths are matched absolute too.
+    given_absolute: bool,
     /// The config file's directory (absolute, clean) and its globs.
     config: Option<(PathBuf, GlobSet)>,
     /// Where directory links may lead: one outside it is noted and not walked. `None` follows
@@ -67,9 +78,13 @@ pub(crate) struct Excludes {
 impl Excludes {
     /// Command-line globs only.
     pub(crate) fn given(globs: &[String]) -> Result<Excludes, String> {
+        let (given, given_sources) = exclude_set(globs)?;
         Ok(Excludes {
-            given: exclude_set(globs)?,
+            given,
             given_globs: globs.to_vec(),
+            given_sources,
+            given_matched: globs.iter().map(|_| AtomicBool::new(false)).collect(),
+            given_absolute: globs.iter().any(|glob| Path::new(glob).is_absolute()),
             config: None,
             scope: None,
         })
@@ -85,6 +100,15 @@ impl Excludes {
         &self.given_globs
     }
 
+    /// The command-line globs that have matched no path so far (after a walk: none it
+    /// reached), as given.
+    pub(crate) fn unmatched_globs(&self) -> Vec<&str> {
+        (self.given_globs.iter().zip(&self.given_matched))
+            .filter(|(_, matched)| !matched.load(Ordering::Relaxed))
+            .map(|(glob, _)| glob.as_str())
+            .collect()
+    }
+
     /// Adds the globs of the config file at `config_file`.
     pub(crate) fn with_config(
         mut self,
@@ -95,10 +119,15 @@ impl Excludes {
             return Ok(self);
         }
         let base = absolute(config_file.parent().unwrap_or(Path::new(".")));
-        let set =
+        let (set, _) =
             exclude_set(globs).map_err(|e| format!("{e} (in {})", display_path(config_file)))?;
         self.config = Some((base, set));
         Ok(self)
+    }
+
+    /// Whether there is any glob at all.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.given.is_empty() && self.config.is_none()
     }
 }
 
@@ -115,7 +144,13 @@ impl Excludes {
                 .ok()
                 .map(display_path)
                 .filter(|r| !r.is_empty());
-            if given.is_match(&shown) || relative.is_some_and(|r| given.is_match(r)) {
+            let whole = self.given_absolute.then(|| display_path(&absolute(path)));
+            let candidates = [Some(shown), relative, whole];
+            let candidates = candidates.iter().flatten();
+            if candidates.clone().any(|c| given.is_match(c)) {
+                for pattern in candidates.flat_map(|c| given.matches(c)) {
+                    self.given_matched[self.given_sources[pattern]].store(true, Ordering::Relaxed);
+                }
                 return true;
             }
         }
@@ -127,27 +162,49 @@ impl Excludes {
                 .is_some_and(|r| !r.is_empty() && set.is_match(r))
         })
     }
+
+    /// Whether a finding at `path` (as shown) is in an excluded file, below one of the
+    /// command-line paths `given`: its module is checked (another of its files is not
+    /// excluded), but what is found in this file is not reported, as ruff reports nothing of
+    /// an excluded file.
+    pub(crate) fn excludes_finding(&self, path: &str, given: &[PathBuf]) -> bool {
+        let path = Path::new(path);
+        let whole = absolute(path);
+        given
+            .iter()
+            .any(|root| self.is_excluded(path, root) || self.is_excluded(&whole, &absolute(root)))
+    }
 }
 
-/// Compiles `--exclude` globs; `*` does not cross `/`, `**` does.
-fn exclude_set(globs: &[String]) -> Result<GlobSet, String> {
+/// Compiles `--exclude` globs; `*` does not cross `/`, `**` does. Also gives, for each
+/// pattern of the set, the index of the glob it was made from.
+fn exclude_set(globs: &[String]) -> Result<(GlobSet, Vec<usize>), String> {
     let mut builder = GlobSetBuilder::new();
+    let mut sources = Vec::new();
     // Each glob once: repeats (a config and the command line naming the same one, or a
     // generated list) would each make every match slower.
     let mut seen = HashSet::new();
-    for glob in globs.iter().filter(|glob| seen.insert(glob.as_str())) {
-        let trimmed = glob.trim_end_matches('/');
+    for (index, glob) in globs.iter().enumerate() {
+        if !seen.insert(glob.as_str()) {
+            continue;
+        }
+        let mut trimmed = glob.trim_end_matches('/');
+        while let Some(rest) = trimmed.strip_prefix("./").filter(|rest| !rest.is_empty()) {
+            trimmed = rest.trim_start_matches('/');
+        }
         for pattern in [trimmed.to_string(), format!("{trimmed}/**")] {
             let compiled = globset::GlobBuilder::new(&pattern)
                 .literal_separator(true)
                 .build()
                 .map_err(|e| format!("invalid exclude glob `{glob}`: {e}"))?;
             builder.add(compiled);
+            sources.push(index);
         }
     }
-    builder
+    let set = builder
         .build()
-        .map_err(|e| format!("invalid exclude globs: {e}"))
+        .map_err(|e| format!("invalid exclude globs: {e}"))?;
+    Ok((set, sources))
 }
 
 /// Finds what `paths` name; with `respect_gitignore`, a walk skips what `.gitignore` files
@@ -428,7 +485,7 @@ fn is_terragrunt_unit(path: &Path) -> bool {
     (path.file_name().and_then(|n| n.to_str())).is_some_and(is_terragrunt_unit_name)
 }
 
-fn parent_dir(path: &Path) -> PathBuf {
+pub(crate) fn parent_dir(path: &Path) -> PathBuf {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
@@ -1434,6 +1491,6 @@ mod tests {
     fn repeated_globs_are_compiled_once() {
         let globs = vec!["examples/**".to_string(); 1000];
         // Each glob compiles to two patterns: itself and everything below it.
-        assert_eq!(exclude_set(&globs).expect("glob").len(), 2);
+        assert_eq!(exclude_set(&globs).expect("glob").0.len(), 2);
     }
 }

@@ -125,18 +125,55 @@ impl RuleSettings {
         self.set_level(name, Level::Off)
     }
 
+    /// The ids a command-line selector names, as ruff's `--select`: an id; a glob
+    /// (`override_*`, `*_invalid`); or a prefix of ids (`override`). An id names itself alone,
+    /// whatever it is a prefix of. A glob or prefix names only what can be configured (no load
+    /// error, no `internal_error`). A selector that names nothing is an error, with the closest
+    /// id.
+    pub(crate) fn selected(&self, selector: &str) -> Result<Vec<&'static str>, String> {
+        if self.registry.find(selector).is_some() {
+            return Ok(vec![self.find(selector)?.id.as_str()]);
+        }
+        let is_glob = selector.contains(['*', '?', '[']);
+        let glob = match is_glob {
+            true => Some(
+                globset::Glob::new(selector)
+                    .map_err(|e| format!("invalid rule glob `{selector}`: {e}"))?
+                    .compile_matcher(),
+            ),
+            false => None,
+        };
+        let ids: Vec<&'static str> = (self.registry.catalogue().iter())
+            .filter(|meta| meta.configurable && meta.kind != Kind::LoadError)
+            .map(|meta| meta.id.as_str())
+            .filter(|id| match &glob {
+                Some(glob) => glob.is_match(id),
+                None => id.starts_with(selector),
+            })
+            .collect();
+        if ids.is_empty() {
+            return Err(match is_glob {
+                true => format!("`{selector}` matches no rule (see `tflint-merge rules`)"),
+                false => self.registry.unknown(selector),
+            });
+        }
+        Ok(ids)
+    }
+
     /// `--only`: every rule but these is off (load errors and the engine's findings stay as they
-    /// are: they are not rules).
+    /// are: they are not rules). Each name is a selector (see [`RuleSettings::selected`]).
     pub(crate) fn only(&mut self, names: &[String]) -> Result<(), String> {
         let mut wanted = Vec::with_capacity(names.len());
         for name in names {
-            let meta = self.find(name)?;
-            if meta.kind == Kind::LoadError {
-                return Err(format!(
-                    "`{name}` is a load error, always reported; --only takes rules"
-                ));
+            for id in self.selected(name)? {
+                let meta = self.find(id)?;
+                if meta.kind == Kind::LoadError {
+                    return Err(format!(
+                        "`{name}` is a load error, always reported; --only takes rules"
+                    ));
+                }
+                wanted.push(meta.id);
             }
-            wanted.push(meta.id);
         }
         for rule in self.registry.rules() {
             if rule.meta.kind != Kind::Rule {

@@ -100,12 +100,17 @@ impl Client {
     }
 
     pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let response = self.answer(method, params);
+        assert!(response.get("error").is_none(), "{response}");
+        response["result"].clone()
+    }
+
+    /// The whole answer to a request: its `result` or its `error`.
+    pub fn answer(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
         let id = self.next_id;
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        let response = self.wait_for(&format!("the answer to {method}"), |m| m["id"] == id);
-        assert!(response.get("error").is_none(), "{response}");
-        response["result"].clone()
+        self.wait_for(&format!("the answer to {method}"), |m| m["id"] == id)
     }
 
     /// The first message (already seen, or to come) that `wanted` accepts; it is consumed.

@@ -427,6 +427,7 @@ impl<'a> Server<'a> {
         let scope = due.0.clone();
         let root = self.root.clone();
         let excludes = Arc::clone(&self.settings.excludes);
+        let path_rules = Arc::clone(&self.settings.path_rules);
         self.scheduler.submit(due, move || {
             let checked = match scope {
                 // Excluded as the command line excludes it: nothing to say (and what was said is
@@ -454,6 +455,15 @@ impl<'a> Server<'a> {
                 })
                 .unwrap_or_else(|crash| crashed(&crash, &options.settings)),
             };
+            let mut checked = checked;
+            // As on the command line: excluded files' findings dropped, `per_path` levels.
+            if !excludes.is_empty() {
+                let given = [root.clone()];
+                checked
+                    .findings
+                    .retain(|d| !excludes.excludes_finding(&d.path, &given));
+            }
+            path_rules.apply(&mut checked.findings);
             Checked {
                 versions,
                 ..checked
@@ -679,8 +689,41 @@ fn overlaps(a: lsp_types::Range, b: lsp_types::Range) -> bool {
 type Answer = Result<serde_json::Value, (ErrorCode, String)>;
 
 fn parse<P: serde::de::DeserializeOwned>(request: Request) -> Result<P, (ErrorCode, String)> {
-    serde_json::from_value(request.params)
-        .map_err(|e| (ErrorCode::InvalidParams, format!("{}: {e}", request.method)))
+    serde_json::from_value(request.params).map_err(|e| {
+        let message = without_type_names(&e.to_string());
+        (
+            ErrorCode::InvalidParams,
+            format!("{}: invalid params: {message}", request.method),
+        )
+    })
+}
+
+/// serde's message without the names of our (and lsp-types') Rust types, which mean nothing
+/// to a client: `expected struct HoverParams` says `expected an object`.
+fn without_type_names(message: &str) -> String {
+    let mut out = String::new();
+    let mut rest = message;
+    loop {
+        let found = [
+            ("expected struct ", "expected an object"),
+            ("expected enum ", "expected one of the allowed values"),
+        ]
+        .into_iter()
+        .filter_map(|(marker, plain)| rest.find(marker).map(|at| (at, marker, plain)))
+        .min();
+        let Some((at, marker, plain)) = found else {
+            break;
+        };
+        out.push_str(&rest[..at]);
+        out.push_str(plain);
+        let name = &rest[at + marker.len()..];
+        let name_end = name
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(name.len());
+        rest = &name[name_end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn to_value(value: impl serde::Serialize) -> serde_json::Value {

@@ -10,6 +10,7 @@ use clap::ValueEnum;
 use serde::Deserialize;
 
 use crate::cli::config::{self, Config, RuleConfigs};
+use crate::cli::per_path::PathRules;
 use crate::cli::{ViewArg, target_version};
 use crate::input::discover::Excludes;
 use crate::input::overlay::Overlay;
@@ -46,6 +47,8 @@ pub(crate) struct Settings {
     /// How to check a directory (the overlay is set per check).
     pub(crate) options: Options,
     pub(crate) excludes: Arc<Excludes>,
+    /// `per_path:` of the config file, applied to each check's findings as on the command line.
+    pub(crate) path_rules: Arc<PathRules>,
     pub(crate) config_file: Option<PathBuf>,
 }
 
@@ -56,6 +59,7 @@ impl Settings {
         Settings {
             options: Options::new(ViewArg::Both.selection(), settings),
             excludes: Arc::default(),
+            path_rules: Arc::new(PathRules::none()),
             config_file: None,
         }
     }
@@ -108,14 +112,18 @@ fn resolve(path: Option<PathBuf>, file: Config, init: &InitOptions) -> Result<Se
         opentofu: target_version(View::OpenTofu, &None, &file, &in_file)?,
     };
     let mut excludes = Excludes::default();
+    let mut path_rules = PathRules::none();
     if let Some(path) = &path {
         excludes = excludes.with_config(path, &file.exclude)?;
+        path_rules =
+            PathRules::new(&file.per_path, path, &mut settings).map_err(|e| in_file(&e))?;
     }
     let mut options = Options::new(view.selection(), settings);
     options.target_versions = target_versions;
     Ok(Settings {
         options,
         excludes: Arc::new(excludes),
+        path_rules: Arc::new(path_rules),
         config_file: path,
     })
 }
