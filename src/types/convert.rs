@@ -279,14 +279,26 @@ pub(crate) fn convert_value(value: &Value, ty: &Type) -> Converted {
 /// A variable's default as the tools decode it with the variable's type: the type's
 /// `optional()` defaults applied (to a value that is not null), then converted.
 pub(crate) fn decode_default(value: &Value, ty: &Type) -> Converted {
-    let with_defaults = if value.is_null() {
-        Some(value.0.clone())
-    } else {
-        apply_defaults(&value.0, ty)
-    };
-    match with_defaults {
+    // Without an `optional()` default in the type, applying the defaults would give a copy of
+    // the value (most types have none).
+    if value.is_null() || !has_attribute_defaults(ty) {
+        return convert_value(value, ty);
+    }
+    match apply_defaults(&value.0, ty) {
         Some(val) => convert_value(&Value(val), ty),
         None => Converted::Unknown,
+    }
+}
+
+/// Whether an object type in `ty` gives an attribute a default (`optional(T, default)`).
+fn has_attribute_defaults(ty: &Type) -> bool {
+    match ty {
+        Type::String | Type::Number | Type::Bool | Type::Any => false,
+        Type::List(e) | Type::Set(e) | Type::Map(e) => has_attribute_defaults(e),
+        Type::Tuple(elems) => elems.iter().any(has_attribute_defaults),
+        Type::Object(attrs) => {
+            (attrs.iter()).any(|a| a.default.is_some() || has_attribute_defaults(&a.ty))
+        }
     }
 }
 
