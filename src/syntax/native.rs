@@ -603,12 +603,16 @@ impl Lowerer<'_> {
 
 /// A function's name as written, with its namespace: `provider::aws::arn_parse`.
 fn call_name(name: &FuncName) -> String {
+    let function = name.name.as_str();
+    if name.namespace.is_empty() {
+        return function.to_string();
+    }
     let mut out = String::new();
     for namespace in &name.namespace {
         out.push_str(namespace.as_str());
         out.push_str("::");
     }
-    out.push_str(name.name.as_str());
+    out.push_str(function);
     out
 }
 

@@ -1,6 +1,7 @@
 //! Whether a literal value converts to a type, as go-cty's `convert` decides it, with the
 //! tools' error texts.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::syntax::{Expr, ExprKind, quote};
@@ -92,28 +93,53 @@ fn type_of(val: &Val) -> Type {
     }
 }
 
-/// Sorts object attributes by name (the later of a repeated name wins), at every depth.
-fn normalized(ty: &Type) -> Type {
+/// `ty` with its object attributes sorted by name (the later of a repeated name wins), at every
+/// depth: `ty` itself when it is in that form already, as the types the parser and [`type_of`]
+/// build are, so that converting a value (at every depth of it) does not copy its type each time.
+fn normalized(ty: &Type) -> Cow<'_, Type> {
+    if is_normalized(ty) {
+        Cow::Borrowed(ty)
+    } else {
+        Cow::Owned(sorted(ty))
+    }
+}
+
+/// Whether every object type in `ty` has its attributes in strictly increasing name order.
+fn is_normalized(ty: &Type) -> bool {
+    match ty {
+        Type::String | Type::Number | Type::Bool | Type::Any => true,
+        Type::List(e) | Type::Set(e) | Type::Map(e) => is_normalized(e),
+        Type::Tuple(elems) => elems.iter().all(is_normalized),
+        Type::Object(attrs) => {
+            attrs.windows(2).all(|pair| pair[0].name < pair[1].name)
+                && attrs.iter().all(|a| is_normalized(&a.ty))
+        }
+    }
+}
+
+/// A copy of `ty` with its object attributes sorted by name (the later of a repeated name wins),
+/// at every depth.
+fn sorted(ty: &Type) -> Type {
     match ty {
         Type::String | Type::Number | Type::Bool | Type::Any => ty.clone(),
-        Type::List(e) => Type::List(Box::new(normalized(e))),
-        Type::Set(e) => Type::Set(Box::new(normalized(e))),
-        Type::Map(e) => Type::Map(Box::new(normalized(e))),
-        Type::Tuple(elems) => Type::Tuple(elems.iter().map(normalized).collect()),
+        Type::List(e) => Type::List(Box::new(sorted(e))),
+        Type::Set(e) => Type::Set(Box::new(sorted(e))),
+        Type::Map(e) => Type::Map(Box::new(sorted(e))),
+        Type::Tuple(elems) => Type::Tuple(elems.iter().map(sorted).collect()),
         Type::Object(attrs) => {
-            let mut sorted = BTreeMap::new();
+            let mut by_name = BTreeMap::new();
             for attr in attrs {
-                sorted.insert(
+                by_name.insert(
                     attr.name.clone(),
                     ObjectAttr {
                         name: attr.name.clone(),
-                        ty: normalized(&attr.ty),
+                        ty: sorted(&attr.ty),
                         optional: attr.optional,
                         default: attr.default.clone(),
                     },
                 );
             }
-            Type::Object(sorted.into_values().collect())
+            Type::Object(by_name.into_values().collect())
         }
     }
 }
@@ -254,14 +280,26 @@ pub(crate) fn convert_value(value: &Value, ty: &Type) -> Converted {
 /// A variable's default as the tools decode it with the variable's type: the type's
 /// `optional()` defaults applied (to a value that is not null), then converted.
 pub(crate) fn decode_default(value: &Value, ty: &Type) -> Converted {
-    let with_defaults = if value.is_null() {
-        Some(value.0.clone())
-    } else {
-        apply_defaults(&value.0, ty)
-    };
-    match with_defaults {
+    // Without an `optional()` default in the type, applying the defaults would give a copy of
+    // the value (most types have none).
+    if value.is_null() || !has_attribute_defaults(ty) {
+        return convert_value(value, ty);
+    }
+    match apply_defaults(&value.0, ty) {
         Some(val) => convert_value(&Value(val), ty),
         None => Converted::Unknown,
+    }
+}
+
+/// Whether an object type in `ty` gives an attribute a default (`optional(T, default)`).
+fn has_attribute_defaults(ty: &Type) -> bool {
+    match ty {
+        Type::String | Type::Number | Type::Bool | Type::Any => false,
+        Type::List(e) | Type::Set(e) | Type::Map(e) => has_attribute_defaults(e),
+        Type::Tuple(elems) => elems.iter().any(has_attribute_defaults),
+        Type::Object(attrs) => {
+            (attrs.iter()).any(|a| a.default.is_some() || has_attribute_defaults(&a.ty))
+        }
     }
 }
 
@@ -322,7 +360,7 @@ fn apply_defaults(val: &Val, ty: &Type) -> Option<Val> {
 fn convert_val(val: &Val, ty: &Type) -> Result<Val, Failure> {
     let want = normalized(ty);
     let got = type_of(val);
-    if got == want {
+    if got == *want {
         return Ok(val.clone());
     }
     match conversion_exists(&got, &want) {
@@ -965,5 +1003,48 @@ pub(super) fn constraint_name(ty: &Type) -> String {
         Type::Map(e) => format!("map of {}", element(e)),
         Type::Object(_) => "object".to_string(),
         Type::Tuple(_) => "tuple".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use super::{ObjectAttr, Type, normalized};
+
+    fn object(attrs: &[(&str, Type)]) -> Type {
+        Type::Object(
+            (attrs.iter())
+                .map(|(name, ty)| ObjectAttr {
+                    name: name.to_string(),
+                    ty: ty.clone(),
+                    optional: false,
+                    default: None,
+                })
+                .collect(),
+        )
+    }
+
+    /// An object type out of order (at any depth, a repeated name included) is sorted, the later
+    /// of a repeated name kept; one in order is used as it is.
+    #[test]
+    fn only_types_out_of_order_are_sorted() {
+        let inner = object(&[("y", Type::Bool), ("x", Type::String)]);
+        let unsorted = Type::List(Box::new(object(&[
+            ("b", Type::Number),
+            ("a", inner),
+            ("b", Type::String),
+        ])));
+        let sorted_inner = object(&[("x", Type::String), ("y", Type::Bool)]);
+        let sorted = Type::List(Box::new(object(&[
+            ("a", sorted_inner),
+            ("b", Type::String),
+        ])));
+        let got = normalized(&unsorted);
+        assert!(matches!(got, Cow::Owned(_)));
+        assert_eq!(*got, sorted);
+        assert!(matches!(normalized(&sorted), Cow::Borrowed(_)));
+        let repeated = object(&[("a", Type::Number), ("a", Type::String)]);
+        assert_eq!(*normalized(&repeated), object(&[("a", Type::String)]));
     }
 }

@@ -129,6 +129,9 @@ fn judge_all(ctx: &Context) -> Vec<Judgement> {
     // The constructs every targeted release has and reads, by place: most of a module's, each
     // written again and again (argument names, functions), so looked up once each.
     let mut fine: foldhash::HashMap<Place, foldhash::HashSet<Box<str>>> = Default::default();
+    // The path of block types down to the body being walked for calls: one vector for every
+    // block of the view, rather than one allocated per block.
+    let mut path = Vec::new();
     let files = ctx.primary.iter().map(|f| (f, false));
     for (loaded, is_override) in files.chain(ctx.overrides.iter().map(|f| (f, true))) {
         let syntax = loaded.extension.syntax();
@@ -198,7 +201,7 @@ fn judge_all(ctx: &Context) -> Vec<Judgement> {
                 judge_body(kind, &block.body, &mut judge);
             }
             if acceptance.is_some() {
-                walk_calls(block, &mut |call| {
+                walk_calls(block, &mut path, &mut |call| {
                     judge_call(ctx, call, &required_providers, &mut judge);
                 });
             }
@@ -323,9 +326,12 @@ fn required_provider_names<'c>(ctx: &Context<'c>) -> HashSet<&'c str> {
 /// expressions, indexes and arguments alike. Arguments the tools read literally
 /// (`knowledge/literal_arguments.rs`: a variable's `type` and `default`, a module's `source`,
 /// `depends_on`, ...) are not evaluated: a call there is another error, or none.
-fn walk_calls(block: &syntax::Block, f: &mut impl FnMut(&Call)) {
-    let mut path = vec![block.kind.as_str()];
-    walk_body_calls(&block.body, &mut path, f);
+/// `path` is scratch space, left empty.
+fn walk_calls<'b>(block: &'b syntax::Block, path: &mut Vec<&'b str>, f: &mut impl FnMut(&Call)) {
+    path.clear();
+    path.push(block.kind.as_str());
+    walk_body_calls(&block.body, path, f);
+    path.clear();
 }
 
 fn walk_body_calls<'b>(body: &'b syntax::Body, path: &mut Vec<&'b str>, f: &mut impl FnMut(&Call)) {

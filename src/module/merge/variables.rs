@@ -192,10 +192,8 @@ impl Merger<'_> {
                 nullable,
             };
         };
-        let literal = Value::of_literal(&default_attr.expr);
-        let mut value = literal.clone();
-        if let (Some(literal), Some(ty), Some(ty_attr)) = (&literal, &ty, ty_attr) {
-            value = match decode_default(literal, ty) {
+        let value = match (Value::of_literal(&default_attr.expr), &ty, ty_attr) {
+            (Some(literal), Some(ty), Some(ty_attr)) => match decode_default(&literal, ty) {
                 Converted::Ok(converted) => Some(converted),
                 Converted::Invalid(reason) => {
                     let problem = DefaultProblem::NotOfType {
@@ -207,8 +205,9 @@ impl Merger<'_> {
                     None
                 }
                 Converted::Unknown => None,
-            };
-        }
+            },
+            (literal, _, _) => literal,
+        };
         if value.as_ref().is_some_and(Value::is_null) && nullable == Some(false) {
             let nullable = nullable_attr.map(|a| a.span());
             let problem = DefaultProblem::NullNotNullable { nullable };
