@@ -110,7 +110,7 @@ impl Targets {
             let set = constraint_set(text);
             let versions = releases
                 .iter()
-                .map(|r| set.intersect(&r.versions()))
+                .map(|&r| set.intersect(&line_versions(view, r)))
                 .collect();
             return Targets {
                 view,
@@ -147,8 +147,9 @@ impl Targets {
             return Targets::newest_stable_with(view, Basis::NewestStable);
         }
         let read_by = |release: Release| {
-            (admitted_by(release).iter())
-                .fold(release.versions(), |set, admitted| set.intersect(admitted))
+            (admitted_by(release).iter()).fold(line_versions(view, release), |set, admitted| {
+                set.intersect(admitted)
+            })
         };
         match prefer_stable(view, |release| !read_by(release).is_empty()) {
             Some(releases) => Targets {
@@ -171,6 +172,13 @@ impl Targets {
             basis,
             experiments: false,
         }
+    }
+
+    /// The targeted versions of `release` (none when it is not targeted).
+    pub(crate) fn versions_of(&self, release: Release) -> VersionSet {
+        (self.releases.iter().zip(&self.versions))
+            .find(|(r, _)| **r == release)
+            .map_or_else(VersionSet::none, |(_, set)| set.clone())
     }
 
     /// Whether some targeted version is older than `version`.
@@ -352,7 +360,31 @@ pub(crate) fn releases_admitted_by(view: View, text: &str) -> Option<Vec<Release
         return Some(vec![build.release]);
     }
     let set = VersionSet::of(&version::parse(text).ok()?);
-    prefer_stable(view, |release| set.overlaps(&release.versions()))
+    prefer_stable(view, |release| set.overlaps(&line_versions(view, release)))
+}
+
+/// The versions of a release line that can be targeted: its published releases for a stable
+/// line, the whole line for one that has only pre-releases (targeted only when nothing
+/// published is admitted, or when a pre-release is named).
+fn line_versions(view: View, release: Release) -> VersionSet {
+    releases::published(view, release).unwrap_or_else(|| release.versions())
+}
+
+/// The newest published release of `view`'s tool that loads a module with these files as far
+/// as its version checks go: every constraint it enforces admits it.
+pub(crate) fn newest_release_admitted(
+    view: View,
+    primary: &[LoadedFile],
+    overrides: &[LoadedFile],
+) -> Option<Version> {
+    let lines: Vec<Release> = releases::stable_releases(view).collect();
+    lines.into_iter().rev().find_map(|release| {
+        let enforced = constraints_enforced_by(view, release, primary, overrides);
+        let set = (enforced.into_iter()).fold(releases::published(view, release)?, |set, expr| {
+            set.intersect(&admitted(expr))
+        });
+        releases::newest_published_in(view, &set)
+    })
 }
 
 /// The stable releases `admitted` keeps; if none, the pre-releases it keeps; `None` if none.
@@ -385,14 +417,22 @@ fn constraint_set(text: &str) -> VersionSet {
     version::parse(text).map_or_else(|_| VersionSet::all(), |parsed| VersionSet::of(&parsed))
 }
 
-/// The version constraints `release` of `view`'s tool reads from these files.
-pub(crate) fn constraints_read_by<'a>(
+/// The version constraints `release` of `view`'s tool checks its own version against: those it
+/// reads, less `compatible_with` for OpenTofu before 1.12, which does not know the `language`
+/// block (it narrows the targets, but no such release refuses a module by it).
+pub(crate) fn constraints_enforced_by<'a>(
     view: View,
     release: Release,
     primary: &'a [LoadedFile<'a>],
     overrides: &'a [LoadedFile<'a>],
 ) -> Vec<&'a Expr> {
-    constraints_read(view, reads_tofu_only(view, release), primary, overrides)
+    let tofu_only = reads_tofu_only(view, release);
+    let mut constraints = constraints_read(view, tofu_only, primary, overrides);
+    if view == View::OpenTofu && !tofu_only {
+        let compatible = compatible_with_constraints(primary).count();
+        constraints.truncate(constraints.len() - compatible);
+    }
+    constraints
 }
 
 /// Whether `release` of `view`'s tool reads the version constraints of `.tofu` files alone.
@@ -434,14 +474,20 @@ fn constraints_read<'a>(
         }
     }
     if view == View::OpenTofu {
-        let compatible = primary
-            .iter()
-            .flat_map(|f| f.file.body.blocks_of("language"))
-            .flat_map(compatible_with_opentofu)
-            .map(|a| &a.expr);
-        constraints.extend(compatible);
+        constraints.extend(compatible_with_constraints(primary));
     }
     constraints
+}
+
+/// The `language { compatible_with { opentofu = ... } }` constraints of these files.
+fn compatible_with_constraints<'a>(
+    primary: &'a [LoadedFile<'a>],
+) -> impl Iterator<Item = &'a Expr> {
+    primary
+        .iter()
+        .flat_map(|f| f.file.body.blocks_of("language"))
+        .flat_map(compatible_with_opentofu)
+        .map(|a| &a.expr)
 }
 
 #[cfg(test)]
