@@ -1061,3 +1061,35 @@ fn duplicate_definition_help_fits_where_the_copies_are() {
          changed arguments into an override file (`z_override.tf.json`)"
     );
 }
+
+/// `merged` on a directory with nothing its view loads says so and exits 2, rather than
+/// printing an empty module as if it had merged one.
+#[test]
+fn merged_with_nothing_to_merge_is_a_usage_error() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("empty/README.md", b"# nothing\n"),
+            ("tofu_only/main.tofu", b"variable \"a\" {}\n"),
+            ("json/main.tf.json", b"{\"variable\": {\"a\": {}}}\n"),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["merged", "empty"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert_eq!(stdout(&out), "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr,
+        "error: nothing to merge: empty has no configuration file that Terraform loads \
+         (.tf, .tf.json)\n"
+    );
+    // Terraform does not read `.tofu` files; OpenTofu does.
+    let out = tflint_merge(t.path(), &["merged", "tofu_only"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = tflint_merge(t.path(), &["merged", "--view", "opentofu", "tofu_only"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("variable \"a\""), "{}", stdout(&out));
+    let out = tflint_merge(t.path(), &["merged", "--format", "json", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}

@@ -940,6 +940,19 @@ fn merged(args: MergedArgs) -> i32 {
         MergedView::Terraform => View::Terraform,
         MergedView::Opentofu => View::OpenTofu,
     };
+    // An empty module printed with exit status 0 would look like a successful merge of
+    // nothing: Terraform itself refuses such a directory ("No configuration files").
+    if !has_configuration_files(&args.dir, view) {
+        let extensions = match view {
+            View::Terraform => ".tf, .tf.json",
+            View::OpenTofu => ".tf, .tf.json, .tofu, .tofu.json",
+        };
+        return usage_error(&format!(
+            "nothing to merge: {} has no configuration file that {} loads ({extensions})",
+            args.dir.display(),
+            view.tool_name()
+        ));
+    }
     let settings = RuleSettings::defaults(rules::registry());
     let mut options = Options::new(ViewSelection::only(view), settings);
     let scope = ReadScope::new(std::slice::from_ref(&args.dir), &ScopeFlags::default());
@@ -977,6 +990,22 @@ fn merged(args: MergedArgs) -> i32 {
     } else {
         EXIT_FINDINGS
     }
+}
+
+/// Whether `view`'s tool loads some file of `dir` (a directory entry that is a file, or a link
+/// to one, with a configuration file name).
+fn has_configuration_files(dir: &std::path::Path, view: View) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        // Unreadable: `check_directory` reports why.
+        return true;
+    };
+    let names: Vec<crate::knowledge::files::ConfigName> = entries
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().is_file())
+        .filter_map(|entry| crate::knowledge::files::classify(entry.file_name().to_str()?))
+        .collect();
+    let chosen = crate::module::views::view_files(&names, view);
+    !(chosen.primary.is_empty() && chosen.overrides.is_empty())
 }
 
 fn graph(args: GraphArgs) -> i32 {
