@@ -12,7 +12,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
-use crate::knowledge::releases::Release;
+use crate::knowledge::releases::{self, Release};
 use crate::knowledge::version::{self, Version, VersionSet};
 use crate::syntax::Expr;
 
@@ -91,6 +91,10 @@ fn unsupported_core_version(
     let tool = ctx.view.tool_name();
     let to_proceed = TO_PROCEED.replace("{tool}", tool);
     let incompatible = ctx.view == View::OpenTofu && release >= OPENTOFU_TOFU_ONLY_REQUIRED_VERSION;
+    // The tools name their own version: the newest targeted release of the line, when it is a
+    // published one.
+    let targeted = releases::newest_published_in(ctx.view, &ctx.targets.versions_of(release));
+    let release = targeted.map_or_else(|| release.to_string(), |v| v.to_string());
     let (summary, detail) = if incompatible {
         (
             INCOMPATIBLE.to_string(),
@@ -199,6 +203,9 @@ mod tests {
             let found = targeting(files, "~> 1.11.0", ">= 1.12");
             assert_eq!(found.len(), 1, "{found:?}");
             assert_eq!(found[0].0, "Unsupported Terraform Core version");
+            // In the words of the newest targeted release, as Terraform 1.11.4 says it.
+            let detail = "This configuration does not support Terraform version 1.11.4. To";
+            assert!(found[0].2.starts_with(detail), "{found:?}");
             assert!(
                 found[0]
                     .2
@@ -218,6 +225,8 @@ mod tests {
             let found = targeting(files, ">= 1.0", "1.12.0");
             assert_eq!(found.len(), 1, "{found:?}");
             assert_eq!(found[0].0, "Incompatible module");
+            let detail = "This module is not compatible with OpenTofu v1.12.0.";
+            assert!(found[0].2.starts_with(detail), "{found:?}");
             assert!(
                 found[0].2.contains("would load the module is 1.12.6."),
                 "{found:?}"
@@ -299,7 +308,7 @@ mod tests {
         let core = found.iter().find(|d| d.rule == super::RULE.id());
         let notes = &core.expect("the core-version error").notes;
         assert!(
-            notes[0].contains("does not support OpenTofu version 1.8."),
+            notes[0].contains("does not support OpenTofu version 1.8.0. To proceed"),
             "{notes:?}"
         );
     }
