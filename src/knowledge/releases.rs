@@ -149,6 +149,23 @@ pub(crate) fn published(view: View, release: Release) -> Option<VersionSet> {
     ))
 }
 
+/// Every published release of `view`'s tool, oldest first.
+pub(crate) fn published_versions(view: View) -> impl Iterator<Item = Version> {
+    newest_patches(view).iter().flat_map(|&(release, newest)| {
+        let (major, minor) = (release.major.into(), release.minor.into());
+        (0..=newest).map(move |patch| Version::new(major, minor, patch))
+    })
+}
+
+/// The release line of a version.
+pub(crate) fn line_of(version: &Version) -> Release {
+    let [major, minor, _] = version.segments;
+    Release::new(
+        u16::try_from(major).unwrap_or(u16::MAX),
+        u16::try_from(minor).unwrap_or(u16::MAX),
+    )
+}
+
 /// The newest published release of `view`'s tool in `set`, if any.
 pub(crate) fn newest_published_in(view: View, set: &VersionSet) -> Option<Version> {
     newest_patches(view)

@@ -125,7 +125,7 @@ impl Targets {
         // known release.
         let admitted_sets = |tofu_only: bool| -> Vec<VersionSet> {
             let constraints = constraints_read(view, tofu_only, primary, overrides);
-            constraints.into_iter().map(admitted).collect()
+            constraints.into_iter().map(admitted_set).collect()
         };
         let (all_files, tofu_files) = (
             admitted_sets(false),
@@ -370,21 +370,34 @@ fn line_versions(view: View, release: Release) -> VersionSet {
     releases::published(view, release).unwrap_or_else(|| release.versions())
 }
 
+/// The published releases of `view`'s tool, oldest first, that load a module with these files
+/// as far as their version checks go: every constraint each enforces admits it.
+pub(crate) fn releases_admitted(
+    view: View,
+    primary: &[LoadedFile],
+    overrides: &[LoadedFile],
+) -> Vec<Version> {
+    let mut admitted = Vec::new();
+    for release in releases::stable_releases(view) {
+        let enforced = constraints_enforced_by(view, release, primary, overrides);
+        let sets: Vec<VersionSet> = enforced.into_iter().map(admitted_set).collect();
+        let versions = releases::published_versions(view).filter(|v| releases::line_of(v) == release);
+        admitted.extend(versions.filter(|v| {
+            let exactly = VersionSet::exactly(v.clone());
+            sets.iter().all(|set| set.overlaps(&exactly))
+        }));
+    }
+    admitted
+}
+
 /// The newest published release of `view`'s tool that loads a module with these files as far
-/// as its version checks go: every constraint it enforces admits it.
+/// as its version checks go.
 pub(crate) fn newest_release_admitted(
     view: View,
     primary: &[LoadedFile],
     overrides: &[LoadedFile],
 ) -> Option<Version> {
-    let lines: Vec<Release> = releases::stable_releases(view).collect();
-    lines.into_iter().rev().find_map(|release| {
-        let enforced = constraints_enforced_by(view, release, primary, overrides);
-        let set = (enforced.into_iter()).fold(releases::published(view, release)?, |set, expr| {
-            set.intersect(&admitted(expr))
-        });
-        releases::newest_published_in(view, &set)
-    })
+    releases_admitted(view, primary, overrides).pop()
 }
 
 /// The stable releases `admitted` keeps; if none, the pre-releases it keeps; `None` if none.
@@ -407,7 +420,7 @@ fn prefer_stable(view: View, admitted: impl Fn(Release) -> bool) -> Option<Vec<R
 
 /// The versions a constraint expression admits; a constraint that is not a literal or does not
 /// parse is left to `version_constraint_invalid` and admits everything.
-fn admitted(expr: &Expr) -> VersionSet {
+fn admitted_set(expr: &Expr) -> VersionSet {
     expr.literal_string()
         .map_or_else(VersionSet::all, constraint_set)
 }
