@@ -10,7 +10,7 @@ use std::fmt;
 use std::ops::Range;
 
 /// A version: up to three numeric segments (missing ones are 0) and an optional pre-release.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct Version {
     pub(crate) segments: [u64; 3],
     /// How many segments were written (`~>` depends on it).
