@@ -1093,3 +1093,50 @@ fn merged_with_nothing_to_merge_is_a_usage_error() {
     let out = tflint_merge(t.path(), &["merged", "--format", "json", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
 }
+
+/// `compat`: the releases that load each directory, the real minimum, and the advice on
+/// constraints, in text and JSON; exit status 1 when there is advice.
+#[test]
+fn compat_prints_which_releases_load_each_directory() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            (
+                "loose/main.tf",
+                b"terraform {\n  required_version = \">= 1.5\"\n}\nlocals {\n  t = templatestring(\"x\", {})\n}\n",
+            ),
+            ("plain/main.tf", b"variable \"x\" {}\n"),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["compat", "plain"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(
+        stdout(&out),
+        "plain\n  Terraform: loads 1.0.0–1.15.9 (minimum 1.0.0)\n    constraints admit \
+         1.0.0–1.15.9\n  OpenTofu: loads 1.6.0–1.12.6 (minimum 1.6.0)\n    constraints admit \
+         1.6.0–1.12.6\n"
+    );
+    let out = tflint_merge(t.path(), &["compat", "loose"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("  Terraform: loads 1.9.0–1.15.9 (minimum 1.9.0)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "too loose: `>= 1.5` admits 1.5.0–1.8.5, which refuse the module; the narrowest \
+             honest constraint is `>= 1.9.0`"
+        ),
+        "{text}"
+    );
+    let out = tflint_merge(t.path(), &["compat", "--format", "json", "loose"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let terraform = &json["directories"][0]["terraform"];
+    assert_eq!(terraform["minimum"], "1.9.0");
+    assert_eq!(terraform["loads"], serde_json::json!([["1.9.0", "1.15.9"]]));
+    assert_eq!(terraform["too_loose"]["narrowest_honest"], ">= 1.9.0");
+    let out = tflint_merge(t.path(), &["compat", "nowhere"]);
+    assert_eq!(out.status.code(), Some(2));
+}

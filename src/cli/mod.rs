@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod compat;
 mod config;
 mod fix;
 mod server;
@@ -68,6 +69,9 @@ enum Command {
     Check(Box<CheckArgs>),
     /// Print the effective module of one directory, with override files merged.
     Merged(MergedArgs),
+    /// Which Terraform and OpenTofu releases load each module directory, and the version
+    /// constraints that are too loose or too tight.
+    Compat(compat::CompatArgs),
     /// Print the resolved Terragrunt include/import/read/dependency graph of a tree.
     Graph(GraphArgs),
     /// List every rule: id, default severity, on by default, summary.
@@ -272,6 +276,7 @@ pub(crate) fn run() -> i32 {
     match cli.command {
         Some(Command::Check(args)) => check(*args),
         Some(Command::Merged(args)) => merged(args),
+        Some(Command::Compat(args)) => compat::compat(args),
         Some(Command::Graph(args)) => graph(args),
         Some(Command::Rules) => list_rules(),
         Some(Command::Explain { rule }) => explain(&rule),

@@ -363,7 +363,10 @@ mod tests {
 
     fn judge(files: Files) -> DirectoryCompat {
         let dir = write_files(files);
-        let options = Options::new(ViewSelection::Both, RuleSettings::defaults(rules::registry()));
+        let options = Options::new(
+            ViewSelection::Both,
+            RuleSettings::defaults(rules::registry()),
+        );
         judge_directory(dir.path(), &options)
     }
 
@@ -393,9 +396,15 @@ mod tests {
 
     #[test]
     fn patch_releases_and_constraints_that_admit_nothing() {
-        let found = judge(&[("v.tf", "terraform {\n  required_version = \">= 1.11.3\"\n}\n")]);
+        let found = judge(&[(
+            "v.tf",
+            "terraform {\n  required_version = \">= 1.11.3\"\n}\n",
+        )]);
         assert_eq!(loading(&found, View::Terraform), "1.11.3–1.15.9");
-        let none = judge(&[("v.tf", "terraform {\n  required_version = \">= 1.0, < 1.0\"\n}\n")]);
+        let none = judge(&[(
+            "v.tf",
+            "terraform {\n  required_version = \">= 1.0, < 1.0\"\n}\n",
+        )]);
         assert_eq!(loading(&none, View::Terraform), "");
         // OpenTofu 1.12 and later do not read a `.tf` file's constraint.
         assert_eq!(loading(&none, View::OpenTofu), "1.12.0–1.12.6");
@@ -405,7 +414,10 @@ mod tests {
     /// refuse a module they would load.
     #[test]
     fn a_terraform_constraint_that_shuts_opentofu_out_is_too_tight() {
-        let found = judge(&[("v.tf", "terraform {\n  required_version = \">= 1.13.1\"\n}\n")]);
+        let found = judge(&[(
+            "v.tf",
+            "terraform {\n  required_version = \">= 1.13.1\"\n}\n",
+        )]);
         let tight = tool(&found, View::OpenTofu).too_tight.clone();
         let tight = tight.expect("OpenTofu 1.6–1.11 are shut out");
         assert_eq!(tight.opentofu_constraint, ">= 1.6.0");
@@ -413,8 +425,14 @@ mod tests {
         assert_eq!(tight.shut_out.last(), Some(&Version::new(1, 11, 14)));
         // With OpenTofu's own constraint in `versions.tofu`, nothing to say.
         let layout = judge(&[
-            ("v.tf", "terraform {\n  required_version = \">= 1.13.1\"\n}\n"),
-            ("v.tofu", "terraform {\n  required_version = \">= 1.6\"\n}\n"),
+            (
+                "v.tf",
+                "terraform {\n  required_version = \">= 1.13.1\"\n}\n",
+            ),
+            (
+                "v.tofu",
+                "terraform {\n  required_version = \">= 1.6\"\n}\n",
+            ),
         ]);
         assert_eq!(tool(&layout, View::OpenTofu).too_tight, None);
         assert_eq!(loading(&layout, View::OpenTofu), "1.6.0–1.12.6");

@@ -16,9 +16,9 @@ use crate::input::read::{
     parse_bytes, read_config_bytes,
 };
 use crate::knowledge::View;
-use crate::knowledge::version::Version;
 use crate::knowledge::features::{Body, Place};
 use crate::knowledge::files::ConfigName;
+use crate::knowledge::version::Version;
 use crate::module::merge::{self, LoadedFile, Module};
 use crate::module::views::{ViewFiles, view_files};
 use crate::source::{FileId, SourceFiles, display_path};

@@ -381,7 +381,8 @@ pub(crate) fn releases_admitted(
     for release in releases::stable_releases(view) {
         let enforced = constraints_enforced_by(view, release, primary, overrides);
         let sets: Vec<VersionSet> = enforced.into_iter().map(admitted_set).collect();
-        let versions = releases::published_versions(view).filter(|v| releases::line_of(v) == release);
+        let versions =
+            releases::published_versions(view).filter(|v| releases::line_of(v) == release);
         admitted.extend(versions.filter(|v| {
             let exactly = VersionSet::exactly(v.clone());
             sets.iter().all(|set| set.overlaps(&exactly))
