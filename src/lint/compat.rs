@@ -148,7 +148,8 @@ fn judge_tool(dir: &Path, base: &Options, view: View) -> ToolCompat {
         }
         refused.push((release, load_errors(&result.diagnostics)));
     }
-    let mut admitted = admitted.unwrap_or_default();
+    let own = admitted.unwrap_or_default();
+    let mut admitted = own.clone();
     let mut visited: HashSet<PathBuf> = HashSet::from([canonical(dir)]);
     narrow_by_children(base, view, &children, &mut admitted, &mut visited, 0);
     let releases: Vec<ReleaseVerdict> = releases::published_versions(view)
@@ -168,7 +169,7 @@ fn judge_tool(dir: &Path, base: &Options, view: View) -> ToolCompat {
     let written = written_constraint(dir, base, view);
     let too_loose = too_loose(&releases, written.as_deref());
     let too_tight = match view {
-        View::OpenTofu => too_tight(dir, base, &releases),
+        View::OpenTofu => too_tight(dir, base, &releases, &own),
         View::Terraform => None,
     };
     ToolCompat {
@@ -291,11 +292,18 @@ fn with_lower_bound(written: &str, minimum: &Version) -> String {
     out.join(", ")
 }
 
-/// The OpenTofu releases before 1.12 that a `.tf` file's constraint shuts out although they
-/// would load the module, when no `.tofu` file states OpenTofu's own constraint.
-fn too_tight(dir: &Path, base: &Options, releases: &[ReleaseVerdict]) -> Option<TooTight> {
+/// The OpenTofu releases before 1.12 that a `.tf` file's constraint in the directory itself
+/// (`own` is what the directory's own constraints admit) shuts out although they would load the
+/// module, when no `.tofu` file states OpenTofu's own constraint. A child module's constraint
+/// is that module's business: `compat` on its directory says so.
+fn too_tight(
+    dir: &Path,
+    base: &Options,
+    releases: &[ReleaseVerdict],
+    own: &HashSet<Version>,
+) -> Option<TooTight> {
     let shut_out: Vec<Version> = (releases.iter())
-        .filter(|r| !r.admitted && r.refused_by.is_empty())
+        .filter(|r| !own.contains(&r.version) && r.refused_by.is_empty())
         .filter(|r| releases::line_of(&r.version) < OPENTOFU_TOFU_ONLY_REQUIRED_VERSION)
         .map(|r| r.version.clone())
         .collect();
@@ -448,6 +456,10 @@ mod tests {
             ),
         ]);
         assert_eq!(loading(&found, View::Terraform), "1.10.0–1.15.9");
+        // The child's `.tf` constraint shuts OpenTofu 1.6–1.9 out: advice for the child's
+        // directory, not for the caller, which states no constraint.
+        assert_eq!(loading(&found, View::OpenTofu), "1.10.0–1.12.6");
+        assert_eq!(tool(&found, View::OpenTofu).too_tight, None);
     }
 
     #[test]
