@@ -2321,8 +2321,8 @@ def release_tables(args):
 
 
 def our_compat(binary, directories):
-    """`tflint-merge compat --format json` on each directory: {directory: Terraform's "loads"
-    ranges}."""
+    """`tflint-merge compat --format json` on each directory: {directory: what it says of
+    Terraform}."""
     loads = {}
     for start in range(0, len(directories), 200):
         chunk = directories[start:start + 200]
@@ -2331,8 +2331,30 @@ def our_compat(binary, directories):
         if result.returncode not in (0, 1):
             raise SystemExit(f"compat: exit {result.returncode}\n{result.stderr}")
         for entry in json.loads(result.stdout)["directories"]:
-            loads[os.path.abspath(entry["path"])] = entry["terraform"]["loads"]
+            loads[os.path.abspath(entry["path"])] = entry["terraform"]
     return loads
+
+
+# Our load errors that Terraform reports in `terraform init` only (before 1.15 for backends;
+# module installation always), which the judges, asked without `init`, never see.
+INIT_TIME = {"backend_removed": (1, 15), "backend_unknown": (1, 15),
+             "module_version_without_registry_source": None}
+
+
+def compat_loads_without_init(release, terraform):
+    """Whether `compat` says `release` loads the module, its init-time errors aside."""
+    if not in_ranges(release, terraform["admitted"]):
+        return False
+    line = "{}.{}".format(*release_line(release))
+    for refused in terraform["refused"]:
+        if line not in refused["release_lines"]:
+            continue
+        for error in refused["errors"]:
+            rule = error.split(":", 1)[0]
+            until = INIT_TIME.get(rule, ())
+            if until == () or (until is not None and release_line(release) >= until):
+                return False
+    return True
 
 
 def in_ranges(release, ranges):
@@ -2384,15 +2406,26 @@ def compat_check(args):
         counts, disagreements = Counter(), []
         for item in inputs:
             ask, init_reading = asks.get(item.path, ({"validate": True}, False))
-            theirs, why = judge_loads(judge.ask(item.path, **ask), init_reading)
-            ranges = loads.get(os.path.abspath(item.path))
-            if theirs is None or ranges is None:
+            answer = judge.ask(item.path, **ask)
+            theirs, why = judge_loads(answer, init_reading)
+            terraform = loads.get(os.path.abspath(item.path))
+            if theirs is None or terraform is None:
                 counts["unjudged"] += 1
                 continue
-            ours = in_ranges(judge.release, ranges)
+            ours = in_ranges(judge.release, terraform["loads"])
             counts[item.kind] += 1
             if ours == theirs:
                 counts["agree"] += 1
+            elif theirs and compat_loads_without_init(judge.release, terraform):
+                # Refused by `init`, which the judge does not run: not a disagreement.
+                counts["agree"] += 1
+                counts["init-time refusals"] += 1
+            elif theirs and not in_ranges(judge.release, terraform["admitted"]) and any(
+                    d["summary"] == "Module not installed" for d in answer.get("validate") or []):
+                # A local child module's constraint: `init` checks the version requirements of
+                # the whole tree; validate without `init` stops at the uninstalled module.
+                counts["agree"] += 1
+                counts["init-time refusals"] += 1
             else:
                 disagreements.append(f"  {item.name}: compat says "
                                      f"{'loads' if ours else 'does not load'}, Terraform "
@@ -2401,7 +2434,7 @@ def compat_check(args):
         judge.stop()
         judged = sum(counts[k] for k in ("fixture", "conformance", "scenario", "probe"))
         print(f"terraform {judge.release}: compat agrees on {counts['agree']}/{judged} "
-              f"({', '.join(f'{k} {counts[k]}' for k in ('fixture', 'conformance', 'scenario', 'probe', 'unjudged') if counts[k])})",
+              f"({', '.join(f'{k} {counts[k]}' for k in ('fixture', 'conformance', 'scenario', 'probe', 'init-time refusals', 'unjudged') if counts[k])})",
               flush=True)
         if args.verbose or len(disagreements) <= 40:
             print("\n".join(disagreements))
