@@ -201,7 +201,7 @@ mod tests {
         let found = targeting(over, "~> 1.10.0");
         assert_eq!(found.len(), 1, "{found:?}");
         let file = found[0].primary.as_ref().map(|l| l.file.file_name());
-        assert_eq!(file.as_deref(), Some("versions_override.tf"));
+        assert_eq!(file, Some("versions_override.tf"));
     }
 
     #[test]
