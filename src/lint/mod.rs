@@ -22,7 +22,6 @@
 //! words through the same loop.
 
 pub(crate) mod check;
-pub(crate) mod compat;
 pub(crate) mod context;
 pub(crate) mod directory;
 pub(crate) mod fix_guard;

@@ -27,8 +27,10 @@ use crate::knowledge::releases::{self, Release};
 use crate::knowledge::version::{self, Op, Version};
 use crate::rules;
 
-use super::directory::{DirectoryResult, Options, TargetVersions, ViewSelection, check_directory};
-use super::targets::OPENTOFU_TOFU_ONLY_REQUIRED_VERSION;
+use crate::lint::directory::{
+    DirectoryResult, Options, TargetVersions, ViewSelection, check_directory,
+};
+use crate::lint::targets::OPENTOFU_TOFU_ONLY_REQUIRED_VERSION;
 
 /// How deep `compat` follows local module calls (a call cycle stops earlier, at a directory
 /// already visited).

@@ -1,6 +1,6 @@
 //! `tflint-merge compat [PATHS]`: for each module directory, which published Terraform and
 //! OpenTofu releases load it, the real minimum of each tool, and the constraints that are too
-//! loose or too tight (see `lint::compat`).
+//! loose or too tight (see `judge`).
 
 use std::path::{Path, PathBuf};
 
@@ -16,10 +16,13 @@ use crate::knowledge::View;
 use crate::knowledge::releases::{self, Release};
 use crate::knowledge::version::Version;
 use crate::lint::RuleSettings;
-use crate::lint::compat::{DirectoryCompat, ToolCompat, judge_directory, ranges, ranges_text};
 use crate::lint::directory::{Options, ViewSelection};
 use crate::lint::targets::range_text;
 use crate::rules;
+
+mod judge;
+
+use judge::{DirectoryCompat, ToolCompat, judge_directory, ranges, ranges_text};
 
 #[derive(Debug, Args)]
 pub(super) struct CompatArgs {
