@@ -2376,6 +2376,18 @@ def judge_loads(answer, init_reading=False):
     return not errors, why
 
 
+def refused_by_children_only(release, terraform):
+    """Whether what keeps `release` from loading the module, as `compat` says, is in its local
+    child modules only (their constraints, or their load errors)."""
+    line = "{}.{}".format(*release_line(release))
+    errors = [e for r in terraform["refused"] if line in r["release_lines"] for e in r["errors"]]
+    if any(not e.startswith("module in ") for e in errors):
+        return False
+    # Not admitted with no error of its own: a child's constraint (the directory's own
+    # constraints are what the scenarios and fixtures state, and the judge checks those).
+    return bool(errors) or not in_ranges(release, terraform["admitted"])
+
+
 def compat_check(args):
     """`compat`'s "loads" against each judge's verdict, on the fixtures, conformance cases,
     scenarios and the feature probes; prints the agreement per judge."""
@@ -2423,10 +2435,11 @@ def compat_check(args):
                 # Refused by `init`, which the judge does not run: not a disagreement.
                 counts["agree"] += 1
                 counts["init-time refusals"] += 1
-            elif theirs and not in_ranges(judge.release, terraform["admitted"]) and any(
+            elif theirs and refused_by_children_only(judge.release, terraform) and any(
                     d["summary"] == "Module not installed" for d in answer.get("validate") or []):
-                # A local child module's constraint: `init` checks the version requirements of
-                # the whole tree; validate without `init` stops at the uninstalled module.
+                # A local child module's constraint or construct: `init` checks the version
+                # requirements of the whole tree and validate then loads it; validate without
+                # `init` stops at the uninstalled module.
                 counts["agree"] += 1
                 counts["init-time refusals"] += 1
             else:

@@ -7,10 +7,10 @@
 //!   `language { compatible_with }`), in the directory and in every local child module it calls
 //!   (hashicorp/terraform `internal/configs/config.go`, `CheckCoreVersionRequirements`, walks the
 //!   whole tree);
-//! - and its release line reports no load error: the directory is checked once per release line,
-//!   targeting it, and every error-severity finding but the version check counts (the release
-//!   tables date the constructs: `templatestring`, `ephemeral`, provider functions, `.tofu`
-//!   files...).
+//! - and its release line reports no load error, in the directory or a local child module: each
+//!   is checked once per release line, targeting it, and every error-severity finding but the
+//!   version check counts (the release tables date the constructs: `templatestring`,
+//!   `ephemeral`, provider functions, `.tofu` files...).
 //!
 //! From that come two kinds of advice: a constraint that is **too loose** (it admits releases that
 //! refuse the module, so their users get a load error rather than the version check's clear
@@ -151,9 +151,17 @@ fn judge_tool(dir: &Path, base: &Options, view: View) -> ToolCompat {
         refused.push((release, load_errors(&result.diagnostics)));
     }
     let own = admitted.unwrap_or_default();
-    let mut admitted = own.clone();
-    let mut visited: HashSet<PathBuf> = HashSet::from([canonical(dir)]);
-    narrow_by_children(base, view, &children, &mut admitted, &mut visited, 0);
+    let mut tree = Tree {
+        base,
+        view,
+        admitted: own.clone(),
+        refused,
+        visited: HashSet::from([canonical(dir)]),
+    };
+    tree.visit_children(&children, 0);
+    let Tree {
+        admitted, refused, ..
+    } = tree;
     let releases: Vec<ReleaseVerdict> = releases::published_versions(view)
         .map(|version| {
             let line = releases::line_of(&version);
@@ -194,28 +202,43 @@ fn admitted_in(result: &DirectoryResult, view: View) -> HashSet<Version> {
         .collect()
 }
 
-/// Keeps in `admitted` only the releases that every local child module (transitively) admits
-/// too.
-fn narrow_by_children(
-    base: &Options,
+/// A directory's judgement as its local child modules (transitively) narrow it: a release
+/// loads the tree only if it loads every module of it.
+struct Tree<'a> {
+    base: &'a Options,
     view: View,
-    children: &[PathBuf],
-    admitted: &mut HashSet<Version>,
-    visited: &mut HashSet<PathBuf>,
-    depth: usize,
-) {
-    if depth >= MAX_CHILD_DEPTH {
-        return;
-    }
-    for child in children {
-        if !child.is_dir() || !visited.insert(canonical(child)) {
-            continue;
+    admitted: HashSet<Version>,
+    refused: Vec<(Release, Vec<String>)>,
+    visited: HashSet<PathBuf>,
+}
+
+impl Tree<'_> {
+    fn visit_children(&mut self, children: &[PathBuf], depth: usize) {
+        if depth >= MAX_CHILD_DEPTH {
+            return;
         }
-        let result = check_directory(child, &options_for(base, view, None));
-        let own = admitted_in(&result, view);
-        admitted.retain(|v| own.contains(v));
-        let grandchildren = result.local_modules.clone();
-        narrow_by_children(base, view, &grandchildren, admitted, visited, depth + 1);
+        for child in children {
+            if !child.is_dir() || !self.visited.insert(canonical(child)) {
+                continue;
+            }
+            let mut grandchildren: Option<Vec<PathBuf>> = None;
+            for release in releases::stable_releases(self.view) {
+                let target = format!("~> {}.{}.0", release.major, release.minor);
+                let options = options_for(self.base, self.view, Some(target));
+                let result = check_directory(child, &options);
+                if grandchildren.is_none() {
+                    let own = admitted_in(&result, self.view);
+                    self.admitted.retain(|v| own.contains(v));
+                    grandchildren = Some(result.local_modules.clone());
+                }
+                let errors = load_errors(&result.diagnostics);
+                if let Some((_, line)) = self.refused.iter_mut().find(|(r, _)| *r == release) {
+                    let place = child.display();
+                    line.extend(errors.iter().map(|e| format!("module in {place}: {e}")));
+                }
+            }
+            self.visit_children(&grandchildren.unwrap_or_default(), depth + 1);
+        }
     }
 }
 
@@ -462,6 +485,15 @@ mod tests {
         // directory, not for the caller, which states no constraint.
         assert_eq!(loading(&found, View::OpenTofu), "1.10.0–1.12.6");
         assert_eq!(tool(&found, View::OpenTofu).too_tight, None);
+        // The child's constructs count too: `templatestring` came in Terraform 1.9.
+        let found = judge(&[
+            ("main.tf", "module \"c\" {\n  source = \"./child\"\n}\n"),
+            (
+                "child/main.tf",
+                "locals {\n  t = templatestring(\"x\", {})\n}\n",
+            ),
+        ]);
+        assert_eq!(loading(&found, View::Terraform), "1.9.0–1.15.9");
     }
 
     #[test]
