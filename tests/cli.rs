@@ -1496,3 +1496,82 @@ fn add_ignore_writes_a_baseline_once() {
     let bad = tflint_merge(t.path(), &["--add-ignore", "two\nlines", "."]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// `merged` on a directory with nothing its view loads says so and exits 2, rather than
+/// printing an empty module as if it had merged one.
+#[test]
+fn merged_with_nothing_to_merge_is_a_usage_error() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            ("empty/README.md", b"# nothing\n"),
+            ("tofu_only/main.tofu", b"variable \"a\" {}\n"),
+            ("json/main.tf.json", b"{\"variable\": {\"a\": {}}}\n"),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["merged", "empty"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert_eq!(stdout(&out), "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr,
+        "error: nothing to merge: empty has no configuration file that Terraform loads \
+         (.tf, .tf.json)\n"
+    );
+    // Terraform does not read `.tofu` files; OpenTofu does.
+    let out = tflint_merge(t.path(), &["merged", "tofu_only"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = tflint_merge(t.path(), &["merged", "--view", "opentofu", "tofu_only"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("variable \"a\""), "{}", stdout(&out));
+    let out = tflint_merge(t.path(), &["merged", "--format", "json", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
+/// `compat`: the releases that load each directory, the real minimum, and the advice on
+/// constraints, in text and JSON; exit status 1 when there is advice.
+#[test]
+fn compat_prints_which_releases_load_each_directory() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[
+            (
+                "loose/main.tf",
+                b"terraform {\n  required_version = \">= 1.5\"\n}\nlocals {\n  t = templatestring(\"x\", {})\n}\n",
+            ),
+            ("plain/main.tf", b"variable \"x\" {}\n"),
+        ],
+    );
+    let out = tflint_merge(t.path(), &["compat", "plain"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(
+        stdout(&out),
+        "plain\n  Terraform: loads 1.0.0–1.15.9 (minimum 1.0.0)\n    constraints admit \
+         1.0.0–1.15.9\n  OpenTofu: loads 1.6.0–1.12.6 (minimum 1.6.0)\n    constraints admit \
+         1.6.0–1.12.6\n"
+    );
+    let out = tflint_merge(t.path(), &["compat", "loose"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("  Terraform: loads 1.9.0–1.15.9 (minimum 1.9.0)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "too loose: `>= 1.5` admits 1.5.0–1.8.5, which refuse the module; the narrowest \
+             honest constraint is `>= 1.9.0`"
+        ),
+        "{text}"
+    );
+    let out = tflint_merge(t.path(), &["compat", "--format", "json", "loose"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let terraform = &json["directories"][0]["terraform"];
+    assert_eq!(terraform["minimum"], "1.9.0");
+    assert_eq!(terraform["loads"], serde_json::json!([["1.9.0", "1.15.9"]]));
+    assert_eq!(terraform["too_loose"]["narrowest_honest"], ">= 1.9.0");
+    let out = tflint_merge(t.path(), &["compat", "nowhere"]);
+    assert_eq!(out.status.code(), Some(2));
+}

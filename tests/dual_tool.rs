@@ -104,8 +104,11 @@ fn each_broken_variant_gives_exactly_the_expected_finding() {
                     ),
             )],
         ),
+        // `required_version` and `compatible_with` disjoint: OpenTofu 1.12 reads both and
+        // refuses the module (`Incompatible module`), and older OpenTofu does not know the
+        // `language` block, so it is the load error, not a warning.
         (
-            "required_version_conflict",
+            "core_version_unsupported",
             vec![(
                 "versions.tofu",
                 VERSIONS_TOFU.replace(

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod add_ignore;
+mod compat;
 mod config;
 mod fix;
 mod outputs;
@@ -74,6 +75,9 @@ enum Command {
     Check(Box<CheckArgs>),
     /// Print the effective module of one directory, with override files merged.
     Merged(MergedArgs),
+    /// Which Terraform and OpenTofu releases load each module directory, and the version
+    /// constraints that are too loose or too tight.
+    Compat(compat::CompatArgs),
     /// Print the resolved Terragrunt include/import/read/dependency graph of a tree.
     Graph(GraphArgs),
     /// List every rule: id, default severity, on by default, summary.
@@ -300,6 +304,7 @@ pub(crate) fn run() -> i32 {
     match cli.command {
         Some(Command::Check(args)) => check(*args),
         Some(Command::Merged(args)) => merged(args),
+        Some(Command::Compat(args)) => compat::compat(args),
         Some(Command::Graph(args)) => graph(args),
         Some(Command::Rules) => list_rules(),
         Some(Command::Explain { rule }) => explain(&rule),
@@ -611,6 +616,7 @@ fn check(args: CheckArgs) -> i32 {
         settings: std::sync::Arc::new(resolved.settings),
         target_versions: resolved.target_versions,
         overlay: Overlay::new(stdin_file.clone()).within(Some(scope)),
+        judge_releases: false,
     };
     let color = match args.color {
         _ if flags.no_color => false,
@@ -1161,6 +1167,19 @@ fn merged(mut args: MergedArgs) -> i32 {
         MergedView::Terraform => View::Terraform,
         MergedView::Opentofu => View::OpenTofu,
     };
+    // An empty module printed with exit status 0 would look like a successful merge of
+    // nothing: Terraform itself refuses such a directory ("No configuration files").
+    if !has_configuration_files(&args.dir, view) {
+        let extensions = match view {
+            View::Terraform => ".tf, .tf.json",
+            View::OpenTofu => ".tf, .tf.json, .tofu, .tofu.json",
+        };
+        return usage_error(&format!(
+            "nothing to merge: {} has no configuration file that {} loads ({extensions})",
+            args.dir.display(),
+            view.tool_name()
+        ));
+    }
     let settings = RuleSettings::defaults(rules::registry());
     let mut options = Options::new(ViewSelection::only(view), settings);
     let scope = ReadScope::new(std::slice::from_ref(&args.dir), &ScopeFlags::default());
@@ -1259,6 +1278,22 @@ fn merged_unit(given: &std::path::Path, unit: &std::path::Path, format: PrintFor
         EXIT_CLEAN if !problems.is_empty() => EXIT_FINDINGS,
         status => status,
     }
+}
+
+/// Whether `view`'s tool loads some file of `dir` (a directory entry that is a file, or a link
+/// to one, with a configuration file name).
+fn has_configuration_files(dir: &std::path::Path, view: View) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        // Unreadable: `check_directory` reports why.
+        return true;
+    };
+    let names: Vec<crate::knowledge::files::ConfigName> = entries
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().is_file())
+        .filter_map(|entry| crate::knowledge::files::classify(entry.file_name().to_str()?))
+        .collect();
+    let chosen = crate::module::views::view_files(&names, view);
+    !(chosen.primary.is_empty() && chosen.overrides.is_empty())
 }
 
 fn graph(args: GraphArgs) -> i32 {

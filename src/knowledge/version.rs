@@ -10,7 +10,7 @@ use std::fmt;
 use std::ops::Range;
 
 /// A version: up to three numeric segments (missing ones are 0) and an optional pre-release.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct Version {
     pub(crate) segments: [u64; 3],
     /// How many segments were written (`~>` depends on it).
@@ -65,6 +65,13 @@ impl Version {
             written: 3,
             ..self.clone()
         }
+    }
+
+    /// The release right after this one (`1.11.4` → `1.11.5`): no version lies between them,
+    /// so `> 1.11.4` is `>= 1.11.5` and `<= 1.11.4` is `< 1.11.5`.
+    fn next_patch(&self) -> Version {
+        let [major, minor, patch] = self.segments;
+        Version::new(major, minor, patch + 1)
     }
 }
 
@@ -250,6 +257,8 @@ impl VersionSet {
                 Op::Lt | Op::Le => interval(None, Some((v, false))),
             };
         }
+        // Bounds are written inclusive below and exclusive above wherever they can be, so that
+        // an interval between two adjacent releases (`> 1.11.4, < 1.11.5`) is seen to be empty.
         match c.op {
             Op::Eq => interval(Some((v.clone(), true)), Some((v, true))),
             Op::Ne => VersionSet {
@@ -259,15 +268,15 @@ impl VersionSet {
                         high: Some((v.clone(), false)),
                     },
                     Interval {
-                        low: Some((v, false)),
+                        low: Some((v.next_patch(), true)),
                         high: None,
                     },
                 ],
             },
-            Op::Gt => interval(Some((v, false)), None),
+            Op::Gt => interval(Some((v.next_patch(), true)), None),
             Op::Ge => interval(Some((v, true)), None),
             Op::Lt => interval(None, Some((v, false))),
-            Op::Le => interval(None, Some((v, true))),
+            Op::Le => interval(None, Some((v.next_patch(), false))),
             Op::Pessimistic => {
                 // ~> 1.2 means >= 1.2, < 2.0; ~> 1.2.3 means >= 1.2.3, < 1.3.0; ~> 1 means >= 1, < 2.
                 let [major, minor, _] = v.segments;
@@ -397,5 +406,11 @@ mod tests {
         assert!(!set("~> 1.2").intersect(&set("1.9.3")).is_empty());
         assert!(set("~> 1.2.0").intersect(&set("1.3.0")).is_empty());
         assert_eq!(set(">= 1.0, >= 1.2"), set(">= 1.2"));
+        // No release lies between two adjacent patches.
+        assert!(set("> 1.11.4, < 1.11.5").is_empty());
+        assert!(set("> 1.11.4, <= 1.11.4").is_empty());
+        assert!(set("!= 1.11.4, >= 1.11.4, < 1.11.5").is_empty());
+        assert!(set(">= 1.12, < 1.12.0").is_empty());
+        assert_eq!(set("> 1.11.4"), set(">= 1.11.5"));
     }
 }

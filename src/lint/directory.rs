@@ -18,6 +18,7 @@ use crate::input::read::{
 use crate::knowledge::View;
 use crate::knowledge::features::{Body, Place};
 use crate::knowledge::files::ConfigName;
+use crate::knowledge::version::Version;
 use crate::module::merge::{self, LoadedFile, Module};
 use crate::module::views::{ViewFiles, view_files};
 use crate::source::{FileId, SourceFiles, display_path};
@@ -38,6 +39,10 @@ pub(crate) struct Options {
     pub(crate) target_versions: TargetVersions,
     /// Texts read instead of the files on disk (the language server's unsaved buffers).
     pub(crate) overlay: Overlay,
+    /// For `compat`, which judges the version constraints release by release itself: list the
+    /// published releases they admit ([`DirectoryResult::admitted`]) and keep the findings an
+    /// `Incompatible module` would drop.
+    pub(crate) judge_releases: bool,
 }
 
 /// `terraform_version:`/`opentofu_version:` (or `--terraform-version`/`--opentofu-version`).
@@ -64,6 +69,7 @@ impl Options {
             settings: Arc::new(settings),
             target_versions: TargetVersions::default(),
             overlay: Overlay::default(),
+            judge_releases: false,
         }
     }
 }
@@ -116,6 +122,9 @@ pub(crate) struct DirectoryResult {
     /// The local module directories the checks read (as `dir` joined with a call's source):
     /// the language server checks this directory again when one of them changes.
     pub(crate) local_modules: Vec<PathBuf>,
+    /// With [`Options::judge_releases`]: for each view, the published releases whose version
+    /// checks the module passes, oldest first.
+    pub(crate) admitted: Vec<(View, Vec<Version>)>,
 }
 
 /// One configuration file of the directory, as read and parsed (when a selected view loads it).
@@ -176,6 +185,7 @@ pub(crate) fn check_listed_directory(
         diagnostics: Vec::new(),
         bytes: 0,
         local_modules: Vec::new(),
+        admitted: Vec::new(),
     };
     let listing = listing.map_or_else(|| config_files(dir), Ok);
     let (names, text_override_copies) = match listing {
@@ -248,6 +258,10 @@ pub(crate) fn check_listed_directory(
         // module's state storage), OpenTofu `lifecycle { enabled }` from 1.11.
         let setting = options.target_versions.get(*view);
         let targets = Targets::derive(*view, &primary, &overrides, setting);
+        if options.judge_releases {
+            let admitted = super::targets::releases_admitted(*view, &primary, &overrides);
+            result.admitted.push((*view, admitted));
+        }
         let decodes = merge::Decodes {
             state_store: (targets.refusing(Place::In(Body::Terraform), "state_store")).is_empty(),
             lifecycle_enabled: (targets.refusing(Place::In(Body::Lifecycle), "enabled")).is_empty(),
@@ -292,7 +306,9 @@ pub(crate) fn check_listed_directory(
     result.local_modules = local_modules;
     result.modules = built.into_iter().map(|b| b.module).collect();
 
-    drop_silenced_views(&mut result.diagnostics, &options.settings);
+    if !options.judge_releases {
+        drop_silenced_views(&mut result.diagnostics, &options.settings);
+    }
     let mut diagnostics = diagnostic::merge_views(std::mem::take(&mut result.diagnostics));
     unsafe_where_views_differ(&mut diagnostics, dir, &dir_files, &view_files);
     let parsed = dir_files.iter().filter_map(|f| f.source.parsed.as_ref());

@@ -110,7 +110,7 @@ impl Targets {
             let set = constraint_set(text);
             let versions = releases
                 .iter()
-                .map(|r| set.intersect(&r.versions()))
+                .map(|&r| set.intersect(&line_versions(view, r)))
                 .collect();
             return Targets {
                 view,
@@ -125,7 +125,7 @@ impl Targets {
         // known release.
         let admitted_sets = |tofu_only: bool| -> Vec<VersionSet> {
             let constraints = constraints_read(view, tofu_only, primary, overrides);
-            constraints.into_iter().map(admitted).collect()
+            constraints.into_iter().map(admitted_set).collect()
         };
         let (all_files, tofu_files) = (
             admitted_sets(false),
@@ -147,8 +147,9 @@ impl Targets {
             return Targets::newest_stable_with(view, Basis::NewestStable);
         }
         let read_by = |release: Release| {
-            (admitted_by(release).iter())
-                .fold(release.versions(), |set, admitted| set.intersect(admitted))
+            (admitted_by(release).iter()).fold(line_versions(view, release), |set, admitted| {
+                set.intersect(admitted)
+            })
         };
         match prefer_stable(view, |release| !read_by(release).is_empty()) {
             Some(releases) => Targets {
@@ -171,6 +172,13 @@ impl Targets {
             basis,
             experiments: false,
         }
+    }
+
+    /// The targeted versions of `release` (none when it is not targeted).
+    pub(crate) fn versions_of(&self, release: Release) -> VersionSet {
+        (self.releases.iter().zip(&self.versions))
+            .find(|(r, _)| **r == release)
+            .map_or_else(VersionSet::none, |(_, set)| set.clone())
     }
 
     /// Whether some targeted version is older than `version`.
@@ -352,7 +360,45 @@ pub(crate) fn releases_admitted_by(view: View, text: &str) -> Option<Vec<Release
         return Some(vec![build.release]);
     }
     let set = VersionSet::of(&version::parse(text).ok()?);
-    prefer_stable(view, |release| set.overlaps(&release.versions()))
+    prefer_stable(view, |release| set.overlaps(&line_versions(view, release)))
+}
+
+/// The versions of a release line that can be targeted: its published releases for a stable
+/// line, the whole line for one that has only pre-releases (targeted only when nothing
+/// published is admitted, or when a pre-release is named).
+fn line_versions(view: View, release: Release) -> VersionSet {
+    releases::published(view, release).unwrap_or_else(|| release.versions())
+}
+
+/// The published releases of `view`'s tool, oldest first, that load a module with these files
+/// as far as their version checks go: every constraint each enforces admits it.
+pub(crate) fn releases_admitted(
+    view: View,
+    primary: &[LoadedFile],
+    overrides: &[LoadedFile],
+) -> Vec<Version> {
+    let mut admitted = Vec::new();
+    for release in releases::stable_releases(view) {
+        let enforced = constraints_enforced_by(view, release, primary, overrides);
+        let sets: Vec<VersionSet> = enforced.into_iter().map(admitted_set).collect();
+        let versions =
+            releases::published_versions(view).filter(|v| releases::line_of(v) == release);
+        admitted.extend(versions.filter(|v| {
+            let exactly = VersionSet::exactly(v.clone());
+            sets.iter().all(|set| set.overlaps(&exactly))
+        }));
+    }
+    admitted
+}
+
+/// The newest published release of `view`'s tool that loads a module with these files as far
+/// as its version checks go.
+pub(crate) fn newest_release_admitted(
+    view: View,
+    primary: &[LoadedFile],
+    overrides: &[LoadedFile],
+) -> Option<Version> {
+    releases_admitted(view, primary, overrides).pop()
 }
 
 /// The stable releases `admitted` keeps; if none, the pre-releases it keeps; `None` if none.
@@ -375,7 +421,7 @@ fn prefer_stable(view: View, admitted: impl Fn(Release) -> bool) -> Option<Vec<R
 
 /// The versions a constraint expression admits; a constraint that is not a literal or does not
 /// parse is left to `version_constraint_invalid` and admits everything.
-fn admitted(expr: &Expr) -> VersionSet {
+fn admitted_set(expr: &Expr) -> VersionSet {
     expr.literal_string()
         .map_or_else(VersionSet::all, constraint_set)
 }
@@ -385,14 +431,22 @@ fn constraint_set(text: &str) -> VersionSet {
     version::parse(text).map_or_else(|_| VersionSet::all(), |parsed| VersionSet::of(&parsed))
 }
 
-/// The version constraints `release` of `view`'s tool reads from these files.
-pub(crate) fn constraints_read_by<'a>(
+/// The version constraints `release` of `view`'s tool checks its own version against: those it
+/// reads, less `compatible_with` for OpenTofu before 1.12, which does not know the `language`
+/// block (it narrows the targets, but no such release refuses a module by it).
+pub(crate) fn constraints_enforced_by<'a>(
     view: View,
     release: Release,
     primary: &'a [LoadedFile<'a>],
     overrides: &'a [LoadedFile<'a>],
 ) -> Vec<&'a Expr> {
-    constraints_read(view, reads_tofu_only(view, release), primary, overrides)
+    let tofu_only = reads_tofu_only(view, release);
+    let mut constraints = constraints_read(view, tofu_only, primary, overrides);
+    if view == View::OpenTofu && !tofu_only {
+        let compatible = compatible_with_constraints(primary).count();
+        constraints.truncate(constraints.len() - compatible);
+    }
+    constraints
 }
 
 /// Whether `release` of `view`'s tool reads the version constraints of `.tofu` files alone.
@@ -434,14 +488,20 @@ fn constraints_read<'a>(
         }
     }
     if view == View::OpenTofu {
-        let compatible = primary
-            .iter()
-            .flat_map(|f| f.file.body.blocks_of("language"))
-            .flat_map(compatible_with_opentofu)
-            .map(|a| &a.expr);
-        constraints.extend(compatible);
+        constraints.extend(compatible_with_constraints(primary));
     }
     constraints
+}
+
+/// The `language { compatible_with { opentofu = ... } }` constraints of these files.
+fn compatible_with_constraints<'a>(
+    primary: &'a [LoadedFile<'a>],
+) -> impl Iterator<Item = &'a Expr> {
+    primary
+        .iter()
+        .flat_map(|f| f.file.body.blocks_of("language"))
+        .flat_map(compatible_with_opentofu)
+        .map(|a| &a.expr)
 }
 
 #[cfg(test)]

@@ -5,14 +5,20 @@
 //! 1.6–1.11 `Unsupported OpenTofu Core version`, OpenTofu 1.12 and later `Incompatible module`, and
 //! then drops every other diagnostic of the module (they may only reflect language changes of other
 //! releases).
+//!
+//! Targets are exact releases: `>= 1.11.5` excludes Terraform 1.11 (whose newest release is
+//! 1.11.4), and constraints that admit no published release at all (`>= 1.0, < 1.0`) exclude
+//! every target. The finding names the newest release that would load the module.
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
-use crate::knowledge::releases::Release;
-use crate::knowledge::version::{self, VersionSet};
+use crate::knowledge::releases::{self, Release};
+use crate::knowledge::version::{self, Version, VersionSet};
 use crate::syntax::Expr;
 
-use crate::lint::targets::{OPENTOFU_TOFU_ONLY_REQUIRED_VERSION, constraints_read_by};
+use crate::lint::targets::{
+    OPENTOFU_TOFU_ONLY_REQUIRED_VERSION, constraints_enforced_by, newest_release_admitted,
+};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -28,14 +34,24 @@ const TO_PROCEED: &str = "To proceed, either choose another supported {tool} ver
                           good reason, so updating the constraint may lead to other errors or \
                           unexpected behavior.";
 
-/// The constraint that excludes `release` (the first one that does), if any.
+/// The constraint by which `release` refuses the module, if its constraints together admit none
+/// of its targeted versions: the first that excludes them alone, else the last one.
 fn excluding<'a>(ctx: &'a Context<'a>, release: Release) -> Option<&'a Expr> {
-    constraints_read_by(ctx.view, release, ctx.primary, ctx.overrides)
+    let targeted = ctx.targets.versions_of(release);
+    let enforced = constraints_enforced_by(ctx.view, release, ctx.primary, ctx.overrides);
+    let parsed: Vec<(&Expr, VersionSet)> = enforced
         .into_iter()
-        .find(|expr| match expr.literal_string().map(version::parse) {
-            Some(Ok(constraints)) => !VersionSet::of(&constraints).overlaps(&release.versions()),
-            _ => false,
+        .filter_map(|expr| {
+            let constraints = version::parse(expr.literal_string()?).ok()?;
+            Some((expr, VersionSet::of(&constraints)))
         })
+        .collect();
+    let admitted = (parsed.iter()).fold(targeted.clone(), |set, (_, one)| set.intersect(one));
+    if !admitted.is_empty() {
+        return None;
+    }
+    let alone = parsed.iter().find(|(_, one)| !one.overlaps(&targeted));
+    alone.or(parsed.last()).map(|(expr, _)| *expr)
 }
 
 /// The core-version error of one view, when every targeted release is excluded, in the words
@@ -49,22 +65,11 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let Some(Some((release, expr))) = refusals.next() else {
         return;
     };
-    if !refusals.all(|r| r.is_some()) || contradicts_itself(ctx, release) {
+    if !refusals.all(|r| r.is_some()) {
         return;
     }
-    out.push(unsupported_core_version(ctx, release, expr));
-}
-
-/// Whether the constraints `release` reads admit no version at all, known or not: that is
-/// `required_version_conflict`'s finding, which says which constraints disagree.
-fn contradicts_itself(ctx: &Context, release: Release) -> bool {
-    let constraints = constraints_read_by(ctx.view, release, ctx.primary, ctx.overrides);
-    let sets = constraints.iter().filter_map(|expr| {
-        let parsed = version::parse(expr.literal_string()?).ok()?;
-        Some(VersionSet::of(&parsed))
-    });
-    sets.fold(VersionSet::all(), |all, set| all.intersect(&set))
-        .is_empty()
+    let newest = newest_release_admitted(ctx.view, ctx.primary, ctx.overrides);
+    out.push(unsupported_core_version(ctx, release, expr, newest));
 }
 
 /// Whether OpenTofu drops the view's other findings for this one: it refuses the module as
@@ -77,10 +82,19 @@ const INCOMPATIBLE: &str = "Incompatible module";
 
 /// `Unsupported Terraform Core version`, `Unsupported OpenTofu Core version` or `Incompatible
 /// module`, on the constraint that excludes the targeted releases.
-fn unsupported_core_version(ctx: &Context, release: Release, expr: &Expr) -> Diagnostic {
+fn unsupported_core_version(
+    ctx: &Context,
+    release: Release,
+    expr: &Expr,
+    newest_admitted: Option<Version>,
+) -> Diagnostic {
     let tool = ctx.view.tool_name();
     let to_proceed = TO_PROCEED.replace("{tool}", tool);
     let incompatible = ctx.view == View::OpenTofu && release >= OPENTOFU_TOFU_ONLY_REQUIRED_VERSION;
+    // The tools name their own version: the newest targeted release of the line, when it is a
+    // published one.
+    let targeted = releases::newest_published_in(ctx.view, &ctx.targets.versions_of(release));
+    let release = targeted.map_or_else(|| release.to_string(), |v| v.to_string());
     let (summary, detail) = if incompatible {
         (
             INCOMPATIBLE.to_string(),
@@ -104,7 +118,13 @@ fn unsupported_core_version(ctx: &Context, release: Release, expr: &Expr) -> Dia
             "Targeted: {} ({}).",
             ctx.targets.describe(),
             ctx.targets.basis_text()
-        ));
+        ))
+        .with_note(match newest_admitted {
+            Some(version) => {
+                format!("The newest {tool} release that would load the module is {version}.")
+            }
+            None => format!("No published {tool} release satisfies the module's constraints."),
+        });
     if incompatible {
         d = d.with_note(
             "OpenTofu then drops every other diagnostic of the module, so none is shown for \
@@ -116,8 +136,12 @@ fn unsupported_core_version(ctx: &Context, release: Release, expr: &Expr) -> Dia
 
 #[cfg(test)]
 mod tests {
+    use crate::lint::directory::TargetVersions;
     use crate::lint::directory::{Options, ViewSelection, check_directory};
-    use crate::lint::testing::{Files, all_findings_of, findings, settings_of};
+    use crate::lint::testing::{
+        Files, all_findings_of, findings, findings_targeting, settings_of,
+        terraform_required_version as required, tofu_compatible_with,
+    };
     use crate::rules::duplicate_definition;
 
     /// The core-version findings on a case, as (message, views).
@@ -143,10 +167,123 @@ mod tests {
         let language = "language {\n  compatible_with {\n    opentofu = \"< 1.6\"\n  }\n}\n";
         assert_eq!(core(&[("l.tofu", language)])[0].0, "Incompatible module");
         assert!(core(&[("v.tf", "terraform {\n  required_version = \">= 1.2\"\n}\n")]).is_empty());
-        // Constraints that contradict each other: `required_version_conflict` says so.
+        // A `.tofu` constraint that contradicts `compatible_with`: OpenTofu 1.12 reads both and
+        // refuses the module (`required_version_conflict` also says which constraints disagree).
         let conflict = "terraform {\n  required_version = \"~> 1.9.0\"\n}\n";
         let language = "language {\n  compatible_with {\n    opentofu = \">= 1.12\"\n  }\n}\n";
-        assert!(core(&[("v.tofu", conflict), ("l.tofu", language)]).is_empty());
+        let found = core(&[("v.tofu", conflict), ("l.tofu", language)]);
+        let messages: Vec<&str> = found.iter().map(|f| f.0.as_str()).collect();
+        assert_eq!(messages, ["Incompatible module"]);
+    }
+
+    /// The findings with both tools' targets set, as (message, views, notes).
+    fn targeting(files: Files, terraform: &str, opentofu: &str) -> Vec<(String, String, String)> {
+        let targets = TargetVersions {
+            terraform: Some(terraform.into()),
+            opentofu: Some(opentofu.into()),
+        };
+        let found = findings_targeting(&super::RULE, files, targets).into_iter();
+        found
+            .map(|d| (d.message, format!("{:?}", d.views), d.notes.join("\n")))
+            .collect()
+    }
+
+    /// Targets are exact releases: Terraform 1.11's newest is 1.11.4, so `>= 1.11.5` excludes
+    /// the whole line, and OpenTofu 1.12.0 is not admitted by `>= 1.12.1`.
+    #[test]
+    fn patch_releases_are_judged() {
+        let tf = required!(">= 1.11.5");
+        for files in [
+            &[("versions.tf", tf)][..],
+            &[(
+                "versions.tf.json",
+                r#"{"terraform": {"required_version": ">= 1.11.5"}}"#,
+            )],
+        ] {
+            let found = targeting(files, "~> 1.11.0", ">= 1.12");
+            assert_eq!(found.len(), 1, "{found:?}");
+            assert_eq!(found[0].0, "Unsupported Terraform Core version");
+            // In the words of the newest targeted release, as Terraform 1.11.4 says it.
+            let detail = "This configuration does not support Terraform version 1.11.4. To";
+            assert!(found[0].2.starts_with(detail), "{found:?}");
+            assert!(
+                found[0]
+                    .2
+                    .contains("The newest Terraform release that would load the module is 1.15.9."),
+                "{found:?}"
+            );
+        }
+        assert!(targeting(&[("versions.tf", tf)], ">= 1.11", ">= 1.12").is_empty());
+        let tofu = required!(">= 1.12.1");
+        for files in [
+            &[("versions.tofu", tofu)][..],
+            &[(
+                "versions.tofu.json",
+                r#"{"terraform": {"required_version": ">= 1.12.1"}}"#,
+            )],
+        ] {
+            let found = targeting(files, ">= 1.0", "1.12.0");
+            assert_eq!(found.len(), 1, "{found:?}");
+            assert_eq!(found[0].0, "Incompatible module");
+            let detail = "This module is not compatible with OpenTofu v1.12.0.";
+            assert!(found[0].2.starts_with(detail), "{found:?}");
+            assert!(
+                found[0].2.contains("would load the module is 1.12.6."),
+                "{found:?}"
+            );
+        }
+    }
+
+    /// Constraints that admit no release at all exclude every target, explicit or derived.
+    #[test]
+    fn constraints_that_admit_no_release() {
+        for constraint in [">= 1.0, < 1.0", ">= 1.12, < 1.12.0", "> 1.11.4, < 1.11.5"] {
+            let tf = format!("terraform {{\n  required_version = \"{constraint}\"\n}}\n");
+            let json = format!(r#"{{"terraform": {{"required_version": "{constraint}"}}}}"#);
+            for files in [
+                [("versions.tf", tf.as_str())],
+                [("versions.tf.json", json.as_str())],
+            ] {
+                let found = core(&files);
+                assert_eq!(found.len(), 1, "{constraint}: {found:?}");
+                assert_eq!(found[0].0, "Unsupported Terraform Core version");
+                let found = targeting(&files, "1.11.4", "1.10.0");
+                let mut messages: Vec<&str> = found.iter().map(|f| f.0.as_str()).collect();
+                messages.sort_unstable();
+                assert_eq!(
+                    messages,
+                    [
+                        "Unsupported OpenTofu Core version",
+                        "Unsupported Terraform Core version"
+                    ],
+                    "{constraint}"
+                );
+                let notes = |message: &str| {
+                    let found = found.iter().find(|f| f.0.starts_with(message));
+                    found.map(|f| f.2.clone()).unwrap_or_default()
+                };
+                assert!(notes("Unsupported Terraform").contains("No published Terraform release"));
+                // OpenTofu 1.12 and later do not read a `.tf` file's constraint.
+                let opentofu = notes("Unsupported OpenTofu");
+                assert!(
+                    opentofu.contains("would load the module is 1.12.6."),
+                    "{opentofu}"
+                );
+            }
+        }
+    }
+
+    /// OpenTofu before 1.12 does not know the `language` block: it never refuses a module by
+    /// `compatible_with`.
+    #[test]
+    fn compatible_with_is_not_enforced_before_opentofu_1_12() {
+        let language = tofu_compatible_with!(">= 1.12");
+        assert!(targeting(&[("l.tofu", language)], ">= 1.0", "1.11.14").is_empty());
+        let found = targeting(&[("l.tofu", language)], ">= 1.0", "~> 1.12.0");
+        assert!(found.is_empty(), "{found:?}");
+        let old = tofu_compatible_with!("< 1.12");
+        let found = targeting(&[("l.tofu", old)], ">= 1.0", "~> 1.12.0");
+        assert_eq!(found[0].0, "Incompatible module");
     }
 
     #[test]
@@ -171,7 +308,7 @@ mod tests {
         let core = found.iter().find(|d| d.rule == super::RULE.id());
         let notes = &core.expect("the core-version error").notes;
         assert!(
-            notes[0].contains("does not support OpenTofu version 1.8."),
+            notes[0].contains("does not support OpenTofu version 1.8.0. To proceed"),
             "{notes:?}"
         );
     }

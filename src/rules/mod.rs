@@ -91,6 +91,7 @@ mod views_diverge;
 
 /// `io_error`: a run with one has not checked everything, and the command line exits with status
 /// 2.
+pub(crate) use core_version_unsupported::RULE as CORE_VERSION_UNSUPPORTED;
 pub(crate) use io_error::RULE as IO_ERROR;
 /// `parse_limit` and `syntax_error`: for the property tests of fixes, which leave alone the
 /// files that do not parse.

@@ -51,32 +51,51 @@ fn known_version(ctx: &MergeContext, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// `Invalid registry module source address`
+/// `Invalid registry module source address`, or `Invalid version constraint` for a `version`
+/// an override added.
 fn version_without_registry_source(
     ctx: &MergeContext,
     found: &VersionWithoutRegistry,
 ) -> Diagnostic {
-    let what = source_label(found.local);
-    // Decoding one block, the tools point at its source address, which they failed to read as
-    // a registry one; a `version` merged in from an override is where the break is.
-    let version_label = "`version` set here";
-    let ((at, label), (other, other_label)) = if found.version_from_override {
-        ((found.version, version_label), (found.source, what))
-    } else {
-        ((found.source_value, what), (found.version, version_label))
-    };
-    let d = ctx
-        .finding(&RULE, "Invalid registry module source address")
-        .at(ctx.files, at, label)
-        .with_label(ctx.files, other, other_label)
-        .with_note(REGISTRY_ONLY)
-        .with_help("remove `version`, or use a registry source");
-    match found.version_from_override {
-        true => d.with_note(
-            "`version` comes from an override file: the base module call was valid on its own.",
-        ),
-        false => d,
+    if found.version_from_override {
+        return version_added_by_override(ctx, found);
     }
+    let what = source_label(found.local);
+    // Decoding the block, the tools point at its source address, which they failed to read as
+    // a registry one.
+    ctx.finding(&RULE, "Invalid registry module source address")
+        .at(ctx.files, found.source_value, what)
+        .with_label(ctx.files, found.version, "`version` set here")
+        .with_note(REGISTRY_ONLY)
+        .with_help("remove `version`, or use a registry source")
+}
+
+/// `Invalid version constraint`, at the module call: the base block decodes (it has no
+/// `version`), and it is the merged call that `terraform init` refuses to install
+/// (hashicorp/terraform `internal/initwd/module_install.go`, `installLocalModule` and
+/// `installGoGetterModule`).
+fn version_added_by_override(ctx: &MergeContext, found: &VersionWithoutRegistry) -> Diagnostic {
+    let file = ctx.files.get(found.call.file);
+    let line = file.line_col(found.call.range().start).0;
+    let why = match found.local {
+        true => "it has a relative local path",
+        false => "it doesn't come from a module registry",
+    };
+    ctx.finding(&RULE, "Invalid version constraint")
+        .at(ctx.files, found.call, "the merged call has a `version`")
+        .with_label(
+            ctx.files,
+            found.version,
+            "`version` set here, in an override file",
+        )
+        .with_label(ctx.files, found.source, source_label(found.local))
+        .with_note(format!(
+            "Cannot apply a version constraint to module \"{}\" (at {}:{line}) because {why}.",
+            found.name,
+            file.file_name()
+        ))
+        .with_note(REGISTRY_ONLY)
+        .with_help("remove `version` from the override, or use a registry source")
 }
 
 /// Each null `version` when no targeted version takes it as "no version".
@@ -163,17 +182,45 @@ mod tests {
         check_table(&super::RULE, PASS, FAIL);
     }
 
-    /// From an override, the finding is on the `version` it adds, and says so.
+    /// From an override, the base block decodes and the merged call is what `terraform init`
+    /// refuses: `Invalid version constraint` at the call, in the tools' words.
     #[test]
-    fn a_version_from_an_override_is_the_break() {
-        let files: Files = &[
-            ("main.tf", "module \"a\" {\n  source = \"./a\"\n}\n"),
-            ("override.tf", "module \"a\" {\n  version = \"1.0.0\"\n}\n"),
+    fn a_version_from_an_override_is_an_invalid_version_constraint() {
+        let json = r#"{"module": {"a": {"version": "1.0.0"}}}"#;
+        for files in [
+            &[
+                ("main.tf", "module \"a\" {\n  source = \"./a\"\n}\n"),
+                ("override.tf", "module \"a\" {\n  version = \"1.0.0\"\n}\n"),
+            ][..],
+            &[
+                ("main.tf", "module \"a\" {\n  source = \"./a\"\n}\n"),
+                ("override.tf.json", json),
+            ],
+        ] {
+            let found = findings(&super::RULE, files);
+            assert_eq!(found.len(), 1, "{found:#?}");
+            assert_eq!(found[0].message, "Invalid version constraint");
+            assert!(found[0].path.ends_with("main.tf"), "{}", found[0].path);
+            assert_eq!(found[0].start(), (1, 1));
+            assert_eq!(
+                found[0].notes[0],
+                "Cannot apply a version constraint to module \"a\" (at main.tf:1) because it \
+                 has a relative local path."
+            );
+        }
+        let remote: Files = &[
+            (
+                "main.tf",
+                "\nmodule \"b\" {\n  source = \"git::https://example.com/b.git\"\n}\n",
+            ),
+            ("override.tf", "module \"b\" {\n  version = \"1.0.0\"\n}\n"),
         ];
-        let found = findings(&super::RULE, files);
-        assert_eq!(found.len(), 1, "{found:#?}");
-        assert!(found[0].path.ends_with("override.tf"), "{}", found[0].path);
-        assert!(found[0].notes[1].contains("comes from an override file"));
+        let found = findings(&super::RULE, remote);
+        assert_eq!(
+            found[0].notes[0],
+            "Cannot apply a version constraint to module \"b\" (at main.tf:2) because it \
+             doesn't come from a module registry."
+        );
     }
 
     #[test]

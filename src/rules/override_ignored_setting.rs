@@ -1,7 +1,14 @@
 //! An override sets something the tools silently drop (a `lifecycle` argument they do not
 //! merge, an output's `description`, a whole `provider_meta` block...); the base setting stays.
+//!
+//! A `.tf` override's `required_version` is dropped by OpenTofu 1.12 and later only: 1.6–1.11
+//! read it and let it replace the base constraints (opentofu/opentofu v1.11
+//! `internal/configs/module.go`, `mergeFile`), so it is reported only when every targeted
+//! OpenTofu release is 1.12 or later.
 
 use crate::diagnostic::Diagnostic;
+use crate::knowledge::View;
+use crate::lint::targets::OPENTOFU_TOFU_ONLY_REQUIRED_VERSION;
 use crate::module::merge::events::{Event, Subject};
 use crate::source::Span;
 
@@ -24,6 +31,13 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             reason,
         } = event
         {
+            if *address == Subject::Terraform
+                && name == "required_version"
+                && ctx.view == View::OpenTofu
+                && ctx.targets.lowest() < OPENTOFU_TOFU_ONLY_REQUIRED_VERSION
+            {
+                continue;
+            }
             out.push(ignored_setting(ctx, address, name, *span, reason));
         }
     }
@@ -67,7 +81,9 @@ fn capitalized(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{Files, check_table, findings};
+    use crate::lint::testing::{
+        Files, check_table, findings, findings_targeting_opentofu, terraform_required_version,
+    };
 
     const BASE: &str = r#"resource "terraform_data" "a" {
   lifecycle {
@@ -159,5 +175,33 @@ output "o" {
         );
         assert_eq!(found.len(), 1, "{found:#?}");
         assert_eq!(found[0].views, crate::diagnostic::Views::TERRAFORM);
+    }
+
+    /// OpenTofu 1.6–1.11 read a `.tf` override's `required_version` (it replaces the base
+    /// one); only 1.12 and later ignore it.
+    #[test]
+    fn a_tf_override_constraint_counts_for_opentofu_before_1_12() {
+        let base = terraform_required_version!(">= 1.5");
+        let over = terraform_required_version!(">= 1.10");
+        let json_base = r#"{"terraform": {"required_version": ">= 1.5"}}"#;
+        let json_over = r#"{"terraform": {"required_version": ">= 1.10"}}"#;
+        for files in [
+            &[("versions.tf", base), ("versions_override.tf", over)][..],
+            &[
+                ("versions.tf.json", json_base),
+                ("versions_override.tf.json", json_over),
+            ],
+        ] {
+            for opentofu in ["~> 1.10.0", ">= 1.6"] {
+                let found = findings_targeting_opentofu(&super::RULE, files, opentofu);
+                assert!(found.is_empty(), "{opentofu}: {found:?}");
+            }
+            let found = findings_targeting_opentofu(&super::RULE, files, ">= 1.12");
+            assert_eq!(found.len(), 1, "{found:?}");
+            assert_eq!(
+                found[0].message,
+                "`required_version` in the override of the `terraform` block has no effect"
+            );
+        }
     }
 }

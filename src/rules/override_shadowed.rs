@@ -1,6 +1,12 @@
 //! A later override replaces what an earlier override set, so the earlier one does nothing:
 //! override files apply in lexical order of their names, and the last one to set an argument
 //! wins.
+//!
+//! The `terraform` block's settings too: an override's `required_providers` entry, and its
+//! `required_version`, which a later override's replaces in Terraform (hashicorp/terraform
+//! `internal/configs/module.go`, `mergeFile`: `m.CoreVersionConstraints =
+//! file.CoreVersionConstraints`). OpenTofu 1.12 enforces every `.tofu` file's constraint
+//! instead, so it replaces none.
 
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::module::merge::events::{Event, Subject};
@@ -21,17 +27,32 @@ const NOTE: &str = "Override files are applied in lexical order of their names, 
                     of one file in order; the last one to set an argument wins.";
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    let in_override = |span: &Span| ctx.overrides.iter().any(|f| f.file.id == span.file);
     for event in &ctx.module.events {
-        if let Event::AttributeReplaced {
-            address,
-            name,
-            new,
-            old,
-            old_from_override: true,
-            ..
-        } = event
-        {
-            out.push(shadowed(ctx, address, name, *new, *old));
+        match event {
+            Event::AttributeReplaced {
+                address,
+                name,
+                new,
+                old,
+                old_from_override: true,
+                ..
+            } => out.push(shadowed(ctx, address, name, *new, *old)),
+            // The constraints that a later override's `required_version` replaced.
+            Event::NestedBlocksReplaced {
+                address: address @ Subject::Terraform,
+                kind,
+                by,
+                dropped,
+            } if kind == "required_version" => {
+                let Some(&new) = by.first() else {
+                    continue;
+                };
+                for old in dropped.iter().filter(|span| in_override(span)) {
+                    out.push(shadowed(ctx, address, kind, new, *old));
+                }
+            }
+            _ => {}
         }
     }
 }
@@ -61,7 +82,7 @@ fn shadowed(ctx: &Context, address: &Subject, name: &str, new: Span, old: Span) 
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{Files, check_table};
+    use crate::lint::testing::{Files, check_table, findings};
 
     const BASE: &str = "resource \"terraform_data\" \"x\" {\n  input = \"base\"\n}\n";
     const INPUT_O: &str = "resource \"terraform_data\" \"x\" {\n  input = \"o\"\n}\n";
@@ -104,8 +125,14 @@ resource "terraform_data" "x" {
 }
 "#;
 
+    const VERSION_A: &str = "terraform {\n  required_version = \">= 1.5\"\n}\n";
+    const VERSION_B: &str = "terraform {\n  required_version = \">= 1.6\"\n}\n";
+    const VERSION_JSON: &str = r#"{"terraform": {"required_version": ">= 1.6"}}"#;
+
     const PASS: &[Files] = &[
         &[("main.tf", BASE), ("override.tf", INPUT_O)],
+        // One override replacing the base constraint: what overrides are for.
+        &[("versions.tf", VERSION_A), ("override.tf", VERSION_B)],
         // Two overrides setting different arguments.
         &[
             ("main.tf", BASE),
@@ -134,10 +161,45 @@ resource "terraform_data" "x" {
             ],
             2,
         ),
+        // An earlier override's `required_version`, replaced by a later one (Terraform only).
+        (
+            &[
+                ("versions.tf", VERSION_A),
+                ("a_override.tf", VERSION_A),
+                ("b_override.tf", VERSION_B),
+            ],
+            1,
+        ),
+        (
+            &[
+                ("versions.tf", VERSION_A),
+                ("a_override.tf.json", VERSION_JSON),
+                ("b_override.tf.json", VERSION_JSON),
+            ],
+            1,
+        ),
     ];
 
     #[test]
     fn table() {
         check_table(&super::RULE, PASS, FAIL);
+    }
+
+    #[test]
+    fn names_the_replaced_constraint() {
+        let files: Files = &[
+            ("versions.tf", VERSION_A),
+            ("a_override.tf", VERSION_A),
+            ("b_override.tf", VERSION_B),
+        ];
+        let found = findings(&super::RULE, files);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            found[0].message,
+            "`required_version` set by this override of the `terraform` block has no effect: \
+             `b_override.tf` replaces it"
+        );
+        assert_eq!(found[0].views, crate::diagnostic::Views::TERRAFORM);
+        assert_eq!(found[0].start(), (2, 3));
     }
 }

@@ -3,13 +3,19 @@
 //! for a number that was written for Terraform. OpenTofu 1.12 and later ignore it (they read
 //! `required_version` only in `.tofu` files), so the rule is silent unless the targets include
 //! an older OpenTofu (set them with `opentofu_version:` or `--opentofu-version`).
+//!
+//! OpenTofu 1.6–1.11 merge `required_version` as Terraform does (opentofu/opentofu v1.11
+//! `internal/configs/module.go`, `mergeFile`): an override file's constraint replaces the
+//! others, so a base constraint that an override replaces is never read and is not reported.
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::knowledge::releases::Release;
 use crate::knowledge::version::{self, VersionSet};
-use crate::lint::targets::{OPENTOFU_TOFU_ONLY_REQUIRED_VERSION, range_text};
-use crate::syntax::{Attribute, File};
+use crate::lint::targets::{
+    OPENTOFU_TOFU_ONLY_REQUIRED_VERSION, constraints_enforced_by, range_text,
+};
+use crate::syntax::{Attribute, Expr, File};
 
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
@@ -36,6 +42,15 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     if readers.is_empty() {
         return;
     }
+    // What each of those releases checks its version against, after the overrides.
+    let enforced: Vec<(Release, Vec<&Expr>)> = (readers.iter())
+        .map(|&r| {
+            (
+                r,
+                constraints_enforced_by(ctx.view, r, ctx.primary, ctx.overrides),
+            )
+        })
+        .collect();
     let tf_files = ctx
         .primary
         .iter()
@@ -52,10 +67,10 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 continue; // `version_constraint_invalid` reports it
             };
             let set = VersionSet::of(&parsed);
-            let excluded: Vec<Release> = readers
-                .iter()
-                .copied()
-                .filter(|r| !set.overlaps(&r.versions()))
+            let excluded: Vec<Release> = (enforced.iter())
+                .filter(|(_, read)| read.iter().any(|expr| std::ptr::eq(*expr, &attr.expr)))
+                .map(|(r, _)| *r)
+                .filter(|&r| !set.overlaps(&ctx.targets.versions_of(r)))
                 .collect();
             if !excluded.is_empty() {
                 out.push(terraform_constraint_read_by_opentofu(
@@ -158,6 +173,35 @@ mod tests {
         // A `.tofu` twin hides the `.tf` file from OpenTofu.
         let twin: Files = &[("versions.tf", TF), ("versions.tofu", required!(">= 1.6"))];
         assert!(targeting(twin, ">= 1.6").is_empty());
+    }
+
+    /// OpenTofu 1.6–1.11 merge `required_version` as Terraform does: an override's constraint
+    /// replaces the base one, which those releases then never compare with their version.
+    #[test]
+    fn a_replaced_base_constraint_is_not_read() {
+        let base = required!(">= 1.13");
+        let json_base = r#"{"terraform": {"required_version": ">= 1.13"}}"#;
+        let json_over = r#"{"terraform": {"required_version": ">= 1.6"}}"#;
+        for files in [
+            &[
+                ("versions.tf", base),
+                ("versions_override.tf", required!(">= 1.6")),
+            ][..],
+            &[
+                ("versions.tf.json", json_base),
+                ("versions_override.tf.json", json_over),
+            ],
+        ] {
+            let found = targeting(files, "~> 1.10.0");
+            assert!(found.is_empty(), "{found:?}");
+        }
+        // The override's own constraint is what they read, and it is reported when it
+        // excludes them.
+        let over: Files = &[("versions.tf", TF), ("versions_override.tf", base)];
+        let found = targeting(over, "~> 1.10.0");
+        assert_eq!(found.len(), 1, "{found:?}");
+        let file = found[0].primary.as_ref().map(|l| l.file.file_name());
+        assert_eq!(file, Some("versions_override.tf"));
     }
 
     #[test]

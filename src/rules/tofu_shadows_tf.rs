@@ -1,5 +1,11 @@
 //! `foo.tofu` hides `foo.tf` from OpenTofu: when the `.tf` file has blocks its twin does not,
 //! say so once per pair and show what only Terraform sees.
+//!
+//! A `terraform` block that holds nothing but `required_version` is Terraform's own constraint:
+//! hiding it from OpenTofu is the point of the layout OpenTofu recommends, `versions.tf` for
+//! Terraform beside `versions.tofu` with OpenTofu's `required_version` or `language` block
+//! (opentofu/opentofu `website/docs/language/settings/index.mdx`, "Compatibility with Older
+//! Versions and Other Software"), so it is not counted.
 
 use std::collections::HashSet;
 
@@ -27,7 +33,7 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
             .body
             .blocks
             .iter()
-            .filter(|b| !in_tofu.contains(&identity(b)))
+            .filter(|b| !in_tofu.contains(&identity(b)) && !terraform_constraint_only(b))
             .collect();
         // A twin that defines the same blocks is the intended cross-tool pattern (each tool
         // reads its own `required_version`, say): nothing to say.
@@ -35,6 +41,15 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
             out.push(twin_hides_blocks(dir, hidden, by, tofu, &only_tf));
         }
     }
+}
+
+/// Whether a block is a `terraform` block with `required_version` and nothing else.
+fn terraform_constraint_only(block: &Block) -> bool {
+    let body = &block.body;
+    block.kind == "terraform"
+        && body.blocks.is_empty()
+        && !body.attributes.is_empty()
+        && body.attributes.iter().all(|a| a.name == "required_version")
 }
 
 /// How a block is named for comparison: type and labels (`terraform` blocks by type alone).
@@ -98,12 +113,22 @@ fn twin_hides_blocks(
 #[cfg(test)]
 mod tests {
     use crate::lint::testing::override_fixtures::{EMPTY_A, TF_VERSIONS, TOFU_VERSIONS};
-    use crate::lint::testing::{Files, check_table, findings};
+    use crate::lint::testing::{Files, TOFU_COMPATIBLE_1_12, check_table, findings};
 
     const TF_VERSIONS_AND_PROVIDER: &str = r#"terraform {
   required_version = ">= 1.6"
 }
 provider "aws" {}
+"#;
+
+    const TF_VERSIONS_AND_PROVIDERS_REQUIRED: &str = r#"terraform {
+  required_version = ">= 1.6"
+  required_providers {
+    aws = {
+      source = "hashicorp/aws"
+    }
+  }
+}
 "#;
 
     const A_AND_B: &str =
@@ -119,6 +144,22 @@ provider "aws" {}
             ("versions.tf", TF_VERSIONS),
             ("versions.tofu", TOFU_VERSIONS),
         ],
+        // The layout OpenTofu recommends: Terraform's constraint in `versions.tf`, OpenTofu's
+        // in a `language` block of `versions.tofu`.
+        &[
+            ("versions.tf", TF_VERSIONS),
+            ("versions.tofu", TOFU_COMPATIBLE_1_12),
+        ],
+        &[
+            (
+                "versions.tf.json",
+                r#"{"terraform": {"required_version": ">= 1.6"}}"#,
+            ),
+            (
+                "versions.tofu.json",
+                r#"{"language": {"compatible_with": {"opentofu": ">= 1.12"}}}"#,
+            ),
+        ],
     ];
 
     const FAIL: &[(Files, usize)] = &[
@@ -126,6 +167,14 @@ provider "aws" {}
             &[
                 ("versions.tf", TF_VERSIONS_AND_PROVIDER),
                 ("versions.tofu", TOFU_VERSIONS),
+            ],
+            1,
+        ),
+        // OpenTofu does lose the providers the hidden `terraform` block requires.
+        (
+            &[
+                ("versions.tf", TF_VERSIONS_AND_PROVIDERS_REQUIRED),
+                ("versions.tofu", TOFU_COMPATIBLE_1_12),
             ],
             1,
         ),

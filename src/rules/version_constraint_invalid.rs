@@ -49,9 +49,13 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                     }
                 }
             }
-            "language" if ctx.view == View::OpenTofu => {
+            // Read by OpenTofu 1.12 and later only (older ones refuse the unknown block).
+            "language"
+                if ctx.view == View::OpenTofu
+                    && ctx.targets.newest() >= OPENTOFU_TOFU_ONLY_REQUIRED_VERSION =>
+            {
                 for attr in compatible_with_opentofu(block) {
-                    judge(ctx, &attr.expr, "compatible_with.opentofu", out);
+                    judge(ctx, &attr.expr, COMPATIBLE_WITH, out);
                 }
             }
             "module" => {
@@ -70,6 +74,8 @@ fn key_is(key: &Expr, name: &str) -> bool {
     matches!(&key.kind, ExprKind::Variable(k) | ExprKind::String(k) if k == name)
 }
 
+const COMPATIBLE_WITH: &str = "compatible_with.opentofu";
+
 const PRE_RELEASE_NOTE: &str = "`required_version` cannot name a pre-release version: \
                                 pre-releases are matched only exactly, which makes the constraint \
                                 useless for releases.";
@@ -84,11 +90,23 @@ fn judge(ctx: &Context, expr: &Expr, what: &str, out: &mut Vec<Diagnostic>) {
     }
     match parse_constraints(ctx.files, expr) {
         Some(Err((span, message))) => out.push(invalid_constraint(ctx, span, message, what)),
-        // The tools accept no pre-release in `required_version` at all.
-        Some(Ok(constraints)) if what == "required_version" => {
+        // The tools accept no pre-release in `required_version` at all, nor OpenTofu in
+        // `compatible_with` (opentofu/opentofu `internal/configs/language.go`,
+        // `validateOpenTofuCoreVersionConstraint`).
+        Some(Ok(constraints)) if what == "required_version" || what == COMPATIBLE_WITH => {
             if let Some(pre) = constraints.iter().find(|c| c.version.pre.is_some()) {
                 let span = constraint_span(ctx.files, expr, pre.range.clone());
-                out.push(pre_release_required(ctx, span));
+                let note = if what == COMPATIBLE_WITH {
+                    format!(
+                        "Prerelease version constraints are not supported: {}. Remove the \
+                         prerelease information from the constraint. Prerelease versions of \
+                         OpenTofu will match constraints using their version core only.",
+                        pre.version
+                    )
+                } else {
+                    PRE_RELEASE_NOTE.to_string()
+                };
+                out.push(pre_release_required(ctx, span, note));
             }
         }
         _ => {}
@@ -120,10 +138,10 @@ fn not_constant(ctx: &Context, span: Span, summary: &str) -> Diagnostic {
 }
 
 /// `Invalid required_version constraint`, at a pre-release version.
-fn pre_release_required(ctx: &Context, span: Span) -> Diagnostic {
+fn pre_release_required(ctx: &Context, span: Span, note: String) -> Diagnostic {
     ctx.finding(&RULE, "Invalid required_version constraint")
         .at(ctx.files, span, "a pre-release version")
-        .with_note(PRE_RELEASE_NOTE)
+        .with_note(note)
         .with_help("name a release, e.g. `>= 1.8.0`")
 }
 
@@ -211,6 +229,29 @@ mod tests {
         );
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].message, "Invalid required_version constraint");
+    }
+
+    /// OpenTofu 1.12 refuses a pre-release in `compatible_with` as in `required_version`.
+    #[test]
+    fn a_prerelease_in_compatible_with_is_invalid() {
+        let json = r#"{"language": {"compatible_with": {"opentofu": ">= 1.12.0-rc1"}}}"#;
+        for files in [
+            &[("versions.tofu", language!(">= 1.12.0-rc1"))][..],
+            &[("versions.tofu.json", json)],
+        ] {
+            let found = findings(&super::RULE, files);
+            assert_eq!(found.len(), 1, "{found:?}");
+            assert_eq!(found[0].message, "Invalid required_version constraint");
+            assert_eq!(found[0].views, crate::diagnostic::Views::OPENTOFU);
+            assert!(
+                found[0].notes[0].starts_with(
+                    "Prerelease version constraints are not supported: 1.12.0-rc1. Remove the \
+                     prerelease information from the constraint."
+                ),
+                "{:?}",
+                found[0].notes
+            );
+        }
     }
 
     #[test]

@@ -71,6 +71,11 @@ impl Merger<'_> {
                 source_value: source.expr.span,
                 version: version.span(),
                 version_from_override: version.origin == Origin::Override,
+                name: match &object.address {
+                    crate::module::merge::model::Address::ModuleCall(name) => name.clone(),
+                    other => other.describe(),
+                },
+                call: object.base_header,
             },
         ))
     }

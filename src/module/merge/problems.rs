@@ -168,6 +168,9 @@ pub(crate) struct VersionWithoutRegistry {
     pub(crate) version: Span,
     /// Whether `version` came from an override file (the base call was valid on its own).
     pub(crate) version_from_override: bool,
+    /// The call's name and its base block's header (where `terraform init` points).
+    pub(crate) name: String,
+    pub(crate) call: Span,
 }
 
 /// The default an override merge leaves, invalid for the merged type.
