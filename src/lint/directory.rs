@@ -38,6 +38,9 @@ pub(crate) struct Options {
     pub(crate) target_versions: TargetVersions,
     /// Texts read instead of the files on disk (the language server's unsaved buffers).
     pub(crate) overlay: Overlay,
+    /// Whether each safe fix is proved by checking again with it applied (see
+    /// [`super::fix_proof`]); off for those checks themselves.
+    pub(crate) prove_fixes: bool,
 }
 
 /// `terraform_version:`/`opentofu_version:` (or `--terraform-version`/`--opentofu-version`).
@@ -64,6 +67,7 @@ impl Options {
             settings: Arc::new(settings),
             target_versions: TargetVersions::default(),
             overlay: Overlay::default(),
+            prove_fixes: true,
         }
     }
 }
@@ -298,6 +302,12 @@ pub(crate) fn check_listed_directory(
     let parsed = dir_files.iter().filter_map(|f| f.source.parsed.as_ref());
     diagnostics = ignore::apply_ignores(diagnostics, parsed, &result.files, &options.settings);
     super::fix_guard::withhold_fixes_editing_strings(&mut diagnostics, &result.files);
+    let checked = super::fix_proof::Checked {
+        dir,
+        files: &result.files,
+        modules: &result.modules,
+    };
+    super::fix_proof::prove_safe_fixes(&mut diagnostics, checked, options);
     name_views(&mut diagnostics, options.views);
     diagnostic::sort(&mut diagnostics);
     result.diagnostics = diagnostics;
