@@ -107,6 +107,12 @@ fn change(fix: &Fix, checked: &Checked, before: &Semantics, o: &Options) -> Chan
     if fix.paths().iter().any(elsewhere) {
         return Change::Module("files outside this module directory".to_string());
     }
+    // A link's file may be loaded by other module directories, which this check does not
+    // build (`--fix` writes through a link to the file it leads to).
+    let linked = |path: &&Path| (path.symlink_metadata()).is_ok_and(|m| m.file_type().is_symlink());
+    if fix.paths().iter().any(linked) {
+        return Change::Module("a linked file, which other modules may load".to_string());
+    }
     let mut texts: Texts = (fix.paths().into_iter())
         .map(|path| (path.to_path_buf(), text_of(path, checked.files, o)))
         .collect();
@@ -177,3 +183,6 @@ fn difference(before: &Semantics, after: &Semantics) -> String {
     }
     "the load errors".to_string()
 }
+
+#[cfg(test)]
+mod tests;

@@ -3,6 +3,7 @@
 //! wins.
 
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::module::merge::Address;
 use crate::module::merge::events::{Event, Subject};
 use crate::source::Span;
 
@@ -30,10 +31,25 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             old_from_override: true,
             ..
         } = event
+            && !converts_a_default(ctx, address, name)
         {
             out.push(shadowed(ctx, address, name, *new, *old));
         }
     }
+}
+
+/// Whether `name` is the `type` of a variable that has a default: each override's type
+/// converts the default as it is merged (`Variable.merge`, `internal/configs/module_merge.go`),
+/// and decodes its own block's default (`decodeVariableBlock`, `named_values.go`), so a type a
+/// later override replaces still shapes the value: with `a_override.tf` setting
+/// `type = string, default = 5` and `b_override.tf` `type = any`, the default is `"5"`, and 5
+/// without the first `type`.
+fn converts_a_default(ctx: &Context, address: &Subject, name: &str) -> bool {
+    let Some(address @ Address::Variable(_)) = address.address() else {
+        return false;
+    };
+    name == "type"
+        && (ctx.module.object(address)).is_some_and(|o| o.body.attribute("default").is_some())
 }
 
 /// `` `input` set by this override of resource `x.y` has no effect: `b_override.tf` replaces
