@@ -2105,6 +2105,132 @@ def run(args):
     return 1 if unknown or failures else 0
 
 
+# ------------------------------------------------------------------------------------------
+# --fixes: every fix applied, and Terraform asked whether the module it loads changed.
+# ------------------------------------------------------------------------------------------
+
+# A place in a module directory, as the judge's facts name one (`a_override.tf:3`, with the
+# space after it): a fix moves and removes lines, and may delete a file, without changing a
+# value.
+PLACE = re.compile(r"[^\s\"'\[\],]*\.tf(?:\.json)?:\d+ ?")
+
+
+def without_places(value):
+    if isinstance(value, str):
+        return PLACE.sub("", value)
+    if isinstance(value, list):
+        return [without_places(v) for v in value]
+    if isinstance(value, dict):
+        return {k: without_places(v) for k, v in value.items()}
+    return value
+
+
+def changed_facts(before, after):
+    """The facts of the loader's module that differ, places aside; those of a body with a JSON
+    part are opaque on either side (see `add_body`) and not compared."""
+    opaque = set(before["opaque"]) | set(after["opaque"])
+    old, new = (without_places(m["facts"]) for m in (before, after))
+    return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k)
+                  and not any(k.startswith(prefix) for prefix in opaque))
+
+
+def loader_errors(answer):
+    """The summaries of the errors Terraform's loader reports, sorted (their places move)."""
+    return sorted(d["summary"] for d in answer.get("loader") or [] if d["severity"] == "error")
+
+
+def same_tree(a, b):
+    """Whether two directories hold the same files with the same bytes."""
+    def files(root):
+        found = {}
+        for directory, _, names in os.walk(root):
+            for name in names:
+                path = os.path.join(directory, name)
+                with open(path, "rb") as f:
+                    found[os.path.relpath(path, root)] = f.read()
+        return found
+    return files(a) == files(b)
+
+
+def fix_run(args):
+    """Applies every input's safe fixes (`--fix`) and, apart, all of them (`--fix
+    --unsafe-fixes`) to copies, and asks each judge to load the original and the fixed copy. A
+    safe fix must leave the loader's module the same in every value (its facts, places aside)
+    and the same load errors; an unsafe one must not make a module that loads fail to load."""
+    judges = judges_named(args.judges)
+    require_installed(judges)
+    binary = os.path.abspath(args.bin)
+    if not os.access(binary, os.X_OK):
+        print(f"{binary}: no such binary; build it with `cargo build --release` or pass --bin",
+              file=sys.stderr)
+        return 2
+    scenarios = Scenarios()
+    first, last = args.seeds
+    run_dir = os.path.join(WORK_DIR, "fix-inputs")
+    shutil.rmtree(run_dir, ignore_errors=True)
+    inputs = [] if args.no_fixtures else (fixture_inputs(os.path.join(run_dir, "fixtures"))
+                                          + conformance_inputs())
+    if last >= first:
+        inputs += scenario_inputs(scenarios, first, last, os.path.join(run_dir, "scenarios"))
+    started = time.time()
+    failures, kept = [], set()
+    for judge in judges:
+        counts = Counter()
+        judge.start()
+        for number, item in enumerate(inputs):
+            counts[item.kind] += 1
+            before = None
+            for mode, flags in (("safe", ["--fix"]), ("unsafe", ["--fix", "--unsafe-fixes"])):
+                fixed = os.path.join(run_dir, "fixed", judge.release, mode, str(number))
+                shutil.copytree(item.path, fixed, symlinks=True)
+                subprocess.run([binary, *flags, "-q", "--exit-zero", "--color", "never",
+                                "--terraform-version", judge.release, "--config", our_config(),
+                                fixed], capture_output=True)
+                if same_tree(item.path, fixed):
+                    continue
+                counts[f"{mode} fixes applied"] += 1
+                before = before or judge.ask(item.path, validate=False)
+                after = judge.ask(fixed, validate=False)
+                if before is None or after is None or before.get("loader") is None \
+                        or after.get("loader") is None:
+                    counts["judge unavailable"] += 1
+                    continue
+                loaded = not loader_errors(before)
+                if mode == "unsafe":
+                    if loaded and loader_errors(after):
+                        failures.append(f"[terraform {judge.release}] {item.name}: an unsafe "
+                                        f"fix made it fail to load: {loader_errors(after)}")
+                        kept.add(item)
+                    continue
+                problems = []
+                if loader_errors(before) != loader_errors(after):
+                    problems.append(f"load errors {loader_errors(before)} -> "
+                                    f"{loader_errors(after)}")
+                if before.get("module") is None or after.get("module") is None:
+                    counts["safe: module unavailable"] += 1
+                elif changed := changed_facts(before["module"], after["module"]):
+                    problems.append(f"module facts {changed[:5]}")
+                else:
+                    counts["safe: module confirmed unchanged"] += 1
+                if problems:
+                    failures.append(f"[terraform {judge.release}] {item.name}: a safe fix "
+                                    f"changed {'; '.join(problems)}")
+                    kept.add(item)
+                else:
+                    counts["safe: confirmed"] += 1
+        judge.stop()
+        print(f"terraform {judge.release}: " + ", ".join(
+            f"{key} {counts[key]}" for key in (
+                "fixture", "conformance", "scenario", "safe fixes applied", "safe: confirmed",
+                "safe: module confirmed unchanged", "safe: module unavailable",
+                "unsafe fixes applied", "judge unavailable") if key in counts), flush=True)
+    print(f"\n{len(inputs)} inputs x {len(judges)} judges in {time.time() - started:.0f}s")
+    for failure in failures:
+        print(f"FAILED {failure}")
+    keep(kept)
+    return 1 if failures else 0
+
+
 def keep(items):
     """Copies the scenarios that differed, to rerun (`--bin`, `--judges`) or to turn into
     fixtures."""
@@ -2340,6 +2466,10 @@ def main():
                         help="check the release tables in FILE against the judges")
     parser.add_argument("--constructs", action="store_true",
                         help="print the constructs read from src/knowledge/features.rs")
+    parser.add_argument("--fixes", action="store_true",
+                        help="apply each input's fixes and check with the judges that a safe "
+                             "fix keeps the loaded module and its load errors, and that an "
+                             "unsafe one keeps a module loading")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="also print the known differences")
@@ -2358,6 +2488,8 @@ def main():
         return release_tables(args)
     if args.no_scenarios:
         args.seeds = (0, -1)
+    if args.fixes:
+        return fix_run(args)
     return run(args)
 
 

@@ -307,7 +307,7 @@ pub(crate) fn check_listed_directory(
         files: &result.files,
         modules: &result.modules,
     };
-    super::fix_proof::prove_safe_fixes(&mut diagnostics, checked, options);
+    super::fix_proof::prove_fixes(&mut diagnostics, checked, options);
     name_views(&mut diagnostics, options.views);
     diagnostic::sort(&mut diagnostics);
     result.diagnostics = diagnostics;

@@ -6,10 +6,13 @@
 //! errors are compared with what the check found. A fix that changes a value, a provider
 //! configuration or which load errors the tools report becomes unsafe, its title saying what
 //! it changes; one that would make a view load that did not (or stop loading) is withheld: the
-//! tools' verdict is what the finding is about, not something a fix may turn.
+//! tools' verdict is what the finding is about, not something a fix may turn. Unsafe fixes
+//! change the module by design, but none may bring a load error of its own: one that would is
+//! withheld too.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::diagnostic::fix::{self, Fix, Texts};
 use crate::diagnostic::{Applicability, Diagnostic, Views};
@@ -34,8 +37,9 @@ pub(crate) struct Checked<'a> {
 struct Semantics {
     /// Each complete view and the semantic form of its module.
     modules: Vec<(View, Vec<String>)>,
-    /// Each load error's id and views (their places move when a fix removes lines).
-    load_errors: BTreeSet<(&'static str, Views)>,
+    /// How many load errors of each id and views (their places move when a fix removes
+    /// lines).
+    load_errors: BTreeMap<(&'static str, Views), usize>,
 }
 
 impl Semantics {
@@ -49,52 +53,69 @@ impl Semantics {
         let is_load_error = |d: &&Diagnostic| {
             (registry.find(d.rule.as_str())).is_some_and(|meta| meta.kind == Kind::LoadError)
         };
+        let mut load_errors = BTreeMap::new();
+        for d in diagnostics.iter().filter(is_load_error) {
+            *load_errors.entry((d.rule.as_str(), d.views)).or_default() += 1;
+        }
         Semantics {
             modules: (modules.iter())
                 .map(|m| (m.view, semantic_form(m, files)))
                 .collect(),
-            load_errors: (diagnostics.iter().filter(is_load_error))
-                .map(|d| (d.rule.as_str(), d.views))
-                .collect(),
+            load_errors,
         }
     }
 
     /// Whether `view` loads: it was built (every file read and parsed) with no load error.
     fn loads(&self, view: View) -> bool {
         self.modules.iter().any(|(v, _)| *v == view)
-            && !(self.load_errors.iter()).any(|(_, views)| views.union(view.views()) == *views)
+            && !(self.load_errors.keys()).any(|(_, views)| views.union(view.views()) == *views)
+    }
+
+    /// Whether `after` has a load error this has not (or more of one id).
+    fn lacks_a_load_error_of(&self, after: &Semantics) -> bool {
+        (after.load_errors.iter()).any(|(key, count)| {
+            self.load_errors
+                .get(key)
+                .is_none_or(|before| before < count)
+        })
     }
 }
 
-/// What a fix would change, as its title says it.
+/// What a fix would change.
 enum Change {
-    /// Nothing the tools run: the fix is safe.
+    /// Nothing the tools run.
     None,
-    /// A view's module or its load errors, named.
+    /// A view's module or its load errors, named as the title of a fix says it.
     Module(String),
-    /// Whether a view loads at all.
+    /// Whether a view loads at all (with the module changed too).
     Verdict,
+    /// A load error of its own, which any fix is withheld for.
+    LoadError,
 }
 
-/// Proves each safe fix of `diagnostics` against what the check of the directory found: a fix
-/// that changes the module becomes unsafe; one that changes whether a view loads is withheld.
-pub(crate) fn prove_safe_fixes(diagnostics: &mut [Diagnostic], checked: Checked, o: &Options) {
-    let is_safe = |d: &Diagnostic| d.fixable(false);
-    if !o.prove_fixes || !diagnostics.iter().any(is_safe) {
+/// Proves each fix of `diagnostics` against what the check of the directory found: a safe fix
+/// that changes the module becomes unsafe; a fix that changes whether a view loads, or brings
+/// a load error, is withheld (for an unsafe fix, only a load error it brings counts).
+pub(crate) fn prove_fixes(diagnostics: &mut [Diagnostic], checked: Checked, o: &Options) {
+    let has_fix = |d: &Diagnostic| d.fix.is_some();
+    if !o.prove_fixes || !diagnostics.iter().any(has_fix) {
         return;
     }
     let before = Semantics::of(checked.modules, checked.files, diagnostics, o);
-    for diagnostic in diagnostics.iter_mut().filter(|d| is_safe(d)) {
+    for diagnostic in diagnostics.iter_mut().filter(|d| has_fix(d)) {
         let Some(fix) = &mut diagnostic.fix else {
             continue;
         };
+        let safe = fix.applicability == Applicability::Safe;
         match change(fix, &checked, &before, o) {
             Change::None => {}
+            // What an unsafe fix is for; making a module load is what some are for.
+            Change::Module(_) | Change::Verdict if !safe => {}
             Change::Module(what) => {
                 fix.applicability = Applicability::Unsafe;
                 fix.title = format!("{} (unsafe: it changes {what})", fix.title);
             }
-            Change::Verdict => diagnostic.fix = None,
+            Change::Verdict | Change::LoadError => diagnostic.fix = None,
         }
     }
 }
@@ -120,9 +141,13 @@ fn change(fix: &Fix, checked: &Checked, before: &Semantics, o: &Options) -> Chan
         // It cannot apply: `--fix` reports it and changes nothing.
         return Change::None;
     }
+    // Only the load errors are compared: the rules need not run.
+    let mut load_errors_only = (*o.settings).clone();
+    let _ = load_errors_only.only(&[]);
     let proving = Options {
         overlay: o.overlay.and(texts),
         prove_fixes: false,
+        settings: Arc::new(load_errors_only),
         ..o.clone()
     };
     let alone = RunShare {
@@ -133,6 +158,9 @@ fn change(fix: &Fix, checked: &Checked, before: &Semantics, o: &Options) -> Chan
     let after = Semantics::of(&after.modules, &after.files, &after.diagnostics, o);
     if *before == after {
         return Change::None;
+    }
+    if before.lacks_a_load_error_of(&after) {
+        return Change::LoadError;
     }
     if (o.views.views().iter()).any(|&view| before.loads(view) != after.loads(view)) {
         return Change::Verdict;

@@ -440,6 +440,46 @@ mod tests {
     );
 
     const PASS: &[Files] = &[
+        // The override's type and default are decoded together: its restated default gets the
+        // type's `optional()` default (`b = "dflt"`); without it, the base default converted
+        // to that type has `b = null`.
+        &[
+            (
+                "main.tf",
+                "variable \"v\" {\n  type    = any\n  default = { a = \"x\" }\n}\n",
+            ),
+            (
+                "main_override.tf",
+                "variable \"v\" {\n  type    = object({ a = string, b = optional(string, \"dflt\") })\n  default = { a = \"x\" }\n}\n",
+            ),
+        ],
+        // JSON variable defaults are read literally: `"$${x}"` is the text `$${x}`, where the
+        // native `"$${x}"` is `${x}`; and `"${1}"` is the text `${1}`, not the number 1.
+        &[
+            ("main.tf", "variable \"v\" {\n  default = \"$${x}\"\n}\n"),
+            (
+                "main_override.tf.json",
+                "{\"variable\": {\"v\": {\"default\": \"$${x}\"}}}\n",
+            ),
+        ],
+        &[
+            ("main.tf", "variable \"v\" {\n  default = 1\n}\n"),
+            (
+                "main_override.tf.json",
+                "{\"variable\": {\"v\": {\"default\": \"${1}\"}}}\n",
+            ),
+        ],
+        // An output's description likewise.
+        &[
+            (
+                "main.tf",
+                "output \"o\" {\n  value       = 1\n  description = \"$${x}\"\n}\n",
+            ),
+            (
+                "main_override.tf.json",
+                "{\"output\": {\"o\": {\"description\": \"$${x}\"}}}\n",
+            ),
+        ],
         // Restating such a variable's default changes it: an override's default is converted
         // without the `optional()` defaults (`b` is null, not "d").
         &[

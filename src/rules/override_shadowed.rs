@@ -122,6 +122,21 @@ resource "terraform_data" "x" {
 
     const PASS: &[Files] = &[
         &[("main.tf", BASE), ("override.tf", INPUT_O)],
+        // An empty `providers` map in a later override is dropped, so the earlier one applies.
+        &[
+            ("main.tf", "module \"m\" {\n  source = \"./m\"\n}\n"),
+            (
+                "a_override.tf",
+                "module \"m\" {\n  providers = { aws = aws.west }\n}\n",
+            ),
+            ("b_override.tf", "module \"m\" {\n  providers = {}\n}\n"),
+        ],
+        // A variable's type that a later one replaces still converts its default.
+        &[
+            ("main.tf", "variable \"v\" {}\n"),
+            ("a_override.tf", TYPE_A),
+            ("b_override.tf", TYPE_B),
+        ],
         // Two overrides setting different arguments.
         &[
             ("main.tf", BASE),
@@ -130,12 +145,26 @@ resource "terraform_data" "x" {
         ],
     ];
 
+    /// `a_override.tf`'s type converts its default 5 to "5"; `b_override.tf`'s `any` keeps
+    /// it: removing the first `type` would make the default the number 5.
+    const TYPE_A: &str = "variable \"v\" {\n  type    = string\n  default = 5\n}\n";
+    const TYPE_B: &str = "variable \"v\" {\n  type = any\n}\n";
+
     const FAIL: &[(Files, usize)] = &[
         (
             &[
                 ("main.tf", BASE),
                 ("a_override.tf", INPUT_A),
                 ("b_override.tf", INPUT_B),
+            ],
+            1,
+        ),
+        // Without a default, the type converts nothing.
+        (
+            &[
+                ("main.tf", "variable \"v\" {}\n"),
+                ("a_override.tf", "variable \"v\" {\n  type = string\n}\n"),
+                ("b_override.tf", TYPE_B),
             ],
             1,
         ),

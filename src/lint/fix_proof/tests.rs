@@ -15,8 +15,8 @@ fn options() -> Options {
     Options::new(ViewSelection::Both, settings)
 }
 
-/// Checks `dir`, gives the finding the fix `edit` builds for `main.tf` (a safe one), proves
-/// it, and returns the fix as the proof leaves it.
+/// Checks `dir`, gives the finding the fix `edit` builds for `main.tf`, proves it, and
+/// returns the fix as the proof leaves it.
 fn proved(dir: &Path, edit: impl Fn(&Path, &str) -> Fix) -> Option<Fix> {
     let options = options();
     let result = check_directory(dir, &options);
@@ -31,7 +31,7 @@ fn proved(dir: &Path, edit: impl Fn(&Path, &str) -> Fix) -> Option<Fix> {
         files: &result.files,
         modules: &result.modules,
     };
-    prove_safe_fixes(&mut diagnostics, checked, &options);
+    prove_fixes(&mut diagnostics, checked, &options);
     diagnostics.pop().expect("the finding").fix
 }
 
@@ -116,4 +116,58 @@ fn a_fix_to_a_linked_file_becomes_unsafe() {
     let fix = fix.expect("kept");
     assert_eq!(fix.applicability, Applicability::Unsafe);
     assert!(fix.title.contains("a linked file"), "{}", fix.title);
+}
+
+/// `fix`, made unsafe.
+fn as_unsafe(mut fix: Fix) -> Fix {
+    fix.applicability = Applicability::Unsafe;
+    fix
+}
+
+#[test]
+fn an_unsafe_fix_may_change_a_value_but_not_bring_a_load_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), &[("main.tf", VARIABLE)]);
+    let fix = proved(dir.path(), |path, text| {
+        as_unsafe(replace(path, text, "[1, 2]", "[1, 3]"))
+    });
+    let fix = fix.expect("kept");
+    assert_eq!(fix.applicability, Applicability::Unsafe);
+    assert_eq!(fix.title, "Change it");
+    // A default that does not convert to `list(number)`.
+    let fix = proved(dir.path(), |path, text| {
+        as_unsafe(replace(path, text, "[1, 2]", "\"x\""))
+    });
+    assert!(fix.is_none(), "{fix:?}");
+}
+
+#[test]
+fn an_unsafe_fix_may_make_a_module_load() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = "variable \"v\" {\n  type    = number\n  default = \"x\"\n}\n";
+    write(dir.path(), &[("main.tf", text)]);
+    let fix = proved(dir.path(), |path, text| {
+        as_unsafe(replace(path, text, "  default = \"x\"\n", ""))
+    });
+    assert_eq!(fix.expect("kept").applicability, Applicability::Unsafe);
+}
+
+#[test]
+fn a_safe_fix_that_removes_one_of_two_load_errors_becomes_unsafe() {
+    // Two defaults that do not convert: the module stays refused, but with one error less.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = "variable \"v\" {\n  type    = number\n  default = \"x\"\n}\n\
+                variable \"w\" {\n  type    = number\n  default = \"y\"\n}\n";
+    write(dir.path(), &[("main.tf", text)]);
+    let fix = proved(dir.path(), |path, text| {
+        replace(path, text, "  default = \"x\"\n", "")
+    });
+    let fix = fix.expect("kept");
+    assert_eq!(fix.applicability, Applicability::Unsafe);
+    assert!(
+        fix.title
+            .ends_with("(unsafe: it changes `variable.v default` for Terraform)"),
+        "{}",
+        fix.title
+    );
 }
