@@ -10,7 +10,7 @@
 //! change the module by design, but none may bring a load error of its own: one that would is
 //! withheld too.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -96,53 +96,95 @@ enum Change {
 /// Proves each fix of `diagnostics` against what the check of the directory found: a safe fix
 /// that changes the module becomes unsafe; a fix that changes whether a view loads, or brings
 /// a load error, is withheld (for an unsafe fix, only a load error it brings counts).
+///
+/// The safe fixes are first proved all at once, as `--fix` applies them, and so are the unsafe
+/// ones: a directory with many fixes is checked again twice, not once per fix. Only when a
+/// batch changes something is each of its fixes proved alone, to find which.
 pub(crate) fn prove_fixes(diagnostics: &mut [Diagnostic], checked: Checked, o: &Options) {
-    let has_fix = |d: &Diagnostic| d.fix.is_some();
-    if !o.prove_fixes || !diagnostics.iter().any(has_fix) {
+    if !o.prove_fixes || !diagnostics.iter().any(|d| d.fix.is_some()) {
         return;
     }
     let before = Semantics::of(checked.modules, checked.files, diagnostics, o);
-    for diagnostic in diagnostics.iter_mut().filter(|d| has_fix(d)) {
-        let Some(fix) = &mut diagnostic.fix else {
-            continue;
+    for safe in [true, false] {
+        let batch: Vec<usize> = (0..diagnostics.len())
+            .filter(|&i| {
+                diagnostics[i]
+                    .fix
+                    .as_ref()
+                    .is_some_and(|f| is_safe(f) == safe)
+            })
+            .collect();
+        let fixes: Vec<&Fix> = batch
+            .iter()
+            .filter_map(|&i| diagnostics[i].fix.as_ref())
+            .collect();
+        let proven = match change(&fixes, &checked, &before, o) {
+            (Change::None, applied) => applied,
+            (Change::Module(_) | Change::Verdict, applied) if !safe => applied,
+            _ => Vec::new(),
         };
-        let safe = fix.applicability == Applicability::Safe;
-        match change(fix, &checked, &before, o) {
-            Change::None => {}
-            // What an unsafe fix is for; making a module load is what some are for.
-            Change::Module(_) | Change::Verdict if !safe => {}
-            Change::Module(what) => {
-                fix.applicability = Applicability::Unsafe;
-                fix.title = format!("{} (unsafe: it changes {what})", fix.title);
-            }
-            Change::Verdict | Change::LoadError => diagnostic.fix = None,
+        let proven: Vec<usize> = proven.into_iter().map(|i| batch[i]).collect();
+        for &index in batch.iter().filter(|i| !proven.contains(i)) {
+            prove_alone(&mut diagnostics[index], &checked, &before, o);
         }
     }
 }
 
-/// What applying `fix` alone changes, found by checking the directory again over the texts
-/// the fix leaves.
-fn change(fix: &Fix, checked: &Checked, before: &Semantics, o: &Options) -> Change {
+fn is_safe(fix: &Fix) -> bool {
+    fix.applicability == Applicability::Safe
+}
+
+/// Proves the fix of `diagnostic` on its own.
+fn prove_alone(diagnostic: &mut Diagnostic, checked: &Checked, before: &Semantics, o: &Options) {
+    let Some(fix) = &mut diagnostic.fix else {
+        return;
+    };
+    let safe = is_safe(fix);
+    match change(&[fix], checked, before, o).0 {
+        Change::None => {}
+        // What an unsafe fix is for; making a module load is what some are for.
+        Change::Module(_) | Change::Verdict if !safe => {}
+        Change::Module(what) => {
+            fix.applicability = Applicability::Unsafe;
+            fix.title = format!("{} (unsafe: it changes {what})", fix.title);
+        }
+        Change::Verdict | Change::LoadError => diagnostic.fix = None,
+    }
+}
+
+/// What applying `fixes` together changes, found by checking the directory again over the
+/// texts they leave, and which of them applied (by index in `fixes`; one that cannot apply, or
+/// overlaps an earlier one, waits, as with `--fix`).
+fn change(
+    fixes: &[&Fix],
+    checked: &Checked,
+    before: &Semantics,
+    o: &Options,
+) -> (Change, Vec<usize>) {
+    let paths: BTreeSet<&Path> = fixes.iter().flat_map(|f| f.paths()).collect();
     // A file of another directory is loaded by a module this check does not build.
-    let elsewhere = |path: &&Path| path.parent() != Some(checked.dir);
-    if fix.paths().iter().any(elsewhere) {
-        return Change::Module("files outside this module directory".to_string());
+    if paths.iter().any(|path| path.parent() != Some(checked.dir)) {
+        let what = "files outside this module directory".to_string();
+        return (Change::Module(what), Vec::new());
     }
     // A link's file may be loaded by other module directories, which this check does not
     // build (`--fix` writes through a link to the file it leads to).
     let linked = |path: &&Path| (path.symlink_metadata()).is_ok_and(|m| m.file_type().is_symlink());
-    if fix.paths().iter().any(linked) {
-        return Change::Module("a linked file, which other modules may load".to_string());
+    if paths.iter().any(linked) {
+        let what = "a linked file, which other modules may load".to_string();
+        return (Change::Module(what), Vec::new());
     }
-    let mut texts: Texts = (fix.paths().into_iter())
+    let mut texts: Texts = (paths.into_iter())
         .map(|path| (path.to_path_buf(), text_of(path, checked.files, o)))
         .collect();
-    if fix::apply(&mut texts, &[fix]).applied.is_empty() {
-        // It cannot apply: `--fix` reports it and changes nothing.
-        return Change::None;
+    let applied = fix::apply(&mut texts, fixes).applied;
+    if applied.is_empty() {
+        // None can apply: `--fix` reports them and changes nothing.
+        return (Change::None, applied);
     }
     // Only the load errors are compared: the rules need not run.
     let mut load_errors_only = (*o.settings).clone();
+    // With no names, nothing to refuse.
     let _ = load_errors_only.only(&[]);
     let proving = Options {
         overlay: o.overlay.and(texts),
@@ -156,16 +198,16 @@ fn change(fix: &Fix, checked: &Checked, before: &Semantics, o: &Options) -> Chan
     };
     let after = check_listed_directory(checked.dir, Discovered::default(), &proving, alone);
     let after = Semantics::of(&after.modules, &after.files, &after.diagnostics, o);
-    if *before == after {
-        return Change::None;
-    }
-    if before.lacks_a_load_error_of(&after) {
-        return Change::LoadError;
-    }
-    if (o.views.views().iter()).any(|&view| before.loads(view) != after.loads(view)) {
-        return Change::Verdict;
-    }
-    Change::Module(difference(before, &after))
+    let change = if *before == after {
+        Change::None
+    } else if before.lacks_a_load_error_of(&after) {
+        Change::LoadError
+    } else if (o.views.views().iter()).any(|&view| before.loads(view) != after.loads(view)) {
+        Change::Verdict
+    } else {
+        Change::Module(difference(before, &after))
+    };
+    (change, applied)
 }
 
 /// The text the check read for `path`, or what stands in for it, or `None` for a file that

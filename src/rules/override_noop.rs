@@ -683,8 +683,9 @@ mod tests {
         let found = findings(&super::RULE, &[("main.tf", &base), ("override.tf", &over)]);
         // Every `default` not starting with a 1 is restated: 8889 of them.
         assert_eq!(found.len(), 8889);
-        // Quadratic matching of events to blocks took minutes at this size; linear is well
-        // under a second even in a debug build.
-        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+        // Quadratic matching of events to blocks took minutes at this size. The directory is
+        // checked twice (the safe fixes are proved all at once by a second check, see
+        // `lint::fix_proof`): proving them one by one would be quadratic again.
+        assert!(start.elapsed().as_secs() < 40, "{:?}", start.elapsed());
     }
 }
