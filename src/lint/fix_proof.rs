@@ -11,16 +11,17 @@
 //! withheld too.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::diagnostic::fix::{self, Fix, Texts};
+use crate::diagnostic::fix::{self, Fix, Texts, is_json};
 use crate::diagnostic::{Applicability, Diagnostic, Views};
 use crate::knowledge::View;
 use crate::lint::Kind;
 use crate::module::merge::Module;
 use crate::module::semantic::semantic_form;
-use crate::source::SourceFiles;
+use crate::source::{FileId, SourceFiles, Syntax};
 
 use super::directory::{Discovered, Options, RunShare, check_listed_directory};
 
@@ -168,9 +169,20 @@ fn change(
         return (Change::Module(what), Vec::new());
     }
     // A link's file may be loaded by other module directories, which this check does not
-    // build (`--fix` writes through a link to the file it leads to).
-    let linked = |path: &&Path| (path.symlink_metadata()).is_ok_and(|m| m.file_type().is_symlink());
-    if paths.iter().any(linked) {
+    // build (`--fix` writes an edit through a link to the file it leads to; it deletes or
+    // renames the link itself): only a fix that edits its comments alone is sure to change
+    // none of them.
+    let linked = |path: &Path| (path.symlink_metadata()).is_ok_and(|m| m.file_type().is_symlink());
+    let beyond_comments = |path: &Path| {
+        let text = text_of(path, checked.files, o).unwrap_or_default();
+        !fixes
+            .iter()
+            .all(|fix| edits_only_comments(fix, path, &text))
+    };
+    if paths
+        .iter()
+        .any(|&path| linked(path) && beyond_comments(path))
+    {
         let what = "a linked file, which other modules may load".to_string();
         return (Change::Module(what), Vec::new());
     }
@@ -208,6 +220,35 @@ fn change(
         Change::Module(difference(before, &after))
     };
     (change, applied)
+}
+
+/// Whether every edit `fix` makes to `path` (whose text is `text`) lies within one comment, or
+/// removes only comments and the blank space around them: a change no module that loads the
+/// file can see. JSON comments (`"//"` members) are values of the root object: not these.
+fn edits_only_comments(fix: &Fix, path: &Path, text: &str) -> bool {
+    if fix.edits.iter().all(|e| e.path != path) {
+        return true;
+    }
+    if is_json(path) {
+        return false;
+    }
+    let Ok(file) = crate::syntax::parse(FileId(0), Syntax::Native, text).file else {
+        return false;
+    };
+    let spans: Vec<Range<usize>> = (file.comments.iter())
+        .map(|c| c.span.start as usize..c.span.end as usize)
+        .collect();
+    let inside = |at: usize| spans.iter().any(|s| s.contains(&at));
+    fix.edits.iter().filter(|e| e.path == path).all(|edit| {
+        let Some(removed) = text.get(edit.range.clone()) else {
+            return false;
+        };
+        let within_one =
+            (spans.iter()).any(|s| s.start <= edit.range.start && edit.range.end <= s.end);
+        let blank_or_comment = (removed.char_indices())
+            .all(|(i, c)| c.is_whitespace() || inside(edit.range.start + i));
+        within_one || (blank_or_comment && edit.replacement.trim().is_empty())
+    })
 }
 
 /// The text the check read for `path`, or what stands in for it, or `None` for a file that

@@ -116,6 +116,13 @@ fn a_fix_to_a_linked_file_becomes_unsafe() {
     let fix = fix.expect("kept");
     assert_eq!(fix.applicability, Applicability::Unsafe);
     assert!(fix.title.contains("a linked file"), "{}", fix.title);
+    // A comment removed changes no module that loads the file.
+    let commented = format!("# about v\n{VARIABLE}");
+    write(shared.path(), &[("main.tf", &commented)]);
+    let fix = proved(dir.path(), |path, text| {
+        replace(path, text, "# about v\n", "")
+    });
+    assert_eq!(fix.expect("kept").applicability, Applicability::Safe);
 }
 
 /// `fix`, made unsafe.
