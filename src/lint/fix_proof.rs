@@ -12,7 +12,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::diagnostic::fix::{self, Fix, Texts, is_json};
@@ -252,16 +252,14 @@ fn edits_only_comments(fix: &Fix, path: &Path, text: &str) -> bool {
 }
 
 /// The text the check read for `path`, or what stands in for it, or `None` for a file that
-/// is not there (a fix's rename target).
+/// is not there (a fix's rename target). A file there that the check did not read is no
+/// configuration file of the directory: as far as its modules go, it is not there.
 fn text_of(path: &Path, files: &SourceFiles, o: &Options) -> Option<String> {
     let read = files.iter().find(|(_, f)| f.path == path);
     if let Some((_, file)) = read {
         return Some(file.text.to_string());
     }
-    match o.overlay.file(path) {
-        Some(text) => text.map(str::to_string),
-        None => std::fs::read_to_string(PathBuf::from(path)).ok(),
-    }
+    o.overlay.file(path).flatten().map(str::to_string)
 }
 
 /// What differs, for the fix's title: the first setting of a view's module that differs, or

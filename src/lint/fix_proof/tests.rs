@@ -21,7 +21,8 @@ fn proved(dir: &Path, edit: impl Fn(&Path, &str) -> Fix) -> Option<Fix> {
     let options = options();
     let result = check_directory(dir, &options);
     let main = dir.join("main.tf");
-    let text = std::fs::read_to_string(&main).expect("read main.tf");
+    let read = result.files.iter().find(|(_, f)| f.path == main);
+    let text = read.expect("main.tf read").1.text.clone();
     let mut diagnostics = result.diagnostics.clone();
     // A warning: a load error's own fix would change the verdict by curing it.
     let finding = Diagnostic::new(stand_ins::ON_BY_DEFAULT.id(), Severity::Warning, "x");
