@@ -100,7 +100,10 @@ enum Change {
 ///
 /// The safe fixes are first proved all at once, as `--fix` applies them, and so are the unsafe
 /// ones: a directory with many fixes is checked again twice, not once per fix. Only when a
-/// batch changes something is each of its fixes proved alone, to find which.
+/// batch changes something are its fixes proved one by one, to find which: a safe fix together
+/// with the safe fixes before it that kept their place (two fixes each safe alone may not be
+/// together: removing two shadowed defaults of one variable leaves a type to convert a value
+/// it cannot), an unsafe one alone.
 pub(crate) fn prove_fixes(diagnostics: &mut [Diagnostic], checked: Checked, o: &Options) {
     if !o.prove_fixes || !diagnostics.iter().any(|d| d.fix.is_some()) {
         return;
@@ -125,8 +128,45 @@ pub(crate) fn prove_fixes(diagnostics: &mut [Diagnostic], checked: Checked, o: &
             _ => Vec::new(),
         };
         let proven: Vec<usize> = proven.into_iter().map(|i| batch[i]).collect();
+        if safe && proven.is_empty() {
+            prove_in_turn(diagnostics, &batch, &checked, &before, o);
+            continue;
+        }
         for &index in batch.iter().filter(|i| !proven.contains(i)) {
             prove_alone(&mut diagnostics[index], &checked, &before, o);
+        }
+    }
+}
+
+/// Proves the safe fixes at `batch` in turn, each applied with those before it that stayed
+/// safe; one that waits for another (their edits overlap) is proved alone.
+fn prove_in_turn(
+    diagnostics: &mut [Diagnostic],
+    batch: &[usize],
+    checked: &Checked,
+    before: &Semantics,
+    o: &Options,
+) {
+    let mut kept: Vec<usize> = Vec::new();
+    for &index in batch {
+        let fixes: Vec<&Fix> = (kept.iter().chain([&index]))
+            .filter_map(|&i| diagnostics[i].fix.as_ref())
+            .collect();
+        let (change, applied) = change(&fixes, checked, before, o);
+        if !applied.contains(&kept.len()) {
+            prove_alone(&mut diagnostics[index], checked, before, o);
+            continue;
+        }
+        let Some(fix) = &mut diagnostics[index].fix else {
+            continue;
+        };
+        match change {
+            Change::None => kept.push(index),
+            Change::Module(what) => {
+                fix.applicability = Applicability::Unsafe;
+                fix.title = format!("{} (unsafe: it changes {what})", fix.title);
+            }
+            Change::Verdict | Change::LoadError => diagnostics[index].fix = None,
         }
     }
 }
