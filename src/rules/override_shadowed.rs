@@ -9,6 +9,7 @@
 //! instead, so it replaces none.
 
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::module::merge::Address;
 use crate::module::merge::events::{Event, Subject};
 use crate::source::Span;
 
@@ -37,7 +38,9 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 old,
                 old_from_override: true,
                 ..
-            } => out.push(shadowed(ctx, address, name, *new, *old)),
+            } if !converts_a_default(ctx, address, name) => {
+                out.push(shadowed(ctx, address, name, *new, *old))
+            }
             // The constraints that a later override's `required_version` replaced.
             Event::NestedBlocksReplaced {
                 address: address @ Subject::Terraform,
@@ -55,6 +58,20 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             _ => {}
         }
     }
+}
+
+/// Whether `name` is the `type` of a variable that has a default: each override's type
+/// converts the default as it is merged (`Variable.merge`, `internal/configs/module_merge.go`),
+/// and decodes its own block's default (`decodeVariableBlock`, `named_values.go`), so a type a
+/// later override replaces still shapes the value: with `a_override.tf` setting
+/// `type = string, default = 5` and `b_override.tf` `type = any`, the default is `"5"`, and 5
+/// without the first `type`.
+fn converts_a_default(ctx: &Context, address: &Subject, name: &str) -> bool {
+    let Some(address @ Address::Variable(_)) = address.address() else {
+        return false;
+    };
+    name == "type"
+        && (ctx.module.object(address)).is_some_and(|o| o.body.attribute("default").is_some())
 }
 
 /// `` `input` set by this override of resource `x.y` has no effect: `b_override.tf` replaces
@@ -133,6 +150,21 @@ resource "terraform_data" "x" {
         &[("main.tf", BASE), ("override.tf", INPUT_O)],
         // One override replacing the base constraint: what overrides are for.
         &[("versions.tf", VERSION_A), ("override.tf", VERSION_B)],
+        // An empty `providers` map in a later override is dropped, so the earlier one applies.
+        &[
+            ("main.tf", "module \"m\" {\n  source = \"./m\"\n}\n"),
+            (
+                "a_override.tf",
+                "module \"m\" {\n  providers = { aws = aws.west }\n}\n",
+            ),
+            ("b_override.tf", "module \"m\" {\n  providers = {}\n}\n"),
+        ],
+        // A variable's type that a later one replaces still converts its default.
+        &[
+            ("main.tf", "variable \"v\" {}\n"),
+            ("a_override.tf", TYPE_A),
+            ("b_override.tf", TYPE_B),
+        ],
         // Two overrides setting different arguments.
         &[
             ("main.tf", BASE),
@@ -141,12 +173,26 @@ resource "terraform_data" "x" {
         ],
     ];
 
+    /// `a_override.tf`'s type converts its default 5 to "5"; `b_override.tf`'s `any` keeps
+    /// it: removing the first `type` would make the default the number 5.
+    const TYPE_A: &str = "variable \"v\" {\n  type    = string\n  default = 5\n}\n";
+    const TYPE_B: &str = "variable \"v\" {\n  type = any\n}\n";
+
     const FAIL: &[(Files, usize)] = &[
         (
             &[
                 ("main.tf", BASE),
                 ("a_override.tf", INPUT_A),
                 ("b_override.tf", INPUT_B),
+            ],
+            1,
+        ),
+        // Without a default, the type converts nothing.
+        (
+            &[
+                ("main.tf", "variable \"v\" {}\n"),
+                ("a_override.tf", "variable \"v\" {\n  type = string\n}\n"),
+                ("b_override.tf", TYPE_B),
             ],
             1,
         ),

@@ -3,11 +3,13 @@
 
 use std::sync::Arc;
 
-use crate::syntax::{Attribute, Block, Body};
+use crate::source::SourceFiles;
+use crate::syntax::{Attribute, Block, Body, Expr};
+use crate::types::Value;
 
 use super::Merger;
 use super::events::{Event, Subject};
-use super::model::{MergedAttribute, MergedBlock, MergedBody, Origin};
+use super::model::{Address, MergedAttribute, MergedBlock, MergedBody, Origin};
 
 /// What the caller wants done with an override attribute or block before the general merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,7 +122,7 @@ impl Merger<'_> {
                     new: attr.span(),
                     old: old.span(),
                     old_from_override: old.origin == Origin::Override,
-                    identical: old.expr.same_as(&attr.expr, self.files),
+                    identical: same_value(address, event_name, &old.expr, &attr.expr, self.files),
                 });
                 attributes[pos] = merged;
             }
@@ -163,6 +165,41 @@ impl Merger<'_> {
         });
     }
 }
+
+/// Whether two values of the setting `name` of `address` are the same. Where the tools read the
+/// setting's JSON strings without evaluating them (a variable's `default` and `description`,
+/// an output's `description`: `decodeVariableBlock` and `decodeOutputBlock` in
+/// `internal/configs/named_values.go`), a JSON `"$${x}"` is the text `$${x}` and `"${1}"` the
+/// text `${1}`, not the template either is elsewhere: the values are compared as read.
+fn same_value(address: &Subject, name: &str, old: &Expr, new: &Expr, files: &SourceFiles) -> bool {
+    let read_as_value: &[&str] = match address {
+        Subject::Object(Address::Variable(_)) => &VARIABLE_VALUES,
+        Subject::Object(Address::Output(_)) => &OUTPUT_VALUES,
+        _ => &[],
+    };
+    let json = old.json_string.is_some() || new.json_string.is_some();
+    if json && read_as_value.contains(&name) {
+        return match (Value::of_literal(old), Value::of_literal(new)) {
+            (Some(old), Some(new)) => old == new,
+            _ => false,
+        };
+    }
+    old.same_as(new, files)
+}
+
+/// The arguments of a variable read as values with no evaluation context.
+const VARIABLE_VALUES: [&str; 7] = [
+    "default",
+    "description",
+    "sensitive",
+    "nullable",
+    "ephemeral",
+    "const",
+    "deprecated",
+];
+
+/// The arguments of an output read as values with no evaluation context.
+const OUTPUT_VALUES: [&str; 4] = ["description", "sensitive", "ephemeral", "deprecated"];
 
 fn effective_kind(block: &Block) -> &str {
     if block.kind == "dynamic" {

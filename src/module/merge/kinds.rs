@@ -6,7 +6,7 @@ use std::collections::hash_map::Entry;
 use foldhash::HashSet;
 
 use crate::source::Span;
-use crate::syntax::{Block, Labels};
+use crate::syntax::{Block, ExprKind, Labels};
 
 use super::body::Handling;
 use super::events::{Event, Subject};
@@ -243,8 +243,9 @@ impl Merger<'_> {
             Address::Output(_) => self.merge_output(&name, &mut body, block, base),
             Address::ModuleCall(_) => {
                 self.report_depends_on(block, base, &body);
+                let empty_providers = self.ignore_empty_providers(&name, block);
                 self.merge_body(&name, &mut body, &block.body, &|n| {
-                    skip_if(n == "depends_on")
+                    skip_if(n == "depends_on" || (n == "providers" && empty_providers))
                 });
             }
             Address::Provider(..) => {
@@ -546,6 +547,29 @@ impl Merger<'_> {
 /// The places of a list's elements.
 fn elements(items: Option<&[crate::syntax::Expr]>) -> Option<Vec<Span>> {
     items.map(|items| items.iter().map(|e| e.span).collect())
+}
+
+impl Merger<'_> {
+    /// Whether an override module call's `providers` is an empty map, which the tools ignore:
+    /// `ModuleCall.merge` (`internal/configs/module_merge.go`, in Terraform and OpenTofu alike)
+    /// replaces the base's providers only when the override passes at least one. Records the
+    /// setting as ignored.
+    fn ignore_empty_providers(&mut self, address: &Subject, block: &Block) -> bool {
+        let Some(providers) = block.body.attribute("providers") else {
+            return false;
+        };
+        let empty = matches!(&providers.expr.kind, ExprKind::Object(items) if items.is_empty());
+        if empty {
+            self.ignored(
+                address,
+                "providers",
+                providers.span(),
+                "an empty `providers` map in an override is dropped: only a non-empty one \
+                 replaces the base's",
+            );
+        }
+        empty
+    }
 }
 
 fn skip_if(skip: bool) -> Handling {
