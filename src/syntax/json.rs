@@ -19,7 +19,6 @@
 //! and bounds the nesting depth before anything recursive looks at the tree.
 
 use std::cell::{Cell, OnceCell};
-use std::ops::Range;
 use std::sync::Arc;
 
 use foldhash::HashMap;
@@ -715,7 +714,7 @@ impl Lowerer<'_> {
 
     /// Calls found in the value of the JSON string at `span`, placed in the file: offsets into
     /// the value map through the string's escapes (one pass over its source).
-    fn calls_in_file(&self, span: Span, calls: Vec<(String, Range<usize>)>) -> Vec<Call> {
+    fn calls_in_file(&self, span: Span, calls: Vec<Call>) -> Vec<Call> {
         if calls.is_empty() {
             return Vec::new();
         }
@@ -724,7 +723,9 @@ impl Lowerer<'_> {
             .text
             .get(start + 1..end.saturating_sub(1))
             .unwrap_or("");
-        let mut offsets: Vec<usize> = calls.iter().flat_map(|(_, r)| [r.start, r.end]).collect();
+        let mut offsets: Vec<usize> = (calls.iter())
+            .flat_map(|c| [c.span.start as usize, c.span.end as usize])
+            .collect();
         offsets.sort_unstable();
         offsets.dedup();
         let in_source = source_offsets(raw, &offsets);
@@ -734,9 +735,12 @@ impl Lowerer<'_> {
         };
         calls
             .into_iter()
-            .map(|(name, range)| Call {
-                name,
-                span: Span::new(span.file, place(range.start)..place(range.end)),
+            .map(|call| Call {
+                span: Span::new(
+                    span.file,
+                    place(call.span.start as usize)..place(call.span.end as usize),
+                ),
+                ..call
             })
             .collect()
     }
@@ -845,8 +849,7 @@ fn template_kind(s: &str, span: Span) -> TemplateKind {
 }
 
 /// What [`template_kind`] finds.
-type TemplateKind =
-    std::result::Result<(ExprKind, Vec<(String, Range<usize>)>), hcl_edit::parser::Error>;
+type TemplateKind = std::result::Result<(ExprKind, Vec<Call>), hcl_edit::parser::Error>;
 
 #[cfg(test)]
 mod tests {

@@ -168,6 +168,26 @@ pub(crate) struct Expr {
 pub(crate) struct Call {
     pub(crate) name: String,
     pub(crate) span: Span,
+    /// Whether the call sits in the arguments of a `try` or `can` call within the expression
+    /// kept as text that holds it (a template, an operator...). [`Expr::for_each_call`] adds
+    /// the `try` and `can` calls the model holds as expressions of their own.
+    pub(crate) in_try: bool,
+}
+
+/// A call as [`Expr::for_each_call`] finds it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CallSite<'e> {
+    pub(crate) call: &'e Call,
+    /// Whether the call is in the arguments of `try` or `can`, at any depth: the tools evaluate
+    /// those arguments and turn any error there, an unknown function's included, into the
+    /// fallback (`can` into `false`): hashicorp/hcl `ext/tryfunc/tryfunc.go`.
+    pub(crate) in_try: bool,
+}
+
+/// Whether a call of this name is `try` or `can` (with or without the `core::` namespace),
+/// whose arguments may fail without failing the expression.
+pub(crate) fn catches_errors(name: &str) -> bool {
+    matches!(name.strip_prefix("core::").unwrap_or(name), "try" | "can")
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -291,12 +311,25 @@ impl Expr {
     /// Calls `f` with every function call in this expression, once each, in source order
     /// within each expression the model keeps (the tree is walked once, but for the parts
     /// that hold no call).
-    pub(crate) fn for_each_call(&self, f: &mut impl FnMut(&Call)) {
+    pub(crate) fn for_each_call<'e>(&'e self, f: &mut impl FnMut(CallSite<'e>)) {
+        self.walk_calls(false, f);
+    }
+
+    /// [`Expr::for_each_call`] below an expression that is or is not in the arguments of `try`
+    /// or `can`.
+    fn walk_calls<'e>(&'e self, in_try: bool, f: &mut impl FnMut(CallSite<'e>)) {
         if !self.calls_within {
             return;
         }
-        self.calls.iter().for_each(&mut *f);
-        self.for_each_child(|child| child.for_each_call(f));
+        for call in &self.calls {
+            f(CallSite {
+                call,
+                in_try: in_try || call.in_try,
+            });
+        }
+        let arguments_in_try = in_try
+            || matches!(&self.kind, ExprKind::FunctionCall { name, .. } if catches_errors(name));
+        self.for_each_child(|child| child.walk_calls(arguments_in_try, f));
     }
 
     /// Calls `f` with each expression the model holds directly inside this one, in source
@@ -564,7 +597,7 @@ pub(crate) mod tests {
         };
         let (mut found, mut every) = (Vec::new(), Vec::new());
         walk_body(&file.body, &mut |expr| {
-            expr.for_each_call(&mut |call| found.push(call.name.clone()));
+            expr.for_each_call(&mut |site| found.push(site.call.name.clone()));
             every_call(expr, &mut every);
         });
         (found, every)

@@ -564,6 +564,7 @@ impl Lowerer<'_> {
         let mut collector = CallCollector {
             id: self.id,
             calls: Vec::new(),
+            try_depth: 0,
         };
         match (expr, kind) {
             (Expression::FuncCall(call), _) => collector.push(&call.name),
@@ -617,6 +618,8 @@ fn call_name(name: &FuncName) -> String {
 struct CallCollector {
     id: FileId,
     calls: Vec<Call>,
+    /// How many `try` or `can` calls the call being visited is in the arguments of.
+    try_depth: usize,
 }
 
 impl CallCollector {
@@ -631,6 +634,7 @@ impl CallCollector {
             self.calls.push(Call {
                 name: call_name(name),
                 span: Span::new(self.id, start.start..end.end),
+                in_try: self.try_depth > 0,
             });
         }
     }
@@ -639,20 +643,23 @@ impl CallCollector {
 impl Visit for CallCollector {
     fn visit_func_call(&mut self, node: &FuncCall) {
         self.push(&node.name);
+        let catches = crate::syntax::catches_errors(&call_name(&node.name));
+        self.try_depth += usize::from(catches);
         visit_func_call(self, node);
+        self.try_depth -= usize::from(catches);
     }
 }
 
-/// The function calls of a template parsed from a JSON string's value, with their names' ranges
-/// in that value.
-pub(crate) fn template_calls(template: &Template) -> Vec<(String, Range<usize>)> {
+/// The function calls of a template parsed from a JSON string's value, their spans the ranges
+/// of their names in that value (of no file: the caller places them).
+pub(crate) fn template_calls(template: &Template) -> Vec<Call> {
     let mut collector = CallCollector {
         id: FileId(0),
         calls: Vec::new(),
+        try_depth: 0,
     };
     collector.visit_template(template);
-    let calls = collector.calls.into_iter();
-    calls.map(|call| (call.name, call.span.range())).collect()
+    collector.calls
 }
 
 /// Takes a name out of hcl-edit's tree, which is dropped after lowering.
