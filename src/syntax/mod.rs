@@ -8,12 +8,15 @@ pub(crate) mod heredoc;
 pub(crate) mod json;
 pub(crate) mod literals;
 pub(crate) mod native;
+pub(crate) mod references;
 pub(crate) mod scan;
 
 use std::fmt::Write as _;
 use std::sync::Arc;
 
 use crate::source::{FileId, Span, Syntax};
+
+pub(crate) use references::Reference;
 
 /// A parsed configuration file: its top-level body and its comments.
 #[derive(Debug, Clone)]
@@ -153,6 +156,12 @@ pub(crate) struct Expr {
     /// or an operator, conditional or `for` expression, which the model keeps as text. Where the
     /// tools read a JSON string literally it has none. [`Expr::for_each_call`] visits them all.
     pub(crate) calls: Vec<Call>,
+    /// The references (`var.x`, `aws_instance.a.id`) this expression is or holds that no
+    /// expression inside it holds: a traversal's or a name's own, and every one inside a
+    /// template or an operator, conditional or `for` expression, which the model keeps as text.
+    /// Where the tools read a JSON string literally it has none. [`Expr::for_each_reference`]
+    /// visits them all.
+    pub(crate) references: Vec<Reference>,
     /// Whether `calls` or an expression inside this one holds a call: the walks for calls skip
     /// the rest (most expressions have none, and every argument of every file is walked for
     /// calls in each view). Set once, when the expression is made from its parts.
@@ -293,6 +302,7 @@ impl Expr {
             span,
             json_string,
             calls,
+            references: Vec::new(),
             calls_within,
             objects_within,
         }
@@ -330,6 +340,13 @@ impl Expr {
         let arguments_in_try = in_try
             || matches!(&self.kind, ExprKind::FunctionCall { name, .. } if catches_errors(name));
         self.for_each_child(|child| child.walk_calls(arguments_in_try, f));
+    }
+
+    /// Calls `f` with every reference in this expression, once each, in source order within
+    /// each expression the model keeps.
+    pub(crate) fn for_each_reference<'e>(&'e self, f: &mut impl FnMut(&'e Reference)) {
+        self.references.iter().for_each(&mut *f);
+        self.for_each_child(|child| child.for_each_reference(f));
     }
 
     /// Calls `f` with each expression the model holds directly inside this one, in source
