@@ -1,6 +1,8 @@
 //! The module stage: which files each tool loads ([`views`]), the effective module they build
-//! from them with override files merged in ([`merge`]), and printing it ([`print`]).
+//! from them with override files merged in ([`merge`]), what its blocks use ([`references`]),
+//! and printing it ([`print`]).
 
 pub(crate) mod merge;
 pub(crate) mod print;
+pub(crate) mod references;
 pub(crate) mod views;

@@ -1,0 +1,104 @@
+//! The references of the effective module: what each of its blocks uses, read from the reference
+//! model of the one parse (`syntax::references`) through the merged attributes, so that an
+//! override's expression counts where it wins and the base's it replaced does not.
+//!
+//! Only the arguments the tools evaluate are walked: those they read literally (a variable's
+//! `type`, `depends_on`, `lifecycle` settings, ...; `knowledge::literal_arguments`) hold keywords
+//! and static addresses rather than expressions. Inside a `dynamic` block's `content` and
+//! `labels`, the iterator (the block's label, or its `iterator` argument) is bound: hashicorp/hcl
+//! `ext/dynblock/expand_spec.go`.
+
+use crate::knowledge::literal_arguments::LiteralIn;
+use crate::syntax::Reference;
+
+use super::merge::MergedBody;
+
+/// A reference where the effective module evaluates it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Use<'m> {
+    pub(crate) reference: &'m Reference,
+    /// Whether a `dynamic` block's iterator binds its root (`ingress.value` in the `content` of
+    /// `dynamic "ingress"`): it names no object of the module.
+    pub(crate) iterator: bool,
+}
+
+/// Calls `f` with every reference the tools evaluate in `body`, the body of a block reached by
+/// `path` (block kinds from the root of the file), nested blocks included, in order.
+pub(crate) fn for_each_use<'m>(
+    path: &[&'m str],
+    body: &'m MergedBody,
+    f: &mut impl FnMut(Use<'m>),
+) {
+    let mut walk = Walk {
+        path: path.to_vec(),
+        iterators: Vec::new(),
+    };
+    walk.body(body, f);
+}
+
+struct Walk<'m> {
+    path: Vec<&'m str>,
+    /// The iterator names of the `dynamic` blocks whose content is being walked.
+    iterators: Vec<&'m str>,
+}
+
+impl<'m> Walk<'m> {
+    fn body(&mut self, body: &'m MergedBody, f: &mut impl FnMut(Use<'m>)) {
+        let literal = LiteralIn::block(&self.path);
+        for attr in &body.attributes {
+            if literal.reads_literally(attr.name()) {
+                continue;
+            }
+            attr.expr.for_each_reference(&mut |reference| {
+                let iterator = self.iterators.contains(&reference.root.as_str());
+                f(Use {
+                    reference,
+                    iterator,
+                });
+            });
+        }
+        for block in &body.blocks {
+            match (block.kind.as_str(), block.label(0)) {
+                ("dynamic", Some(kind)) => self.dynamic(kind, &block.body, f),
+                _ => {
+                    self.path.push(&block.kind);
+                    self.body(&block.body, f);
+                    self.path.pop();
+                }
+            }
+        }
+    }
+
+    /// A `dynamic "KIND"` block: `for_each` in the enclosing scope; `labels` and `content`
+    /// (a body of a `KIND` block) with the iterator bound. `iterator` names it: not a reference.
+    fn dynamic(&mut self, kind: &'m str, body: &'m MergedBody, f: &mut impl FnMut(Use<'m>)) {
+        let outer = |reference| Use {
+            reference,
+            iterator: false,
+        };
+        if let Some(for_each) = body.attribute("for_each") {
+            for_each
+                .expr
+                .for_each_reference(&mut |reference| f(outer(reference)));
+        }
+        let iterator = body
+            .attribute("iterator")
+            .and_then(|a| a.expr.keyword())
+            .unwrap_or(kind);
+        self.iterators.push(iterator);
+        if let Some(labels) = body.attribute("labels") {
+            labels.expr.for_each_reference(&mut |reference| {
+                f(Use {
+                    reference,
+                    iterator: self.iterators.contains(&reference.root.as_str()),
+                });
+            });
+        }
+        self.path.push(kind);
+        for content in body.blocks_of("content") {
+            self.body(&content.body, f);
+        }
+        self.path.pop();
+        self.iterators.pop();
+    }
+}
