@@ -519,7 +519,7 @@ pub(crate) fn to_json(module: &Module, files: &SourceFiles) -> Value {
             let mut local = attribute_json(files, &["locals"], &l.attribute);
             local["references"] = references_json(files, |f| {
                 l.attribute.expr.for_each_reference(&mut |reference| {
-                    f(Use { reference, iterator: false });
+                    f(Use { reference, iterator: false, in_dynamic: false });
                 });
             });
             local

@@ -20,6 +20,9 @@ pub(crate) struct Use<'m> {
     /// Whether a `dynamic` block's iterator binds its root (`ingress.value` in the `content` of
     /// `dynamic "ingress"`): it names no object of the module.
     pub(crate) iterator: bool,
+    /// Whether it is in a `dynamic` block's `content` or `labels`, which the tools evaluate only
+    /// for each element they expand it for (none, where `for_each` is unknown at `validate`).
+    pub(crate) in_dynamic: bool,
 }
 
 /// Calls `f` with every reference the tools evaluate in `body`, the body of a block reached by
@@ -43,19 +46,22 @@ struct Walk<'m> {
 }
 
 impl<'m> Walk<'m> {
+    fn use_of(&self, reference: &'m Reference) -> Use<'m> {
+        Use {
+            reference,
+            iterator: self.iterators.contains(&reference.root.as_str()),
+            in_dynamic: !self.iterators.is_empty(),
+        }
+    }
+
     fn body(&mut self, body: &'m MergedBody, f: &mut impl FnMut(Use<'m>)) {
         let literal = LiteralIn::block(&self.path);
         for attr in &body.attributes {
             if literal.reads_literally(attr.name()) {
                 continue;
             }
-            attr.expr.for_each_reference(&mut |reference| {
-                let iterator = self.iterators.contains(&reference.root.as_str());
-                f(Use {
-                    reference,
-                    iterator,
-                });
-            });
+            attr.expr
+                .for_each_reference(&mut |reference| f(self.use_of(reference)));
         }
         for block in &body.blocks {
             match (block.kind.as_str(), block.label(0)) {
@@ -72,14 +78,9 @@ impl<'m> Walk<'m> {
     /// A `dynamic "KIND"` block: `for_each` in the enclosing scope; `labels` and `content`
     /// (a body of a `KIND` block) with the iterator bound. `iterator` names it: not a reference.
     fn dynamic(&mut self, kind: &'m str, body: &'m MergedBody, f: &mut impl FnMut(Use<'m>)) {
-        let outer = |reference| Use {
-            reference,
-            iterator: false,
-        };
+        // In the enclosing scope: an enclosing `dynamic` block's iterator, not this one's.
         if let Some(for_each) = body.attribute("for_each") {
-            for_each
-                .expr
-                .for_each_reference(&mut |reference| f(outer(reference)));
+            (for_each.expr).for_each_reference(&mut |reference| f(self.use_of(reference)));
         }
         let iterator = body
             .attribute("iterator")
@@ -87,12 +88,7 @@ impl<'m> Walk<'m> {
             .unwrap_or(kind);
         self.iterators.push(iterator);
         if let Some(labels) = body.attribute("labels") {
-            labels.expr.for_each_reference(&mut |reference| {
-                f(Use {
-                    reference,
-                    iterator: self.iterators.contains(&reference.root.as_str()),
-                });
-            });
+            (labels.expr).for_each_reference(&mut |reference| f(self.use_of(reference)));
         }
         self.path.push(kind);
         for content in body.blocks_of("content") {
