@@ -109,6 +109,12 @@ VALIDATE_ONLY = {
     "Invalid backend type",
 }
 
+# Errors of loading the configuration that validate reports (the binding's loader may not: an
+# override's default checked against the merged type) and after which it evaluates nothing.
+STOPS_VALIDATE = {
+    "Invalid default value for variable",
+}
+
 # Environment of every judge: no checkpoint call home, no user CLI configuration.
 JUDGE_ENV = {
     "CHECKPOINT_DISABLE": "1",
@@ -1824,6 +1830,8 @@ def judge_errors(answer):
         if diag["summary"] in INIT_ONLY:
             complete = False
             continue
+        if diag["summary"] in STOPS_VALIDATE:
+            complete = False
         key = (diag["summary"], diag["file"], diag["line"])
         errors.add(key)
         details.setdefault(key, diag["detail"])
