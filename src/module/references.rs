@@ -27,25 +27,53 @@ pub(crate) struct Use<'m> {
 
 /// Calls `f` with every reference the tools evaluate in `body`, the body of a block reached by
 /// `path` (block kinds from the root of the file), nested blocks included, in order.
-pub(crate) fn for_each_use<'m>(
-    path: &[&'m str],
-    body: &'m MergedBody,
-    f: &mut impl FnMut(Use<'m>),
-) {
-    let mut walk = Walk {
-        path: path.to_vec(),
-        iterators: Vec::new(),
-    };
-    walk.body(body, f);
+pub(crate) fn for_each_use<'m>(path: &[&'m str], body: &'m MergedBody, f: &mut impl FnMut(Use<'m>)) {
+    Uses::default().for_each(path, body, f);
 }
 
-struct Walk<'m> {
+/// The walk of [`for_each_use`] over many blocks of one module: what it learns of each path of
+/// block kinds (which arguments the tools read literally there) serves every block after.
+#[derive(Default)]
+pub(crate) struct Uses<'m> {
+    /// The literal arguments of each path met so far: a module has few distinct paths.
+    literal: Vec<(Vec<&'m str>, LiteralIn)>,
+}
+
+impl<'m> Uses<'m> {
+    /// [`for_each_use`].
+    pub(crate) fn for_each(
+        &mut self,
+        path: &[&'m str],
+        body: &'m MergedBody,
+        f: &mut impl FnMut(Use<'m>),
+    ) {
+        let mut walk = Walk {
+            path: path.to_vec(),
+            iterators: Vec::new(),
+            literal: &mut self.literal,
+        };
+        walk.body(body, f);
+    }
+}
+
+struct Walk<'m, 'c> {
     path: Vec<&'m str>,
     /// The iterator names of the `dynamic` blocks whose content is being walked.
     iterators: Vec<&'m str>,
+    literal: &'c mut Vec<(Vec<&'m str>, LiteralIn)>,
 }
 
-impl<'m> Walk<'m> {
+impl<'m> Walk<'m, '_> {
+    /// The literal arguments of the block at the current path.
+    fn literal_here(&mut self) -> LiteralIn {
+        if let Some((_, known)) = self.literal.iter().find(|(path, _)| *path == self.path) {
+            return *known;
+        }
+        let found = LiteralIn::block(&self.path);
+        self.literal.push((self.path.clone(), found));
+        found
+    }
+
     fn use_of(&self, reference: &'m Reference) -> Use<'m> {
         Use {
             reference,
@@ -55,13 +83,20 @@ impl<'m> Walk<'m> {
     }
 
     fn body(&mut self, body: &'m MergedBody, f: &mut impl FnMut(Use<'m>)) {
-        let literal = LiteralIn::block(&self.path);
+        // Which arguments the tools read literally is looked up only for a body with a
+        // reference: most nested bodies hold literals only.
+        let mut literal = None;
+        let mut found = Vec::new();
         for attr in &body.attributes {
-            if literal.reads_literally(attr.name()) {
+            attr.expr.for_each_reference(&mut |reference| found.push(reference));
+            if found.is_empty() {
                 continue;
             }
-            attr.expr
-                .for_each_reference(&mut |reference| f(self.use_of(reference)));
+            let literal = *literal.get_or_insert_with(|| self.literal_here());
+            if !literal.reads_literally(attr.name()) {
+                found.iter().for_each(|&reference| f(self.use_of(reference)));
+            }
+            found.clear();
         }
         for block in &body.blocks {
             match (block.kind.as_str(), block.label(0)) {

@@ -13,11 +13,13 @@
 //! named after its provider), and roots the tools reserve (`each`, `count`, `self`, `path`,
 //! `terraform`, ...), which other checks of the tools judge.
 
+use foldhash::HashSet;
+
 use crate::diagnostic::Diagnostic;
 use crate::lint::helpers::tools_suggestion;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::module::merge::{Address, Module};
-use crate::module::references::for_each_use;
+use crate::module::references::Uses;
 use crate::syntax::Reference;
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -85,6 +87,7 @@ impl Mode {
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let module = ctx.module;
+    let declared = Declared::of(module);
     // One block, or one local, at a time: what the tools evaluate together.
     let mut found = Vec::new();
     let mut report = |found: &mut Vec<(&Reference, Undeclared)>| {
@@ -97,11 +100,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             }
         }
     };
+    let mut uses = Uses::default();
     for object in &module.objects {
-        for_each_use(&[object.kind.as_str()], &object.body, &mut |used| {
+        uses.for_each(&[object.kind.as_str()], &object.body, &mut |used| {
             if !used.iterator
                 && !used.in_dynamic
-                && let Some(undeclared) = undeclared(module, used.reference)
+                && let Some(undeclared) = undeclared(&declared, used.reference)
             {
                 found.push((used.reference, undeclared));
             }
@@ -110,7 +114,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     }
     for local in &module.locals {
         local.attribute.expr.for_each_reference(&mut |reference| {
-            if let Some(undeclared) = undeclared(module, reference) {
+            if let Some(undeclared) = undeclared(&declared, reference) {
                 found.push((reference, undeclared));
             }
         });
@@ -129,8 +133,63 @@ impl Undeclared<'_> {
     }
 }
 
-/// What `reference` names that `module` does not declare, if anything.
-fn undeclared<'r>(module: &Module, reference: &'r Reference) -> Option<Undeclared<'r>> {
+/// The names the module declares, by kind, looked up for every reference.
+struct Declared<'m> {
+    variables: HashSet<&'m str>,
+    locals: HashSet<&'m str>,
+    module_calls: HashSet<&'m str>,
+    /// (block type, resource type, name), data sources of `check` blocks included.
+    resources: HashSet<(&'m str, &'m str, &'m str)>,
+}
+
+impl<'m> Declared<'m> {
+    fn of(module: &'m Module) -> Declared<'m> {
+        let mut declared = Declared {
+            variables: HashSet::default(),
+            locals: module.locals.iter().map(|l| l.attribute.name()).collect(),
+            module_calls: HashSet::default(),
+            resources: HashSet::default(),
+        };
+        for object in &module.objects {
+            match &object.address {
+                Address::Variable(name) => {
+                    declared.variables.insert(name);
+                }
+                Address::ModuleCall(name) => {
+                    declared.module_calls.insert(name);
+                }
+                Address::Resource(mode, kind, name) => {
+                    declared.resources.insert((mode, kind, name));
+                }
+                // A data source a `check` block declares is scoped to it in the tools, but
+                // named the same way.
+                Address::Check(_) => {
+                    for data in object.body.blocks_of("data") {
+                        if let (Some(kind), Some(name)) = (data.label(0), data.label(1)) {
+                            declared.resources.insert(("data", kind, name));
+                        }
+                    }
+                }
+                Address::Output(_) | Address::Provider(..) => {}
+            }
+        }
+        declared
+    }
+
+    fn declares(&self, undeclared: Undeclared) -> bool {
+        match undeclared {
+            Undeclared::Variable(name) => self.variables.contains(name),
+            Undeclared::Local(name) => self.locals.contains(name),
+            Undeclared::ModuleCall(name) => self.module_calls.contains(name),
+            Undeclared::Resource { mode, kind, name } => {
+                self.resources.contains(&(mode.block(), kind, name))
+            }
+        }
+    }
+}
+
+/// What `reference` names that the module does not declare, if anything.
+fn undeclared<'r>(declared: &Declared, reference: &'r Reference) -> Option<Undeclared<'r>> {
     let first = reference.attr(0)?;
     let found = match reference.root.as_str() {
         "var" => Undeclared::Variable(first),
@@ -151,33 +210,7 @@ fn undeclared<'r>(module: &Module, reference: &'r Reference) -> Option<Undeclare
         },
         _ => return None,
     };
-    (!declares(module, found)).then_some(found)
-}
-
-/// Whether the module declares what `undeclared` names.
-fn declares(module: &Module, undeclared: Undeclared) -> bool {
-    match undeclared {
-        Undeclared::Variable(name) => module
-            .object(&Address::Variable(name.to_string()))
-            .is_some(),
-        Undeclared::Local(name) => module.local(name).is_some(),
-        Undeclared::ModuleCall(name) => module
-            .object(&Address::ModuleCall(name.to_string()))
-            .is_some(),
-        Undeclared::Resource { mode, kind, name } => {
-            let address = Address::Resource(mode.block().into(), kind.into(), name.into());
-            module.object(&address).is_some()
-                || (mode == Mode::Data && declared_in_a_check(module, kind, name))
-        }
-    }
-}
-
-/// A data source a `check` block declares (scoped to it in the tools, but named the same way).
-fn declared_in_a_check(module: &Module, kind: &str, name: &str) -> bool {
-    (module.objects.iter())
-        .filter(|o| matches!(o.address, Address::Check(_)))
-        .flat_map(|o| o.body.blocks_of("data"))
-        .any(|d| d.label(0) == Some(kind) && d.label(1) == Some(name))
+    (!declared.declares(found)).then_some(found)
 }
 
 /// The names of the module's declarations of one kind, for the tools' "Did you mean".
