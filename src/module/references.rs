@@ -27,7 +27,11 @@ pub(crate) struct Use<'m> {
 
 /// Calls `f` with every reference the tools evaluate in `body`, the body of a block reached by
 /// `path` (block kinds from the root of the file), nested blocks included, in order.
-pub(crate) fn for_each_use<'m>(path: &[&'m str], body: &'m MergedBody, f: &mut impl FnMut(Use<'m>)) {
+pub(crate) fn for_each_use<'m>(
+    path: &[&'m str],
+    body: &'m MergedBody,
+    f: &mut impl FnMut(Use<'m>),
+) {
     Uses::default().for_each(path, body, f);
 }
 
@@ -88,13 +92,16 @@ impl<'m> Walk<'m, '_> {
         let mut literal = None;
         let mut found = Vec::new();
         for attr in &body.attributes {
-            attr.expr.for_each_reference(&mut |reference| found.push(reference));
+            attr.expr
+                .for_each_reference(&mut |reference| found.push(reference));
             if found.is_empty() {
                 continue;
             }
             let literal = *literal.get_or_insert_with(|| self.literal_here());
             if !literal.reads_literally(attr.name()) {
-                found.iter().for_each(|&reference| f(self.use_of(reference)));
+                found
+                    .iter()
+                    .for_each(|&reference| f(self.use_of(reference)));
             }
             found.clear();
         }

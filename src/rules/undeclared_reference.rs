@@ -294,7 +294,7 @@ fn undeclared_reference(
         ),
         Undeclared::Local(name) => (
             format!("no local value `{name}`"),
-            format!("declare it in a `locals` block, or correct the name"),
+            "declare it in a `locals` block, or correct the name".to_string(),
         ),
         Undeclared::ModuleCall(name) => (
             format!("no module call `{name}`"),
