@@ -18,7 +18,8 @@ Inputs, each a module directory: every directory under `tests/` holding configur
 (the fixtures), the conformance cases (`tests/conformance/`, else `../shared/conformance/`),
 and scenarios generated from a seed (`--seeds A-B`): random modules with override files,
 native and JSON, plus every construct that `src/knowledge/features.rs` dates, inside and
-outside override files, in both syntaxes (the script prints this coverage).
+outside override files, in both syntaxes (the script prints this coverage), and references to
+what the module declares or does not, in locals and an output an override may replace.
 
 For each judge and input it compares, in the Terraform view with `--terraform-version` set to
 the judge's release:
@@ -112,9 +113,19 @@ INIT_ONLY = {
 VALIDATE_ONLY = {
     "Call to unknown function",
     "Unknown provider function",
+    "Reference to undeclared input variable",
+    "Reference to undeclared local value",
+    "Reference to undeclared module",
+    "Reference to undeclared resource",
     "Unsupported Terraform Core version",
     "Unsupported backend type",
     "Invalid backend type",
+}
+
+# Errors of loading the configuration that validate reports (the binding's loader may not: an
+# override's default checked against the merged type) and after which it evaluates nothing.
+STOPS_VALIDATE = {
+    "Invalid default value for variable",
 }
 
 # Environment of every judge: no checkpoint call home, no user CLI configuration.
@@ -1302,6 +1313,38 @@ def typed(rng):
     return ref("type", ty), A("default", native, as_json)
 
 
+# References for the scenarios' reference files: to what every scenario's base declares
+# (`random_content`), in plain traversals, templates and `for` expressions, and to what none
+# declares (`validate` refuses each: `Reference to undeclared ...`).
+DECLARED_REFERENCES = [
+    "var.v0", "var.v1", "local.base", "terraform_data.base.id", "terraform_data.base",
+    '"${var.v0}-x"', "[for x in var.v1 : x]", 'upper("${local.base}")',
+]
+UNDECLARED_REFERENCES = [
+    "var.nope", "local.nope", "module.nope.out", "terraform_data.nope.id",
+    "data.terraform_remote_state.nope.outputs", '"${var.nope}-x"',
+    "[for x in var.v1 : local.nope]", "try(var.nope, 1)",
+]
+
+
+def reference_files(rng):
+    """A file of locals and an output that reference the scenario's declarations (now and then
+    what it does not declare), native or JSON, and sometimes an override file that replaces the
+    output's value. Drawn from its own generator, so that the rest of a scenario stays as it was
+    before references were added."""
+    def pick():
+        pool = UNDECLARED_REFERENCES if rng.random() < 0.25 else DECLARED_REFERENCES
+        return rng.choice(pool)
+    local_items = [A(f"ref_{i}", pick()) for i in range(1 + rng.randrange(3))]
+    blocks = [B("locals", [], local_items), B("output", ["ref_out"], [A("value", pick())])]
+    files = [("refs.tf.json" if rng.random() < 0.3 else "refs.tf", blocks)]
+    if rng.random() < 0.4:
+        override = [B("output", ["ref_out"], [A("value", pick())])]
+        files.append(("refs_override.tf.json" if rng.random() < 0.5 else "refs_override.tf",
+                      override))
+    return files
+
+
 def random_content(rng, builtin, taken):
     """The base blocks of a scenario: its own objects, for overrides to merge into. `builtin`:
     only Terraform's built-in provider and no module call, so that validate runs to the end."""
@@ -1523,6 +1566,7 @@ class Scenarios:
                               snippet.override))
             for name, blocks, as_json in snippet.files:
                 files.append((name, blocks))
+        files += reference_files(random.Random(f"references-{seed}"))
         os.makedirs(directory, exist_ok=True)
         # JSON files one block per line, or indented (every label on a line of its own, where
         # the tools and we must agree on which line a block starts).
@@ -1806,6 +1850,8 @@ def judge_errors(answer):
         if diag["summary"] in INIT_ONLY:
             complete = False
             continue
+        if diag["summary"] in STOPS_VALIDATE:
+            complete = False
         key = (diag["summary"], diag["file"], diag["line"])
         errors.add(key)
         details.setdefault(key, diag["detail"])

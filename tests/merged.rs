@@ -294,3 +294,72 @@ fn terraform_state_store_conflicts_in_experimental_builds() {
         ["Unsupported block type"]
     );
 }
+
+/// `--format json` lists what each block and local uses, as merged: an override's expression
+/// where it replaced the base's, JSON templates at their place in the file, nested blocks, and
+/// neither a `dynamic` block's iterator nor what the tools read literally.
+#[test]
+fn json_output_lists_each_blocks_references() {
+    let main = r#"variable "ports" {
+  type = list(number)
+}
+locals {
+  name = "app-${var.env}"
+}
+resource "aws_security_group" "sg" {
+  name = local.base
+  depends_on = [terraform_data.x]
+  dynamic "ingress" {
+    for_each = var.ports
+    content {
+      from_port = ingress.value
+      cidr      = [for c in var.cidrs : c if c != local.skip]
+    }
+  }
+}
+"#;
+    let override_json =
+        r#"{"resource": {"aws_security_group": {"sg": {"name": "\n${local.name}"}}}}"#;
+    let (_dir, report) = check_terraform(
+        &[("main.tf", main), ("sg_override.tf.json", override_json)],
+        "1.15.5",
+    );
+    let module = report.modules.first().expect("module");
+    let json: serde_json::Value =
+        serde_json::from_str(&print(module, &report.files, PrintFormat::Json)).expect("JSON");
+    let listed = |value: &serde_json::Value| -> Vec<String> {
+        (value["references"].as_array().into_iter().flatten())
+            .map(|r| {
+                let at = &r["location"];
+                let file = at["file"].as_str().unwrap_or_default();
+                let file = file.rsplit('/').next().unwrap_or_default();
+                format!(
+                    "{} {file}:{}:{}",
+                    r["reference"].as_str().unwrap_or_default(),
+                    at["line"],
+                    at["column"]
+                )
+            })
+            .collect()
+    };
+    let objects = json["objects"].as_array().expect("objects");
+    let sg = objects
+        .iter()
+        .find(|o| o["address"] == "resource.aws_security_group.sg")
+        .expect("the security group");
+    assert_eq!(
+        listed(sg),
+        [
+            "local.name sg_override.tf.json:1:58",
+            "var.ports main.tf:11:16",
+            "var.cidrs main.tf:14:29",
+            "local.skip main.tf:14:51",
+        ]
+    );
+    let ports = objects
+        .iter()
+        .find(|o| o["address"] == "variable.ports")
+        .expect("ports");
+    assert!(listed(ports).is_empty());
+    assert_eq!(listed(&json["locals"][0]), ["var.env main.tf:5:17"]);
+}

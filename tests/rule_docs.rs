@@ -33,9 +33,10 @@
 //!   `terragrunt.hcl` files as units. A tree has no views, so its fail marker has no `(VIEW)`:
 //!   `<!-- fail: ID at prod/app/terragrunt.hcl:3 -->`, and the tree gives exactly the findings
 //!   of the id stated.
-//! - For a load error, a fail example must produce no other load error, and every message it
-//!   produces must be quoted somewhere in the doc; a `pass` example must produce no load error
-//!   at all.
+//! - For a load error or what `validate` refuses (the tools' errors), a fail example must
+//!   produce no other error of the tools, and every message it produces must be quoted somewhere
+//!   in the doc; a `pass` example must produce none at all. The summary line of what `validate`
+//!   refuses ends `On by default (`validate` refuses this).`.
 //! - For a rule or `unused_ignore`, examples run with that id enabled (even if it is off by
 //!   default). A `fail` example must produce no load error; a `pass` example no load error and no
 //!   finding of the id. Findings of other rules are allowed in both.
@@ -272,7 +273,17 @@ fn every_doc_has_the_sections_in_order() {
             fail("no such id in the catalogue".to_string());
             continue;
         };
-        if meta.kind == Kind::LoadError {
+        if meta.kind == Kind::Validate {
+            let expected = format!(
+                "{} (`validate` refuses this).",
+                expected_summary(meta).trim_end_matches('.')
+            );
+            if summary != expected {
+                fail(format!(
+                    "the summary line after the title is {summary:?}, expected {expected:?}"
+                ));
+            }
+        } else if meta.kind == Kind::LoadError {
             if !summary.contains("Severity: error. Always on") {
                 fail(format!(
                     "the summary line after the title must say \"Severity: error. Always on\": {summary:?}"
@@ -552,10 +563,11 @@ fn parse_examples(id: &str, text: &str) -> Result<Vec<Example>, String> {
     Ok(examples)
 }
 
+/// The ids of the tools' errors: load errors and what `validate` refuses.
 fn load_error_ids() -> BTreeSet<&'static str> {
     catalogue()
         .iter()
-        .filter(|m| m.kind == Kind::LoadError)
+        .filter(|m| matches!(m.kind, Kind::LoadError | Kind::Validate))
         .map(|m| m.id.as_str())
         .collect()
 }
@@ -676,7 +688,8 @@ fn run_example(meta: &RuleMeta, doc: &str, example: &Example) -> Vec<String> {
             .expect("a known id and valid targets")
             .diagnostics
     };
-    let is_load_error = meta.kind == Kind::LoadError;
+    // What the tools refuse is worded with their texts, which the doc quotes.
+    let is_load_error = matches!(meta.kind, Kind::LoadError | Kind::Validate);
     let load_errors = load_error_ids();
     let mut problems = Vec::new();
     let listing = || {

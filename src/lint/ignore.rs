@@ -3,7 +3,8 @@
 //! silences them in the whole file (in JSON files: a root `"//"` string). `all` names every
 //! rule. An ignore that silences nothing is an [`IgnoreProblem`], which the `unused_ignore` rule
 //! reports, like ruff's RUF100. Load errors are never silenced: the tools refuse the module
-//! whatever a comment says.
+//! whatever a comment says. What `validate` refuses is silenced like a rule's finding: the tools
+//! decide some of it while evaluating, where a static reading can be wrong.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -326,7 +327,7 @@ fn silencing(
     settings: &RuleSettings,
 ) -> Option<(usize, String)> {
     let meta = settings.registry().find(diagnostic.rule.as_str())?;
-    if meta.kind != Kind::Rule {
+    if !meta.kind.ignorable_inline() {
         return None;
     }
     let primary = diagnostic.primary.as_ref()?;

@@ -52,6 +52,10 @@ pub(crate) use settings::RuleSettings;
 pub enum Kind {
     /// A load error of Terraform/OpenTofu: always on, always an error, never ignored.
     LoadError,
+    /// What `terraform validate` / `tofu validate` refuse once the module has loaded: an error
+    /// by default, but configurable and ignorable inline (with a reason), since the tools decide
+    /// some of it only while evaluating, where a static reading can be wrong.
+    Validate,
     /// A rule.
     Rule,
     /// Reported by the engine itself (`unused_ignore`, `internal_error`).
@@ -63,9 +67,16 @@ impl Kind {
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::LoadError => "load error",
+            Kind::Validate => "validate",
             Kind::Rule => "rule",
             Kind::Engine => "engine",
         }
+    }
+
+    /// Whether an inline ignore comment silences its findings: a rule's, and what `validate`
+    /// refuses (where a static reading can be wrong); never a load error's.
+    pub fn ignorable_inline(self) -> bool {
+        matches!(self, Kind::Rule | Kind::Validate)
     }
 }
 
@@ -259,6 +270,18 @@ impl Rule {
 /// };
 /// ```
 ///
+/// What `validate` refuses says `kind: Validate` instead of a severity and default: an error,
+/// on by default, which users may configure and ignore inline like a rule's finding:
+///
+/// ```text
+/// pub(crate) const RULE: Rule = declare_rule! {
+///     id: "unknown_function",
+///     kind: Validate,
+///     summary: "a call to a function no targeted release has",
+///     check: Check::View(RuleViews::Both, check),
+/// };
+/// ```
+///
 /// A finding of the engine itself says `kind: Engine` before its severity and default
 /// (`default: Always` for one that cannot be configured). Where two stages find one id, `checks:
 /// [.., ..]` lists a check for each. The id must have its doc at `rules/<id>.md`, or the rule
@@ -275,6 +298,17 @@ macro_rules! declare_rule {
     ) => {
         $crate::lint::declare_rule!(@rule $id, LoadError, Error, On, $summary, ($($fix)?),
             &[$($check)? $($($checks),+)?], &[], ($($drops)?))
+    };
+    (
+        id: $id:literal,
+        kind: Validate,
+        summary: $summary:literal,
+        $(fix: $fix:ident,)?
+        check: $check:expr
+        $(,)?
+    ) => {
+        $crate::lint::declare_rule!(@rule $id, Validate, Error, On, $summary, ($($fix)?),
+            &[$check], &[], ())
     };
     (
         id: $id:literal,

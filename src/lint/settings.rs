@@ -160,8 +160,9 @@ impl RuleSettings {
         Ok(ids)
     }
 
-    /// `--only`: every rule but these is off (load errors and the engine's findings stay as they
-    /// are: they are not rules). Each name is a selector (see [`RuleSettings::selected`]).
+    /// `--only`: every rule but these is off (load errors, what `validate` refuses and the
+    /// engine's findings stay as they are: they are not rules). Each name is a selector (see
+    /// [`RuleSettings::selected`]); a glob or prefix passes over the validate ids it matches.
     pub(crate) fn only(&mut self, names: &[String]) -> Result<(), String> {
         let mut wanted = Vec::with_capacity(names.len());
         for name in names {
@@ -171,6 +172,15 @@ impl RuleSettings {
                     return Err(format!(
                         "`{name}` is a load error, always reported; --only takes rules"
                     ));
+                }
+                if meta.kind == Kind::Validate {
+                    if name.as_str() == meta.id.as_str() {
+                        return Err(format!(
+                            "`{name}` is what `validate` refuses, reported unless turned off; \
+                             --only takes rules"
+                        ));
+                    }
+                    continue;
                 }
                 wanted.push(meta.id);
             }
@@ -190,7 +200,9 @@ impl RuleSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lint::testing::stand_ins::{LOAD_ERROR, OFF_BY_DEFAULT, ON_BY_DEFAULT, registry};
+    use crate::lint::testing::stand_ins::{
+        LOAD_ERROR, OFF_BY_DEFAULT, ON_BY_DEFAULT, VALIDATE, registry,
+    };
 
     fn enabled(settings: &RuleSettings, name: &str) -> bool {
         settings.is_enabled(settings.find(name).expect("known").id)
@@ -215,6 +227,28 @@ mod tests {
                 .is_err()
         );
         assert!(settings.set_level(name, Level::On(Severity::Error)).is_ok());
+    }
+
+    /// What `validate` refuses is on by default as an error, and users may turn it down or off
+    /// (the tools decide some of it only while evaluating); `--only` leaves it as it is.
+    #[test]
+    fn what_validate_refuses_is_configurable() {
+        let mut settings = RuleSettings::defaults(registry());
+        let name = VALIDATE.id().as_str();
+        assert!(enabled(&settings, name));
+        assert_eq!(settings.severity(&VALIDATE.meta), Severity::Error);
+        settings
+            .set_level(name, Level::On(Severity::Warning))
+            .expect("configurable");
+        assert_eq!(settings.severity(&VALIDATE.meta), Severity::Warning);
+        settings.set_level(name, Level::Off).expect("configurable");
+        assert!(!enabled(&settings, name));
+        let mut settings = RuleSettings::defaults(registry());
+        settings
+            .only(&[OFF_BY_DEFAULT.id().as_str().to_string()])
+            .expect("valid");
+        assert!(enabled(&settings, name));
+        assert!(settings.only(&[name.to_string()]).is_err());
     }
 
     #[test]

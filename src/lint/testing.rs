@@ -275,14 +275,23 @@ pub(crate) mod stand_ins {
         check: Check::View(RuleViews::Both, nothing),
     };
 
+    /// What `validate` refuses, finding nothing.
+    pub(crate) const VALIDATE: Rule = declare_rule! {
+        id: "unknown_function",
+        kind: Validate,
+        summary: "validate refuses this",
+        check: Check::View(RuleViews::Both, nothing),
+    };
+
     /// A registry of the stand-ins.
     pub(crate) fn registry() -> &'static Registry {
-        static RULES: [&Rule; 5] = [
+        static RULES: [&Rule; 6] = [
             &ON_BY_DEFAULT,
             &OFF_BY_DEFAULT,
             &PANICS,
             &OPENTOFU_ONLY,
             &LOAD_ERROR,
+            &VALIDATE,
         ];
         Box::leak(Box::new(Registry::new(&RULES)))
     }

@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 
 use crate::diagnostic::escape;
 use crate::module::merge::{MergedAttribute, MergedBlock, MergedBody, Module, Origin};
+use crate::module::references::{self, Use};
 use crate::source::{SourceFiles, Span};
 use crate::syntax::{Expr, ExprKind, quote};
 
@@ -602,6 +603,21 @@ fn block_json(files: &SourceFiles, parent: &[&str], block: &MergedBlock) -> Valu
     })
 }
 
+/// What the module's uses name, in order: each reference the tools evaluate (but for `dynamic`
+/// iterators, which name no object), as written and where.
+fn references_json(files: &SourceFiles, walk: impl FnOnce(&mut dyn FnMut(Use))) -> Value {
+    let mut found = Vec::new();
+    walk(&mut |used: Use| {
+        if !used.iterator {
+            found.push(json!({
+                "reference": used.reference.text(),
+                "location": location(files, used.reference.span),
+            }));
+        }
+    });
+    Value::Array(found)
+}
+
 /// The documented JSON form (schema version 1).
 pub(crate) fn to_json(module: &Module, files: &SourceFiles) -> Value {
     let tf = &module.terraform;
@@ -616,10 +632,18 @@ pub(crate) fn to_json(module: &Module, files: &SourceFiles) -> Value {
             "location": location(files, o.base_header),
             "overrides": o.overrides.iter().map(|&s| location(files, s)).collect::<Vec<_>>(),
             "body": body_json(files, &[o.kind.as_str()], &o.body),
+            "references": references_json(files, |f| {
+                references::for_each_use(&[o.kind.as_str()], &o.body, &mut |u| f(u));
+            }),
         })).collect::<Vec<_>>(),
         "locals": module.locals.iter().map(|l| {
             let mut local = attribute_json(files, &["locals"], &l.attribute);
             local["declared"] = location(files, l.declared);
+            local["references"] = references_json(files, |f| {
+                l.attribute.expr.for_each_reference(&mut |reference| {
+                    f(Use { reference, iterator: false, in_dynamic: false });
+                });
+            });
             local
         }).collect::<Vec<_>>(),
         "terraform": {

@@ -81,6 +81,7 @@ mod terragrunt_merged_dependency_cycle;
 mod terragrunt_unresolvable_path;
 mod tofu_shadows_tf;
 mod type_constraint_invalid;
+mod undeclared_reference;
 mod unknown_function;
 mod unsupported_construct;
 mod unused_ignore;
@@ -173,6 +174,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &terragrunt_unresolvable_path::RULE,
     &tofu_shadows_tf::RULE,
     &type_constraint_invalid::RULE,
+    &undeclared_reference::RULE,
     &unknown_function::RULE,
     &unsupported_construct::RULE,
     &unused_ignore::RULE,

@@ -5,6 +5,11 @@
 //! OpenTofu). Judged in the expressions the tools evaluate, against the targeted releases (see
 //! `lint::helpers::schema`): a function only some targeted releases have is
 //! `feature_newer_than_target`'s.
+//!
+//! What `validate` refuses, not a load error: `init` loads the module (the tools look functions
+//! up while evaluating), and in the arguments of `try` and `can` the tools evaluate, catch the
+//! error and take the fallback, so calls there are not judged (but for what fails before
+//! evaluation, see `judge_call`).
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
@@ -17,7 +22,7 @@ use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
     id: "unknown_function",
-    kind: LoadError,
+    kind: Validate,
     summary: "a call to a function no targeted release has",
     check: Check::View(RuleViews::Both, check),
 };
@@ -271,6 +276,66 @@ unknown "x" {
 }
 "#;
         assert!(unknown_calls(&[("main.tf", native), ("m/main.tf", "")]).is_empty());
+    }
+
+    /// Terraform 1.15.5 validates and plans `try(toint("1"), 2)`: `try` and `can` evaluate their
+    /// arguments and take the fallback on any error, an unknown function's included, at any
+    /// depth and in either syntax.
+    #[test]
+    fn calls_in_try_and_can_are_not_judged() {
+        let guarded = r#"locals {
+  a = try(toint("1"), 2)
+  b = can(toint("1"))
+  c = try(upper(nofunc()), 1)
+  d = "${try(nofunc(), 1)}"
+  e = try([for s in ["a"] : nofunc(s)], 1)
+  f = core::try(nofunc(), 1)
+  g = try(1, nofunc())
+  h = 1 + try(nofunc(), 1)
+  i = try(provider::aws::f(1), core::nofunc(), 1)
+}
+"#;
+        let found = unknown_calls(&[("main.tf", guarded)]);
+        // Terraform: none. OpenTofu resolves `provider::aws::` while building its graph, before
+        // `try` runs: still refused there (one finding, labelled with the provider's name).
+        let names: Vec<&str> = found.iter().map(|c| c.0.as_str()).collect();
+        assert_eq!(names, ["aws"], "{found:?}");
+        let json = r#"{"locals": {"a": "${try(toint(\"1\"), 2)}", "b": "x${can(nofunc())}"}}"#;
+        assert!(unknown_calls(&[("main.tf.json", json)]).is_empty());
+        // Outside the arguments of `try`, or in a `try` that is not the tools' function.
+        let unguarded = r#"locals {
+  a = upper(try(1, 2), nofunc())
+  b = "${nofunc(try(1, 2))}"
+  c = [try(1, 2), nofunc()]
+}
+"#;
+        let names: Vec<String> = unknown_calls(&[("main.tf", unguarded)])
+            .into_iter()
+            .map(|c| c.0)
+            .collect();
+        assert_eq!(names, ["nofunc", "nofunc", "nofunc"]);
+    }
+
+    /// What `validate` refuses can be wrong where the tools evaluate: an inline ignore silences
+    /// it, and the configuration turns it off (a load error allows neither).
+    #[test]
+    fn ignorable_inline_and_configurable() {
+        use crate::lint::directory::{Options, ViewSelection, check_directory};
+        use crate::lint::testing::{settings_of, write_files};
+        use crate::rules::unused_ignore;
+
+        let ignored = "locals {\n  # tflint-merge-ignore: unknown_function  a provider adds it\n  \
+                       a = nofunc()\n}\n";
+        let found = findings_of(
+            &[&super::RULE, &unused_ignore::RULE],
+            &[("main.tf", ignored)],
+        );
+        assert!(found.is_empty(), "{found:#?}");
+        let dir = write_files(&[("main.tf", "locals {\n  a = nofunc()\n}\n")]);
+        let mut settings = settings_of(&[&super::RULE]);
+        settings.disable("unknown_function").expect("configurable");
+        let options = Options::new(ViewSelection::Both, settings);
+        assert!(check_directory(dir.path(), &options).diagnostics.is_empty());
     }
 
     /// The summary and detail of each unknown function of a case in one view.

@@ -36,7 +36,8 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
     };
     let only_tf = only_in(terraform, opentofu);
     let only_tofu = only_in(opentofu, terraform);
-    // Load errors of one view only: the module loads for one tool's users and not the other's.
+    // Load errors and what `validate` refuses, of one view only: the module works for one tool's
+    // users and not the other's.
     let errors: Vec<&Diagnostic> = dir
         .one_view_errors
         .iter()
@@ -44,7 +45,7 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
             dir.settings
                 .registry()
                 .find(d.rule.as_str())
-                .is_some_and(|m| m.kind == Kind::LoadError)
+                .is_some_and(|m| matches!(m.kind, Kind::LoadError | Kind::Validate))
                 && d.primary.is_some()
         })
         .collect();

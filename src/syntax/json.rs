@@ -19,9 +19,9 @@
 //! and bounds the nesting depth before anything recursive looks at the tree.
 
 use std::cell::{Cell, OnceCell};
-use std::ops::Range;
 use std::sync::Arc;
 
+use super::references::{self, Reference};
 use foldhash::HashMap;
 use hcl_edit::Span as _;
 use hcl_edit::template::Element;
@@ -602,17 +602,16 @@ impl Lowerer<'_> {
                         .map(|prop| {
                             let (key, range) = prop_name(prop);
                             // HCL evaluates object keys as templates too, in the same context.
-                            let calls = if judged {
-                                self.key_template_calls(key, self.span(range))
+                            let evaluated = if judged {
+                                self.key_template(key, self.span(range))
                             } else {
-                                Vec::new()
+                                Evaluated::default()
                             };
                             ObjectItem {
-                                key: Expr::with_calls(
+                                key: evaluated.into_expr(
                                     ExprKind::String(key.to_string()),
                                     self.span(range),
-                                    Some(key.into()),
-                                    calls,
+                                    key,
                                 ),
                                 value: self.expr(&prop.value, judged),
                             }
@@ -683,62 +682,64 @@ impl Lowerer<'_> {
     /// the whole string, or a template. `json_string` is always the string itself.
     /// The calls of a judged string are recorded where their names are in the file.
     fn string_expr(&self, s: &str, span: Span, judged: bool) -> Expr {
-        let (kind, calls) = match template_kind(s, span) {
-            Ok((kind, calls)) if judged => (kind, self.calls_in_file(span, calls)),
-            Ok((kind, _)) => (kind, Vec::new()),
+        let (kind, evaluated) = match template_kind(s, span) {
+            Ok((kind, evaluated)) if judged => (kind, self.in_file(span, evaluated)),
+            Ok((kind, _)) => (kind, Evaluated::default()),
             Err(error) => {
                 if judged && !is_parser_limit(&error) {
                     self.invalid_template(s, span, &error);
                 }
-                (ExprKind::Template, Vec::new())
+                (ExprKind::Template, Evaluated::default())
             }
         };
-        Expr::with_calls(kind, span, Some(s.into()), calls)
+        evaluated.into_expr(kind, span, s)
     }
 
     /// The calls of an object key (`s` at `span`), which the tools evaluate as a template where
     /// its value is judged; records the error if it is not a valid template.
-    fn key_template_calls(&self, s: &str, span: Span) -> Vec<Call> {
+    fn key_template(&self, s: &str, span: Span) -> Evaluated {
         if !has_template_sequence(s) {
-            return Vec::new();
+            return Evaluated::default();
         }
         match hcl_edit::parser::parse_template(s) {
-            Ok(template) => self.calls_in_file(span, native::template_calls(&template)),
+            Ok(template) => self.in_file(span, Evaluated::of(&template)),
             Err(error) => {
                 if !is_parser_limit(&error) {
                     self.invalid_template(s, span, &error);
                 }
-                Vec::new()
+                Evaluated::default()
             }
         }
     }
 
-    /// Calls found in the value of the JSON string at `span`, placed in the file: offsets into
-    /// the value map through the string's escapes (one pass over its source).
-    fn calls_in_file(&self, span: Span, calls: Vec<(String, Range<usize>)>) -> Vec<Call> {
-        if calls.is_empty() {
-            return Vec::new();
+    /// What was found in the value of the JSON string at `span`, placed in the file: offsets
+    /// into the value map through the string's escapes (one pass over its source).
+    fn in_file(&self, span: Span, mut evaluated: Evaluated) -> Evaluated {
+        let mut spans: Vec<&mut Span> = (evaluated.calls.iter_mut().map(|c| &mut c.span))
+            .chain(evaluated.references.iter_mut().map(|r| &mut r.span))
+            .collect();
+        if spans.is_empty() {
+            return evaluated;
         }
         let (start, end) = (span.start as usize, span.end as usize);
         let raw = self
             .text
             .get(start + 1..end.saturating_sub(1))
             .unwrap_or("");
-        let mut offsets: Vec<usize> = calls.iter().flat_map(|(_, r)| [r.start, r.end]).collect();
+        let mut offsets: Vec<usize> = (spans.iter())
+            .flat_map(|s| [s.start as usize, s.end as usize])
+            .collect();
         offsets.sort_unstable();
         offsets.dedup();
         let in_source = source_offsets(raw, &offsets);
-        let place = |offset: usize| {
-            let index = offsets.partition_point(|&o| o < offset);
+        let place = |offset: u32| {
+            let index = offsets.partition_point(|&o| o < offset as usize);
             start + 1 + in_source.get(index).copied().unwrap_or(raw.len())
         };
-        calls
-            .into_iter()
-            .map(|(name, range)| Call {
-                name,
-                span: Span::new(span.file, place(range.start)..place(range.end)),
-            })
-            .collect()
+        for placed in &mut spans {
+            **placed = Span::new(span.file, place(placed.start)..place(placed.end));
+        }
+        evaluated
     }
 
     /// Records the first invalid template, with HCL's summary for the template parser's error
@@ -810,16 +811,15 @@ fn has_template_sequence(s: &str) -> bool {
     s.contains("${") || s.contains("%{")
 }
 
-/// The kind of a JSON string's expression and the calls of its template (with their names'
-/// ranges in `s`), or the template parser's error where the string is not a valid template.
+/// The kind of a JSON string's expression and what its template holds (with ranges in `s`), or the template parser's error where the string is not a valid template.
 /// Such a string is still a valid JSON string: where the tools read it literally it is fine
 /// (the caller decides).
 fn template_kind(s: &str, span: Span) -> TemplateKind {
     if !has_template_sequence(s) {
-        return Ok((ExprKind::String(s.to_string()), Vec::new()));
+        return Ok((ExprKind::String(s.to_string()), Evaluated::default()));
     }
     let template = hcl_edit::parser::parse_template(s)?;
-    let calls = native::template_calls(&template);
+    let evaluated = Evaluated::of(&template);
     let mut literal = String::new();
     let mut only_literals = true;
     for element in template.iter() {
@@ -829,7 +829,7 @@ fn template_kind(s: &str, span: Span) -> TemplateKind {
         }
     }
     if only_literals {
-        return Ok((ExprKind::String(literal), calls));
+        return Ok((ExprKind::String(literal), evaluated));
     }
     let mut elements = template.iter();
     if let (Some(Element::Interpolation(interpolation)), None) = (elements.next(), elements.next())
@@ -839,14 +839,37 @@ fn template_kind(s: &str, span: Span) -> TemplateKind {
             native::parse_expr_at(&source.replace(['\r', '\n'], " "), span)
         })
     {
-        return Ok((expr.kind, calls));
+        return Ok((expr.kind, evaluated));
     }
-    Ok((ExprKind::Template, calls))
+    Ok((ExprKind::Template, evaluated))
+}
+
+/// What the tools evaluate in a JSON string's template: its calls and references, with spans in
+/// the string's value until [`Lowerer::in_file`] places them in the file.
+#[derive(Debug, Default)]
+struct Evaluated {
+    calls: Vec<Call>,
+    references: Vec<Reference>,
+}
+
+impl Evaluated {
+    fn of(template: &hcl_edit::template::Template) -> Evaluated {
+        Evaluated {
+            calls: native::template_calls(template),
+            references: references::template_references(template),
+        }
+    }
+
+    /// The expression of a JSON string (`s` at `span`) that holds them.
+    fn into_expr(self, kind: ExprKind, span: Span, s: &str) -> Expr {
+        let mut expr = Expr::with_calls(kind, span, Some(s.into()), self.calls);
+        expr.references = self.references;
+        expr
+    }
 }
 
 /// What [`template_kind`] finds.
-type TemplateKind =
-    std::result::Result<(ExprKind, Vec<(String, Range<usize>)>), hcl_edit::parser::Error>;
+type TemplateKind = std::result::Result<(ExprKind, Evaluated), hcl_edit::parser::Error>;
 
 #[cfg(test)]
 mod tests {

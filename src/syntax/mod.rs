@@ -8,12 +8,15 @@ pub(crate) mod heredoc;
 pub(crate) mod json;
 pub(crate) mod literals;
 pub(crate) mod native;
+pub(crate) mod references;
 pub(crate) mod scan;
 
 use std::fmt::Write as _;
 use std::sync::Arc;
 
 use crate::source::{FileId, Span, Syntax};
+
+pub(crate) use references::Reference;
 
 /// A parsed configuration file: its top-level body and its comments.
 #[derive(Debug, Clone)]
@@ -153,6 +156,12 @@ pub(crate) struct Expr {
     /// or an operator, conditional or `for` expression, which the model keeps as text. Where the
     /// tools read a JSON string literally it has none. [`Expr::for_each_call`] visits them all.
     pub(crate) calls: Vec<Call>,
+    /// The references (`var.x`, `aws_instance.a.id`) this expression is or holds that no
+    /// expression inside it holds: a traversal's or a name's own, and every one inside a
+    /// template or an operator, conditional or `for` expression, which the model keeps as text.
+    /// Where the tools read a JSON string literally it has none. [`Expr::for_each_reference`]
+    /// visits them all.
+    pub(crate) references: Vec<Reference>,
     /// Whether `calls` or an expression inside this one holds a call: the walks for calls skip
     /// the rest (most expressions have none, and every argument of every file is walked for
     /// calls in each view). Set once, when the expression is made from its parts.
@@ -168,6 +177,26 @@ pub(crate) struct Expr {
 pub(crate) struct Call {
     pub(crate) name: String,
     pub(crate) span: Span,
+    /// Whether the call sits in the arguments of a `try` or `can` call within the expression
+    /// kept as text that holds it (a template, an operator...). [`Expr::for_each_call`] adds
+    /// the `try` and `can` calls the model holds as expressions of their own.
+    pub(crate) in_try: bool,
+}
+
+/// A call as [`Expr::for_each_call`] finds it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CallSite<'e> {
+    pub(crate) call: &'e Call,
+    /// Whether the call is in the arguments of `try` or `can`, at any depth: the tools evaluate
+    /// those arguments and turn any error there, an unknown function's included, into the
+    /// fallback (`can` into `false`): hashicorp/hcl `ext/tryfunc/tryfunc.go`.
+    pub(crate) in_try: bool,
+}
+
+/// Whether a call of this name is `try` or `can` (with or without the `core::` namespace),
+/// whose arguments may fail without failing the expression.
+pub(crate) fn catches_errors(name: &str) -> bool {
+    matches!(name.strip_prefix("core::").unwrap_or(name), "try" | "can")
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -273,6 +302,7 @@ impl Expr {
             span,
             json_string,
             calls,
+            references: Vec::new(),
             calls_within,
             objects_within,
         }
@@ -291,12 +321,32 @@ impl Expr {
     /// Calls `f` with every function call in this expression, once each, in source order
     /// within each expression the model keeps (the tree is walked once, but for the parts
     /// that hold no call).
-    pub(crate) fn for_each_call(&self, f: &mut impl FnMut(&Call)) {
+    pub(crate) fn for_each_call<'e>(&'e self, f: &mut impl FnMut(CallSite<'e>)) {
+        self.walk_calls(false, f);
+    }
+
+    /// [`Expr::for_each_call`] below an expression that is or is not in the arguments of `try`
+    /// or `can`.
+    fn walk_calls<'e>(&'e self, in_try: bool, f: &mut impl FnMut(CallSite<'e>)) {
         if !self.calls_within {
             return;
         }
-        self.calls.iter().for_each(&mut *f);
-        self.for_each_child(|child| child.for_each_call(f));
+        for call in &self.calls {
+            f(CallSite {
+                call,
+                in_try: in_try || call.in_try,
+            });
+        }
+        let arguments_in_try = in_try
+            || matches!(&self.kind, ExprKind::FunctionCall { name, .. } if catches_errors(name));
+        self.for_each_child(|child| child.walk_calls(arguments_in_try, f));
+    }
+
+    /// Calls `f` with every reference in this expression, once each, in source order within
+    /// each expression the model keeps.
+    pub(crate) fn for_each_reference<'e>(&'e self, f: &mut impl FnMut(&'e Reference)) {
+        self.references.iter().for_each(&mut *f);
+        self.for_each_child(|child| child.for_each_reference(f));
     }
 
     /// Calls `f` with each expression the model holds directly inside this one, in source
@@ -564,7 +614,7 @@ pub(crate) mod tests {
         };
         let (mut found, mut every) = (Vec::new(), Vec::new());
         walk_body(&file.body, &mut |expr| {
-            expr.for_each_call(&mut |call| found.push(call.name.clone()));
+            expr.for_each_call(&mut |site| found.push(site.call.name.clone()));
             every_call(expr, &mut every);
         });
         (found, every)

@@ -26,6 +26,7 @@ use hcl_edit::visit::{Visit, visit_func_call};
 use hcl_edit::{Decorated, Ident, Span as _};
 
 use super::heredoc::Misread;
+use super::references::{self, Reference, ReferenceCollector};
 use super::scan::scan;
 use super::{
     Attribute, Block, Body, Call, Comment, DuplicateAttribute, Expr, ExprKind, File, Label, Labels,
@@ -488,6 +489,8 @@ impl Lowerer<'_> {
     fn expr(&self, expr: &mut Expression) -> Expr {
         let range = expr.span();
         let span = self.span(range.clone());
+        // Read before the names are taken out of the tree.
+        let references = self.references_of(expr);
         let kind = match expr {
             Expression::Null(_) => ExprKind::Null,
             Expression::Bool(b) => ExprKind::Bool(*b.value()),
@@ -516,7 +519,7 @@ impl Lowerer<'_> {
             Expression::Parenthesis(p) => ExprKind::Parenthesis(Box::new(self.expr(p.inner_mut()))),
             Expression::Variable(v) => ExprKind::Variable(take_ident(v)),
             Expression::Traversal(t) => ExprKind::Traversal {
-                root: Box::new(self.expr(&mut t.expr)),
+                root: Box::new(self.traversal_root(&mut t.expr)),
                 steps: t
                     .operators
                     .iter_mut()
@@ -551,7 +554,43 @@ impl Lowerer<'_> {
             | Expression::ForExpr(_) => ExprKind::Other,
         };
         let calls = self.calls_kept_as_text(&*expr, &kind);
-        Expr::with_calls(kind, span, None, calls)
+        let mut lowered = Expr::with_calls(kind, span, None, calls);
+        lowered.references = references;
+        lowered
+    }
+
+    /// A traversal's root: the traversal holds the reference that starts with a name.
+    fn traversal_root(&self, root: &mut Expression) -> Expr {
+        let mut lowered = self.expr(root);
+        if matches!(lowered.kind, ExprKind::Variable(_)) {
+            lowered.references.clear();
+        }
+        lowered
+    }
+
+    /// The references of `expr` that no expression the model keeps inside it holds (see
+    /// [`Expr::references`]). Embedded expressions (`fixed_span`) have none: their embedding
+    /// records them where they are in the file.
+    fn references_of(&self, expr: &Expression) -> Vec<Reference> {
+        if self.fixed_span.is_some() {
+            return Vec::new();
+        }
+        let found = match expr {
+            Expression::Variable(name) => references::name_reference(self.id, name),
+            Expression::Traversal(traversal) => references::traversal_reference(self.id, traversal),
+            Expression::StringTemplate(_)
+            | Expression::HeredocTemplate(_)
+            | Expression::Conditional(_)
+            | Expression::UnaryOp(_)
+            | Expression::BinaryOp(_)
+            | Expression::ForExpr(_) => {
+                let mut collector = ReferenceCollector::new(self.id);
+                collector.visit_expr(expr);
+                return collector.references;
+            }
+            _ => None,
+        };
+        found.into_iter().collect()
     }
 
     /// The calls of `expr` that `kind` does not hold as expressions of their own (see
@@ -564,6 +603,7 @@ impl Lowerer<'_> {
         let mut collector = CallCollector {
             id: self.id,
             calls: Vec::new(),
+            try_depth: 0,
         };
         match (expr, kind) {
             (Expression::FuncCall(call), _) => collector.push(&call.name),
@@ -621,6 +661,8 @@ fn call_name(name: &FuncName) -> String {
 struct CallCollector {
     id: FileId,
     calls: Vec<Call>,
+    /// How many `try` or `can` calls the call being visited is in the arguments of.
+    try_depth: usize,
 }
 
 impl CallCollector {
@@ -635,6 +677,7 @@ impl CallCollector {
             self.calls.push(Call {
                 name: call_name(name),
                 span: Span::new(self.id, start.start..end.end),
+                in_try: self.try_depth > 0,
             });
         }
     }
@@ -643,20 +686,23 @@ impl CallCollector {
 impl Visit for CallCollector {
     fn visit_func_call(&mut self, node: &FuncCall) {
         self.push(&node.name);
+        let catches = crate::syntax::catches_errors(&call_name(&node.name));
+        self.try_depth += usize::from(catches);
         visit_func_call(self, node);
+        self.try_depth -= usize::from(catches);
     }
 }
 
-/// The function calls of a template parsed from a JSON string's value, with their names' ranges
-/// in that value.
-pub(crate) fn template_calls(template: &Template) -> Vec<(String, Range<usize>)> {
+/// The function calls of a template parsed from a JSON string's value, their spans the ranges
+/// of their names in that value (of no file: the caller places them).
+pub(crate) fn template_calls(template: &Template) -> Vec<Call> {
     let mut collector = CallCollector {
         id: FileId(0),
         calls: Vec::new(),
+        try_depth: 0,
     };
     collector.visit_template(template);
-    let calls = collector.calls.into_iter();
-    calls.map(|call| (call.name, call.span.range())).collect()
+    collector.calls
 }
 
 /// Takes a name out of hcl-edit's tree, which is dropped after lowering.

@@ -11,7 +11,6 @@ use lsp_types::{CodeAction, CodeActionKind, TextEdit, Url, WorkspaceEdit};
 
 use crate::diagnostic::Diagnostic;
 use crate::diagnostic::fix::{Applicability, Fix};
-use crate::lint::Kind;
 use crate::rules;
 use crate::source::{SourceFile, SourceFiles};
 
@@ -102,13 +101,14 @@ pub(crate) fn code_action(
 const IGNORE_MARKER: &str = "tflint-merge-ignore:";
 
 /// "Ignore this finding": a `# tflint-merge-ignore: <id>` line above the line the finding starts
-/// on, indented as that line, or the id added to the ignore comment already there. Only rule
-/// findings can be ignored (never load errors), and only in native syntax, which has comments.
+/// on, indented as that line, or the id added to the ignore comment already there. Only the
+/// findings of rules and of what `validate` refuses can be ignored (never load errors), and only
+/// in native syntax, which has comments.
 fn ignore_finding(finding: &Diagnostic) -> Option<Proposal> {
     let meta = rules::registry().find(finding.rule.as_str())?;
     let label = finding.primary.as_ref()?;
     let file = &label.file;
-    if meta.kind != Kind::Rule || file.file_name().ends_with(".json") {
+    if !meta.kind.ignorable_inline() || file.file_name().ends_with(".json") {
         return None;
     }
     let id = finding.rule.as_str();

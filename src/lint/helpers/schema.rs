@@ -19,7 +19,7 @@ use crate::knowledge::literal_arguments::LiteralIn;
 use crate::knowledge::releases::Release;
 use crate::lint::Context;
 use crate::source::{Span, Syntax};
-use crate::syntax::{self, Call};
+use crate::syntax::{self, CallSite};
 
 use super::function_namespace::{self, Problem};
 use super::tools_suggestion;
@@ -201,8 +201,8 @@ fn judge_all(ctx: &Context) -> Vec<Judgement> {
                 judge_body(kind, &block.body, &mut judge);
             }
             if acceptance.is_some() {
-                walk_calls(block, &mut path, &mut |call| {
-                    judge_call(ctx, call, &required_providers, &mut judge);
+                walk_calls(block, &mut path, &mut |site| {
+                    judge_call(ctx, site, &required_providers, &mut judge);
                 });
             }
             if matches!(block.kind.as_str(), "resource" | "data" | "ephemeral") {
@@ -266,15 +266,25 @@ fn judge_body(kind: Body, body: &syntax::Body, judge: &mut impl FnMut(Place, &st
 }
 
 /// Judges a function call by its name: `f`, `core::f`, `provider::p::f` or another namespace.
+///
+/// In the arguments of `try` and `can` the tools look a function up only while evaluating, and
+/// those two turn the error into their fallback: a call there that names no function is not
+/// judged, but for what fails before evaluation — a namespace older releases cannot parse, and
+/// in OpenTofu a provider the module does not require, which it resolves while building the
+/// graph (`internal/tofu/transform_provider.go`, `ProviderFunctionTransformer`).
 fn judge_call(
     ctx: &Context,
-    call: &Call,
+    site: CallSite,
     required_providers: &HashSet<&str>,
     judge: &mut impl FnMut(Place, &str, Written, Span),
 ) {
+    let call = site.call;
     let span = call.span;
     let Some((namespace, function)) = split_namespace(&call.name) else {
-        return judge(Place::Function, &call.name, Written::Function, span);
+        if !site.in_try {
+            judge(Place::Function, &call.name, Written::Function, span);
+        }
+        return;
     };
     // Releases without namespaces refuse the call by its namespace (or, for one no release
     // has, by the problem below when some targeted release has namespaces).
@@ -288,7 +298,12 @@ fn judge_call(
         return;
     }
     let required = |provider: &str| required_providers.contains(provider);
-    match function_namespace::problem(ctx.view, &call.name, required) {
+    let problem = function_namespace::problem(ctx.view, &call.name, required);
+    let graph_time = ctx.view == View::OpenTofu && problem == Some(Problem::ProviderNotRequired);
+    if site.in_try && !graph_time {
+        return;
+    }
+    match problem {
         Some(problem) => judge(
             Place::FunctionNamespace,
             &call.name,
@@ -327,14 +342,22 @@ fn required_provider_names<'c>(ctx: &Context<'c>) -> HashSet<&'c str> {
 /// (`knowledge/literal_arguments.rs`: a variable's `type` and `default`, a module's `source`,
 /// `depends_on`, ...) are not evaluated: a call there is another error, or none.
 /// `path` is scratch space, left empty.
-fn walk_calls<'b>(block: &'b syntax::Block, path: &mut Vec<&'b str>, f: &mut impl FnMut(&Call)) {
+fn walk_calls<'b>(
+    block: &'b syntax::Block,
+    path: &mut Vec<&'b str>,
+    f: &mut impl FnMut(CallSite<'b>),
+) {
     path.clear();
     path.push(block.kind.as_str());
     walk_body_calls(&block.body, path, f);
     path.clear();
 }
 
-fn walk_body_calls<'b>(body: &'b syntax::Body, path: &mut Vec<&'b str>, f: &mut impl FnMut(&Call)) {
+fn walk_body_calls<'b>(
+    body: &'b syntax::Body,
+    path: &mut Vec<&'b str>,
+    f: &mut impl FnMut(CallSite<'b>),
+) {
     // Which arguments the tools read literally is looked up only for a body with a call.
     let mut literal = None;
     for attr in body.attributes.iter().filter(|a| a.expr.holds_calls()) {

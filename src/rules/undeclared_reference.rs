@@ -1,0 +1,497 @@
+//! References to what the effective module does not declare: an input variable, a local value,
+//! a module call, a managed, data or ephemeral resource. `validate` refuses each with its own
+//! summary (`Reference to undeclared input variable`, `... local value`, `... module`,
+//! `... resource`): hashicorp/terraform `internal/terraform/evaluate_valid.go`
+//! (`staticValidateReference`) and `internal/terraform/evaluate.go` (`GetInputVariable`,
+//! `GetLocalValue`). References are judged where the tools evaluate them, as merged: an
+//! override's expression where it won, and a declaration an override file adds counts.
+//!
+//! Left alone, since a static reading cannot be sure: references in a `dynamic` block's
+//! `content`, which the tools evaluate only for the elements they expand it for (none while
+//! `for_each` is unknown, as at `validate`); a root with no underscore (a name a
+//! `dynamic` block or `for` binds in a way this reading does not follow, or a rare resource type
+//! named after its provider), and roots the tools reserve (`each`, `count`, `self`, `path`,
+//! `terraform`, ...), which other checks of the tools judge.
+
+use foldhash::HashSet;
+
+use crate::diagnostic::Diagnostic;
+use crate::lint::helpers::tools_suggestion;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
+use crate::module::merge::{Address, Module};
+use crate::module::references::Uses;
+use crate::syntax::Reference;
+
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "undeclared_reference",
+    kind: Validate,
+    summary: "a reference to a variable, local, module call or resource the module does not declare",
+    check: Check::View(RuleViews::Both, check),
+};
+
+/// Names the tools give a meaning of their own at the root of a reference (Terraform's
+/// `internal/addrs/parse_ref.go`, OpenTofu's `tofu`), or reserve for later use: never a
+/// resource type.
+const RESERVED_ROOTS: &[&str] = &[
+    "action",
+    "arg",
+    "count",
+    "data",
+    "each",
+    "ephemeral",
+    "lazy",
+    "list",
+    "local",
+    "module",
+    "path",
+    "resource",
+    "run",
+    "self",
+    "template",
+    "terraform",
+    "tofu",
+    "var",
+];
+
+/// What a reference names that the module does not declare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Undeclared<'r> {
+    Variable(&'r str),
+    Local(&'r str),
+    ModuleCall(&'r str),
+    Resource {
+        mode: Mode,
+        kind: &'r str,
+        name: &'r str,
+    },
+}
+
+/// The kind of resource a reference names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Managed,
+    Data,
+    Ephemeral,
+}
+
+impl Mode {
+    /// The block type that declares it.
+    fn block(self) -> &'static str {
+        match self {
+            Mode::Managed => "resource",
+            Mode::Data => "data",
+            Mode::Ephemeral => "ephemeral",
+        }
+    }
+}
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    let module = ctx.module;
+    let declared = Declared::of(module);
+    // One block, or one local, at a time: what the tools evaluate together.
+    let mut found = Vec::new();
+    let mut report = |found: &mut Vec<(&Reference, Undeclared)>| {
+        // The tools check module and resource references before evaluating, and evaluate only
+        // when those are declared: only then do they find an undeclared variable or local.
+        let before_evaluation = found.iter().any(|(_, u)| u.found_before_evaluation());
+        for (reference, undeclared) in found.drain(..) {
+            if undeclared.found_before_evaluation() || !before_evaluation {
+                out.push(undeclared_reference(ctx, reference, undeclared));
+            }
+        }
+    };
+    let mut uses = Uses::default();
+    for object in &module.objects {
+        uses.for_each(&[object.kind.as_str()], &object.body, &mut |used| {
+            if !used.iterator
+                && !used.in_dynamic
+                && let Some(undeclared) = undeclared(&declared, used.reference)
+            {
+                found.push((used.reference, undeclared));
+            }
+        });
+        report(&mut found);
+    }
+    for local in &module.locals {
+        local.attribute.expr.for_each_reference(&mut |reference| {
+            if let Some(undeclared) = undeclared(&declared, reference) {
+                found.push((reference, undeclared));
+            }
+        });
+        report(&mut found);
+    }
+}
+
+impl Undeclared<'_> {
+    /// Whether the tools find it before evaluating (`staticValidateReference`): a module call
+    /// or a resource. An undeclared variable or local is found while evaluating.
+    fn found_before_evaluation(self) -> bool {
+        matches!(
+            self,
+            Undeclared::ModuleCall(_) | Undeclared::Resource { .. }
+        )
+    }
+}
+
+/// The names the module declares, by kind, looked up for every reference.
+struct Declared<'m> {
+    variables: HashSet<&'m str>,
+    locals: HashSet<&'m str>,
+    module_calls: HashSet<&'m str>,
+    /// (block type, resource type, name), data sources of `check` blocks included.
+    resources: HashSet<(&'m str, &'m str, &'m str)>,
+}
+
+impl<'m> Declared<'m> {
+    fn of(module: &'m Module) -> Declared<'m> {
+        let mut declared = Declared {
+            variables: HashSet::default(),
+            locals: module.locals.iter().map(|l| l.attribute.name()).collect(),
+            module_calls: HashSet::default(),
+            resources: HashSet::default(),
+        };
+        for object in &module.objects {
+            match &object.address {
+                Address::Variable(name) => {
+                    declared.variables.insert(name);
+                }
+                Address::ModuleCall(name) => {
+                    declared.module_calls.insert(name);
+                }
+                Address::Resource(mode, kind, name) => {
+                    declared.resources.insert((mode, kind, name));
+                }
+                // A data source a `check` block declares is scoped to it in the tools, but
+                // named the same way.
+                Address::Check(_) => {
+                    for data in object.body.blocks_of("data") {
+                        if let (Some(kind), Some(name)) = (data.label(0), data.label(1)) {
+                            declared.resources.insert(("data", kind, name));
+                        }
+                    }
+                }
+                Address::Output(_) | Address::Provider(..) => {}
+            }
+        }
+        declared
+    }
+
+    fn declares(&self, undeclared: Undeclared) -> bool {
+        match undeclared {
+            Undeclared::Variable(name) => self.variables.contains(name),
+            Undeclared::Local(name) => self.locals.contains(name),
+            Undeclared::ModuleCall(name) => self.module_calls.contains(name),
+            Undeclared::Resource { mode, kind, name } => {
+                self.resources.contains(&(mode.block(), kind, name))
+            }
+        }
+    }
+}
+
+/// What `reference` names that the module does not declare, if anything.
+fn undeclared<'r>(declared: &Declared, reference: &'r Reference) -> Option<Undeclared<'r>> {
+    let first = reference.attr(0)?;
+    let found = match reference.root.as_str() {
+        "var" => Undeclared::Variable(first),
+        "local" => Undeclared::Local(first),
+        "module" => Undeclared::ModuleCall(first),
+        "data" | "ephemeral" => Undeclared::Resource {
+            mode: match reference.root.as_str() {
+                "data" => Mode::Data,
+                _ => Mode::Ephemeral,
+            },
+            kind: first,
+            name: reference.attr(1)?,
+        },
+        root if !RESERVED_ROOTS.contains(&root) && root.contains('_') => Undeclared::Resource {
+            mode: Mode::Managed,
+            kind: root,
+            name: first,
+        },
+        _ => return None,
+    };
+    (!declared.declares(found)).then_some(found)
+}
+
+/// The names of the module's declarations of one kind, for the tools' "Did you mean".
+fn suggestion(module: &Module, undeclared: Undeclared) -> Option<String> {
+    let names: Vec<&str> = match undeclared {
+        Undeclared::Variable(_) => (module.objects.iter())
+            .filter_map(|o| match &o.address {
+                Address::Variable(name) => Some(name.as_str()),
+                _ => None,
+            })
+            .collect(),
+        Undeclared::Local(_) => module.locals.iter().map(|l| l.attribute.name()).collect(),
+        Undeclared::ModuleCall(_) => (module.objects.iter())
+            .filter_map(|o| match &o.address {
+                Address::ModuleCall(name) => Some(name.as_str()),
+                _ => None,
+            })
+            .collect(),
+        // The tools suggest nothing for resources.
+        Undeclared::Resource { .. } => return None,
+    };
+    let name = match undeclared {
+        Undeclared::Variable(name) | Undeclared::Local(name) | Undeclared::ModuleCall(name) => name,
+        Undeclared::Resource { .. } => return None,
+    };
+    tools_suggestion(name, names).map(str::to_string)
+}
+
+/// The tools' summary and detail for a reference to what is not declared.
+fn summary_and_detail(module: &Module, undeclared: Undeclared) -> (&'static str, String) {
+    let did_you_mean = suggestion(module, undeclared).map(|s| format!(" Did you mean \"{s}\"?"));
+    match undeclared {
+        Undeclared::Variable(name) => (
+            "Reference to undeclared input variable",
+            format!(
+                "An input variable with the name \"{name}\" has not been declared.{}",
+                did_you_mean.unwrap_or_else(|| format!(
+                    " This variable can be declared with a variable \"{name}\" {{}} block."
+                ))
+            ),
+        ),
+        Undeclared::Local(name) => (
+            "Reference to undeclared local value",
+            format!(
+                "A local value with the name \"{name}\" has not been declared.{}",
+                did_you_mean.unwrap_or_default()
+            ),
+        ),
+        Undeclared::ModuleCall(name) => (
+            "Reference to undeclared module",
+            format!(
+                "No module call named \"{name}\" is declared in the root module.{}",
+                did_you_mean.unwrap_or_default()
+            ),
+        ),
+        Undeclared::Resource { mode, kind, name } => (
+            "Reference to undeclared resource",
+            format!(
+                "{} resource \"{kind}\" \"{name}\" has not been declared in the root module.",
+                match mode {
+                    Mode::Managed => "A managed",
+                    Mode::Data => "A data",
+                    Mode::Ephemeral => "An ephemeral",
+                }
+            ),
+        ),
+    }
+}
+
+/// `Reference to undeclared ...`, the tools' summary, with their detail.
+fn undeclared_reference(
+    ctx: &Context,
+    reference: &Reference,
+    undeclared: Undeclared,
+) -> Diagnostic {
+    let (summary, detail) = summary_and_detail(ctx.module, undeclared);
+    let (label, help) = match undeclared {
+        Undeclared::Variable(name) => (
+            format!("no variable `{name}`"),
+            format!("declare it with `variable \"{name}\" {{}}`, or correct the name"),
+        ),
+        Undeclared::Local(name) => (
+            format!("no local value `{name}`"),
+            "declare it in a `locals` block, or correct the name".to_string(),
+        ),
+        Undeclared::ModuleCall(name) => (
+            format!("no module call `{name}`"),
+            format!("declare it with `module \"{name}\" {{ source = ... }}`, or correct the name"),
+        ),
+        Undeclared::Resource { mode, kind, name } => (
+            format!("no {} `{kind}.{name}`", mode.block()),
+            format!(
+                "declare it with `{} \"{kind}\" \"{name}\" {{ ... }}`, or correct the name",
+                mode.block()
+            ),
+        ),
+    };
+    ctx.finding(&RULE, summary)
+        .at(ctx.files, reference.span, label)
+        .with_note(detail)
+        .with_help(help)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::testing::{Files, check_table, findings};
+
+    const PASS: &[Files] = &[
+        &[(
+            "main.tf",
+            "variable \"a\" {}\nlocals {\n  b = var.a\n  c = local.b\n}\n",
+        )],
+        // Declared in another file.
+        &[
+            ("main.tf", "locals {\n  b = var.a\n}\n"),
+            ("variables.tf", "variable \"a\" {}\n"),
+        ],
+        // An override replaces the only expression that named what is not declared.
+        &[
+            ("main.tf", "output \"o\" {\n  value = var.gone\n}\n"),
+            ("override.tf", "output \"o\" {\n  value = 1\n}\n"),
+        ],
+        // Names a `for` or a `dynamic` block binds, and what the tools read literally.
+        &[(
+            "main.tf",
+            r#"variable "ports" {
+  type = list(number)
+}
+resource "terraform_data" "a" {
+  input      = [for some_port in var.ports : some_port]
+  depends_on = []
+  dynamic "my_rule" {
+    for_each = var.ports
+    content {
+      port = my_rule.value
+      dynamic "nested_rule" {
+        for_each = my_rule.value.nested
+        content {
+          other = nested_rule.value
+          only_expanded = aws_instance.gone.id
+        }
+      }
+    }
+  }
+}
+"#,
+        )],
+        // A check block's scoped data source.
+        &[(
+            "main.tf",
+            "check \"c\" {\n  data \"http\" \"h\" {\n    url = \"x\"\n  }\n  assert {\n    condition     = data.http.h.status_code == 200\n    error_message = \"x\"\n  }\n}\n",
+        )],
+    ];
+
+    const FAIL: &[(Files, usize)] = &[
+        (
+            &[(
+                "main.tf",
+                "locals {\n  a = var.x\n  b = local.y\n  c = module.m.out\n  d = aws_instance.i.id\n  e = data.aws_ami.a.id\n  f = ephemeral.random_password.p.result\n}\n",
+            )],
+            6,
+        ),
+        // In a template, a `for` body, and in the arguments of `try`, which catches evaluation
+        // errors but not this one (the tools check references before evaluating).
+        (
+            &[(
+                "main.tf",
+                "output \"o\" {\n  value = [\"${var.x}\", [for s in [] : local.y], try(var.z, 1)]\n}\n",
+            )],
+            3,
+        ),
+        // The tools evaluate a block only once its module and resource references are
+        // declared: the undeclared variable beside an undeclared module call is not found yet.
+        (
+            &[(
+                "main.tf",
+                "output \"o\" {\n  value = [module.m.out, var.x]\n}\noutput \"p\" {\n  value = var.y\n}\n",
+            )],
+            2,
+        ),
+        // An override's expression that names what is not declared.
+        (
+            &[
+                ("main.tf", "output \"o\" {\n  value = 1\n}\n"),
+                ("override.tf", "output \"o\" {\n  value = var.x\n}\n"),
+            ],
+            1,
+        ),
+    ];
+
+    #[test]
+    fn table() {
+        check_table(&super::RULE, PASS, FAIL);
+    }
+
+    /// The tools' summaries and details: exactly what Terraform 1.15.5's `validate` reports on
+    /// this module.
+    #[test]
+    fn the_tools_texts() {
+        let files: Files = &[(
+            "main.tf",
+            r#"variable "vv" {
+  default = 1
+}
+locals {
+  jj = 1
+}
+output "o" {
+  value = [
+    var.nope,
+    var.vV,
+    local.j,
+  ]
+}
+output "p" {
+  value = [
+    module.nope.x,
+    terraform_data.t2.id,
+    data.terraform_remote_state.ss.outputs,
+    ephemeral.random_password.p,
+  ]
+}
+"#,
+        )];
+        let mut found: Vec<(usize, String, String)> = findings(&super::RULE, files)
+            .into_iter()
+            .map(|d| {
+                let line = d.primary.as_ref().map_or(0, |p| p.start().0);
+                (
+                    line,
+                    d.message,
+                    d.notes.first().cloned().unwrap_or_default(),
+                )
+            })
+            .collect();
+        found.sort();
+        let expected = [
+            (
+                9,
+                "Reference to undeclared input variable",
+                "An input variable with the name \"nope\" has not been declared. This variable \
+                 can be declared with a variable \"nope\" {} block.",
+            ),
+            (
+                10,
+                "Reference to undeclared input variable",
+                "An input variable with the name \"vV\" has not been declared. Did you mean \"vv\"?",
+            ),
+            (
+                11,
+                "Reference to undeclared local value",
+                "A local value with the name \"j\" has not been declared. Did you mean \"jj\"?",
+            ),
+            (
+                16,
+                "Reference to undeclared module",
+                "No module call named \"nope\" is declared in the root module.",
+            ),
+            (
+                17,
+                "Reference to undeclared resource",
+                "A managed resource \"terraform_data\" \"t2\" has not been declared in the root \
+                 module.",
+            ),
+            (
+                18,
+                "Reference to undeclared resource",
+                "A data resource \"terraform_remote_state\" \"ss\" has not been declared in the \
+                 root module.",
+            ),
+            (
+                19,
+                "Reference to undeclared resource",
+                "An ephemeral resource \"random_password\" \"p\" has not been declared in the root \
+                 module.",
+            ),
+        ];
+        let expected: Vec<(usize, String, String)> = expected
+            .into_iter()
+            .map(|(line, summary, detail)| (line, summary.to_string(), detail.to_string()))
+            .collect();
+        assert_eq!(found, expected);
+    }
+}
