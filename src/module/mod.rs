@@ -3,4 +3,5 @@
 
 pub(crate) mod merge;
 pub(crate) mod print;
+pub(crate) mod source_map;
 pub(crate) mod views;
