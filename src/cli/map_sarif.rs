@@ -256,7 +256,13 @@ fn map_region<'a>(region: &Value, segments: &'a [Segment]) -> Option<MappedRegio
         })
     });
     let mut mapped = region.as_object().cloned().unwrap_or_default();
-    for key in ["charOffset", "charLength", "byteOffset", "byteLength", "endColumn"] {
+    for key in [
+        "charOffset",
+        "charLength",
+        "byteOffset",
+        "byteLength",
+        "endColumn",
+    ] {
         mapped.remove(key);
     }
     mapped.insert("startLine".into(), start.line.into());
@@ -341,7 +347,10 @@ mod tests {
             file_uri_path("file:///tmp/mod%20a/x.tf"),
             Some(PathBuf::from("/tmp/mod a/x.tf"))
         );
-        assert_eq!(file_uri_path("file://localhost/x"), Some(PathBuf::from("/x")));
+        assert_eq!(
+            file_uri_path("file://localhost/x"),
+            Some(PathBuf::from("/x"))
+        );
         assert_eq!(file_uri_path("x.tf"), None);
         assert_eq!(percent_decode("%zz"), None);
     }

@@ -21,8 +21,8 @@ use crate::input::discover;
 use crate::input::overlay::Overlay;
 use crate::input::scope::{Scope as ReadScope, ScopeFlags};
 use crate::knowledge::View;
-use crate::lint::RuleSettings;
 use crate::lint::directory::{self, Options, ViewSelection};
+use crate::lint::{Kind, RuleSettings};
 use crate::module::print::print_hcl_marked;
 use crate::module::source_map::{segment_json, segments};
 use crate::report;
@@ -129,9 +129,17 @@ fn write_module(
         let rendered = report::render_one_human(d, request.view.views());
         eprint!("{}", String::from_utf8_lossy(&rendered));
     }
-    let Some(module) = result.modules.first() else {
+    // A module the tool does not load runs nothing: its effective module would show a
+    // scanner a configuration that never applies (merging keeps one of two duplicate blocks,
+    // for one), so none is written.
+    let registry = rules::registry();
+    let load_error = errors
+        .iter()
+        .any(|d| (registry.find(d.rule.as_str())).is_some_and(|meta| meta.kind == Kind::LoadError));
+    let module = result.modules.first().filter(|_| !load_error);
+    let Some(module) = module else {
         eprintln!(
-            "error: the {} view of {} could not be built: nothing written for it",
+            "error: {} does not load {}: nothing written for it",
             request.view.tool_name(),
             escape::text(&dir.to_string_lossy())
         );
@@ -167,7 +175,12 @@ fn inside(out: &Path, relative: &Path) -> Result<PathBuf, String> {
         match component {
             Component::Normal(name) => path.push(name),
             Component::CurDir => {}
-            _ => return Err(format!("{} is not below the output directory", relative.display())),
+            _ => {
+                return Err(format!(
+                    "{} is not below the output directory",
+                    relative.display()
+                ));
+            }
         }
     }
     Ok(path)
@@ -192,10 +205,7 @@ fn write_new(path: &Path, text: &str) -> std::io::Result<()> {
 }
 
 fn io_error(path: &Path, error: &std::io::Error) -> i32 {
-    eprintln!(
-        "error: {}: {error}",
-        escape::text(&path.to_string_lossy())
-    );
+    eprintln!("error: {}: {error}", escape::text(&path.to_string_lossy()));
     EXIT_ERROR
 }
 

@@ -136,7 +136,13 @@ pub fn locate(segments: &[Segment], line: usize, column: usize) -> Option<Source
 mod tests {
     use super::*;
 
-    fn segment(line: usize, column: usize, lines: usize, file: &str, at: (usize, usize)) -> Segment {
+    fn segment(
+        line: usize,
+        column: usize,
+        lines: usize,
+        file: &str,
+        at: (usize, usize),
+    ) -> Segment {
         Segment {
             line,
             column,
