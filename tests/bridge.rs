@@ -407,3 +407,79 @@ fn merged_out_of_the_corpus_loads_as_the_original_does() {
     }
     assert!(differences.is_empty(), "{}", differences.join("\n"));
 }
+
+#[test]
+fn merged_out_writes_the_chosen_view() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    write(
+        &scratch.path().join("proj/main.tf"),
+        "variable \"engine\" {\n  default = \"terraform\"\n}\n",
+    );
+    // OpenTofu reads this file in place of its `.tf` twin; Terraform ignores it.
+    write(
+        &scratch.path().join("proj/main.tofu"),
+        "variable \"engine\" {\n  default = \"opentofu\"\n}\n",
+    );
+    for (view, expected, file) in [
+        ("terraform", "\"terraform\"", "proj/main.tf"),
+        ("opentofu", "\"opentofu\"", "proj/main.tofu"),
+    ] {
+        let out_dir = format!("eff-{view}");
+        let out = tflint_merge(
+            scratch.path(),
+            &["merged", "--out", &out_dir, "--view", view, "proj"],
+        );
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let root = scratch.path().join(&out_dir);
+        let text = std::fs::read_to_string(root.join("effective.tf")).expect("written");
+        assert!(
+            text.contains(&format!("default = {expected}")),
+            "{view}: {text}"
+        );
+        let map: Value = serde_json::from_str(
+            &std::fs::read_to_string(root.join("tflint-merge-sourcemap.json")).expect("map"),
+        )
+        .expect("JSON");
+        assert_eq!(map["view"], view);
+        let segments = map["files"][0]["segments"].as_array().expect("segments");
+        assert!(
+            segments.iter().all(|s| s["file"] == file),
+            "{view}: {segments:?}"
+        );
+    }
+}
+
+#[test]
+fn the_bridge_says_what_it_needs() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    project(scratch.path());
+    write(&scratch.path().join("other/main.tf"), NET_TF);
+    // Printing takes one module; writing, any number.
+    let out = tflint_merge(scratch.path(), &["merged", "proj", "other"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--out DIR for several"));
+    let out = tflint_merge(scratch.path(), &["merged", "--out", "eff", "proj", "other"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(scratch.path().join("eff/proj/effective.tf").is_file());
+    assert!(scratch.path().join("eff/other/effective.tf").is_file());
+    // map-sarif needs the directory merged --out wrote.
+    write(
+        &scratch.path().join("scan.sarif"),
+        &sarif(vec![]).to_string(),
+    );
+    let out = tflint_merge(
+        scratch.path(),
+        &["map-sarif", "--from", "proj", "scan.sarif"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("tflint-merge-sourcemap.json"));
+    // Both are in the help.
+    let help = tflint_merge(scratch.path(), &["merged", "--help"]);
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.contains("--out <DIR>") && help.contains("map-sarif --from"),
+        "{help}"
+    );
+    let help = tflint_merge(scratch.path(), &["map-sarif", "--help"]);
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--output <FILE>"));
+}
