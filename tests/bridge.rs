@@ -483,3 +483,32 @@ fn the_bridge_says_what_it_needs() {
     let help = tflint_merge(scratch.path(), &["map-sarif", "--help"]);
     assert!(String::from_utf8_lossy(&help.stdout).contains("--output <FILE>"));
 }
+
+#[test]
+fn map_sarif_follows_an_artifact_index() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    project(scratch.path());
+    let out = tflint_merge(scratch.path(), &["merged", "--out", "eff", "proj"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let effective = std::fs::read_to_string(scratch.path().join("eff/effective.tf")).expect("read");
+    let line = line_of(&effective, "instance_type");
+    let mut report = sarif(vec![json!({
+        "message": { "text": "too large" },
+        "locations": [{ "physicalLocation": {
+            "artifactLocation": { "index": 0 },
+            "region": { "startLine": line },
+        }}],
+    })]);
+    report["runs"][0]["artifacts"] = json!([{ "location": { "uri": "effective.tf" } }]);
+    write(&scratch.path().join("scan.sarif"), &report.to_string());
+    let out = tflint_merge(
+        scratch.path(),
+        &["map-sarif", "--from", "eff", "scan.sarif"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let mapped: Value = serde_json::from_slice(&out.stdout).expect("SARIF");
+    assert_eq!(
+        mapped["runs"][0]["results"][0]["locations"][0]["physicalLocation"],
+        json!({ "artifactLocation": { "uri": "proj/main_override.tf" }, "region": { "startLine": 3 } })
+    );
+}

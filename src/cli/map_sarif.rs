@@ -64,7 +64,10 @@ pub(crate) fn run(request: &MapSarif) -> i32 {
     };
     let mut counts = Counts::default();
     for run in sarif["runs"].as_array_mut().into_iter().flatten() {
-        let bases = base_uris(run);
+        let bases = Bases {
+            named: base_uris(run),
+            artifacts: artifact_uris(run),
+        };
         for result in run["results"].as_array_mut().into_iter().flatten() {
             map_locations(result, &map, &bases, &mut counts);
         }
@@ -120,6 +123,26 @@ fn read_source_map(dir: &Path) -> Result<SourceMap, String> {
     Ok(SourceMap { dir, files })
 }
 
+/// What a run says about the URIs of its locations.
+struct Bases {
+    /// The `file:` URIs of its `originalUriBaseIds`, by name.
+    named: HashMap<String, PathBuf>,
+    /// Its `artifacts`' `uri` and `uriBaseId`, by index: a location may name its file by the
+    /// index alone.
+    artifacts: Vec<(Option<String>, Option<String>)>,
+}
+
+fn artifact_uris(run: &Value) -> Vec<(Option<String>, Option<String>)> {
+    let artifacts = run["artifacts"].as_array().into_iter().flatten();
+    artifacts
+        .map(|a| {
+            let location = &a["location"];
+            let text = |key: &str| location[key].as_str().map(str::to_string);
+            (text("uri"), text("uriBaseId"))
+        })
+        .collect()
+}
+
 /// The `file:` URIs of a run's `originalUriBaseIds`, by name.
 fn base_uris(run: &Value) -> HashMap<String, PathBuf> {
     let bases = run["originalUriBaseIds"].as_object().into_iter().flatten();
@@ -130,12 +153,7 @@ fn base_uris(run: &Value) -> HashMap<String, PathBuf> {
 
 /// Every location of a result (its locations, related locations, code flows, stacks...),
 /// but not its fixes.
-fn map_locations(
-    value: &mut Value,
-    map: &SourceMap,
-    bases: &HashMap<String, PathBuf>,
-    counts: &mut Counts,
-) {
+fn map_locations(value: &mut Value, map: &SourceMap, bases: &Bases, counts: &mut Counts) {
     match value {
         Value::Object(object) => {
             for (key, value) in object.iter_mut() {
@@ -162,13 +180,17 @@ fn map_locations(
 fn map_physical(
     physical: &mut Map<String, Value>,
     map: &SourceMap,
-    bases: &HashMap<String, PathBuf>,
+    bases: &Bases,
     counts: &mut Counts,
 ) {
     let artifact = &physical.get("artifactLocation");
-    let uri = artifact.and_then(|a| a["uri"].as_str());
-    let base = artifact.and_then(|a| a["uriBaseId"].as_str());
-    let Some(segments) = uri.and_then(|uri| merged_file(uri, base, map, bases)) else {
+    let by_index = (artifact.and_then(|a| a["index"].as_u64()))
+        .and_then(|i| bases.artifacts.get(usize::try_from(i).ok()?));
+    let text = |key: &str| artifact.and_then(|a| a[key].as_str());
+    let uri = text("uri").or_else(|| by_index.and_then(|(uri, _)| uri.as_deref()));
+    let base = (text("uriBaseId")).or_else(|| by_index.and_then(|(_, base)| base.as_deref()));
+    let located = uri.and_then(|uri| merged_file(uri, base, map, &bases.named));
+    let Some(segments) = located else {
         counts.elsewhere += 1;
         return;
     };
