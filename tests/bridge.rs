@@ -1,7 +1,8 @@
 //! The scanner bridge: `merged --out DIR` writes each module directory's effective module and
 //! a source map; `map-sarif --from DIR` moves another tool's SARIF locations on those files
 //! back to the base and override lines their text comes from. And, on the real modules, each
-//! written module loads in a real Terraform exactly when the original directory does.
+//! written module loads in a real Terraform exactly when the original directory does, and each
+//! segment of the source map points at the text that was written.
 
 #[path = "common/corpus.rs"]
 mod corpus;
@@ -354,6 +355,12 @@ fn merged_out_of_the_corpus_loads_as_the_original_does() {
         "only {} modules written",
         written.len()
     );
+    let misplaced = misplaced_segments(&map, &out_dir);
+    assert!(
+        misplaced.is_empty(),
+        "segments whose text is not the source's:\n{}",
+        misplaced.join("\n")
+    );
     let dirs: Vec<&Path> = originals
         .iter()
         .map(PathBuf::as_path)
@@ -511,4 +518,44 @@ fn map_sarif_follows_an_artifact_index() {
         mapped["runs"][0]["results"][0]["locations"][0]["physicalLocation"],
         json!({ "artifactLocation": { "uri": "proj/main_override.tf" }, "region": { "startLine": 3 } })
     );
+}
+
+/// The segments of the source map (of native-syntax sources, whose text is copied) where the
+/// written file's text is not the source's: the first character of its first line must be the
+/// source's, and each later line the start of the source line (a comment may end it).
+fn misplaced_segments(map: &Value, out_dir: &Path) -> Vec<String> {
+    let mut sources: std::collections::HashMap<String, Vec<String>> = Default::default();
+    let lines_of = |path: &Path| -> Vec<String> {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        text.lines().map(str::to_string).collect()
+    };
+    let mut misplaced = Vec::new();
+    for file in map["files"].as_array().expect("files") {
+        let written = lines_of(&out_dir.join(file["path"].as_str().expect("path")));
+        for segment in file["segments"].as_array().expect("segments") {
+            let source = segment["file"].as_str().expect("file");
+            if source.ends_with(".json") {
+                continue;
+            }
+            let source_lines = sources
+                .entry(source.to_string())
+                .or_insert_with(|| lines_of(Path::new(source)));
+            let number = |key: &str| segment[key].as_u64().expect("a number") as usize;
+            let (line, column) = (number("line"), number("column"));
+            let (source_line, source_column) = (number("source_line"), number("source_column"));
+            for k in 0..number("lines") {
+                let here = &written[line - 1 + k];
+                let there = &source_lines[source_line - 1 + k];
+                let same = if k == 0 {
+                    here.chars().nth(column - 1) == there.chars().nth(source_column - 1)
+                } else {
+                    there.starts_with(here.as_str())
+                };
+                if !same {
+                    misplaced.push(format!("{}:{}: {segment}", file["path"], line + k));
+                }
+            }
+        }
+    }
+    misplaced
 }
