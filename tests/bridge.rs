@@ -155,11 +155,13 @@ fn map_sarif_moves_a_result_back_to_the_override_line() {
         ),
         // The generated comment above the block: nothing to map it to.
         result_at("effective.tf", json!({"startLine": header - 1})),
+        // Below the scanned directory, written with a leading `/` as checkov does.
+        result_at("/effective.tf", json!({"startLine": line})),
         // Another file: not the bridge's.
         result_at("README.md", json!({"startLine": 1})),
     ]);
     write(&scratch.path().join("scan.sarif"), &report.to_string());
-    // Relative to DIR (the scanner's root), and as an absolute file: URI.
+    // Relative to DIR (the scanner's root).
     let out = tflint_merge(
         scratch.path(),
         &["map-sarif", "--from", "eff", "scan.sarif"],
@@ -187,12 +189,19 @@ fn map_sarif_moves_a_result_back_to_the_override_line() {
     );
     assert_eq!(
         location(3),
-        &report["runs"][0]["results"][3]["locations"][0]["physicalLocation"]
+        &json!({
+            "artifactLocation": { "uri": "proj/main_override.tf" },
+            "region": { "startLine": 3 },
+        })
+    );
+    assert_eq!(
+        location(4),
+        &report["runs"][0]["results"][4]["locations"][0]["physicalLocation"]
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(
-            "2 locations mapped; 1 in merged files could not be mapped and 1 point elsewhere"
+            "3 locations mapped; 1 in merged files could not be mapped and 1 point elsewhere"
         ),
         "{stderr}"
     );

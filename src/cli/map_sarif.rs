@@ -4,10 +4,10 @@
 //!
 //! A location's `artifactLocation.uri` names a merged file when, resolved as SARIF says
 //! (against its `uriBaseId`'s URI in `originalUriBaseIds` when that is a `file:` URI, else as
-//! written: absolute, or relative to DIR, or to the working directory), it is one of the files
-//! the source map lists. The rewritten `uri` is the source file's path as `merged --out`
-//! showed it (relative to the directory it ran in, or absolute), without `uriBaseId` or
-//! `index`. Regions are mapped by their lines and columns; a region that gives only offsets,
+//! written: absolute, or relative to DIR, or to the working directory, or `/path` below DIR),
+//! it is one of the files the source map lists. The rewritten `uri` is the source file's path
+//! as `merged --out` showed it (relative to the directory it ran in, or absolute), without
+//! `uriBaseId` or `index`. Regions are mapped by their lines and columns; a region that gives only offsets,
 //! or a line no segment covers, is left as it was and counted. Fixes are left alone: their
 //! edits are to the merged file.
 
@@ -232,7 +232,12 @@ fn merged_file<'a>(
         let path = PathBuf::from(percent_decode(uri)?);
         match base.and_then(|b| bases.get(b)) {
             Some(base) => vec![base.join(path)],
-            None if path.is_absolute() => vec![path],
+            // Some scanners (checkov) write a path below the scanned directory with a leading
+            // `/`: when no such absolute file is one of DIR's, it is read below DIR.
+            None if path.is_absolute() => {
+                let below = path.strip_prefix("/").map(|p| map.dir.join(p)).ok();
+                std::iter::once(path).chain(below).collect()
+            }
             None => vec![map.dir.join(&path), path],
         }
     };
