@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 use super::merged_out::{SOURCE_MAP, slash_path};
 use super::{EXIT_CLEAN, EXIT_ERROR, usage_error};
 use crate::diagnostic::escape;
-use crate::module::source_map::{Segment, SourcePoint, locate, segment_from_json};
+use crate::module::source_map::{Segment, SourcePoint, last_line, locate, segment_from_json};
 
 /// What `map-sarif` was asked for.
 pub(crate) struct MapSarif<'a> {
@@ -263,7 +263,9 @@ fn map_region<'a>(region: &Value, segments: &'a [Segment]) -> Option<MappedRegio
     let start_line = number("startLine").filter(|&l| l > 0)?;
     let start_column = number("startColumn");
     let end_line = number("endLine").filter(|&l| l >= start_line);
-    let last_line = end_line.unwrap_or(start_line);
+    // Lines past the last one a segment covers map to nothing: a region's claimed end, however
+    // far, is searched only up to there.
+    let last_line = end_line.unwrap_or(start_line).min(last_line(segments));
     let (start, exact_start) = (start_line..=last_line).find_map(|line| {
         let exact = line == start_line;
         let column = if exact { start_column.unwrap_or(1) } else { 1 };
@@ -275,7 +277,7 @@ fn map_region<'a>(region: &Value, segments: &'a [Segment]) -> Option<MappedRegio
             .filter(same_file)
             .map(|p| (p, true));
         exact.or_else(|| {
-            (start_line..end_line).rev().find_map(|line| {
+            (start_line..=last_line).rev().find_map(|line| {
                 locate(segments, line, 1)
                     .filter(same_file)
                     .map(|p| (p, false))
@@ -365,6 +367,28 @@ fn path_uri(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_region_claiming_to_end_far_away_is_searched_up_to_the_last_mapped_line() {
+        let segments = [Segment {
+            line: 3,
+            column: 1,
+            lines: 1,
+            file: "main.tf".into(),
+            source_line: 7,
+            source_column: 1,
+            is_override: false,
+        }];
+        let far = serde_json::json!({ "startLine": 1, "endLine": u64::MAX, "endColumn": u64::MAX });
+        let mapped = map_region(&far, &segments).expect("mapped");
+        assert_eq!(mapped.file, "main.tf");
+        assert_eq!(
+            mapped.value,
+            serde_json::json!({ "startLine": 7, "endLine": 7 })
+        );
+        let past = serde_json::json!({ "startLine": 4, "endLine": u64::MAX });
+        assert!(map_region(&past, &segments).is_none());
+    }
 
     #[test]
     fn uris_round_trip_through_paths() {

@@ -118,18 +118,26 @@ pub fn locate(segments: &[Segment], line: usize, column: usize) -> Option<Source
         return Some(SourcePoint {
             file: &segment.file,
             line: segment.source_line,
-            column: segment.source_column + column.saturating_sub(segment.column),
+            column: (segment.source_column).saturating_add(column.saturating_sub(segment.column)),
         });
     }
     // A later line of a multi-line expression, copied as written: the same column.
     segments
         .iter()
-        .find(|s| s.line < line && line < s.line + s.lines)
+        .find(|s| s.line < line && line < s.line.saturating_add(s.lines))
         .map(|s| SourcePoint {
             file: &s.file,
-            line: s.source_line + (line - s.line),
+            line: s.source_line.saturating_add(line - s.line),
             column,
         })
+}
+
+/// The last printed line that a segment covers: no line after it maps.
+pub fn last_line(segments: &[Segment]) -> usize {
+    (segments.iter())
+        .map(|s| s.line.saturating_add(s.lines - 1))
+        .max()
+        .unwrap_or(0)
 }
 
 #[cfg(test)]
