@@ -9,6 +9,8 @@ mod add_ignore;
 mod compat;
 mod config;
 mod fix;
+mod map_sarif;
+mod merged_out;
 mod outputs;
 mod per_path;
 mod server;
@@ -73,11 +75,15 @@ pub(crate) struct Cli {
 enum Command {
     /// Check module directories (the default command).
     Check(Box<CheckArgs>),
-    /// Print the effective module of one directory, with override files merged.
+    /// Print the effective module of one directory, with override files merged; with --out,
+    /// write that of every module directory below the paths, with a source map.
     Merged(MergedArgs),
     /// Which Terraform and OpenTofu releases load each module directory, and the version
     /// constraints that are too loose or too tight.
     Compat(compat::CompatArgs),
+    /// Move the locations of another tool's SARIF report on `merged --out` files back to the
+    /// base and override files their text comes from.
+    MapSarif(MapSarifArgs),
     /// Print the resolved Terragrunt include/import/read/dependency graph of a tree.
     Graph(GraphArgs),
     /// List every rule: id, default severity, on by default, summary.
@@ -246,18 +252,48 @@ struct CommonFlags {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = MERGED_EXAMPLES)]
 struct MergedArgs {
     /// The module directory (or a file in it), or a Terragrunt unit (its `terragrunt.hcl`, or
     /// a directory holding one and no Terraform file): its effective configuration, includes
-    /// and imports merged.
+    /// and imports merged. With --out: any number of paths, each walked for module
+    /// directories.
     #[arg(default_value = ".")]
-    dir: PathBuf,
+    paths: Vec<PathBuf>,
     /// Which tool's view.
     #[arg(long, value_enum, default_value = "terraform")]
     view: MergedView,
     /// Output format.
-    #[arg(long, value_enum, default_value = "hcl")]
+    #[arg(long, value_enum, default_value = "hcl", conflicts_with = "out")]
     format: PrintFormat,
+    /// Write the effective module of every module directory below the paths into this
+    /// directory, each as `effective.tf` at the directory's path relative to the paths'
+    /// common directory, with a source map (`tflint-merge-sourcemap.json`) for `map-sarif`.
+    /// The directory is created; an existing one must be empty or hold an earlier output,
+    /// which is replaced (nothing else in it is touched).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+const MERGED_EXAMPLES: &str = "\
+Examples:
+  tflint-merge merged modules/vpc                  print the effective module
+  tflint-merge merged --format json modules/vpc    with the file and line of every value
+  tflint-merge merged --out /tmp/effective .       write every module's, for a scanner
+  checkov -d /tmp/effective -o sarif --output-file-path /tmp
+  tflint-merge map-sarif --from /tmp/effective /tmp/results_sarif.sarif";
+
+#[derive(Debug, Args)]
+struct MapSarifArgs {
+    /// The directory `merged --out` wrote (it holds `tflint-merge-sourcemap.json`).
+    #[arg(long, value_name = "DIR")]
+    from: PathBuf,
+    /// The SARIF report of a scan of that directory.
+    #[arg(value_name = "FILE.sarif")]
+    sarif: PathBuf,
+    /// Write the mapped report to this file instead of stdout.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -305,6 +341,11 @@ pub(crate) fn run() -> i32 {
         Some(Command::Check(args)) => check(*args),
         Some(Command::Merged(args)) => merged(args),
         Some(Command::Compat(args)) => compat::compat(args),
+        Some(Command::MapSarif(args)) => map_sarif::run(&map_sarif::MapSarif {
+            from: &args.from,
+            sarif: &args.sarif,
+            output: args.output.as_deref(),
+        }),
         Some(Command::Graph(args)) => graph(args),
         Some(Command::Rules) => list_rules(),
         Some(Command::Explain { rule }) => explain(&rule),
@@ -1153,39 +1194,51 @@ fn exit_code<F: Finding>(findings: &[F], fail_on: SeverityArg) -> i32 {
     }
 }
 
-fn merged(mut args: MergedArgs) -> i32 {
-    if let Some(unit) = terragrunt_unit(&args.dir) {
-        return merged_unit(&args.dir, &unit, args.format);
-    }
-    // Any other file means the module directory holding it, as for `check`.
-    if args.dir.is_file() {
-        args.dir = discover::parent_dir(&args.dir);
-    }
-    if !args.dir.is_dir() {
-        return usage_error(&format!("not a directory: {}", args.dir.display()));
-    }
+fn merged(args: MergedArgs) -> i32 {
     let view = match args.view {
         MergedView::Terraform => View::Terraform,
         MergedView::Opentofu => View::OpenTofu,
     };
+    if let Some(out) = &args.out {
+        return merged_out::run(&merged_out::MergedOut {
+            out,
+            paths: &args.paths,
+            view,
+        });
+    }
+    let [dir] = args.paths.as_slice() else {
+        return usage_error("merged prints one module: give one path, or --out DIR for several");
+    };
+    if let Some(unit) = terragrunt_unit(dir) {
+        return merged_unit(dir, &unit, args.format);
+    }
+    // Any other file means the module directory holding it, as for `check`.
+    let dir = if dir.is_file() {
+        discover::parent_dir(dir)
+    } else {
+        dir.clone()
+    };
+    if !dir.is_dir() {
+        return usage_error(&format!("not a directory: {}", dir.display()));
+    }
     // An empty module printed with exit status 0 would look like a successful merge of
     // nothing: Terraform itself refuses such a directory ("No configuration files").
-    if !has_configuration_files(&args.dir, view) {
+    if !has_configuration_files(&dir, view) {
         let extensions = match view {
             View::Terraform => ".tf, .tf.json",
             View::OpenTofu => ".tf, .tf.json, .tofu, .tofu.json",
         };
         return usage_error(&format!(
             "nothing to merge: {} has no configuration file that {} loads ({extensions})",
-            args.dir.display(),
+            dir.display(),
             view.tool_name()
         ));
     }
     let settings = RuleSettings::defaults(rules::registry());
     let mut options = Options::new(ViewSelection::only(view), settings);
-    let scope = ReadScope::new(std::slice::from_ref(&args.dir), &ScopeFlags::default());
+    let scope = ReadScope::new(std::slice::from_ref(&dir), &ScopeFlags::default());
     options.overlay = Overlay::default().within(Some(std::sync::Arc::new(scope)));
-    let result = directory::check_directory(&args.dir, &options);
+    let result = directory::check_directory(&dir, &options);
     let errors: Vec<&Diagnostic> = result
         .diagnostics
         .iter()
@@ -1201,7 +1254,7 @@ fn merged(mut args: MergedArgs) -> i32 {
         eprintln!(
             "error: the {} view of {} could not be built",
             view.tool_name(),
-            escape::text(&args.dir.to_string_lossy())
+            escape::text(&dir.to_string_lossy())
         );
         return EXIT_ERROR;
     };

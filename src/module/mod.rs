@@ -7,4 +7,5 @@ pub(crate) mod merge;
 pub(crate) mod print;
 pub(crate) mod references;
 pub(crate) mod semantic;
+pub(crate) mod source_map;
 pub(crate) mod views;

@@ -176,7 +176,25 @@ fn file_name(files: &SourceFiles, span: Span) -> Cow<'_, str> {
 }
 
 fn print_hcl(module: &Module, files: &SourceFiles) -> String {
+    print_hcl_marked(module, files).0
+}
+
+/// Where a piece of the printed text comes from: the text at `out_offset` of the output is the
+/// source text at `span`'s start. With `verbatim`, the text is copied from the source as it is
+/// written, so each later line of it is the same line of the source (a multi-line expression).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Mark {
+    pub(crate) out_offset: usize,
+    pub(crate) span: Span,
+    /// How many lines of the output, from `out_offset`'s, are copied verbatim from `span`.
+    pub(crate) lines: usize,
+}
+
+/// The native HCL of the module and the marks saying where each piece of it comes from (in
+/// the order of the output): the source map of `merged --out`.
+pub(crate) fn print_hcl_marked(module: &Module, files: &SourceFiles) -> (String, Vec<Mark>) {
     let mut out = String::new();
+    let mut marks = Vec::new();
     let _ = writeln!(
         out,
         "# Effective module for {}, as tflint-merge merged it. Generated: do not edit.",
@@ -195,6 +213,7 @@ fn print_hcl(module: &Module, files: &SourceFiles) -> String {
         let mut body = Printer {
             files,
             out: &mut out,
+            marks: &mut marks,
             depth: 1,
         };
         let path = ["terraform"];
@@ -213,7 +232,14 @@ fn print_hcl(module: &Module, files: &SourceFiles) -> String {
             } else {
                 format!("\"{}\"", texts.join(", "))
             };
-            body.attribute_lines(&[("required_version".into(), merged)]);
+            let first = &tf.required_version[0];
+            body.attribute_lines(&[AttributeLine {
+                name: "required_version".into(),
+                value: merged,
+                name_span: Some(first.name_span),
+                value_span: Some(first.expr.span),
+                verbatim: false,
+            }]);
         }
         body.attributes(&path, &tf.other.attributes);
         if !tf.required_providers.is_empty() {
@@ -241,11 +267,14 @@ fn print_hcl(module: &Module, files: &SourceFiles) -> String {
         let mut printer = Printer {
             files,
             out: &mut out,
+            marks: &mut marks,
             depth: 0,
         };
         let mut extras = ObjectExtras {
             default_value: object.default_value.as_deref(),
             comment: Vec::new(),
+            header_span: Some(object.base_header),
+            end_span: Some(object.base_span),
         };
         match for_each_lost_to_count(&object.body) {
             Some(for_each) => {
@@ -277,6 +306,7 @@ fn print_hcl(module: &Module, files: &SourceFiles) -> String {
         let mut printer = Printer {
             files,
             out: &mut out,
+            marks: &mut marks,
             depth: 1,
         };
         printer.attributes(&["locals"], &attributes);
@@ -287,11 +317,12 @@ fn print_hcl(module: &Module, files: &SourceFiles) -> String {
         let mut printer = Printer {
             files,
             out: &mut out,
+            marks: &mut marks,
             depth: 0,
         };
         printer.block(&[], block);
     }
-    out
+    (out, marks)
 }
 
 /// The `for_each` of a body that merging left with `count` too: not in effect, as `count` wins.
@@ -346,21 +377,60 @@ struct ObjectExtras<'a> {
     default_value: Option<&'a str>,
     /// Comment lines (each starting with `#`) after the attributes.
     comment: Vec<String>,
+    /// The header the block's first line comes from.
+    header_span: Option<Span>,
+    /// The block as written, whose last character is the brace its last line comes from.
+    end_span: Option<Span>,
+}
+
+/// One `name = value` line to print, and where its name and value come from.
+struct AttributeLine {
+    name: String,
+    value: String,
+    name_span: Option<Span>,
+    value_span: Option<Span>,
+    /// Whether `value` is the source text of `value_span` as written.
+    verbatim: bool,
 }
 
 struct Printer<'a> {
     files: &'a SourceFiles,
     out: &'a mut String,
+    marks: &'a mut Vec<Mark>,
     depth: usize,
 }
 
 impl Printer<'_> {
     fn line(&mut self, text: &str) {
+        self.marked_line(text, &[]);
+    }
+
+    /// A line whose text at each byte offset given comes from the start of its span (and,
+    /// for `lines` above one, whose later lines are the span's later lines).
+    fn marked_line(&mut self, text: &str, marks: &[(usize, Span, usize)]) {
         for _ in 0..self.depth {
             self.out.push_str("  ");
         }
+        let start = self.out.len();
+        for &(offset, span, lines) in marks {
+            self.marks.push(Mark {
+                out_offset: start + offset,
+                span,
+                lines,
+            });
+        }
         self.out.push_str(text);
         self.out.push('\n');
+    }
+
+    /// The closing brace of a block, from the last character of the block as written.
+    fn closing_brace(&mut self, end_span: Option<Span>) {
+        let marks: Vec<(usize, Span, usize)> = end_span
+            .filter(|s| s.end > s.start)
+            .map(|s| (0, Span::new(s.file, s.end as usize - 1..s.end as usize), 1))
+            .into_iter()
+            .collect();
+        self.marked_line("}", &marks);
     }
 
     fn blank(&mut self) {
@@ -369,8 +439,13 @@ impl Printer<'_> {
         }
     }
 
-    fn body_block(&mut self, header: &str, path: &[&str], body: &MergedBody) {
-        self.object_block(header, path, body, &ObjectExtras::default());
+    fn body_block(&mut self, header: &str, path: &[&str], block: &MergedBlock) {
+        let extras = ObjectExtras {
+            header_span: Some(block.header_span),
+            end_span: Some(block.header_span.to(block.body_span)),
+            ..ObjectExtras::default()
+        };
+        self.object_block(header, path, &block.body, &extras);
     }
 
     /// A block, with what a top-level object prints beyond its body.
@@ -381,21 +456,26 @@ impl Printer<'_> {
         body: &MergedBody,
         extras: &ObjectExtras,
     ) {
+        let header_marks: Vec<(usize, Span, usize)> =
+            extras.header_span.map(|s| (0, s, 1)).into_iter().collect();
         if body.attributes.is_empty() && body.blocks.is_empty() && extras.comment.is_empty() {
-            self.line(&format!("{header} {{}}"));
+            self.marked_line(&format!("{header} {{}}"), &header_marks);
             return;
         }
-        self.line(&format!("{header} {{"));
+        self.marked_line(&format!("{header} {{"), &header_marks);
         self.depth += 1;
-        let lines: Vec<(String, String)> = body
+        let lines: Vec<AttributeLine> = body
             .attributes
             .iter()
-            .map(|a| {
-                let value = match (a.name.as_str(), extras.default_value) {
-                    ("default", Some(value)) => value.to_string(),
-                    _ => expr_text(self.files, &a.expr, string_mode(path, &a.name)),
-                };
-                (a.name.clone(), value)
+            .map(|a| match (a.name.as_str(), extras.default_value) {
+                ("default", Some(value)) => AttributeLine {
+                    name: a.name.clone(),
+                    value: value.to_string(),
+                    name_span: Some(a.name_span),
+                    value_span: Some(a.expr.span),
+                    verbatim: false,
+                },
+                _ => self.attribute_line(path, a),
             })
             .collect();
         self.attribute_lines(&lines);
@@ -407,52 +487,75 @@ impl Printer<'_> {
             self.block(path, block);
         }
         self.depth -= 1;
-        self.line("}");
+        self.closing_brace(extras.end_span);
     }
 
     fn block(&mut self, parent: &[&str], block: &MergedBlock) {
         let mut path = parent.to_vec();
         path.push(block.kind.as_str());
         let header = header(&block.kind, block.labels.iter().map(|l| l.value.as_str()));
-        self.body_block(&header, &path, &block.body);
+        self.body_block(&header, &path, block);
     }
 
     fn attributes(&mut self, path: &[&str], attributes: &[MergedAttribute]) {
-        let lines: Vec<(String, String)> = attributes
+        let lines: Vec<AttributeLine> = attributes
             .iter()
-            .map(|a| {
-                let mode = string_mode(path, &a.name);
-                (a.name.clone(), expr_text(self.files, &a.expr, mode))
-            })
+            .map(|a| self.attribute_line(path, a))
             .collect();
         self.attribute_lines(&lines);
     }
 
+    fn attribute_line(&self, path: &[&str], a: &MergedAttribute) -> AttributeLine {
+        let mode = string_mode(path, &a.name);
+        AttributeLine {
+            name: a.name.clone(),
+            value: expr_text(self.files, &a.expr, mode),
+            name_span: Some(a.name_span),
+            value_span: Some(a.expr.span),
+            verbatim: !is_json(self.files, a.expr.span),
+        }
+    }
+
+    /// `name = value`, with `pad` spaces after the name, marked where its name and value
+    /// come from.
+    fn attribute_line_out(&mut self, line: &AttributeLine, pad: usize) {
+        let text = format!("{}{} = {}", line.name, " ".repeat(pad), line.value);
+        let value_at = text.len() - line.value.len();
+        let value_lines = if line.verbatim {
+            line.value.lines().count().max(1)
+        } else {
+            1
+        };
+        let marks: Vec<(usize, Span, usize)> = (line.name_span.map(|s| (0, s, 1)).into_iter())
+            .chain(line.value_span.map(|s| (value_at, s, value_lines)))
+            .collect();
+        self.marked_line(&text, &marks);
+    }
+
     /// Prints `name = value` lines, aligning the `=` of each run of attributes as
     /// `terraform fmt` does (see [`alignment`]).
-    fn attribute_lines(&mut self, lines: &[(String, String)]) {
+    fn attribute_lines(&mut self, lines: &[AttributeLine]) {
         let mut start = 0;
         while start < lines.len() {
             // The run: attributes that align, up to one whose value's later lines end it.
             let mut end = start;
-            while end < lines.len() && alignment(&lines[end].1) != Alignment::Alone {
+            while end < lines.len() && alignment(&lines[end].value) != Alignment::Alone {
                 end += 1;
-                if alignment(&lines[end - 1].1) == Alignment::AlignedLast {
+                if alignment(&lines[end - 1].value) == Alignment::AlignedLast {
                     break;
                 }
             }
             let width = lines[start..end]
                 .iter()
-                .map(|(n, _)| n.chars().count())
+                .map(|l| l.name.chars().count())
                 .max()
                 .unwrap_or(0);
-            for (name, value) in &lines[start..end] {
-                let pad = width - name.chars().count();
-                self.line(&format!("{name}{} = {value}", " ".repeat(pad)));
+            for line in &lines[start..end] {
+                let pad = width - line.name.chars().count();
+                self.attribute_line_out(line, pad);
             }
             if end == start {
-                let (name, value) = &lines[end];
-                self.line(&format!("{name} = {value}"));
+                self.attribute_line_out(&lines[end], 0);
                 end += 1;
             }
             start = end;
