@@ -414,7 +414,14 @@ mod tests {
     fn columns_on_a_long_line_count_characters() {
         let text = "é a ".repeat(3 * CHARS_BLOCK) + "\n" + &"ç".repeat(CHARS_BLOCK);
         let file = SourceFile::new("a.tf".into(), text.clone());
-        for offset in [0, 5, CHARS_BLOCK - 1, CHARS_BLOCK + 4, 7 * CHARS_BLOCK + 3, text.len()] {
+        for offset in [
+            0,
+            5,
+            CHARS_BLOCK - 1,
+            CHARS_BLOCK + 4,
+            7 * CHARS_BLOCK + 3,
+            text.len(),
+        ] {
             let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
             let expected = text[line_start..offset].chars().count() + 1;
             assert_eq!(file.line_col(offset).1, expected, "{offset}");

@@ -164,3 +164,60 @@ fn deeply_nested_config_file_is_refused_before_parsing() {
         |dir| binary(dir, &["."]),
     );
 }
+
+/// A one-line JSON file whose every key repeats the first: a finding every 100 bytes of one
+/// line, each with two labels, the first far from the second. Every format's output grows
+/// with the findings, not with the line (the human format shows the text around each label,
+/// not the line), and stays under 20 times the input's size.
+#[test]
+fn findings_on_one_long_line_render_in_output_linear_in_them() {
+    let line = |n: usize| {
+        let pair = format!("\"k\": \"{}\"", "x".repeat(91));
+        let pairs = vec![pair; n].join(",");
+        one_file("main.tf.json", format!("{{\"locals\": {{{pairs}}}}}"))
+    };
+    let output_size = |dir: &Path, format: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_tflint-merge"))
+            .args(["--format", format, "--color", "never", "m"])
+            .current_dir(dir)
+            .stderr(Stdio::null())
+            .output()
+            .expect("run tflint-merge");
+        assert_eq!(output.status.code(), Some(1), "{format}");
+        output.stdout.len()
+    };
+    let all = [
+        "human",
+        "short",
+        "json",
+        "sarif",
+        "github",
+        "checkstyle",
+        "junit",
+        "gitlab",
+    ];
+    for (n, formats) in [(1_000, &all[..]), (10_000, &all[..3])] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut input = 0;
+        for (name, text) in line(n) {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            input += text.len();
+            std::fs::write(path, text).expect("write");
+        }
+        for format in formats {
+            let size = output_size(dir.path(), format);
+            assert!(size <= 20 * input, "{format}: {size} bytes from {input}");
+        }
+    }
+    // SARIF and GitLab are left out of the timing: their fingerprints hash each finding's
+    // whole line, which is for the fingerprints to bound.
+    for format in ["human", "short", "json", "github", "checkstyle", "junit"] {
+        assert_linear(
+            &format!("{format} output of findings on one long line"),
+            1_000,
+            line,
+            |dir| _ = output_size(dir, format),
+        );
+    }
+}

@@ -11,6 +11,7 @@ mod json;
 mod location;
 mod sarif;
 mod short;
+mod window;
 mod xml;
 
 use std::io::{self, Write};
