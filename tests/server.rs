@@ -516,3 +516,25 @@ fn an_edit_of_a_called_module_rechecks_its_callers() {
     );
     client.shut_down();
 }
+
+/// A `Content-Length` of 10^11 is refused at once with an error answer, without the server
+/// taking the memory it names; the messages after its short body are read and answered.
+#[test]
+fn a_huge_content_length_is_refused_and_the_session_goes_on() {
+    let dir = workspace();
+    let root = dir.path().canonicalize().expect("canonical root");
+    let main = root.join("main.tf");
+    let mut client = Client::start(&root, json!({}), json!({}));
+    let body = r#"{"jsonrpc":"2.0","id":"huge","method":"textDocument/hover","params":{}}"#;
+    client.send_raw(format!("Content-Length: 100000000000\r\n\r\n{body}").as_bytes());
+    let answer = client.wait_for("the refusal", |m| m["id"] == "huge");
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("100000000000 bytes"), "{answer}");
+    client.open(&main, BASE);
+    assert_eq!(client.diagnostics("main.tf"), Vec::<Value>::new());
+    assert!(client.hover(&main, 0, 2).contains("aws_instance"));
+    if let Some(peak) = client.peak_rss_kib() {
+        assert!(peak < 100 * 1024, "peak RSS {peak} KiB");
+    }
+    client.shut_down();
+}

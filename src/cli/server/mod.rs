@@ -17,6 +17,7 @@ mod position;
 mod publish;
 mod scheduler;
 mod settings;
+mod transport;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -70,11 +71,12 @@ const EXIT_WITHOUT_SHUTDOWN: i32 = 1;
 
 /// Runs the server until the client says `exit` or closes stdin; returns the exit code.
 pub(crate) fn run() -> i32 {
-    let (connection, io_threads) = Connection::stdio();
+    let (sender, receiver, transport) = transport::connect(std::io::stdin(), std::io::stdout());
+    let connection = Connection { sender, receiver };
     let served = serve(&connection);
     // The writer thread ends once every sender is gone.
     drop(connection);
-    let joined = io_threads.join().map_err(|e| e.to_string());
+    let joined = transport.join().map_err(|e| e.to_string());
     match joined.and(served) {
         Ok(Ending::Orderly) => EXIT_CLEAN,
         Ok(Ending::Abrupt) => EXIT_WITHOUT_SHUTDOWN,
