@@ -532,9 +532,62 @@ fn a_huge_content_length_is_refused_and_the_session_goes_on() {
     assert!(message.contains("100000000000 bytes"), "{answer}");
     client.open(&main, BASE);
     assert_eq!(client.diagnostics("main.tf"), Vec::<Value>::new());
-    assert!(client.hover(&main, 0, 2).contains("aws_instance"));
+    assert!(
+        client
+            .hover(&main, 0, 2)
+            .contains("overridden by override.tf:1")
+    );
     if let Some(peak) = client.peak_rss_kib() {
         assert!(peak < 100 * 1024, "peak RSS {peak} KiB");
     }
+    client.shut_down();
+}
+
+/// While one directory's buffer holds text whose check takes tens of seconds (the parser's
+/// backtracking on nested comparisons), another directory is checked and its hover answered
+/// at once; an edit of the slow buffer is checked without waiting for the stale check.
+#[test]
+fn a_slow_directory_delays_no_other() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical root");
+    for sub in ["slow", "fast"] {
+        std::fs::create_dir_all(root.join(sub)).expect("mkdir");
+    }
+    let fast = root.join("fast/main.tf");
+    std::fs::write(&fast, BASE).expect("write");
+    std::fs::write(root.join("fast/override.tf"), OVERRIDE).expect("write");
+    let slow = root.join("slow/main.tf");
+    let slow_text = format!("x = ({}&)\n", "a<b<\nc[d".repeat(24));
+    std::fs::write(&slow, "").expect("write");
+    let mut client = Client::start(&root, json!({}), json!({}));
+    client.open(&slow, &slow_text);
+    // Past the debounce: the slow check is under way.
+    std::thread::sleep(Duration::from_millis(500));
+    let start = Instant::now();
+    client.open(&fast, BASE);
+    let published = client.publication("main.tf");
+    assert!(
+        published["uri"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("fast/main.tf")),
+        "{published}"
+    );
+    assert!(
+        client
+            .hover(&fast, 0, 2)
+            .contains("overridden by override.tf:1")
+    );
+    let took = start.elapsed();
+    assert!(
+        took < Duration::from_secs(5),
+        "the other directory took {took:?}"
+    );
+    client.change(&slow, 2, "variable \"a\" {}\n");
+    let published = client.publication("main.tf");
+    assert!(
+        published["uri"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("slow/main.tf"))
+    );
     client.shut_down();
 }

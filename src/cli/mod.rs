@@ -507,6 +507,7 @@ fn check(args: CheckArgs) -> i32 {
         settings: std::sync::Arc::new(resolved.settings),
         target_versions: resolved.target_versions,
         overlay: Overlay::default().within(Some(scope)),
+        cancel: Default::default(),
     };
     let color = match args.color {
         _ if flags.no_color => false,
