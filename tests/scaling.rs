@@ -221,3 +221,34 @@ fn findings_on_one_long_line_render_in_output_linear_in_them() {
         );
     }
 }
+
+#[test]
+fn many_files_in_one_directory() {
+    assert_linear(
+        "files in one directory",
+        2_000,
+        |n| {
+            (0..n)
+                .map(|i| (format!("m/v{i}.tf"), format!("variable \"v{i}\" {{}}\n")))
+                .collect()
+        },
+        check,
+    );
+}
+
+#[test]
+fn a_deep_chain_of_module_directories() {
+    assert_linear(
+        "a chain of module directories, by depth",
+        100,
+        |n| {
+            (1..=n)
+                .map(|depth| {
+                    let path = format!("m/{}main.tf", "d/".repeat(depth));
+                    (path, format!("variable \"level_{depth}\" {{}}\n"))
+                })
+                .collect()
+        },
+        |dir| binary(dir, &["m"]),
+    );
+}

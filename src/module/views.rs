@@ -6,9 +6,9 @@
 use std::collections::HashMap;
 
 use crate::knowledge::View;
-use crate::knowledge::files::{ConfigName, Extension};
 #[cfg(test)]
 use crate::knowledge::files::classify;
+use crate::knowledge::files::{ConfigName, Extension};
 
 /// The files one tool loads from a directory, as indices into the name list given to
 /// [`view_files`], each list in byte-wise name order.
