@@ -252,3 +252,50 @@ fn a_deep_chain_of_module_directories() {
         |dir| binary(dir, &["m"]),
     );
 }
+
+/// Ignore comments naming rules that do not exist are reported in time linear in their
+/// number.
+#[test]
+fn ignore_comments_naming_unknown_rules() {
+    let comments = |n: usize| {
+        let text: String = (0..n)
+            .map(|i| format!("# tflint-merge-ignore: no_such_rule_{i}\nvariable \"v{i}\" {{}}\n"))
+            .collect();
+        one_file("main.tf", text)
+    };
+    assert_linear(
+        "ignore comments naming unknown rules",
+        500,
+        comments,
+        |dir| binary(dir, &["m"]),
+    );
+}
+
+/// `--fix` applies many fixes to one file (one per unused ignore comment, say) in time linear
+/// in their number: an edit is looked up among those accepted, and the text is rebuilt once.
+#[test]
+fn many_fixes_of_one_file() {
+    use std::path::PathBuf;
+    use tflint_merge::fix::{Applicability, Fix, Texts, apply};
+    let time = |n: usize| {
+        let line = "# tflint-merge-ignore: x\n";
+        let path = PathBuf::from("main.tf");
+        let fixes: Vec<Fix> = (0..n)
+            .map(|i| {
+                let range = i * line.len()..(i + 1) * line.len();
+                Fix::new("remove", Applicability::Safe).edit(&path, range, "")
+            })
+            .collect();
+        let fixes: Vec<&Fix> = fixes.iter().collect();
+        best_of_three(|| {
+            let mut texts: Texts = [(path.clone(), Some(line.repeat(n)))].into_iter().collect();
+            let outcome = apply(&mut texts, &fixes);
+            assert_eq!(outcome.applied.len(), n);
+            assert_eq!(texts[&path].as_deref(), Some(""));
+        })
+    };
+    let (small, large) = (time(5_000), time(50_000));
+    let ratio = large.as_secs_f64() / small.as_secs_f64();
+    eprintln!("fixes of one file: 5000: {small:?}, 50000: {large:?}: {ratio:.1}×");
+    assert!(ratio < MAX_RATIO, "{ratio:.1}× (at most {MAX_RATIO}×)");
+}
