@@ -41,8 +41,8 @@ pub(crate) fn elided(text: &str, line: Range<usize>, labels: &[Range<usize>]) ->
     let mut shown_to = line.start;
     for run in shown {
         if run.start >= shown_to + MIN_ELIDED {
-            let from = text.ceil_char_boundary(shown_to);
-            let to = text.floor_char_boundary(run.start);
+            let from = boundary_at_or_after(text, shown_to);
+            let to = boundary_at_or_before(text, run.start);
             if from < to {
                 elided.push(from..to);
             }
@@ -52,33 +52,57 @@ pub(crate) fn elided(text: &str, line: Range<usize>, labels: &[Range<usize>]) ->
     elided
 }
 
+/// The first character boundary of `text` at or after `at` (`str::ceil_char_boundary` is
+/// newer than the crate's minimum Rust version).
+fn boundary_at_or_after(text: &str, at: usize) -> usize {
+    (at..text.len())
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(text.len())
+}
+
+/// The last character boundary of `text` at or before `at`.
+fn boundary_at_or_before(text: &str, at: usize) -> usize {
+    (0..=at.min(text.len()))
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The ranges given, as a list (a one-range array literal reads like a mistake to clippy).
+    fn runs<const N: usize>(ranges: [(usize, usize); N]) -> Vec<Range<usize>> {
+        ranges.iter().map(|&(start, end)| start..end).collect()
+    }
 
     /// A short line is whole; a long one keeps the context of each label's ends and its line
     /// break, on character boundaries; one without a label keeps its start.
     #[test]
     fn long_lines_keep_the_context_of_their_labels() {
         let short = "x".repeat(LONG_LINE) + "\n";
-        assert!(elided(&short, 0..short.len(), &[0..1]).is_empty());
+        assert!(elided(&short, 0..short.len(), &runs([(0, 1)])).is_empty());
 
         let long = "é".repeat(2000) + "\r\n";
         let line = 0..long.len();
         let content = long.len() - 2;
-        assert_eq!(elided(&long, line.clone(), &[]), [128..content]);
-        assert_eq!(elided(&long, line.clone(), &[0..2]), [130..content]);
-        let runs = elided(&long, line.clone(), &[1000..1002, 3000..3998]);
-        assert_eq!(runs, [0..872, 1130..2872, 3128..3870]);
+        assert_eq!(elided(&long, line.clone(), &[]), runs([(128, content)]));
+        assert_eq!(
+            elided(&long, line.clone(), &runs([(0, 2)])),
+            runs([(130, content)])
+        );
+        let found = elided(&long, line.clone(), &runs([(1000, 1002), (3000, 3998)]));
+        assert_eq!(found, runs([(0, 872), (1130, 2872), (3128, 3870)]));
         // Ends closer than the context share what is shown.
         assert_eq!(
-            elided(&long, line.clone(), &[1000..1100]),
-            [0..872, 1228..content]
+            elided(&long, line.clone(), &runs([(1000, 1100)])),
+            runs([(0, 872), (1228, content)])
         );
         // A label on the next line does not count.
         assert_eq!(
-            elided(&long, line, &[long.len()..long.len() + 1]),
-            [128..content]
+            elided(&long, line, &runs([(long.len(), long.len() + 1)])),
+            runs([(128, content)])
         );
     }
 }
