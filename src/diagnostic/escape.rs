@@ -292,15 +292,19 @@ struct Change {
 /// What an elided run of a long line is shown as.
 pub(crate) const ELISION: &str = "…";
 
+/// A run of the original an [`Excerpt`] leaves out, and what it shows instead: [`ELISION`]
+/// inside a line, nothing for whole lines that are not shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Elision {
+    pub(crate) range: Range<usize>,
+    pub(crate) shown: &'static str,
+}
+
 impl<'a> Excerpt<'a> {
     /// `region` of `source`, with the characters of [`escapes`] (keeping line breaks and tabs)
-    /// escaped and each range of `elided` (in order, apart, inside `region`, on character
-    /// boundaries) shown as [`ELISION`]. Its cost follows the text kept, not the text elided.
-    pub(crate) fn new(
-        source: &'a str,
-        region: Range<usize>,
-        elided: &[Range<usize>],
-    ) -> Excerpt<'a> {
+    /// escaped and each run of `elided` (in order, apart, inside `region`, on character
+    /// boundaries) shown as it says. Its cost follows the text kept, not the text elided.
+    pub(crate) fn new(source: &'a str, region: Range<usize>, elided: &[Elision]) -> Excerpt<'a> {
         let start = region.start.min(source.len());
         let end = region.end.clamp(start, source.len());
         let mut excerpt = Excerpt {
@@ -311,9 +315,9 @@ impl<'a> Excerpt<'a> {
         // The kept runs between the elided ones, each with whether an elision follows it.
         let mut kept = Vec::with_capacity(elided.len() + 1);
         let mut at = start;
-        for run in elided {
-            kept.push((at..run.start, Some(run.clone())));
-            at = run.end;
+        for elision in elided {
+            kept.push((at..elision.range.start, Some(elision)));
+            at = elision.range.end;
         }
         kept.push((at..end, None));
         let mut text = String::new();
@@ -347,12 +351,12 @@ impl<'a> Excerpt<'a> {
                 });
             }
             if let Some(elision) = elision {
-                text.push_str(&source[copied..elision.start]);
+                text.push_str(&source[copied..elision.range.start]);
                 let shown = text.len();
-                text.push_str(ELISION);
-                copied = elision.end;
+                text.push_str(elision.shown);
+                copied = elision.range.end;
                 excerpt.changes.push(Change {
-                    original: elision,
+                    original: elision.range.clone(),
                     shown: shown..text.len(),
                 });
             }
@@ -514,7 +518,11 @@ mod tests {
     #[test]
     fn excerpt_offsets_move_by_the_elisions() {
         let source = "0123456789\x1b123\r456789\x07\n";
-        let excerpt = Excerpt::new(source, 1..source.len(), &[3..8, 15..20]);
+        let elided = [3..8, 15..20].map(|range| Elision {
+            range,
+            shown: ELISION,
+        });
+        let excerpt = Excerpt::new(source, 1..source.len(), &elided);
         assert_eq!(excerpt.text, "12…89\\x1b123\\r…9\\x07\n");
         let pairs = [
             (1, 0),
@@ -534,8 +542,19 @@ mod tests {
         }
         assert_eq!(excerpt.to_shown(5), 2);
         assert_eq!(excerpt.to_original(3), 3);
-        let middle = 2..4;
+        let middle = Elision {
+            range: 2..4,
+            shown: ELISION,
+        };
         let plain = Excerpt::new("abcdef", 0..6, std::slice::from_ref(&middle));
         assert_eq!(plain.text, "ab…ef");
+        // Whole lines left out show nothing.
+        let lines = Elision {
+            range: 2..6,
+            shown: "",
+        };
+        let excerpt = Excerpt::new("a\nb\nc\nd\n", 0..8, std::slice::from_ref(&lines));
+        assert_eq!(excerpt.text, "a\nd\n");
+        assert_eq!((excerpt.to_shown(6), excerpt.to_original(2)), (2, 6));
     }
 }

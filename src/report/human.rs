@@ -10,7 +10,7 @@ use codespan_reporting::diagnostic::{
 use codespan_reporting::files::{Error, Files};
 use codespan_reporting::term::{self, termcolor::Buffer};
 
-use crate::diagnostic::escape::{self, Excerpt};
+use crate::diagnostic::escape::{self, Elision, Excerpt};
 use crate::diagnostic::{Applicability, Diagnostic, Label, Severity, Views};
 use crate::source::SourceFile;
 
@@ -132,15 +132,30 @@ impl<'a> LabelFiles<'a> {
                     .filter(|l| Arc::ptr_eq(&l.file, file))
                     .map(local_range)
                     .collect();
-                let first = ranges.iter().map(|r| r.start).min().unwrap_or(0);
-                let last = ranges.iter().map(|r| r.end).max().unwrap_or(0);
-                let first_line = file.line_of_local(first);
-                let last_line = file.line_of_local(last);
-                let line = |n: usize| file.local_line_range(n).unwrap_or_default();
-                let region = line(first_line).start..line(last_line).end;
-                let elided: Vec<Range<usize>> = (first_line..=last_line)
-                    .flat_map(|n| window::elided(&file.text, line(n), &ranges))
-                    .collect();
+                let line = |n: usize| file.local_line_range(n);
+                let lines = shown_lines(file, &ranges);
+                let first = lines.first().and_then(|&n| line(n)).unwrap_or_default();
+                let last = lines.last().and_then(|&n| line(n)).unwrap_or_default();
+                let region = first.start..last.end;
+                // The lines between those shown are left out (codespan shows none of them),
+                // and long lines are cut around the labels.
+                let mut elided = Vec::new();
+                let mut shown_to = region.start;
+                for range in lines.iter().filter_map(|&n| line(n)) {
+                    if range.start > shown_to {
+                        let skipped = shown_to..range.start;
+                        elided.push(Elision {
+                            range: skipped,
+                            shown: "",
+                        });
+                    }
+                    let cut = window::elided(&file.text, range.clone(), &ranges);
+                    elided.extend(cut.into_iter().map(|range| Elision {
+                        range,
+                        shown: escape::ELISION,
+                    }));
+                    shown_to = range.end;
+                }
                 Shown {
                     file,
                     name: escape::text(&file.display),
@@ -167,6 +182,20 @@ impl<'a> LabelFiles<'a> {
     fn get(&self, id: usize) -> Result<&Shown<'a>, Error> {
         self.files.get(id).ok_or(Error::FileMissing)
     }
+}
+
+/// The lines of `file` (0-based, in the whole file) that codespan may show for labels at
+/// `ranges` (of its `text`), in order: each label's lines, and the line after them, which it
+/// shows between two labelled lines one line apart.
+fn shown_lines(file: &SourceFile, ranges: &[Range<usize>]) -> Vec<usize> {
+    let mut lines: Vec<usize> = ranges
+        .iter()
+        .flat_map(|range| file.line_of_local(range.start)..=file.line_of_local(range.end) + 1)
+        .filter(|&n| file.local_line_range(n).is_some())
+        .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines
 }
 
 /// A label's range in its file's `text`.
