@@ -236,23 +236,6 @@ fn many_files_in_one_directory() {
     );
 }
 
-#[test]
-fn a_deep_chain_of_module_directories() {
-    assert_linear(
-        "a chain of module directories, by depth",
-        100,
-        |n| {
-            (1..=n)
-                .map(|depth| {
-                    let path = format!("m/{}main.tf", "d/".repeat(depth));
-                    (path, format!("variable \"level_{depth}\" {{}}\n"))
-                })
-                .collect()
-        },
-        |dir| binary(dir, &["m"]),
-    );
-}
-
 /// Ignore comments naming rules that do not exist are reported in time linear in their
 /// number.
 #[test]
