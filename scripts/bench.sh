@@ -5,8 +5,10 @@
 # goals (#16), each MET or MISSED: lint CPU <= 1.3x the floor's, wall -j 1 -> -j N >= 1.8x,
 # lint RSS <= 2x the floor's, time linear in input size (20,000 module directories <= 10.5x the
 # time of 2,000; one directory of 5,000 resources + 5,000 overrides <= 2x the same bytes over
-# 100 directories; each input that was once super-linear, at 10x the size, <= 10.5x the CPU
-# time: the scaling rows, which replace a wall-clock ratio test that failed on a busy machine).
+# 100 directories; one directory of 100,000 files <= 11x the time of 10,000 and <= 5 s; a chain
+# of directories 1,000 deep <= 11x the time of 100 deep; each input that was once super-linear,
+# at 10x the size, <= 10.5x the CPU time: the scaling rows, which replace a wall-clock ratio
+# test that failed on a busy machine).
 #
 # usage: scripts/bench.sh [--quick] [--runs K] [--trees DIR] [--bin PATH]
 #   --quick      small trees (the CI smoke run: the figures are printed, nothing is asserted)
@@ -70,9 +72,9 @@ else
 fi
 
 if $quick; then
-  small=50 large=500 big=500 units=200
+  small=50 large=500 big=500 units=200 wide=1000 deep=100
 else
-  small=2000 large=20000 big=5000 units=10000
+  small=2000 large=20000 big=5000 units=10000 wide=10000 deep=100
 fi
 # generate NAME ARGS...: writes the tree once (a finished tree is marked, so a reused --trees
 # directory never holds a half-written one).
@@ -89,14 +91,20 @@ generate "large-$large" "$large"
 generate "merge-$big" --big-merge "$big"
 generate "spread-$big" --big-merge "$big" --spread 100
 generate "terragrunt-$units" 0 --terragrunt "$units"
+generate "wide-$wide" --wide "$wide"
+generate "wide-$((wide * 10))" --wide "$((wide * 10))"
+generate "chain-$deep" --chain "$deep"
+generate "chain-$((deep * 10))" --chain "$((deep * 10))"
 
 python3 - "$lint" "$floor" "$runs" "$quick" "$(nproc)" "$corpus" \
   "$work/small-$small" "$small" "$work/large-$large" "$large" \
-  "$work/merge-$big" "$work/spread-$big" "$work/terragrunt-$units" "$units" "$work" <<'PY'
+  "$work/merge-$big" "$work/spread-$big" "$work/terragrunt-$units" "$units" \
+  "$work/wide-$wide" "$work/wide-$((wide * 10))" "$wide" \
+  "$work/chain-$deep" "$work/chain-$((deep * 10))" "$deep" "$work" <<'PY'
 import os, statistics, subprocess, sys, time
 
 (lint, floor, runs, quick, cores, corpus, small, n_small, large, n_large, merge, spread,
- terragrunt, n_units, work) = sys.argv[1:]
+ terragrunt, n_units, wide, wider, n_wide, chain, longer, n_deep, work) = sys.argv[1:]
 runs, cores = int(runs), int(cores)
 # Quick trees are run until their runs have taken this long (or MAX_RUNS runs).
 MIN_SECONDS, MAX_RUNS = 10.0, 41
@@ -105,7 +113,11 @@ trees = [("corpus", "../shared/corpus", corpus),
          ("large", f"monorepo {n_large} dirs", large),
          ("merge", "5k+5k overrides, 1 dir" if n_small == "2000" else "big merge, 1 dir", merge),
          ("spread", "same bytes, 100 dirs", spread),
-         ("terragrunt", f"terragrunt {n_units} units", terragrunt)]
+         ("terragrunt", f"terragrunt {n_units} units", terragrunt),
+         ("wide", f"1 dir, {n_wide} files", wide),
+         ("wider", f"1 dir, {int(n_wide) * 10} files", wider),
+         ("chain", f"chain {n_deep} deep", chain),
+         ("longer", f"chain {int(n_deep) * 10} deep", longer)]
 trees = [t for t in trees if t[2]]
 threads = ["1", str(cores)] if cores > 1 else ["1"]
 
@@ -232,6 +244,14 @@ if lint("small", n, "wall") and lint("large", n, "wall"):
         ratio = lint("large", n, what) / max(lint("small", n, what), 1e-6)
         line("linearity", f"{n_large}/{n_small} dirs {what} <= {goal:.1f}", ratio,
              verdict(ratio, goal))
+for short, long, what in (("wide", "wider", "files in 1 dir"), ("chain", "longer", "chain depth")):
+    if lint(short, n, "wall") and lint(long, n, "wall"):
+        for measure in ("wall", "cpu"):
+            ratio = lint(long, n, measure) / max(lint(short, n, measure), 1e-6)
+            line("linearity", f"10x {what} {measure} <= 11", ratio, verdict(ratio, 11))
+if quick != "true" and lint("wider", n, "wall"):
+    seconds = lint("wider", n, "wall")
+    line("scale", f"{int(n_wide) * 10} files in 1 dir wall <= 5 s", seconds, verdict(seconds, 5))
 if lint("merge", "1", "wall") and lint("spread", "1", "wall"):
     for what in ("wall", "cpu"):
         ratio = lint("merge", "1", what) / max(lint("spread", "1", what), 1e-6)
@@ -257,6 +277,14 @@ def scaling_inputs(n):
         ("findings under ignores", {"m/main.tf": ignored}),
         ("config nested deep", {".tflint-merge.yaml": "exclude: " + "[" * n + "]" * n + "\n",
                                   "m/main.tf": 'variable "a" {}\n'}),
+        ("findings on one long line", {"m/main.tf.json": '{"locals": {' + ", ".join(
+            ['"k": "' + "x" * 91 + '"'] * (n // 10)) + "}}"}),
+        ("ignores naming unknown rules", {"m/main.tf": "".join(
+            f'# tflint-merge-ignore: no_such_rule_{i}\nvariable "v{i}" {{}}\n'
+            for i in range(n // 2))}),
+        ("fixes of one file", {"m/main.tf": "".join(
+            f'# tflint-merge-ignore: module_source_not_static\nvariable "v{i}" {{}}\n'
+            for i in range(n // 2))}),
     ]
 
 base = 2_000 if quick == "true" else 20_000
@@ -269,7 +297,11 @@ for size in (base, 10 * base):
             with open(os.path.join(tree, path), "w") as f:
                 f.write(text)
         # The whole tree, as a user runs it; the deep config is refused (exit status 2).
-        argv = [lint, "--format", "short", "-j", "1", tree]
+        # Human output for the long line (its excerpts are windowed); `--diff` computes and
+        # applies every fix in memory without touching the tree.
+        shown = {"findings on one long line": ["--format", "human", "--color", "never"],
+                 "fixes of one file": ["--format", "short", "--diff"]}
+        argv = [lint, *shown.get(name, ["--format", "short"]), "-j", "1", tree]
         cpu = []
         for _ in range(runs if quick == "true" else max(runs, 5)):
             _, usage, _ = spawn(argv, ok=(0, 1, 2))

@@ -2,6 +2,7 @@
 """Writes a synthetic Terraform/OpenTofu monorepo for benchmarks.
 
 usage: gen_monorepo.py OUT_DIR [MODULES] [--big-merge N [--spread K]] [--terragrunt N]
+       gen_monorepo.py OUT_DIR --wide N | --chain N
 
 Each module directory has realistic native files (variables, resources with nested blocks,
 outputs, locals), a versions.tf + versions.tofu pair, an override file, and (every third
@@ -15,6 +16,10 @@ Even units import a common.hcl and their env.hcl; odd units include root.hcl, wh
 hierarchy with read_terragrunt_config(find_in_parent_folders(...)) for each of them. Every unit
 depends on the previous one, so the dependencies form one chain of N units. --terragrunt-cycle
 closes that chain into a cycle. Pass MODULES 0 for the Terragrunt tree alone.
+
+--wide N writes one directory of N small .tf files; --chain N a chain of N directories, each
+inside the one before and each a module directory: the scale of a directory listing and of a
+walk's depth.
 """
 import os
 import sys
@@ -316,6 +321,32 @@ def terragrunt(root, n, cycle):
         write(os.path.join(unit, "terragrunt.hcl"), text)
 
 
+def wide(out, files):
+    os.makedirs(out, exist_ok=True)
+    for i in range(files):
+        write(os.path.join(out, f"v{i}.tf"), f'variable "v{i}" {{\n  default = {i}\n}}\n')
+
+
+def chain(out, depth):
+    # Each level is made from the one above (a relative path from the working directory
+    # would pass PATH_MAX long before a thousand levels).
+    os.makedirs(out, exist_ok=True)
+    top = os.open(out, os.O_RDONLY)
+    fd = top
+    for level in range(depth):
+        os.mkdir("d", dir_fd=fd)
+        below = os.open("d", os.O_RDONLY, dir_fd=fd)
+        if fd != top:
+            os.close(fd)
+        fd = below
+        main = os.open("main.tf", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644, dir_fd=fd)
+        os.write(main, f'variable "level_{level}" {{}}\n'.encode())
+        os.close(main)
+    if fd != top:
+        os.close(fd)
+    os.close(top)
+
+
 def main():
     args = sys.argv[1:]
     if args and args[0] in ("-h", "--help"):
@@ -325,6 +356,12 @@ def main():
         # An option where OUT_DIR belongs would otherwise become a directory named like it.
         sys.exit(__doc__)
     out = args[0]
+    if "--wide" in args:
+        wide(out, int(args[args.index("--wide") + 1]))
+        return
+    if "--chain" in args:
+        chain(out, int(args[args.index("--chain") + 1]))
+        return
     if "--big-merge" in args:
         spread = int(args[args.index("--spread") + 1]) if "--spread" in args else 1
         big_merge(out, int(args[args.index("--big-merge") + 1]), spread)

@@ -72,9 +72,17 @@ pub struct SourceFile {
     /// Where each line of `text` starts in `text`: made when first asked for (only files with a
     /// finding or a fix need it, so most files read are never indexed).
     line_starts: OnceLock<Vec<u32>>,
+    /// The number of characters of `text` before each multiple of [`CHARS_BLOCK`] bytes: made
+    /// when a column is first counted over a long stretch, so that counting the columns of many
+    /// findings on one very long line (a minified JSON file) is not quadratic.
+    char_counts: OnceLock<Vec<u32>>,
     /// In an excerpt, where its lines were in the whole file.
     excerpt: Option<Excerpt>,
 }
+
+/// The stretch of text whose characters [`SourceFile::chars_between`] counts one by one; over
+/// longer stretches it starts from the nearest count of `char_counts`.
+const CHARS_BLOCK: usize = 4096;
 
 /// Where an excerpt's lines come from.
 #[derive(Debug)]
@@ -95,6 +103,7 @@ impl SourceFile {
             display,
             text,
             line_starts: OnceLock::new(),
+            char_counts: OnceLock::new(),
             excerpt: None,
         }
     }
@@ -123,6 +132,7 @@ impl SourceFile {
             display: self.display.clone(),
             text,
             line_starts: OnceLock::from(line_starts),
+            char_counts: OnceLock::new(),
             excerpt: Some(Excerpt {
                 starts: lines.iter().map(|&kept| self.whole_start(kept)).collect(),
                 line_numbers: (lines.iter())
@@ -211,11 +221,35 @@ impl SourceFile {
         let offset = self.local_offset(offset);
         let kept = self.kept_line(offset);
         let line_start = self.line_starts()[kept] as usize;
-        let column = self
-            .text
-            .get(line_start..offset)
-            .map_or(offset - line_start, |s| s.chars().count());
+        let column = self.chars_between(line_start..offset);
         (self.line_of_local(offset) + 1, column + 1)
+    }
+
+    /// The number of characters that start in `local` (a range of `text`, clamped to it): in
+    /// constant time whatever the range's length, once `text` has been counted.
+    pub fn chars_between(&self, local: Range<usize>) -> usize {
+        let end = local.end.min(self.text.len());
+        let start = local.start.min(end);
+        if end - start <= CHARS_BLOCK {
+            return count_chars(&self.text.as_bytes()[start..end]);
+        }
+        self.chars_before(end) - self.chars_before(start)
+    }
+
+    /// The number of characters that start before `local` in `text`.
+    fn chars_before(&self, local: usize) -> usize {
+        let counts = self.char_counts.get_or_init(|| {
+            let blocks = self.text.as_bytes().chunks(CHARS_BLOCK);
+            std::iter::once(0)
+                .chain(blocks.scan(0, |total, block| {
+                    *total += count_chars(block);
+                    Some(clamp_u32(*total))
+                }))
+                .collect()
+        });
+        let block = local / CHARS_BLOCK;
+        let from = block * CHARS_BLOCK;
+        counts[block] as usize + count_chars(&self.text.as_bytes()[from..local])
     }
 
     /// 0-based index of the line holding `offset`.
@@ -256,6 +290,12 @@ impl SourceFile {
             .and_then(|n| n.to_str())
             .unwrap_or(&self.display)
     }
+}
+
+/// The number of UTF-8 characters that start in `bytes`: the bytes that are not continuation
+/// bytes (`10xxxxxx`).
+fn count_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
 }
 
 /// Turns a path into the form shown to users: `/`-separated, no leading `./`.
@@ -367,6 +407,26 @@ mod tests {
         assert_eq!(excerpt.local_line_range(2), Some(8..10));
         assert_eq!(excerpt.local_line_range(3), None);
         assert_eq!(excerpt.line_of_local(10), 4);
+    }
+
+    /// Columns far along a long line are counted in characters, as from the line's start.
+    #[test]
+    fn columns_on_a_long_line_count_characters() {
+        let text = "é a ".repeat(3 * CHARS_BLOCK) + "\n" + &"ç".repeat(CHARS_BLOCK);
+        let file = SourceFile::new("a.tf".into(), text.clone());
+        for offset in [
+            0,
+            5,
+            CHARS_BLOCK - 1,
+            CHARS_BLOCK + 4,
+            7 * CHARS_BLOCK + 3,
+            text.len(),
+        ] {
+            let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+            let expected = text[line_start..offset].chars().count() + 1;
+            assert_eq!(file.line_col(offset).1, expected, "{offset}");
+        }
+        assert_eq!(file.chars_between(2..text.len()), text[2..].chars().count());
     }
 
     #[test]

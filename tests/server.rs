@@ -572,3 +572,78 @@ fn an_edit_of_a_called_module_rechecks_its_callers() {
     );
     client.shut_down();
 }
+
+/// A `Content-Length` of 10^11 is refused at once with an error answer, without the server
+/// taking the memory it names; the messages after its short body are read and answered.
+#[test]
+fn a_huge_content_length_is_refused_and_the_session_goes_on() {
+    let dir = workspace();
+    let root = dir.path().canonicalize().expect("canonical root");
+    let main = root.join("main.tf");
+    let mut client = Client::start(&root, json!({}), json!({}));
+    let body = r#"{"jsonrpc":"2.0","id":"huge","method":"textDocument/hover","params":{}}"#;
+    client.send_raw(format!("Content-Length: 100000000000\r\n\r\n{body}").as_bytes());
+    let answer = client.wait_for("the refusal", |m| m["id"] == "huge");
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("100000000000 bytes"), "{answer}");
+    client.open(&main, BASE);
+    assert_eq!(client.diagnostics("main.tf"), Vec::<Value>::new());
+    assert!(
+        client
+            .hover(&main, 0, 2)
+            .contains("overridden by override.tf:1")
+    );
+    if let Some(peak) = client.peak_rss_kib() {
+        assert!(peak < 100 * 1024, "peak RSS {peak} KiB");
+    }
+    client.shut_down();
+}
+
+/// While one directory's buffer holds text whose check takes tens of seconds (the parser's
+/// backtracking on nested comparisons), another directory is checked and its hover answered
+/// at once; an edit of the slow buffer is checked without waiting for the stale check.
+#[test]
+fn a_slow_directory_delays_no_other() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical root");
+    for sub in ["slow", "fast"] {
+        std::fs::create_dir_all(root.join(sub)).expect("mkdir");
+    }
+    let fast = root.join("fast/main.tf");
+    std::fs::write(&fast, BASE).expect("write");
+    std::fs::write(root.join("fast/override.tf"), OVERRIDE).expect("write");
+    let slow = root.join("slow/main.tf");
+    let slow_text = format!("x = ({}&)\n", "a<b<\nc[d".repeat(24));
+    std::fs::write(&slow, "").expect("write");
+    let mut client = Client::start(&root, json!({}), json!({}));
+    client.open(&slow, &slow_text);
+    // Past the debounce: the slow check is under way.
+    std::thread::sleep(Duration::from_millis(500));
+    let start = Instant::now();
+    client.open(&fast, BASE);
+    let published = client.publication("main.tf");
+    assert!(
+        published["uri"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("fast/main.tf")),
+        "{published}"
+    );
+    assert!(
+        client
+            .hover(&fast, 0, 2)
+            .contains("overridden by override.tf:1")
+    );
+    let took = start.elapsed();
+    assert!(
+        took < Duration::from_secs(5),
+        "the other directory took {took:?}"
+    );
+    client.change(&slow, 2, "variable \"a\" {}\n");
+    let published = client.publication("main.tf");
+    assert!(
+        published["uri"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("slow/main.tf"))
+    );
+    client.shut_down();
+}

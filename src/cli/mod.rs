@@ -659,6 +659,7 @@ fn check(args: CheckArgs) -> i32 {
         overlay: Overlay::new(stdin_file.clone()).within(Some(scope)),
         judge_releases: false,
         prove_fixes: true,
+        cancel: Default::default(),
     };
     let color = match args.color {
         _ if flags.no_color => false,

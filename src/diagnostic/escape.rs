@@ -268,72 +268,136 @@ pub(crate) fn xml(text: &str) -> String {
     out
 }
 
-/// A source excerpt with its hostile characters visibly escaped, and how to find a place of
-/// the original in it: offsets move by what each escape adds.
+/// A source excerpt with its hostile characters visibly escaped and the elided parts of very
+/// long lines replaced by `…`, and how to find a place of the original in it: offsets move by
+/// what each escape adds and each elision removes.
 #[derive(Debug)]
 pub(crate) struct Excerpt<'a> {
+    /// The region of the original, escaped and elided.
     pub(crate) text: Cow<'a, str>,
-    /// For each escape: where the escaped character ends in the original and where its escape
-    /// ends in `text`.
-    shifts: Vec<(usize, usize)>,
+    /// Where the region starts in the original.
+    start: usize,
+    /// Where `text` differs from the original, in order: each escaped character and each
+    /// elided run.
+    changes: Vec<Change>,
+}
+
+/// A piece of the original written differently in an [`Excerpt`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Change {
+    original: Range<usize>,
+    shown: Range<usize>,
+}
+
+/// What an elided run of a long line is shown as.
+pub(crate) const ELISION: &str = "…";
+
+/// A run of the original an [`Excerpt`] leaves out, and what it shows instead: [`ELISION`]
+/// inside a line, nothing for whole lines that are not shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Elision {
+    pub(crate) range: Range<usize>,
+    pub(crate) shown: &'static str,
 }
 
 impl<'a> Excerpt<'a> {
-    /// `source` with the characters of [`escapes`] (keeping line breaks and tabs) in `region`
-    /// escaped, the rest as it is.
-    pub(crate) fn new(source: &'a str, region: Range<usize>) -> Excerpt<'a> {
+    /// `region` of `source`, with the characters of [`escapes`] (keeping line breaks and tabs)
+    /// escaped and each run of `elided` (in order, apart, inside `region`, on character
+    /// boundaries) shown as it says. Its cost follows the text kept, not the text elided.
+    pub(crate) fn new(source: &'a str, region: Range<usize>, elided: &[Elision]) -> Excerpt<'a> {
         let start = region.start.min(source.len());
         let end = region.end.clamp(start, source.len());
-        let unchanged = || Excerpt {
-            text: Cow::Borrowed(source),
-            shifts: Vec::new(),
+        let mut excerpt = Excerpt {
+            text: Cow::Borrowed(source.get(start..end).unwrap_or("")),
+            start,
+            changes: Vec::new(),
         };
-        let Some(part) = source.get(start..end) else {
-            return unchanged();
-        };
-        if is_plain(part, Keep::LinesAndTabs) {
-            return unchanged();
+        // The kept runs between the elided ones, each with whether an elision follows it.
+        let mut kept = Vec::with_capacity(elided.len() + 1);
+        let mut at = start;
+        for elision in elided {
+            kept.push((at..elision.range.start, Some(elision)));
+            at = elision.range.end;
         }
-        let mut escapes = escapes(part, Keep::LinesAndTabs).peekable();
-        if escapes.peek().is_none() {
-            return unchanged();
+        kept.push((at..end, None));
+        let mut text = String::new();
+        let mut copied = start;
+        for (run, elision) in kept {
+            let Some(part) = source.get(run.clone()) else {
+                continue;
+            };
+            let mut escaped: Vec<(usize, char)> = if is_plain(part, Keep::LinesAndTabs) {
+                Vec::new()
+            } else {
+                escapes(part, Keep::LinesAndTabs).collect()
+            };
+            // A CR ends a run raw only at the end of the region (see `Keep`): before an
+            // elision it would return over the line.
+            if elision.is_some()
+                && part.ends_with('\r')
+                && escaped.last().is_none_or(|&(i, _)| i + 1 != part.len())
+            {
+                escaped.push((part.len() - 1, '\r'));
+            }
+            for (i, c) in escaped {
+                let at = run.start + i;
+                text.push_str(&source[copied..at]);
+                let shown = text.len();
+                push_visible(&mut text, c);
+                copied = at + c.len_utf8();
+                excerpt.changes.push(Change {
+                    original: at..copied,
+                    shown: shown..text.len(),
+                });
+            }
+            if let Some(elision) = elision {
+                text.push_str(&source[copied..elision.range.start]);
+                let shown = text.len();
+                text.push_str(elision.shown);
+                copied = elision.range.end;
+                excerpt.changes.push(Change {
+                    original: elision.range.clone(),
+                    shown: shown..text.len(),
+                });
+            }
         }
-        let mut text = String::with_capacity(source.len() + 8);
-        text.push_str(&source[..start]);
-        let mut shifts = Vec::new();
-        let mut copied = 0;
-        for (i, c) in escapes {
-            text.push_str(&part[copied..i]);
-            push_visible(&mut text, c);
-            copied = i + c.len_utf8();
-            shifts.push((start + copied, text.len()));
+        if !excerpt.changes.is_empty() {
+            text.push_str(&source[copied..end]);
+            excerpt.text = Cow::Owned(text);
         }
-        text.push_str(&source[start + copied..]);
-        Excerpt {
-            text: Cow::Owned(text),
-            shifts,
-        }
+        excerpt
     }
 
     /// Where an offset of the original is in `text` (an escaped character's start is its
-    /// escape's).
+    /// escape's; a place in an elided run is its `…`'s start).
     pub(crate) fn to_shown(&self, original: usize) -> usize {
-        match self.shifts.partition_point(|&(o, _)| o <= original) {
-            0 => original,
+        let original = original.max(self.start);
+        let shown = match self
+            .changes
+            .partition_point(|c| c.original.start <= original)
+        {
+            0 => original - self.start,
             n => {
-                let (o, s) = self.shifts[n - 1];
-                s + (original - o)
+                let change = &self.changes[n - 1];
+                match original < change.original.end {
+                    true => change.shown.start,
+                    false => change.shown.end + (original - change.original.end),
+                }
             }
-        }
+        };
+        shown.min(self.text.len())
     }
 
     /// Where an offset of `text` made by [`Excerpt::to_shown`] is in the original.
     pub(crate) fn to_original(&self, shown: usize) -> usize {
-        match self.shifts.partition_point(|&(_, s)| s <= shown) {
-            0 => shown,
+        match self.changes.partition_point(|c| c.shown.start <= shown) {
+            0 => self.start + shown,
             n => {
-                let (o, s) = self.shifts[n - 1];
-                o + shown.saturating_sub(s)
+                let change = &self.changes[n - 1];
+                match shown < change.shown.end {
+                    true => change.original.start,
+                    false => change.original.end + (shown - change.shown.end),
+                }
             }
         }
     }
@@ -431,21 +495,66 @@ mod tests {
     }
 
     /// An excerpt keeps its lines, CRLF endings and tabs; offsets map both ways around the
-    /// escapes, outside the region too.
+    /// escapes, from the region's start.
     #[test]
     fn excerpt_offsets_move_by_the_escapes() {
         let source = "x\x1b\nA=1\0B=\x07\r\n\tt\r\n\x1b";
         let region = 2..source.len() - 1;
-        let excerpt = Excerpt::new(source, region);
-        assert_eq!(excerpt.text, "x\x1b\nA=1\\0B=\\x07\r\n\tt\r\n\x1b");
-        for (original, shown) in [(0, 0), (3, 3), (6, 6), (7, 8), (9, 10), (10, 14), (16, 20)] {
+        let excerpt = Excerpt::new(source, region, &[]);
+        assert_eq!(excerpt.text, "\nA=1\\0B=\\x07\r\n\tt\r\n");
+        for (original, shown) in [(2, 0), (3, 1), (6, 4), (7, 6), (9, 8), (10, 12), (15, 17)] {
             assert_eq!(excerpt.to_shown(original), shown, "{original}");
             assert_eq!(excerpt.to_original(shown), original, "{shown}");
         }
         assert!(matches!(
-            Excerpt::new("a\tb\r\nc\r", 0..7).text,
+            Excerpt::new("a\tb\r\nc\r", 0..7, &[]).text,
             Cow::Borrowed(_)
         ));
-        assert_eq!(Excerpt::new("a\rb", 0..3).text, "a\\rb");
+        assert_eq!(Excerpt::new("a\rb", 0..3, &[]).text, "a\\rb");
+    }
+
+    /// An elided run is one `…`: a place in it is the `…`'s start, places after it move back by
+    /// what it hides; a CR before it is escaped, an escape in it is not looked for.
+    #[test]
+    fn excerpt_offsets_move_by_the_elisions() {
+        let source = "0123456789\x1b123\r456789\x07\n";
+        let elided = [3..8, 15..20].map(|range| Elision {
+            range,
+            shown: ELISION,
+        });
+        let excerpt = Excerpt::new(source, 1..source.len(), &elided);
+        assert_eq!(excerpt.text, "12…89\\x1b123\\r…9\\x07\n");
+        let pairs = [
+            (1, 0),
+            (3, 2),
+            (8, 5),
+            (10, 7),
+            (11, 11),
+            (14, 14),
+            (15, 16),
+            (20, 19),
+            (21, 20),
+            (22, 24),
+        ];
+        for (original, shown) in pairs {
+            assert_eq!(excerpt.to_shown(original), shown, "{original}");
+            assert_eq!(excerpt.to_original(shown), original, "{shown}");
+        }
+        assert_eq!(excerpt.to_shown(5), 2);
+        assert_eq!(excerpt.to_original(3), 3);
+        let middle = Elision {
+            range: 2..4,
+            shown: ELISION,
+        };
+        let plain = Excerpt::new("abcdef", 0..6, std::slice::from_ref(&middle));
+        assert_eq!(plain.text, "ab…ef");
+        // Whole lines left out show nothing.
+        let lines = Elision {
+            range: 2..6,
+            shown: "",
+        };
+        let excerpt = Excerpt::new("a\nb\nc\nd\n", 0..8, std::slice::from_ref(&lines));
+        assert_eq!(excerpt.text, "a\nd\n");
+        assert_eq!((excerpt.to_shown(6), excerpt.to_original(2)), (2, 6));
     }
 }

@@ -220,6 +220,9 @@ pub fn apply(texts: &mut Texts, fixes: &[&Fix]) -> Outcome {
     let mut outcome = Outcome::default();
     // Accepted edits per file, and files that accepted operations touch.
     let mut edits: BTreeMap<&Path, Vec<&TextEdit>> = BTreeMap::new();
+    // The accepted edits' ranges per file, start to end: a new edit is looked up among them,
+    // not compared with each (a hundred thousand fixes may edit one file).
+    let mut taken: BTreeMap<&Path, BTreeMap<usize, usize>> = BTreeMap::new();
     let mut operated: BTreeSet<&Path> = BTreeSet::new();
     let mut operations: Vec<&FileOperation> = Vec::new();
     for (index, fix) in fixes.iter().enumerate() {
@@ -229,8 +232,7 @@ pub fn apply(texts: &mut Texts, fixes: &[&Fix]) -> Outcome {
         }
         let clashes = fix.edits.iter().any(|edit| {
             operated.contains(edit.path.as_path())
-                || (edits.get(edit.path.as_path()))
-                    .is_some_and(|done| done.iter().any(|d| overlap(&d.range, &edit.range)))
+                || (taken.get(edit.path.as_path())).is_some_and(|done| clashes(done, &edit.range))
         }) || fix
             .operations
             .iter()
@@ -242,6 +244,8 @@ pub fn apply(texts: &mut Texts, fixes: &[&Fix]) -> Outcome {
         }
         for edit in &fix.edits {
             edits.entry(edit.path.as_path()).or_default().push(edit);
+            let ranges = taken.entry(edit.path.as_path()).or_default();
+            ranges.insert(edit.range.start, edit.range.end);
         }
         for operation in &fix.operations {
             operated.extend(operation.paths());
@@ -252,9 +256,16 @@ pub fn apply(texts: &mut Texts, fixes: &[&Fix]) -> Outcome {
     for (path, mut file_edits) in edits {
         if let Some(Some(text)) = texts.get_mut(path) {
             file_edits.sort_by_key(|e| (e.range.start, e.range.end));
-            for edit in file_edits.iter().rev() {
-                text.replace_range(edit.range.clone(), &edit.replacement);
+            // One pass over the text, not one shift of its tail per edit.
+            let mut edited = String::with_capacity(text.len());
+            let mut copied = 0;
+            for edit in file_edits {
+                edited.push_str(&text[copied..edit.range.start]);
+                edited.push_str(&edit.replacement);
+                copied = edit.range.end;
             }
+            edited.push_str(&text[copied..]);
+            *text = edited;
         }
     }
     for operation in operations {
@@ -272,6 +283,14 @@ pub fn apply(texts: &mut Texts, fixes: &[&Fix]) -> Outcome {
         }
     }
     outcome
+}
+
+/// Whether `range` [`overlap`]s one of `taken` (ranges by start, no two overlapping): only the
+/// ranges starting nearest before and after it can.
+fn clashes(taken: &BTreeMap<usize, usize>, range: &Range<usize>) -> bool {
+    let before = taken.range(..=range.start).next_back();
+    let after = taken.range(range.start + 1..).next();
+    (before.into_iter().chain(after)).any(|(&start, &end)| overlap(&(start..end), range))
 }
 
 /// Two edits overlap when their ranges share a byte, or when both start at the same place (two
@@ -460,6 +479,39 @@ mod tests {
         assert_eq!(outcome.applied, [0, 1]);
         assert_eq!(outcome.deferred, [2]);
         assert_eq!(files[Path::new("a.tf")].as_deref(), Some("034789"));
+    }
+
+    /// Looking a range up among the accepted ones finds a clash exactly where comparing it with
+    /// each of them does: ranges of every length (insertions too), in many orders.
+    #[test]
+    fn accepted_ranges_are_looked_up_as_compared_with_each() {
+        let mut seed: u64 = 7;
+        let mut next = |below: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            usize::try_from((seed >> 33) % below).expect("small")
+        };
+        for _ in 0..200 {
+            let mut files = texts(&[("a.tf", Some("0123456789abcdefghij"))]);
+            let fixes: Vec<Fix> = (0..8)
+                .map(|i| {
+                    let start = next(20);
+                    let end = (start + next(4)).min(20);
+                    removal(&i.to_string(), "a.tf", start..end)
+                })
+                .collect();
+            let mut accepted: Vec<Range<usize>> = Vec::new();
+            let mut expected = Vec::new();
+            for (i, fix) in fixes.iter().enumerate() {
+                let range = &fix.edits[0].range;
+                if accepted.iter().any(|a| overlap(a, range)) {
+                    expected.push(i);
+                } else {
+                    accepted.push(range.clone());
+                }
+            }
+            let outcome = apply(&mut files, &fixes.iter().collect::<Vec<_>>());
+            assert_eq!(outcome.deferred, expected, "{:?}", fixes);
+        }
     }
 
     #[test]

@@ -340,6 +340,7 @@ impl<'a> Walk<'a> {
                 if !walker.is_excluded(path) {
                     let trail = Trail {
                         ancestors: Vec::new(),
+                        ancestor_set: foldhash::HashSet::default(),
                         gitignores: (self.respect_gitignore)
                             .then(|| GitIgnores::above(path, &mut self.records.out.notes))
                             .flatten(),
@@ -502,6 +503,9 @@ struct Trail {
     /// The canonical paths of the directories above the current one: a symlink back to one of
     /// them is a loop.
     ancestors: Vec<Arc<Path>>,
+    /// The same paths, to look one up without comparing it with each (a chain of directories
+    /// may be a thousand deep).
+    ancestor_set: foldhash::HashSet<Arc<Path>>,
     gitignores: Option<GitIgnores>,
     /// Every directory walked so far (canonical path → whether it is a module directory): a
     /// directory that several symlinks reach (a "diamond") is walked once, so the walk stays
@@ -625,7 +629,7 @@ impl DirWalk<'_> {
                 return;
             }
         };
-        if trail.ancestors.contains(&canonical) {
+        if trail.ancestor_set.contains(&canonical) {
             out.notes.push(format!(
                 "{}: a symlink back to {}, a directory above it: not walked into",
                 display_path(&dir),
@@ -653,6 +657,7 @@ impl DirWalk<'_> {
         let dir: Arc<Path> = Arc::from(dir);
         let place = module_dirs.reserve(Arc::clone(&dir));
         trail.ancestors.push(Arc::clone(&canonical));
+        trail.ancestor_set.insert(Arc::clone(&canonical));
         let depth = trail.ancestors.len();
         let holds = dir.file_name() == Some(MODULES.as_ref());
         if holds {
@@ -755,7 +760,9 @@ impl DirWalk<'_> {
     /// Leaves a directory the walk is done with, and with everything below it.
     fn leave(&mut self, entered: Entered) {
         let trail = &mut self.trail;
-        trail.ancestors.pop();
+        if let Some(left) = trail.ancestors.pop() {
+            trail.ancestor_set.remove(&left);
+        }
         if let (true, Some(gitignores)) = (entered.has_gitignore, trail.gitignores.as_mut()) {
             gitignores.leave();
         }

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -46,6 +47,24 @@ pub(crate) struct Options {
     /// Whether each safe fix is proved by checking again with it applied (see
     /// [`super::fix_proof`]); off for those checks themselves.
     pub(crate) prove_fixes: bool,
+    /// Set when the check's result is no longer wanted (the language server's buffer changed
+    /// again): the check then stops at its next stage.
+    pub(crate) cancel: Cancel,
+}
+
+/// Whether a check is no longer wanted: shared by the check and whoever may call it off.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// Calls the check off: it stops at its next stage, with an empty result.
+    pub(crate) fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub(crate) fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
 }
 
 /// `terraform_version:`/`opentofu_version:` (or `--terraform-version`/`--opentofu-version`).
@@ -74,6 +93,7 @@ impl Options {
             overlay: Overlay::default(),
             judge_releases: false,
             prove_fixes: true,
+            cancel: Cancel::default(),
         }
     }
 }
@@ -225,7 +245,14 @@ pub(crate) fn check_listed_directory(
         .iter()
         .map(|&view| (view, view_files(&names, view)))
         .collect();
+    if options.cancel.is_cancelled() {
+        return result;
+    }
     let dir_files = read_files(dir, names, &view_files, options, &mut result);
+    // Parsing is most of a check: a check called off meanwhile stops here.
+    if options.cancel.is_cancelled() {
+        return result;
+    }
     if publish {
         publish_summaries(dir, canonical, &dir_files, &view_files, summaries);
     }
@@ -292,6 +319,9 @@ pub(crate) fn check_listed_directory(
             module: merged.module,
             targets,
         });
+    }
+    if options.cancel.is_cancelled() {
+        return result;
     }
     let listed = Listed {
         view_files: &view_files,

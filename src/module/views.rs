@@ -3,10 +3,12 @@
 //! Pure functions over file names (the tools' `internal/configs/parser_config_dir.go`): no I/O
 //! here, so every rule is unit-tested.
 
+use std::collections::HashMap;
+
 use crate::knowledge::View;
-use crate::knowledge::files::ConfigName;
 #[cfg(test)]
 use crate::knowledge::files::classify;
+use crate::knowledge::files::{ConfigName, Extension};
 
 /// The files one tool loads from a directory, as indices into the name list given to
 /// [`view_files`], each list in byte-wise name order.
@@ -30,13 +32,14 @@ pub fn view_files(names: &[ConfigName], view: View) -> ViewFiles {
     let mut order: Vec<usize> = (0..names.len()).collect();
     order.sort_by(|&a, &b| names[a].name.as_bytes().cmp(names[b].name.as_bytes()));
     let mut files = ViewFiles::default();
+    let shadowing = shadowing_files(names);
     for i in order {
         let file = &names[i];
         if file.extension.is_tofu() && view == View::Terraform {
             continue;
         }
         if view == View::OpenTofu
-            && let Some(by) = shadowing_file(names, file)
+            && let Some(&by) = shadowing.get(&(file.stem(), file.extension))
         {
             files.shadowed.push((i, by));
             continue;
@@ -50,17 +53,22 @@ pub fn view_files(names: &[ConfigName], view: View) -> ViewFiles {
     files
 }
 
-/// The `.tofu`/`.tofu.json` file that hides `file` from OpenTofu, if any.
-fn shadowing_file(names: &[ConfigName], file: &ConfigName) -> Option<usize> {
-    names.iter().position(|other| {
-        other.stem() == file.stem() && other.extension.shadows() == Some(file.extension)
-    })
+/// The `.tofu`/`.tofu.json` files that hide a file from OpenTofu, by the stem and extension
+/// of the file they hide (the first in `names` when several do): found once for the
+/// directory, not once per file (a directory may hold a hundred thousand files).
+fn shadowing_files(names: &[ConfigName]) -> HashMap<(&str, Extension), usize> {
+    let mut shadowing = HashMap::new();
+    for (i, other) in names.iter().enumerate().rev() {
+        if let Some(hidden) = other.extension.shadows() {
+            shadowing.insert((other.stem(), hidden), i);
+        }
+    }
+    shadowing
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::knowledge::files::Extension;
 
     fn names(list: &[&str]) -> Vec<ConfigName> {
         list.iter().filter_map(|n| classify(n)).collect()

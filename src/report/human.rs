@@ -10,9 +10,11 @@ use codespan_reporting::diagnostic::{
 use codespan_reporting::files::{Error, Files};
 use codespan_reporting::term::{self, termcolor::Buffer};
 
-use crate::diagnostic::escape::{self, Excerpt};
+use crate::diagnostic::escape::{self, Elision, Excerpt};
 use crate::diagnostic::{Applicability, Diagnostic, Label, Severity, Views};
 use crate::source::SourceFile;
+
+use super::window;
 
 /// Renders one diagnostic; codespan ends it with a blank line.
 /// `checked` are the views of the run (see [`super::view_note`]); `unsafe_fixes` whether unsafe
@@ -126,20 +128,38 @@ impl<'a> LabelFiles<'a> {
         }
         let files = (files.into_iter())
             .map(|file| {
-                let ranges = (labels.clone())
+                let ranges: Vec<Range<usize>> = (labels.clone())
                     .filter(|l| Arc::ptr_eq(&l.file, file))
-                    .map(local_range);
-                let first = ranges.clone().map(|r| r.start).min().unwrap_or(0);
-                let last = ranges.map(|r| r.end).max().unwrap_or(0);
-                let text = file.text.as_str();
-                let before = text.get(..first).and_then(|t| t.rfind('\n'));
-                let after = text.get(last..).and_then(|t| t.find('\n'));
-                let start = before.map_or(0, |i| i + 1);
-                let end = after.map_or(text.len(), |i| last + i + 1);
+                    .map(local_range)
+                    .collect();
+                let line = |n: usize| file.local_line_range(n);
+                let lines = shown_lines(file, &ranges);
+                let first = lines.first().and_then(|&n| line(n)).unwrap_or_default();
+                let last = lines.last().and_then(|&n| line(n)).unwrap_or_default();
+                let region = first.start..last.end;
+                // The lines between those shown are left out (codespan shows none of them),
+                // and long lines are cut around the labels.
+                let mut elided = Vec::new();
+                let mut shown_to = region.start;
+                for range in lines.iter().filter_map(|&n| line(n)) {
+                    if range.start > shown_to {
+                        let skipped = shown_to..range.start;
+                        elided.push(Elision {
+                            range: skipped,
+                            shown: "",
+                        });
+                    }
+                    let cut = window::elided(&file.text, range.clone(), &ranges);
+                    elided.extend(cut.into_iter().map(|range| Elision {
+                        range,
+                        shown: escape::ELISION,
+                    }));
+                    shown_to = range.end;
+                }
                 Shown {
                     file,
                     name: escape::text(&file.display),
-                    excerpt: Excerpt::new(text, start..end),
+                    excerpt: Excerpt::new(&file.text, region, &elided),
                 }
             })
             .collect();
@@ -162,6 +182,20 @@ impl<'a> LabelFiles<'a> {
     fn get(&self, id: usize) -> Result<&Shown<'a>, Error> {
         self.files.get(id).ok_or(Error::FileMissing)
     }
+}
+
+/// The lines of `file` (0-based, in the whole file) that codespan may show for labels at
+/// `ranges` (of its `text`), in order: each label's lines, and the line after them, which it
+/// shows between two labelled lines one line apart.
+fn shown_lines(file: &SourceFile, ranges: &[Range<usize>]) -> Vec<usize> {
+    let mut lines: Vec<usize> = ranges
+        .iter()
+        .flat_map(|range| file.line_of_local(range.start)..=file.line_of_local(range.end) + 1)
+        .filter(|&n| file.local_line_range(n).is_some())
+        .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines
 }
 
 /// A label's range in its file's `text`.
@@ -211,8 +245,8 @@ impl<'a> Files<'a> for LabelFiles<'a> {
     ) -> Result<usize, Error> {
         let shown = self.get(id)?;
         let line = shown.file.local_line_range(line_index).unwrap_or_default();
-        let offset = shown.excerpt.to_original(byte_index);
-        Ok(codespan_reporting::files::column_index(&shown.file.text, line, offset) + 1)
+        let offset = shown.excerpt.to_original(byte_index).min(line.end);
+        Ok(shown.file.chars_between(line.start..offset) + 1)
     }
 }
 
@@ -231,5 +265,41 @@ mod tests {
             assert!(text.contains("notice[syntax_error]"), "{text:?}");
             assert!(!text.contains("note[syntax_error]"), "{text:?}");
         }
+    }
+
+    /// A label on a very long line shows the text around it between `…` marks, with the
+    /// column counted in the whole line (in characters), the caret under the label's text and
+    /// a hostile character near it escaped; a label on a short line shows it whole.
+    #[test]
+    fn a_long_line_is_shown_around_its_labels() {
+        use crate::source::{SourceFile, SourceFiles, Span};
+        let before = "é".repeat(5000);
+        let text = format!("{before}\x1b here = 1 {}\nshort = 2\n", "x".repeat(5000));
+        let mut files = SourceFiles::default();
+        let file = files.add(SourceFile::new("a.tf".into(), text.clone()));
+        let at = before.len() + 2;
+        let short = text.find("short").expect("short");
+        let diagnostic = Diagnostic::error(TEST_ID, "a message")
+            .at(&files, Span::new(file, at..at + 4), "the label")
+            .with_label(&files, Span::new(file, short..short + 5), "other");
+        let shown =
+            String::from_utf8(render(&diagnostic, false, Views::BOTH, false)).expect("UTF-8");
+        assert!(shown.contains("a.tf:1:5003\n"), "{shown}");
+        let lines: Vec<&str> = shown.lines().collect();
+        let source = lines.iter().find(|l| l.contains("here")).expect("the line");
+        let context = "é".repeat(window::CONTEXT / 2 - 1);
+        let expected = format!(
+            "1 │ …{context}\\x1b here = 1 {}…",
+            "x".repeat(window::CONTEXT - 5)
+        );
+        assert_eq!(*source, expected);
+        let caret = lines
+            .iter()
+            .find(|l| l.contains("^^^^"))
+            .expect("the caret");
+        let column = |line: &str, part: &str| line[..line.find(part).expect(part)].chars().count();
+        assert_eq!(column(caret, "^^^^"), column(source, "here"));
+        assert!(shown.contains("2 │ short = 2\n"), "{shown}");
+        assert!(shown.len() < 2000, "{}", shown.len());
     }
 }

@@ -12,6 +12,7 @@ mod json;
 mod location;
 mod sarif;
 mod short;
+mod window;
 mod xml;
 
 use std::io::{self, Write};

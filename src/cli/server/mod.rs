@@ -1,8 +1,9 @@
 //! `tflint-merge server`: a Language Server Protocol server over stdio.
 //!
-//! Built on `lsp-server` and `lsp-types`, the synchronous pair rust-analyzer uses: a reader
-//! and a writer thread move messages, this module's loop handles them, and checks run on the
-//! [`scheduler`]'s worker thread, so the loop never waits for a check. The loop only records
+//! Built on `lsp-server`'s messages and `lsp-types`, the synchronous pair rust-analyzer uses: a
+//! reader and a writer thread move messages ([`transport`], which bounds what a message may
+//! take), this module's loop handles them, and each check runs on a thread of its own
+//! ([`scheduler`]), so the loop never waits for a check nor one directory for another. The loop only records
 //! buffers and schedules checks, answers hovers and code actions from the last results, and
 //! publishes results as they arrive.
 //!
@@ -17,6 +18,7 @@ mod position;
 mod publish;
 mod scheduler;
 mod settings;
+mod transport;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -44,7 +46,7 @@ use crate::input::overlay::Overlay;
 use crate::knowledge::files::classify;
 use crate::lint::RuleSettings;
 use crate::lint::check::guarded;
-use crate::lint::directory::check_directory;
+use crate::lint::directory::{Options, check_directory};
 use crate::lint::run::{Crash, crash_findings};
 use crate::lint::tree::check_tree;
 use crate::module::merge::Module;
@@ -70,11 +72,12 @@ const EXIT_WITHOUT_SHUTDOWN: i32 = 1;
 
 /// Runs the server until the client says `exit` or closes stdin; returns the exit code.
 pub(crate) fn run() -> i32 {
-    let (connection, io_threads) = Connection::stdio();
+    let (sender, receiver, transport) = transport::connect(std::io::stdin(), std::io::stdout());
+    let connection = Connection { sender, receiver };
     let served = serve(&connection);
     // The writer thread ends once every sender is gone.
     drop(connection);
-    let joined = io_threads.join().map_err(|e| e.to_string());
+    let joined = transport.join().map_err(|e| e.to_string());
     match joined.and(served) {
         Ok(Ending::Orderly) => EXIT_CLEAN,
         Ok(Ending::Abrupt) => EXIT_WITHOUT_SHUTDOWN,
@@ -428,7 +431,8 @@ impl<'a> Server<'a> {
         let root = self.root.clone();
         let excludes = Arc::clone(&self.settings.excludes);
         let path_rules = Arc::clone(&self.settings.path_rules);
-        self.scheduler.submit(due, move || {
+        self.scheduler.submit(due, move |cancel| {
+            let options = Options { cancel, ..options };
             let checked = match scope {
                 // Excluded as the command line excludes it: nothing to say (and what was said is
                 // cleared).

@@ -1,30 +1,22 @@
 //! When checks run: each change of a scope (a module directory, or the Terragrunt tree) is
-//! debounced, and the check then runs on a worker thread, never on the thread that reads the
-//! client's messages. Every change bumps the scope's generation: a queued check whose
-//! generation is no longer current is dropped before it starts, and the result of one that
-//! was already running when a newer edit came is dropped when it arrives. (Cancelling a
-//! running check would need cancellation points in every stage; a check is short, so it is
-//! let finish and its stale result dropped.)
+//! debounced, and the check then runs on a thread of its own, never on the thread that reads
+//! the client's messages nor behind another scope's check: a slow directory delays only
+//! itself. Every change bumps the scope's generation and calls off the check of the older one
+//! (see [`Cancel`]): a check not yet started is skipped, a running one stops at its next
+//! stage, and the result of one that finished all the same is dropped when it arrives.
 
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
 
+use crate::lint::directory::Cancel;
+
 /// How long a scope must stay unchanged before it is checked.
 pub(crate) const DEBOUNCE: Duration = Duration::from_millis(150);
-
-/// A check to run: `work` gives the result.
-struct Job<S, T> {
-    scope: S,
-    generation: u64,
-    trigger: PathBuf,
-    work: Box<dyn FnOnce() -> T + Send>,
-}
 
 /// A check's result, for the generation it was started for.
 pub(crate) struct Done<S, T> {
@@ -41,18 +33,22 @@ struct Pending {
     trigger: PathBuf,
 }
 
-type Generations<S> = Arc<Mutex<HashMap<S, u64>>>;
+/// Each scope's generation, and the way to call off the check of that generation.
+type Generations<S> = Arc<Mutex<HashMap<S, (u64, Cancel)>>>;
 
-/// One job's work, as the worker hands it to the function that runs jobs.
+/// One job's work, as a check's thread hands it to the function that runs jobs.
 pub(crate) type Work<'a> = dyn FnMut() + Send + 'a;
+
+/// Runs each job's work (inside a thread pool, say).
+type Runner = Arc<dyn Fn(&mut Work) + Send + Sync>;
 
 pub(crate) struct Scheduler<S, T> {
     pending: HashMap<S, Pending>,
     generations: Generations<S>,
-    jobs: Option<Sender<Job<S, T>>>,
+    run: Runner,
+    finished: Sender<Done<S, T>>,
     /// Finished checks, current or not: see [`Scheduler::is_current`].
     pub(crate) done: Receiver<Done<S, T>>,
-    worker: Option<JoinHandle<()>>,
 }
 
 impl<S, T> Scheduler<S, T>
@@ -60,56 +56,29 @@ where
     S: Clone + Eq + Hash + Send + 'static,
     T: Send + 'static,
 {
-    /// Starts the worker thread; `run` runs each job's work (inside a thread pool, say).
-    pub(crate) fn new(run: impl Fn(&mut Work) + Send + 'static) -> Scheduler<S, T> {
-        let (jobs, queue) = crossbeam_channel::unbounded::<Job<S, T>>();
+    /// A scheduler whose checks `run` runs.
+    pub(crate) fn new(run: impl Fn(&mut Work) + Send + Sync + 'static) -> Scheduler<S, T> {
         let (finished, done) = crossbeam_channel::unbounded();
-        let generations: Generations<S> = Arc::default();
-        let current = Arc::clone(&generations);
-        let worker = std::thread::Builder::new()
-            .name("tflint-merge-check".into())
-            // As the command line's worker threads: parsing is recursive.
-            .stack_size(16 * 1024 * 1024)
-            .spawn(move || {
-                for job in queue {
-                    if generation(&current, &job.scope) != job.generation {
-                        continue;
-                    }
-                    let started = Instant::now();
-                    let mut work = Some(job.work);
-                    let mut result = None;
-                    run(&mut || result = work.take().map(|work| work()));
-                    let Some(result) = result else { continue };
-                    let done = Done {
-                        scope: job.scope,
-                        generation: job.generation,
-                        trigger: job.trigger,
-                        result,
-                        took: started.elapsed(),
-                    };
-                    if finished.send(done).is_err() {
-                        break;
-                    }
-                }
-            });
         Scheduler {
             pending: HashMap::new(),
-            generations,
-            jobs: Some(jobs),
+            generations: Arc::default(),
+            run: Arc::new(run),
+            finished,
             done,
-            // Without a worker, nothing is checked; `submit` then drops the jobs.
-            worker: worker.ok(),
         }
     }
 
-    /// `scope` changed (because `trigger` did): any check of it under way is stale, and a new
-    /// one is due after the debounce.
+    /// `scope` changed (because `trigger` did): any check of it under way is called off, and a
+    /// new one is due after the debounce.
     pub(crate) fn changed(&mut self, scope: S, trigger: PathBuf, now: Instant) {
         let mut generations = self
             .generations
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        *generations.entry(scope.clone()).or_default() += 1;
+        let (generation, cancel) = generations.entry(scope.clone()).or_default();
+        cancel.cancel();
+        *generation += 1;
+        *cancel = Cancel::default();
         let due = now + DEBOUNCE;
         self.pending.insert(scope, Pending { due, trigger });
     }
@@ -128,49 +97,60 @@ where
         due.into_iter()
             .filter_map(|scope| {
                 let pending = self.pending.remove(&scope)?;
-                let generation = generation(&self.generations, &scope);
+                let generation = current(&self.generations, &scope).0;
                 Some((scope, generation, pending.trigger))
             })
             .collect()
     }
 
-    /// Queues `work` for `scope` at `generation` (from [`Scheduler::take_due`]).
+    /// Starts `work` for `scope` at `generation` (from [`Scheduler::take_due`]) on a thread of
+    /// its own; `work` is given what calls it off, to pass to the check.
     pub(crate) fn submit(
         &self,
         (scope, generation, trigger): (S, u64, PathBuf),
-        work: impl FnOnce() -> T + Send + 'static,
+        work: impl FnOnce(Cancel) -> T + Send + 'static,
     ) {
-        if let Some(jobs) = &self.jobs {
-            let work = Box::new(work);
-            // The worker is gone only when it panicked outside a job: nothing to do then.
-            let _ = jobs.send(Job {
-                scope,
-                generation,
-                trigger,
-                work,
-            });
-        }
+        let (run, finished) = (Arc::clone(&self.run), self.finished.clone());
+        let generations = Arc::clone(&self.generations);
+        let check = move || {
+            let (current, cancel) = current(&generations, &scope);
+            if current != generation {
+                return;
+            }
+            let started = Instant::now();
+            let mut work = Some(work);
+            let mut result = None;
+            run(&mut || result = work.take().map(|work| work(cancel.clone())));
+            if let Some(result) = result {
+                let took = started.elapsed();
+                let _ = finished.send(Done {
+                    scope,
+                    generation,
+                    trigger,
+                    result,
+                    took,
+                });
+            }
+        };
+        // As the command line's worker threads: parsing is recursive. Without a thread, the
+        // scope is not checked until it changes again.
+        let _ = std::thread::Builder::new()
+            .name("tflint-merge-check".into())
+            .stack_size(16 * 1024 * 1024)
+            .spawn(check);
     }
 
     /// Whether no change came after the check of `done` started.
     pub(crate) fn is_current(&self, done: &Done<S, T>) -> bool {
         !self.pending.contains_key(&done.scope)
-            && generation(&self.generations, &done.scope) == done.generation
+            && current(&self.generations, &done.scope).0 == done.generation
     }
 }
 
-impl<S, T> Drop for Scheduler<S, T> {
-    fn drop(&mut self) {
-        self.jobs = None;
-        if let Some(worker) = self.worker.take() {
-            let _ = worker.join();
-        }
-    }
-}
-
-fn generation<S: Eq + Hash>(generations: &Generations<S>, scope: &S) -> u64 {
+/// The generation of `scope` and what calls its check off.
+fn current<S: Eq + Hash>(generations: &Generations<S>, scope: &S) -> (u64, Cancel) {
     let generations = generations.lock().unwrap_or_else(PoisonError::into_inner);
-    generations.get(scope).copied().unwrap_or(0)
+    generations.get(scope).cloned().unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -201,34 +181,53 @@ mod tests {
         assert_eq!(scheduler.next_due(), None);
     }
 
+    /// A check blocked in one scope delays neither another scope's check nor a newer check
+    /// of its own scope; a newer change calls the blocked check off and makes its result
+    /// stale; a check whose generation is gone before it starts is skipped.
     #[test]
-    fn a_newer_change_makes_results_stale_and_skips_queued_work() {
+    fn checks_run_side_by_side_and_a_newer_change_calls_one_off() {
         let (gate, wait) = crossbeam_channel::bounded::<()>(0);
-        let (started, running) = crossbeam_channel::bounded::<()>(1);
+        let (started, running) = crossbeam_channel::bounded::<Cancel>(1);
         let mut scheduler: Scheduler<&str, u32> = Scheduler::new(inline);
         let start = Instant::now();
         let later = start + DEBOUNCE;
-        scheduler.changed("a", "main.tf".into(), start);
-        let first = scheduler.take_due(later).remove(0);
-        // The first job blocks until the test lets it go; meanwhile a newer edit arrives and a
-        // second job for the old generation is queued behind it.
-        scheduler.submit(first.clone(), move || {
-            let _ = started.send(());
+        scheduler.changed("a", "a/main.tf".into(), start);
+        scheduler.changed("b", "b/main.tf".into(), start);
+        let mut due = scheduler.take_due(later);
+        due.sort();
+        let (first, other) = (due.remove(0), due.remove(0));
+        scheduler.submit(first.clone(), move |cancel| {
+            let _ = started.send(cancel);
             let _ = wait.recv();
             1
         });
-        scheduler.submit(first, || 2);
-        running.recv().expect("the first job started");
-        scheduler.changed("a", "main.tf".into(), later);
-        gate.send(()).expect("the first job is waiting");
-        let done = scheduler.done.recv().expect("the first job's result");
-        assert_eq!(done.result, 1);
-        assert!(!scheduler.is_current(&done), "a newer edit came");
-        let second = scheduler.take_due(later + DEBOUNCE).remove(0);
-        assert_eq!(second.1, 2);
-        scheduler.submit(second, || 3);
-        let done = scheduler.done.recv().expect("the newest job's result");
-        assert_eq!(done.result, 3, "the stale queued job was skipped");
+        let cancel = running.recv().expect("the first check started");
+        scheduler.submit(other, |_| 2);
+        let done = scheduler.done.recv().expect("the other scope's result");
+        assert_eq!(
+            (done.scope, done.result),
+            ("b", 2),
+            "not behind the blocked check"
+        );
+
+        assert!(!cancel.is_cancelled());
+        scheduler.changed("a", "a/main.tf".into(), later);
+        assert!(cancel.is_cancelled(), "a newer change calls the check off");
+        // A check of the old generation not yet started is skipped.
+        scheduler.submit(first, |_| 3);
+        let newer = scheduler.take_due(later + DEBOUNCE).remove(0);
+        assert_eq!(newer.1, 2);
+        scheduler.submit(newer, |cancel| if cancel.is_cancelled() { 0 } else { 4 });
+        let done = scheduler.done.recv().expect("the newer check's result");
+        assert_eq!(done.result, 4, "not behind the blocked check of its scope");
         assert!(scheduler.is_current(&done));
+        gate.send(()).expect("the first check is waiting");
+        let done = scheduler.done.recv().expect("the first check's result");
+        assert_eq!(done.result, 1);
+        assert!(!scheduler.is_current(&done), "a newer change came");
+        assert!(
+            scheduler.done.try_recv().is_err(),
+            "the stale check was skipped"
+        );
     }
 }

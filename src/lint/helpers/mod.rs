@@ -26,8 +26,7 @@ pub(crate) fn closest<'a>(
     let limit = (name.chars().count() / 3).clamp(1, 3);
     candidates
         .into_iter()
-        .map(|c| (edit_distance(name, c), c))
-        .filter(|&(d, _)| d <= limit)
+        .filter_map(|c| Some((edit_distance_within(name, c, limit)?, c)))
         .min()
         .map(|(_, c)| c)
 }
@@ -42,25 +41,36 @@ pub(crate) fn tools_suggestion<'a>(
 ) -> Option<&'a str> {
     candidates
         .into_iter()
-        .map(|c| (edit_distance(name, c), c))
-        .filter(|&(d, _)| d < 3)
+        .filter_map(|c| Some((edit_distance_within(name, c, 2)?, c)))
         .min()
         .map(|(_, c)| c)
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+/// The edit distance of `a` and `b` when it is at most `limit`, found without finishing the
+/// table when it cannot be: the distance is at least the difference of the lengths, and at
+/// least the smallest value of any row. (Every unknown name of a hundred thousand ignore
+/// comments is compared with every rule id.)
+fn edit_distance_within(a: &str, b: &str, limit: usize) -> Option<usize> {
     let b: Vec<char> = b.chars().collect();
+    if a.chars().count().abs_diff(b.len()) > limit {
+        return None;
+    }
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
         let mut previous = row[0];
         row[0] = i + 1;
+        let mut smallest = row[0];
         for (j, &cb) in b.iter().enumerate() {
             let substitution = previous + usize::from(ca != cb);
             previous = row[j + 1];
             row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+            smallest = smallest.min(row[j + 1]);
+        }
+        if smallest > limit {
+            return None;
         }
     }
-    row[b.len()]
+    Some(row[b.len()]).filter(|&distance| distance <= limit)
 }
 
 /// Every top-level block of the files a view loads, with its file.
@@ -645,5 +655,56 @@ pub(crate) fn skipped_note(reader: Reader) -> &'static str {
              load this file."
         }
         Reader::Terragrunt => "The Terragrunt checks of this file were skipped.",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bounded edit distance is the full one wherever that is within the bound.
+    #[test]
+    fn the_bounded_edit_distance_is_the_edit_distance_within_its_bound() {
+        fn full(a: &str, b: &str) -> usize {
+            let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+            let mut table = vec![vec![0; b.len() + 1]; a.len() + 1];
+            for (i, row) in table.iter_mut().enumerate() {
+                row[0] = i;
+            }
+            for (j, cell) in table[0].iter_mut().enumerate() {
+                *cell = j;
+            }
+            for i in 1..=a.len() {
+                for j in 1..=b.len() {
+                    let substitution = table[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]);
+                    table[i][j] = substitution
+                        .min(table[i - 1][j] + 1)
+                        .min(table[i][j - 1] + 1);
+                }
+            }
+            table[a.len()][b.len()]
+        }
+        let words = [
+            "",
+            "a",
+            "count",
+            "cuont",
+            "for_each",
+            "foreach",
+            "unused_ignore",
+            "é_x",
+        ];
+        for a in words {
+            for b in words {
+                for limit in 0..5 {
+                    let expected = Some(full(a, b)).filter(|&d| d <= limit);
+                    assert_eq!(
+                        edit_distance_within(a, b, limit),
+                        expected,
+                        "{a} {b} {limit}"
+                    );
+                }
+            }
+        }
     }
 }
