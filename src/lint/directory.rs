@@ -585,12 +585,39 @@ fn run_directory_rules(
     };
     let mut found = Vec::new();
     for ctx in &contexts {
-        run_rules(Target::View(ctx), &mut found);
+        let mut in_view = Vec::new();
+        run_rules(Target::View(ctx), &mut in_view);
+        // `terraform validate` judges only a module its loader accepts
+        // (hashicorp/terraform `internal/command/validate.go` returns the loader's errors
+        // alone): what validate refuses shows once the load errors are fixed, as there.
+        let refused = |found: &[Diagnostic]| refuses_to_load(found, ctx.view, &options.settings);
+        if refused(&result.diagnostics) || refused(&in_view) {
+            in_view.retain(|d| kind_of(&options.settings, d.rule) != Some(super::Kind::Validate));
+        }
+        found.extend(in_view);
     }
     if contexts.len() == 2 {
         run_rules(Target::Directory(&directory), &mut found);
     }
     (found, neighbours.directories())
+}
+
+/// Whether `view`'s tool refuses to load the module: a load error found in that view (or in
+/// every view).
+fn refuses_to_load(diagnostics: &[Diagnostic], view: View, settings: &RuleSettings) -> bool {
+    let in_view = view.views();
+    diagnostics.iter().any(|d| {
+        let views = d.views;
+        let here = views == Views::NONE
+            || (in_view.terraform && views.terraform)
+            || (in_view.opentofu && views.opentofu);
+        here && d.severity == diagnostic::Severity::Error
+            && kind_of(settings, d.rule) == Some(super::Kind::LoadError)
+    })
+}
+
+fn kind_of(settings: &RuleSettings, id: FindingId) -> Option<super::Kind> {
+    settings.registry().find(id.as_str()).map(|meta| meta.kind)
 }
 
 /// Load errors found in one view only. The same error can be worded differently by the two

@@ -358,6 +358,12 @@ resource "terraform_data" "a" {
 }
 "#,
         )],
+        // A module the loader refuses (a duplicate resource): `validate` never runs, so what it
+        // would refuse waits until the load error is fixed.
+        &[(
+            "main.tf",
+            "resource \"terraform_data\" \"a\" {}\nresource \"terraform_data\" \"a\" {\n  input = var.x\n}\n",
+        )],
         // A check block's scoped data source.
         &[(
             "main.tf",
