@@ -235,26 +235,26 @@ for key, name, _ in trees:
         line(name, f"wall -j 1 / -j {n} >= 1.8", speed, mark(verdict(speed, 1.8, at_most=False)))
     rss = ln["rss"] / max(fn["rss"], 1)
     line(name, "lint RSS / floor RSS <= 2", rss, mark(verdict(rss, 2)))
-def lint(key, j, what):
+def lint_figure(key, j, what):
     r = rows.get((key, "lint", j))
     return r[what] if r else None
-if lint("small", n, "wall") and lint("large", n, "wall"):
+if lint_figure("small", n, "wall") and lint_figure("large", n, "wall"):
     goal = 1.05 * int(n_large) / int(n_small)
     for what in ("wall", "cpu"):
-        ratio = lint("large", n, what) / max(lint("small", n, what), 1e-6)
+        ratio = lint_figure("large", n, what) / max(lint_figure("small", n, what), 1e-6)
         line("linearity", f"{n_large}/{n_small} dirs {what} <= {goal:.1f}", ratio,
              verdict(ratio, goal))
 for short, long, what in (("wide", "wider", "files in 1 dir"), ("chain", "longer", "chain depth")):
-    if lint(short, n, "wall") and lint(long, n, "wall"):
+    if lint_figure(short, n, "wall") and lint_figure(long, n, "wall"):
         for measure in ("wall", "cpu"):
-            ratio = lint(long, n, measure) / max(lint(short, n, measure), 1e-6)
+            ratio = lint_figure(long, n, measure) / max(lint_figure(short, n, measure), 1e-6)
             line("linearity", f"10x {what} {measure} <= 11", ratio, verdict(ratio, 11))
-if quick != "true" and lint("wider", n, "wall"):
-    seconds = lint("wider", n, "wall")
+if quick != "true" and lint_figure("wider", n, "wall"):
+    seconds = lint_figure("wider", n, "wall")
     line("scale", f"{int(n_wide) * 10} files in 1 dir wall <= 5 s", seconds, verdict(seconds, 5))
-if lint("merge", "1", "wall") and lint("spread", "1", "wall"):
+if lint_figure("merge", "1", "wall") and lint_figure("spread", "1", "wall"):
     for what in ("wall", "cpu"):
-        ratio = lint("merge", "1", what) / max(lint("spread", "1", what), 1e-6)
+        ratio = lint_figure("merge", "1", what) / max(lint_figure("spread", "1", what), 1e-6)
         line("linearity", f"1 dir / 100 dirs {what} (-j 1) <= 2", ratio, verdict(ratio, 2))
 
 # Inputs that were once super-linear (a quadratic path in the parser, the merge, the ignore
