@@ -1296,6 +1296,22 @@ fn terragrunt_unit(path: &std::path::Path) -> Option<PathBuf> {
         .find(|file| file.is_file())
 }
 
+/// The read and parse errors of a Terragrunt tree's files, printed on stderr: the files are
+/// in the tree without what could not be read.
+fn print_read_errors(tree: &terragrunt::Tree) -> Vec<Diagnostic> {
+    let settings = RuleSettings::defaults(rules::registry());
+    let problems: Vec<Diagnostic> = tree
+        .live_file_indexes()
+        .flat_map(|f| read_findings(&tree.files[f].problems, &tree.sources, &settings))
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    for d in &problems {
+        let rendered = report::render_one_human(d, Views::NONE);
+        eprint!("{}", String::from_utf8_lossy(&rendered));
+    }
+    problems
+}
+
 /// `merged` for a Terragrunt unit: its effective configuration (see
 /// `terragrunt::render`), after the read and parse errors of its files on stderr.
 fn merged_unit(given: &std::path::Path, unit: &std::path::Path, format: PrintFormat) -> i32 {
@@ -1307,16 +1323,7 @@ fn merged_unit(given: &std::path::Path, unit: &std::path::Path, format: PrintFor
         DEFAULT_MAX_FILE_BYTES,
         &Overlay::default().within(Some(scope)),
     );
-    let settings = RuleSettings::defaults(rules::registry());
-    let problems: Vec<Diagnostic> = tree
-        .live_file_indexes()
-        .flat_map(|f| read_findings(&tree.files[f].problems, &tree.sources, &settings))
-        .filter(|d| d.severity == Severity::Error)
-        .collect();
-    for d in &problems {
-        let rendered = report::render_one_human(d, Views::NONE);
-        eprint!("{}", String::from_utf8_lossy(&rendered));
-    }
+    let problems = print_read_errors(&tree);
     let Some(&node) = tree.unit_nodes().first() else {
         eprintln!(
             "error: {} is not a Terragrunt unit",
@@ -1371,16 +1378,7 @@ fn graph(args: GraphArgs) -> i32 {
     );
     // Files that could not be read or parsed are in the graph without their references: say
     // so on stderr, and in the exit status, as `merged` does for a module it cannot build.
-    let settings = RuleSettings::defaults(rules::registry());
-    let problems: Vec<Diagnostic> = tree
-        .live_file_indexes()
-        .flat_map(|f| read_findings(&tree.files[f].problems, &tree.sources, &settings))
-        .filter(|d| d.severity == Severity::Error)
-        .collect();
-    for d in &problems {
-        let rendered = report::render_one_human(d, Views::NONE);
-        eprint!("{}", String::from_utf8_lossy(&rendered));
-    }
+    let problems = print_read_errors(&tree);
     let graph = file_graph(&tree);
     let text = match args.format {
         GraphFormat::Dot => dot(&graph),
