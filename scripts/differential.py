@@ -2088,7 +2088,10 @@ def run(args):
     modules = {}
     for item in inputs:
         merged = our_merged(binary, item.path)
-        modules[item.path] = our_module(merged, item.path) if merged else None
+        # A directory holding a Terragrunt unit and no Terraform file gets the unit's
+        # configuration from `merged`, not a module: there is no module to compare.
+        is_module = merged is not None and "objects" in merged
+        modules[item.path] = our_module(merged, item.path) if is_module else None
 
     unknown, failures, kept = [], [], set()
     coverage = Counter()
