@@ -2067,23 +2067,38 @@ def describe(release, item, diff):
     return "\n".join(lines)
 
 
-def run(args):
-    judges = judges_named(args.judges)
-    require_installed(judges)
+def usable_binary(args):
+    """The tflint-merge binary `--bin` names, as an absolute path, or None (said on stderr)."""
     binary = os.path.abspath(args.bin)
     if not os.access(binary, os.X_OK):
         print(f"{binary}: no such binary; build it with `cargo build --release` or pass --bin",
               file=sys.stderr)
-        return 2
-    known = Known(KNOWN_FILE)
-    scenarios = Scenarios()
+        return None
+    return binary
+
+
+def run_inputs(args, scenarios, run_dir):
+    """The inputs of a run, written under run_dir (emptied first): the fixtures and conformance
+    cases unless `--no-fixtures`, then the scenarios of `--seeds`."""
     first, last = args.seeds
-    run_dir = os.path.join(WORK_DIR, "inputs")
     shutil.rmtree(run_dir, ignore_errors=True)
     inputs = [] if args.no_fixtures else (fixture_inputs(os.path.join(run_dir, "fixtures"))
                                           + conformance_inputs())
     if last >= first:
         inputs += scenario_inputs(scenarios, first, last, os.path.join(run_dir, "scenarios"))
+    return inputs
+
+
+def run(args):
+    judges = judges_named(args.judges)
+    require_installed(judges)
+    binary = usable_binary(args)
+    if binary is None:
+        return 2
+    known = Known(KNOWN_FILE)
+    scenarios = Scenarios()
+    first, last = args.seeds
+    inputs = run_inputs(args, scenarios, os.path.join(WORK_DIR, "inputs"))
     started = time.time()
     modules = {}
     for item in inputs:
@@ -2235,19 +2250,12 @@ def fix_run(args):
     and the same load errors; an unsafe one must not make a module that loads fail to load."""
     judges = judges_named(args.judges)
     require_installed(judges)
-    binary = os.path.abspath(args.bin)
-    if not os.access(binary, os.X_OK):
-        print(f"{binary}: no such binary; build it with `cargo build --release` or pass --bin",
-              file=sys.stderr)
+    binary = usable_binary(args)
+    if binary is None:
         return 2
     scenarios = Scenarios()
-    first, last = args.seeds
     run_dir = os.path.join(WORK_DIR, "fix-inputs")
-    shutil.rmtree(run_dir, ignore_errors=True)
-    inputs = [] if args.no_fixtures else (fixture_inputs(os.path.join(run_dir, "fixtures"))
-                                          + conformance_inputs())
-    if last >= first:
-        inputs += scenario_inputs(scenarios, first, last, os.path.join(run_dir, "scenarios"))
+    inputs = run_inputs(args, scenarios, run_dir)
     started = time.time()
     failures, kept = [], set()
     for judge in judges:
@@ -2597,10 +2605,8 @@ def compat_check(args):
     scenarios and the feature probes; prints the agreement per judge."""
     judges = judges_named(args.judges)
     require_installed(judges)
-    binary = os.path.abspath(args.bin)
-    if not os.access(binary, os.X_OK):
-        print(f"{binary}: no such binary; build it with `cargo build --release` or pass --bin",
-              file=sys.stderr)
+    binary = usable_binary(args)
+    if binary is None:
         return 2
     run_dir = os.path.join(WORK_DIR, "compat")
     shutil.rmtree(run_dir, ignore_errors=True)
