@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 
 use crate::source::{SourceFiles, Span};
 
+pub mod layout;
+
 /// Whether a fix keeps what the tools run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Applicability {
