@@ -1247,3 +1247,86 @@ fn the_summary_names_files_deleted_and_renamed() {
         "{stderr}"
     );
 }
+
+/// The files of `files` after `--fix --unsafe-fixes`.
+fn fixed_tree(files: &[(&str, &str)]) -> BTreeMap<String, String> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), files);
+    tflint_merge(dir.path(), &["--fix", "--unsafe-fixes", "-j", "1", "."]);
+    tree(dir.path())
+}
+
+/// Fixes that insert lines, create a file or remove lines in CRLF files write CRLF.
+#[test]
+fn fixes_keep_crlf_line_endings() {
+    let crlf = |text: &str| text.replace('\n', "\r\n");
+    let main = crlf(concat!(
+        "resource \"terraform_data\" \"a\" {}\n",
+        "\n",
+        "resource \"terraform_data\" \"app\" {\n",
+        "  input = 1\n",
+        "}\n",
+        "\n",
+        "language {\n",
+        "  compatible_with {\n",
+        "    opentofu = \">= 1.12\"\n",
+        "  }\n",
+        "}\n",
+    ));
+    let over = crlf(concat!(
+        "resource \"terraform_data\" \"app\" {\n",
+        "  depends_on = [terraform_data.a]\n",
+        "  input      = 1\n",
+        "}\n",
+    ));
+    let before = BTreeMap::from([
+        ("main.tf".to_string(), main.clone()),
+        ("override.tf".to_string(), over.clone()),
+    ]);
+    let after = fixed_tree(&[("main.tf", &main), ("override.tf", &over)]);
+    assert_ne!(after, before, "nothing was fixed");
+    assert!(after.contains_key("language.tofu"), "{after:#?}");
+    assert!(after["main.tf"].contains("depends_on"), "{after:#?}");
+    for (name, text) in &after {
+        let bare = text.replace("\r\n", "").contains('\n');
+        assert!(!bare, "{name} has an LF line ending after --fix: {text:?}");
+    }
+}
+
+/// A line inserted into a tab-indented block is indented with tabs, as its neighbours are.
+#[test]
+fn inserted_lines_copy_the_indentation_of_their_neighbours() {
+    let main = concat!(
+        "resource \"terraform_data\" \"a\" {}\n",
+        "\n",
+        "resource \"terraform_data\" \"app\" {\n",
+        "\tinput = 1\n",
+        "}\n",
+    );
+    let over = "resource \"terraform_data\" \"app\" {\n\tdepends_on = [terraform_data.a]\n}\n";
+    let after = fixed_tree(&[("main.tf", main), ("override.tf", over)]);
+    let expected = concat!(
+        "resource \"terraform_data\" \"a\" {}\n",
+        "\n",
+        "resource \"terraform_data\" \"app\" {\n",
+        "\tinput = 1\n",
+        "\tdepends_on = [terraform_data.a]\n",
+        "}\n",
+    );
+    assert_eq!(after["main.tf"], expected);
+    // A block with no line inside copies the file's unit of indentation.
+    let main = concat!(
+        "resource \"terraform_data\" \"a\" {\n",
+        "\tinput = 1\n",
+        "}\n",
+        "\n",
+        "resource \"terraform_data\" \"app\" {\n",
+        "}\n",
+    );
+    let after = fixed_tree(&[("main.tf", main), ("override.tf", over)]);
+    assert!(
+        after["main.tf"].ends_with("{\n\tdepends_on = [terraform_data.a]\n}\n"),
+        "{:?}",
+        after["main.tf"]
+    );
+}
