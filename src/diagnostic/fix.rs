@@ -159,6 +159,36 @@ impl Fix {
         self.edit(&file.path, start..end, replacement)
     }
 
+    /// Keeps `terraform fmt`'s alignment around the edits of native-syntax files: where the
+    /// lines around an edit (the runs of consecutive attributes and trailing comments it
+    /// touches) were aligned as fmt aligns them, the edit is widened over those lines and
+    /// re-aligns them, as `terraform fmt` would after the change (removing the longest name of
+    /// a run narrows it, adding a longer one widens it). Lines the writer aligned otherwise
+    /// are left as they are. `text_of` gives the text of an edited file as read;
+    /// `keeps_strings` says whether replacing a range of it leaves its strings whole (the
+    /// widened edit must not cut into a heredoc).
+    pub fn aligned<'t>(
+        mut self,
+        text_of: impl Fn(&Path) -> Option<&'t str>,
+        mut keeps_strings: impl FnMut(&Path, &Range<usize>) -> bool,
+    ) -> Fix {
+        let paths: BTreeSet<PathBuf> = (self.edits.iter())
+            .filter(|e| !is_json(&e.path))
+            .map(|e| e.path.clone())
+            .collect();
+        for path in paths {
+            let Some(text) = text_of(&path) else {
+                continue;
+            };
+            let (mine, others): (Vec<TextEdit>, Vec<TextEdit>) =
+                self.edits.into_iter().partition(|e| e.path == path);
+            self.edits = others;
+            let mut aligned = aligned_edits(text, mine, |range| keeps_strings(&path, range));
+            self.edits.append(&mut aligned);
+        }
+        self
+    }
+
     /// Every path the fix reads or writes, each once: what [`apply`] needs in its texts.
     pub fn paths(&self) -> BTreeSet<&Path> {
         let edited = self.edits.iter().map(|e| e.path.as_path());
@@ -166,6 +196,60 @@ impl Fix {
             .chain(self.operations.iter().flat_map(FileOperation::paths))
             .collect()
     }
+}
+
+/// The edits `mine` of `text`, each widened over the lines around it that fmt aligns, when
+/// they were aligned before and the edit changes how: see [`Fix::aligned`].
+fn aligned_edits(
+    text: &str,
+    mut mine: Vec<TextEdit>,
+    mut keeps_strings: impl FnMut(&Range<usize>) -> bool,
+) -> Vec<TextEdit> {
+    mine.sort_by_key(|e| (e.range.start, e.range.end));
+    if mine.windows(2).any(|w| overlap(&w[0].range, &w[1].range)) {
+        return mine;
+    }
+    let mut after = text.to_string();
+    for edit in mine.iter().rev() {
+        after.replace_range(edit.range.clone(), &edit.replacement);
+    }
+    // Each edit's place in the edited text, and the lines around it there, merged where
+    // they meet.
+    let mut shift: isize = 0;
+    let mut regions: Vec<Range<usize>> = Vec::new();
+    for edit in &mine {
+        let start = edit.range.start.saturating_add_signed(shift);
+        let region = layout::alignment_region(&after, start..start + edit.replacement.len());
+        match regions.last_mut() {
+            Some(last) if last.end >= region.start => last.end = last.end.max(region.end),
+            _ => regions.push(region),
+        }
+        shift += edit.replacement.len() as isize - edit.range.len() as isize;
+    }
+    let mut replaced: Vec<TextEdit> = Vec::new();
+    for region in regions {
+        let before = original_position(&mine, region.start, Side::Start)
+            ..original_position(&mine, region.end, Side::End);
+        let was_aligned = layout::is_fmt_aligned(&text[before.clone()]);
+        let Some(replacement) = (was_aligned && keeps_strings(&before))
+            .then(|| layout::realigned(&after[region.clone()]))
+            .flatten()
+        else {
+            continue;
+        };
+        replaced.push(TextEdit {
+            path: mine[0].path.clone(),
+            range: before,
+            replacement,
+        });
+    }
+    // The edits inside a widened one are part of it.
+    let within = |e: &TextEdit| {
+        (replaced.iter()).any(|r| r.range.start <= e.range.start && e.range.end <= r.range.end)
+    };
+    mine.retain(|e| !within(e));
+    mine.append(&mut replaced);
+    mine
 }
 
 /// Which end of a range a position is: see [`original_position`].
