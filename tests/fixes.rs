@@ -106,11 +106,19 @@ fn apply_json_fixes(files: &mut BTreeMap<String, String>, findings: &[Value], al
                     .collect::<Vec<_>>()
             })
             .collect();
+        // Edits that overlap, or meet at the start of a line (whole-line removals, each worked
+        // out alone, would keep the blank lines around both), wait for the next pass.
         let clash = fix_edits.iter().any(|(file, s, e, _)| {
+            let text = files.get(file).map_or("", String::as_str);
+            let line_start = |at: usize| at == 0 || text.as_bytes().get(at - 1) == Some(&b'\n');
             operated.contains(file)
                 || touched.get(file).is_some_and(|done| {
-                    done.iter()
-                        .any(|&(ds, de)| ds == *s || (ds < *e && *s < de))
+                    done.iter().any(|&(ds, de)| {
+                        ds == *s
+                            || (ds < *e && *s < de)
+                            || (de == *s && line_start(de))
+                            || (*e == ds && line_start(ds))
+                    })
                 })
         }) || op_paths
             .iter()
@@ -1479,4 +1487,24 @@ fn files_fmt_clean_before_a_fix_are_fmt_clean_after() {
         }
     }
     assert!(clean_files >= FMT_CLEAN_SCENARIOS.len(), "{clean_files}");
+}
+
+/// Neighbouring lines removed by separate fixes leave no two blank lines in a row.
+#[test]
+fn removals_leave_no_double_blank_lines() {
+    let main = concat!(
+        "locals {\n",
+        "  a = 1\n",
+        "\n",
+        "  # tflint-merge-ignore: override_noop\n",
+        "  # tflint-merge-ignore: override_shadowed\n",
+        "\n",
+        "  b = 2\n",
+        "}\n",
+    );
+    let fixed_files = fixed("unused_ignore", &[("main.tf", main)], false);
+    assert_eq!(
+        fixed_files,
+        "--- main.tf\nlocals {\n  a = 1\n\n  b = 2\n}\n",
+    );
 }

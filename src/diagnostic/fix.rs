@@ -314,9 +314,13 @@ pub fn apply(texts: &mut Texts, fixes: &[&Fix]) -> Outcome {
             continue;
         }
         let clashes = fix.edits.iter().any(|edit| {
+            let text = texts.get(&edit.path).and_then(Option::as_deref).unwrap_or("");
             operated.contains(edit.path.as_path())
-                || (edits.get(edit.path.as_path()))
-                    .is_some_and(|done| done.iter().any(|d| overlap(&d.range, &edit.range)))
+                || (edits.get(edit.path.as_path())).is_some_and(|done| {
+                    done.iter().any(|d| {
+                        overlap(&d.range, &edit.range) || lines_meet(text, &d.range, &edit.range)
+                    })
+                })
         }) || fix
             .operations
             .iter()
@@ -364,6 +368,16 @@ pub fn apply(texts: &mut Texts, fixes: &[&Fix]) -> Outcome {
 /// insertions there, or an insertion and a replacement, have no one right order).
 fn overlap(a: &Range<usize>, b: &Range<usize>) -> bool {
     a.start == b.start || (a.start < b.end && b.start < a.end)
+}
+
+/// Whether two edits meet at the start of a line: one ends where the other starts, right after
+/// a line break. Two whole-line removals computed each on its own keep the blank lines on
+/// either side of both (`x`, blank, `a`, `b`, blank, `y` with `a` and `b` removed leaves two
+/// blank lines in a row): the later one waits for the next pass, where its removal is worked
+/// out on the text the earlier one leaves.
+fn lines_meet(text: &str, a: &Range<usize>, b: &Range<usize>) -> bool {
+    let at_line_start = |at: usize| at == 0 || text.as_bytes().get(at - 1) == Some(&b'\n');
+    (a.end == b.start && at_line_start(a.end)) || (b.end == a.start && at_line_start(b.end))
 }
 
 /// Checks a fix against the texts: every edit inside its file and on character boundaries,
