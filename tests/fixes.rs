@@ -1508,3 +1508,43 @@ fn removals_leave_no_double_blank_lines() {
         "--- main.tf\nlocals {\n  a = 1\n\n  b = 2\n}\n",
     );
 }
+
+/// An unused ignore in a comment that goes on with the writer's notes (a `/* */` comment, a
+/// JSON `"//"` string with line breaks) loses its directive line only; an id of several goes
+/// alone, with the reason kept.
+#[test]
+fn unused_ignore_keeps_the_rest_of_the_comment() {
+    let main = concat!(
+        "locals {\n",
+        "  /* tflint-merge-ignore: override_noop  restated\n",
+        "     DO NOT EDIT: generated */\n",
+        "  a = 1\n",
+        "}\n",
+    );
+    let json = "{\n  \"//\": \"tflint-merge-ignore-file: override_noop\\nDO NOT EDIT\",\n  \"locals\": {\"b\": 1}\n}\n";
+    let fixed_files = fixed(
+        "unused_ignore",
+        &[("main.tf", main), ("gen.tf.json", json)],
+        false,
+    );
+    let expected = concat!(
+        "--- gen.tf.json\n",
+        "{\n  \"//\": \"DO NOT EDIT\",\n  \"locals\": {\"b\": 1}\n}\n",
+        "\n--- main.tf\n",
+        "locals {\n  /*\n     DO NOT EDIT: generated */\n  a = 1\n}\n",
+    );
+    assert_eq!(fixed_files, expected);
+    let over = concat!(
+        "# tflint-merge-ignore: override_shadowed, override_noop  same on purpose\n",
+        "resource \"terraform_data\" \"a\" {}\n",
+    );
+    let fixed_files = fixed(
+        "unused_ignore",
+        &[("main.tf", "resource \"terraform_data\" \"a\" {}\n"), ("override.tf", over)],
+        false,
+    );
+    assert!(
+        fixed_files.contains("# tflint-merge-ignore: override_noop  same on purpose\n"),
+        "{fixed_files}"
+    );
+}
