@@ -1317,7 +1317,7 @@ fn inserted_lines_copy_the_indentation_of_their_neighbours() {
         "resource \"terraform_data\" \"a\" {}\n",
         "\n",
         "resource \"terraform_data\" \"app\" {\n",
-        "\tinput = 1\n",
+        "\tinput      = 1\n",
         "\tdepends_on = [terraform_data.a]\n",
         "}\n",
     );
@@ -1399,8 +1399,16 @@ fn fmt_unclean(dir: &Path) -> Option<Vec<String>> {
         .filter(|p| p.exists())
         .collect();
     judges.sort_by_key(|p| {
-        let release = p.parent()?.parent()?.file_name()?.to_str()?.strip_prefix("terraform-")?;
-        release.split('.').map(|n| n.parse::<u32>().ok()).collect::<Option<Vec<u32>>>()
+        let release = p
+            .parent()?
+            .parent()?
+            .file_name()?
+            .to_str()?
+            .strip_prefix("terraform-")?;
+        release
+            .split('.')
+            .map(|n| n.parse::<u32>().ok())
+            .collect::<Option<Vec<u32>>>()
     });
     let python = judges.pop()?;
     let script = r#"
@@ -1442,7 +1450,11 @@ fn fixes_keep_terraform_fmt_alignment() {
         "  depends_on = [terraform_data.a]\n",
         "}\n",
     );
-    assert!(after["main.tf"].ends_with(expected), "{:?}", after["main.tf"]);
+    assert!(
+        after["main.tf"].ends_with(expected),
+        "{:?}",
+        after["main.tf"]
+    );
     // What the writer aligned otherwise stays as it is.
     let over = "resource \"aws_instance\" \"web\" {\n  ami           = \"ami-2\"\n  instance_type = \"t3.micro\"\n  tags = {}\n}\n";
     let after = fixed_tree(&[("main.tf", INSTANCE), ("override.tf", over)]);
@@ -1540,7 +1552,10 @@ fn unused_ignore_keeps_the_rest_of_the_comment() {
     );
     let fixed_files = fixed(
         "unused_ignore",
-        &[("main.tf", "resource \"terraform_data\" \"a\" {}\n"), ("override.tf", over)],
+        &[
+            ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
+            ("override.tf", over),
+        ],
         false,
     );
     assert!(

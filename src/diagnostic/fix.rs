@@ -314,7 +314,10 @@ pub fn apply(texts: &mut Texts, fixes: &[&Fix]) -> Outcome {
             continue;
         }
         let clashes = fix.edits.iter().any(|edit| {
-            let text = texts.get(&edit.path).and_then(Option::as_deref).unwrap_or("");
+            let text = texts
+                .get(&edit.path)
+                .and_then(Option::as_deref)
+                .unwrap_or("");
             operated.contains(edit.path.as_path())
                 || (edits.get(edit.path.as_path())).is_some_and(|done| {
                     done.iter().any(|d| {

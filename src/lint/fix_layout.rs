@@ -13,7 +13,10 @@ use crate::syntax::literals::{StringLiteral, string_literals, touches_string};
 
 /// Re-aligns around the edits of each fix in `diagnostics` (`files` holds the files as read).
 pub(crate) fn align_fixes(diagnostics: &mut [Diagnostic], files: &SourceFiles) {
-    if !diagnostics.iter().any(|d| d.fix.as_ref().is_some_and(|f| !f.edits.is_empty())) {
+    if !diagnostics
+        .iter()
+        .any(|d| d.fix.as_ref().is_some_and(|f| !f.edits.is_empty()))
+    {
         return;
     }
     let by_path: HashMap<&Path, &str> = (files.iter())
@@ -29,7 +32,8 @@ pub(crate) fn align_fixes(diagnostics: &mut [Diagnostic], files: &SourceFiles) {
             let Some((path, text)) = by_path.get_key_value(path) else {
                 return false;
             };
-            let strings = (strings.entry(path)).or_insert_with(|| string_literals(Syntax::Native, text));
+            let strings =
+                (strings.entry(path)).or_insert_with(|| string_literals(Syntax::Native, text));
             !touches_string(strings, range)
         };
         let fix = fix.aligned(|path| by_path.get(path).copied(), keeps_strings);

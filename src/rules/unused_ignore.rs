@@ -89,8 +89,7 @@ fn comment_removal(files: &SourceFiles, comment: Span) -> Fix {
     let file = files.get(comment.file);
     let text = &file.text;
     let title = "Remove the unused ignore comment";
-    if let Some((range, replacement)) = directive_line_removal(text, comment, is_json(&file.path))
-    {
+    if let Some((range, replacement)) = directive_line_removal(text, comment, is_json(&file.path)) {
         let title = "Remove the unused ignore from the comment";
         return Fix::new(title, Applicability::Safe).edit(&file.path, range, replacement);
     }

@@ -159,19 +159,30 @@ fn fmt_aligned(lines: &[&str]) -> Option<Vec<String>> {
     let lead_width = |line: &str, cells: &Cells| cells.equals.map(|at| line[..at].trim_end().len());
     let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     for run in runs(&all, |c| c.equals.is_some()) {
-        let widest = run.clone().filter_map(|i| lead_width(lines[i], &all[i])).max();
+        let widest = run
+            .clone()
+            .filter_map(|i| lead_width(lines[i], &all[i]))
+            .max();
         for i in run {
             let (Some(at), Some(widest)) = (all[i].equals, widest) else {
                 continue;
             };
             let lead = lines[i][..at].trim_end();
-            out[i] = format!("{lead}{}{}", " ".repeat(widest - lead.len() + 1), &lines[i][at..]);
+            out[i] = format!(
+                "{lead}{}{}",
+                " ".repeat(widest - lead.len() + 1),
+                &lines[i][at..]
+            );
         }
     }
     let aligned: Vec<Cells> = out.iter().map(|l| cells(l)).collect();
-    let code_width = |line: &str, cells: &Cells| cells.comment.map(|at| line[..at].trim_end().len());
+    let code_width =
+        |line: &str, cells: &Cells| cells.comment.map(|at| line[..at].trim_end().len());
     for run in runs(&aligned, |c| c.comment.is_some()) {
-        let widest = run.clone().filter_map(|i| code_width(&out[i], &aligned[i])).max();
+        let widest = run
+            .clone()
+            .filter_map(|i| code_width(&out[i], &aligned[i]))
+            .max();
         for i in run {
             let (Some(at), Some(widest)) = (aligned[i].comment, widest) else {
                 continue;
@@ -236,12 +247,14 @@ pub(super) fn is_fmt_aligned(region: &str) -> bool {
 /// The whole lines around `range` of `text`: from the start of the first line it touches to the
 /// end (line ending included) of the last, widened over the neighbouring lines that have an
 /// assign or comment cell, where fmt's runs of aligned lines may go on.
-pub(super) fn alignment_region(text: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+pub(super) fn alignment_region(
+    text: &str,
+    range: std::ops::Range<usize>,
+) -> std::ops::Range<usize> {
     let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |i| i + 1);
     let line_end = |at: usize| text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
-    let has_cells = |start: usize, end: usize| {
-        cells(text[start..end].trim_end_matches(['\n', '\r'])).any()
-    };
+    let has_cells =
+        |start: usize, end: usize| cells(text[start..end].trim_end_matches(['\n', '\r'])).any();
     let mut start = line_start(range.start);
     while start > 0 {
         let previous = line_start(start - 1);
@@ -291,6 +304,9 @@ mod tests {
         );
         assert!(is_fmt_aligned("  ami = \"a\" # one\n  x   = 1   # two\n"));
         assert!(!is_fmt_aligned("  ami  = \"a\"\n  x   = 1\n"));
-        assert_eq!(realigned("  a = 1\r\n  bb = 2\r\n").as_deref(), Some("  a  = 1\r\n  bb = 2\r\n"));
+        assert_eq!(
+            realigned("  a = 1\r\n  bb = 2\r\n").as_deref(),
+            Some("  a  = 1\r\n  bb = 2\r\n")
+        );
     }
 }
