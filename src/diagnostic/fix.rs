@@ -731,4 +731,45 @@ mod tests {
         assert_eq!(cut("\"c\""), "{\n  \"a\": 1,\n  \"b\": 2\n}");
         assert_eq!(json_member_removal("{\"a\": 1}", 1..7), 1..7);
     }
+
+    /// A removal of the longest name of a run re-aligns the run; one in a run the writer
+    /// aligned otherwise, or where the widened edit would cut into a string, does not.
+    #[test]
+    fn aligned_fixes_realign_the_runs_they_change() {
+        let path = Path::new("main.tf");
+        let text = "locals {\n  a    = 1\n  long = 2\n  bb   = 3\n}\n";
+        let removal = |text: &str| {
+            let start = text.find("  long").expect("long");
+            let end = start + text[start..].find('\n').expect("line") + 1;
+            Fix::new("Remove `long`", Applicability::Safe).edit(path, start..end, "")
+        };
+        let fixed = |text: &str, keeps_strings: bool| {
+            let fix = removal(text).aligned(|_| Some(text), |_, _| keeps_strings);
+            let mut texts = texts(&[("main.tf", Some(text))]);
+            apply(&mut texts, &[&fix]);
+            texts[path].clone().expect("text")
+        };
+        assert_eq!(fixed(text, true), "locals {\n  a  = 1\n  bb = 3\n}\n");
+        assert_eq!(fixed(text, false), "locals {\n  a    = 1\n  bb   = 3\n}\n");
+        let unaligned = "locals {\n  a = 1\n  long = 2\n  bb   = 3\n}\n";
+        assert_eq!(fixed(unaligned, true), "locals {\n  a = 1\n  bb   = 3\n}\n");
+    }
+
+    /// Whole-line removals of two fixes that meet: the later waits for the next pass.
+    #[test]
+    fn removals_that_meet_at_a_line_start_wait() {
+        let text = "a\n\nb\nc\n\nd\n";
+        let mut files = texts(&[("f.tf", Some(text))]);
+        let b = removal("b", "f.tf", 3..5);
+        let c = removal("c", "f.tf", 5..7);
+        let outcome = apply(&mut files, &[&b, &c]);
+        assert_eq!((outcome.applied, outcome.deferred), (vec![0], vec![1]));
+        // Within a line, removals that meet apply together.
+        let mut files = texts(&[("f.tf", Some("abcd\n"))]);
+        let outcome = apply(
+            &mut files,
+            &[&removal("b", "f.tf", 1..2), &removal("c", "f.tf", 2..3)],
+        );
+        assert_eq!(outcome.applied, vec![0, 1]);
+    }
 }

@@ -141,7 +141,9 @@ fn cells(line: &str) -> Cells {
     if !modes.is_empty() {
         found.measurable = false;
     }
-    if found.equals.is_some() && open_after_equals > 0 {
+    // hclwrite takes the assign cell only when the brackets from the `=` on balance: a line
+    // that opens a multi-line value, or closes one (`{ a = 1 },` ending a list), has none.
+    if found.equals.is_some() && open_after_equals != 0 {
         found.equals = None;
     }
     found
@@ -288,6 +290,7 @@ mod tests {
         assert_eq!(cells("  tags = {").equals, None);
         assert_eq!(cells("  t = { a = 1 }").equals, Some(4));
         assert_eq!(cells("  a = x == y").equals, Some(4));
+        assert_eq!(cells("  { a = 1 },").equals, None);
         assert_eq!(cells("  # a = 1").comment, None);
         assert_eq!(cells("  # a = 1").equals, None);
         assert_eq!(cells("  a = \"${x}\" // c").comment, Some(13));
@@ -308,5 +311,17 @@ mod tests {
             realigned("  a = 1\r\n  bb = 2\r\n").as_deref(),
             Some("  a  = 1\r\n  bb = 2\r\n")
         );
+    }
+
+    /// What Terraform 1.15's `terraform fmt` writes for this text (checked with it): objects
+    /// of a list are no assign cells, trailing comments align after the longest code.
+    #[test]
+    fn alignment_is_terraform_fmts() {
+        let text = "locals {\n  l = [\n    { a = 1 },\n    { bbb = 2 },\n  ]\n  x = 1 # c\n  \
+                    yy = { k = 1 } # d\n  z = \"#\" // e\n}\n";
+        let fmt = "locals {\n  l = [\n    { a = 1 },\n    { bbb = 2 },\n  ]\n  x  = 1         # c\n  \
+                   yy = { k = 1 } # d\n  z  = \"#\"       // e\n}\n";
+        assert_eq!(realigned(text).as_deref(), Some(fmt));
+        assert!(is_fmt_aligned(fmt));
     }
 }
