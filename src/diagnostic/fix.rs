@@ -180,11 +180,21 @@ impl Fix {
             let Some(text) = text_of(&path) else {
                 continue;
             };
-            let (mine, others): (Vec<TextEdit>, Vec<TextEdit>) =
-                self.edits.into_iter().partition(|e| e.path == path);
-            self.edits = others;
-            let mut aligned = aligned_edits(text, mine, |range| keeps_strings(&path, range));
-            self.edits.append(&mut aligned);
+            let mine: Vec<TextEdit> = (self.edits.iter())
+                .filter(|e| e.path == path)
+                .cloned()
+                .collect();
+            let Some(aligned) = aligned_edits(text, mine, |range| keeps_strings(&path, range))
+            else {
+                continue;
+            };
+            // The file's edits, re-aligned, where its first edit was: the others keep their order.
+            let first = (self.edits.iter())
+                .position(|e| e.path == path)
+                .unwrap_or(self.edits.len());
+            self.edits.retain(|e| e.path != path);
+            let at = first.min(self.edits.len());
+            self.edits.splice(at..at, aligned);
         }
         self
     }
@@ -199,15 +209,16 @@ impl Fix {
 }
 
 /// The edits `mine` of `text`, each widened over the lines around it that fmt aligns, when
-/// they were aligned before and the edit changes how: see [`Fix::aligned`].
+/// they were aligned before and the edit changes how: see [`Fix::aligned`]. `None` when no
+/// edit needs widening.
 fn aligned_edits(
     text: &str,
     mut mine: Vec<TextEdit>,
     mut keeps_strings: impl FnMut(&Range<usize>) -> bool,
-) -> Vec<TextEdit> {
+) -> Option<Vec<TextEdit>> {
     mine.sort_by_key(|e| (e.range.start, e.range.end));
     if mine.windows(2).any(|w| overlap(&w[0].range, &w[1].range)) {
-        return mine;
+        return None;
     }
     let mut after = text.to_string();
     for edit in mine.iter().rev() {
@@ -247,9 +258,13 @@ fn aligned_edits(
     let within = |e: &TextEdit| {
         (replaced.iter()).any(|r| r.range.start <= e.range.start && e.range.end <= r.range.end)
     };
+    if replaced.is_empty() {
+        return None;
+    }
     mine.retain(|e| !within(e));
     mine.append(&mut replaced);
-    mine
+    mine.sort_by_key(|e| (e.range.start, e.range.end));
+    Some(mine)
 }
 
 /// Which end of a range a position is: see [`original_position`].
