@@ -10,14 +10,6 @@ pub fn line_ending(text: &str) -> &'static str {
     }
 }
 
-/// Writes the line breaks of `lines` (written with `\n`) as `ending`.
-pub fn with_line_ending(lines: &str, ending: &str) -> String {
-    if ending == "\n" {
-        return lines.to_string();
-    }
-    lines.replace("\r\n", "\n").replace('\n', ending)
-}
-
 /// The leading blanks of the line that starts at `line_start`.
 pub fn indentation_at(text: &str, line_start: usize) -> &str {
     let line = &text[line_start..];
@@ -77,11 +69,12 @@ fn cells(line: &str) -> Cells {
         if let Some((true, _)) = modes.last() {
             match (c, next) {
                 (b'\\', _) => i += 1,
-                (b'$' | b'%', Some(b'{')) if bytes.get(i + 2) != Some(&c) => {
+                (b'$' | b'%', Some(b'{')) => {
                     modes.push((false, 0));
                     open_after_equals += 1;
                     i += 1;
                 }
+                // `$${` and `%%{` are the escapes of a literal `${` and `%{`.
                 (b'$', Some(b'$')) | (b'%', Some(b'%')) => i += 1,
                 (b'"', _) => {
                     modes.pop();
