@@ -220,51 +220,56 @@ fn aligned_edits(
     if mine.windows(2).any(|w| overlap(&w[0].range, &w[1].range)) {
         return None;
     }
-    let mut after = text.to_string();
-    for edit in mine.iter().rev() {
-        after.replace_range(edit.range.clone(), &edit.replacement);
-    }
-    // Each edit's place in the edited text, and the lines around it there, merged where
-    // they meet.
-    let mut shift: isize = 0;
-    let mut regions: Vec<Range<usize>> = Vec::new();
+    // The lines around each edit where fmt's runs may change, merged where they meet. The
+    // lines just outside such a window are lines the edits leave as they are, with no cell:
+    // the runs in the edited text end there too. Each window is worked out on its own text,
+    // so that a file with many fixes is not copied once per fix.
+    let mut windows: Vec<Range<usize>> = Vec::new();
     for edit in &mine {
-        let start = edit.range.start.saturating_add_signed(shift);
-        let region = layout::alignment_region(&after, start..start + edit.replacement.len());
-        match regions.last_mut() {
-            Some(last) if last.end >= region.start => last.end = last.end.max(region.end),
-            _ => regions.push(region),
+        let window = layout::alignment_region(text, edit.range.clone());
+        match windows.last_mut() {
+            Some(last) if last.end >= window.start => last.end = last.end.max(window.end),
+            _ => windows.push(window),
         }
-        shift += edit.replacement.len() as isize - edit.range.len() as isize;
     }
     let mut replaced: Vec<TextEdit> = Vec::new();
-    for region in regions {
-        let before = original_position(&mine, region.start, Side::Start)
-            ..original_position(&mine, region.end, Side::End);
-        let was_aligned = layout::is_fmt_aligned(&text[before.clone()]);
-        let Some(replacement) = (was_aligned && keeps_strings(&before))
-            .then(|| layout::realigned(&after[region.clone()]))
-            .flatten()
-        else {
+    for window in windows {
+        let touching: Vec<&TextEdit> = mine.iter().filter(|e| in_window(e, &window)).collect();
+        let straddles = |e: &&TextEdit| e.range.start < window.start || window.end < e.range.end;
+        if touching.iter().any(straddles) {
             continue;
-        };
-        replaced.push(TextEdit {
-            path: mine[0].path.clone(),
-            range: before,
-            replacement,
-        });
+        }
+        let before = &text[window.clone()];
+        if !(layout::is_fmt_aligned(before) && keeps_strings(&window)) {
+            continue;
+        }
+        let mut after = before.to_string();
+        for edit in touching.iter().rev() {
+            let range = edit.range.start - window.start..edit.range.end - window.start;
+            after.replace_range(range, &edit.replacement);
+        }
+        if let Some(replacement) = layout::realigned(&after) {
+            replaced.push(TextEdit {
+                path: mine[0].path.clone(),
+                range: window,
+                replacement,
+            });
+        }
     }
-    // The edits inside a widened one are part of it.
-    let within = |e: &TextEdit| {
-        (replaced.iter()).any(|r| r.range.start <= e.range.start && e.range.end <= r.range.end)
-    };
     if replaced.is_empty() {
         return None;
     }
-    mine.retain(|e| !within(e));
+    // The edits inside a widened one are part of it.
+    mine.retain(|e| !replaced.iter().any(|r| in_window(e, &r.range)));
     mine.append(&mut replaced);
     mine.sort_by_key(|e| (e.range.start, e.range.end));
     Some(mine)
+}
+
+/// Whether the edit `e` changes something of `window`: it overlaps it, or inserts in it (at its
+/// start included, at its end not).
+fn in_window(e: &TextEdit, window: &Range<usize>) -> bool {
+    e.range.start < window.end && window.start < e.range.end.max(e.range.start + 1)
 }
 
 /// Which end of a range a position is: see [`original_position`].

@@ -49,6 +49,14 @@ impl Cells {
     }
 }
 
+/// What a position of a line is inside of, for [`cells`].
+enum Mode {
+    /// A quoted string or template.
+    String,
+    /// The code of a template's `${ }` or `%{ }` sequence, with the braces opened in it.
+    Sequence { braces: usize },
+}
+
 /// The cells of one line (without its line ending).
 fn cells(line: &str) -> Cells {
     let bytes = line.as_bytes();
@@ -57,20 +65,19 @@ fn cells(line: &str) -> Cells {
         comment: None,
         measurable: line.is_ascii(),
     };
-    // Open strings and template sequences: `true` for a string, `false` for the code of a
-    // `${ }` or `%{ }` sequence, with the braces opened in it.
-    let mut modes: Vec<(bool, usize)> = Vec::new();
+    // The strings and template sequences open at this point of the line, innermost last.
+    let mut modes: Vec<Mode> = Vec::new();
     // Brackets opened after the `=` and not closed: a multi-line expression has no assign cell.
     let mut open_after_equals = 0i32;
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
         let next = bytes.get(i + 1).copied();
-        if let Some((true, _)) = modes.last() {
+        if let Some(Mode::String) = modes.last() {
             match (c, next) {
                 (b'\\', _) => i += 1,
                 (b'$' | b'%', Some(b'{')) => {
-                    modes.push((false, 0));
+                    modes.push(Mode::Sequence { braces: 0 });
                     open_after_equals += 1;
                     i += 1;
                 }
@@ -85,7 +92,7 @@ fn cells(line: &str) -> Cells {
             continue;
         }
         match (c, next) {
-            (b'"', _) => modes.push((true, 0)),
+            (b'"', _) => modes.push(Mode::String),
             (b'#', _) | (b'/', Some(b'/')) => {
                 if !line[..i].trim().is_empty() && modes.is_empty() {
                     found.comment = Some(i);
@@ -104,17 +111,17 @@ fn cells(line: &str) -> Cells {
             (b'<', Some(b'<')) => found.measurable = false,
             (b'{' | b'[' | b'(', _) => {
                 open_after_equals += 1;
-                if let Some((false, depth)) = modes.last_mut() {
-                    *depth += 1;
+                if let Some(Mode::Sequence { braces }) = modes.last_mut() {
+                    *braces += 1;
                 }
             }
             (b'}' | b']' | b')', _) => {
                 open_after_equals -= 1;
                 match modes.last_mut() {
-                    Some((false, 0)) if c == b'}' => {
+                    Some(Mode::Sequence { braces: 0 }) if c == b'}' => {
                         modes.pop();
                     }
-                    Some((false, depth)) => *depth = depth.saturating_sub(1),
+                    Some(Mode::Sequence { braces }) => *braces = braces.saturating_sub(1),
                     _ => {}
                 }
             }
