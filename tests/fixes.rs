@@ -106,18 +106,30 @@ fn apply_json_fixes(files: &mut BTreeMap<String, String>, findings: &[Value], al
                     .collect::<Vec<_>>()
             })
             .collect();
-        // Edits that overlap, or meet at the start of a line (whole-line removals, each worked
-        // out alone, would keep the blank lines around both), wait for the next pass.
+        // Edits that overlap, or meet at the start of a line between blank lines (whole-line
+        // removals, each worked out alone, would keep the blank lines around both), wait for
+        // the next pass.
         let clash = fix_edits.iter().any(|(file, s, e, _)| {
             let text = files.get(file).map_or("", String::as_str);
             let line_start = |at: usize| at == 0 || text.as_bytes().get(at - 1) == Some(&b'\n');
+            let blank_around = |start: usize, end: usize| {
+                let before = start == 0 || {
+                    let previous = text[..start - 1].rfind('\n').map_or(0, |i| i + 1);
+                    text[previous..start].trim().is_empty()
+                };
+                let after = text[end..]
+                    .split('\n')
+                    .next()
+                    .is_none_or(|l| l.trim().is_empty());
+                line_start(start) && before && after
+            };
             operated.contains(file)
                 || touched.get(file).is_some_and(|done| {
                     done.iter().any(|&(ds, de)| {
                         ds == *s
                             || (ds < *e && *s < de)
-                            || (de == *s && line_start(de))
-                            || (*e == ds && line_start(ds))
+                            || (de == *s && line_start(de) && blank_around(ds, *e))
+                            || (*e == ds && line_start(ds) && blank_around(*s, de))
                     })
                 })
         }) || op_paths

@@ -393,14 +393,27 @@ fn overlap(a: &Range<usize>, b: &Range<usize>) -> bool {
     a.start == b.start || (a.start < b.end && b.start < a.end)
 }
 
-/// Whether two edits meet at the start of a line: one ends where the other starts, right after
-/// a line break. Two whole-line removals computed each on its own keep the blank lines on
-/// either side of both (`x`, blank, `a`, `b`, blank, `y` with `a` and `b` removed leaves two
-/// blank lines in a row): the later one waits for the next pass, where its removal is worked
-/// out on the text the earlier one leaves.
+/// Whether two edits meet at the start of a line with a blank line (or the file's start or end)
+/// on either side of both: two whole-line removals computed each on its own keep both blank
+/// lines (`x`, blank, `a`, `b`, blank, `y` with `a` and `b` removed leaves two blank lines in a
+/// row). The later one waits for the next pass, where its removal is worked out on the text
+/// the earlier one leaves. Edits that meet elsewhere apply together, as before.
 fn lines_meet(text: &str, a: &Range<usize>, b: &Range<usize>) -> bool {
+    let (first, second) = if a.start <= b.start { (a, b) } else { (b, a) };
     let at_line_start = |at: usize| at == 0 || text.as_bytes().get(at - 1) == Some(&b'\n');
-    (a.end == b.start && at_line_start(a.end)) || (b.end == a.start && at_line_start(b.end))
+    if first.end != second.start || !at_line_start(first.end) || !at_line_start(first.start) {
+        return false;
+    }
+    let blank_before = first.start == 0 || {
+        let previous = text[..first.start - 1].rfind('\n').map_or(0, |i| i + 1);
+        text[previous..first.start].trim().is_empty()
+    };
+    let next = &text[second.end..];
+    let blank_after = next
+        .split('\n')
+        .next()
+        .is_none_or(|line| line.trim().is_empty());
+    blank_before && blank_after
 }
 
 /// Checks a fix against the texts: every edit inside its file and on character boundaries,
