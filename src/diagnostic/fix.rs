@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 
 use crate::source::{SourceFiles, Span};
 
+pub mod layout;
+
 /// Whether a fix keeps what the tools run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Applicability {
@@ -157,6 +159,46 @@ impl Fix {
         self.edit(&file.path, start..end, replacement)
     }
 
+    /// Keeps `terraform fmt`'s alignment around the edits of native-syntax files: where the
+    /// lines around an edit (the runs of consecutive attributes and trailing comments it
+    /// touches) were aligned as fmt aligns them, the edit is widened over those lines and
+    /// re-aligns them, as `terraform fmt` would after the change (removing the longest name of
+    /// a run narrows it, adding a longer one widens it). Lines the writer aligned otherwise
+    /// are left as they are. `text_of` gives the text of an edited file as read;
+    /// `keeps_strings` says whether replacing a range of it leaves its strings whole (the
+    /// widened edit must not cut into a heredoc).
+    pub fn aligned<'t>(
+        mut self,
+        text_of: impl Fn(&Path) -> Option<&'t str>,
+        mut keeps_strings: impl FnMut(&Path, &Range<usize>) -> bool,
+    ) -> Fix {
+        let paths: BTreeSet<PathBuf> = (self.edits.iter())
+            .filter(|e| !is_json(&e.path))
+            .map(|e| e.path.clone())
+            .collect();
+        for path in paths {
+            let Some(text) = text_of(&path) else {
+                continue;
+            };
+            let mine: Vec<TextEdit> = (self.edits.iter())
+                .filter(|e| e.path == path)
+                .cloned()
+                .collect();
+            let Some(aligned) = aligned_edits(text, mine, |range| keeps_strings(&path, range))
+            else {
+                continue;
+            };
+            // The file's edits, re-aligned, where its first edit was: the others keep their order.
+            let first = (self.edits.iter())
+                .position(|e| e.path == path)
+                .unwrap_or(self.edits.len());
+            self.edits.retain(|e| e.path != path);
+            let at = first.min(self.edits.len());
+            self.edits.splice(at..at, aligned);
+        }
+        self
+    }
+
     /// Every path the fix reads or writes, each once: what [`apply`] needs in its texts.
     pub fn paths(&self) -> BTreeSet<&Path> {
         let edited = self.edits.iter().map(|e| e.path.as_path());
@@ -164,6 +206,70 @@ impl Fix {
             .chain(self.operations.iter().flat_map(FileOperation::paths))
             .collect()
     }
+}
+
+/// The edits `mine` of `text`, each widened over the lines around it that fmt aligns, when
+/// they were aligned before and the edit changes how: see [`Fix::aligned`]. `None` when no
+/// edit needs widening.
+fn aligned_edits(
+    text: &str,
+    mut mine: Vec<TextEdit>,
+    mut keeps_strings: impl FnMut(&Range<usize>) -> bool,
+) -> Option<Vec<TextEdit>> {
+    mine.sort_by_key(|e| (e.range.start, e.range.end));
+    if mine.windows(2).any(|w| overlap(&w[0].range, &w[1].range)) {
+        return None;
+    }
+    // The lines around each edit where fmt's runs may change, merged where they meet. The
+    // lines just outside such a window are lines the edits leave as they are, with no cell:
+    // the runs in the edited text end there too. Each window is worked out on its own text,
+    // so that a file with many fixes is not copied once per fix.
+    let mut windows: Vec<Range<usize>> = Vec::new();
+    for edit in &mine {
+        let window = layout::alignment_region(text, edit.range.clone());
+        match windows.last_mut() {
+            Some(last) if last.end >= window.start => last.end = last.end.max(window.end),
+            _ => windows.push(window),
+        }
+    }
+    let mut replaced: Vec<TextEdit> = Vec::new();
+    for window in windows {
+        let touching: Vec<&TextEdit> = mine.iter().filter(|e| in_window(e, &window)).collect();
+        let straddles = |e: &&TextEdit| e.range.start < window.start || window.end < e.range.end;
+        if touching.iter().any(straddles) {
+            continue;
+        }
+        let before = &text[window.clone()];
+        if !(layout::is_fmt_aligned(before) && keeps_strings(&window)) {
+            continue;
+        }
+        let mut after = before.to_string();
+        for edit in touching.iter().rev() {
+            let range = edit.range.start - window.start..edit.range.end - window.start;
+            after.replace_range(range, &edit.replacement);
+        }
+        if let Some(replacement) = layout::realigned(&after) {
+            replaced.push(TextEdit {
+                path: mine[0].path.clone(),
+                range: window,
+                replacement,
+            });
+        }
+    }
+    if replaced.is_empty() {
+        return None;
+    }
+    // The edits inside a widened one are part of it.
+    mine.retain(|e| !replaced.iter().any(|r| in_window(e, &r.range)));
+    mine.append(&mut replaced);
+    mine.sort_by_key(|e| (e.range.start, e.range.end));
+    Some(mine)
+}
+
+/// Whether the edit `e` changes something of `window`: it overlaps it, or inserts in it (at its
+/// start included, at its end not).
+fn in_window(e: &TextEdit, window: &Range<usize>) -> bool {
+    e.range.start < window.end && window.start < e.range.end.max(e.range.start + 1)
 }
 
 /// Which end of a range a position is: see [`original_position`].
@@ -231,8 +337,13 @@ pub fn apply(texts: &mut Texts, fixes: &[&Fix]) -> Outcome {
             continue;
         }
         let clashes = fix.edits.iter().any(|edit| {
+            let text = texts
+                .get(&edit.path)
+                .and_then(Option::as_deref)
+                .unwrap_or("");
             operated.contains(edit.path.as_path())
-                || (taken.get(edit.path.as_path())).is_some_and(|done| clashes(done, &edit.range))
+                || (taken.get(edit.path.as_path()))
+                    .is_some_and(|done| clashes(done, text, &edit.range))
         }) || fix
             .operations
             .iter()
@@ -285,18 +396,46 @@ pub fn apply(texts: &mut Texts, fixes: &[&Fix]) -> Outcome {
     outcome
 }
 
-/// Whether `range` [`overlap`]s one of `taken` (ranges by start, no two overlapping): only the
-/// ranges starting nearest before and after it can.
-fn clashes(taken: &BTreeMap<usize, usize>, range: &Range<usize>) -> bool {
+/// Whether `range` [`overlap`]s one of `taken` (ranges by start, no two overlapping) or
+/// [`lines_meet`] one of them in `text`: only the ranges starting nearest before and after it
+/// can (a range that ends where `range` starts, or starts where it ends, is one of those two
+/// unless another overlaps `range` already).
+fn clashes(taken: &BTreeMap<usize, usize>, text: &str, range: &Range<usize>) -> bool {
     let before = taken.range(..=range.start).next_back();
     let after = taken.range(range.start + 1..).next();
-    (before.into_iter().chain(after)).any(|(&start, &end)| overlap(&(start..end), range))
+    (before.into_iter().chain(after)).any(|(&start, &end)| {
+        let done = start..end;
+        overlap(&done, range) || lines_meet(text, &done, range)
+    })
 }
 
 /// Two edits overlap when their ranges share a byte, or when both start at the same place (two
 /// insertions there, or an insertion and a replacement, have no one right order).
 fn overlap(a: &Range<usize>, b: &Range<usize>) -> bool {
     a.start == b.start || (a.start < b.end && b.start < a.end)
+}
+
+/// Whether two edits meet at the start of a line with a blank line (or the file's start or end)
+/// on either side of both: two whole-line removals computed each on its own keep both blank
+/// lines (`x`, blank, `a`, `b`, blank, `y` with `a` and `b` removed leaves two blank lines in a
+/// row). The later one waits for the next pass, where its removal is worked out on the text
+/// the earlier one leaves. Edits that meet elsewhere apply together, as before.
+fn lines_meet(text: &str, a: &Range<usize>, b: &Range<usize>) -> bool {
+    let (first, second) = if a.start <= b.start { (a, b) } else { (b, a) };
+    let at_line_start = |at: usize| at == 0 || text.as_bytes().get(at - 1) == Some(&b'\n');
+    if first.end != second.start || !at_line_start(first.end) || !at_line_start(first.start) {
+        return false;
+    }
+    let blank_before = first.start == 0 || {
+        let previous = text[..first.start - 1].rfind('\n').map_or(0, |i| i + 1);
+        text[previous..first.start].trim().is_empty()
+    };
+    let next = &text[second.end..];
+    let blank_after = next
+        .split('\n')
+        .next()
+        .is_none_or(|line| line.trim().is_empty());
+    blank_before && blank_after
 }
 
 /// Checks a fix against the texts: every edit inside its file and on character boundaries,
@@ -679,5 +818,46 @@ mod tests {
         assert_eq!(cut("\"b\""), "{\n  \"a\": 1,\n  \"c\": 3\n}");
         assert_eq!(cut("\"c\""), "{\n  \"a\": 1,\n  \"b\": 2\n}");
         assert_eq!(json_member_removal("{\"a\": 1}", 1..7), 1..7);
+    }
+
+    /// A removal of the longest name of a run re-aligns the run; one in a run the writer
+    /// aligned otherwise, or where the widened edit would cut into a string, does not.
+    #[test]
+    fn aligned_fixes_realign_the_runs_they_change() {
+        let path = Path::new("main.tf");
+        let text = "locals {\n  a    = 1\n  long = 2\n  bb   = 3\n}\n";
+        let removal = |text: &str| {
+            let start = text.find("  long").expect("long");
+            let end = start + text[start..].find('\n').expect("line") + 1;
+            Fix::new("Remove `long`", Applicability::Safe).edit(path, start..end, "")
+        };
+        let fixed = |text: &str, keeps_strings: bool| {
+            let fix = removal(text).aligned(|_| Some(text), |_, _| keeps_strings);
+            let mut texts = texts(&[("main.tf", Some(text))]);
+            apply(&mut texts, &[&fix]);
+            texts[path].clone().expect("text")
+        };
+        assert_eq!(fixed(text, true), "locals {\n  a  = 1\n  bb = 3\n}\n");
+        assert_eq!(fixed(text, false), "locals {\n  a    = 1\n  bb   = 3\n}\n");
+        let unaligned = "locals {\n  a = 1\n  long = 2\n  bb   = 3\n}\n";
+        assert_eq!(fixed(unaligned, true), "locals {\n  a = 1\n  bb   = 3\n}\n");
+    }
+
+    /// Whole-line removals of two fixes that meet: the later waits for the next pass.
+    #[test]
+    fn removals_that_meet_at_a_line_start_wait() {
+        let text = "a\n\nb\nc\n\nd\n";
+        let mut files = texts(&[("f.tf", Some(text))]);
+        let b = removal("b", "f.tf", 3..5);
+        let c = removal("c", "f.tf", 5..7);
+        let outcome = apply(&mut files, &[&b, &c]);
+        assert_eq!((outcome.applied, outcome.deferred), (vec![0], vec![1]));
+        // Within a line, removals that meet apply together.
+        let mut files = texts(&[("f.tf", Some("abcd\n"))]);
+        let outcome = apply(
+            &mut files,
+            &[&removal("b", "f.tf", 1..2), &removal("c", "f.tf", 2..3)],
+        );
+        assert_eq!(outcome.applied, vec![0, 1]);
     }
 }

@@ -347,6 +347,7 @@ pub(crate) fn check_listed_directory(
     unsafe_where_views_differ(&mut diagnostics, dir, &dir_files, &view_files);
     let parsed = dir_files.iter().filter_map(|f| f.source.parsed.as_ref());
     diagnostics = ignore::apply_ignores(diagnostics, parsed, &result.files, &options.settings);
+    super::fix_layout::align_fixes(&mut diagnostics, &result.files);
     super::fix_guard::withhold_fixes_editing_strings(&mut diagnostics, &result.files);
     let checked = super::fix_proof::Checked {
         dir,

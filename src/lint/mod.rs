@@ -25,6 +25,7 @@ pub(crate) mod check;
 pub(crate) mod context;
 pub(crate) mod directory;
 pub(crate) mod fix_guard;
+pub(crate) mod fix_layout;
 pub(crate) mod fix_proof;
 pub(crate) mod helpers;
 pub(crate) mod ignore;

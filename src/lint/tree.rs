@@ -52,6 +52,7 @@ pub(crate) fn check_tree(
     );
     let parsed = (tree.live_file_indexes()).filter_map(|f| tree.files[f].parsed.as_ref());
     let mut diagnostics = ignore::apply_ignores(diagnostics, parsed, &tree.sources, settings);
+    super::fix_layout::align_fixes(&mut diagnostics, &tree.sources);
     super::fix_guard::withhold_fixes_editing_strings(&mut diagnostics, &tree.sources);
     diagnostic::sort(&mut diagnostics);
     let result = TreeResult {

@@ -1,7 +1,7 @@
 //! A `language` block in a `.tf` file: the block is OpenTofu's, and Terraform, which reads every
 //! `.tf` file, does not know it and fails to load the module.
 
-use crate::diagnostic::fix::{FileOperation, is_json};
+use crate::diagnostic::fix::{FileOperation, is_json, layout};
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::knowledge::View;
 use crate::syntax::Block;
@@ -75,10 +75,15 @@ fn move_to_tofu_file(ctx: &Context, block: &Block) -> Option<Fix> {
         .chain((2..10).map(|n| format!("language_{n}")))
         .find(|stem| !taken(stem))?;
     let text = ctx.files.text(span);
+    // The new file is written the way the file the block comes from is: its line ending and,
+    // in JSON, its indentation.
+    let ending = layout::line_ending(&file.text);
     let (name, content) = if json {
-        (format!("{stem}.tofu.json"), format!("{{\n  {text}\n}}\n"))
+        let indent = layout::indent_unit(&file.text);
+        let content = format!("{{{ending}{indent}{text}{ending}}}{ending}");
+        (format!("{stem}.tofu.json"), content)
     } else {
-        (format!("{stem}.tofu"), format!("{text}\n"))
+        (format!("{stem}.tofu"), format!("{text}{ending}"))
     };
     let create = FileOperation::Create {
         path: file.path.with_file_name(&name),

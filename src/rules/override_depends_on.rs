@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use crate::diagnostic::fix::is_json;
+use crate::diagnostic::fix::{is_json, layout};
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::module::merge::MergeProblem;
 use crate::module::merge::problems::DependsOnOverride;
@@ -84,11 +84,28 @@ fn move_into_base(ctx: &MergeContext, found: &DependsOnOverride) -> Option<Fix> 
             if !indent.trim().is_empty() {
                 return None;
             }
+            let text = &base_file.text;
+            let inner = attribute_indentation(text, found.base.start as usize, line_start)
+                .unwrap_or_else(|| format!("{indent}{}", layout::indent_unit(text)));
             let list: Vec<&str> = items.iter().map(|&e| files.text(e)).collect();
-            let line = format!("{indent}  depends_on = [{}]\n", list.join(", "));
+            let ending = layout::line_ending(text);
+            let line = format!("{inner}depends_on = [{}]{ending}", list.join(", "));
             Some(fix.edit(&base_file.path, line_start..line_start, line))
         }
     }
+}
+
+/// The indentation of the line above the base block's closing line (which starts at
+/// `closing_line`), when that line is inside the block (after the line of its header, which
+/// starts at or before `block_start`) and not blank: an inserted attribute is indented as its
+/// neighbour is, tabs or spaces.
+fn attribute_indentation(text: &str, block_start: usize, closing_line: usize) -> Option<String> {
+    let previous = text[..closing_line.checked_sub(1)?].rfind('\n')? + 1;
+    let line = &text[previous..closing_line];
+    if previous <= block_start || line.trim().is_empty() {
+        return None;
+    }
+    Some(layout::indentation_at(text, previous).to_string())
 }
 
 #[cfg(test)]

@@ -81,11 +81,18 @@ fn unused_ignore(
         .with_fix(fix)
 }
 
-/// The fix that removes a whole ignore comment: its line when it is alone on it; in JSON, the
-/// `"//"` property.
+/// The fix that removes a whole ignore directive: the comment's line when it is alone on it;
+/// in JSON, the `"//"` property. A comment that goes on after the directive's line (a `/* */`
+/// comment, a JSON string with line breaks) keeps those lines: only the directive's line of it
+/// goes, since the rest is the writer's note, not the ignore.
 fn comment_removal(files: &SourceFiles, comment: Span) -> Fix {
     let file = files.get(comment.file);
     let text = &file.text;
+    let title = "Remove the unused ignore comment";
+    if let Some((range, replacement)) = directive_line_removal(text, comment, is_json(&file.path)) {
+        let title = "Remove the unused ignore from the comment";
+        return Fix::new(title, Applicability::Safe).edit(&file.path, range, replacement);
+    }
     let range = if is_json(&file.path) {
         let key_end = text[..comment.start as usize]
             .trim_end()
@@ -98,7 +105,39 @@ fn comment_removal(files: &SourceFiles, comment: Span) -> Fix {
     } else {
         line_removal(text, comment.range())
     };
-    Fix::new("Remove the unused ignore comment", Applicability::Safe).edit(&file.path, range, "")
+    Fix::new(title, Applicability::Safe).edit(&file.path, range, "")
+}
+
+/// For a comment whose text goes on past the directive's line with more than blanks: the edit
+/// that removes only that line of it. In native syntax, from the directive to its line's end
+/// (a `/* */` comment keeps its opening and the lines after); in JSON, the whole string
+/// written again without its first line.
+fn directive_line_removal(
+    text: &str,
+    comment: Span,
+    json: bool,
+) -> Option<(std::ops::Range<usize>, String)> {
+    let written = &text[comment.range()];
+    if json {
+        let value: String = serde_json::from_str(written).ok()?;
+        let (_, rest) = value.split_once('\n')?;
+        if rest.trim().is_empty() {
+            return None;
+        }
+        return Some((comment.range(), serde_json::to_string(rest).ok()?));
+    }
+    let body = written.strip_prefix("/*")?;
+    let line_end = body.find('\n')?;
+    let rest = body[line_end..].trim_end_matches("*/");
+    if rest.trim().is_empty() {
+        return None;
+    }
+    // From the end of `/*` (the blanks before the directive go with it) to the line's end
+    // (a `\r` of a CRLF line ending stays).
+    let start = comment.start as usize + 2;
+    let first_line = &body[..line_end];
+    let end = start + first_line.trim_end_matches('\r').len();
+    Some((start..end, String::new()))
 }
 
 /// The fix that removes the id at `position` from a comment that keeps other ids: with the

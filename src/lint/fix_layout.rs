@@ -1,0 +1,42 @@
+//! Fixes fitted to the layout of the files they edit: where an edit changes a run of
+//! attributes that `terraform fmt` aligns, the fix re-aligns the run as fmt would
+//! ([`Fix::aligned`]), so that a file `terraform fmt -check` accepted before a fix still
+//! passes after it. Every module directory and Terragrunt tree passes its findings through
+//! here once their fixes are made, before the fixes are checked and proved.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::diagnostic::Diagnostic;
+use crate::source::{SourceFiles, Syntax};
+use crate::syntax::literals::{StringLiteral, string_literals, touches_string};
+
+/// Re-aligns around the edits of each fix in `diagnostics` (`files` holds the files as read).
+pub(crate) fn align_fixes(diagnostics: &mut [Diagnostic], files: &SourceFiles) {
+    if !diagnostics
+        .iter()
+        .any(|d| d.fix.as_ref().is_some_and(|f| !f.edits.is_empty()))
+    {
+        return;
+    }
+    let by_path: HashMap<&Path, &str> = (files.iter())
+        .map(|(_, f)| (f.path.as_path(), f.text.as_str()))
+        .collect();
+    // The strings of each native file a widened edit would replace, found once.
+    let mut strings: HashMap<&Path, Vec<StringLiteral>> = HashMap::new();
+    for diagnostic in diagnostics.iter_mut() {
+        let Some(fix) = diagnostic.fix.take() else {
+            continue;
+        };
+        let keeps_strings = |path: &Path, range: &std::ops::Range<usize>| {
+            let Some((path, text)) = by_path.get_key_value(path) else {
+                return false;
+            };
+            let strings =
+                (strings.entry(path)).or_insert_with(|| string_literals(Syntax::Native, text));
+            !touches_string(strings, range)
+        };
+        let fix = fix.aligned(|path| by_path.get(path).copied(), keeps_strings);
+        diagnostic.fix = Some(fix);
+    }
+}
