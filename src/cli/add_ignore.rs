@@ -108,11 +108,11 @@ pub(super) fn add(findings: &[Diagnostic], reason: &str, max_bytes: u64) -> Adde
             }
         }
         let seen = disk::Version {
-            text: &text,
+            text: text.as_bytes(),
             identity,
         };
         if new_text != text
-            && let Err(failure) = disk::replace(&path, &new_text, &seen)
+            && let Err(failure) = disk::replace(&path, new_text.as_bytes(), &seen)
         {
             added.failed.push(not_written(&path, failure));
         }

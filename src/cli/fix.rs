@@ -9,6 +9,7 @@
 //! renames is renamed itself.
 
 pub(super) mod disk;
+mod lease;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
@@ -275,6 +276,15 @@ pub(super) fn not_written(path: &Path, failure: disk::Failure) -> String {
             "left alone: {shown} changed on disk while it was being fixed; nothing was written \
              to it; run again to fix it"
         ),
+        disk::Failure::OpenForWriting => format!(
+            "left alone: {shown} is open for writing in another program; nothing was written \
+             to it; run again to fix it"
+        ),
+        disk::Failure::OpenedWhileReplaced => format!(
+            "{shown} was fixed, but another program opened it for writing just as the fix \
+             replaced it: what that program writes goes to the file the fix replaced, which is \
+             gone; save {shown} again"
+        ),
         disk::Failure::Appeared => {
             format!("left alone: {shown} appeared on disk while it was being fixed")
         }
@@ -295,7 +305,10 @@ pub(crate) fn write(planned: &Planned) -> Written {
     let version = |path: &Path| {
         let text = planned.before.get(path)?.as_deref()?;
         let identity = *planned.identities.get(path)?;
-        Some(disk::Version { text, identity })
+        Some(disk::Version {
+            text: text.as_bytes(),
+            identity,
+        })
     };
     let mut moved: Vec<&Path> = Vec::new();
     for (to, from) in &planned.renamed_from {
@@ -318,17 +331,21 @@ pub(crate) fn write(planned: &Planned) -> Written {
             None => path,
         };
         let seen = version(origin);
-        if seen.is_some_and(|seen| seen.text == text) {
+        if seen.is_some_and(|seen| seen.text == text.as_bytes()) {
             continue;
         }
         // A link is written through: the file it leads to changes, the link stays.
         let target = planned.link_targets.get(origin).unwrap_or(path);
         let done = match seen {
-            Some(seen) => disk::replace(target, text, &seen),
-            None => disk::create(path, text),
+            Some(seen) => disk::replace(target, text.as_bytes(), &seen),
+            None => disk::create(path, text.as_bytes()),
         };
         match done {
             Ok(()) => changed += 1,
+            Err(failure @ disk::Failure::OpenedWhileReplaced) => {
+                changed += 1;
+                problems.push(not_written(path, failure));
+            }
             Err(failure) => problems.push(not_written(path, failure)),
         }
     }
@@ -348,6 +365,11 @@ pub(crate) fn write(planned: &Planned) -> Written {
             Ok(()) => {
                 changed += 1;
                 files.deleted.push(path.clone());
+            }
+            Err(failure @ disk::Failure::OpenedWhileReplaced) => {
+                changed += 1;
+                files.deleted.push(path.clone());
+                problems.push(not_written(path, failure));
             }
             Err(failure) => problems.push(not_written(path, failure)),
         }
@@ -779,10 +801,11 @@ mod tests {
     }
 
     /// 500 runs of what `--fix` does (check, plan, write) while another thread saves the file
-    /// once, at a random moment of the run, in place (truncate and write) or by renaming a new
-    /// file over it, in turns: no save is lost. Each run either fixes the text it checked (the
-    /// saved one when the save came first), or leaves the file alone and says so, or is
-    /// followed by the save.
+    /// once, in place (truncate and write) or by renaming a new file over it, in turns: no save
+    /// is lost. Every other pair of runs, the save comes at a random moment of the whole run;
+    /// in the others, at a random moment of the writing, where the file is looked at for the
+    /// last time and replaced. Each run either fixes the text it checked (the saved one when
+    /// the save came first), or leaves the file alone and says so, or is followed by the save.
     // Linux only: elsewhere a file is replaced by a plain rename after the last look, and a
     // save in the moment between the two is still lost (see `disk`).
     #[cfg(target_os = "linux")]
@@ -791,29 +814,42 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let main = dir.path().join("main.tf");
         let saving = dir.path().join(".main.tf.saving");
-        // How long a run takes here: the saves are spread over that.
+        // How long the parts of a run take here: the saves are spread over them.
         fs::write(&main, ignored(0)).expect("write");
         let started = std::time::Instant::now();
-        write(&plan_in(dir.path(), &check(dir.path())));
-        let span = started.elapsed().as_micros() as u64 * 3 / 2 + 100;
+        let planned = plan_in(dir.path(), &check(dir.path()));
+        let planning = started.elapsed();
+        write(&planned);
+        let span = |took: std::time::Duration| took.as_micros() as u64 * 3 / 2 + 100;
+        let (whole_span, writing_span) =
+            (span(started.elapsed()), span(started.elapsed() - planning));
         let mut random = Random(0x9e37_79b9_7f4a_7c15);
         let mut outcomes = Outcomes::default();
         for run in 0..500 {
             let (first, saved) = (2 * run + 1, 2 * run + 2);
             fs::write(&main, ignored(first)).expect("write");
-            let delay = std::time::Duration::from_micros(random.below(span));
             let in_place = run % 2 == 0;
-            let (main_path, saving_path) = (main.clone(), saving.clone());
-            let writer = std::thread::spawn(move || {
-                std::thread::sleep(delay);
-                if in_place {
-                    fs::write(&main_path, ignored(saved)).expect("save");
-                } else {
-                    fs::write(&saving_path, ignored(saved)).expect("save");
-                    fs::rename(&saving_path, &main_path).expect("save");
-                }
-            });
-            let planned = plan_in(dir.path(), &check(dir.path()));
+            let during_writing = run % 4 >= 2;
+            let save = |delay: std::time::Duration| {
+                let (main_path, saving_path) = (main.clone(), saving.clone());
+                std::thread::spawn(move || {
+                    std::thread::sleep(delay);
+                    if in_place {
+                        fs::write(&main_path, ignored(saved)).expect("save");
+                    } else {
+                        fs::write(&saving_path, ignored(saved)).expect("save");
+                        fs::rename(&saving_path, &main_path).expect("save");
+                    }
+                })
+            };
+            let mut delay = |span| std::time::Duration::from_micros(random.below(span));
+            let (planned, writer) = if during_writing {
+                let planned = plan_in(dir.path(), &check(dir.path()));
+                (planned, save(delay(writing_span)))
+            } else {
+                let writer = save(delay(whole_span));
+                (plan_in(dir.path(), &check(dir.path())), writer)
+            };
             let Written {
                 changed, problems, ..
             } = write(&planned);

@@ -169,6 +169,22 @@ pub(crate) fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>, ReadFai
     read_bytes_opened(path, max_bytes, open_for_reading(path, Links::Follow))
 }
 
+/// Opens `path` (through symbolic links) to read it as [`read_bytes`] does, for a caller that
+/// holds the file open while it looks at it (`--fix`'s lease on a file it replaces).
+pub(crate) fn open_to_read(path: &Path) -> std::io::Result<std::fs::File> {
+    open_for_reading(path, Links::Follow)
+}
+
+/// Reads `file`, opened by [`open_to_read`] from `path` and not read yet, as [`read_bytes`]
+/// does.
+pub(crate) fn read_opened(
+    path: &Path,
+    file: std::fs::File,
+    max_bytes: u64,
+) -> Result<Vec<u8>, ReadFailure> {
+    read_bytes_opened(path, max_bytes, Ok(file))
+}
+
 /// Reads `path` as [`read_bytes`] does, once it was opened (or failed to open) as `opened`.
 fn read_bytes_opened(
     path: &Path,

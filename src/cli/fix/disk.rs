@@ -6,14 +6,22 @@
 //!
 //! On Linux the replacement is an exchange (`renameat2` with `RENAME_EXCHANGE`), which keeps the
 //! displaced file to check; elsewhere, or on a file system without it, a plain rename after
-//! the last look.
+//! the last look. A save written in place by a program that opened the file before the
+//! exchange lands in the displaced file, possibly after every look at it: a read lease
+//! ([`super::lease`]) held from the last look until the displaced file is gone makes such a program
+//! wait and tells that it came, so its save is put back rather than lost. One case is left that
+//! no file system call can prevent: a program whose `open` had looked the name up before the
+//! exchange and reaches the file only after the last look at the lease. That one is reported
+//! ([`Failure::OpenedWhileReplaced`]), not silent.
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use crate::input::read::current_text;
+use crate::input::read::{current_text, read_bytes};
+
+use super::lease::{Lease, NoLease};
 
 /// What tells one version of a file from another without reading it: the file itself (device
 /// and inode), its size and its modification time. A save by an editor changes at least one:
@@ -49,10 +57,10 @@ impl Identity {
     }
 }
 
-/// A file as `--fix` read it: its text and its identity then.
+/// A file as `--fix` read it (or wrote it): its bytes and its identity then.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Version<'a> {
-    pub(crate) text: &'a str,
+    pub(crate) text: &'a [u8],
     pub(crate) identity: Identity,
 }
 
@@ -75,7 +83,7 @@ impl Version<'_> {
     fn still_at(&self, path: &Path) -> bool {
         let max_bytes = self.text.len() as u64;
         Identity::at(path).is_ok_and(|now| now == self.identity)
-            && current_text(path, max_bytes).is_ok_and(|now| now == self.text)
+            && read_bytes(path, max_bytes).is_ok_and(|now| now == self.text)
     }
 }
 
@@ -84,6 +92,11 @@ impl Version<'_> {
 pub(crate) enum Failure {
     /// It is not what was read: a save came in.
     Changed,
+    /// A program has it open for writing: a save may be under way.
+    OpenForWriting,
+    /// Replaced (or deleted), but a program opened the file that was there for writing just as
+    /// it went: what that program writes goes to the file that is gone.
+    OpenedWhileReplaced,
     /// It exists where a new file was to be created.
     Appeared,
     /// It cannot be read.
@@ -155,14 +168,14 @@ fn temporary_next_to(path: &Path, purpose: &str) -> PathBuf {
 
 /// Writes `text` to a new temporary file next to `path`, with the permissions of `path` when it
 /// exists, and flushes it to disk; returns its path and identity.
-fn prepare(path: &Path, text: &str) -> Result<(PathBuf, Identity), Failure> {
+fn prepare(path: &Path, text: &[u8]) -> Result<(PathBuf, Identity), Failure> {
     let temporary = temporary_next_to(path, "fix");
     let written = (|| {
         let mut file = fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&temporary)?;
-        file.write_all(text.as_bytes())?;
+        file.write_all(text)?;
         if let Ok(meta) = fs::metadata(path) {
             fs::set_permissions(&temporary, meta.permissions())?;
         }
@@ -179,36 +192,80 @@ fn prepare(path: &Path, text: &str) -> Result<(PathBuf, Identity), Failure> {
     }
 }
 
+/// How long a program that opened a file just as `--fix` replaced it is waited for, to put
+/// back what it writes: a save is written and closed at once.
+const SAVE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Replaces the file at `path` (a regular file: the target of a link, not the link) with
 /// `text`, with its permissions, if it is still the version `seen`.
-pub(crate) fn replace(path: &Path, text: &str, seen: &Version) -> Result<(), Failure> {
+pub(crate) fn replace(path: &Path, text: &[u8], seen: &Version) -> Result<(), Failure> {
     let (temporary, ours) = prepare(path, text)?;
-    // The last look, after the slow part (writing and flushing).
-    if !seen.still_at(path) {
+    let discard = |failure| {
         let _ = fs::remove_file(&temporary);
-        return Err(Failure::Changed);
+        Err(failure)
+    };
+    // Held until the file `path` holds now is gone: a program opening it for writing is seen.
+    let lease = match Lease::take(path) {
+        Ok(lease) => Some(lease),
+        Err(NoLease::OpenForWriting) => return discard(Failure::OpenForWriting),
+        Err(NoLease::Unavailable) => None,
+    };
+    // The last look, after the slow part (writing and flushing), on the leased file.
+    if !seen.still_at(path) || lease.as_ref().is_some_and(|lease| !lease.is_at(path)) {
+        return discard(Failure::Changed);
     }
+    let written = Version {
+        text,
+        identity: ours,
+    };
     match exchange(&temporary, path) {
         Ok(()) => {
             // `temporary` now holds what `path` held at the exchange: the file seen, unless a
-            // save came in between the last look and the exchange.
-            if seen.still_at(&temporary) {
-                let _ = fs::remove_file(&temporary);
-                return Ok(());
+            // save came in between the last look and the exchange, or is coming into it.
+            let untouched = seen.still_at(&temporary)
+                && (lease.as_ref()).is_none_or(|lease| lease.intact() && lease.is_at(&temporary));
+            if !untouched {
+                put_back(path, &temporary, ours);
+                // Released only now: a program waiting to open the file writes into it where
+                // it is back.
+                drop(lease);
+                return Err(Failure::Changed);
             }
-            put_back(path, &temporary, ours);
-            Err(Failure::Changed)
+            let _ = fs::remove_file(&temporary);
+            after_removal(lease, seen, |saved| replace(path, saved, &written))
         }
         Err(error) if exchange_unsupported(&error) => {
             fs::rename(&temporary, path).map_err(|error| {
                 let _ = fs::remove_file(&temporary);
                 Failure::Io(error)
-            })
+            })?;
+            after_removal(lease, seen, |saved| replace(path, saved, &written))
         }
-        Err(error) => {
-            let _ = fs::remove_file(&temporary);
-            Err(Failure::Io(error))
-        }
+        Err(error) => discard(Failure::Io(error)),
+    }
+}
+
+/// After the leased file, still the version `seen`, was removed from its name: when a program
+/// opened it for writing since the last look (its `open` had found the file by name before it
+/// went), what that program writes into it is waited for and handed to `restore`, which puts
+/// it back under the name; the run then says the file changed, as the save stands instead of
+/// the fix.
+fn after_removal(
+    lease: Option<Lease>,
+    seen: &Version,
+    restore: impl FnOnce(&[u8]) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let Some(lease) = lease.filter(|lease| !lease.intact()) else {
+        return Ok(());
+    };
+    match lease.contents_once_written(SAVE_PATIENCE) {
+        // Opened for writing, but what it holds is still what was fixed.
+        Some(saved) if saved == seen.text => Ok(()),
+        Some(saved) => match restore(&saved) {
+            Ok(()) | Err(Failure::Changed) => Err(Failure::Changed),
+            Err(_) => Err(Failure::OpenedWhileReplaced),
+        },
+        None => Err(Failure::OpenedWhileReplaced),
     }
 }
 
@@ -228,7 +285,7 @@ pub(super) fn put_back(path: &Path, temporary: &Path, ours: Identity) {
 }
 
 /// Creates `path` with `text`, unless a file of that name appeared since it was found absent.
-pub(crate) fn create(path: &Path, text: &str) -> Result<(), Failure> {
+pub(crate) fn create(path: &Path, text: &[u8]) -> Result<(), Failure> {
     let (temporary, _) = prepare(path, text)?;
     match rename_no_replace(&temporary, path) {
         Ok(()) => Ok(()),
@@ -260,20 +317,32 @@ pub(crate) fn rename(from: &Path, to: &Path, seen: &Version) -> Result<(), Failu
 }
 
 /// Deletes `path` (the link itself when it is one), if it is still the version `seen`: it is
-/// first moved aside, checked there, and moved back if a save came in.
+/// first moved aside, checked there, and moved back if a save came in. A regular file is
+/// leased meanwhile (see [`replace`]); a link needs none, since a save through it goes to the
+/// file it leads to, which stays.
 pub(crate) fn remove(path: &Path, seen: &Version) -> Result<(), Failure> {
-    if !seen.still_at(path) {
+    let is_link = fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink());
+    let lease = match (!is_link).then(|| Lease::take(path)) {
+        Some(Ok(lease)) => Some(lease),
+        Some(Err(NoLease::OpenForWriting)) => return Err(Failure::OpenForWriting),
+        Some(Err(NoLease::Unavailable)) | None => None,
+    };
+    if !seen.still_at(path) || lease.as_ref().is_some_and(|lease| !lease.is_at(path)) {
         return Err(Failure::Changed);
     }
     let aside = temporary_next_to(path, "removed");
     rename_no_replace(path, &aside).map_err(Failure::Io)?;
-    if seen.still_at(&aside) {
-        return fs::remove_file(&aside).map_err(Failure::Io);
+    let untouched = seen.still_at(&aside)
+        && (lease.as_ref()).is_none_or(|lease| lease.intact() && lease.is_at(&aside));
+    if untouched {
+        fs::remove_file(&aside).map_err(Failure::Io)?;
+        return after_removal(lease, seen, |saved| create(path, saved));
     }
     // A save came in: it goes back, unless a newer one was saved under the name meanwhile.
     if rename_no_replace(&aside, path).is_err() {
         let _ = fs::remove_file(&aside);
     }
+    drop(lease);
     Err(Failure::Changed)
 }
 
@@ -342,5 +411,81 @@ fn renameat2(from: &Path, to: &Path, flags: libc::c_uint) -> io::Result<()> {
         Ok(())
     } else {
         Err(io::Error::last_os_error())
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    /// A program whose `open` found the file by name just before `--fix` removed it, and that
+    /// writes into it after every look (here: it opens the file while the lease is held, waits
+    /// on the lease, and writes once the lease is released, into the removed file): what it
+    /// wrote is put back under the name, and the run says the file changed.
+    #[test]
+    fn a_save_into_the_removed_file_is_put_back() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("main.tf");
+        fs::write(&path, "seen").expect("write");
+        let (text, identity) = read(&path, 100).expect("read");
+        let seen = Version {
+            text: text.as_bytes(),
+            identity,
+        };
+        let lease = Lease::take(&path).expect("a lease on a file of ours");
+        let writer_path = path.clone();
+        let writer = std::thread::spawn(move || {
+            // Opening for writing breaks the lease and waits until it is released.
+            fs::write(&writer_path, "saved").expect("save");
+        });
+        while lease.intact() {
+            std::thread::yield_now();
+        }
+        fs::remove_file(&path).expect("remove");
+        let result = after_removal(Some(lease), &seen, |saved| create(&path, saved));
+        writer.join().expect("writer");
+        assert!(matches!(result, Err(Failure::Changed)), "{result:?}");
+        assert_eq!(current_text(&path, 100).as_deref(), Ok("saved"));
+    }
+
+    /// Without a program opening it, the removed file stays removed.
+    #[test]
+    fn an_untouched_lease_needs_nothing_put_back() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("main.tf");
+        fs::write(&path, "seen").expect("write");
+        let (text, identity) = read(&path, 100).expect("read");
+        let seen = Version {
+            text: text.as_bytes(),
+            identity,
+        };
+        let lease = Lease::take(&path).expect("a lease on a file of ours");
+        fs::remove_file(&path).expect("remove");
+        let result = after_removal(Some(lease), &seen, |saved| create(&path, saved));
+        assert!(result.is_ok(), "{result:?}");
+        assert!(!path.exists());
+    }
+
+    /// A file open for writing elsewhere is not leased: a save may be under way.
+    #[test]
+    fn a_file_open_for_writing_is_left_alone() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("main.tf");
+        fs::write(&path, "seen").expect("write");
+        let (text, identity) = read(&path, 100).expect("read");
+        let seen = Version {
+            text: text.as_bytes(),
+            identity,
+        };
+        let open = fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .expect("open");
+        let result = replace(&path, b"fixed", &seen);
+        assert!(matches!(result, Err(Failure::OpenForWriting)), "{result:?}");
+        drop(open);
+        assert_eq!(current_text(&path, 100).as_deref(), Ok("seen"));
+        let names: Vec<_> = fs::read_dir(dir.path()).expect("list").flatten().collect();
+        assert_eq!(names.len(), 1, "only main.tf: {names:?}");
     }
 }
