@@ -455,7 +455,19 @@ fn terragrunt_deprecated_include_functions_replaces_the_parent_dir() {
     let dir = tempfile::tempdir().expect("tempdir");
     write(dir.path(), &[("root.hcl", ""), ("a/terragrunt.hcl", unit)]);
     let rule = "terragrunt_deprecated_include_functions";
+    // Not proved (no Terragrunt configuration is evaluated again): unsafe, not applied by
+    // `--fix` alone.
     let out = tflint_merge(dir.path(), &["--fix", "--enable-rule", rule, "."]);
+    assert_eq!(tree(dir.path())["a/terragrunt.hcl"], unit);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("fixable with `--fix --unsafe-fixes`"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = tflint_merge(
+        dir.path(),
+        &["--fix", "--unsafe-fixes", "--enable-rule", rule, "."],
+    );
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -566,6 +578,55 @@ fn links_out_of_the_tree_are_not_written_through() {
         let kind = std::fs::symlink_metadata(&link).expect("link").file_type();
         assert!(kind.is_symlink());
     }
+}
+
+/// A file of one module linked into another module of the run (`b/x_override.tf ->
+/// ../a/x_override.tf`): the fix that is safe for `a` changes `b`, so it is unsafe; `--fix`
+/// leaves both alone.
+#[cfg(unix)]
+#[test]
+fn a_fix_to_a_file_linked_into_another_module_is_unsafe() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let restated = "variable \"v\" {\n  default = 1\n}\n";
+    let other = "variable \"v\" {\n  default = 2\n}\n";
+    write(
+        dir.path(),
+        &[
+            ("a/main.tf", restated),
+            ("a/x_override.tf", restated),
+            ("b/main.tf", other),
+        ],
+    );
+    std::os::unix::fs::symlink("../a/x_override.tf", dir.path().join("b/x_override.tf"))
+        .expect("symlink");
+    let before = tree(dir.path());
+    let out = tflint_merge(dir.path(), &["--fix", "--unsafe-fixes", "."]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(tree(dir.path()), before, "{stdout}");
+    assert!(
+        stdout.contains("override_noop") && !stdout.contains("fixable"),
+        "{stdout}"
+    );
+
+    // A block of the file restated, next to one that is not: its removal is an edit.
+    let two = "variable \"v\" {\n  default = 1\n}\n\nvariable \"w\" {\n  default = 3\n}\n";
+    let bases = "variable \"w\" {\n  default = 4\n}\n";
+    write(
+        dir.path(),
+        &[
+            ("a/x_override.tf", two),
+            ("a/w.tf", bases),
+            ("b/w.tf", bases),
+        ],
+    );
+    let before = tree(dir.path());
+    let out = tflint_merge(dir.path(), &["--fix", "--color", "never", "."]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(tree(dir.path()), before, "{stdout}");
+    assert!(
+        stdout.contains("which b/x_override.tf links into another module"),
+        "{stdout}"
+    );
 }
 
 /// A link that a fix renames stays a link, to the same file, under its new name.

@@ -10,6 +10,9 @@
 
 pub(super) mod disk;
 mod lease;
+mod linked;
+
+pub(crate) use linked::unsafe_where_linked;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs;

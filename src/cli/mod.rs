@@ -766,7 +766,14 @@ fn check(args: CheckArgs) -> i32 {
     }
     let lint = |options: &Options, walk_done: &(dyn Fn(&discover::Discovery) -> bool + Sync)| {
         let store = |diagnostics| whole(reported(diagnostics));
-        pool.install(|| walk_and_check(walk(), &paths, options, &store, walk_done))
+        let (found, mut run) =
+            pool.install(|| walk_and_check(walk(), &paths, options, &store, walk_done));
+        if args.fix || args.diff {
+            // What the proof of each directory's fixes cannot see: a file of it linked into
+            // another module of the run.
+            fix::unsafe_where_linked(&mut run.findings, &found.dirs);
+        }
+        (found, run)
     };
     let (found, mut run) = lint(&options, &report_walk);
     if !found.missing.is_empty() {

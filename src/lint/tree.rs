@@ -54,6 +54,7 @@ pub(crate) fn check_tree(
     let mut diagnostics = ignore::apply_ignores(diagnostics, parsed, &tree.sources, settings);
     super::fix_layout::align_fixes(&mut diagnostics, &tree.sources);
     super::fix_guard::withhold_fixes_editing_strings(&mut diagnostics, &tree.sources);
+    unproved_fixes_are_unsafe(&mut diagnostics);
     diagnostic::sort(&mut diagnostics);
     let result = TreeResult {
         diagnostics,
@@ -67,4 +68,15 @@ pub(crate) fn check_tree(
     // nothing: the tree holds only memory, and a detached job does not keep the process alive.
     rayon::spawn(move || drop(tree));
     result
+}
+
+/// A safe fix is one proved to leave what the tools run as it is (`super::fix_proof`, for
+/// modules); nothing evaluates a Terragrunt configuration again with a fix applied, so a fix of
+/// the tree is never offered as safe, whatever its rule claims.
+fn unproved_fixes_are_unsafe(diagnostics: &mut [Diagnostic]) {
+    for fix in diagnostics.iter_mut().filter_map(|d| d.fix.as_mut()) {
+        if fix.applicability == crate::diagnostic::Applicability::Safe {
+            fix.applicability = crate::diagnostic::Applicability::Unsafe;
+        }
+    }
 }

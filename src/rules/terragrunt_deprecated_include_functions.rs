@@ -13,7 +13,7 @@ pub(crate) const RULE: Rule = declare_rule! {
     severity: Notice,
     default: Off,
     summary: "an include-only Terragrunt function in a file that uses imports",
-    fix: Safe,
+    fix: Unsafe,
     check: Check::Terragrunt(check),
 };
 
@@ -38,7 +38,9 @@ fn check(ctx: &TreeContext, out: &mut Vec<Diagnostic>) {
 }
 
 /// `get_parent_terragrunt_dir()` without argument, in a file with one import, is that import's
-/// `terragrunt_dir`; the other functions have no such direct replacement.
+/// `terragrunt_dir`; the other functions have no such direct replacement. Unsafe: no proof
+/// evaluates a Terragrunt configuration again with the fix applied, as one does for a module
+/// (`lint::fix_proof`), and only a proved fix is offered as safe.
 fn replacement(ctx: &TreeContext, file: &File, function: &str, call: Span) -> Option<Fix> {
     let mut imports = file.body.blocks_of("import");
     let (Some(import), None) = (imports.next(), imports.next()) else {
@@ -56,7 +58,7 @@ fn replacement(ctx: &TreeContext, file: &File, function: &str, call: Span) -> Op
     let path = &ctx.files().get(call.file).path;
     let text = format!("import.{name}.terragrunt_dir");
     let title = format!("Replace it with `{text}`");
-    Some(Fix::new(title, Applicability::Safe).edit(path, call.range(), text))
+    Some(Fix::new(title, Applicability::Unsafe).edit(path, call.range(), text))
 }
 
 /// `` `path_relative_to_include()` in a configuration that uses imports ``
