@@ -300,6 +300,68 @@ resource "aws_instance" "web" {
     insta::assert_snapshot!("override_noop_json", fixed_files);
 }
 
+/// A removed setting or block takes the comments that describe it (the comment lines right
+/// above it, a comment after it on its line); the comments of its neighbours stay.
+#[test]
+fn removals_take_their_own_comments_and_leave_the_neighbours() {
+    let base = concat!(
+        "resource \"aws_instance\" \"web\" {\n",
+        "  ami           = \"ami-1\"\n",
+        "  instance_type = \"t3.micro\"\n",
+        "}\n",
+        "\n",
+        "variable \"v\" {\n",
+        "  default = 1\n",
+        "}\n",
+        "\n",
+        "variable \"w\" {}\n",
+    );
+    let over = concat!(
+        "# The web server, bigger.\n",
+        "resource \"aws_instance\" \"web\" {\n",
+        "  # Pinned AMI.\n",
+        "  ami = \"ami-2\"\n",
+        "  # The size, as in the base.\n",
+        "  instance_type = \"t3.micro\" # same\n",
+        "  # About the tags.\n",
+        "  tags = {}\n",
+        "}\n",
+        "\n",
+        "# The variable, restated.\n",
+        "variable \"v\" {\n",
+        "  default = 1\n",
+        "} # end of v\n",
+        "\n",
+        "# About w.\n",
+        "variable \"w\" {\n",
+        "  default = 2\n",
+        "}\n",
+    );
+    let fixed_files = fixed(
+        "override_noop",
+        &[("main.tf", base), ("override.tf", over)],
+        false,
+    );
+    let expected = concat!(
+        "# The web server, bigger.\n",
+        "resource \"aws_instance\" \"web\" {\n",
+        "  # Pinned AMI.\n",
+        "  ami = \"ami-2\"\n",
+        "  # About the tags.\n",
+        "  tags = {}\n",
+        "}\n",
+        "\n",
+        "# About w.\n",
+        "variable \"w\" {\n",
+        "  default = 2\n",
+        "}\n",
+    );
+    assert!(
+        fixed_files.ends_with(&format!("--- override.tf\n{expected}")),
+        "{fixed_files}"
+    );
+}
+
 #[test]
 fn override_shadowed_removes_the_earlier_setting() {
     let a = concat!(

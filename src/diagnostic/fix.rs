@@ -159,6 +159,19 @@ impl Fix {
         self.edit(&file.path, start..end, replacement)
     }
 
+    /// [`Fix::remove`] of a setting or block that goes away (not one moved elsewhere), with
+    /// the comments that describe it: in native syntax, the comment lines right above it and
+    /// a comment after it on its last line ([`with_its_comments`]). Comments on the lines
+    /// around, which describe its neighbours, stay.
+    pub fn remove_with_comments(self, files: &SourceFiles, span: Span) -> Fix {
+        let file = files.get(span.file);
+        if is_json(&file.path) {
+            return self.remove(files, span);
+        }
+        let range = with_its_comments(&file.text, span.range());
+        self.remove(files, Span::new(span.file, range))
+    }
+
     /// Keeps `terraform fmt`'s alignment around the edits of native-syntax files: where the
     /// lines around an edit (the runs of consecutive attributes and trailing comments it
     /// touches) were aligned as fmt aligns them, the edit is widened over those lines and
@@ -550,6 +563,42 @@ pub fn list_item_removal(text: &str, range: Range<usize>) -> Range<usize> {
     }
 }
 
+/// `range` (a setting or block of a native-syntax file, from its name to its end) widened
+/// over the comments that describe it: the comment lines right above it
+/// ([`leading_comments_start`]), and the comments that follow it on its last line when
+/// nothing else does (`# ...`, `// ...`, `/* ... */` closed on that line).
+pub fn with_its_comments(text: &str, range: Range<usize>) -> Range<usize> {
+    let start = leading_comments_start(text, range.start);
+    let line_end = text[range.end..]
+        .find('\n')
+        .map_or(text.len(), |i| range.end + i);
+    let after = text[range.end..line_end].trim_end();
+    // The comments after it, one after the other, up to the end of the line: anything else
+    // there (a comma, another setting) and it keeps its end.
+    let mut rest = after.trim_start();
+    let only_comments = loop {
+        if rest.is_empty() {
+            break true;
+        }
+        if rest.starts_with('#') || rest.starts_with("//") {
+            break true;
+        }
+        match rest
+            .strip_prefix("/*")
+            .and_then(|inner| inner.find("*/").map(|c| &inner[c + 2..]))
+        {
+            Some(next) => rest = next.trim_start(),
+            None => break false,
+        }
+    };
+    let end = if only_comments {
+        range.end + after.len()
+    } else {
+        range.end
+    };
+    start..end
+}
+
 /// Where the comment lines right above the line of `start` begin (`#` and `//` lines, with no
 /// blank line between them and it): a block's own comments, which go where the block goes.
 /// `start` itself when there are none or something precedes `start` on its line.
@@ -751,6 +800,42 @@ mod tests {
         let after_blank = "# Not b's.\n\nb {}\n";
         let b = after_blank.find("b {").expect("b");
         assert_eq!(leading_comments_start(after_blank, b), b);
+    }
+
+    #[test]
+    fn a_removal_takes_the_comments_that_describe_it() {
+        let text = concat!(
+            "x {\n",
+            "  # About a.\n",
+            "  a = 1\n",
+            "  # About b.\n",
+            "  // And more.\n",
+            "  b = 2 # two\r\n",
+            "  c = 3 /* three */\n",
+            "  d = 4 /* four */ # four\n",
+            "  e = 5 /* not closed\n",
+            "  */\n",
+            "}\n",
+        );
+        let widened = |what: &str| {
+            let at = text.find(what).expect("what");
+            &text[with_its_comments(text, at..at + what.len())]
+        };
+        assert_eq!(
+            widened("b = 2"),
+            "# About b.\n  // And more.\n  b = 2 # two"
+        );
+        assert_eq!(widened("a = 1"), "# About a.\n  a = 1");
+        assert_eq!(widened("c = 3"), "c = 3 /* three */");
+        assert_eq!(widened("d = 4"), "d = 4 /* four */ # four");
+        assert_eq!(widened("e = 5"), "e = 5");
+        let mut kept = text.to_string();
+        let at = text.find("b = 2").expect("b");
+        kept.replace_range(line_removal(text, with_its_comments(text, at..at + 5)), "");
+        assert!(
+            kept.starts_with("x {\n  # About a.\n  a = 1\n  c = 3"),
+            "{kept}"
+        );
     }
 
     #[test]

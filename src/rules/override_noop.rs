@@ -314,7 +314,7 @@ fn restated_removal(ctx: &Context, restated: &[Restated]) -> Option<Fix> {
     let title = format!("Remove the restated {}", names.join(", "));
     let applicability = applicability(removable.iter().copied());
     let fix = (removable.iter()).fold(Fix::new(title, applicability), |fix, r| {
-        fix.remove(ctx.files, r.new)
+        fix.remove_with_comments(ctx.files, r.new)
     });
     Some(fix)
 }
@@ -345,7 +345,7 @@ fn block_removal(
 ) -> Option<Fix> {
     let span = block_removal_span(ctx.files, block)?;
     let applicability = applicability(restated.iter());
-    Some(Fix::new(title, applicability).remove(ctx.files, span))
+    Some(Fix::new(title, applicability).remove_with_comments(ctx.files, span))
 }
 
 /// `` override of resource `x.y` changes nothing: it only restates its base ``

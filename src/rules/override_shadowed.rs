@@ -93,7 +93,7 @@ fn shadowed(ctx: &Context, address: &Subject, name: &str, new: Span, old: Span) 
         .with_help("remove the earlier setting, or merge the two overrides into one")
         .with_fix(
             Fix::new(format!("Remove the shadowed `{name}`"), Applicability::Safe)
-                .remove(ctx.files, old),
+                .remove_with_comments(ctx.files, old),
         )
 }
 
