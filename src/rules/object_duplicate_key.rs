@@ -46,6 +46,11 @@ fn walk_block(ctx: &Context, block: &Block, out: &mut Vec<Diagnostic>) {
         if block.kind == "module" && attribute.name == "providers" {
             continue;
         }
+        // A variable's type constraint refuses a repeated attribute (`object({ a = string,
+        // a = number })`): a load error of `type_constraint_invalid`, where no later one wins.
+        if block.kind == "variable" && attribute.name == "type" {
+            continue;
+        }
         walk_expr(ctx, &attribute.expr, out);
     }
     for nested in &block.body.blocks {
@@ -190,6 +195,11 @@ mod tests {
         )],
         // JSON objects are left to the JSON reader.
         &[("main.tf.json", r#"{"locals": {"a": {"x": 1, "x": 2}}}"#)],
+        // A type constraint's repeated attribute is a load error (`type_constraint_invalid`).
+        &[(
+            "main.tf",
+            "variable \"v\" {\n  type = object({ a = string, a = number })\n}\n",
+        )],
     ];
 
     const EKS: &str = concat!(

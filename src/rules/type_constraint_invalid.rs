@@ -61,6 +61,11 @@ mod tests {
             ["Invalid type specification"]
         );
         assert!(summaries(&[("v.tf", &variable("map(list(string))"))]).is_empty());
+        // A repeated attribute: the type is refused (no later one wins, as in a value).
+        assert_eq!(
+            summaries(&[("v.tf", &variable("object({ a = string, a = number })"))]),
+            ["Invalid type specification"]
+        );
         assert!(
             summaries(&[("v.tf.json", r#"{"variable": {"a": {"type": "string"}}}"#)]).is_empty()
         );

@@ -135,12 +135,16 @@ fn object_type(arg: &Expr) -> Result<Type, String> {
     let ExprKind::Object(items) = &unparenthesized(arg).kind else {
         return Err("Object type constructor requires a map whose keys are attribute names and whose values are the corresponding attribute types.".to_string());
     };
-    // A repeated name: the later one wins, as in the map HCL builds.
     let mut attrs: BTreeMap<String, ObjectAttr> = BTreeMap::new();
     for item in items {
         let ExprKind::Variable(name) = &item.key.kind else {
             return Err("Object constructor map keys must be attribute names.".to_string());
         };
+        // Unlike an object value, where the later of two keys wins, a type constraint refuses
+        // a repeated attribute (hashicorp/hcl `ext/typeexpr/get_type.go`).
+        if attrs.contains_key(name) {
+            return Err("Object constructor map keys must be unique.".to_string());
+        }
         let (type_expr, optional, default) = match &item.value.kind {
             ExprKind::FunctionCall { name, args, .. } if name == "optional" => {
                 match args.as_slice() {
