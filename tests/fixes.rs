@@ -397,6 +397,51 @@ fn override_shadowed_removes_the_earlier_setting() {
     insta::assert_snapshot!("override_shadowed_json", fixed_files);
 }
 
+/// A shadowed local alone in its `locals` block goes with the block, and the block with its
+/// file when nothing else is in it: no empty `locals {}` and no empty file are left behind.
+#[test]
+fn a_shadowed_local_alone_takes_its_block_and_file() {
+    let main = "locals {\n  tag = \"x\"\n  k   = 1\n}\n";
+    let b = "locals {\n  tag = \"b\"\n}\n";
+    let alone = "locals {\n  tag = \"a\"\n}\n";
+    let fixed_files = fixed(
+        "override_shadowed",
+        &[
+            ("main.tf", main),
+            ("a_override.tf", alone),
+            ("b_override.tf", b),
+        ],
+        false,
+    );
+    assert!(!fixed_files.contains("a_override.tf"), "{fixed_files}");
+    // With a BOM, the file is still nothing but the block.
+    let with_bom = format!("\u{feff}{alone}");
+    let fixed_files = fixed(
+        "override_shadowed",
+        &[
+            ("main.tf", main),
+            ("a_override.tf", &with_bom),
+            ("b_override.tf", b),
+        ],
+        false,
+    );
+    assert!(!fixed_files.contains("a_override.tf"), "{fixed_files}");
+    let two_blocks = "locals {\n  tag = \"a\"\n}\n\nlocals {\n  k = 2\n}\n";
+    let fixed_files = fixed(
+        "override_shadowed",
+        &[
+            ("main.tf", main),
+            ("a_override.tf", two_blocks),
+            ("b_override.tf", b),
+        ],
+        false,
+    );
+    assert!(
+        fixed_files.contains("--- a_override.tf\nlocals {\n  k = 2\n}\n"),
+        "{fixed_files}"
+    );
+}
+
 #[test]
 fn unused_ignore_removes_the_id_or_the_comment() {
     let main = concat!(

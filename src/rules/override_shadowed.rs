@@ -8,7 +8,9 @@
 //! file.CoreVersionConstraints`). OpenTofu 1.12 enforces every `.tofu` file's constraint
 //! instead, so it replaces none.
 
+use crate::diagnostic::fix::FileOperation;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::lint::helpers::block_removal_span;
 use crate::module::merge::Address;
 use crate::module::merge::events::{Event, Subject};
 use crate::source::Span;
@@ -91,10 +93,43 @@ fn shadowed(ctx: &Context, address: &Subject, name: &str, new: Span, old: Span) 
         .with_label(ctx.files, new, "replaced here")
         .with_note(NOTE)
         .with_help("remove the earlier setting, or merge the two overrides into one")
-        .with_fix(
-            Fix::new(format!("Remove the shadowed `{name}`"), Applicability::Safe)
-                .remove_with_comments(ctx.files, old),
-        )
+        .with_fix(removal(ctx, name, old))
+}
+
+/// Removes the shadowed setting at `old`. A local that is alone in its `locals` block goes with
+/// the block (an empty `locals {}` means nothing), and a block alone in its file with the file,
+/// when nothing but blanks would be left of it.
+fn removal(ctx: &Context, name: &str, old: Span) -> Fix {
+    let fix = Fix::new(format!("Remove the shadowed `{name}`"), Applicability::Safe);
+    let file = ctx
+        .overrides
+        .iter()
+        .map(|f| f.file)
+        .find(|f| f.id == old.file);
+    let holder = file.and_then(|file| {
+        (file.body.blocks.iter())
+            .find(|b| b.kind == "locals" && b.body_span.range().contains(&old.range().start))
+    });
+    let (Some(file), Some(block)) = (file, holder) else {
+        return fix.remove_with_comments(ctx.files, old);
+    };
+    if block.body.attributes.len() != 1 || !block.body.blocks.is_empty() {
+        return fix.remove_with_comments(ctx.files, old);
+    }
+    let Some(span) = block_removal_span(ctx.files, block) else {
+        return fix.remove_with_comments(ctx.files, old);
+    };
+    let source = ctx.files.get(old.file);
+    let text = &source.text;
+    let outside = text[..span.range().start].to_string() + &text[span.range().end..];
+    let alone = file.body.blocks.len() == 1
+        && file.body.attributes.is_empty()
+        && outside.trim_start_matches('\u{feff}').trim().is_empty();
+    if alone {
+        let path = source.path.clone();
+        return fix.operation(FileOperation::Delete { path });
+    }
+    fix.remove_with_comments(ctx.files, span)
 }
 
 #[cfg(test)]
