@@ -12,6 +12,7 @@ mod backend_and_cloud;
 mod backend_duplicate;
 mod backend_removed;
 mod backend_unknown;
+mod block_name_invalid;
 mod const_variable_invalid;
 mod core_version_unsupported;
 mod count_and_for_each;
@@ -105,6 +106,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &backend_duplicate::RULE,
     &backend_removed::RULE,
     &backend_unknown::RULE,
+    &block_name_invalid::RULE,
     &const_variable_invalid::RULE,
     &core_version_unsupported::RULE,
     &count_and_for_each::RULE,
