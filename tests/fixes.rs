@@ -506,6 +506,31 @@ fn override_depends_on_moves_into_the_base_block() {
     insta::assert_snapshot!("override_depends_on", fixed_files);
 }
 
+/// An element appended to a list goes inside its brackets, before the comment that ends the
+/// line.
+#[test]
+fn an_appended_element_goes_before_the_trailing_comment() {
+    let main = concat!(
+        "resource \"terraform_data\" \"a\" {}\n",
+        "resource \"terraform_data\" \"b\" {}\n",
+        "\n",
+        "resource \"terraform_data\" \"app\" {\n",
+        "  input      = 1\n",
+        "  depends_on = [terraform_data.a] # first\n",
+        "}\n",
+    );
+    let over = "resource \"terraform_data\" \"app\" {\n  depends_on = [terraform_data.b]\n}\n";
+    let fixed_files = fixed(
+        "override_depends_on",
+        &[("main.tf", main), ("override.tf", over)],
+        true,
+    );
+    assert!(
+        fixed_files.contains("  depends_on = [terraform_data.a, terraform_data.b] # first\n"),
+        "{fixed_files}"
+    );
+}
+
 #[test]
 fn language_block_in_tf_file_moves_to_a_tofu_file() {
     let versions = concat!(
