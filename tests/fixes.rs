@@ -756,7 +756,7 @@ fn a_fix_to_a_file_linked_into_another_module_is_unsafe() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(tree(dir.path()), before, "{stdout}");
     assert!(
-        stdout.contains("which b/x_override.tf links into another module"),
+        stdout.contains("which b/x_override.tf loads too, through a link"),
         "{stdout}"
     );
 }

@@ -20,8 +20,8 @@ use crate::knowledge::files::classify;
 use crate::source::display_path;
 
 /// Makes unsafe every safe fix of `diagnostics` that changes a file which a configuration file
-/// of another of `dirs` (the run's module directories) links to, and withholds one that
-/// deletes or renames it.
+/// of one of `dirs` (the run's module directories) links to, and withholds one that deletes or
+/// renames it.
 pub(crate) fn unsafe_where_linked(diagnostics: &mut [Diagnostic], dirs: &[Arc<Path>]) {
     let is_safe = |d: &Diagnostic| {
         (d.fix.as_ref()).is_some_and(|fix| fix.applicability == Applicability::Safe)
@@ -43,12 +43,15 @@ pub(crate) fn unsafe_where_linked(diagnostics: &mut [Diagnostic], dirs: &[Arc<Pa
                 FileOperation::Create { .. } => false,
             })
         };
+        // Any link to the file counts, in its own directory too: the proof re-checks the
+        // fixed text under the file's own name only, and a link reads the file on disk.
         let linked = fix.paths().into_iter().find_map(|path| {
             let target = fs::canonicalize(path).ok()?;
-            let dir = fs::canonicalize(path.parent()?).ok();
-            (links.get(&target)?.iter())
-                .find(|link| link.parent().and_then(|p| fs::canonicalize(p).ok()) != dir)
-                .map(|link| (path.to_path_buf(), link.clone()))
+            let link = links
+                .get(&target)?
+                .iter()
+                .find(|link| link.as_path() != path)?;
+            Some((path.to_path_buf(), link.clone()))
         });
         if let Some((path, link)) = linked {
             if removes(&path) {
@@ -57,7 +60,7 @@ pub(crate) fn unsafe_where_linked(diagnostics: &mut [Diagnostic], dirs: &[Arc<Pa
             }
             fix.applicability = Applicability::Unsafe;
             fix.title = format!(
-                "{} (unsafe: it changes {}, which {} links into another module)",
+                "{} (unsafe: it changes {}, which {} loads too, through a link)",
                 fix.title,
                 display_path(&path),
                 display_path(&link)
