@@ -126,6 +126,28 @@ fn a_fix_to_a_linked_file_becomes_unsafe() {
     assert_eq!(fix.expect("kept").applicability, Applicability::Safe);
 }
 
+#[test]
+fn a_fix_to_a_file_outside_the_directory_becomes_unsafe() {
+    // The proof re-checks this directory only: a file elsewhere is loaded by modules it does
+    // not build, whatever the fix does to it.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), &[("main.tf", VARIABLE)]);
+    write(elsewhere.path(), &[("main.tf", VARIABLE)]);
+    let other = elsewhere.path().join("main.tf");
+    let fix = proved(dir.path(), |path, text| {
+        let at = VARIABLE.find("[1, 2]").expect("in the text");
+        replace(path, text, "[1, 2]", "[ 1,2 ]").edit(&other, at..at + 6, "[ 1,2 ]")
+    });
+    let fix = fix.expect("kept");
+    assert_eq!(fix.applicability, Applicability::Unsafe);
+    assert!(
+        fix.title.contains("outside this module directory"),
+        "{}",
+        fix.title
+    );
+}
+
 /// `fix`, made unsafe.
 fn as_unsafe(mut fix: Fix) -> Fix {
     fix.applicability = Applicability::Unsafe;
