@@ -53,6 +53,7 @@ mod override_undocumented;
 mod override_variable_default_invalid;
 mod override_without_base;
 mod parse_limit;
+mod provider_reserved_argument;
 mod provisioner_removed;
 mod read_error;
 mod required_providers_top_level;
@@ -146,6 +147,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &override_variable_default_invalid::RULE,
     &override_without_base::RULE,
     &parse_limit::RULE,
+    &provider_reserved_argument::RULE,
     &provisioner_removed::RULE,
     &read_error::RULE,
     &required_providers_top_level::RULE,
