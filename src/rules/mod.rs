@@ -18,6 +18,7 @@ mod count_and_for_each;
 mod depends_on_action;
 mod duplicate_definition;
 mod feature_newer_than_target;
+mod import_provider_invalid;
 mod internal_error;
 mod io_error;
 mod language_block_duplicate;
@@ -112,6 +113,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &depends_on_action::RULE,
     &duplicate_definition::RULE,
     &feature_newer_than_target::RULE,
+    &import_provider_invalid::RULE,
     &internal_error::RULE,
     &io_error::RULE,
     &language_block_duplicate::RULE,
