@@ -2725,11 +2725,11 @@ def compat_check(args):
         print(f"terraform {judge.release}: compat agrees on {counts['agree']}/{judged} "
               f"({', '.join(f'{k} {counts[k]}' for k in ('fixture', 'conformance', 'scenario', 'probe', 'init-time refusals', 'outside compat', 'unjudged') if counts[k])})",
               flush=True)
-        if args.verbose:
+        if args.verbose and classified + unjudged:
             print("\n".join(classified + unjudged))
-        if args.verbose or len(disagreements) <= 40:
+        if disagreements and (args.verbose or len(disagreements) <= 40):
             print("\n".join(disagreements))
-        else:
+        elif disagreements:
             print("\n".join(disagreements[:40]) + f"\n  ... and {len(disagreements) - 40} more")
         total_disagreements += len(disagreements)
     return 1 if total_disagreements else 0
