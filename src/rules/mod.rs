@@ -91,6 +91,8 @@ mod unused_ignore;
 mod variable_default_invalid;
 mod version_constraint_ineffective;
 mod version_constraint_invalid;
+mod version_constraint_too_loose;
+mod version_constraint_too_tight;
 mod views_diverge;
 
 /// `io_error`: a run with one has not checked everything, and the command line exits with status
@@ -187,6 +189,8 @@ pub(crate) static RULES: &[&Rule] = &[
     &variable_default_invalid::RULE,
     &version_constraint_ineffective::RULE,
     &version_constraint_invalid::RULE,
+    &version_constraint_too_loose::RULE,
+    &version_constraint_too_tight::RULE,
     &views_diverge::RULE,
 ];
 

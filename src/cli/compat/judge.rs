@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::knowledge::View;
 use crate::knowledge::releases::{self, Release};
-use crate::knowledge::version::{self, Op, Version};
+use crate::knowledge::version::{self, Version};
 use crate::rules;
 
 use crate::lint::directory::{
@@ -289,32 +289,8 @@ fn too_loose(releases: &[ReleaseVerdict], written: Option<&str>) -> Option<TooLo
     Some(TooLoose {
         refusing,
         written: written.to_string(),
-        honest: with_lower_bound(written, &minimum),
+        honest: version::with_lower_bound(written, &minimum),
     })
-}
-
-/// `written` with its lower bounds replaced by `>= minimum` (a `~>` keeps its upper bound).
-fn with_lower_bound(written: &str, minimum: &Version) -> String {
-    let Ok(parts) = version::parse(written) else {
-        return format!(">= {minimum}");
-    };
-    let mut out = vec![format!(">= {minimum}")];
-    for part in parts {
-        let text = &written[part.range.clone()];
-        match part.op {
-            Op::Ge | Op::Gt => {}
-            Op::Pessimistic => {
-                let [major, minor, _] = part.version.segments;
-                let upper = match part.version.written {
-                    3 => Version::new(major, minor + 1, 0),
-                    _ => Version::new(major + 1, 0, 0),
-                };
-                out.push(format!("< {upper}"));
-            }
-            _ => out.push(text.to_string()),
-        }
-    }
-    out.join(", ")
 }
 
 /// The OpenTofu releases before 1.12 that a `.tf` file's constraint in the directory itself
@@ -499,10 +475,10 @@ mod tests {
     #[test]
     fn lower_bounds_are_raised_and_upper_bounds_kept() {
         let v = Version::new(1, 9, 0);
-        assert_eq!(with_lower_bound(">= 1.5", &v), ">= 1.9.0");
-        assert_eq!(with_lower_bound("~> 1.5", &v), ">= 1.9.0, < 2.0.0");
+        assert_eq!(version::with_lower_bound(">= 1.5", &v), ">= 1.9.0");
+        assert_eq!(version::with_lower_bound("~> 1.5", &v), ">= 1.9.0, < 2.0.0");
         assert_eq!(
-            with_lower_bound(">= 1.5, < 1.14, != 1.10.2", &v),
+            version::with_lower_bound(">= 1.5, < 1.14, != 1.10.2", &v),
             ">= 1.9.0, < 1.14, != 1.10.2"
         );
     }

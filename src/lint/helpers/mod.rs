@@ -1,6 +1,7 @@
 //! Queries over what rules see, shared by several rules: small ones here, larger pieces in a
 //! module of their own (the schema judgements, legacy module calls, namespaced functions).
 
+pub(crate) mod dated;
 pub(crate) mod function_namespace;
 pub(crate) mod legacy_module;
 pub(crate) mod null_module_version;
