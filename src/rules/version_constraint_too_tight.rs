@@ -1,7 +1,32 @@
-//! TODO(new_rule): one paragraph: what the rule catches and why it matters.
+//! A Terraform version constraint that shuts OpenTofu out for nothing: OpenTofu 1.6–1.11 read
+//! `required_version` in `.tf` files and compare it with their own version numbers, so
+//! `required_version = ">= 1.13.1"`, written for Terraform, refuses OpenTofu 1.6–1.11 although
+//! no construct of the module needs a newer OpenTofu (users ask for this: opentofu/opentofu
+//! issues 2301 and 3347, modules that lock OpenTofu out by a Terraform version number).
+//! OpenTofu 1.12 and later read `required_version` only in `.tofu` files
+//! (opentofu/opentofu `internal/configs/diagnostics.go`, `checkVersionRequirements`).
+//!
+//! Reported when the module states no constraint of OpenTofu's own (no `.tofu` file's
+//! `required_version`, no `language` block) and the default targets are in use (with
+//! OpenTofu targets set, `required_version_terraform_only` reports the targeted releases the
+//! constraint refuses). Whether a release would load the module is judged by the constructs
+//! the release tables date; `tflint-merge compat` weighs every load error.
+//!
+//! The fix (unsafe) is the layout OpenTofu's documentation recommends: a `.tofu` twin of the
+//! `.tf` file holding the `terraform` block, with OpenTofu's own constraint. OpenTofu 1.8 and
+//! later read the twin instead of the `.tf` file; Terraform does not read `.tofu` files.
 
-use crate::diagnostic::Diagnostic;
-use crate::source::Span;
+use crate::diagnostic::fix::FileOperation;
+use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::knowledge::View;
+use crate::knowledge::releases::{self, Release, ranges_text};
+use crate::knowledge::version::{self, Version, VersionSet};
+use crate::lint::helpers::dated::refusing_releases;
+use crate::lint::targets::{
+    Basis, OPENTOFU_TOFU_ONLY_REQUIRED_VERSION, Targets, constraints_enforced_by,
+    releases_admitted,
+};
+use crate::syntax::{Expr, File};
 
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
@@ -9,44 +34,234 @@ pub(crate) const RULE: Rule = declare_rule! {
     id: "version_constraint_too_tight",
     severity: Warning,
     default: On,
-    summary: "TODO what the rule finds, in lower case without a full stop",
-    check: Check::View(RuleViews::Both, check),
+    summary: "a Terraform version constraint that shuts out OpenTofu releases which would load the module",
+    check: Check::View(RuleViews::Only(View::OpenTofu), check),
 };
 
-const NOTE: &str = "TODO(new_rule): why it matters, in full sentences.";
+/// The first OpenTofu release that reads `.tofu` files, and so the twin the fix writes.
+const FIRST_READING_TOFU_FILES: Release = Release::new(1, 8);
+
+/// The OpenTofu releases shut out, and the constraint of OpenTofu's own that would admit them.
+struct ShutOut {
+    /// The published releases before 1.12 that the `.tf` constraints refuse and that no dated
+    /// construct keeps from loading the module.
+    versions: Vec<Version>,
+    /// `>= ` the oldest release that would load the module.
+    opentofu_constraint: String,
+}
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    // TODO(new_rule): find the problem in `ctx` (`ctx.module` and its merge events,
-    // `ctx.primary`, `ctx.overrides`; shared queries are in `crate::lint::helpers`) and
-    // push one finding per place with `out.push(version_constraint_too_tight_diagnostic(ctx, span))`.
-    let found: Vec<Span> = Vec::new();
-    for span in found {
-        out.push(version_constraint_too_tight_diagnostic(ctx, span));
+    if ctx.targets.basis != Basis::Module || states_opentofu_constraint(ctx) {
+        return;
+    }
+    let Some(shut_out) = shut_out(ctx) else {
+        return;
+    };
+    let oldest = releases::line_of(&shut_out.versions[0]);
+    let enforced = constraints_enforced_by(ctx.view, oldest, ctx.primary, ctx.overrides);
+    for constraint in enforced {
+        let Some(Ok(parsed)) = constraint.literal_string().map(version::parse) else {
+            continue;
+        };
+        let set = VersionSet::of(&parsed);
+        let refused: Vec<Version> = (shut_out.versions.iter())
+            .filter(|v| !set.overlaps(&VersionSet::exactly((*v).clone())))
+            .cloned()
+            .collect();
+        if !refused.is_empty() {
+            out.push(too_tight(ctx, constraint, &refused, &shut_out));
+        }
     }
 }
 
-/// `TODO(new_rule): the message`
-fn version_constraint_too_tight_diagnostic(ctx: &Context, span: Span) -> Diagnostic {
-    ctx.finding(&RULE, "TODO(new_rule): the message")
-        .at(ctx.files, span, "TODO(new_rule): the label")
-        .with_note(NOTE)
-        .with_help("TODO(new_rule): how to fix it")
+/// Whether the module states OpenTofu's own constraint: a `.tofu` file's `required_version`
+/// (the OpenTofu view merges only those) or a `language` block.
+fn states_opentofu_constraint(ctx: &Context) -> bool {
+    !ctx.module.terraform.required_version.is_empty()
+        || ctx.module.unmerged.iter().any(|b| b.kind == "language")
+}
+
+/// The OpenTofu releases before 1.12 that the module's constraints shut out and that would
+/// load it; `None` when there are none.
+fn shut_out(ctx: &Context) -> Option<ShutOut> {
+    let admitted = releases_admitted(ctx.view, ctx.primary, ctx.overrides);
+    let excluded: Vec<Version> = releases::published_versions(ctx.view)
+        .filter(|v| releases::line_of(v) < OPENTOFU_TOFU_ONLY_REQUIRED_VERSION)
+        .filter(|v| !admitted.contains(v))
+        .collect();
+    if excluded.is_empty() {
+        return None;
+    }
+    // Every release line judged, whatever the constraints admit.
+    let every = Targets::derive(ctx.view, ctx.primary, ctx.overrides, Some(">= 0"));
+    let refused = refusing_releases(&ctx.with_targets(&every));
+    let would_load = |v: &Version| !refused.contains_key(&releases::line_of(v));
+    let versions: Vec<Version> = excluded.into_iter().filter(would_load).collect();
+    let oldest = releases::published_versions(ctx.view).find(would_load)?;
+    (!versions.is_empty()).then(|| ShutOut {
+        versions,
+        opentofu_constraint: format!(">= {oldest}"),
+    })
+}
+
+/// `` `>= 1.13.1` shuts out OpenTofu 1.6.0–1.11.14, which would load the module ``
+fn too_tight(ctx: &Context, constraint: &Expr, refused: &[Version], shut_out: &ShutOut) -> Diagnostic {
+    let written = constraint.literal_string().unwrap_or_default();
+    let ranges = ranges_text(View::OpenTofu, refused);
+    let own = &shut_out.opentofu_constraint;
+    let d = ctx
+        .finding(
+            &RULE,
+            format!("`{written}` shuts out OpenTofu {ranges}, which would load the module"),
+        )
+        .at(ctx.files, constraint.span, format!("refuses OpenTofu {ranges}"))
+        .with_note(
+            "OpenTofu 1.6–1.11 read `required_version` in `.tf` files and compare it with their \
+             own version numbers; no construct of the module needs a newer OpenTofu. OpenTofu \
+             1.12 and later read it only in `.tofu` files.",
+        );
+    let rescued = refused
+        .iter()
+        .any(|v| releases::line_of(v) >= FIRST_READING_TOFU_FILES);
+    if !rescued {
+        return d.with_help(format!(
+            "OpenTofu {ranges} read no `.tofu` file: only a constraint in this file that they \
+             satisfy (OpenTofu needs `{own}`) lets them in"
+        ));
+    }
+    let file = ctx.files.get(constraint.span.file);
+    let holder = (ctx.primary.iter().chain(ctx.overrides))
+        .find(|f| f.file.id == constraint.span.file)
+        .map(|f| f.file);
+    let name = file.file_name();
+    let twin = twin_name(name);
+    let help = format!(
+        "state OpenTofu's own constraint, `{own}`, in `{}`: OpenTofu 1.8 and later read it \
+         instead of `{name}`, and Terraform does not read `.tofu` files",
+        twin.as_deref().unwrap_or("a `.tofu` twin of this file")
+    );
+    let d = d.with_help(help);
+    let fix = (holder.filter(|f| holds_only_terraform(f)))
+        .zip(twin)
+        .filter(|(_, twin)| !ctx.overlay.exists(&file.path.with_file_name(twin)))
+        .map(|(_, twin)| {
+            let range = constraint.span.range();
+            let start = file.local_offset(range.start);
+            let end = start + range.len();
+            let text = file.whole_text().unwrap_or_default();
+            let content = format!("{}\"{own}\"{}", &text[..start], &text[end..]);
+            let create = FileOperation::Create {
+                path: file.path.with_file_name(&twin),
+                content,
+            };
+            Fix::new(format!("State OpenTofu's constraint in `{twin}`"), Applicability::Unsafe)
+                .operation(create)
+        });
+    match fix {
+        Some(fix) => d.with_fix(fix),
+        None => d.with_note(format!(
+            "`{name}` holds more than the `terraform` block: move that block into a file of its \
+             own first, since a `.tofu` twin hides everything in `{name}` from OpenTofu."
+        )),
+    }
+}
+
+/// `versions.tofu` for `versions.tf`, `versions.tofu.json` for `versions.tf.json`.
+fn twin_name(name: &str) -> Option<String> {
+    if let Some(stem) = name.strip_suffix(".tf.json") {
+        return Some(format!("{stem}.tofu.json"));
+    }
+    name.strip_suffix(".tf").map(|stem| format!("{stem}.tofu"))
+}
+
+/// Whether a file holds nothing but `terraform` blocks (its twin then hides nothing else).
+fn holds_only_terraform(file: &File) -> bool {
+    file.body.attributes.is_empty() && file.body.blocks.iter().all(|b| b.kind == "terraform")
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{Files, check_table};
+    use crate::diagnostic::fix::FileOperation;
+    use crate::lint::testing::{Files, check_table, findings, only};
 
-    const PASS: &[Files] = &[&[("main.tf", "resource \"terraform_data\" \"good\" {}\n")]];
+    const VERSIONS: &str = "terraform {\n  required_version = \">= 1.13.1\"\n}\n";
 
-    // TODO(new_rule): a module the rule must report, as in the doc's fail example.
-    const FAIL: &[(Files, usize)] = &[(
-        &[("main.tf", "resource \"terraform_data\" \"bad\" {}\n")],
-        1,
-    )];
+    const PASS: &[Files] = &[
+        // Admits every OpenTofu release.
+        &[("versions.tf", "terraform {\n  required_version = \">= 1.5\"\n}\n")],
+        // OpenTofu's own constraint is stated: the `.tf` one is Terraform's alone.
+        &[
+            ("versions.tf", VERSIONS),
+            ("main.tofu", "terraform {\n  required_version = \">= 1.6\"\n}\n"),
+        ],
+        // `templatestring` came in OpenTofu 1.7, `ephemeral` blocks in 1.11: 1.6–1.10 refuse
+        // the module anyway, and 1.11 is admitted.
+        &[
+            ("versions.tf", "terraform {\n  required_version = \">= 1.11\"\n}\n"),
+            ("main.tf", "ephemeral \"random_password\" \"p\" {\n  length = 8\n}\n"),
+        ],
+    ];
+
+    const FAIL: &[(Files, usize)] = &[
+        (&[("versions.tf", VERSIONS)], 1),
+        (
+            &[(
+                "versions.tf.json",
+                r#"{"terraform": {"required_version": ">= 1.13.1"}}"#,
+            )],
+            1,
+        ),
+    ];
 
     #[test]
     fn table() {
         check_table(&super::RULE, PASS, FAIL);
+    }
+
+    fn created(files: Files) -> (String, String) {
+        let found = only(findings(&super::RULE, files));
+        let fix = found.fix.expect("a fix");
+        match &fix.operations[..] {
+            [FileOperation::Create { path, content }] => (
+                path.file_name().unwrap().to_string_lossy().into_owned(),
+                content.clone(),
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_fix_writes_a_tofu_twin_with_opentofus_own_constraint() {
+        let found = only(findings(&super::RULE, &[("versions.tf", VERSIONS)]));
+        assert!(
+            found.message.starts_with("`>= 1.13.1` shuts out OpenTofu 1.6.0–"),
+            "{}",
+            found.message
+        );
+        let (name, content) = created(&[("versions.tf", VERSIONS)]);
+        assert_eq!(name, "versions.tofu");
+        assert_eq!(content, "terraform {\n  required_version = \">= 1.6.0\"\n}\n");
+        let json = r#"{"terraform": {"required_version": ">= 1.13.1"}}"#;
+        let (name, content) = created(&[("versions.tf.json", json)]);
+        assert_eq!(name, "versions.tofu.json");
+        assert_eq!(content, r#"{"terraform": {"required_version": ">= 1.6.0"}}"#);
+        // The twin states what the module needs: `templatestring` came in OpenTofu 1.7.
+        let (_, content) = created(&[
+            ("versions.tf", VERSIONS),
+            ("main.tf", "locals {\n  t = templatestring(\"x\", {})\n}\n"),
+        ]);
+        assert_eq!(content, "terraform {\n  required_version = \">= 1.7.0\"\n}\n");
+    }
+
+    /// A twin would hide the file's other blocks from OpenTofu: no fix then.
+    #[test]
+    fn no_twin_for_a_file_holding_more_than_the_terraform_block() {
+        let files: Files = &[(
+            "main.tf",
+            "terraform {\n  required_version = \">= 1.13.1\"\n}\nresource \"terraform_data\" \
+             \"a\" {}\n",
+        )];
+        let found = only(findings(&super::RULE, files));
+        assert!(found.fix.is_none());
     }
 }

@@ -333,40 +333,10 @@ fn tf_constraint_only(dir: &Path, base: &Options) -> bool {
     module.terraform.required_version.is_empty() && !language
 }
 
-/// `1.6.0–1.6.6, 1.8.0–1.15.9`: consecutive published releases as ranges.
-pub(crate) fn ranges_text(view: View, versions: &[Version]) -> String {
-    ranges(view, versions)
-        .into_iter()
-        .map(|(first, last)| match first == last {
-            true => first.to_string(),
-            false => format!("{first}–{last}"),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Runs of consecutive published releases, as (first, last).
-pub(crate) fn ranges(view: View, versions: &[Version]) -> Vec<(Version, Version)> {
-    let wanted: HashSet<&Version> = versions.iter().collect();
-    let mut runs: Vec<(Version, Version)> = Vec::new();
-    let mut open = false;
-    for version in releases::published_versions(view) {
-        if wanted.contains(&version) {
-            match runs.last_mut() {
-                Some((_, last)) if open => *last = version,
-                _ => runs.push((version.clone(), version)),
-            }
-            open = true;
-        } else {
-            open = false;
-        }
-    }
-    runs
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::knowledge::releases::ranges_text;
     use crate::lint::RuleSettings;
     use crate::lint::testing::{Files, write_files};
 
