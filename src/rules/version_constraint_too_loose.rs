@@ -135,14 +135,25 @@ fn too_loose(ctx: &Context, constraint: &Expr, verdict: &Verdict, fixable: bool)
             format!("`{written}` admits {tool} {ranges}, which cannot load the module"),
         )
         .at(ctx.files, constraint.span, format!("admits {tool} {ranges}"));
-    let mut reasons: Vec<String> = Vec::new();
-    for (release, constructs) in &verdict.refusing {
-        let reason = format!("{tool} {release} refuses {}", constructs.join(", "));
-        reasons.push(reason);
+    // One line per construct, with the releases that refuse it.
+    let mut constructs: Vec<(&str, Vec<Release>)> = Vec::new();
+    for (release, refused) in &verdict.refusing {
+        for what in refused {
+            match constructs.iter_mut().find(|(w, _)| w == what) {
+                Some((_, releases)) => releases.push(*release),
+                None => constructs.push((what, vec![*release])),
+            }
+        }
     }
+    let reasons: Vec<String> = (constructs.iter())
+        .map(|(what, releases)| {
+            let verb = if releases.len() == 1 { "refuses" } else { "refuse" };
+            format!("{tool} {} {verb} {what}", range_text(releases))
+        })
+        .collect();
     d = d.with_note(format!(
         "{}. Their users get a load error rather than the version check's \"Unsupported {tool} \
-         version\" message.",
+         Core version\".",
         reasons.join("; ")
     ));
     let Some(honest) = honest(written, verdict) else {

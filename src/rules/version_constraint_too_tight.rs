@@ -134,36 +134,37 @@ fn too_tight(ctx: &Context, constraint: &Expr, refused: &[Version], shut_out: &S
         .find(|f| f.file.id == constraint.span.file)
         .map(|f| f.file);
     let name = file.file_name();
-    let twin = twin_name(name);
-    let help = format!(
-        "state OpenTofu's own constraint, `{own}`, in `{}`: OpenTofu 1.8 and later read it \
-         instead of `{name}`, and Terraform does not read `.tofu` files",
-        twin.as_deref().unwrap_or("a `.tofu` twin of this file")
-    );
-    let d = d.with_help(help);
-    let fix = (holder.filter(|f| holds_only_terraform(f)))
-        .zip(twin)
-        .filter(|(_, twin)| !ctx.overlay.exists(&file.path.with_file_name(twin)))
-        .map(|(_, twin)| {
-            let range = constraint.span.range();
-            let start = file.local_offset(range.start);
-            let end = start + range.len();
-            let text = file.whole_text().unwrap_or_default();
-            let content = format!("{}\"{own}\"{}", &text[..start], &text[end..]);
-            let create = FileOperation::Create {
-                path: file.path.with_file_name(&twin),
-                content,
-            };
-            Fix::new(format!("State OpenTofu's constraint in `{twin}`"), Applicability::Unsafe)
-                .operation(create)
-        });
-    match fix {
-        Some(fix) => d.with_fix(fix),
-        None => d.with_note(format!(
-            "`{name}` holds more than the `terraform` block: move that block into a file of its \
-             own first, since a `.tofu` twin hides everything in `{name}` from OpenTofu."
-        )),
+    let Some(twin) = twin_name(name) else {
+        return d;
+    };
+    if !holder.is_some_and(holds_only_terraform) {
+        return d.with_help(format!(
+            "move the `terraform` block into a file of its own (`versions.tf`) and state \
+             OpenTofu's own constraint, `{own}`, in its `.tofu` twin: a twin of `{name}` would \
+             hide everything else in it from OpenTofu"
+        ));
     }
+    let d = d.with_help(format!(
+        "state OpenTofu's own constraint, `{own}`, in `{twin}`: OpenTofu 1.8 and later read it \
+         instead of `{name}`, and Terraform does not read `.tofu` files"
+    ));
+    // A file kept only in part (see `SourceFile::excerpt`) cannot be copied.
+    let Some(text) = file.whole_text() else {
+        return d;
+    };
+    if ctx.overlay.exists(&file.path.with_file_name(&twin)) {
+        return d;
+    }
+    let range = constraint.span.range();
+    let start = file.local_offset(range.start);
+    let end = start + range.len();
+    let content = format!("{}\"{own}\"{}", &text[..start], &text[end..]);
+    let create = FileOperation::Create {
+        path: file.path.with_file_name(&twin),
+        content,
+    };
+    let title = format!("State OpenTofu's constraint in `{twin}`");
+    d.with_fix(Fix::new(title, Applicability::Unsafe).operation(create))
 }
 
 /// `versions.tofu` for `versions.tf`, `versions.tofu.json` for `versions.tf.json`.
