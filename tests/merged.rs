@@ -407,9 +407,12 @@ variable "settings" {
         let object = (json["objects"].as_array().into_iter().flatten())
             .find(|o| o["address"] == format!("variable.{name}"))
             .expect("variable");
-        let attribute = (object["body"]["attributes"].as_array().into_iter().flatten())
-            .find(|a| a["name"] == "default")
-            .expect("default");
+        let attribute = (object["body"]["attributes"]
+            .as_array()
+            .into_iter()
+            .flatten())
+        .find(|a| a["name"] == "default")
+        .expect("default");
         (attribute["expression"].clone(), attribute["value"].clone())
     };
     assert_eq!(default("port"), (json!("5"), json!("\"5\"")));

@@ -17,7 +17,9 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use crate::diagnostic::escape;
-use crate::module::merge::{MergedAttribute, MergedBlock, MergedBody, MergedObject, Module, Origin};
+use crate::module::merge::{
+    MergedAttribute, MergedBlock, MergedBody, MergedObject, Module, Origin,
+};
 use crate::module::references::{self, Use};
 use crate::source::{SourceFiles, Span};
 use crate::syntax::{Expr, ExprKind, quote};

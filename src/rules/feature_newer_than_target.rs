@@ -223,7 +223,6 @@ struct Construct<'a> {
     summary: &'static str,
 }
 
-
 /// `` `ephemeral` in `variable` needs Terraform 1.10 or later; the module targets Terraform
 /// 1.9–1.15 ``: `refusing` stop with the tools' error, `ignoring` load the module without the
 /// construct (one of them is not empty).

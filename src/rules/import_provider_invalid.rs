@@ -35,8 +35,10 @@ const MODULE_DETAIL: &str = "The provider argument can only be specified in impo
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for import in ctx.module.unmerged.iter().filter(|b| b.kind == "import") {
-        let (Some(to), Some(provider)) = (import.body.attribute("to"), import.body.attribute("provider"))
-        else {
+        let (Some(to), Some(provider)) = (
+            import.body.attribute("to"),
+            import.body.attribute("provider"),
+        ) else {
             continue;
         };
         let target = value_text(ctx.files, to);
@@ -49,9 +51,8 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         };
         // The same provider configuration in both places is accepted, to ease generating
         // configuration; none in the resource, or another one, is refused.
-        let agrees = (resource.body.attribute("provider")).is_some_and(|theirs| {
-            value_text(ctx.files, theirs) == value_text(ctx.files, provider)
-        });
+        let agrees = (resource.body.attribute("provider"))
+            .is_some_and(|theirs| value_text(ctx.files, theirs) == value_text(ctx.files, provider));
         if !agrees {
             out.push(invalid(ctx, provider, RESOURCE_DETAIL));
         }
@@ -60,10 +61,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 /// The resource of this module that an import's `to` names (`type.name`, with any instance
 /// key), if it declares one.
-fn declared_resource<'m>(
-    ctx: &'m Context,
-    target: &str,
-) -> Option<&'m MergedObject> {
+fn declared_resource<'m>(ctx: &'m Context, target: &str) -> Option<&'m MergedObject> {
     let resource = target.split('[').next().unwrap_or_default();
     let (kind, name) = resource.split_once('.')?;
     (ctx.module.objects.iter()).find(|o| {
@@ -87,11 +85,14 @@ fn value_text(files: &SourceFiles, attr: &MergedAttribute) -> String {
 /// `ProviderDeclRange`).
 fn invalid(ctx: &Context, provider: &MergedAttribute, detail: &str) -> Diagnostic {
     ctx.finding(&RULE, SUMMARY)
-        .at(ctx.files, provider.span(), "only for an import that generates configuration")
+        .at(
+            ctx.files,
+            provider.span(),
+            "only for an import that generates configuration",
+        )
         .with_note(detail)
         .with_help("remove `provider` from the import; set it in the target resource block")
 }
-
 
 #[cfg(test)]
 mod tests {

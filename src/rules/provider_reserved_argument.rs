@@ -41,7 +41,11 @@ fn check_provider(ctx: &Context, provider: &Block, out: &mut Vec<Diagnostic>) {
         // argument; the tools, whose schema names it a block type, decode it as a block.
         let json_object = attr.expr.json_string.is_none()
             && matches!(attr.expr.kind, ExprKind::Object(_))
-            && ctx.files.get(attr.name_span.file).file_name().ends_with(".json");
+            && ctx
+                .files
+                .get(attr.name_span.file)
+                .file_name()
+                .ends_with(".json");
         if json_object && RESERVED_BLOCKS.contains(&name) {
             out.push(reserved_block(ctx, attr.name_span, name));
         } else if RESERVED_ARGUMENTS.contains(&name) || (name == "for_each" && refused(ctx)) {

@@ -70,11 +70,13 @@ fn verdict(ctx: &Context) -> Option<Verdict> {
         return None;
     }
     let targeted = &ctx.targets.releases;
-    let loading_from = targeted.iter().copied().find(|r| !refused.contains_key(r))?;
+    let loading_from = targeted
+        .iter()
+        .copied()
+        .find(|r| !refused.contains_key(r))?;
     let loading_until = refused.keys().copied().find(|&r| r > loading_from);
-    let one_range = loading_until.is_none_or(|until| {
-        (targeted.iter()).all(|r| *r < until || refused.contains_key(r))
-    });
+    let one_range = loading_until
+        .is_none_or(|until| (targeted.iter()).all(|r| *r < until || refused.contains_key(r)));
     Some(Verdict {
         refusing: refused.into_iter().collect(),
         loading_from,
@@ -90,7 +92,9 @@ fn fix_allowed(ctx: &Context, constraint: &Expr) -> bool {
         return false;
     };
     let name = ctx.files.get(constraint.span.file).file_name();
-    ctx.view == View::Terraform || name.ends_with(".tofu") || name.ends_with(".tofu.json")
+    ctx.view == View::Terraform
+        || name.ends_with(".tofu")
+        || name.ends_with(".tofu.json")
         || is_compatible_with(ctx, constraint)
 }
 
@@ -108,7 +112,10 @@ fn honest(written: &str, verdict: &Verdict) -> Option<String> {
     if !verdict.one_range {
         return None;
     }
-    let older_refuse = verdict.refusing.iter().any(|(r, _)| *r < verdict.loading_from);
+    let older_refuse = verdict
+        .refusing
+        .iter()
+        .any(|(r, _)| *r < verdict.loading_from);
     let mut text = match older_refuse {
         true => version::with_lower_bound(written, &line_start(verdict.loading_from)),
         false => written.to_string(),
@@ -134,7 +141,11 @@ fn too_loose(ctx: &Context, constraint: &Expr, verdict: &Verdict, fixable: bool)
             &RULE,
             format!("`{written}` admits {tool} {ranges}, which cannot load the module"),
         )
-        .at(ctx.files, constraint.span, format!("admits {tool} {ranges}"));
+        .at(
+            ctx.files,
+            constraint.span,
+            format!("admits {tool} {ranges}"),
+        );
     // One line per construct, with the releases that refuse it.
     let mut constructs: Vec<(&str, Vec<Release>)> = Vec::new();
     for (release, refused) in &verdict.refusing {
@@ -147,7 +158,11 @@ fn too_loose(ctx: &Context, constraint: &Expr, verdict: &Verdict, fixable: bool)
     }
     let reasons: Vec<String> = (constructs.iter())
         .map(|(what, releases)| {
-            let verb = if releases.len() == 1 { "refuses" } else { "refuse" };
+            let verb = if releases.len() == 1 {
+                "refuses"
+            } else {
+                "refuse"
+            };
             format!("{tool} {} {verb} {what}", range_text(releases))
         })
         .collect();
@@ -230,14 +245,23 @@ mod tests {
     /// The finding of one tool's view.
     fn of_tool(files: Files, tool: &str) -> crate::diagnostic::Diagnostic {
         let found = findings(&super::RULE, files);
-        only(found.into_iter().filter(|d| d.message.contains(tool)).collect())
+        only(
+            found
+                .into_iter()
+                .filter(|d| d.message.contains(tool))
+                .collect(),
+        )
     }
 
     fn replacement(files: Files, tool: &str) -> String {
         let found = of_tool(files, tool);
         let fix = found.fix.expect("a fix");
         assert_eq!(fix.applicability, crate::diagnostic::Applicability::Unsafe);
-        assert!(fix.operations.iter().all(|o| !matches!(o, FileOperation::Delete { .. })));
+        assert!(
+            fix.operations
+                .iter()
+                .all(|o| !matches!(o, FileOperation::Delete { .. }))
+        );
         fix.edits[0].replacement.clone()
     }
 
@@ -261,7 +285,10 @@ mod tests {
             "terraform {\n  required_version = \"~> 1.5\"\n}\nlocals {\n  t = \
              templatestring(\"x\", {})\n}\n",
         )];
-        assert_eq!(replacement(pessimistic, "Terraform"), "\">= 1.9.0, < 2.0.0\"");
+        assert_eq!(
+            replacement(pessimistic, "Terraform"),
+            "\">= 1.9.0, < 2.0.0\""
+        );
     }
 
     /// Terraform 1.3 removed `defaults`: the releases that load the module end before it.
@@ -284,7 +311,10 @@ mod tests {
              templatestring(\"x\", {})\n}\n",
         )];
         let found = findings(&super::RULE, files);
-        let opentofu: Vec<_> = found.iter().filter(|d| d.message.contains("OpenTofu")).collect();
+        let opentofu: Vec<_> = found
+            .iter()
+            .filter(|d| d.message.contains("OpenTofu"))
+            .collect();
         assert_eq!(opentofu.len(), 1, "{found:#?}");
         assert_eq!(
             opentofu[0].message,

@@ -23,8 +23,7 @@ use crate::knowledge::releases::{self, Release, ranges_text};
 use crate::knowledge::version::{self, Version, VersionSet};
 use crate::lint::helpers::dated::refusing_releases;
 use crate::lint::targets::{
-    Basis, OPENTOFU_TOFU_ONLY_REQUIRED_VERSION, Targets, constraints_enforced_by,
-    releases_admitted,
+    Basis, OPENTOFU_TOFU_ONLY_REQUIRED_VERSION, Targets, constraints_enforced_by, releases_admitted,
 };
 use crate::syntax::{Expr, File};
 
@@ -105,7 +104,12 @@ fn shut_out(ctx: &Context) -> Option<ShutOut> {
 }
 
 /// `` `>= 1.13.1` shuts out OpenTofu 1.6.0–1.11.14, which would load the module ``
-fn too_tight(ctx: &Context, constraint: &Expr, refused: &[Version], shut_out: &ShutOut) -> Diagnostic {
+fn too_tight(
+    ctx: &Context,
+    constraint: &Expr,
+    refused: &[Version],
+    shut_out: &ShutOut,
+) -> Diagnostic {
     let written = constraint.literal_string().unwrap_or_default();
     let ranges = ranges_text(View::OpenTofu, refused);
     let own = &shut_out.opentofu_constraint;
@@ -114,7 +118,11 @@ fn too_tight(ctx: &Context, constraint: &Expr, refused: &[Version], shut_out: &S
             &RULE,
             format!("`{written}` shuts out OpenTofu {ranges}, which would load the module"),
         )
-        .at(ctx.files, constraint.span, format!("refuses OpenTofu {ranges}"))
+        .at(
+            ctx.files,
+            constraint.span,
+            format!("refuses OpenTofu {ranges}"),
+        )
         .with_note(
             "OpenTofu 1.6–1.11 read `required_version` in `.tf` files and compare it with their \
              own version numbers; no construct of the module needs a newer OpenTofu. OpenTofu \
@@ -189,17 +197,29 @@ mod tests {
 
     const PASS: &[Files] = &[
         // Admits every OpenTofu release.
-        &[("versions.tf", "terraform {\n  required_version = \">= 1.5\"\n}\n")],
+        &[(
+            "versions.tf",
+            "terraform {\n  required_version = \">= 1.5\"\n}\n",
+        )],
         // OpenTofu's own constraint is stated: the `.tf` one is Terraform's alone.
         &[
             ("versions.tf", VERSIONS),
-            ("main.tofu", "terraform {\n  required_version = \">= 1.6\"\n}\n"),
+            (
+                "main.tofu",
+                "terraform {\n  required_version = \">= 1.6\"\n}\n",
+            ),
         ],
         // `templatestring` came in OpenTofu 1.7, `ephemeral` blocks in 1.11: 1.6–1.10 refuse
         // the module anyway, and 1.11 is admitted.
         &[
-            ("versions.tf", "terraform {\n  required_version = \">= 1.11\"\n}\n"),
-            ("main.tf", "ephemeral \"random_password\" \"p\" {\n  length = 8\n}\n"),
+            (
+                "versions.tf",
+                "terraform {\n  required_version = \">= 1.11\"\n}\n",
+            ),
+            (
+                "main.tf",
+                "ephemeral \"random_password\" \"p\" {\n  length = 8\n}\n",
+            ),
         ],
     ];
 
@@ -235,23 +255,34 @@ mod tests {
     fn the_fix_writes_a_tofu_twin_with_opentofus_own_constraint() {
         let found = only(findings(&super::RULE, &[("versions.tf", VERSIONS)]));
         assert!(
-            found.message.starts_with("`>= 1.13.1` shuts out OpenTofu 1.6.0–"),
+            found
+                .message
+                .starts_with("`>= 1.13.1` shuts out OpenTofu 1.6.0–"),
             "{}",
             found.message
         );
         let (name, content) = created(&[("versions.tf", VERSIONS)]);
         assert_eq!(name, "versions.tofu");
-        assert_eq!(content, "terraform {\n  required_version = \">= 1.6.0\"\n}\n");
+        assert_eq!(
+            content,
+            "terraform {\n  required_version = \">= 1.6.0\"\n}\n"
+        );
         let json = r#"{"terraform": {"required_version": ">= 1.13.1"}}"#;
         let (name, content) = created(&[("versions.tf.json", json)]);
         assert_eq!(name, "versions.tofu.json");
-        assert_eq!(content, r#"{"terraform": {"required_version": ">= 1.6.0"}}"#);
+        assert_eq!(
+            content,
+            r#"{"terraform": {"required_version": ">= 1.6.0"}}"#
+        );
         // The twin states what the module needs: `templatestring` came in OpenTofu 1.7.
         let (_, content) = created(&[
             ("versions.tf", VERSIONS),
             ("main.tf", "locals {\n  t = templatestring(\"x\", {})\n}\n"),
         ]);
-        assert_eq!(content, "terraform {\n  required_version = \">= 1.7.0\"\n}\n");
+        assert_eq!(
+            content,
+            "terraform {\n  required_version = \">= 1.7.0\"\n}\n"
+        );
     }
 
     /// A twin would hide the file's other blocks from OpenTofu: no fix then.

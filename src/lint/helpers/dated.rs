@@ -24,7 +24,10 @@ pub(crate) fn refusing_releases(ctx: &Context) -> BTreeMap<Release, Vec<String>>
         }
     };
     for judgement in judgements(ctx).iter().filter(|j| j.described) {
-        add(&judgement.refusing, describe(judgement.place, &judgement.name));
+        add(
+            &judgement.refusing,
+            describe(judgement.place, &judgement.name),
+        );
     }
     if let Some((_, kind)) = backend_type(ctx) {
         add(
