@@ -58,6 +58,7 @@ mod parse_limit;
 mod provider_reserved_argument;
 mod provisioner_removed;
 mod read_error;
+mod reference_string_invalid;
 mod required_providers_top_level;
 mod required_version_conflict;
 mod required_version_ignored;
@@ -156,6 +157,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &provider_reserved_argument::RULE,
     &provisioner_removed::RULE,
     &read_error::RULE,
+    &reference_string_invalid::RULE,
     &required_providers_top_level::RULE,
     &required_version_conflict::RULE,
     &required_version_ignored::RULE,
