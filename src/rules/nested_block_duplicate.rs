@@ -43,7 +43,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 /// `Duplicate lifecycle block` (or `connection`), at the second block (HCL's `DefRange`).
 fn duplicate(ctx: &Context, kind: &str, first: &Block, again: &Block) -> Diagnostic {
-    ctx.finding(&RULE, &format!("Duplicate {kind} block"))
+    ctx.finding(&RULE, format!("Duplicate {kind} block"))
         .at(ctx.files, again.def_range(ctx.files), "a second one")
         .with_label(ctx.files, first.def_range(ctx.files), "the first")
         .with_note(format!("This resource already has a {kind} block."))
