@@ -7,7 +7,8 @@
 //! (opentofu/opentofu `internal/configs/diagnostics.go`, `checkVersionRequirements`).
 //!
 //! Reported when the module states no constraint of OpenTofu's own (no `.tofu` file's
-//! `required_version`, no `language` block) and the default targets are in use (with
+//! `required_version`, no `language` block), calls no local module (the tools load the whole
+//! tree; `tflint-merge compat` follows the calls) and the default targets are in use (with
 //! OpenTofu targets set, `required_version_terraform_only` reports the targeted releases the
 //! constraint refuses). Whether a release would load the module is judged by the constructs
 //! the release tables date; `tflint-merge compat` weighs every load error.
@@ -19,9 +20,11 @@
 use crate::diagnostic::fix::FileOperation;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::knowledge::View;
+use crate::knowledge::module_source::{self, SourceKind};
 use crate::knowledge::releases::{self, Release, ranges_text};
 use crate::knowledge::version::{self, Version, VersionSet};
 use crate::lint::helpers::dated::refusing_releases;
+use crate::lint::helpers::{literal_source, module_calls};
 use crate::lint::targets::{
     Basis, OPENTOFU_TOFU_ONLY_REQUIRED_VERSION, Targets, constraints_enforced_by, releases_admitted,
 };
@@ -50,7 +53,10 @@ struct ShutOut {
 }
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    if ctx.targets.basis != Basis::Module || states_opentofu_constraint(ctx) {
+    if ctx.targets.basis != Basis::Module
+        || states_opentofu_constraint(ctx)
+        || calls_local_module(ctx)
+    {
         return;
     }
     let Some(shut_out) = shut_out(ctx) else {
@@ -78,6 +84,15 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 fn states_opentofu_constraint(ctx: &Context) -> bool {
     !ctx.module.terraform.required_version.is_empty()
         || ctx.module.unmerged.iter().any(|b| b.kind == "language")
+}
+
+/// Whether the module calls a local module: the tools load the whole tree, and what the called
+/// modules need is not judged here (`tflint-merge compat` follows the calls), so a release this
+/// directory alone would let in might still refuse the tree.
+fn calls_local_module(ctx: &Context) -> bool {
+    module_calls(ctx)
+        .filter_map(literal_source)
+        .any(|(_, source)| module_source::classify(source) == SourceKind::Local)
 }
 
 /// The OpenTofu releases before 1.12 that the module's constraints shut out and that would
@@ -208,6 +223,11 @@ mod tests {
                 "main.tofu",
                 "terraform {\n  required_version = \">= 1.6\"\n}\n",
             ),
+        ],
+        // A local module call: what the called module needs is `compat`'s to judge.
+        &[
+            ("versions.tf", VERSIONS),
+            ("main.tf", "module \"m\" {\n  source = \"./m\"\n}\n"),
         ],
         // `templatestring` came in OpenTofu 1.7, `ephemeral` blocks in 1.11: 1.6–1.10 refuse
         // the module anyway, and 1.11 is admitted.
