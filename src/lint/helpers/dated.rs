@@ -9,7 +9,7 @@ use crate::knowledge::releases::Release;
 use crate::lint::Context;
 
 use super::backend_type;
-use super::schema::judgements;
+use super::schema::{Judgement, judgements};
 
 /// For each targeted release that refuses the module for a dated construct, the constructs it
 /// refuses, described (`the `templatestring` function`), each once.
@@ -23,7 +23,10 @@ pub(crate) fn refusing_releases(ctx: &Context) -> BTreeMap<Release, Vec<String>>
             }
         }
     };
-    for judgement in judgements(ctx).iter().filter(|j| j.described) {
+    // A `language` block that older OpenTofu cannot read is `version_constraint_ineffective`'s
+    // (OpenTofu's "Ineffective version constraint"), as in `feature_newer_than_target`.
+    let language = |j: &&Judgement| j.place == Place::TopLevel && j.name == "language";
+    for judgement in (judgements(ctx).iter()).filter(|j| j.described && !language(j)) {
         add(
             &judgement.refusing,
             describe(judgement.place, &judgement.name),
