@@ -811,6 +811,8 @@ pub fn semantic_form(module: &Module, files: &SourceFiles) -> Value {
                 map.remove("replaced");
                 map.remove("overrides");
                 map.remove("declared");
+                // A default's value: the expression below stands for it.
+                map.remove("value");
                 if let Some(Value::String(text)) = map.get_mut("expression") {
                     *text = text.split_whitespace().collect::<Vec<_>>().join(" ");
                 }
