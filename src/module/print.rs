@@ -728,8 +728,9 @@ fn references_json(files: &SourceFiles, walk: impl FnOnce(&mut dyn FnMut(Use))) 
 /// A variable's `default` attribute with `"value"`: the value the tools hold, the default
 /// converted to the variable's type with its `optional()` defaults applied (hashicorp/terraform
 /// `internal/configs/named_values.go`, `decodeVariableBlock` and `Variable.merge`), in native
-/// syntax; `null` when the default is not a literal. Where an override's type or default does
-/// not convert (a load error), merging keeps the default as written, and so does the value.
+/// syntax; `null` when the default is not a literal or does not convert. Where an override's
+/// type or default does not convert (a load error), merging keeps the default as written, and
+/// so does the value.
 /// The `"expression"` stays the source text, at its location.
 fn with_default_value(mut body: Value, object: &MergedObject) -> Value {
     if object.kind != "variable" {
