@@ -43,13 +43,17 @@ pub(crate) const RULE: Rule = declare_rule! {
 /// The first OpenTofu release that reads `.tofu` files, and so the twin the fix writes.
 const FIRST_READING_TOFU_FILES: Release = Release::new(1, 8);
 
-/// The OpenTofu releases shut out, and the constraint of OpenTofu's own that would admit them.
+/// The OpenTofu releases shut out, and the constraints of OpenTofu's own that would admit them.
 struct ShutOut {
     /// The published releases before 1.12 that the `.tf` constraints refuse and that no dated
     /// construct keeps from loading the module.
     versions: Vec<Version>,
     /// `>= ` the oldest release that would load the module.
     opentofu_constraint: String,
+    /// The same for a `.tofu` twin, which only OpenTofu 1.8 and later read: `>= ` the oldest
+    /// of those that would load the module (the older ones read the `.tf` file whatever the
+    /// twin says).
+    twin_constraint: String,
 }
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
@@ -112,9 +116,13 @@ fn shut_out(ctx: &Context) -> Option<ShutOut> {
     let would_load = |v: &Version| !refused.contains_key(&releases::line_of(v));
     let versions: Vec<Version> = excluded.into_iter().filter(would_load).collect();
     let oldest = releases::published_versions(ctx.view).find(would_load)?;
+    let reads_twin = |v: &Version| releases::line_of(v) >= FIRST_READING_TOFU_FILES;
+    let oldest_reading_twin =
+        releases::published_versions(ctx.view).find(|v| would_load(v) && reads_twin(v))?;
     (!versions.is_empty()).then(|| ShutOut {
         versions,
         opentofu_constraint: format!(">= {oldest}"),
+        twin_constraint: format!(">= {oldest_reading_twin}"),
     })
 }
 
@@ -152,6 +160,7 @@ fn too_tight(
              satisfy (OpenTofu needs `{own}`) lets them in"
         ));
     }
+    let own = &shut_out.twin_constraint;
     let file = ctx.files.get(constraint.span.file);
     let holder = (ctx.primary.iter().chain(ctx.overrides))
         .find(|f| f.file.id == constraint.span.file)
@@ -283,26 +292,26 @@ mod tests {
         );
         let (name, content) = created(&[("versions.tf", VERSIONS)]);
         assert_eq!(name, "versions.tofu");
-        assert_eq!(
-            content,
-            "terraform {\n  required_version = \">= 1.6.0\"\n}\n"
-        );
+        // OpenTofu 1.6 and 1.7 read no `.tofu` file: the twin speaks for 1.8 and later.
+        let twin = "terraform {\n  required_version = \">= 1.8.0\"\n}\n";
+        assert_eq!(content, twin);
         let json = r#"{"terraform": {"required_version": ">= 1.13.1"}}"#;
         let (name, content) = created(&[("versions.tf.json", json)]);
         assert_eq!(name, "versions.tofu.json");
         assert_eq!(
             content,
-            r#"{"terraform": {"required_version": ">= 1.6.0"}}"#
+            r#"{"terraform": {"required_version": ">= 1.8.0"}}"#
         );
-        // The twin states what the module needs: `templatestring` came in OpenTofu 1.7.
+        // The twin states what the module needs: `ephemeral` blocks came in OpenTofu 1.11.
         let (_, content) = created(&[
             ("versions.tf", VERSIONS),
-            ("main.tf", "locals {\n  t = templatestring(\"x\", {})\n}\n"),
+            (
+                "main.tf",
+                "ephemeral \"random_password\" \"p\" {\n  length = 8\n}\n",
+            ),
         ]);
-        assert_eq!(
-            content,
-            "terraform {\n  required_version = \">= 1.7.0\"\n}\n"
-        );
+        let twin = "terraform {\n  required_version = \">= 1.11.0\"\n}\n";
+        assert_eq!(content, twin);
     }
 
     /// A twin would hide the file's other blocks from OpenTofu: no fix then.
