@@ -2600,6 +2600,59 @@ def refused_by_children_only(release, terraform):
     return bool(errors) or not in_ranges(release, terraform["admitted"])
 
 
+# What the judges refuse a module for that `compat` does not claim to know, with why: its
+# verdict is "loads" for a module wherever it is called from, and it does not evaluate.
+OUTSIDE_COMPAT = {
+    "Output refers to sensitive values":
+        "evaluation: validate evaluates a root module's outputs and finds a sensitive value in "
+        "one not marked sensitive (internal/terraform/node_output.go); compat does not evaluate",
+    "Ephemeral output not allowed":
+        "root module only: the judge loads each directory as a root module, whose outputs may "
+        "not be ephemeral (internal/terraform/node_output.go); compat judges a module as any "
+        "module, and a child module's outputs may be",
+    "Root module output deprecated":
+        "root module only: the judge loads each directory as a root module, whose outputs may "
+        "not be deprecated (internal/terraform/node_output.go); a child module's outputs may be",
+}
+
+# A module call's argument in a probe: the probe installs an empty child module
+# (`.terraform/modules`), so the judge reads an argument its release does not know as a
+# meta-argument as an input the child does not declare; a registry module's inputs are unknown
+# to `compat`, which reads no installed module.
+PROBED_MODULE_INPUT = ("Unsupported argument", "probe/In(Module)/")
+
+
+def outside_compat(item, answer, theirs, terraform, release):
+    """Why the judge's verdict on `item` is not one `compat` claims to give, or None: the judge
+    refuses it only for what is outside `compat`'s model, or loads it where `compat` refuses it
+    only for what validate says (`undeclared_reference`, `unknown_function`) and validate,
+    without `init`, stopped before saying it."""
+    if theirs:
+        validate = answer.get("validate") or []
+        if not any(d["severity"] == "error" and d["summary"] in INIT_ONLY for d in validate):
+            return None
+        line = "{}.{}".format(*release_line(release))
+        errors = [e for r in terraform["refused"] if line in r["release_lines"]
+                  for e in r["errors"]]
+        if errors and in_ranges(release, terraform["admitted"]) and all(
+                e.split(": ", 1)[-1] in VALIDATE_ONLY for e in errors):
+            stopped = sorted({d["summary"] for d in validate if d["summary"] in INIT_ONLY})
+            return (f"validate stopped at {', '.join(stopped)} (a registry module, which only "
+                    f"`init` installs), before the checks compat refuses it for")
+        return None
+    diags = (answer.get("loader") or []) + (answer.get("validate") or [])
+    errors = {d["summary"] for d in diags
+              if d["severity"] == "error" and d["summary"] not in INIT_ONLY}
+    if errors and errors <= set(OUTSIDE_COMPAT):
+        return "; ".join(OUTSIDE_COMPAT[e] for e in sorted(errors))
+    summary, probe = PROBED_MODULE_INPUT
+    if errors == {summary} and item.name.startswith(probe):
+        return ("a module call's argument: the probe's installed empty child module has no such "
+                "input; compat reads no installed module, and a registry module's inputs are "
+                "unknown to it")
+    return None
+
+
 def compat_check(args):
     """`compat`'s "loads" against each judge's verdict, on the fixtures, conformance cases,
     scenarios and the feature probes; prints the agreement per judge."""
@@ -2628,7 +2681,7 @@ def compat_check(args):
     total_disagreements = 0
     for judge in judges:
         judge.start()
-        counts, disagreements = Counter(), []
+        counts, disagreements, classified, unjudged = Counter(), [], [], []
         for item in inputs:
             ask, init_reading = asks.get(item.path, ({"validate": True}, False))
             answer = judge.ask(item.path, **ask)
@@ -2636,10 +2689,19 @@ def compat_check(args):
             terraform = loads.get(os.path.abspath(item.path))
             if theirs is None or terraform is None:
                 counts["unjudged"] += 1
+                unjudged.append(f"  {item.name}: "
+                                f"{'the judge crashed' if theirs is None else 'compat did not judge it (no module directory)'}"
+                                f" [{item.path}]")
                 continue
             ours = in_ranges(judge.release, terraform["loads"])
             counts[item.kind] += 1
-            if ours == theirs:
+            outside = None if ours == theirs else outside_compat(item, answer, theirs,
+                                                                 terraform, judge.release)
+            if outside:
+                counts["outside compat"] += 1
+                classified.append(f"  {item.name}: Terraform {judge.release} "
+                                  f"{'loads it' if theirs else 'refuses it'}: {outside}")
+            elif ours == theirs:
                 counts["agree"] += 1
             elif theirs and compat_loads_without_init(judge.release, terraform):
                 # Refused by `init`, which the judge does not run: not a disagreement.
@@ -2658,13 +2720,16 @@ def compat_check(args):
                                      f"{judge.release} {'loads it' if theirs else 'refuses it'}"
                                      f"{': ' + why if why else ''} [{item.path}]")
         judge.stop()
-        judged = sum(counts[k] for k in ("fixture", "conformance", "scenario", "probe"))
+        judged = (sum(counts[k] for k in ("fixture", "conformance", "scenario", "probe"))
+                  - counts["outside compat"])
         print(f"terraform {judge.release}: compat agrees on {counts['agree']}/{judged} "
-              f"({', '.join(f'{k} {counts[k]}' for k in ('fixture', 'conformance', 'scenario', 'probe', 'init-time refusals', 'unjudged') if counts[k])})",
+              f"({', '.join(f'{k} {counts[k]}' for k in ('fixture', 'conformance', 'scenario', 'probe', 'init-time refusals', 'outside compat', 'unjudged') if counts[k])})",
               flush=True)
-        if args.verbose or len(disagreements) <= 40:
+        if args.verbose and classified + unjudged:
+            print("\n".join(classified + unjudged))
+        if disagreements and (args.verbose or len(disagreements) <= 40):
             print("\n".join(disagreements))
-        else:
+        elif disagreements:
             print("\n".join(disagreements[:40]) + f"\n  ... and {len(disagreements) - 40} more")
         total_disagreements += len(disagreements)
     return 1 if total_disagreements else 0

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_json::json;
 use tflint_merge::View;
 use tflint_merge::effective::{PrintFormat, print, semantic_form};
 use tflint_merge::{ViewSelection, check_directory, check_directory_targeting};
@@ -362,4 +363,67 @@ resource "aws_security_group" "sg" {
         .expect("ports");
     assert!(listed(ports).is_empty());
     assert_eq!(listed(&json["locals"][0]), ["var.env main.tf:5:17"]);
+}
+
+/// A variable's default as the tools hold it, beside its source text: converted to the type,
+/// with the `optional()` defaults of the type it is decoded with, and a JSON default read
+/// literally.
+#[test]
+fn json_output_gives_each_default_its_converted_value() {
+    let main = r#"variable "port" {
+  type    = string
+  default = 5
+}
+variable "ids" {
+  type    = list(number)
+  default = ["1", 2]
+}
+variable "computed" {
+  default = upper("x")
+}
+variable "settings" {
+  type    = any
+  default = { a = "x" }
+}
+"#;
+    let settings_override = r#"variable "settings" {
+  type    = object({ a = string, b = optional(string, "dflt") })
+  default = { a = "x" }
+}
+"#;
+    let literal = r#"{"variable": {"template": {"default": "$${x}"}}}"#;
+    let (_dir, report) = check_terraform(
+        &[
+            ("main.tf", main),
+            ("settings_override.tf", settings_override),
+            ("template.tf.json", literal),
+        ],
+        "1.15.5",
+    );
+    let module = report.modules.first().expect("module");
+    let json: serde_json::Value =
+        serde_json::from_str(&print(module, &report.files, PrintFormat::Json)).expect("JSON");
+    let default = |name: &str| -> (serde_json::Value, serde_json::Value) {
+        let object = (json["objects"].as_array().into_iter().flatten())
+            .find(|o| o["address"] == format!("variable.{name}"))
+            .expect("variable");
+        let attribute = (object["body"]["attributes"]
+            .as_array()
+            .into_iter()
+            .flatten())
+        .find(|a| a["name"] == "default")
+        .expect("default");
+        (attribute["expression"].clone(), attribute["value"].clone())
+    };
+    assert_eq!(default("port"), (json!("5"), json!("\"5\"")));
+    assert_eq!(default("ids"), (json!("[\"1\", 2]"), json!("[1, 2]")));
+    // Not a literal: the value is only known when the tools evaluate it.
+    assert_eq!(default("computed"), (json!("upper(\"x\")"), json!(null)));
+    // The override's default, decoded with its own type: `b` gets its optional() default.
+    assert_eq!(
+        default("settings"),
+        (json!("{ a = \"x\" }"), json!("{ a = \"x\", b = \"dflt\" }"))
+    );
+    // A JSON default is read literally: the string `$${x}`, written `"$$${x}"` natively.
+    assert_eq!(default("template").1, json!("\"$$${x}\""));
 }

@@ -2,6 +2,7 @@
 //! hashicorp/terraform and opentofu/opentofu). A new release is one line here; what it accepts
 //! is in [`super::features`].
 
+use std::collections::HashSet;
 use std::fmt;
 
 use super::View;
@@ -155,6 +156,37 @@ pub(crate) fn published_versions(view: View) -> impl Iterator<Item = Version> {
         let (major, minor) = (release.major.into(), release.minor.into());
         (0..=newest).map(move |patch| Version::new(major, minor, patch))
     })
+}
+
+/// `1.6.0–1.6.6, 1.8.0–1.15.9`: consecutive published releases as ranges.
+pub(crate) fn ranges_text(view: View, versions: &[Version]) -> String {
+    ranges(view, versions)
+        .into_iter()
+        .map(|(first, last)| match first == last {
+            true => first.to_string(),
+            false => format!("{first}–{last}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Runs of consecutive published releases, as (first, last).
+pub(crate) fn ranges(view: View, versions: &[Version]) -> Vec<(Version, Version)> {
+    let wanted: HashSet<&Version> = versions.iter().collect();
+    let mut runs: Vec<(Version, Version)> = Vec::new();
+    let mut open = false;
+    for version in published_versions(view) {
+        if wanted.contains(&version) {
+            match runs.last_mut() {
+                Some((_, last)) if open => *last = version,
+                _ => runs.push((version.clone(), version)),
+            }
+            open = true;
+        } else {
+            open = false;
+        }
+    }
+    runs
 }
 
 /// The release line of a version.

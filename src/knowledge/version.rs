@@ -169,6 +169,32 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Constraint>, ConstraintError> {
     Ok(out)
 }
 
+/// `written` with its lower bounds replaced by `>= minimum` (a `~>` keeps its upper bound as a
+/// `<`): the narrowest constraint that admits the releases `written` admits from `minimum` on.
+/// A constraint that does not parse gives `>= minimum`.
+pub(crate) fn with_lower_bound(written: &str, minimum: &Version) -> String {
+    let Ok(parts) = parse(written) else {
+        return format!(">= {minimum}");
+    };
+    let mut out = vec![format!(">= {minimum}")];
+    for part in parts {
+        let text = &written[part.range.clone()];
+        match part.op {
+            Op::Ge | Op::Gt => {}
+            Op::Pessimistic => {
+                let [major, minor, _] = part.version.segments;
+                let upper = match part.version.written {
+                    3 => Version::new(major, minor + 1, 0),
+                    _ => Version::new(major + 1, 0, 0),
+                };
+                out.push(format!("< {upper}"));
+            }
+            _ => out.push(text.to_string()),
+        }
+    }
+    out.join(", ")
+}
+
 /// A set of versions: a union of disjoint, sorted intervals over release versions. (Pre-release
 /// versions are left out: constraints only ever admit them by exact match.)
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -50,7 +50,30 @@ pub(crate) struct Context<'a> {
     pub(crate) types: &'a ParsedTypes,
 }
 
-impl Context<'_> {
+impl<'a> Context<'a> {
+    /// This view judged against other releases than it targets: for rules that weigh releases
+    /// the module's constraints shut out.
+    pub(crate) fn with_targets<'t>(&self, targets: &'t Targets) -> Context<'t>
+    where
+        'a: 't,
+    {
+        Context {
+            view: self.view,
+            dir: self.dir,
+            module: self.module,
+            files: self.files,
+            primary: self.primary,
+            overrides: self.overrides,
+            settings: self.settings,
+            neighbours: self.neighbours,
+            targets,
+            overlay: self.overlay,
+            judgements: OnceCell::new(),
+            text_override_copies: self.text_override_copies,
+            types: self.types,
+        }
+    }
+
     /// A finding of `rule`, with its default severity (the engine applies the configured one).
     pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
         finding(rule, message)

@@ -17,10 +17,13 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use crate::diagnostic::escape;
-use crate::module::merge::{MergedAttribute, MergedBlock, MergedBody, Module, Origin};
+use crate::module::merge::{
+    MergedAttribute, MergedBlock, MergedBody, MergedObject, Module, Origin,
+};
 use crate::module::references::{self, Use};
 use crate::source::{SourceFiles, Span};
 use crate::syntax::{Expr, ExprKind, quote};
+use crate::types::{Converted, Type, Value as TypesValue, decode_default, parse_type};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum PrintFormat {
@@ -722,6 +725,43 @@ fn references_json(files: &SourceFiles, walk: impl FnOnce(&mut dyn FnMut(Use))) 
 }
 
 /// The documented JSON form (schema version 1).
+/// A variable's `default` attribute with `"value"`: the value the tools hold, the default
+/// converted to the variable's type with its `optional()` defaults applied (hashicorp/terraform
+/// `internal/configs/named_values.go`, `decodeVariableBlock` and `Variable.merge`), in native
+/// syntax; `null` when the default is not a literal or does not convert. Where an override's
+/// type or default does not convert (a load error), merging keeps the default as written, and
+/// so does the value.
+/// The `"expression"` stays the source text, at its location.
+fn with_default_value(mut body: Value, object: &MergedObject) -> Value {
+    if object.kind != "variable" {
+        return body;
+    }
+    let value = default_value(object);
+    let attributes = body["attributes"].as_array_mut().into_iter().flatten();
+    for attribute in attributes.filter(|a| a["name"] == "default") {
+        attribute["value"] = json!(value);
+    }
+    body
+}
+
+/// The value of a variable's default as merging left it: merging records it where an override
+/// changed the type or the default; otherwise it is the `default` expression decoded with the
+/// `type`.
+fn default_value(object: &MergedObject) -> Option<String> {
+    if let Some(value) = &object.default_value {
+        return Some(value.clone());
+    }
+    let default = object.body.attribute("default")?;
+    let ty = match object.body.attribute("type") {
+        Some(attr) => parse_type(&attr.expr).ok()?,
+        None => Type::Any,
+    };
+    match decode_default(&TypesValue::of_literal(&default.expr)?, &ty) {
+        Converted::Ok(value) => Some(value.to_native()),
+        Converted::Invalid(_) | Converted::Unknown => None,
+    }
+}
+
 pub(crate) fn to_json(module: &Module, files: &SourceFiles) -> Value {
     let tf = &module.terraform;
     let terraform_path = ["terraform"];
@@ -734,7 +774,7 @@ pub(crate) fn to_json(module: &Module, files: &SourceFiles) -> Value {
             "labels": o.labels.iter().map(|l| l.value.clone()).collect::<Vec<_>>(),
             "location": location(files, o.base_header),
             "overrides": o.overrides.iter().map(|&s| location(files, s)).collect::<Vec<_>>(),
-            "body": body_json(files, &[o.kind.as_str()], &o.body),
+            "body": with_default_value(body_json(files, &[o.kind.as_str()], &o.body), o),
             "references": references_json(files, |f| {
                 references::for_each_use(&[o.kind.as_str()], &o.body, &mut |u| f(u));
             }),
@@ -773,6 +813,8 @@ pub fn semantic_form(module: &Module, files: &SourceFiles) -> Value {
                 map.remove("replaced");
                 map.remove("overrides");
                 map.remove("declared");
+                // A default's value: the expression below stands for it.
+                map.remove("value");
                 if let Some(Value::String(text)) = map.get_mut("expression") {
                     *text = text.split_whitespace().collect::<Vec<_>>().join(" ");
                 }

@@ -12,6 +12,7 @@ use crate::source::Span;
 
 use crate::knowledge::version::Version;
 use crate::lint::helpers::backend_type;
+use crate::lint::helpers::dated::describe;
 use crate::lint::helpers::legacy_module::{self, LegacyCall};
 use crate::lint::helpers::null_module_version::{self, NullVersion};
 use crate::lint::helpers::schema::judgements;
@@ -220,18 +221,6 @@ struct Construct<'a> {
     name: &'a str,
     span: Span,
     summary: &'static str,
-}
-
-/// How a construct is named in messages: ``the `ephemeral` argument of `variable` ``.
-fn describe(place: Place, name: &str) -> String {
-    match place {
-        Place::TopLevel => format!("a `{name}` block"),
-        Place::In(body) => format!("`{name}` in `{}`", body.block_type()),
-        Place::Function => format!("the `{name}` function"),
-        Place::FunctionNamespace => format!("`{name}::` functions"),
-        Place::Backend => format!("the `{name}` backend"),
-        Place::FileType => format!("`{name}` files"),
-    }
 }
 
 /// `` `ephemeral` in `variable` needs Terraform 1.10 or later; the module targets Terraform

@@ -6,7 +6,6 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::module::merge::MergeProblem;
-use crate::source::Span;
 
 use crate::lint::helpers::missing_argument;
 use crate::lint::{Check, MergeContext, Rule, declare_rule};
@@ -20,20 +19,20 @@ pub(crate) const RULE: Rule = declare_rule! {
 
 fn check(ctx: &MergeContext, out: &mut Vec<Diagnostic>) {
     for problem in ctx.problems {
-        if let MergeProblem::MissingRequiredArgument { header, argument } = problem {
-            out.push(missing_required_argument(ctx, *header, argument));
+        if let MergeProblem::MissingRequiredArgument {
+            at,
+            header,
+            argument,
+        } = problem
+        {
+            out.push(missing_argument(ctx, &RULE, *at, *header, argument));
         }
     }
 }
 
-/// `Missing required argument`
-fn missing_required_argument(ctx: &MergeContext, header: Span, argument: &str) -> Diagnostic {
-    missing_argument(ctx, &RULE, header, argument)
-}
-
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{Files, check_table};
+    use crate::lint::testing::{Files, check_table, findings};
 
     const PASS: &[Files] = &[&[("main.tf", "output \"a\" {\n  value = 1\n}\n")]];
 
@@ -53,5 +52,31 @@ mod tests {
     #[test]
     fn table() {
         check_table(&super::RULE, PASS, FAIL);
+    }
+
+    /// Where the tools report it: HCL's `MissingItemRange` of the body, the opening brace in
+    /// native syntax and the closing brace of the object in JSON. Terraform 1.6.6 and 1.15.5
+    /// (the judges) say "Missing required argument" at the `{` of `output "o" {` (column 12),
+    /// of `  validation {` (column 14) and of `  assert {` (column 10, once per argument), and
+    /// in JSON at the validation's and the output's `}` (columns 53 and 75).
+    #[test]
+    fn at_the_brace_where_hcl_reports_a_missing_item() {
+        let positions = |files: Files| -> Vec<(usize, usize)> {
+            let mut found: Vec<(usize, usize)> = (findings(&super::RULE, files).iter())
+                .filter_map(|d| d.primary.as_ref())
+                .map(|label| label.file.line_col(label.range.start))
+                .collect();
+            found.sort_unstable();
+            found
+        };
+        let native = "output \"o\" {\n  description = \"d\"\n}\nvariable \"v\" {\n  validation \
+                      {\n    condition = true\n  }\n}\ncheck \"c\" {\n  assert {\n  }\n}\n";
+        assert_eq!(
+            positions(&[("main.tf", native)]),
+            [(1, 12), (5, 14), (10, 10), (10, 10)]
+        );
+        let json =
+            r#"{"variable": {"v": {"validation": {"condition": true}}}, "output": {"o": {}}}"#;
+        assert_eq!(positions(&[("main.tf.json", json)]), [(1, 53), (1, 75)]);
     }
 }

@@ -19,6 +19,7 @@ mod count_and_for_each;
 mod depends_on_action;
 mod duplicate_definition;
 mod feature_newer_than_target;
+mod import_provider_invalid;
 mod internal_error;
 mod io_error;
 mod language_block_duplicate;
@@ -38,6 +39,7 @@ mod module_source_invalid;
 mod module_source_missing;
 mod module_source_not_static;
 mod module_version_without_registry_source;
+mod nested_block_duplicate;
 mod object_duplicate_key;
 mod override_clobbers_nested_blocks;
 mod override_count_for_each_conflict;
@@ -54,8 +56,10 @@ mod override_undocumented;
 mod override_variable_default_invalid;
 mod override_without_base;
 mod parse_limit;
+mod provider_reserved_argument;
 mod provisioner_removed;
 mod read_error;
+mod reference_string_invalid;
 mod required_providers_top_level;
 mod required_version_conflict;
 mod required_version_ignored;
@@ -89,6 +93,8 @@ mod unused_ignore;
 mod variable_default_invalid;
 mod version_constraint_ineffective;
 mod version_constraint_invalid;
+mod version_constraint_too_loose;
+mod version_constraint_too_tight;
 mod views_diverge;
 
 /// `io_error`: a run with one has not checked everything, and the command line exits with status
@@ -113,6 +119,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &depends_on_action::RULE,
     &duplicate_definition::RULE,
     &feature_newer_than_target::RULE,
+    &import_provider_invalid::RULE,
     &internal_error::RULE,
     &io_error::RULE,
     &language_block_duplicate::RULE,
@@ -132,6 +139,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &module_source_missing::RULE,
     &module_source_not_static::RULE,
     &module_version_without_registry_source::RULE,
+    &nested_block_duplicate::RULE,
     &object_duplicate_key::RULE,
     &override_clobbers_nested_blocks::RULE,
     &override_count_for_each_conflict::RULE,
@@ -148,8 +156,10 @@ pub(crate) static RULES: &[&Rule] = &[
     &override_variable_default_invalid::RULE,
     &override_without_base::RULE,
     &parse_limit::RULE,
+    &provider_reserved_argument::RULE,
     &provisioner_removed::RULE,
     &read_error::RULE,
+    &reference_string_invalid::RULE,
     &required_providers_top_level::RULE,
     &required_version_conflict::RULE,
     &required_version_ignored::RULE,
@@ -183,6 +193,8 @@ pub(crate) static RULES: &[&Rule] = &[
     &variable_default_invalid::RULE,
     &version_constraint_ineffective::RULE,
     &version_constraint_invalid::RULE,
+    &version_constraint_too_loose::RULE,
+    &version_constraint_too_tight::RULE,
     &views_diverge::RULE,
 ];
 

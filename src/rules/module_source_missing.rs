@@ -4,7 +4,6 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::module::merge::MergeProblem;
-use crate::source::Span;
 
 use crate::lint::helpers::missing_argument;
 use crate::lint::{Check, MergeContext, Rule, declare_rule};
@@ -18,20 +17,15 @@ pub(crate) const RULE: Rule = declare_rule! {
 
 fn check(ctx: &MergeContext, out: &mut Vec<Diagnostic>) {
     for problem in ctx.problems {
-        if let MergeProblem::ModuleSourceMissing { header } = problem {
-            out.push(module_source_missing(ctx, *header));
+        if let MergeProblem::ModuleSourceMissing { at, header } = problem {
+            out.push(missing_argument(ctx, &RULE, *at, *header, "source"));
         }
     }
 }
 
-/// `Missing required argument`
-fn module_source_missing(ctx: &MergeContext, header: Span) -> Diagnostic {
-    missing_argument(ctx, &RULE, header, "source")
-}
-
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{Files, check_table};
+    use crate::lint::testing::{Files, check_table, findings};
 
     const PASS: &[Files] = &[&[("main.tf", "module \"a\" {\n  source = \"./a\"\n}\n")]];
 
@@ -50,5 +44,19 @@ mod tests {
     #[test]
     fn table() {
         check_table(&super::RULE, PASS, FAIL);
+    }
+
+    /// Terraform 1.15.5 (the judge): "Missing required argument" at the `{` of `module "a" {`
+    /// (1:12) and, in JSON, at the `}` of the call's object (1:35).
+    #[test]
+    fn at_the_brace_where_hcl_reports_a_missing_item() {
+        let position = |files: Files| {
+            let found = findings(&super::RULE, files);
+            let label = found[0].primary.as_ref().expect("a location");
+            label.file.line_col(label.range.start)
+        };
+        assert_eq!(position(&[("main.tf", "module \"a\" {\n}\n")]), (1, 12));
+        let json = r#"{"module": {"b": {"version": "1.0"}}}"#;
+        assert_eq!(position(&[("b.tf.json", json)]), (1, 35));
     }
 }

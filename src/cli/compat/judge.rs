@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::knowledge::View;
 use crate::knowledge::releases::{self, Release};
-use crate::knowledge::version::{self, Op, Version};
+use crate::knowledge::version::{self, Version};
 use crate::rules;
 
 use crate::lint::directory::{
@@ -289,32 +289,8 @@ fn too_loose(releases: &[ReleaseVerdict], written: Option<&str>) -> Option<TooLo
     Some(TooLoose {
         refusing,
         written: written.to_string(),
-        honest: with_lower_bound(written, &minimum),
+        honest: version::with_lower_bound(written, &minimum),
     })
-}
-
-/// `written` with its lower bounds replaced by `>= minimum` (a `~>` keeps its upper bound).
-fn with_lower_bound(written: &str, minimum: &Version) -> String {
-    let Ok(parts) = version::parse(written) else {
-        return format!(">= {minimum}");
-    };
-    let mut out = vec![format!(">= {minimum}")];
-    for part in parts {
-        let text = &written[part.range.clone()];
-        match part.op {
-            Op::Ge | Op::Gt => {}
-            Op::Pessimistic => {
-                let [major, minor, _] = part.version.segments;
-                let upper = match part.version.written {
-                    3 => Version::new(major, minor + 1, 0),
-                    _ => Version::new(major + 1, 0, 0),
-                };
-                out.push(format!("< {upper}"));
-            }
-            _ => out.push(text.to_string()),
-        }
-    }
-    out.join(", ")
 }
 
 /// The OpenTofu releases before 1.12 that a `.tf` file's constraint in the directory itself
@@ -357,40 +333,10 @@ fn tf_constraint_only(dir: &Path, base: &Options) -> bool {
     module.terraform.required_version.is_empty() && !language
 }
 
-/// `1.6.0–1.6.6, 1.8.0–1.15.9`: consecutive published releases as ranges.
-pub(crate) fn ranges_text(view: View, versions: &[Version]) -> String {
-    ranges(view, versions)
-        .into_iter()
-        .map(|(first, last)| match first == last {
-            true => first.to_string(),
-            false => format!("{first}–{last}"),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Runs of consecutive published releases, as (first, last).
-pub(crate) fn ranges(view: View, versions: &[Version]) -> Vec<(Version, Version)> {
-    let wanted: HashSet<&Version> = versions.iter().collect();
-    let mut runs: Vec<(Version, Version)> = Vec::new();
-    let mut open = false;
-    for version in releases::published_versions(view) {
-        if wanted.contains(&version) {
-            match runs.last_mut() {
-                Some((_, last)) if open => *last = version,
-                _ => runs.push((version.clone(), version)),
-            }
-            open = true;
-        } else {
-            open = false;
-        }
-    }
-    runs
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::knowledge::releases::ranges_text;
     use crate::lint::RuleSettings;
     use crate::lint::testing::{Files, write_files};
 
@@ -499,10 +445,10 @@ mod tests {
     #[test]
     fn lower_bounds_are_raised_and_upper_bounds_kept() {
         let v = Version::new(1, 9, 0);
-        assert_eq!(with_lower_bound(">= 1.5", &v), ">= 1.9.0");
-        assert_eq!(with_lower_bound("~> 1.5", &v), ">= 1.9.0, < 2.0.0");
+        assert_eq!(version::with_lower_bound(">= 1.5", &v), ">= 1.9.0");
+        assert_eq!(version::with_lower_bound("~> 1.5", &v), ">= 1.9.0, < 2.0.0");
         assert_eq!(
-            with_lower_bound(">= 1.5, < 1.14, != 1.10.2", &v),
+            version::with_lower_bound(">= 1.5, < 1.14, != 1.10.2", &v),
             ">= 1.9.0, < 1.14, != 1.10.2"
         );
     }

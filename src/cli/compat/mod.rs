@@ -13,7 +13,7 @@ use crate::input::discover;
 use crate::input::overlay::Overlay;
 use crate::input::scope::{Scope as ReadScope, ScopeFlags};
 use crate::knowledge::View;
-use crate::knowledge::releases::{self, Release};
+use crate::knowledge::releases::{self, Release, ranges, ranges_text};
 use crate::knowledge::version::Version;
 use crate::lint::RuleSettings;
 use crate::lint::directory::{Options, ViewSelection};
@@ -22,7 +22,7 @@ use crate::rules;
 
 mod judge;
 
-use judge::{DirectoryCompat, ToolCompat, judge_directory, ranges, ranges_text};
+use judge::{DirectoryCompat, ToolCompat, judge_directory};
 
 #[derive(Debug, Args)]
 pub(super) struct CompatArgs {

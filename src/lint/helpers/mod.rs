@@ -1,6 +1,7 @@
 //! Queries over what rules see, shared by several rules: small ones here, larger pieces in a
 //! module of their own (the schema judgements, legacy module calls, namespaced functions).
 
+pub(crate) mod dated;
 pub(crate) mod function_namespace;
 pub(crate) mod legacy_module;
 pub(crate) mod null_module_version;
@@ -588,17 +589,20 @@ fn sole_member_of(text: &str, member: std::ops::Range<usize>) -> Holder {
     }
 }
 
-/// `Missing required argument`, at the header of a primary block that lacks `argument`: the
-/// tools check each primary block on its own (`module_source_missing` for a module's `source`,
-/// `missing_required_argument` for the others).
+/// `Missing required argument`, at the brace of a primary block's body that lacks `argument`
+/// (where HCL reports it): the tools check each primary block on its own
+/// (`module_source_missing` for a module's `source`, `missing_required_argument` for the
+/// others).
 pub(crate) fn missing_argument(
     ctx: &MergeContext,
     rule: &Rule,
+    at: Span,
     header: Span,
     argument: &str,
 ) -> Diagnostic {
     ctx.finding(rule, "Missing required argument")
-        .at(ctx.files, header, format!("no `{argument}` argument"))
+        .at(ctx.files, at, format!("no `{argument}` argument"))
+        .with_label(ctx.files, header, "in this block")
         .with_note(format!(
             "The argument \"{argument}\" is required, but no definition was found. It is \
              checked in each primary file before override files are merged, so an override \

@@ -198,12 +198,29 @@ impl Merger<'_> {
             if block.body.attribute(argument).is_some() {
                 continue;
             }
-            let header = block.header_span;
+            let (at, header) = (self.missing_item_range(block), block.header_span);
             self.report(match argument {
-                "source" => MergeProblem::ModuleSourceMissing { header },
-                _ => MergeProblem::MissingRequiredArgument { header, argument },
+                "source" => MergeProblem::ModuleSourceMissing { at, header },
+                _ => MergeProblem::MissingRequiredArgument {
+                    at,
+                    header,
+                    argument,
+                },
             });
         }
+    }
+
+    /// Where HCL reports what a block's body lacks (`Body.MissingItemRange`): the opening brace
+    /// in native syntax (hashicorp/hcl `hclsyntax/structure.go`), the closing brace of the
+    /// object in JSON (`json/structure.go`, the object's `CloseRange`).
+    fn missing_item_range(&self, block: &Block) -> Span {
+        let body = block.body_span;
+        let json = self.files.get(body.file).file_name().ends_with(".json");
+        let brace = match json {
+            true => body.end.saturating_sub(1)..body.end,
+            false => body.start..body.start.saturating_add(1).min(body.end),
+        };
+        Span::new(body.file, brace.start as usize..brace.end as usize)
     }
 
     /// A module call's `providers` map may assign each child provider configuration once

@@ -21,11 +21,13 @@ pub(crate) enum MergeProblem {
     },
     /// `required_providers_top_level`: a `required_providers` block outside `terraform`.
     RequiredProvidersTopLevel { block: Span },
-    /// `module_source_missing`: a module call without `source` in a primary file.
-    ModuleSourceMissing { header: Span },
+    /// `module_source_missing`: a module call without `source` in a primary file (`at` is where
+    /// HCL reports a missing argument: the body's brace).
+    ModuleSourceMissing { at: Span, header: Span },
     /// `missing_required_argument`: an output without `value`, or a condition block without
     /// `condition` or `error_message`, in a primary file.
     MissingRequiredArgument {
+        at: Span,
         header: Span,
         argument: &'static str,
     },

@@ -1,0 +1,212 @@
+//! A JSON string the tools read as a reference that holds a template sequence (`"${...}"` or
+//! `"%{...}"`). In JSON syntax the tools take some strings as the source text of a reference,
+//! not as a template (the arguments `knowledge::literal_arguments` lists as read without
+//! evaluation): `depends_on` items, `lifecycle { ignore_changes }` items, `moved`/`removed`
+//! addresses (`hcl.AbsTraversalForExpr`, `hcl.RelTraversalForExpr`), and `provider` and module
+//! `providers` values (`decodeProviderConfigRef`). A template sequence is never part of a
+//! reference, so the tools refuse the module: "Invalid expression" ("A single static variable
+//! reference is required") or "Invalid provider configuration reference" (hashicorp/terraform
+//! `internal/configs/depends_on.go`, `resource.go`, `moved.go`, `removed.go`,
+//! `provider_validation.go`; opentofu/opentofu the same files). A Terraform 0.11-style
+//! `"${aws_instance.web}"` is the usual cause.
+//!
+//! Strings that are not references at all are judged elsewhere: an evaluated string's template
+//! errors are `syntax_error`'s, `required_version` is `version_constraint_invalid`'s and a
+//! variable's `type` is `type_constraint_invalid`'s.
+
+use crate::diagnostic::Diagnostic;
+use crate::syntax::{Block, Expr, ExprKind};
+
+use crate::lint::helpers::top_level_blocks;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
+
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "reference_string_invalid",
+    kind: LoadError,
+    summary: "a JSON string read as a reference that holds a template sequence",
+    check: Check::View(RuleViews::Both, check),
+};
+
+/// How the tools read a string: as a reference, or as a provider configuration reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReadAs {
+    Reference,
+    ProviderConfiguration,
+}
+
+/// The top-level block types whose `depends_on` and `provider` are read as references.
+const WITH_DEPENDS_ON_AND_PROVIDER: &[&str] = &["resource", "data", "ephemeral", "action"];
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    let json_blocks = top_level_blocks(ctx)
+        .filter(|(file, _)| ctx.files.get(file.file.id).file_name().ends_with(".json"));
+    for (_, block) in json_blocks {
+        let mut each = |expr: &Expr, read_as: ReadAs| judge(ctx, expr, read_as, out);
+        match block.kind.as_str() {
+            kind if WITH_DEPENDS_ON_AND_PROVIDER.contains(&kind) => {
+                items_of(block, "depends_on", ReadAs::Reference, &mut each);
+                value_of(block, "provider", ReadAs::ProviderConfiguration, &mut each);
+                if kind == "resource" {
+                    for lifecycle in block.body.blocks_of("lifecycle") {
+                        items_of(lifecycle, "ignore_changes", ReadAs::Reference, &mut each);
+                    }
+                }
+            }
+            "module" => {
+                items_of(block, "depends_on", ReadAs::Reference, &mut each);
+                if let Some(providers) = block.body.attribute("providers")
+                    && let ExprKind::Object(items) = &providers.expr.kind
+                {
+                    for item in items {
+                        each(&item.value, ReadAs::ProviderConfiguration);
+                    }
+                }
+            }
+            "output" => items_of(block, "depends_on", ReadAs::Reference, &mut each),
+            "moved" => {
+                value_of(block, "from", ReadAs::Reference, &mut each);
+                value_of(block, "to", ReadAs::Reference, &mut each);
+            }
+            "removed" => value_of(block, "from", ReadAs::Reference, &mut each),
+            _ => {}
+        }
+    }
+}
+
+/// The items of a list argument (`depends_on = [...]`).
+fn items_of(block: &Block, name: &str, read_as: ReadAs, each: &mut impl FnMut(&Expr, ReadAs)) {
+    if let Some(attr) = block.body.attribute(name)
+        && let ExprKind::Tuple(items) = &attr.expr.kind
+    {
+        for item in items {
+            each(item, read_as);
+        }
+    }
+}
+
+fn value_of(block: &Block, name: &str, read_as: ReadAs, each: &mut impl FnMut(&Expr, ReadAs)) {
+    if let Some(attr) = block.body.attribute(name) {
+        each(&attr.expr, read_as);
+    }
+}
+
+/// Reports a JSON string holding a template sequence: never a reference.
+fn judge(ctx: &Context, expr: &Expr, read_as: ReadAs, out: &mut Vec<Diagnostic>) {
+    let Some(text) = expr.json_string.as_deref() else {
+        return;
+    };
+    if !(text.contains("${") || text.contains("%{")) {
+        return;
+    }
+    let (summary, detail) = match read_as {
+        ReadAs::Reference => (
+            "Invalid expression",
+            "A single static variable reference is required: only attribute access and \
+             indexing with constant keys. No calculations, function calls, template \
+             expressions, etc are allowed here.",
+        ),
+        ReadAs::ProviderConfiguration => (
+            "Invalid provider configuration reference",
+            "The provider argument requires a provider type name, optionally followed by a \
+             period and then a configuration alias.",
+        ),
+    };
+    let help = match text.strip_prefix("${").and_then(|t| t.strip_suffix('}')) {
+        Some(inner) if !inner.contains("${") => format!("write the reference bare: \"{inner}\""),
+        _ => "write the reference bare, without `${ }`".to_string(),
+    };
+    out.push(
+        ctx.finding(&RULE, summary)
+            .at(ctx.files, expr.span, "a template, not a reference")
+            .with_note(detail)
+            .with_help(help),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::testing::{Files, check_table, findings};
+
+    const PASS: &[Files] = &[
+        &[(
+            "main.tf.json",
+            r#"{"resource": {"terraform_data": {"a": {"depends_on": ["terraform_data.b"], "provider": "terraform", "lifecycle": {"ignore_changes": ["input"]}}, "b": {}}}}"#,
+        )],
+        // An evaluated string is a template: its syntax errors are `syntax_error`'s, and
+        // `"${var.x}"` is fine.
+        &[(
+            "main.tf.json",
+            r#"{"resource": {"terraform_data": {"a": {"input": "${upper(\"x\")}"}}}}"#,
+        )],
+        // Native syntax has no such strings.
+        &[(
+            "main.tf",
+            "resource \"terraform_data\" \"a\" {\n  depends_on = [terraform_data.b]\n}\n",
+        )],
+    ];
+
+    // Terraform 1.6.6 and 1.15.5 (the judges) refuse each, at the string: "Invalid
+    // expression" for `depends_on`, `ignore_changes`, `moved` and `removed` addresses, "Invalid
+    // provider configuration reference" for `provider` and module `providers` values.
+    const FAIL: &[(Files, usize)] = &[
+        (
+            &[(
+                "main.tf.json",
+                r#"{"resource": {"terraform_data": {"a": {"depends_on": ["${terraform_data.b}"]}, "b": {}}}}"#,
+            )],
+            1,
+        ),
+        (
+            &[(
+                "main.tf.json",
+                r#"{"resource": {"terraform_data": {"a": {"lifecycle": {"ignore_changes": ["${input}"]}}}}}"#,
+            )],
+            1,
+        ),
+        (
+            &[(
+                "main.tf.json",
+                r#"{"resource": {"terraform_data": {"a": {"provider": "${"}}}}"#,
+            )],
+            1,
+        ),
+        (
+            &[(
+                "main.tf.json",
+                r#"{"moved": [{"from": "${terraform_data.a}", "to": "terraform_data.b"}], "output": {"o": {"value": 1, "depends_on": ["${"]}}}"#,
+            )],
+            2,
+        ),
+        (
+            &[(
+                "main.tf.json",
+                r#"{"module": {"m": {"source": "./m", "providers": {"aws": "${"}}}}"#,
+            )],
+            1,
+        ),
+    ];
+
+    #[test]
+    fn table() {
+        check_table(&super::RULE, PASS, FAIL);
+    }
+
+    /// At the string, quotes included, as the tools report it (1:55 to 1:76).
+    #[test]
+    fn at_the_string() {
+        let found = findings(
+            &super::RULE,
+            &[(
+                "main.tf.json",
+                r#"{"resource": {"terraform_data": {"a": {"depends_on": ["${terraform_data.b}"]}, "b": {}}}}"#,
+            )],
+        );
+        let label = found[0].primary.as_ref().expect("a location");
+        assert_eq!(label.file.line_col(label.range.start), (1, 55));
+        assert_eq!(label.file.line_col(label.range.end), (1, 76));
+        assert_eq!(
+            found[0].help.as_deref(),
+            Some("write the reference bare: \"terraform_data.b\"")
+        );
+    }
+}
