@@ -23,12 +23,13 @@ fn count(size: usize) {
     BYTES.fetch_add(size as u64, Ordering::Relaxed);
 }
 
-// A global allocator is an `unsafe` trait: this one only counts, and hands every call to the
-// system allocator unchanged. Test code only; the product has none (see CONTRIBUTING.md).
+// Test code only; the product has none (see CONTRIBUTING.md).
 #[expect(
     unsafe_code,
     reason = "counting allocations needs a GlobalAlloc, an unsafe trait"
 )]
+// SAFETY: every call is handed unchanged to the system allocator, which upholds the trait's
+// contract; this one only counts.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count(layout.size());

@@ -391,6 +391,9 @@ pub(crate) fn merge_sorted<F: Finding>(sources: Vec<Vec<F>>) -> Vec<F> {
 
 /// Merges findings that are the same in several views into one naming all of them, keeping
 /// first-seen order.
+// The key's interior mutability is a label's file's lazily built line index (`OnceLock`),
+// which `Identity` neither hashes nor compares.
+#[allow(clippy::mutable_key_type)]
 pub fn merge_views(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     // Each finding's first occurrence, with the views of all its occurrences.
     let mut views: Vec<Option<Views>> = vec![None; diagnostics.len()];
