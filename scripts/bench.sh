@@ -279,6 +279,8 @@ def scaling_inputs(n):
                                   "m/main.tf": 'variable "a" {}\n'}),
         ("findings on one long line", {"m/main.tf.json": '{"locals": {' + ", ".join(
             ['"k": "' + "x" * 91 + '"'] * (n // 10)) + "}}"}),
+        ("SARIF of findings on one long line", {"m/main.tf.json": '{"locals": {' + ", ".join(
+            ['"k": "' + "x" * 91 + '"'] * (n // 10)) + "}}"}),
         ("ignores naming unknown rules", {"m/main.tf": "".join(
             f'# tflint-merge-ignore: no_such_rule_{i}\nvariable "v{i}" {{}}\n'
             for i in range(n // 2))}),
@@ -297,9 +299,11 @@ for size in (base, 10 * base):
             with open(os.path.join(tree, path), "w") as f:
                 f.write(text)
         # The whole tree, as a user runs it; the deep config is refused (exit status 2).
-        # Human output for the long line (its excerpts are windowed); `--diff` computes and
+        # Human output for the long line (its excerpts are windowed), and SARIF (its
+        # fingerprints hash the text around each finding, not the line); `--diff` computes and
         # applies every fix in memory without touching the tree.
         shown = {"findings on one long line": ["--format", "human", "--color", "never"],
+                 "SARIF of findings on one long line": ["--format", "sarif"],
                  "fixes of one file": ["--format", "short", "--diff"]}
         argv = [lint, *shown.get(name, ["--format", "short"]), "-j", "1", tree]
         cpu = []

@@ -241,19 +241,44 @@ impl Diagnostic {
         }
         message
     }
+}
 
-    /// Identity used to report a finding found in both views once.
-    pub fn identity(&self) -> impl Eq + std::hash::Hash + use<> {
-        let location = |l: &Label| (l.file.display.clone(), l.range.clone(), l.message.clone());
-        (
-            self.rule,
-            self.severity,
-            self.message.clone(),
-            self.path.clone(),
-            self.primary.as_ref().map(location),
-            self.secondary.iter().map(location).collect::<Vec<_>>(),
-            self.notes.clone(),
-        )
+/// A finding compared by what makes it the same finding in several views: its rule, severity,
+/// message, path, notes and labels (each by file, place and message), not its views or fix.
+/// Borrowed, so that telling apart many findings copies none of their text.
+struct Identity<'a>(&'a Diagnostic);
+
+impl Identity<'_> {
+    /// The primary label, then the others: each as its file, place and message.
+    fn labels(&self) -> impl Iterator<Item = (&str, &Range<usize>, &str)> {
+        let d = self.0;
+        (d.primary.iter().chain(&d.secondary))
+            .map(|l| (l.file.display.as_str(), &l.range, l.message.as_str()))
+    }
+}
+
+impl PartialEq for Identity<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (self.0, other.0);
+        a.rule == b.rule
+            && a.severity == b.severity
+            && a.message == b.message
+            && a.path == b.path
+            && a.notes == b.notes
+            && a.primary.is_some() == b.primary.is_some()
+            && a.secondary.len() == b.secondary.len()
+            && self.labels().eq(other.labels())
+    }
+}
+
+impl Eq for Identity<'_> {}
+
+impl std::hash::Hash for Identity<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let d = self.0;
+        (d.rule, d.severity, &d.message, &d.path, &d.notes).hash(state);
+        (d.primary.is_some(), d.secondary.len()).hash(state);
+        self.labels().for_each(|label| label.hash(state));
     }
 }
 
@@ -366,24 +391,25 @@ pub(crate) fn merge_sorted<F: Finding>(sources: Vec<Vec<F>>) -> Vec<F> {
 
 /// Merges findings that are the same in several views into one naming all of them, keeping
 /// first-seen order.
+// The key's interior mutability is a label's file's lazily built line index (`OnceLock`),
+// which `Identity` neither hashes nor compares.
+#[allow(clippy::mutable_key_type)]
 pub fn merge_views(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    use std::collections::HashMap;
-    let mut index = HashMap::new();
-    let mut out: Vec<Diagnostic> = Vec::with_capacity(diagnostics.len());
-    for diagnostic in diagnostics {
-        let key = diagnostic.identity();
-        match index.get(&key) {
-            Some(&i) => {
-                let kept: &mut Diagnostic = &mut out[i];
-                kept.views = kept.views.union(diagnostic.views);
-            }
-            None => {
-                index.insert(key, out.len());
-                out.push(diagnostic);
-            }
-        }
+    // Each finding's first occurrence, with the views of all its occurrences.
+    let mut views: Vec<Option<Views>> = vec![None; diagnostics.len()];
+    let mut first = foldhash::HashMap::<Identity, usize>::default();
+    for (i, diagnostic) in diagnostics.iter().enumerate() {
+        let at = *first.entry(Identity(diagnostic)).or_insert(i);
+        let seen = views[at].get_or_insert(Views::NONE);
+        *seen = seen.union(diagnostic.views);
     }
-    out
+    drop(first);
+    (diagnostics.into_iter().zip(views))
+        .filter_map(|(mut diagnostic, views)| {
+            diagnostic.views = views?;
+            Some(diagnostic)
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -313,9 +313,9 @@ impl Batches {
     /// Adds `job`, the next directory; returns the batch it closes, if any.
     fn add(&mut self, job: DirectoryJob) -> Option<Vec<DirectoryJob>> {
         if let Some(last) = self.open.last_mut() {
-            last.dirs_below = job.dir.starts_with(&last.dir);
+            last.dirs_below = is_below(&job.dir, &last.dir);
         }
-        let joins = (self.open.first()).is_some_and(|first| job.dir.starts_with(&first.dir));
+        let joins = (self.open.first()).is_some_and(|first| is_below(&job.dir, &first.dir));
         if joins && self.open.len() < BATCH_DIRS {
             self.open.push(job);
             return None;
@@ -329,6 +329,21 @@ impl Batches {
         let last = std::mem::take(&mut self.open);
         (!last.is_empty()).then_some(last)
     }
+}
+
+/// Whether `path` is `dir` or below it, comparing bytes: the paths come from one walk, joined
+/// name by name, so their bytes agree where their components do. `Path::starts_with` compares
+/// component by component, which made a chain of directories a thousand deep quadratic.
+fn is_below(path: &Path, dir: &Path) -> bool {
+    let (path, dir) = (
+        path.as_os_str().as_encoded_bytes(),
+        dir.as_os_str().as_encoded_bytes(),
+    );
+    let separator = |byte: u8| std::path::is_separator(char::from(byte));
+    path.starts_with(dir)
+        && (path.len() == dir.len()
+            || dir.last().copied().is_some_and(separator)
+            || separator(path[dir.len()]))
 }
 
 /// Keeps whole diagnostics (for fixes, and the formats that print every finding at once), each
@@ -426,6 +441,30 @@ mod tests {
             std::fs::write(path, text).expect("write");
         }
         root
+    }
+
+    /// `is_below` is `Path::starts_with` on the paths a walk makes.
+    #[test]
+    fn below_is_starts_with_on_walked_paths() {
+        let pairs = [
+            ("a/b", "a"),
+            ("a/b", "a/"),
+            ("a", "a"),
+            ("ab/c", "a"),
+            ("a-b", "a"),
+            ("./a/b", "./a"),
+            ("/a/b", "/"),
+            ("b", "a/b"),
+            ("a", "a/b"),
+        ];
+        for (path, dir) in pairs {
+            let (path, dir) = (Path::new(path), Path::new(dir));
+            assert_eq!(
+                is_below(path, dir),
+                path.starts_with(dir),
+                "{path:?} {dir:?}"
+            );
+        }
     }
 
     /// Makes `at` a symlink to `to`, both below `root`.

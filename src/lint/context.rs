@@ -95,7 +95,7 @@ pub(crate) struct DirectoryContext<'a> {
     /// OpenTofu only: (`.tf` file hidden, `.tofu` file hiding it), both parsed.
     pub(crate) shadowed: &'a [(FileId, FileId)],
     /// Load errors (and file problems) that only one view has.
-    pub(crate) one_view_errors: &'a [Diagnostic],
+    pub(crate) one_view_errors: &'a [&'a Diagnostic],
     pub(crate) settings: &'a RuleSettings,
 }
 

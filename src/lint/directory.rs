@@ -248,7 +248,7 @@ pub(crate) fn check_listed_directory(
     if options.cancel.is_cancelled() {
         return result;
     }
-    let dir_files = read_files(dir, names, &view_files, options, &mut result);
+    let mut dir_files = read_files(dir, names, &view_files, options, &mut result);
     // Parsing is most of a check: a check called off meanwhile stops here.
     if options.cancel.is_cancelled() {
         return result;
@@ -261,15 +261,29 @@ pub(crate) fn check_listed_directory(
         .with_shared(Arc::clone(summaries))
         .named_from(dir, canonical);
 
+    // Each file's findings, found once: copied into each view that loads the file but the
+    // last, moved into that one (a file full of errors is not kept twice over).
+    let mut file_findings: Vec<Vec<Diagnostic>> = (dir_files.iter_mut())
+        .map(|file| std::mem::take(&mut file.findings))
+        .collect();
+    let mut loads_left = vec![0_usize; dir_files.len()];
+    for index in view_files.iter().flat_map(|(_, files)| files.loaded()) {
+        loads_left[index] += 1;
+    }
     // Merge each view; rules run once every view is built, since some compare views.
     let memo = merge::DirectoryMemo::default();
     let mut built: Vec<BuiltView> = Vec::new();
     for (view, files) in &view_files {
         for index in files.loaded() {
-            let problems = dir_files[index].findings.iter().cloned();
+            loads_left[index] -= 1;
+            let problems = if loads_left[index] == 0 {
+                std::mem::take(&mut file_findings[index])
+            } else {
+                file_findings[index].clone()
+            };
             result
                 .diagnostics
-                .extend(problems.map(|d| d.in_views(view.views())));
+                .extend(problems.into_iter().map(|d| d.in_views(view.views())));
         }
         // A broken file contributes nothing; the tools still load the others and report their
         // errors, so the view is merged all the same. Rules see only complete views.
@@ -623,13 +637,13 @@ fn kind_of(settings: &RuleSettings, id: FindingId) -> Option<super::Kind> {
 
 /// Load errors found in one view only. The same error can be worded differently by the two
 /// tools, so errors are matched by id and place, not by message.
-fn one_view_errors(diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
-    type Place = (FindingId, Option<(String, std::ops::Range<usize>)>);
-    let place = |d: &Diagnostic| -> Place {
+fn one_view_errors<'d>(diagnostics: &'d [Diagnostic]) -> Vec<&'d Diagnostic> {
+    type Place<'d> = (FindingId, Option<(&'d str, std::ops::Range<usize>)>);
+    let place = |d: &'d Diagnostic| -> Place<'d> {
         let at = d
             .primary
             .as_ref()
-            .map(|l| (l.file.display.clone(), l.range.clone()));
+            .map(|l| (l.file.display.as_str(), l.range.clone()));
         (d.rule, at)
     };
     let mut seen: HashMap<Place, Views> = HashMap::new();
@@ -637,13 +651,13 @@ fn one_view_errors(diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
         let views = seen.entry(place(d)).or_default();
         *views = views.union(d.views);
     }
-    let mut out: Vec<Diagnostic> = Vec::new();
+    let mut out: Vec<&Diagnostic> = Vec::new();
     let mut reported: HashSet<Place> = HashSet::new();
     for d in diagnostics {
         let at = place(d);
         let views = seen.get(&at).copied().unwrap_or_default();
         if views.terraform != views.opentofu && reported.insert(at) {
-            out.push(d.clone());
+            out.push(d);
         }
     }
     out

@@ -1,8 +1,9 @@
 //! `tflint-merge graph`: the resolved include/import/read/dependency graph, file by file, as
 //! Graphviz DOT or JSON.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use crate::diagnostic::escape;
 use crate::terragrunt::Tree;
@@ -13,13 +14,14 @@ use crate::terragrunt::resolve::{Missing, Outcome, Stop};
 /// One resolved reference between two files (deduplicated over the units it was evaluated for).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct FileEdge {
-    pub(crate) from: String,
+    /// The file's path as shown, shared by every edge from or to the file.
+    pub(crate) from: Arc<str>,
     pub(crate) line: usize,
     pub(crate) kind: &'static str,
     pub(crate) name: Option<String>,
-    pub(crate) to: String,
+    pub(crate) to: Arc<str>,
     /// For a file included by units: the units it was resolved for (its paths start there).
-    pub(crate) for_units: BTreeSet<String>,
+    pub(crate) for_units: BTreeSet<Arc<str>>,
     /// For an import: how it merges the imported file in (`no merge`, `merge = true`,
     /// `deep_merge = true`).
     pub(crate) merge: Option<&'static str>,
@@ -67,21 +69,27 @@ pub(crate) fn file_graph(tree: &Tree) -> FileGraph {
         .flatten()
         .map(|step| step.edge)
         .collect();
-    let mut edges: BTreeMap<(String, usize, String), FileEdge> = BTreeMap::new();
+    // Each file's path as shown, made once: a tree of densely inter-dependent units has far
+    // more edges than files.
+    let mut shown: Vec<Option<Arc<str>>> = vec![None; tree.files.len()];
+    let mut show = |file: usize| -> Arc<str> {
+        Arc::clone(shown[file].get_or_insert_with(|| Arc::from(tree.show_file(file))))
+    };
+    // An edge by its files (indexes) and line, in order once the paths are compared.
+    let mut edges: HashMap<(usize, usize, usize), FileEdge> = HashMap::new();
     for (index, edge) in tree.live_edges() {
         let node = tree.nodes[edge.from];
         let reference = tree.reference(edge.from, edge.reference);
-        let from = tree.show_file(node.file);
         let line = line(node.file, reference.path.span.start);
-        let to = tree.show_file(tree.nodes[edge.to].file);
+        let to_file = tree.nodes[edge.to].file;
         let entry = edges
-            .entry((from.clone(), line, to.clone()))
+            .entry((node.file, line, to_file))
             .or_insert_with(|| FileEdge {
-                from,
+                from: show(node.file),
                 line,
                 kind: reference.kind.written(),
                 name: reference.name.clone(),
-                to,
+                to: show(to_file),
                 for_units: BTreeSet::new(),
                 merge: (reference.kind == RefKind::Import)
                     .then(|| tree.import_merge_of(edge.from, edge.reference).written()),
@@ -89,9 +97,11 @@ pub(crate) fn file_graph(tree: &Tree) -> FileGraph {
             });
         entry.merge_only_cycle |= on_merge_only_cycle.contains(&index);
         if node.file != node.unit {
-            entry.for_units.insert(tree.show_file(node.unit));
+            entry.for_units.insert(show(node.unit));
         }
     }
+    let mut edges: Vec<FileEdge> = edges.into_values().collect();
+    edges.sort_unstable_by(|a, b| (&a.from, a.line, &a.to).cmp(&(&b.from, b.line, &b.to)));
     let mut unresolved = BTreeSet::new();
     for failure in tree.live_failures() {
         let file = tree.nodes[failure.node].file;
@@ -123,7 +133,7 @@ pub(crate) fn file_graph(tree: &Tree) -> FileGraph {
     }
     FileGraph {
         files,
-        edges: edges.into_values().collect(),
+        edges,
         unresolved: unresolved.into_iter().collect(),
     }
 }
@@ -131,12 +141,12 @@ pub(crate) fn file_graph(tree: &Tree) -> FileGraph {
 /// An edge in JSON: `merge` only on imports, `merge_only_cycle` only where it is true.
 fn edge_json(e: &FileEdge) -> serde_json::Value {
     let mut value = serde_json::json!({
-        "from": e.from,
+        "from": &*e.from,
         "line": e.line,
         "kind": e.kind,
         "name": e.name,
-        "to": e.to,
-        "for_units": e.for_units,
+        "to": &*e.to,
+        "for_units": e.for_units.iter().map(|unit| &**unit).collect::<Vec<&str>>(),
     });
     if let Some(object) = value.as_object_mut() {
         if let Some(merge) = e.merge {
@@ -150,13 +160,13 @@ fn edge_json(e: &FileEdge) -> serde_json::Value {
 }
 
 pub(crate) fn json(graph: &FileGraph) -> String {
-    let value = serde_json::json!({
+    let document = serde_json::json!({
         "version": 1,
         "files": graph.files.iter().map(|(path, unit)| serde_json::json!({
             "path": path,
             "unit": unit,
         })).collect::<Vec<_>>(),
-        "edges": graph.edges.iter().map(edge_json).collect::<Vec<_>>(),
+        "edges": [],
         "unresolved": graph.unresolved.iter().map(|u| serde_json::json!({
             "from": u.from,
             "line": u.line,
@@ -167,10 +177,14 @@ pub(crate) fn json(graph: &FileGraph) -> String {
             "expression": u.expression,
         })).collect::<Vec<_>>(),
     });
-    let text = serde_json::to_string_pretty(&value).unwrap_or_default();
-    let mut text = escape::json(&text).into_owned();
-    text.push('\n');
-    text
+    // The edges (a dense tree has hundreds of thousands) written one by one, never all held
+    // as JSON values at once.
+    let mut text = Vec::new();
+    let edges = graph.edges.iter().map(edge_json);
+    if super::write_pretty_json(&mut text, &document, "edges", edges).is_err() {
+        return String::new();
+    }
+    String::from_utf8(text).unwrap_or_default()
 }
 
 /// A DOT string: file names and expressions escaped as the text formats escape them, then

@@ -16,6 +16,12 @@ use crate::source::SourceFile;
 
 use super::window;
 
+/// The labels shown of one finding, its primary label included. codespan gives each label on a
+/// line a row of its own, drawn across the columns of the labels left of it: a finding that
+/// names thousands of places on one line (`views_diverge` on a minified JSON file full of
+/// duplicate keys) would print their square.
+const MAX_LABELS: usize = 20;
+
 /// Renders one diagnostic; codespan ends it with a blank line.
 /// `checked` are the views of the run (see [`super::view_note`]); `unsafe_fixes` whether unsafe
 /// fixes are applied (a finding they fix is marked `[*]`).
@@ -25,14 +31,16 @@ pub(crate) fn render(
     checked: Views,
     unsafe_fixes: bool,
 ) -> Vec<u8> {
-    let all = diagnostic.primary.iter().chain(&diagnostic.secondary);
+    let shown_secondary = MAX_LABELS - usize::from(diagnostic.primary.is_some());
+    let secondary = &diagnostic.secondary[..diagnostic.secondary.len().min(shown_secondary)];
+    let all = diagnostic.primary.iter().chain(secondary);
     let files = LabelFiles::new(all);
     let mut labels = Vec::new();
     if let Some(primary) = &diagnostic.primary {
         let (id, range) = files.place(primary);
         labels.push(CsLabel::primary(id, range).with_message(escape::text(&primary.message)));
     }
-    for secondary in &diagnostic.secondary {
+    for secondary in secondary {
         let (id, range) = files.place(secondary);
         let message = escape::text(&secondary.message);
         labels.push(CsLabel::secondary(id, range).with_message(message));
@@ -47,6 +55,12 @@ pub(crate) fn render(
     let mut notes: Vec<String> = (diagnostic.notes.iter())
         .map(|n| format!("note: {}", escape::text(n)))
         .collect();
+    let hidden = diagnostic.secondary.len() - secondary.len();
+    if hidden > 0 {
+        notes.push(format!(
+            "note: {hidden} more places are not shown here (`--format json` lists every one)"
+        ));
+    }
     notes.extend(super::view_note(diagnostic, checked).map(|n| format!("note: {n}")));
     notes.extend((diagnostic.help.iter()).map(|h| format!("help: {}", escape::text(h))));
     if let Some(fix) = &diagnostic.fix {

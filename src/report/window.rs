@@ -54,14 +54,14 @@ pub(crate) fn elided(text: &str, line: Range<usize>, labels: &[Range<usize>]) ->
 
 /// The first character boundary of `text` at or after `at` (`str::ceil_char_boundary` is
 /// newer than the crate's minimum Rust version).
-fn boundary_at_or_after(text: &str, at: usize) -> usize {
+pub(crate) fn boundary_at_or_after(text: &str, at: usize) -> usize {
     (at..text.len())
         .find(|&i| text.is_char_boundary(i))
         .unwrap_or(text.len())
 }
 
 /// The last character boundary of `text` at or before `at`.
-fn boundary_at_or_before(text: &str, at: usize) -> usize {
+pub(crate) fn boundary_at_or_before(text: &str, at: usize) -> usize {
     (0..=at.min(text.len()))
         .rev()
         .find(|&i| text.is_char_boundary(i))

@@ -41,6 +41,7 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
     let errors: Vec<&Diagnostic> = dir
         .one_view_errors
         .iter()
+        .copied()
         .filter(|d| {
             dir.settings
                 .registry()

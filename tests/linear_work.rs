@@ -1,0 +1,210 @@
+//! Work that grows with the input, measured without a clock: each input that was once
+//! super-linear is checked at a size and at ten times that size through the public entry point
+//! that the fuzz targets use (`tflint_merge::fuzzing::check_everything`: both views, every
+//! rule, every output format, every printed form of the effective modules), and the
+//! allocations made meanwhile are counted. A linear path makes about ten times as many at ten
+//! times the size; a quadratic one (a line copied per finding, a body scanned per attribute, a
+//! file parsed again per repeat) about a hundred. Counts do not depend on the machine's load
+//! or speed, so the bounds are tight and the test cannot flake on a busy CI machine, as wall
+//! times did. `scripts/bench.sh` measures the time of the same shapes.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The system allocator, counting the calls and the bytes asked for.
+struct Counting;
+
+static CALLS: AtomicU64 = AtomicU64::new(0);
+static BYTES: AtomicU64 = AtomicU64::new(0);
+
+fn count(size: usize) {
+    CALLS.fetch_add(1, Ordering::Relaxed);
+    BYTES.fetch_add(size as u64, Ordering::Relaxed);
+}
+
+// Test code only; the product has none (see CONTRIBUTING.md).
+#[expect(
+    unsafe_code,
+    reason = "counting allocations needs a GlobalAlloc, an unsafe trait"
+)]
+// SAFETY: every call is handed unchanged to the system allocator, which upholds the trait's
+// contract; this one only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count(layout.size());
+        // SAFETY: the caller's contract for `alloc` is passed on unchanged.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count(layout.size());
+        // SAFETY: the caller's contract for `alloc_zeroed` is passed on unchanged.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `System` with `layout` (every allocation goes there).
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count(new_size);
+        // SAFETY: `ptr` was allocated by `System` with `layout`; the caller's contract for
+        // `realloc` is passed on unchanged.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The allocations (calls, bytes) of checking a directory holding `files`.
+fn work(files: &[(&str, String)]) -> (u64, u64) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    let (calls, bytes) = (CALLS.load(Ordering::Relaxed), BYTES.load(Ordering::Relaxed));
+    let rendered = tflint_merge::fuzzing::check_everything(Path::new(dir.path()));
+    assert!(rendered > 0, "nothing rendered");
+    (
+        CALLS.load(Ordering::Relaxed) - calls,
+        BYTES.load(Ordering::Relaxed) - bytes,
+    )
+}
+
+/// Each input that was once super-linear, by name, as the files of a directory at size `n`.
+fn inputs(n: usize) -> Vec<(&'static str, Vec<(&'static str, String)>)> {
+    let pairs = |pair: &str, n: usize| vec![pair.to_string(); n].join(", ");
+    vec![
+        (
+            "attributes in a body",
+            vec![(
+                "main.tf",
+                format!(
+                    "locals {{\n{}}}\n",
+                    (0..n)
+                        .map(|i| format!("  a{i} = {i}\n"))
+                        .collect::<String>()
+                ),
+            )],
+        ),
+        (
+            "items of an object",
+            vec![(
+                "main.tf",
+                format!(
+                    "locals {{\n  o = {{\n{}  }}\n}}\n",
+                    (0..n)
+                        .map(|i| format!("    k{i} = 1\n"))
+                        .collect::<String>()
+                ),
+            )],
+        ),
+        (
+            "JSON key repeated on one line",
+            vec![(
+                "main.tf.json",
+                format!("{{\"locals\": {{{}}}}}", pairs("\"k\": 1", n)),
+            )],
+        ),
+        (
+            "JSON key repeated in a file one tool reads",
+            vec![(
+                "main.tofu.json",
+                format!("{{\"locals\": {{{}}}}}", pairs("\"k\": 1", n)),
+            )],
+        ),
+        (
+            "findings on one long line",
+            vec![(
+                "main.tf.json",
+                format!(
+                    "{{\"locals\": {{{}}}}}",
+                    pairs(&format!("\"k\": \"{}\"", "x".repeat(91)), n / 10)
+                ),
+            )],
+        ),
+        (
+            "ignores naming unknown rules",
+            vec![(
+                "main.tf",
+                (0..n / 2)
+                    .map(|i| {
+                        format!("# tflint-merge-ignore: no_such_rule_{i}\nvariable \"v{i}\" {{}}\n")
+                    })
+                    .collect(),
+            )],
+        ),
+        (
+            "repeated attribute",
+            vec![(
+                "main.tf",
+                (0..n / 5)
+                    .map(|i| format!("resource \"x\" \"r{i}\" {{\n  v = {i}\n}}\n"))
+                    .collect::<String>()
+                    + &"dup = 1\n".repeat(20),
+            )],
+        ),
+        (
+            "nested blocks of overrides",
+            vec![
+                (
+                    "main.tf",
+                    (0..n / 10)
+                        .map(|i| {
+                            format!(
+                                "resource \"x\" \"r{i}\" {{\n  a = 1\n  b {{\n    c = 2\n  }}\n}}\n"
+                            )
+                        })
+                        .collect(),
+                ),
+                (
+                    "main_override.tf",
+                    (0..n / 10)
+                        .map(|i| format!("resource \"x\" \"r{i}\" {{\n  a = 3\n}}\n"))
+                        .collect(),
+                ),
+            ],
+        ),
+    ]
+}
+
+/// At ten times the size, at most this many times the allocation calls: a linear path's ratio
+/// is about 10 (a little more where a vector doubles once more), a quadratic one's about 100.
+const MAX_CALLS_RATIO: f64 = 12.0;
+/// The same for the bytes asked for: a vector that doubles past a power of two at one size and
+/// not at the other moves this ratio more than the calls', so its bound is looser. A quadratic
+/// copy hidden under a large linear part still passes it: the fingerprints' copy of the whole
+/// line per finding (since fixed) made 22.7x on the JSON line of 1,000 keys.
+const MAX_BYTES_RATIO: f64 = 15.0;
+
+#[test]
+fn work_grows_linearly_with_the_input() {
+    const BASE: usize = 1_000;
+    let small = inputs(BASE);
+    let large = inputs(10 * BASE);
+    let mut failures = Vec::new();
+    for ((name, small), (_, large)) in small.iter().zip(&large) {
+        let (small_calls, small_bytes) = work(small);
+        let (large_calls, large_bytes) = work(large);
+        let calls = large_calls as f64 / small_calls.max(1) as f64;
+        let bytes = large_bytes as f64 / small_bytes.max(1) as f64;
+        println!(
+            "{name}: {small_calls} -> {large_calls} allocations ({calls:.1}x), \
+             {small_bytes} -> {large_bytes} bytes ({bytes:.1}x)"
+        );
+        if calls > MAX_CALLS_RATIO || bytes > MAX_BYTES_RATIO {
+            failures.push(format!(
+                "{name}: {calls:.1}x allocations, {bytes:.1}x bytes"
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "super-linear at 10x the input: {failures:#?}"
+    );
+}
