@@ -31,7 +31,10 @@ mod language_settings_not_constant;
 mod legacy_module_meta_argument;
 mod missing_required_argument;
 mod module_count_and_for_each;
+mod module_input_missing;
+mod module_input_unknown;
 mod module_local_source_missing;
+mod module_output_undeclared;
 mod module_reserved_block;
 mod module_source_invalid;
 mod module_source_missing;
@@ -124,7 +127,10 @@ pub(crate) static RULES: &[&Rule] = &[
     &legacy_module_meta_argument::RULE,
     &missing_required_argument::RULE,
     &module_count_and_for_each::RULE,
+    &module_input_missing::RULE,
+    &module_input_unknown::RULE,
     &module_local_source_missing::RULE,
+    &module_output_undeclared::RULE,
     &module_reserved_block::RULE,
     &module_source_invalid::RULE,
     &module_source_missing::RULE,

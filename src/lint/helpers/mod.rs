@@ -1,6 +1,7 @@
 //! Queries over what rules see, shared by several rules: small ones here, larger pieces in a
 //! module of their own (the schema judgements, legacy module calls, namespaced functions).
 
+pub(crate) mod declared;
 pub(crate) mod function_namespace;
 pub(crate) mod legacy_module;
 pub(crate) mod null_module_version;
@@ -9,11 +10,13 @@ pub(crate) mod schema;
 use crate::diagnostic::Diagnostic;
 use crate::input::read::Reader;
 use crate::knowledge::features::{self, Place};
+use crate::knowledge::module_source::{self, SourceKind};
 use crate::knowledge::releases::Release;
 use crate::knowledge::version::{Constraint, parse};
+use crate::lint::neighbours::Interface;
 use crate::module::merge::problems::DefaultProblem;
-use crate::module::merge::{LoadedFile, MergedBlock};
-use crate::source::{SourceFiles, Span};
+use crate::module::merge::{Address, LoadedFile, MergedBlock, MergedObject};
+use crate::source::{SourceFiles, Span, Syntax};
 use crate::syntax::{Attribute, Block, Expr};
 
 use super::{Context, MergeContext, Rule};
@@ -707,4 +710,47 @@ mod tests {
             }
         }
     }
+}
+
+/// A call of the effective module to a module with a local source (`./vpc`, `../vpc`), and what
+/// that module offers its callers in the same view.
+pub(crate) struct LocalCall<'a> {
+    pub(crate) object: &'a MergedObject,
+    pub(crate) name: &'a str,
+    /// The source as written.
+    pub(crate) source: &'a str,
+    pub(crate) interface: Interface,
+}
+
+/// The effective module's calls to local modules whose files were all read and parsed (a module
+/// that cannot be read is not judged, nor one that calls itself), in order. The tools read a local module as its own
+/// effective module, override files merged, whoever calls it.
+pub(crate) fn local_calls<'a>(ctx: &'a Context<'a>) -> impl Iterator<Item = LocalCall<'a>> + 'a {
+    ctx.module.objects.iter().filter_map(|object| {
+        let Address::ModuleCall(name) = &object.address else {
+            return None;
+        };
+        let source = object.body.attribute("source")?.expr.literal_string()?;
+        if module_source::classify(source) != SourceKind::Local {
+            return None;
+        }
+        let dir = ctx.dir.join(source);
+        if ctx.neighbours.is_checked(&dir) {
+            return None;
+        }
+        let interface = ctx.neighbours.interface(&dir, ctx.view)?;
+        Some(LocalCall {
+            object,
+            name,
+            source,
+            interface,
+        })
+    })
+}
+
+/// The syntax of the file of `span`, one the view loads (native where it is not found).
+pub(crate) fn syntax_of(ctx: &Context, span: Span) -> Syntax {
+    (ctx.primary.iter().chain(ctx.overrides))
+        .find(|loaded| loaded.file.id == span.file)
+        .map_or(Syntax::Native, |loaded| loaded.extension.syntax())
 }
