@@ -32,7 +32,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         let set_in_base = |name: &str| {
             attributes.iter().any(|a| {
                 a.name() == name
-                    && (a.origin == Origin::Base || a.replaced.is_some_and(|r| in_primary(r)))
+                    && (a.origin == Origin::Base || a.replaced.is_some_and(&in_primary))
             })
         };
         let missing: Vec<&String> = (call.interface.required.iter())

@@ -661,6 +661,49 @@ pub(crate) fn skipped_note(reader: Reader) -> &'static str {
     }
 }
 
+/// A call of the effective module to a module with a local source (`./vpc`, `../vpc`), and what
+/// that module offers its callers in the same view.
+pub(crate) struct LocalCall<'a> {
+    pub(crate) object: &'a MergedObject,
+    pub(crate) name: &'a str,
+    /// The source as written.
+    pub(crate) source: &'a str,
+    pub(crate) interface: Interface,
+}
+
+/// The effective module's calls to local modules whose files were all read and parsed (a module
+/// that cannot be read is not judged, nor one that calls itself), in order. The tools read a local module as its own
+/// effective module, override files merged, whoever calls it.
+pub(crate) fn local_calls<'a>(ctx: &'a Context<'a>) -> impl Iterator<Item = LocalCall<'a>> + 'a {
+    ctx.module.objects.iter().filter_map(|object| {
+        let Address::ModuleCall(name) = &object.address else {
+            return None;
+        };
+        let source = object.body.attribute("source")?.expr.literal_string()?;
+        if module_source::classify(source) != SourceKind::Local {
+            return None;
+        }
+        let dir = ctx.dir.join(source);
+        if ctx.neighbours.is_checked(&dir) {
+            return None;
+        }
+        let interface = ctx.neighbours.interface(&dir, ctx.view)?;
+        Some(LocalCall {
+            object,
+            name,
+            source,
+            interface,
+        })
+    })
+}
+
+/// The syntax of the file of `span`, one the view loads (native where it is not found).
+pub(crate) fn syntax_of(ctx: &Context, span: Span) -> Syntax {
+    (ctx.primary.iter().chain(ctx.overrides))
+        .find(|loaded| loaded.file.id == span.file)
+        .map_or(Syntax::Native, |loaded| loaded.extension.syntax())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -710,47 +753,4 @@ mod tests {
             }
         }
     }
-}
-
-/// A call of the effective module to a module with a local source (`./vpc`, `../vpc`), and what
-/// that module offers its callers in the same view.
-pub(crate) struct LocalCall<'a> {
-    pub(crate) object: &'a MergedObject,
-    pub(crate) name: &'a str,
-    /// The source as written.
-    pub(crate) source: &'a str,
-    pub(crate) interface: Interface,
-}
-
-/// The effective module's calls to local modules whose files were all read and parsed (a module
-/// that cannot be read is not judged, nor one that calls itself), in order. The tools read a local module as its own
-/// effective module, override files merged, whoever calls it.
-pub(crate) fn local_calls<'a>(ctx: &'a Context<'a>) -> impl Iterator<Item = LocalCall<'a>> + 'a {
-    ctx.module.objects.iter().filter_map(|object| {
-        let Address::ModuleCall(name) = &object.address else {
-            return None;
-        };
-        let source = object.body.attribute("source")?.expr.literal_string()?;
-        if module_source::classify(source) != SourceKind::Local {
-            return None;
-        }
-        let dir = ctx.dir.join(source);
-        if ctx.neighbours.is_checked(&dir) {
-            return None;
-        }
-        let interface = ctx.neighbours.interface(&dir, ctx.view)?;
-        Some(LocalCall {
-            object,
-            name,
-            source,
-            interface,
-        })
-    })
-}
-
-/// The syntax of the file of `span`, one the view loads (native where it is not found).
-pub(crate) fn syntax_of(ctx: &Context, span: Span) -> Syntax {
-    (ctx.primary.iter().chain(ctx.overrides))
-        .find(|loaded| loaded.file.id == span.file)
-        .map_or(Syntax::Native, |loaded| loaded.extension.syntax())
 }
