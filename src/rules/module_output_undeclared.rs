@@ -5,8 +5,9 @@
 //! `../x`), whose directory is read as its own effective module, in the same view: through
 //! `module.NAME.OUTPUT`, or `module.NAME[KEY].OUTPUT` for a call with `count` or `for_each`.
 //!
-//! Left alone, as `undeclared_reference` leaves them: references in a `dynamic` block's
-//! `content`, and every reference of a block (or local value) that also names what the module
+//! Left alone: references in the arguments of `try` and `can`, which turn the error into their
+//! fallback; as `undeclared_reference` leaves them, references in a `dynamic` block's
+//! `content`; and every reference of a block (or local value) that also names what the module
 //! does not declare: the tools look up the values of a block's references before they evaluate
 //! it, and stop there (`internal/lang/eval.go`, `Scope.EvalContext`).
 
@@ -18,7 +19,9 @@ use crate::syntax::Reference;
 use crate::syntax::references::ReferenceStep;
 
 use crate::lint::helpers::declared::{Declared, undeclared};
-use crate::lint::helpers::{LocalCall, local_calls, tools_suggestion};
+use crate::lint::helpers::{
+    LocalCall, for_each_reference_with_try, in_try, local_calls, tools_suggestion,
+};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -48,10 +51,21 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 group.look_at(used.reference);
             }
         });
+        group.found.retain(|(reference, ..)| !in_try(&object.body, reference));
         group.report(ctx, out);
     }
     for local in &module.locals {
-        (local.attribute.expr).for_each_reference(&mut |reference| group.look_at(reference));
+        let expr = &local.attribute.expr;
+        expr.for_each_reference(&mut |reference| group.look_at(reference));
+        if !group.found.is_empty() {
+            let mut caught = Vec::new();
+            for_each_reference_with_try(expr, false, &mut |reference, in_try| {
+                if in_try {
+                    caught.push(reference as *const Reference);
+                }
+            });
+            (group.found).retain(|(reference, ..)| !caught.contains(&(*reference as *const _)));
+        }
         group.report(ctx, out);
     }
 }
@@ -161,6 +175,16 @@ mod tests {
             ),
             ("child/main.tf", CHILD),
         ],
+        // In the arguments of `try` and `can`, which catch the error.
+        &[
+            ("main.tf", CALL),
+            (
+                "outputs.tf",
+                "output \"o\" {\n  value = try(module.c.nope, null)\n}\n\
+                 locals {\n  a = \"${can(module.c.nope)}\"\n  b = [try(1, module.c.nope)]\n}\n",
+            ),
+            ("child/main.tf", CHILD),
+        ],
         // A block that also names what the module does not declare is not evaluated.
         &[
             ("main.tf", CALL),
@@ -199,11 +223,11 @@ mod tests {
                 (
                     "outputs.tf",
                     "output \"o\" {\n  value = [module.c.nope, module.c.req, \"${module.c.y}\"]\n}\n\
-                     locals {\n  a = module.c.nope\n  b = var.gone\n}\n",
+                     locals {\n  a = module.c.nope\n  b = var.gone\n  c = [try(1), module.c.z]\n}\n",
                 ),
                 ("child/main.tf", CHILD),
             ],
-            4,
+            5,
         ),
         // Through an instance key of an expanded call.
         (

@@ -15,9 +15,9 @@ use crate::knowledge::releases::Release;
 use crate::knowledge::version::{Constraint, parse};
 use crate::lint::neighbours::Interface;
 use crate::module::merge::problems::DefaultProblem;
-use crate::module::merge::{Address, LoadedFile, MergedBlock, MergedObject};
+use crate::module::merge::{Address, LoadedFile, MergedBlock, MergedBody, MergedObject};
 use crate::source::{SourceFiles, Span, Syntax};
-use crate::syntax::{Attribute, Block, Expr};
+use crate::syntax::{Attribute, Block, Expr, ExprKind, Reference, catches_errors};
 
 use super::{Context, MergeContext, Rule};
 
@@ -702,6 +702,37 @@ pub(crate) fn syntax_of(ctx: &Context, span: Span) -> Syntax {
     (ctx.primary.iter().chain(ctx.overrides))
         .find(|loaded| loaded.file.id == span.file)
         .map_or(Syntax::Native, |loaded| loaded.extension.syntax())
+}
+
+/// Calls `f` with every reference in `expr` and whether it may sit in the arguments of `try`
+/// or `can`, which turn an error found while evaluating (an attribute an object does not have)
+/// into the fallback: hashicorp/hcl `ext/tryfunc/tryfunc.go`. In a template or an operator,
+/// which the model keeps as text, every reference counts as in `try` when a `try` or `can` call
+/// is there too: where that call's arguments end is not known.
+pub(crate) fn for_each_reference_with_try<'e>(
+    expr: &'e Expr,
+    in_try: bool,
+    f: &mut impl FnMut(&'e Reference, bool),
+) {
+    let text_has_try = (expr.calls.iter()).any(|c| c.in_try || catches_errors(&c.name));
+    for reference in &expr.references {
+        f(reference, in_try || text_has_try);
+    }
+    let arguments_in_try = in_try
+        || matches!(&expr.kind, ExprKind::FunctionCall { name, .. } if catches_errors(name));
+    expr.for_each_child(|child| for_each_reference_with_try(child, arguments_in_try, f));
+}
+
+/// Whether `reference`, one of the references of `body` (nested blocks included), may sit in
+/// the arguments of `try` or `can` ([`for_each_reference_with_try`]).
+pub(crate) fn in_try(body: &MergedBody, reference: &Reference) -> bool {
+    let mut found = false;
+    for attribute in &body.attributes {
+        for_each_reference_with_try(&attribute.expr, false, &mut |r, in_try| {
+            found |= in_try && std::ptr::eq(r, reference);
+        });
+    }
+    found || body.blocks.iter().any(|b| in_try(&b.body, reference))
 }
 
 #[cfg(test)]
