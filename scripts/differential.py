@@ -1416,6 +1416,28 @@ def module_files(rng):
     return files, manifest
 
 
+def invalid_name_files(rng):
+    """Now and then a file with a block whose name is not an identifier (the loader refuses
+    it: `Invalid variable name`...), or a valid name the loader accepts that looks close to
+    one. Drawn from its own generator, so that the rest of a scenario stays as it was. Not a
+    resource type (Terraform then also refuses the provider name it implies) nor a check block
+    (Terraform then drops its assert blocks: "Zero assert blocks", a known difference)."""
+    if rng.random() < 0.9:
+        return []
+    name = rng.choice(["1x", "a b", "a.b", "-a", "_ok", "ok-1", "é"])
+    block = rng.choice([
+        B("variable", [name], []),
+        B("output", [name], [A("value", "1")]),
+        B("resource", ["terraform_data", name], []),
+        B("data", ["terraform_remote_state", name], [A("backend", s("local"))]),
+        B("module", [name], [A("source", s("./nowhere"))]),
+        B("locals", [], [A(name, "1")]),
+    ])
+    # A native local value's name is an identifier by its syntax: JSON only.
+    native = block.kind != "locals" and rng.random() < 0.5
+    return [("names.tf" if native else "names.tf.json", [block])]
+
+
 def random_content(rng, builtin, taken):
     """The base blocks of a scenario: its own objects, for overrides to merge into. `builtin`:
     only Terraform's built-in provider and no module call, so that validate runs to the end."""
@@ -1638,6 +1660,7 @@ class Scenarios:
             for name, blocks, as_json in snippet.files:
                 files.append((name, blocks))
         files += reference_files(random.Random(f"references-{seed}"))
+        files += invalid_name_files(random.Random(f"names-{seed}"))
         modules = module_files(random.Random(f"modules-{seed}"))
         os.makedirs(directory, exist_ok=True)
         if modules:

@@ -40,6 +40,7 @@ mod module_source_invalid;
 mod module_source_missing;
 mod module_source_not_static;
 mod module_version_without_registry_source;
+mod name_invalid;
 mod object_duplicate_key;
 mod override_clobbers_nested_blocks;
 mod override_count_for_each_conflict;
@@ -136,6 +137,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &module_source_missing::RULE,
     &module_source_not_static::RULE,
     &module_version_without_registry_source::RULE,
+    &name_invalid::RULE,
     &object_duplicate_key::RULE,
     &override_clobbers_nested_blocks::RULE,
     &override_count_for_each_conflict::RULE,

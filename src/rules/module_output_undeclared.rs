@@ -51,7 +51,9 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 group.look_at(used.reference);
             }
         });
-        group.found.retain(|(reference, ..)| !in_try(&object.body, reference));
+        group
+            .found
+            .retain(|(reference, ..)| !in_try(&object.body, reference));
         group.report(ctx, out);
     }
     for local in &module.locals {

@@ -718,8 +718,8 @@ pub(crate) fn for_each_reference_with_try<'e>(
     for reference in &expr.references {
         f(reference, in_try || text_has_try);
     }
-    let arguments_in_try = in_try
-        || matches!(&expr.kind, ExprKind::FunctionCall { name, .. } if catches_errors(name));
+    let arguments_in_try =
+        in_try || matches!(&expr.kind, ExprKind::FunctionCall { name, .. } if catches_errors(name));
     expr.for_each_child(|child| for_each_reference_with_try(child, arguments_in_try, f));
 }
 
