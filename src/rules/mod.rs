@@ -35,6 +35,7 @@ mod module_input_missing;
 mod module_input_unknown;
 mod module_local_source_missing;
 mod module_output_undeclared;
+mod module_provider_undeclared;
 mod module_reserved_block;
 mod module_source_invalid;
 mod module_source_missing;
@@ -57,6 +58,7 @@ mod override_undocumented;
 mod override_variable_default_invalid;
 mod override_without_base;
 mod parse_limit;
+mod provider_reference_quoted;
 mod provisioner_removed;
 mod read_error;
 mod required_providers_top_level;
@@ -132,6 +134,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &module_input_unknown::RULE,
     &module_local_source_missing::RULE,
     &module_output_undeclared::RULE,
+    &module_provider_undeclared::RULE,
     &module_reserved_block::RULE,
     &module_source_invalid::RULE,
     &module_source_missing::RULE,
@@ -154,6 +157,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &override_variable_default_invalid::RULE,
     &override_without_base::RULE,
     &parse_limit::RULE,
+    &provider_reference_quoted::RULE,
     &provisioner_removed::RULE,
     &read_error::RULE,
     &required_providers_top_level::RULE,
