@@ -40,6 +40,7 @@ mod module_reserved_block;
 mod module_source_invalid;
 mod module_source_missing;
 mod module_source_not_static;
+mod module_version_missing;
 mod module_version_without_registry_source;
 mod name_invalid;
 mod object_duplicate_key;
@@ -139,6 +140,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &module_source_invalid::RULE,
     &module_source_missing::RULE,
     &module_source_not_static::RULE,
+    &module_version_missing::RULE,
     &module_version_without_registry_source::RULE,
     &name_invalid::RULE,
     &object_duplicate_key::RULE,
