@@ -118,6 +118,9 @@ VALIDATE_ONLY = {
     "Reference to undeclared module",
     "Reference to undeclared resource",
     "Unsupported attribute",
+    'Reference to "count" in non-counted context',
+    'Reference to "each" in context without for_each',
+    "each.value cannot be used in this context",
     "Unsupported Terraform Core version",
     "Unsupported backend type",
     "Invalid backend type",
@@ -1438,6 +1441,24 @@ def module_files(rng):
     return files, manifest
 
 
+def instance_reference_files(rng):
+    """Now and then a file whose resource, output or local reads `count.index`, `each.key` or
+    `each.value`, in a block with `count`, `for_each` or neither (`validate` refuses what the
+    block has no key for). Drawn from its own generator, so that the rest of a scenario stays as
+    it was."""
+    if rng.random() < 0.8:
+        return []
+    read = rng.choice(["count.index", "each.key", "each.value", '"${count.index}-x"',
+                       "try(each.key, 1)"])
+    meta = rng.choice([[], [A("count", "1")], [A("for_each", 'toset(["a"])')]])
+    block = rng.choice([
+        B("resource", ["terraform_data", "inst"], meta + [A("input", read)]),
+        B("output", ["inst"], [A("value", read)]),
+        B("locals", [], [A("inst", read)]),
+    ])
+    return [("inst.tf.json" if rng.random() < 0.3 else "inst.tf", [block])]
+
+
 def invalid_name_files(rng):
     """Now and then a file with a block whose name is not an identifier (the loader refuses
     it: `Invalid variable name`...), or a valid name the loader accepts that looks close to
@@ -1683,6 +1704,7 @@ class Scenarios:
                 files.append((name, blocks))
         files += reference_files(random.Random(f"references-{seed}"))
         files += invalid_name_files(random.Random(f"names-{seed}"))
+        files += instance_reference_files(random.Random(f"instances-{seed}"))
         modules = module_files(random.Random(f"modules-{seed}"))
         os.makedirs(directory, exist_ok=True)
         if modules:

@@ -18,6 +18,7 @@ mod count_and_for_each;
 mod depends_on_action;
 mod duplicate_definition;
 mod feature_newer_than_target;
+mod instance_reference_invalid;
 mod internal_error;
 mod io_error;
 mod language_block_duplicate;
@@ -118,6 +119,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &depends_on_action::RULE,
     &duplicate_definition::RULE,
     &feature_newer_than_target::RULE,
+    &instance_reference_invalid::RULE,
     &internal_error::RULE,
     &io_error::RULE,
     &language_block_duplicate::RULE,
