@@ -205,7 +205,7 @@ fn github_lines_follow_the_runner_syntax() {
     let (summary, findings) = lines.split_last().expect("output");
     assert_eq!(
         *summary,
-        "::notice title=tflint-merge::tflint-merge: 3 errors, 3 warnings in 2 directories \
+        "::notice title=tflint-merge::tflint-merge: 6 errors, 3 warnings in 2 directories \
          (4 files); [*] 2 fixable with `--fix`"
     );
     let mut messages = Vec::new();
@@ -259,7 +259,7 @@ fn github_lines_follow_the_runner_syntax() {
         );
         messages.push(unescape_command(message, false));
     }
-    assert_eq!(findings.len(), 6);
+    assert_eq!(findings.len(), 9); // three of them the invalid resource name, once per file
     assert_eq!(multi_line, 1, "the shadowed `tags` spans three lines");
     assert!(
         messages
