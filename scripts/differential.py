@@ -117,10 +117,38 @@ VALIDATE_ONLY = {
     "Reference to undeclared local value",
     "Reference to undeclared module",
     "Reference to undeclared resource",
+    "Unsupported attribute",
+    'Reference to "count" in non-counted context',
+    'Reference to "each" in context without for_each',
+    "each.value cannot be used in this context",
     "Unsupported Terraform Core version",
     "Unsupported backend type",
     "Invalid backend type",
 }
+
+# Our findings of a module call's arguments against the called module's variables, whose
+# summaries other findings of ours share (a load error's "Unsupported argument"): validate finds
+# them only once the loader accepted the module, so where it did not they are not judged.
+GRAPH_RULES = {
+    "module_input_unknown",
+    "module_input_missing",
+    "module_provider_undeclared",
+}
+
+# Errors of a module call's arguments against the called module's variables: validate finds
+# them while building its graph and stops before evaluating anything
+# (internal/terraform/transform_module_variable.go), so what only evaluation finds
+# (VALIDATE_ONLY) is not judged where one of these was reported.
+STOPS_EVALUATION = {
+    "Unsupported argument",
+    "Missing required argument",
+    "Extraneous JSON object property",
+}
+
+# Graph errors Terraform reports without a place, and at most one of (it stops at the first):
+# `missing provider provider["..."].ALIAS` (internal/terraform/transform_provider.go). One
+# matches every finding of ours with its summary, wherever ours is.
+PLACELESS = re.compile(r"missing provider .*")
 
 # Errors of loading the configuration that validate reports (the binding's loader may not: an
 # override's default checked against the merged type) and after which it evaluates nothing.
@@ -1345,6 +1373,114 @@ def reference_files(rng):
     return files
 
 
+def module_files(rng):
+    """A local child module and a call to it, or None: the child (`child/`, with its own
+    override file now and then) declares required and optional variables and an output; the
+    call passes some of them (now and then one the child does not declare, or a required one
+    only from an override file) and outputs read the child's outputs (now and then one it does
+    not declare, or inside `try`). `validate` reads a local module only once `init` recorded it
+    in `.terraform/modules/modules.json`: the scenario writes that manifest as `init` would for
+    a local source, so that no judge needs `init` (nor the network). Drawn from its own
+    generator, so that the rest of a scenario stays as it was before modules were added."""
+    if rng.random() < 0.5:
+        return None
+    child = [
+        B("variable", ["req"], []),
+        B("variable", ["opt"], [A("default", "1")]),
+        B("variable", ["late"], []),
+        B("output", ["out"], [A("value", "var.opt")]),
+        B("resource", ["terraform_data", "c"], [A("input", "var.req")]),
+    ]
+    files = [("child/main.tf.json" if rng.random() < 0.3 else "child/main.tf", child)]
+    # The child's override file gives `late` the default its base lacks.
+    if rng.random() < 0.5:
+        files.append(("child/override.tf", [B("variable", ["late"], [A("default", "2")])]))
+    expanded = rng.choice([None, None, "count", "for_each"])
+    inputs = [A(name, "1") for name in ("req", "opt", "late", "typo", "reqq")
+              if rng.random() < (0.85 if name in ("req", "late") else 0.3)]
+    source = rng.choice(["./child", "./child/"])
+    call = [A("source", s(source))]
+    if expanded == "count":
+        call.append(A("count", "1"))
+    elif expanded == "for_each":
+        call.append(A("for_each", 'toset(["a"])'))
+    # A configuration of the built-in provider passed in, declared by the caller or not, now
+    # and then quoted (Terraform warns), as the child's default configuration.
+    if rng.random() < 0.3:
+        alias = rng.choice(["east", "west"])
+        value = f"terraform.{alias}"
+        call.append(A("providers", "{ terraform = %s }" % (
+            s(value) if rng.random() < 0.3 else value), '{"terraform": %s}' % s(value)))
+        if rng.random() < 0.6:
+            files.append(("providers.tf", [B("provider", ["terraform"], [A("alias", s("east"))])]))
+        # Both sides name the built-in provider by its address (a providers map reads a local
+        # name without a requirement as `hashicorp/NAME`): another address on one side is
+        # "Provider type mismatch", not judged here.
+        builtin_provider = [B("terraform", [], [B("required_providers", [], [
+            A("terraform", '{ source = "terraform.io/builtin/terraform" }')])])]
+        files.append(("child/versions.tf", builtin_provider))
+        files.append(("call_versions.tf", builtin_provider))
+    files.append(("call.tf.json" if rng.random() < 0.3 else "call.tf",
+                  [B("module", ["c"], call + inputs)]))
+    if rng.random() < 0.3:
+        override = [A(rng.choice(["req", "typo", "opt"]), "2")]
+        files.append(("call_override.tf.json" if rng.random() < 0.5 else "call_override.tf",
+                      [B("module", ["c"], override)]))
+    instance = {None: "", "count": "[0]", "for_each": '["a"]'}[expanded]
+    def read(output):
+        return f"module.c{instance}.{output}"
+    values = [read("out"), read("nope"), read("req"), f"try({read('nope')}, 1)",
+              f'"${{{read("out")}}}-x"', f"can({read('nope')})"]
+    outputs = [B("output", [f"mod_{i}"], [A("value", rng.choice(values))])
+               for i in range(1 + rng.randrange(2))]
+    files.append(("mod_outputs.tf.json" if rng.random() < 0.3 else "mod_outputs.tf", outputs))
+    # What `init` records of a local source (internal/initwd/module_install.go): its address as
+    # written (another is "Module source has changed") and its directory.
+    manifest = {"Modules": [{"Key": "", "Source": "", "Dir": "."},
+                            {"Key": "c", "Source": source, "Dir": "child"}]}
+    return files, manifest
+
+
+def instance_reference_files(rng):
+    """Now and then a file whose resource, output or local reads `count.index`, `each.key` or
+    `each.value`, in a block with `count`, `for_each` or neither (`validate` refuses what the
+    block has no key for). Drawn from its own generator, so that the rest of a scenario stays as
+    it was."""
+    if rng.random() < 0.8:
+        return []
+    read = rng.choice(["count.index", "each.key", "each.value", '"${count.index}-x"',
+                       "try(each.key, 1)"])
+    meta = rng.choice([[], [A("count", "1")], [A("for_each", 'toset(["a"])')]])
+    block = rng.choice([
+        B("resource", ["terraform_data", "inst"], meta + [A("input", read)]),
+        B("output", ["inst"], [A("value", read)]),
+        B("locals", [], [A("inst", read)]),
+    ])
+    return [("inst.tf.json" if rng.random() < 0.3 else "inst.tf", [block])]
+
+
+def invalid_name_files(rng):
+    """Now and then a file with a block whose name is not an identifier (the loader refuses
+    it: `Invalid variable name`...), or a valid name the loader accepts that looks close to
+    one. Drawn from its own generator, so that the rest of a scenario stays as it was. Not a
+    resource type (Terraform then also refuses the provider name it implies) nor a check block
+    (Terraform then drops its assert blocks: "Zero assert blocks", a known difference)."""
+    if rng.random() < 0.9:
+        return []
+    name = rng.choice(["1x", "a b", "a.b", "-a", "_ok", "ok-1", "é"])
+    block = rng.choice([
+        B("variable", [name], []),
+        B("output", [name], [A("value", "1")]),
+        B("resource", ["terraform_data", name], []),
+        B("data", ["terraform_remote_state", name], [A("backend", s("local"))]),
+        B("module", [name], [A("source", s("./nowhere"))]),
+        B("locals", [], [A(name, "1")]),
+    ])
+    # A native local value's name is an identifier by its syntax: JSON only.
+    native = block.kind != "locals" and rng.random() < 0.5
+    return [("names.tf" if native else "names.tf.json", [block])]
+
+
 def random_content(rng, builtin, taken):
     """The base blocks of a scenario: its own objects, for overrides to merge into. `builtin`:
     only Terraform's built-in provider and no module call, so that validate runs to the end."""
@@ -1567,11 +1703,21 @@ class Scenarios:
             for name, blocks, as_json in snippet.files:
                 files.append((name, blocks))
         files += reference_files(random.Random(f"references-{seed}"))
+        files += invalid_name_files(random.Random(f"names-{seed}"))
+        files += instance_reference_files(random.Random(f"instances-{seed}"))
+        modules = module_files(random.Random(f"modules-{seed}"))
         os.makedirs(directory, exist_ok=True)
+        if modules:
+            files += modules[0]
+            manifest = os.path.join(directory, ".terraform", "modules")
+            os.makedirs(manifest, exist_ok=True)
+            with open(os.path.join(manifest, "modules.json"), "w", encoding="utf-8") as f:
+                json.dump(modules[1], f)
         # JSON files one block per line, or indented (every label on a line of its own, where
         # the tools and we must agree on which line a block starts).
         indented = rng.random() < 0.5
         for name, blocks in files:
+            os.makedirs(os.path.dirname(os.path.join(directory, name)), exist_ok=True)
             with open(os.path.join(directory, name), "w", encoding="utf-8") as f:
                 if not name.endswith(".json"):
                     f.write(native_text(blocks))
@@ -1897,6 +2043,11 @@ def compare_errors(answer, findings, directory):
     theirs, details, complete = judge_errors(answer)
     ours, rules = our_errors(findings, directory)
     missing, extra = sorted(theirs - ours, key=str), sorted(ours - theirs, key=str)
+    for m in [m for m in missing if m[1] is None and PLACELESS.fullmatch(m[0])]:
+        placed = [e for e in extra if e[0] == m[0]]
+        if placed:
+            missing.remove(m)
+            extra[:] = [e for e in extra if e not in placed]
     found = []
     # Same summary and file, another line; then same place, another summary.
     for pairing in ("line", "summary"):
@@ -1911,11 +2062,17 @@ def compare_errors(answer, findings, directory):
                     missing.remove(m)
                     extra.remove(e)
                     break
+    evaluated = complete and not any(
+        d["severity"] == "error" and (d["summary"] in STOPS_EVALUATION
+                                      or PLACELESS.fullmatch(d["summary"]))
+        for d in answer.get("validate") or [])
     unjudged = 0
     for key in missing:
         found.append(difference("missing", key[0], (key[1], key[2]), detail=details.get(key, "")))
     for key in extra:
-        if not complete and key[0] in VALIDATE_ONLY:
+        if (not evaluated and key[0] in VALIDATE_ONLY) or (
+                not evaluated and rules.get(key) == "module_provider_undeclared") or (
+                not complete and rules.get(key) in GRAPH_RULES):
             unjudged += 1  # validate never got that far on this directory
             continue
         found.append(difference("extra", key[0], None, (key[1], key[2]), rule=rules.get(key)))

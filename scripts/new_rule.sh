@@ -1,26 +1,34 @@
 #!/usr/bin/env bash
 # Scaffolds a new rule: scripts/new_rule.sh ID
 # or a new load error of Terraform/OpenTofu: scripts/new_rule.sh --load-error ID
+# or a new finding of what their `validate` refuses: scripts/new_rule.sh --validate ID
 #
 # Creates src/rules/ID.rs (the one rule shape: metadata, a check that finds nothing yet, one
 # diagnostic function, PASS/FAIL tables whose fail case expects a finding, so the rule's test
 # fails until the check is written), rules/ID.md (every section the doc test wants, one fail and
 # one pass example) and registers the rule in src/rules/mod.rs (`mod ID;` and `&ID::RULE,`, in
 # alphabetical order). A load error is declared `kind: LoadError` (always an error, always on)
-# and its doc has the load errors' summary line and configuration. Those three files are all a
-# load error touches; a rule is also added to README.md's list of findings. See CONTRIBUTING.md,
+# and its doc has the load errors' summary line and configuration. What `validate` refuses is
+# declared `kind: Validate` (an error, on by default, that users may turn off and ignore inline)
+# and its doc's summary line ends "On by default (`validate` refuses this)." Those three files
+# are all a load error or a validate finding touches; a rule is also added to README.md's list of findings. See CONTRIBUTING.md,
 # "Adding a rule".
 set -euo pipefail
 
 usage() {
-  echo "usage: scripts/new_rule.sh [--load-error] ID" >&2
-  echo "  (ID in snake_case, e.g. override_unused_local; --load-error for a load error)" >&2
+  echo "usage: scripts/new_rule.sh [--load-error | --validate] ID" >&2
+  echo "  (ID in snake_case, e.g. override_unused_local; --load-error for a load error," >&2
+  echo "  --validate for what \`terraform validate\`/\`tofu validate\` refuse)" >&2
   exit 2
 }
 
 load_error=false
+validate=false
 if [ $# -eq 2 ] && [ "$1" = --load-error ]; then
   load_error=true
+  shift
+elif [ $# -eq 2 ] && [ "$1" = --validate ]; then
+  validate=true
   shift
 fi
 [ $# -eq 1 ] || usage
@@ -102,6 +110,61 @@ mod tests {
     }
 }
 EOF
+elif $validate; then
+cat > "src/rules/$id.rs" <<EOF
+//! TODO(new_rule): one paragraph: what \`terraform validate\`/\`tofu validate\` refuse once the
+//! module has loaded, where their code does (e.g. hashicorp/terraform
+//! \`internal/terraform/evaluate_valid.go\`), and what a static reading leaves alone.
+
+use crate::diagnostic::Diagnostic;
+use crate::source::Span;
+
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
+
+pub(crate) const RULE: Rule = declare_rule! {
+    id: "$id",
+    kind: Validate,
+    summary: "$summary",
+    check: Check::View(RuleViews::Both, check),
+};
+
+fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    // TODO(new_rule): find what \`validate\` refuses in \`ctx\` (the merged module
+    // \`ctx.module\`, its references through \`crate::module::references\`, the local modules it
+    // calls through \`ctx.neighbours\`) and push one finding per place with
+    // \`out.push(${id}_diagnostic(ctx, span))\`. It runs only in a view whose module loads.
+    let found: Vec<Span> = Vec::new();
+    for span in found {
+        out.push(${id}_diagnostic(ctx, span));
+    }
+}
+
+/// \`TODO(new_rule): the tools' summary\`
+fn ${id}_diagnostic(ctx: &Context, span: Span) -> Diagnostic {
+    ctx.finding(&RULE, "TODO(new_rule): the tools' summary, as they print it")
+        .at(ctx.files, span, "TODO(new_rule): the label")
+        .with_note("TODO(new_rule): the tools' detail, as they print it")
+        .with_help("TODO(new_rule): how to fix it")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::testing::{Files, check_table};
+
+    const PASS: &[Files] = &[&[("main.tf", "resource \"terraform_data\" \"good\" {}\n")]];
+
+    // TODO(new_rule): a module \`validate\` refuses, as in the doc's fail example.
+    const FAIL: &[(Files, usize)] = &[(
+        &[("main.tf", "resource \"terraform_data\" \"bad\" {}\n")],
+        1,
+    )];
+
+    #[test]
+    fn table() {
+        check_table(&super::RULE, PASS, FAIL);
+    }
+}
+EOF
 else
 cat > "src/rules/$id.rs" <<EOF
 //! TODO(new_rule): one paragraph: what the rule catches and why it matters.
@@ -170,6 +233,16 @@ if $load_error; then
 Always on (this is a load error of Terraform/OpenTofu)."
   configuration="None: Terraform/OpenTofu refuse to load the module, so this finding is always \
 reported."
+elif $validate; then
+  summary_line="TODO what \`validate\` refuses, in lower case without a full stop. Severity: error. \
+On by default (\`validate\` refuses this)."
+  configuration=$(cat <<EOF
+On by default, as an error. Where tflint-merge is wrong (the tools decide some of this only
+while evaluating), silence one finding with a comment on its line or the line before, saying
+why: \`# tflint-merge-ignore: $id  the reason\`; or turn it off with
+\`--disable-rule $id\` or \`$id: off\` under \`rules:\` in \`.tflint-merge.yaml\`.
+EOF
+)
 else
   summary_line="TODO what the rule finds, in lower case without a full stop. Severity: warning. \
 On by default."
@@ -252,7 +325,11 @@ text = insert_sorted(
 open(path, "w").write(text)
 PY
 
-if $load_error; then
+if $validate; then
+  what="the summary in declare_rule!"
+  readme="  3. README.md: add \`$id\` to the list \"What \`validate\` refuses\" under \"## Findings\"
+     (cargo test --test readme checks it)."
+elif $load_error; then
   what="the summary in declare_rule!"
   readme="  3. README.md: nothing to add (it names some load errors, \`tflint-merge rules\` all).
      A load error the merge finds (while it appends and merges blocks) is a MergeProblem

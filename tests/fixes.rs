@@ -471,6 +471,18 @@ fn object_duplicate_key_removes_the_earlier_entry() {
 }
 
 #[test]
+fn provider_reference_quoted_removes_the_quotes() {
+    let main = "provider \"aws\" {\n  alias = \"east\"\n}\nmodule \"net\" {\n  source    = \"./net\"\n  \
+                providers = { aws = \"aws.east\" } # the east region\n}\n\
+                data \"aws_ami\" \"a\" {\n  provider = \"aws.east\"\n}\n";
+    let net =
+        "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\n";
+    let files = [("main.tf", main), ("net/main.tf", net)];
+    let fixed_files = fixed("provider_reference_quoted", &files, true);
+    insta::assert_snapshot!("provider_reference_quoted", fixed_files);
+}
+
+#[test]
 fn override_depends_on_moves_into_the_base_block() {
     let main = concat!(
         "resource \"terraform_data\" \"a\" {}\n",
@@ -1145,6 +1157,7 @@ fn rules_with_fixes_say_so_in_their_docs() {
             "override_lookalike_filename",
             "override_noop",
             "override_shadowed",
+            "provider_reference_quoted",
             "terragrunt_deprecated_include_functions",
             "unused_ignore",
         ]

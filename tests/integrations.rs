@@ -259,7 +259,7 @@ fn github_lines_follow_the_runner_syntax() {
         );
         messages.push(unescape_command(message, false));
     }
-    assert_eq!(findings.len(), 9);
+    assert_eq!(findings.len(), 9); // three of them the invalid resource name, once per file
     assert_eq!(multi_line, 1, "the shadowed `tags` spans three lines");
     assert!(
         messages

@@ -275,6 +275,37 @@ impl Neighbours {
         self.summary(dir, view).map(|s| Arc::clone(&s.variables))
     }
 
+    /// Whether `dir` is the directory being checked itself (`source = "./"`): a module that
+    /// calls itself, which the tools refuse as a loop before they look at what it passes.
+    pub(crate) fn is_checked(&self, dir: &Path) -> bool {
+        let Some(checked) = &self.checked else {
+            return false;
+        };
+        let canonical = checked
+            .canonical
+            .get_or_init(|| checked.dir.canonicalize().ok());
+        canonical.is_some() && self.module(dir).canonical == *canonical
+    }
+
+    /// What the module at `dir` offers its callers in `view`: its input variables, which of
+    /// them are required, and its outputs; `None` when it has no files or one of them cannot be
+    /// read or parsed (then nothing should be judged).
+    pub(crate) fn interface(&self, dir: &Path, view: View) -> Option<Interface> {
+        let summary = self.summary(dir, view)?;
+        // An override file's `default` counts: a variable is required when no file of the
+        // module gives it one (hashicorp/terraform `internal/configs/module_merge.go`,
+        // `Variable.merge`, then `transform_module_variable.go`: `v.Default == cty.NilVal`).
+        let required = (summary.variables.iter())
+            .filter(|name| !summary.defaulted.contains(name))
+            .cloned()
+            .collect();
+        Some(Interface {
+            variables: Arc::clone(&summary.variables),
+            required,
+            outputs: summary.outputs.clone(),
+        })
+    }
+
     /// The module at `dir`, or one it calls through local sources however deep, that configures
     /// a provider itself in `view`: a "legacy module", which calls with `count`, `for_each`,
     /// `depends_on` or (OpenTofu 1.12 and later) `enabled` may not use, at any depth (both
@@ -381,10 +412,24 @@ pub(crate) struct LegacyModule {
     pub(crate) provider: String,
 }
 
+/// What a local module offers its callers: the names a module call may pass and read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Interface {
+    /// Its input variables, in the order its files declare them.
+    pub(crate) variables: Arc<[String]>,
+    /// The variables no file of the module gives a `default`: a call must set each.
+    pub(crate) required: Vec<String>,
+    /// Its outputs.
+    pub(crate) outputs: Vec<String>,
+}
+
 /// What a local module holds that its callers' checks need.
 #[derive(Debug)]
 struct Summary {
     variables: Arc<[String]>,
+    /// The variables with a `default` argument (in a primary or an override file).
+    defaulted: Vec<String>,
+    outputs: Vec<String>,
     /// The first provider the module configures itself.
     configured_provider: Option<String>,
     /// Its module calls with a local source: (name, source).
@@ -397,6 +442,12 @@ impl Summary {
         Summary {
             variables: (files.iter())
                 .flat_map(|f| f.variables.iter().cloned())
+                .collect(),
+            defaulted: (files.iter())
+                .flat_map(|f| f.defaulted.iter().cloned())
+                .collect(),
+            outputs: (files.iter())
+                .flat_map(|f| f.outputs.iter().cloned())
                 .collect(),
             configured_provider: files.iter().find_map(|f| f.configured_provider.clone()),
             local_calls: (files.iter())
@@ -411,12 +462,15 @@ fn summarize(file: &File) -> Arc<Summary> {
     static NOTHING: LazyLock<Arc<Summary>> = LazyLock::new(|| {
         Arc::new(Summary {
             variables: Arc::new([]),
+            defaulted: Vec::new(),
+            outputs: Vec::new(),
             configured_provider: None,
             local_calls: Vec::new(),
         })
     });
     let summary = summary_of(file);
     let nothing = summary.variables.is_empty()
+        && summary.outputs.is_empty()
         && summary.configured_provider.is_none()
         && summary.local_calls.is_empty();
     if nothing {
@@ -435,6 +489,13 @@ fn summary_of(file: &File) -> Summary {
     };
     Summary {
         variables: labelled("variable")
+            .map(|(_, name)| name.to_string())
+            .collect(),
+        defaulted: labelled("variable")
+            .filter(|(block, _)| block.body.attribute("default").is_some())
+            .map(|(_, name)| name.to_string())
+            .collect(),
+        outputs: labelled("output")
             .map(|(_, name)| name.to_string())
             .collect(),
         configured_provider: labelled("provider")

@@ -12,7 +12,6 @@ mod backend_and_cloud;
 mod backend_duplicate;
 mod backend_removed;
 mod backend_unknown;
-mod block_name_invalid;
 mod const_variable_invalid;
 mod core_version_unsupported;
 mod count_and_for_each;
@@ -20,6 +19,7 @@ mod depends_on_action;
 mod duplicate_definition;
 mod feature_newer_than_target;
 mod import_provider_invalid;
+mod instance_reference_invalid;
 mod internal_error;
 mod io_error;
 mod language_block_duplicate;
@@ -33,12 +33,18 @@ mod language_settings_not_constant;
 mod legacy_module_meta_argument;
 mod missing_required_argument;
 mod module_count_and_for_each;
+mod module_input_missing;
+mod module_input_unknown;
 mod module_local_source_missing;
+mod module_output_undeclared;
+mod module_provider_undeclared;
 mod module_reserved_block;
 mod module_source_invalid;
 mod module_source_missing;
 mod module_source_not_static;
+mod module_version_missing;
 mod module_version_without_registry_source;
+mod name_invalid;
 mod nested_block_duplicate;
 mod object_duplicate_key;
 mod override_clobbers_nested_blocks;
@@ -56,6 +62,7 @@ mod override_undocumented;
 mod override_variable_default_invalid;
 mod override_without_base;
 mod parse_limit;
+mod provider_reference_quoted;
 mod provider_reserved_argument;
 mod provisioner_removed;
 mod read_error;
@@ -112,7 +119,6 @@ pub(crate) static RULES: &[&Rule] = &[
     &backend_duplicate::RULE,
     &backend_removed::RULE,
     &backend_unknown::RULE,
-    &block_name_invalid::RULE,
     &const_variable_invalid::RULE,
     &core_version_unsupported::RULE,
     &count_and_for_each::RULE,
@@ -120,6 +126,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &duplicate_definition::RULE,
     &feature_newer_than_target::RULE,
     &import_provider_invalid::RULE,
+    &instance_reference_invalid::RULE,
     &internal_error::RULE,
     &io_error::RULE,
     &language_block_duplicate::RULE,
@@ -133,12 +140,18 @@ pub(crate) static RULES: &[&Rule] = &[
     &legacy_module_meta_argument::RULE,
     &missing_required_argument::RULE,
     &module_count_and_for_each::RULE,
+    &module_input_missing::RULE,
+    &module_input_unknown::RULE,
     &module_local_source_missing::RULE,
+    &module_output_undeclared::RULE,
+    &module_provider_undeclared::RULE,
     &module_reserved_block::RULE,
     &module_source_invalid::RULE,
     &module_source_missing::RULE,
     &module_source_not_static::RULE,
+    &module_version_missing::RULE,
     &module_version_without_registry_source::RULE,
+    &name_invalid::RULE,
     &nested_block_duplicate::RULE,
     &object_duplicate_key::RULE,
     &override_clobbers_nested_blocks::RULE,
@@ -156,6 +169,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &override_variable_default_invalid::RULE,
     &override_without_base::RULE,
     &parse_limit::RULE,
+    &provider_reference_quoted::RULE,
     &provider_reserved_argument::RULE,
     &provisioner_removed::RULE,
     &read_error::RULE,

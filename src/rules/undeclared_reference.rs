@@ -13,9 +13,8 @@
 //! named after its provider), and roots the tools reserve (`each`, `count`, `self`, `path`,
 //! `terraform`, ...), which other checks of the tools judge.
 
-use foldhash::HashSet;
-
 use crate::diagnostic::Diagnostic;
+use crate::lint::helpers::declared::{Declared, Mode, Undeclared, undeclared};
 use crate::lint::helpers::tools_suggestion;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::module::merge::{Address, Module};
@@ -28,62 +27,6 @@ pub(crate) const RULE: Rule = declare_rule! {
     summary: "a reference to a variable, local, module call or resource the module does not declare",
     check: Check::View(RuleViews::Both, check),
 };
-
-/// Names the tools give a meaning of their own at the root of a reference (Terraform's
-/// `internal/addrs/parse_ref.go`, OpenTofu's `tofu`), or reserve for later use: never a
-/// resource type.
-const RESERVED_ROOTS: &[&str] = &[
-    "action",
-    "arg",
-    "count",
-    "data",
-    "each",
-    "ephemeral",
-    "lazy",
-    "list",
-    "local",
-    "module",
-    "path",
-    "resource",
-    "run",
-    "self",
-    "template",
-    "terraform",
-    "tofu",
-    "var",
-];
-
-/// What a reference names that the module does not declare.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Undeclared<'r> {
-    Variable(&'r str),
-    Local(&'r str),
-    ModuleCall(&'r str),
-    Resource {
-        mode: Mode,
-        kind: &'r str,
-        name: &'r str,
-    },
-}
-
-/// The kind of resource a reference names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Managed,
-    Data,
-    Ephemeral,
-}
-
-impl Mode {
-    /// The block type that declares it.
-    fn block(self) -> &'static str {
-        match self {
-            Mode::Managed => "resource",
-            Mode::Data => "data",
-            Mode::Ephemeral => "ephemeral",
-        }
-    }
-}
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let module = ctx.module;
@@ -120,97 +63,6 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         });
         report(&mut found);
     }
-}
-
-impl Undeclared<'_> {
-    /// Whether the tools find it before evaluating (`staticValidateReference`): a module call
-    /// or a resource. An undeclared variable or local is found while evaluating.
-    fn found_before_evaluation(self) -> bool {
-        matches!(
-            self,
-            Undeclared::ModuleCall(_) | Undeclared::Resource { .. }
-        )
-    }
-}
-
-/// The names the module declares, by kind, looked up for every reference.
-struct Declared<'m> {
-    variables: HashSet<&'m str>,
-    locals: HashSet<&'m str>,
-    module_calls: HashSet<&'m str>,
-    /// (block type, resource type, name), data sources of `check` blocks included.
-    resources: HashSet<(&'m str, &'m str, &'m str)>,
-}
-
-impl<'m> Declared<'m> {
-    fn of(module: &'m Module) -> Declared<'m> {
-        let mut declared = Declared {
-            variables: HashSet::default(),
-            locals: module.locals.iter().map(|l| l.attribute.name()).collect(),
-            module_calls: HashSet::default(),
-            resources: HashSet::default(),
-        };
-        for object in &module.objects {
-            match &object.address {
-                Address::Variable(name) => {
-                    declared.variables.insert(name);
-                }
-                Address::ModuleCall(name) => {
-                    declared.module_calls.insert(name);
-                }
-                Address::Resource(mode, kind, name) => {
-                    declared.resources.insert((mode, kind, name));
-                }
-                // A data source a `check` block declares is scoped to it in the tools, but
-                // named the same way.
-                Address::Check(_) => {
-                    for data in object.body.blocks_of("data") {
-                        if let (Some(kind), Some(name)) = (data.label(0), data.label(1)) {
-                            declared.resources.insert(("data", kind, name));
-                        }
-                    }
-                }
-                Address::Output(_) | Address::Provider(..) => {}
-            }
-        }
-        declared
-    }
-
-    fn declares(&self, undeclared: Undeclared) -> bool {
-        match undeclared {
-            Undeclared::Variable(name) => self.variables.contains(name),
-            Undeclared::Local(name) => self.locals.contains(name),
-            Undeclared::ModuleCall(name) => self.module_calls.contains(name),
-            Undeclared::Resource { mode, kind, name } => {
-                self.resources.contains(&(mode.block(), kind, name))
-            }
-        }
-    }
-}
-
-/// What `reference` names that the module does not declare, if anything.
-fn undeclared<'r>(declared: &Declared, reference: &'r Reference) -> Option<Undeclared<'r>> {
-    let first = reference.attr(0)?;
-    let found = match reference.root.as_str() {
-        "var" => Undeclared::Variable(first),
-        "local" => Undeclared::Local(first),
-        "module" => Undeclared::ModuleCall(first),
-        "data" | "ephemeral" => Undeclared::Resource {
-            mode: match reference.root.as_str() {
-                "data" => Mode::Data,
-                _ => Mode::Ephemeral,
-            },
-            kind: first,
-            name: reference.attr(1)?,
-        },
-        root if !RESERVED_ROOTS.contains(&root) && root.contains('_') => Undeclared::Resource {
-            mode: Mode::Managed,
-            kind: root,
-            name: first,
-        },
-        _ => return None,
-    };
-    (!declared.declares(found)).then_some(found)
 }
 
 /// The names of the module's declarations of one kind, for the tools' "Did you mean".

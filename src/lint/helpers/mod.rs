@@ -2,6 +2,7 @@
 //! module of their own (the schema judgements, legacy module calls, namespaced functions).
 
 pub(crate) mod dated;
+pub(crate) mod declared;
 pub(crate) mod function_namespace;
 pub(crate) mod legacy_module;
 pub(crate) mod null_module_version;
@@ -10,12 +11,14 @@ pub(crate) mod schema;
 use crate::diagnostic::Diagnostic;
 use crate::input::read::Reader;
 use crate::knowledge::features::{self, Place};
+use crate::knowledge::module_source::{self, SourceKind};
 use crate::knowledge::releases::Release;
 use crate::knowledge::version::{Constraint, parse};
+use crate::lint::neighbours::Interface;
 use crate::module::merge::problems::DefaultProblem;
-use crate::module::merge::{LoadedFile, MergedBlock};
-use crate::source::{SourceFiles, Span};
-use crate::syntax::{Attribute, Block, Expr};
+use crate::module::merge::{Address, LoadedFile, MergedBlock, MergedBody, MergedObject};
+use crate::source::{SourceFiles, Span, Syntax};
+use crate::syntax::{Attribute, Block, Expr, ExprKind, Reference, catches_errors};
 
 use super::{Context, MergeContext, Rule};
 
@@ -660,6 +663,80 @@ pub(crate) fn skipped_note(reader: Reader) -> &'static str {
         }
         Reader::Terragrunt => "The Terragrunt checks of this file were skipped.",
     }
+}
+
+/// A call of the effective module to a module with a local source (`./vpc`, `../vpc`), and what
+/// that module offers its callers in the same view.
+pub(crate) struct LocalCall<'a> {
+    pub(crate) object: &'a MergedObject,
+    pub(crate) name: &'a str,
+    /// The source as written.
+    pub(crate) source: &'a str,
+    pub(crate) interface: Interface,
+}
+
+/// The effective module's calls to local modules whose files were all read and parsed (a module
+/// that cannot be read is not judged, nor one that calls itself), in order. The tools read a local module as its own
+/// effective module, override files merged, whoever calls it.
+pub(crate) fn local_calls<'a>(ctx: &'a Context<'a>) -> impl Iterator<Item = LocalCall<'a>> + 'a {
+    ctx.module.objects.iter().filter_map(|object| {
+        let Address::ModuleCall(name) = &object.address else {
+            return None;
+        };
+        let source = object.body.attribute("source")?.expr.literal_string()?;
+        if module_source::classify(source) != SourceKind::Local {
+            return None;
+        }
+        let dir = ctx.dir.join(source);
+        if ctx.neighbours.is_checked(&dir) {
+            return None;
+        }
+        let interface = ctx.neighbours.interface(&dir, ctx.view)?;
+        Some(LocalCall {
+            object,
+            name,
+            source,
+            interface,
+        })
+    })
+}
+
+/// The syntax of the file of `span`, one the view loads (native where it is not found).
+pub(crate) fn syntax_of(ctx: &Context, span: Span) -> Syntax {
+    (ctx.primary.iter().chain(ctx.overrides))
+        .find(|loaded| loaded.file.id == span.file)
+        .map_or(Syntax::Native, |loaded| loaded.extension.syntax())
+}
+
+/// Calls `f` with every reference in `expr` and whether it may sit in the arguments of `try`
+/// or `can`, which turn an error found while evaluating (an attribute an object does not have)
+/// into the fallback: hashicorp/hcl `ext/tryfunc/tryfunc.go`. In a template or an operator,
+/// which the model keeps as text, every reference counts as in `try` when a `try` or `can` call
+/// is there too: where that call's arguments end is not known.
+pub(crate) fn for_each_reference_with_try<'e>(
+    expr: &'e Expr,
+    in_try: bool,
+    f: &mut impl FnMut(&'e Reference, bool),
+) {
+    let text_has_try = (expr.calls.iter()).any(|c| c.in_try || catches_errors(&c.name));
+    for reference in &expr.references {
+        f(reference, in_try || text_has_try);
+    }
+    let arguments_in_try =
+        in_try || matches!(&expr.kind, ExprKind::FunctionCall { name, .. } if catches_errors(name));
+    expr.for_each_child(|child| for_each_reference_with_try(child, arguments_in_try, f));
+}
+
+/// Whether `reference`, one of the references of `body` (nested blocks included), may sit in
+/// the arguments of `try` or `can` ([`for_each_reference_with_try`]).
+pub(crate) fn in_try(body: &MergedBody, reference: &Reference) -> bool {
+    let mut found = false;
+    for attribute in &body.attributes {
+        for_each_reference_with_try(&attribute.expr, false, &mut |r, in_try| {
+            found |= in_try && std::ptr::eq(r, reference);
+        });
+    }
+    found || body.blocks.iter().any(|b| in_try(&b.body, reference))
 }
 
 #[cfg(test)]
