@@ -4,7 +4,7 @@
 //! native parser (hcl-edit) and the JSON parser stay replaceable.
 
 pub(crate) mod errors;
-pub(crate) mod heredoc;
+pub(crate) mod hcl;
 pub(crate) mod json;
 pub(crate) mod literals;
 pub(crate) mod native;
