@@ -1,7 +1,7 @@
-//! A native-syntax file beyond what tflint-merge's parser (hcl-edit) can check: expressions
-//! nested deeper than it allows, or operator chains that would make it backtrack without end.
-//! Terraform and OpenTofu may well accept the file; it is reported rather than skipped
-//! silently, and contributes nothing, as a file that does not parse.
+//! A native-syntax file beyond what tflint-merge's parser can check: constructs nested deeper
+//! than it allows ([`crate::syntax::hcl::MAX_DEPTH`]). Terraform and OpenTofu may well accept
+//! the file; it is reported rather than skipped silently, and contributes nothing, as a file
+//! that does not parse.
 
 use crate::diagnostic::Diagnostic;
 use crate::input::read::{ReadProblem, Reader};
@@ -31,7 +31,7 @@ fn check(ctx: &ReadContext, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The parser's message, such as `invalid nesting depth; expected at most 64 nested levels`
+/// The parser's message, which says how deep the constructs nest.
 fn parse_limit(ctx: &ReadContext, message: &str, at: Span, reader: Reader) -> Diagnostic {
     ctx.finding(&RULE, message)
         .at(ctx.files, at, "beyond the parser's limit here")

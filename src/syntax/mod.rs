@@ -1,7 +1,7 @@
 //! The spanned configuration model that both syntaxes are lowered into.
 //!
 //! Merge and rules only ever see these types: no parser type leaks out of this module, so the
-//! native parser (hcl-edit) and the JSON parser stay replaceable.
+//! native parser ([`hcl`], our own) and the JSON parser stay replaceable.
 
 pub(crate) mod errors;
 pub(crate) mod hcl;

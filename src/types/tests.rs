@@ -471,8 +471,8 @@ fn json_values_are_literal_strings() {
     }
 }
 
-/// hcl-edit's expression parser rejects a repeated key, so these are built by hand; in
-/// Terraform the later one wins (for values and for object type attributes alike).
+/// Built by hand, key by key; in Terraform the later of two repeated keys wins (for values and
+/// for object type attributes alike).
 #[test]
 fn repeated_keys_later_wins() {
     let object = |items: Vec<(&str, &str)>| {
