@@ -197,10 +197,7 @@ impl Parser<'_> {
                     };
                     self.skip_trivia(true);
                     if self.peek() != Some(b']') {
-                        return Err(self.unexpected(
-                            "Missing close bracket on index",
-                            "the index operator must end with a closing bracket (`]`)",
-                        ));
+                        return Err(self.missing_index_close());
                     }
                     self.pos += 1;
                     self.leave();
@@ -245,6 +242,26 @@ impl Parser<'_> {
         );
         expr.references.extend(reference);
         Ok(expr)
+    }
+
+    /// The error for an index whose `]` does not follow its key. HCL reports it where it
+    /// recovers: at the `]` that closes the index after all, or at the end of the text
+    /// (hashicorp/hcl `hclsyntax/parser.go`, the index case of `parseExpressionTraversals`,
+    /// and `recover`). A character HCL refuses outright comes first.
+    #[cold]
+    #[inline(never)]
+    fn missing_index_close(&self) -> ParseError {
+        const SUMMARY: &str = "Missing close bracket on index";
+        let refused = self.unexpected(SUMMARY, "");
+        if refused.summary != SUMMARY {
+            return refused;
+        }
+        let at = recovered_close_bracket(self.bytes, self.pos);
+        self.error_at(
+            at,
+            SUMMARY,
+            "the index operator must end with a closing bracket (`]`)",
+        )
     }
 
     /// What follows a `.` of a traversal (at `dot`): a name, a legacy index (`.0`) or a splat
@@ -803,4 +820,37 @@ fn check_exponent(parser: &Parser, start: usize, exponent_start: usize) -> Resul
         ));
     }
     Ok(())
+}
+
+/// Where HCL's parser, recovering from `from`, finds the `]` that closes the bracket it is in:
+/// brackets nested in between balanced, strings and comments skipped; the end of the text if
+/// none does.
+fn recovered_close_bracket(bytes: &[u8], from: usize) -> usize {
+    let mut nest = 0usize;
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'[' => nest += 1,
+            b']' if nest == 0 => return i,
+            b']' => nest -= 1,
+            b'"' => {
+                i += 1;
+                while let Some(&c) = bytes.get(i) {
+                    match c {
+                        b'\\' => i += 1,
+                        b'"' | b'\n' => break,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
+            b'#' => {
+                i = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |p| i + p);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
 }

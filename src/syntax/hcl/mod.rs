@@ -235,17 +235,32 @@ impl<'t> Parser<'t> {
     /// ID_Continue characters and `-`), consumed; `None` if there is none.
     pub(crate) fn ident(&mut self) -> Option<Range<usize>> {
         let start = self.pos;
-        let rest = &self.text[start..];
-        let mut chars = rest.char_indices();
-        let (_, first) = chars.next()?;
-        if !is_id_start(first) {
-            return None;
+        let bytes = self.bytes;
+        // ASCII names (nearly all) a byte at a time; the rest by Unicode's classes.
+        let mut end = match bytes.get(start) {
+            Some(&b) if b.is_ascii_alphabetic() || b == b'_' => start + 1,
+            Some(&b) if b < 0x80 => return None,
+            None => return None,
+            Some(_) => {
+                let first = self.text[start..].chars().next()?;
+                if !is_id_start(first) {
+                    return None;
+                }
+                start + first.len_utf8()
+            }
+        };
+        loop {
+            match bytes.get(end) {
+                Some(&b) if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' => end += 1,
+                Some(&b) if b >= 0x80 => match self.text[end..].chars().next() {
+                    Some(c) if is_id_continue(c) => end += c.len_utf8(),
+                    _ => break,
+                },
+                _ => break,
+            }
         }
-        let len = chars
-            .find(|&(_, c)| !is_id_continue(c))
-            .map_or(rest.len(), |(i, _)| i);
-        self.pos = start + len;
-        Some(start..start + len)
+        self.pos = end;
+        Some(start..end)
     }
 }
 
