@@ -1207,7 +1207,8 @@ fn a_heredoc_the_tools_read_otherwise_gets_no_fix() {
                 "{over}\n{found:#?}"
             ),
             None => assert!(
-                (at_override.iter()).all(|f| f["rule"] != "syntax_error" && f["rule"] != "parse_limit"),
+                (at_override.iter())
+                    .all(|f| f["rule"] != "syntax_error" && f["rule"] != "parse_limit"),
                 "{over}\n{found:#?}"
             ),
         }

@@ -732,13 +732,21 @@ impl Parser<'_> {
     ) -> ParseError {
         let rest = &self.text[self.pos.min(self.text.len())..];
         let invalid = match rest.chars().next() {
-            Some('\r') => !rest.starts_with("\r\n"),
-            Some('\'' | ';' | '\0' | '\u{feff}' | '`' | '@' | '^' | '\\') => true,
-            Some(c) => c as u32 >= 0x80 && !super::is_id_start(c),
-            None => false,
+            Some('\r') if !rest.starts_with("\r\n") => {
+                Some("a carriage return must be followed by a newline")
+            }
+            Some('\'') => Some("single quotes are not valid: strings are in double quotes (`\"`)"),
+            Some(';') => Some("a semicolon is not valid: a newline ends an argument"),
+            Some('\0' | '\u{feff}' | '`' | '@' | '^' | '\\') => {
+                Some("this character is not valid here")
+            }
+            Some(c) if c as u32 >= 0x80 && !super::is_id_start(c) => {
+                Some("this character is not valid here")
+            }
+            _ => None,
         };
-        if invalid {
-            return self.error("Invalid character", "this character is not valid here");
+        if let Some(message) = invalid {
+            return self.error("Invalid character", message);
         }
         // A single `&` or `|`: HCL scans them as bitwise operators, which it does not support.
         let bitwise = rest.starts_with('&') && !rest.starts_with("&&")
