@@ -45,6 +45,15 @@ fn accepts_what_terraform_accepts() {
         "a = x.0.y\n",
         "a = { for k in l : k => v\n ? 1\n : 2 }\n",
         "a = 123456789012345678901234567890\n",
+        "a = (x\n  ? 1\n  : 2)\n",
+        "a = [for x in y :\n x\n if x]\n",
+        "a = {for k, v in y : k =>\n v}\n",
+        "a = {\"k\": 1}\n",
+        "a = {\n  (k) = 1\n  k.x = 2\n}\n",
+        "a = <<EOT\n  ${x}\nEOT)\nEOT\n",
+        "a = <<EOT\r\nx\r\nEOT\r\n",
+        "\u{feff}a = 1\n",
+        "a\u{e9} = 1\n",
         "a = 1e99999999\n",
         "a = 1e-2147483648\n",
         "a = 0e99999999999\n",
@@ -58,6 +67,8 @@ fn accepts_what_terraform_accepts() {
     }
 }
 
+/// Each summary as Terraform 1.15.5's loader gives it for the same text (checked with the judge
+/// of `scripts/differential.py`).
 #[test]
 fn refuses_what_terraform_refuses() {
     let cases = [
@@ -72,6 +83,31 @@ fn refuses_what_terraform_refuses() {
         ("a = <<EOT\nhi\n", "Unterminated template string"),
         ("a = <<EOT\nhi\nEOT", "Unterminated template string"),
         ("a = \"abc\ndef\"\n", "Invalid multi-line string"),
+        ("a = \"abc\rdef\"\n", "Invalid multi-line string"),
+        ("b \"x\ny\" {\n}\n", "Invalid multi-line string"),
+        ("a\u{200d} = 1\n", "Invalid character"),
+        ("a = x\u{200c}\n", "Invalid character"),
+        ("a = 1\n\u{a0}b = 2\n", "Invalid character"),
+        ("l {\r  a = 1\r}\r", "Invalid character"),
+        ("a = x & y\n", "Unsupported operator"),
+        ("a = { b = 1\n", "Missing expression"),
+        ("a = f(1\n", "Unterminated function call"),
+        ("a = x[1\n", "Missing close bracket on index"),
+        ("a = \"${a\"\n", "Invalid multi-line string"),
+        ("a = \"%{if x}\"\n", "Unexpected end of template"),
+        ("a = \"%{ bogus }\"\n", "Invalid template control keyword"),
+        ("a = \"%{ endif }\"\n", "Unexpected endif directive"),
+        ("b { c {} }\n", "Argument definition required"),
+        ("l {\n  \"a\" = 1\n}\n", "Invalid argument name"),
+        (
+            "l {\n  a == 1\n}\n",
+            "Argument or block definition required",
+        ),
+        (
+            "a = x\n  ? 1\n  : 2\n",
+            "Argument or block definition required",
+        ),
+        ("b x.y {}\n", "Invalid block definition"),
         ("a = 1e2147483647\n", "Invalid number literal"),
         ("a = 0.5e2147483647\n", "Invalid number literal"),
         ("a = 1e-99999999999\n", "Invalid number literal"),
