@@ -86,7 +86,9 @@ impl Parser<'_> {
                 Some(2)
             }
             (b'&', Some(b'&')) | (b'|', Some(b'|')) => Some(2),
-            (b'/', Some(b'/' | b'*')) => None,
+            // A line comment; a `/*` here has no end (else the blanks before held it), and
+            // is a division for HCL's scanner.
+            (b'/', Some(b'/')) => None,
             (b'<' | b'>' | b'+' | b'-' | b'*' | b'/' | b'%', _) => Some(1),
             _ => None,
         }

@@ -183,8 +183,12 @@ impl<'t> Parser<'t> {
                 b'#' if newlines => i = self.line_comment(i),
                 b'/' if newlines && bytes.get(i + 1) == Some(&b'/') => i = self.line_comment(i),
                 b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                    let end = memchr::memmem::find(&bytes[i + 2..], b"*/")
-                        .map_or(bytes.len(), |p| i + 2 + p + 2);
+                    // Unterminated, it is no comment for HCL's scanner but a `/` and a `*`,
+                    // which the parser then refuses where they stand.
+                    let Some(close) = memchr::memmem::find(&bytes[i + 2..], b"*/") else {
+                        break;
+                    };
+                    let end = i + 2 + close + 2;
                     self.record_comment(i..end);
                     i = end;
                 }

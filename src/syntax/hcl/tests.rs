@@ -108,6 +108,13 @@ fn refuses_what_terraform_refuses() {
             "Argument or block definition required",
         ),
         ("b x.y {}\n", "Invalid block definition"),
+        ("a = var.\niops\n", "Invalid attribute name"),
+        (
+            "/* no end\na = 1\n",
+            "Argument or block definition required",
+        ),
+        ("a = 1 /* no end\n", "Invalid expression"),
+        ("a = [1, /* x\n2]\n", "Invalid expression"),
         ("a = 1e2147483647\n", "Invalid number literal"),
         ("a = 0.5e2147483647\n", "Invalid number literal"),
         ("a = 1e-99999999999\n", "Invalid number literal"),
