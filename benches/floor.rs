@@ -3,7 +3,12 @@
 //! classification, no merge, no rules. `scripts/bench.sh` runs it next to `tflint-merge` on the
 //! same trees and prints the ratio.
 //!
-//! usage: floor [-j N] PATH...   (prints `files=F bytes=B seconds=S mb_per_s=M`)
+//! `--parser own` parses native files with tflint-merge's own parser instead (the one a lint run
+//! uses, building its model), so that both ratios can be reported: against the hcl-edit floor
+//! the lint's ratio was first defined on, and against a floor with the lint's own parser.
+//!
+//! usage: floor [-j N] [--parser hcl-edit|own] PATH...
+//!        (prints `files=F bytes=B seconds=S mb_per_s=M`)
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -22,17 +27,27 @@ fn main() {
         .filter(|a| a != "--bench")
         .collect();
     let mut threads = None;
+    let mut parser = Parser::HclEdit;
     let mut roots = Vec::new();
     let mut iter = args.into_iter();
     while let Some(arg) = iter.next() {
         if arg == "-j" {
             threads = iter.next().and_then(|n| n.parse::<usize>().ok());
+        } else if arg == "--parser" {
+            parser = match iter.next().as_deref() {
+                Some("hcl-edit") => Parser::HclEdit,
+                Some("own") => Parser::Own,
+                _ => {
+                    usage();
+                    std::process::exit(2);
+                }
+            };
         } else {
             roots.push(PathBuf::from(arg));
         }
     }
     if roots.is_empty() {
-        eprintln!("usage: floor [-j N] PATH...");
+        usage();
         std::process::exit(2);
     }
     let mut pool = rayon::ThreadPoolBuilder::new().stack_size(16 * 1024 * 1024);
@@ -52,7 +67,7 @@ fn main() {
         for root in &roots {
             walk(root, &mut files);
         }
-        let bytes: u64 = files.par_iter().map(|f| read_and_parse(f)).sum();
+        let bytes: u64 = files.par_iter().map(|f| read_and_parse(f, parser)).sum();
         (files.len(), bytes)
     });
     let seconds = started.elapsed().as_secs_f64();
@@ -60,6 +75,19 @@ fn main() {
         "files={files} bytes={bytes} seconds={seconds:.3} mb_per_s={:.1}",
         bytes as f64 / 1e6 / seconds.max(1e-9)
     );
+}
+
+/// What parses native-syntax files.
+#[derive(Clone, Copy)]
+enum Parser {
+    /// hcl-edit's parser, to its own tree.
+    HclEdit,
+    /// tflint-merge's parser, to its model (what a lint run does).
+    Own,
+}
+
+fn usage() {
+    eprintln!("usage: floor [-j N] [--parser hcl-edit|own] PATH...");
 }
 
 /// The configuration files below `dir`, as tflint-merge's discovery finds them (hidden
@@ -88,7 +116,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// Reads and parses one file; returns its size. Parse errors are not the floor's business.
-fn read_and_parse(path: &Path) -> u64 {
+fn read_and_parse(path: &Path, parser: Parser) -> u64 {
     let Ok(text) = std::fs::read_to_string(path) else {
         return 0;
     };
@@ -96,7 +124,10 @@ fn read_and_parse(path: &Path) -> u64 {
     if name.ends_with(".json") {
         drop(serde_json::from_str::<serde_json::Value>(&text));
     } else {
-        drop(hcl_edit::parser::parse_body(&text));
+        match parser {
+            Parser::HclEdit => drop(hcl_edit::parser::parse_body(&text)),
+            Parser::Own => drop(tflint_merge::fuzzing::parse_native(&text)),
+        }
     }
     text.len() as u64
 }

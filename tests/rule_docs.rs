@@ -859,7 +859,17 @@ fn every_doc_example_behaves_as_marked() {
                 continue;
             }
             run += 1;
-            for problem in run_example(meta, &doc.text, example) {
+            // On a thread with room for a debug build's parser frames: an example may nest as
+            // deep as the parser allows (rules/parse_limit.md).
+            let problems = std::thread::scope(|scope| {
+                std::thread::Builder::new()
+                    .stack_size(512 << 20)
+                    .spawn_scoped(scope, || run_example(meta, &doc.text, example))
+                    .expect("a thread")
+                    .join()
+                    .expect("no panic")
+            });
+            for problem in problems {
                 failures.push(format!("{label}: {problem}"));
             }
         }

@@ -1,7 +1,7 @@
-//! A native-syntax file beyond what tflint-merge's parser (hcl-edit) can check: expressions
-//! nested deeper than it allows, or operator chains that would make it backtrack without end.
-//! Terraform and OpenTofu may well accept the file; it is reported rather than skipped
-//! silently, and contributes nothing, as a file that does not parse.
+//! A native-syntax file beyond what tflint-merge's parser can check: constructs nested deeper
+//! than it allows ([`crate::syntax::hcl::MAX_DEPTH`]). Terraform and OpenTofu may well accept
+//! the file; it is reported rather than skipped silently, and contributes nothing, as a file
+//! that does not parse.
 
 use crate::diagnostic::Diagnostic;
 use crate::input::read::{ReadProblem, Reader};
@@ -31,7 +31,7 @@ fn check(ctx: &ReadContext, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The parser's message, such as `invalid nesting depth; expected at most 64 nested levels`
+/// The parser's message, which says how deep the constructs nest.
 fn parse_limit(ctx: &ReadContext, message: &str, at: Span, reader: Reader) -> Diagnostic {
     ctx.finding(&RULE, message)
         .at(ctx.files, at, "beyond the parser's limit here")
@@ -41,20 +41,35 @@ fn parse_limit(ctx: &ReadContext, message: &str, at: Span, reader: Reader) -> Di
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{Files, findings};
+    use crate::lint::testing::findings;
+
+    use crate::syntax::hcl::MAX_DEPTH;
+
+    /// The findings of `depth` nested tuples, on a thread with room for a debug build's frames.
+    fn nested(depth: usize) -> usize {
+        std::thread::Builder::new()
+            .stack_size(512 << 20)
+            .spawn(move || {
+                let text = format!(
+                    "locals {{\n  a = {}1{}\n}}\n",
+                    "[".repeat(depth),
+                    "]".repeat(depth)
+                );
+                let found = findings(&super::RULE, &[("main.tf", &text)]);
+                if let Some(finding) = found.first() {
+                    assert!(finding.message.contains("nest"), "{}", finding.message);
+                }
+                found.len()
+            })
+            .expect("a thread")
+            .join()
+            .expect("no panic")
+    }
 
     #[test]
     fn nesting_beyond_the_parsers_limit() {
-        let deep = format!(
-            "locals {{\n  a = {}1{}\n}}\n",
-            "[".repeat(70),
-            "]".repeat(70)
-        );
-        let files: Files = &[("main.tf", &deep)];
-        let found = findings(&super::RULE, files);
-        assert_eq!(found.len(), 1, "{found:#?}");
-        assert!(found[0].message.contains("nest"), "{}", found[0].message);
-        let shallow = format!("locals {{\n  a = {}1{}\n}}\n", "[".repeat(8), "]".repeat(8));
-        assert!(findings(&super::RULE, &[("main.tf", &shallow)]).is_empty());
+        assert_eq!(nested(MAX_DEPTH + 10), 1);
+        // Terraform loads 1,000 levels.
+        assert_eq!(nested(1000), 0);
     }
 }

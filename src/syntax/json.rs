@@ -18,13 +18,11 @@
 //! vertical tab, form feed and Unicode whitespace between tokens); [`prescan`] rejects those,
 //! and bounds the nesting depth before anything recursive looks at the tree.
 
-use std::cell::{Cell, OnceCell};
+use std::cell::OnceCell;
 use std::sync::Arc;
 
-use super::references::{self, Reference};
+use super::references::Reference;
 use foldhash::HashMap;
-use hcl_edit::Span as _;
-use hcl_edit::template::Element;
 use jsonc_parser::ast::{Array, Object, ObjectProp, ObjectPropName, Value};
 use jsonc_parser::common::Range as JsonRange;
 use jsonc_parser::errors::ParseErrorKind;
@@ -32,7 +30,7 @@ use jsonc_parser::{CollectOptions, ParseOptions};
 
 use super::{
     Attribute, Block, Body, Call, Comment, DuplicateAttribute, Expr, ExprKind, File, Label,
-    ObjectItem, Parsed, SyntaxError, errors, native, scan::scan_template,
+    ObjectItem, Parsed, SyntaxError, errors, hcl,
 };
 use crate::knowledge::literal_arguments;
 use crate::source::{FileId, Span, Syntax};
@@ -58,7 +56,6 @@ fn parse_with(id: FileId, text: &str, schema: Schema) -> Parsed {
         text,
         duplicates: Vec::new(),
         comments: Vec::new(),
-        template_beyond_limit: Cell::new(None),
         invalid_template: OnceCell::new(),
         // Terragrunt reads its own files; this only judges what Terraform and OpenTofu read.
         judges_templates: schema == Schema::Root,
@@ -66,14 +63,6 @@ fn parse_with(id: FileId, text: &str, schema: Schema) -> Parsed {
     };
     let file = parse_root(id, text).and_then(|root| {
         let body = lowerer.root(&root, schema)?;
-        if let Some(span) = lowerer.template_beyond_limit.get() {
-            return Err(SyntaxError {
-                summary: native::PARSER_LIMIT_SUMMARY,
-                message: native::BACKTRACK_LIMIT_MESSAGE.to_string(),
-                span,
-                beyond_tool_limit: true,
-            });
-        }
         match lowerer.invalid_template.take() {
             Some(error) => Err(error),
             None => Ok(body),
@@ -318,9 +307,6 @@ struct Lowerer<'t> {
     text: &'t str,
     duplicates: Vec<DuplicateAttribute>,
     comments: Vec<Comment>,
-    /// The first string whose template would make the native parser backtrack too long (see
-    /// `scan`): it is not parsed, and the file is reported.
-    template_beyond_limit: Cell<Option<Span>>,
     /// The first string that is not a valid template where the tools evaluate it as one.
     invalid_template: OnceCell<SyntaxError>,
     /// Whether this file's strings are judged as templates at all (see [`Lowerer::judged`]).
@@ -577,12 +563,6 @@ impl Lowerer<'_> {
             Value::NullKeyword(_) => Expr::new(ExprKind::Null, span),
             Value::BooleanLit(b) => Expr::new(ExprKind::Bool(b.value), span),
             Value::NumberLit(n) => Expr::new(ExprKind::Number(n.value.to_string()), span),
-            Value::StringLit(s) if scan_template(&s.value).backtrack_limit_at.is_some() => {
-                if self.template_beyond_limit.get().is_none() {
-                    self.template_beyond_limit.set(Some(span));
-                }
-                Expr::new(ExprKind::Template, span)
-            }
             Value::StringLit(s) => self.string_expr(&s.value, span, judged),
             Value::Array(array) => Expr::new(
                 ExprKind::Tuple(
@@ -686,8 +666,8 @@ impl Lowerer<'_> {
             Ok((kind, evaluated)) if judged => (kind, self.in_file(span, evaluated)),
             Ok((kind, _)) => (kind, Evaluated::default()),
             Err(error) => {
-                if judged && !is_parser_limit(&error) {
-                    self.invalid_template(s, span, &error);
+                if judged && !error.beyond_limit {
+                    self.invalid_template(span, &error);
                 }
                 (ExprKind::Template, Evaluated::default())
             }
@@ -701,11 +681,11 @@ impl Lowerer<'_> {
         if !has_template_sequence(s) {
             return Evaluated::default();
         }
-        match hcl_edit::parser::parse_template(s) {
-            Ok(template) => self.in_file(span, Evaluated::of(&template)),
+        match hcl::parse_value_template(s) {
+            Ok(template) => self.in_file(span, Evaluated::of(template)),
             Err(error) => {
-                if !is_parser_limit(&error) {
-                    self.invalid_template(s, span, &error);
+                if !error.beyond_limit {
+                    self.invalid_template(span, &error);
                 }
                 Evaluated::default()
             }
@@ -742,21 +722,21 @@ impl Lowerer<'_> {
         evaluated
     }
 
-    /// Records the first invalid template, with HCL's summary for the template parser's error
-    /// and, when the string has no escapes to shift offsets, the place inside it.
-    fn invalid_template(&self, s: &str, span: Span, error: &hcl_edit::parser::Error) {
+    /// Records the first invalid template, with HCL's summary and, when the string has no
+    /// escapes to shift offsets, the place inside it.
+    fn invalid_template(&self, span: Span, error: &hcl::ParseError) {
         if self.invalid_template.get().is_some() {
             return;
         }
-        let offset = error.location().offset();
+        let offset = error.at.start;
         let (start, end) = (span.start as usize, span.end as usize);
         let raw = self.text.get(start + 1..end - 1).unwrap_or("");
         // One character at the offset; at the end of the value, the closing quote.
         let at = start + 1 + source_offset(raw, offset).min(raw.len());
         let span = Span::new(span.file, at..at + 1);
         let _ = self.invalid_template.set(SyntaxError {
-            summary: errors::template_summary(s, offset, error.message()),
-            message: format!("in this template: {}", error.message()),
+            summary: error.summary,
+            message: format!("in this template: {}", error.message),
             span,
             beyond_tool_limit: false,
         });
@@ -799,12 +779,6 @@ fn source_offsets(raw: &str, offsets: &[usize]) -> Vec<usize> {
     out
 }
 
-/// Whether the template parser gave up at a limit of its own (hcl-edit nests at most 64
-/// levels) rather than at an error: such a template may well be valid for the tools.
-fn is_parser_limit(error: &hcl_edit::parser::Error) -> bool {
-    error.message().starts_with("invalid nesting depth")
-}
-
 /// Whether a string has a template sequence. `$${` and `%%{` contain these too, so a string
 /// without them has nothing to unescape either.
 fn has_template_sequence(s: &str) -> bool {
@@ -818,30 +792,17 @@ fn template_kind(s: &str, span: Span) -> TemplateKind {
     if !has_template_sequence(s) {
         return Ok((ExprKind::String(s.to_string()), Evaluated::default()));
     }
-    let template = hcl_edit::parser::parse_template(s)?;
-    let evaluated = Evaluated::of(&template);
-    let mut literal = String::new();
-    let mut only_literals = true;
-    for element in template.iter() {
-        match element {
-            Element::Literal(text) => literal.push_str(text.value()),
-            _ => only_literals = false,
-        }
+    let template = hcl::parse_value_template(s)?;
+    if !template.has_sequences {
+        let literal = template.literal.clone();
+        return Ok((ExprKind::String(literal), Evaluated::of(template)));
     }
-    if only_literals {
-        return Ok((ExprKind::String(literal), evaluated));
-    }
-    let mut elements = template.iter();
-    if let (Some(Element::Interpolation(interpolation)), None) = (elements.next(), elements.next())
-        && let Some(source) = interpolation.expr.span().and_then(|range| s.get(range))
-        && let Some(expr) = native::parse_expr_at(source, span).or_else(|| {
-            // An interpolation may span lines where a bare expression may not.
-            native::parse_expr_at(&source.replace(['\r', '\n'], " "), span)
-        })
-    {
-        return Ok((expr.kind, evaluated));
-    }
-    Ok((ExprKind::Template, evaluated))
+    // A string that is one interpolation is that expression's value.
+    let kind = match template.parts.as_slice() {
+        [hcl::TemplatePart::Interpolation(expr)] => hcl::embed(expr.clone(), span).kind,
+        _ => ExprKind::Template,
+    };
+    Ok((kind, Evaluated::of(template)))
 }
 
 /// What the tools evaluate in a JSON string's template: its calls and references, with spans in
@@ -853,10 +814,10 @@ struct Evaluated {
 }
 
 impl Evaluated {
-    fn of(template: &hcl_edit::template::Template) -> Evaluated {
+    fn of(template: hcl::ValueTemplate) -> Evaluated {
         Evaluated {
-            calls: native::template_calls(template),
-            references: references::template_references(template),
+            calls: template.calls,
+            references: template.references,
         }
     }
 
@@ -869,7 +830,7 @@ impl Evaluated {
 }
 
 /// What [`template_kind`] finds.
-type TemplateKind = std::result::Result<(ExprKind, Evaluated), hcl_edit::parser::Error>;
+type TemplateKind = std::result::Result<(ExprKind, Evaluated), hcl::ParseError>;
 
 #[cfg(test)]
 mod tests {
@@ -1204,14 +1165,19 @@ mod tests {
             assert_eq!(error.summary, *summary, "{text}");
             assert!(!error.beyond_tool_limit);
         }
-        // The span is inside the string, at the sequence that fails.
+        // The span is inside the string, where HCL's template parser reports the error: an
+        // unclosed sequence at its `${`, a missing expression at the end of the value (the
+        // closing quote).
+        let text = resource(r#""ami""#, "a ${x");
+        let error = parse_err(&text);
+        assert_eq!(&text[error.span.start as usize..][..4], "${x\"");
         let text = resource(r#""ami""#, "a ${");
         let error = parse_err(&text);
-        assert_eq!(&text[error.span.start as usize..][..3], "${\"");
+        assert_eq!(&text[error.span.start as usize - 2..][..3], "${\"");
         // Escapes are longer in the file than in the value.
-        let text = resource(r#""ami""#, "\\n\\u00e9\\ud83d\\ude00 ${");
+        let text = resource(r#""ami""#, "\\n\\u00e9\\ud83d\\ude00 ${x");
         let error = parse_err(&text);
-        assert_eq!(&text[error.span.start as usize..][..3], "${\"");
+        assert_eq!(&text[error.span.start as usize..][..4], "${x\"");
         // An object key is a template too.
         let key = r#"{"locals": {"m": {"${": 1}}}"#;
         assert_eq!(parse_err(key).summary, "Missing expression");
@@ -1392,16 +1358,25 @@ mod tests {
             "]".repeat(depth)
         );
         parse_ok(&ok);
+        // A template beyond the native parser's nesting limit is kept as a template, not
+        // judged (on a thread with room for a debug build's frames).
         let deep_string = format!(
             "{{\"locals\": {{\"a\": \"${{{}1{}}}\"}}}}",
             "[".repeat(5000),
             "]".repeat(5000)
         );
-        let file = parse_ok(&deep_string);
-        assert_eq!(
-            file.body.blocks[0].body.attributes[0].expr.kind,
-            ExprKind::Template
-        );
+        let kind = std::thread::Builder::new()
+            .stack_size(512 << 20)
+            .spawn(move || {
+                parse_ok(&deep_string).body.blocks[0].body.attributes[0]
+                    .expr
+                    .kind
+                    .clone()
+            })
+            .expect("a thread")
+            .join()
+            .expect("no panic");
+        assert_eq!(kind, ExprKind::Template);
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Where a file's strings are: each quoted string or template and each heredoc of a native
 //! file, with the code of its `${ }` and `%{ }` sequences and the strings in that code, and
-//! each string of a JSON file. They are found by the lexical scan, which reads heredocs as the
-//! tools do ([`super::heredoc`]), not from hcl-edit's tree: the tree keeps operators and
-//! templates as text, and it can end a heredoc elsewhere than the tools.
+//! each string of a JSON file. They are found by a lexical scan ([`super::scan`]), which reads
+//! heredocs as the tools do, and reads files the parser refuses: the model keeps operators and
+//! templates as text.
 //!
 //! An edit that changes part of a string's text is what a fix must never do by accident: the
 //! engine checks every fix's edits with [`touches_string`] before offering it.

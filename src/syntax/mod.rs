@@ -1,10 +1,10 @@
 //! The spanned configuration model that both syntaxes are lowered into.
 //!
 //! Merge and rules only ever see these types: no parser type leaks out of this module, so the
-//! native parser (hcl-edit) and the JSON parser stay replaceable.
+//! native parser ([`hcl`], our own) and the JSON parser stay replaceable.
 
 pub(crate) mod errors;
-pub(crate) mod heredoc;
+pub(crate) mod hcl;
 pub(crate) mod json;
 pub(crate) mod literals;
 pub(crate) mod native;

@@ -6,14 +6,10 @@
 //! tools): a root name and the attributes and literal indexes after it, up to the first step
 //! that is not static (a computed index or a splat), where the rest is evaluated from the
 //! value. The names a `for` expression or a `%{ for }` directive binds are not references
-//! inside it (`hclsyntax.ForExpr` filters them out).
+//! inside it (`hclsyntax.ForExpr` filters them out). The native parser finds them as it reads
+//! (`super::hcl`).
 
-use hcl_edit::expr::{Expression, ForExpr, Traversal, TraversalOperator};
-use hcl_edit::template::{ForTemplateExpr, Template};
-use hcl_edit::visit::{Visit, visit_expr, visit_template};
-use hcl_edit::{Decorated, Ident, Span as _};
-
-use crate::source::{FileId, Span};
+use crate::source::Span;
 
 /// A traversal from a name: `var.x`, `aws_instance.a[0].id`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,140 +58,6 @@ impl Reference {
         }
         out
     }
-}
-
-/// The reference of a bare name (`each`, or a name a `for` binds elsewhere).
-pub(crate) fn name_reference(id: FileId, ident: &Decorated<Ident>) -> Option<Reference> {
-    Some(Reference {
-        root: ident.as_str().to_string(),
-        steps: Vec::new(),
-        span: Span::new(id, ident.span()?),
-    })
-}
-
-/// The reference a traversal starts with, when its root is a name (not a call or a literal).
-pub(crate) fn traversal_reference(id: FileId, traversal: &Traversal) -> Option<Reference> {
-    let Expression::Variable(root) = &traversal.expr else {
-        return None;
-    };
-    let mut reference = name_reference(id, root)?;
-    let mut end = reference.span.end as usize;
-    for operator in &traversal.operators {
-        let step = match operator.value() {
-            TraversalOperator::GetAttr(name) => ReferenceStep::Attr(name.as_str().to_string()),
-            TraversalOperator::LegacyIndex(n) => ReferenceStep::Index(n.value().to_string()),
-            TraversalOperator::Index(Expression::Number(n)) => {
-                ReferenceStep::Index(n.value().to_string())
-            }
-            TraversalOperator::Index(Expression::String(s)) => {
-                ReferenceStep::Index(format!("{:?}", s.value()))
-            }
-            _ => break,
-        };
-        let Some(range) = operator.span() else { break };
-        end = range.end;
-        reference.steps.push(step);
-    }
-    reference.span = Span::new(id, reference.span.start as usize..end);
-    Some(reference)
-}
-
-/// The references of a whole expression or template tree, each once, in source order, but for
-/// the names its `for` expressions and directives bind.
-pub(crate) struct ReferenceCollector {
-    id: FileId,
-    pub(crate) references: Vec<Reference>,
-    /// The names bound by the `for` expressions and directives being visited.
-    bound: Vec<String>,
-}
-
-impl ReferenceCollector {
-    pub(crate) fn new(id: FileId) -> ReferenceCollector {
-        ReferenceCollector {
-            id,
-            references: Vec::new(),
-            bound: Vec::new(),
-        }
-    }
-
-    fn push(&mut self, reference: Option<Reference>) {
-        if let Some(reference) = reference
-            && !self.bound.contains(&reference.root)
-        {
-            self.references.push(reference);
-        }
-    }
-
-    /// Visits `inside` with the names of a `for` bound.
-    fn binding(
-        &mut self,
-        key: Option<&Decorated<Ident>>,
-        value: &Decorated<Ident>,
-        inside: impl FnOnce(&mut ReferenceCollector),
-    ) {
-        let before = self.bound.len();
-        self.bound.extend(key.map(|k| k.as_str().to_string()));
-        self.bound.push(value.as_str().to_string());
-        inside(self);
-        self.bound.truncate(before);
-    }
-}
-
-impl Visit for ReferenceCollector {
-    fn visit_expr(&mut self, expr: &Expression) {
-        match expr {
-            Expression::Variable(name) => self.push(name_reference(self.id, name)),
-            Expression::Traversal(traversal) => {
-                let reference = traversal_reference(self.id, traversal);
-                let from_name = reference.is_some();
-                self.push(reference);
-                if !from_name {
-                    self.visit_expr(&traversal.expr);
-                }
-                // Indexes are expressions of their own, static or not.
-                for operator in &traversal.operators {
-                    if let TraversalOperator::Index(index) = operator.value() {
-                        self.visit_expr(index);
-                    }
-                }
-            }
-            Expression::ForExpr(for_expr) => self.visit_for(for_expr),
-            _ => visit_expr(self, expr),
-        }
-    }
-
-    fn visit_for_template_expr(&mut self, node: &ForTemplateExpr) {
-        self.visit_expr(&node.collection_expr);
-        self.binding(node.key_var.as_ref(), &node.value_var, |inner| {
-            inner.visit_template(&node.template);
-        });
-    }
-}
-
-impl ReferenceCollector {
-    /// A `for` expression: its collection in the enclosing scope, the rest with its names
-    /// bound.
-    fn visit_for(&mut self, node: &ForExpr) {
-        let intro = &node.intro;
-        self.visit_expr(&intro.collection_expr);
-        self.binding(intro.key_var.as_ref(), &intro.value_var, |inner| {
-            if let Some(key) = &node.key_expr {
-                inner.visit_expr(key);
-            }
-            inner.visit_expr(&node.value_expr);
-            if let Some(cond) = &node.cond {
-                inner.visit_expr(&cond.expr);
-            }
-        });
-    }
-}
-
-/// The references of a template parsed from a JSON string's value, their spans the ranges in
-/// that value (of no file: the caller places them).
-pub(crate) fn template_references(template: &Template) -> Vec<Reference> {
-    let mut collector = ReferenceCollector::new(FileId(0));
-    visit_template(&mut collector, template);
-    collector.references
 }
 
 #[cfg(test)]

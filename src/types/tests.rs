@@ -471,9 +471,8 @@ fn json_values_are_literal_strings() {
     }
 }
 
-/// hcl-edit's expression parser rejects a repeated key, so these are built by hand; in
-/// Terraform the later one wins in a value (a type constraint refuses a repeated attribute:
-/// see `rules::type_constraint_invalid`).
+/// Built by hand, key by key; in Terraform the later of two repeated keys wins in a value (a
+/// type constraint refuses a repeated attribute: see `rules::type_constraint_invalid`).
 #[test]
 fn repeated_keys_later_wins() {
     let object = |items: Vec<(&str, &str)>| {

@@ -63,7 +63,7 @@ const FORMS: &[Form] = &[
         whole: "a = <<-EOT\n  b = 1\n  # c\n  EOT",
     },
     // A heredoc whose marker is followed by more text: its text runs on to the lone `EOT`
-    // for the tools (hcl-edit would end it at `EOT)`).
+    // for the tools (a parser that ended it at `EOT)` would cut it).
     Form {
         name: "main.tf",
         text: "a = f(<<EOT\nx\nEOT)\nb = 1\nEOT\n)\n",

@@ -1,0 +1,289 @@
+//! Bodies: arguments and blocks, each ending its line (hashicorp/hcl `hclsyntax/parser.go`:
+//! `ParseBody`, `ParseBodyItem`, `finishParsingBodyAttribute`, `finishParsingBodyBlock`).
+
+use std::collections::hash_map::Entry;
+use std::sync::Arc;
+
+use foldhash::HashMap;
+
+use super::{Parser, Result};
+use crate::source::{Span, Syntax};
+use crate::syntax::{Attribute, Block, Body, DuplicateAttribute, Label, Labels};
+
+/// Bodies with more attributes than this find repeated names with a map, the others by looking
+/// through the attributes before (cheaper for the few arguments most blocks have).
+pub(crate) const MAX_ATTRIBUTES_SEARCHED: usize = 16;
+
+/// What stands after a name in a body.
+enum Item {
+    Attribute(Attribute),
+    Block(Block),
+}
+
+impl Parser<'_> {
+    /// The body of a whole file, up to its end.
+    pub(crate) fn file_body(&mut self) -> Result<Body> {
+        self.body(None)
+    }
+
+    /// A body's items, up to its closing brace (not read) or, for a file (`open` is `None`),
+    /// the end of the text.
+    fn body(&mut self, open: Option<usize>) -> Result<Body> {
+        let mut body = Body::default();
+        let mut first_spans: Option<HashMap<String, Span>> = None;
+        loop {
+            self.skip_trivia(true);
+            match (self.peek(), open) {
+                (None, None) => return Ok(body),
+                (None, Some(open)) => {
+                    return Err(self.error_at(
+                        open,
+                        "Unclosed configuration block",
+                        "there is no closing brace for this block before the end of the file",
+                    ));
+                }
+                (Some(b'}'), Some(_)) => return Ok(body),
+                _ => {}
+            }
+            match self.item()? {
+                Item::Attribute(attribute) => {
+                    self.record_repeat(&body, &mut first_spans, &attribute);
+                    body.attributes.push(Arc::new(attribute));
+                }
+                Item::Block(block) => body.blocks.push(block),
+            }
+            self.end_of_item()?;
+        }
+    }
+
+    /// Records `attribute` as a repeat if its name is defined before in `body`.
+    fn record_repeat(
+        &mut self,
+        body: &Body,
+        first_spans: &mut Option<HashMap<String, Span>>,
+        attribute: &Attribute,
+    ) {
+        if first_spans.is_none() && body.attributes.len() >= MAX_ATTRIBUTES_SEARCHED {
+            let mut map = HashMap::default();
+            for earlier in &body.attributes {
+                map.entry(earlier.name.clone()).or_insert(earlier.name_span);
+            }
+            *first_spans = Some(map);
+        }
+        let first = match first_spans {
+            Some(map) => match map.entry(attribute.name.clone()) {
+                Entry::Occupied(first) => Some(*first.get()),
+                Entry::Vacant(slot) => {
+                    slot.insert(attribute.name_span);
+                    None
+                }
+            },
+            None => (body.attributes.iter())
+                .find(|earlier| earlier.name == attribute.name)
+                .map(|earlier| earlier.name_span),
+        };
+        if let Some(first) = first {
+            self.duplicates.push(DuplicateAttribute {
+                name: attribute.name.clone(),
+                first,
+                second: attribute.name_span,
+                syntax: Syntax::Native,
+            });
+        }
+    }
+
+    /// After an argument or a block: blanks, maybe a comment, then a newline or the end.
+    fn end_of_item(&mut self) -> Result<()> {
+        self.skip_trivia(false);
+        if self.at_end() || self.newline() {
+            return Ok(());
+        }
+        Err(self.unexpected(
+            "Missing newline after argument",
+            "an argument or block definition must end with a newline",
+        ))
+    }
+
+    /// An argument (`name = value`) or a block (`type "label" { ... }`).
+    fn item(&mut self) -> Result<Item> {
+        let Some(name) = self.ident() else {
+            if self.peek() == Some(b'"') && self.quoted_name_then_equals() {
+                return Err(self.error(
+                    "Invalid argument name",
+                    "an argument's name is an identifier, without quotes",
+                ));
+            }
+            return Err(self.unexpected(
+                "Argument or block definition required",
+                "an argument or block definition is required here",
+            ));
+        };
+        let name_span = self.span(name.clone());
+        let name = self.text[name].to_string();
+        self.skip_trivia(false);
+        match (self.peek(), self.peek_at(1)) {
+            (Some(b'='), next) if next != Some(b'=') => {
+                self.pos += 1;
+                Ok(Item::Attribute(self.attribute_value(name, name_span)?))
+            }
+            (Some(b'{' | b'"'), _) => Ok(Item::Block(self.block(name, name_span)?)),
+            (Some(_), _) if self.ident_follows() => Ok(Item::Block(self.block(name, name_span)?)),
+            _ => {
+                let error = self.unexpected(
+                    "Argument or block definition required",
+                    "an argument (`name = value`) or a block (`type \"label\" { ... }`) is \
+                     expected here",
+                );
+                // Not a character HCL refuses: the error is the item's, at its name.
+                Err(match error.summary {
+                    "Argument or block definition required" => {
+                        self.error_at(name_span.start as usize, error.summary, error.message)
+                    }
+                    _ => error,
+                })
+            }
+        }
+    }
+
+    /// Whether a quoted string followed by `=` (not `==`) stands at the current position.
+    fn quoted_name_then_equals(&self) -> bool {
+        let rest = &self.text[self.pos + 1..];
+        let Some(close) = rest.find(['"', '\n']) else {
+            return false;
+        };
+        let after = rest[close + 1..].trim_start_matches([' ', '\t']);
+        rest[close..].starts_with('"') && after.starts_with('=') && !after.starts_with("==")
+    }
+
+    fn ident_follows(&self) -> bool {
+        self.text[self.pos..]
+            .chars()
+            .next()
+            .is_some_and(super::is_id_start)
+    }
+
+    /// The value of an argument, after its `=`.
+    fn attribute_value(&mut self, name: String, name_span: Span) -> Result<Attribute> {
+        self.skip_trivia(false);
+        if matches!(self.peek(), None | Some(b'\n' | b'#'))
+            || self.starts_with("\r\n")
+            || self.starts_with("//")
+        {
+            return Err(self.invalid_expression());
+        }
+        let expr = self.expr(false)?;
+        Ok(Attribute {
+            name,
+            name_span,
+            expr,
+        })
+    }
+
+    /// A block from its labels (or its brace) on.
+    fn block(&mut self, kind: String, kind_span: Span) -> Result<Block> {
+        let mut labels = Vec::new();
+        loop {
+            self.skip_trivia(false);
+            match self.peek() {
+                Some(b'{') => break,
+                Some(b'"') => {
+                    let start = self.pos;
+                    let label = self.quoted_string_expr()?;
+                    let value = match label.kind {
+                        crate::syntax::ExprKind::String(value) => value,
+                        _ => {
+                            return Err(self.error_at(
+                                start,
+                                "Invalid block label",
+                                "a block label is a literal string, without template sequences",
+                            ));
+                        }
+                    };
+                    labels.push(Label {
+                        value,
+                        span: label.span,
+                    });
+                }
+                _ => match self.ident() {
+                    Some(label) => labels.push(Label {
+                        value: self.text[label.clone()].to_string(),
+                        span: self.span(label),
+                    }),
+                    None => {
+                        return Err(self.unexpected(
+                            "Invalid block definition",
+                            "either a quoted string block label or an opening brace (`{`) is \
+                             expected here",
+                        ));
+                    }
+                },
+            }
+        }
+        let header_span = labels.last().map_or(kind_span, |l| kind_span.to(l.span));
+        let open = self.pos;
+        self.enter()?;
+        self.pos += 1;
+        self.skip_trivia(false);
+        let body = if self.newline() {
+            let body = self.body(Some(open))?;
+            self.pos += 1;
+            body
+        } else {
+            self.single_line_body(open)?
+        };
+        self.leave();
+        Ok(Block {
+            kind,
+            labels: labels.into_iter().collect::<Labels>(),
+            header_span,
+            body_span: self.span(open..self.pos),
+            body,
+        })
+    }
+
+    /// The body of a block on the line of its opening brace: empty, or one argument.
+    fn single_line_body(&mut self, open: usize) -> Result<Body> {
+        let mut body = Body::default();
+        if self.peek() != Some(b'}') {
+            let invalid = |p: &Parser| {
+                p.unexpected(
+                    "Invalid single-argument block definition",
+                    "a single-line block definition can contain only a single argument",
+                )
+            };
+            if self.at_end() {
+                return Err(self.error_at(
+                    open,
+                    "Unclosed configuration block",
+                    "there is no closing brace for this block before the end of the file",
+                ));
+            }
+            let Some(name) = self.ident() else {
+                return Err(invalid(self));
+            };
+            let name_span = self.span(name.clone());
+            let name = self.text[name].to_string();
+            self.skip_trivia(false);
+            if matches!(self.peek(), Some(b'{' | b'"')) || self.ident_follows() {
+                return Err(self.error_at(
+                    name_span.start as usize,
+                    "Argument definition required",
+                    "a single-line block definition can contain only a single argument, not \
+                     a nested block",
+                ));
+            }
+            if !(self.peek() == Some(b'=') && self.peek_at(1) != Some(b'=')) {
+                return Err(invalid(self));
+            }
+            self.pos += 1;
+            let attribute = self.attribute_value(name, name_span)?;
+            body.attributes.push(Arc::new(attribute));
+            self.skip_trivia(false);
+            if self.peek() != Some(b'}') {
+                return Err(invalid(self));
+            }
+        }
+        self.pos += 1;
+        Ok(body)
+    }
+}

@@ -1,0 +1,866 @@
+//! Expressions (hashicorp/hcl `hclsyntax/parser.go`: `parseTernaryConditional`,
+//! `parseBinaryOps`, `parseExpressionTerm`, `parseExpressionTraversals`).
+//!
+//! Every function takes `newlines`: whether newlines are insignificant where the expression
+//! stands (inside parentheses, brackets, call arguments, `for` expressions and template
+//! sequences), or end it (an argument's value, an object item).
+
+use super::gather::Found;
+use super::{ParseError, Parser, Result};
+use crate::syntax::references::{Reference, ReferenceStep};
+use crate::syntax::{Call, Expr, ExprKind, ObjectItem, TraversalStep};
+
+impl Parser<'_> {
+    /// An expression: operands joined by binary operators, then maybe a conditional.
+    ///
+    /// The functions on the path of nesting (this one, [`Parser::operand`], [`Parser::term`],
+    /// [`Parser::primary`] and the constructs that nest) keep their frames small: what only
+    /// some expressions need is in functions of its own, off that path.
+    pub(crate) fn expr(&mut self, newlines: bool) -> Result<Expr> {
+        let start = self.pos;
+        let first = self.operand(newlines)?;
+        if self.operator_follows(newlines) {
+            self.operations(start, first, newlines)
+        } else {
+            Ok(first)
+        }
+    }
+
+    /// Whether a binary operator or a `?` follows, past blanks (the position unchanged).
+    fn operator_follows(&mut self, newlines: bool) -> bool {
+        let before = self.pos;
+        self.skip_trivia(newlines);
+        let follows = self.binary_operator().is_some() || self.peek() == Some(b'?');
+        self.pos = before;
+        follows
+    }
+
+    /// The operators after the first operand (`first`, from `start`) of an expression.
+    #[inline(never)]
+    fn operations(&mut self, start: usize, first: Expr, newlines: bool) -> Result<Expr> {
+        let mut found = Found::from_expr(&first);
+        let mut end = first.span.end as usize;
+        drop(first);
+        loop {
+            let before = self.pos;
+            self.skip_trivia(newlines);
+            if let Some(len) = self.binary_operator() {
+                self.pos += len;
+                self.skip_trivia(newlines);
+                let operand = self.operand(newlines)?;
+                found.add(&operand);
+                end = operand.span.end as usize;
+                continue;
+            }
+            if self.peek() == Some(b'?') {
+                // A conditional nests its results: one level, however deep each goes.
+                self.enter()?;
+                self.pos += 1;
+                self.skip_trivia(newlines);
+                found.add(&self.expr(newlines)?);
+                self.skip_trivia(newlines);
+                if self.peek() != Some(b':') {
+                    return Err(self.unexpected(
+                        "Missing false expression in conditional",
+                        "the conditional needs a `:` and the value when the condition is false",
+                    ));
+                }
+                self.pos += 1;
+                self.skip_trivia(newlines);
+                let no = self.expr(newlines)?;
+                self.leave();
+                found.add(&no);
+                end = no.span.end as usize;
+            } else {
+                self.pos = before;
+            }
+            return Ok(found.into_expr(ExprKind::Other, self.span(start..end)));
+        }
+    }
+
+    /// The length of the binary operator at the current position, if there is one.
+    fn binary_operator(&self) -> Option<usize> {
+        let (a, b) = (self.peek()?, self.peek_at(1));
+        match (a, b) {
+            (b'=', Some(b'=')) | (b'!', Some(b'=')) | (b'<', Some(b'=')) | (b'>', Some(b'=')) => {
+                Some(2)
+            }
+            (b'&', Some(b'&')) | (b'|', Some(b'|')) => Some(2),
+            // A line comment; a `/*` here has no end (else the blanks before held it), and
+            // is a division for HCL's scanner.
+            (b'/', Some(b'/')) => None,
+            (b'<' | b'>' | b'+' | b'-' | b'*' | b'/' | b'%', _) => Some(1),
+            _ => None,
+        }
+    }
+
+    /// An operand of a binary operator: a term, maybe after unary operators.
+    fn operand(&mut self, newlines: bool) -> Result<Expr> {
+        let is_unary = match self.peek() {
+            Some(b'!') => true,
+            Some(b'-') => !self.negative_number_follows(),
+            _ => false,
+        };
+        if is_unary {
+            self.unary(newlines)
+        } else {
+            self.term(newlines)
+        }
+    }
+
+    /// `-x` or `!x`.
+    #[inline(never)]
+    fn unary(&mut self, newlines: bool) -> Result<Expr> {
+        let start = self.pos;
+        self.enter()?;
+        self.pos += 1;
+        self.skip_trivia(false);
+        let operand = self.operand(newlines)?;
+        self.leave();
+        let span = self.span(start..operand.span.end as usize);
+        Ok(Found::from_expr(&operand).into_expr(ExprKind::Other, span))
+    }
+
+    /// Whether the `-` at the current position starts a negative number literal (blanks
+    /// between the sign and the digits allowed, as hcl-edit reads it).
+    fn negative_number_follows(&self) -> bool {
+        let rest = &self.bytes[self.pos + 1..];
+        let digits = rest.iter().position(|&b| b != b' ' && b != b'\t');
+        digits.is_some_and(|i| rest[i].is_ascii_digit())
+    }
+
+    /// A term and the traversal steps after it.
+    fn term(&mut self, newlines: bool) -> Result<Expr> {
+        let start = self.pos;
+        let root = self.primary(newlines)?;
+        if self.traversal_follows(newlines) {
+            self.traversal(start, root, newlines)
+        } else {
+            Ok(root)
+        }
+    }
+
+    /// Whether a traversal step (`.name`, `[index]`) follows, past blanks (the position
+    /// unchanged). `...` is no step.
+    fn traversal_follows(&mut self, newlines: bool) -> bool {
+        let before = self.pos;
+        self.skip_trivia(newlines);
+        let follows = match self.peek() {
+            Some(b'[') => true,
+            Some(b'.') => self.peek_at(1) != Some(b'.'),
+            _ => false,
+        };
+        self.pos = before;
+        follows
+    }
+
+    /// The traversal steps after `root` (which starts at `start`).
+    #[inline(never)]
+    fn traversal(&mut self, start: usize, root: Expr, newlines: bool) -> Result<Expr> {
+        let mut steps = Vec::new();
+        // The static steps of the reference a traversal from a name is, up to the first step
+        // that is not static (hashicorp/hcl `hclsyntax/variables.go`).
+        let mut reference_steps = Vec::new();
+        let mut reference_static = true;
+        let mut reference_end = root.span.end as usize;
+        let mut end = root.span.end as usize;
+        loop {
+            let before = self.pos;
+            self.skip_trivia(newlines);
+            match (self.peek(), self.peek_at(1)) {
+                (Some(b'.'), Some(b'.')) => {
+                    self.pos = before;
+                    break;
+                }
+                (Some(b'.'), _) => {
+                    let dot = self.pos;
+                    self.pos += 1;
+                    self.skip_trivia(newlines);
+                    let (step, reference_step) = self.attribute_step(dot)?;
+                    steps.push(step);
+                    end = self.pos;
+                    match reference_step {
+                        Some(step) if reference_static => {
+                            reference_steps.push(step);
+                            reference_end = end;
+                        }
+                        _ => reference_static = false,
+                    }
+                }
+                (Some(b'['), _) => {
+                    self.enter()?;
+                    self.pos += 1;
+                    self.skip_trivia(true);
+                    let step = if self.peek() == Some(b'*') {
+                        self.pos += 1;
+                        TraversalStep::Splat
+                    } else {
+                        TraversalStep::Index(self.expr(true)?)
+                    };
+                    self.skip_trivia(true);
+                    if self.peek() != Some(b']') {
+                        return Err(self.missing_index_close());
+                    }
+                    self.pos += 1;
+                    self.leave();
+                    end = self.pos;
+                    let static_key = match &step {
+                        TraversalStep::Index(index) => static_index(index),
+                        _ => None,
+                    };
+                    steps.push(step);
+                    match static_key {
+                        Some(key) if reference_static => {
+                            reference_steps.push(ReferenceStep::Index(key));
+                            reference_end = end;
+                        }
+                        _ => reference_static = false,
+                    }
+                }
+                _ => {
+                    self.pos = before;
+                    break;
+                }
+            }
+        }
+        let mut root = root;
+        let reference = match &root.kind {
+            ExprKind::Variable(name) => Some(Reference {
+                root: name.clone(),
+                steps: reference_steps,
+                span: self.span(start..reference_end),
+            }),
+            _ => None,
+        };
+        if reference.is_some() {
+            root.references.clear();
+        }
+        let mut expr = Expr::new(
+            ExprKind::Traversal {
+                root: Box::new(root),
+                steps,
+            },
+            self.span(start..end),
+        );
+        expr.references.extend(reference);
+        Ok(expr)
+    }
+
+    /// The error for an index whose `]` does not follow its key. HCL reports it where it
+    /// recovers: at the `]` that closes the index after all, or at the end of the text
+    /// (hashicorp/hcl `hclsyntax/parser.go`, the index case of `parseExpressionTraversals`,
+    /// and `recover`). A character HCL refuses outright comes first.
+    #[cold]
+    #[inline(never)]
+    fn missing_index_close(&self) -> ParseError {
+        const SUMMARY: &str = "Missing close bracket on index";
+        let refused = self.unexpected(SUMMARY, "");
+        if refused.summary != SUMMARY {
+            return refused;
+        }
+        let at = recovered_close_bracket(self.bytes, self.pos);
+        self.error_at(
+            at,
+            SUMMARY,
+            "the index operator must end with a closing bracket (`]`)",
+        )
+    }
+
+    /// What follows a `.` of a traversal (at `dot`): a name, a legacy index (`.0`) or a splat
+    /// (`.*`); and the reference step it is, if static.
+    fn attribute_step(&mut self, dot: usize) -> Result<(TraversalStep, Option<ReferenceStep>)> {
+        match self.peek() {
+            Some(b'*') => {
+                self.pos += 1;
+                Ok((TraversalStep::Splat, None))
+            }
+            Some(b'0'..=b'9') => {
+                let digits_start = self.pos;
+                while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+                    self.pos += 1;
+                }
+                let value = super::gather::number_value_text(&self.text[digits_start..self.pos]);
+                let index = Expr::new(ExprKind::Number(value.clone()), self.span(dot..self.pos));
+                Ok((
+                    TraversalStep::Index(index),
+                    Some(ReferenceStep::Index(value)),
+                ))
+            }
+            _ => match self.ident() {
+                Some(name) => {
+                    let name = self.text[name].to_string();
+                    Ok((
+                        TraversalStep::Attr(name.clone()),
+                        Some(ReferenceStep::Attr(name)),
+                    ))
+                }
+                None => Err(self.unexpected(
+                    "Invalid attribute name",
+                    "an attribute name is required after a dot",
+                )),
+            },
+        }
+    }
+
+    /// A term without its traversal steps.
+    fn primary(&mut self, newlines: bool) -> Result<Expr> {
+        #[cfg(test)]
+        {
+            self.steps += 1;
+        }
+        match self.peek() {
+            None => Err(self.error("Missing expression", "an expression is expected here")),
+            Some(b'"') => self.quoted_string_expr(),
+            Some(b'<') if self.peek_at(1) == Some(b'<') => self.heredoc_expr(),
+            Some(b'[') => self.tuple(),
+            Some(b'{') => self.object(),
+            Some(b'(') => self.parenthesis(),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(_) => match self.ident() {
+                Some(name) => self.name_or_call(name, newlines),
+                None => Err(self.invalid_expression()),
+            },
+        }
+    }
+
+    /// `(expr)`.
+    #[inline(never)]
+    fn parenthesis(&mut self) -> Result<Expr> {
+        let start = self.pos;
+        self.enter()?;
+        self.pos += 1;
+        self.skip_trivia(true);
+        let inner = self.expr(true)?;
+        self.skip_trivia(true);
+        if self.peek() != Some(b')') {
+            return Err(self.unexpected(
+                "Unbalanced parentheses",
+                "a closing parenthesis (`)`) is expected to end the expression",
+            ));
+        }
+        self.pos += 1;
+        self.leave();
+        Ok(Expr::new(
+            ExprKind::Parenthesis(Box::new(inner)),
+            self.span(start..self.pos),
+        ))
+    }
+
+    /// A number literal, with the sign of a negative one (as hcl-edit reads it): the model
+    /// keeps it as written.
+    #[inline(never)]
+    fn number(&mut self) -> Result<Expr> {
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+            while matches!(self.peek(), Some(b' ' | b'\t')) {
+                self.pos += 1;
+            }
+        }
+        let digits = |p: &mut Parser| {
+            while p.peek().is_some_and(|b| b.is_ascii_digit()) {
+                p.pos += 1;
+            }
+        };
+        digits(self);
+        if self.peek() == Some(b'.') && self.peek_at(1).is_some_and(|b| b.is_ascii_digit()) {
+            self.pos += 1;
+            digits(self);
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            let sign = usize::from(matches!(self.peek_at(1), Some(b'+' | b'-')));
+            if self.peek_at(1 + sign).is_some_and(|b| b.is_ascii_digit()) {
+                let exponent_start = self.pos + 1 + sign;
+                self.pos = exponent_start;
+                digits(self);
+                check_exponent(self, start, exponent_start)?;
+            }
+        }
+        let written = self.text[start..self.pos].to_string();
+        Ok(Expr::new(
+            ExprKind::Number(written),
+            self.span(start..self.pos),
+        ))
+    }
+
+    /// A name, a keyword, or a function call (`name(...)`, `ns::name(...)`).
+    #[inline(never)]
+    fn name_or_call(&mut self, name: std::ops::Range<usize>, newlines: bool) -> Result<Expr> {
+        let before = self.pos;
+        self.skip_trivia(newlines);
+        if !(self.peek() == Some(b'(') || self.starts_with("::")) {
+            self.pos = before;
+            let text = &self.text[name.clone()];
+            let span = self.span(name.clone());
+            return Ok(match text {
+                "null" => Expr::new(ExprKind::Null, span),
+                "true" => Expr::new(ExprKind::Bool(true), span),
+                "false" => Expr::new(ExprKind::Bool(false), span),
+                _ => {
+                    let mut expr = Expr::new(ExprKind::Variable(text.to_string()), span);
+                    expr.references.push(Reference {
+                        root: text.to_string(),
+                        steps: Vec::new(),
+                        span,
+                    });
+                    expr
+                }
+            });
+        }
+        let mut full_name = self.text[name.clone()].to_string();
+        let mut name_end = name.end;
+        while self.starts_with("::") {
+            self.pos += 2;
+            self.skip_trivia(newlines);
+            let Some(part) = self.ident() else {
+                return Err(self.unexpected(
+                    "Missing function name",
+                    "a function name is expected after `::`",
+                ));
+            };
+            full_name.push_str("::");
+            full_name.push_str(&self.text[part.clone()]);
+            name_end = part.end;
+            self.skip_trivia(newlines);
+        }
+        if self.peek() != Some(b'(') {
+            return Err(self.unexpected(
+                "Missing function arguments",
+                "a function call needs its arguments in parentheses",
+            ));
+        }
+        self.enter()?;
+        self.pos += 1;
+        let mut args = Vec::new();
+        let mut expand_final = false;
+        loop {
+            self.skip_trivia(true);
+            if self.peek() == Some(b')') {
+                self.pos += 1;
+                break;
+            }
+            args.push(self.expr(true)?);
+            self.skip_trivia(true);
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b')') => {
+                    self.pos += 1;
+                    break;
+                }
+                Some(b'.') if self.starts_with("...") => {
+                    self.pos += 3;
+                    self.skip_trivia(true);
+                    if self.peek() != Some(b')') {
+                        return Err(self.unexpected(
+                            "Missing closing parenthesis",
+                            "an expanded final argument (`...`) must be the last",
+                        ));
+                    }
+                    self.pos += 1;
+                    expand_final = true;
+                    break;
+                }
+                None => {
+                    return Err(self.error_at(
+                        name.start,
+                        "Unterminated function call",
+                        "the function call has no closing parenthesis",
+                    ));
+                }
+                Some(_) => {
+                    return Err(self.unexpected(
+                        "Missing argument separator",
+                        "a comma is required to separate each function argument from the next",
+                    ));
+                }
+            }
+        }
+        self.leave();
+        let span = self.span(name.start..self.pos);
+        let call = Call {
+            name: full_name.clone(),
+            span: self.span(name.start..name_end),
+            in_try: false,
+        };
+        Ok(Expr::with_calls(
+            ExprKind::FunctionCall {
+                name: full_name,
+                args,
+                expand_final,
+            },
+            span,
+            None,
+            vec![call],
+        ))
+    }
+
+    /// Whether the keyword `for` starts a `for` expression at the current position.
+    fn for_keyword(&self) -> bool {
+        self.starts_with("for")
+            && matches!(
+                self.peek_at(3),
+                Some(b' ' | b'\t' | b'\n' | b'\r' | b'#' | b'/')
+            )
+    }
+
+    /// `[a, b]` or `[for ...]`.
+    #[inline(never)]
+    fn tuple(&mut self) -> Result<Expr> {
+        let start = self.pos;
+        self.enter()?;
+        self.pos += 1;
+        self.skip_trivia(true);
+        if self.for_keyword() {
+            let expr = self.for_expr(start, b']')?;
+            self.leave();
+            return Ok(expr);
+        }
+        let mut items = Vec::new();
+        loop {
+            self.skip_trivia(true);
+            if self.peek() == Some(b']') {
+                self.pos += 1;
+                break;
+            }
+            items.push(self.expr(true)?);
+            self.skip_trivia(true);
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    break;
+                }
+                None => {
+                    return Err(self.error_at(
+                        start,
+                        "Unterminated tuple constructor expression",
+                        "there is no corresponding closing bracket before the end of the file",
+                    ));
+                }
+                Some(_) => {
+                    return Err(self.unexpected(
+                        "Missing item separator",
+                        "a comma is expected to mark the beginning of the next item",
+                    ));
+                }
+            }
+        }
+        self.leave();
+        Ok(Expr::new(
+            ExprKind::Tuple(items),
+            self.span(start..self.pos),
+        ))
+    }
+
+    /// `{ key = value, ... }` or `{for ...}`.
+    #[inline(never)]
+    fn object(&mut self) -> Result<Expr> {
+        let start = self.pos;
+        self.enter()?;
+        self.pos += 1;
+        self.skip_trivia(true);
+        if self.for_keyword() {
+            let expr = self.for_expr(start, b'}')?;
+            self.leave();
+            return Ok(expr);
+        }
+        let mut items = Vec::new();
+        loop {
+            self.skip_trivia(true);
+            match self.peek() {
+                Some(b'}') => {
+                    self.pos += 1;
+                    break;
+                }
+                None => {
+                    return Err(self.error(
+                        "Missing expression",
+                        "an attribute of the object is expected here, but the file ends",
+                    ));
+                }
+                _ => {}
+            }
+            let key = object_key(self.expr(false)?);
+            self.skip_trivia(false);
+            match (self.peek(), self.peek_at(1)) {
+                (Some(b'='), next) if next != Some(b'=') => self.pos += 1,
+                (Some(b':'), _) => self.pos += 1,
+                _ => {
+                    return Err(self.unexpected(
+                        "Missing key/value separator",
+                        "an equals sign (`=`) is expected to mark the beginning of the value",
+                    ));
+                }
+            }
+            self.skip_trivia(false);
+            let value = self.expr(false)?;
+            items.push(ObjectItem { key, value });
+            self.skip_trivia(false);
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {}
+                None => {
+                    return Err(self.error_at(
+                        start,
+                        "Unterminated object constructor expression",
+                        "there is no corresponding closing brace before the end of the file",
+                    ));
+                }
+                Some(_) => {
+                    if !self.newline() {
+                        return Err(self.unexpected(
+                            "Missing attribute separator",
+                            "a newline or comma is expected to mark the beginning of the next \
+                             attribute",
+                        ));
+                    }
+                }
+            }
+        }
+        self.leave();
+        Ok(Expr::new(
+            ExprKind::Object(items),
+            self.span(start..self.pos),
+        ))
+    }
+
+    /// A `for` expression from its keyword; `start` is its opening bracket, `close` the
+    /// closing one (`]` for a tuple, `}` for an object).
+    #[inline(never)]
+    fn for_expr(&mut self, start: usize, close: u8) -> Result<Expr> {
+        const INVALID: &str = "Invalid 'for' expression";
+        self.pos += 3;
+        self.skip_trivia(true);
+        let first = self
+            .ident()
+            .ok_or_else(|| self.unexpected(INVALID, "a variable name is required after `for`"))?;
+        self.skip_trivia(true);
+        let mut names = vec![self.text[first].to_string()];
+        if self.peek() == Some(b',') {
+            self.pos += 1;
+            self.skip_trivia(true);
+            let second = self.ident().ok_or_else(|| {
+                self.unexpected(INVALID, "a value variable name is required after the comma")
+            })?;
+            names.push(self.text[second].to_string());
+            self.skip_trivia(true);
+        }
+        if !self.keyword("in") {
+            return Err(self.unexpected(INVALID, "the `in` keyword is expected here"));
+        }
+        self.skip_trivia(true);
+        let collection = self.expr(true)?;
+        self.skip_trivia(true);
+        if self.peek() != Some(b':') {
+            return Err(self.unexpected(INVALID, "a colon is expected after the collection"));
+        }
+        self.pos += 1;
+        self.skip_trivia(true);
+        let mut inner = Found::default();
+        if close == b'}' {
+            inner.add(&self.expr(true)?);
+            self.skip_trivia(true);
+            if !self.starts_with("=>") {
+                return Err(self.unexpected(INVALID, "a `=>` is expected after the key"));
+            }
+            self.pos += 2;
+            self.skip_trivia(true);
+            inner.add(&self.expr(true)?);
+            self.skip_trivia(true);
+            if self.starts_with("...") {
+                self.pos += 3;
+                self.skip_trivia(true);
+            }
+        } else {
+            inner.add(&self.expr(true)?);
+            self.skip_trivia(true);
+        }
+        if self.keyword("if") {
+            self.skip_trivia(true);
+            inner.add(&self.expr(true)?);
+            self.skip_trivia(true);
+        }
+        if self.peek() != Some(close) {
+            return Err(self.unexpected(
+                INVALID,
+                format!("a closing `{}` is expected here", char::from(close)),
+            ));
+        }
+        self.pos += 1;
+        let mut found = Found::from_expr(&collection);
+        let bound: Vec<&str> = names.iter().map(String::as_str).collect();
+        found.add_bound(inner, &bound);
+        Ok(found.into_expr(ExprKind::Other, self.span(start..self.pos)))
+    }
+
+    /// Reads `word` as a whole identifier, if it is next.
+    pub(crate) fn keyword(&mut self, word: &str) -> bool {
+        if !self.starts_with(word) {
+            return false;
+        }
+        let after = self.text[self.pos + word.len()..].chars().next();
+        if after.is_some_and(super::is_id_continue) {
+            return false;
+        }
+        self.pos += word.len();
+        true
+    }
+
+    /// The error for what stands at the current position where an expression is expected.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn invalid_expression(&self) -> ParseError {
+        if self.at_end() {
+            return self.error(
+                "Missing expression",
+                "an expression is expected here, but the file ends",
+            );
+        }
+        self.unexpected(
+            "Invalid expression",
+            "an expression is expected here (a value, a name, a call, ...)",
+        )
+    }
+
+    /// An error for the character at the current position: HCL's scanner refuses some
+    /// characters outright, whatever the parser expected (hashicorp/hcl
+    /// `hclsyntax/token.go`, `checkInvalidTokens`); else `summary`.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn unexpected(
+        &self,
+        summary: &'static str,
+        message: impl Into<String>,
+    ) -> ParseError {
+        let rest = &self.text[self.pos.min(self.text.len())..];
+        let invalid = match rest.chars().next() {
+            Some('\r') if !rest.starts_with("\r\n") => {
+                Some("a carriage return must be followed by a newline")
+            }
+            Some('\'') => Some("single quotes are not valid: strings are in double quotes (`\"`)"),
+            Some(';') => Some("a semicolon is not valid: a newline ends an argument"),
+            Some('\0' | '\u{feff}' | '`' | '@' | '^' | '\\') => {
+                Some("this character is not valid here")
+            }
+            Some(c) if c as u32 >= 0x80 && !super::is_id_start(c) => {
+                Some("this character is not valid here")
+            }
+            _ => None,
+        };
+        if let Some(message) = invalid {
+            return self.error("Invalid character", message);
+        }
+        // A single `&` or `|`: HCL scans them as bitwise operators, which it does not support.
+        let bitwise = rest.starts_with('&') && !rest.starts_with("&&")
+            || rest.starts_with('|') && !rest.starts_with("||");
+        if bitwise {
+            return self.error(
+                "Unsupported operator",
+                "bitwise operators are not supported: `&&` and `||` are the boolean ones",
+            );
+        }
+        self.error(summary, message)
+    }
+}
+
+impl Found {
+    /// What one expression holds.
+    pub(crate) fn from_expr(expr: &Expr) -> Found {
+        let mut found = Found::default();
+        found.add(expr);
+        found
+    }
+}
+
+/// An object's key as the model holds it: a bare name is a name, not a reference (hcl-edit's
+/// `ObjectKey::Ident`); any other key is the expression it is.
+fn object_key(key: Expr) -> Expr {
+    match key.kind {
+        ExprKind::Variable(name) => Expr::new(ExprKind::Variable(name), key.span),
+        _ => key,
+    }
+}
+
+/// The key of an index that is a literal (`[0]`, `["name"]`), as a reference prints it.
+fn static_index(index: &Expr) -> Option<String> {
+    match &index.kind {
+        ExprKind::Number(written) => Some(super::gather::number_value_text(written)),
+        ExprKind::String(s) if index.json_string.is_none() => Some(format!("{s:?}")),
+        _ => None,
+    }
+}
+
+/// Refuses a number whose binary exponent the tools cannot represent. hashicorp/hcl parses a
+/// number literal with `cty.ParseNumberVal`, Go's `big.Float` parsing, which fails with
+/// "exponent overflow" when the binary exponent of the value (the bit length of its digits,
+/// plus the decimal exponent less the digits after the point) leaves the range of an `int32`
+/// (`math/big`, `Float.scan`).
+fn check_exponent(parser: &Parser, start: usize, exponent_start: usize) -> Result<()> {
+    let written = &parser.text[start..parser.pos];
+    let mantissa_end = written.find(['e', 'E']).unwrap_or(written.len());
+    let mantissa = written[..mantissa_end].trim_start_matches(['-', ' ', '\t']);
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{whole}{fraction}");
+    let digits = digits.trim_start_matches('0');
+    if digits.is_empty() {
+        // Zero has no exponent.
+        return Ok(());
+    }
+    let exponent_text = &parser.text[exponent_start..parser.pos];
+    let exponent_digits = exponent_text.trim_start_matches('0');
+    let negative = parser.text.as_bytes()[exponent_start - 1] == b'-';
+    let limit = i64::from(i32::MAX);
+    let exponent = if exponent_digits.len() > 12 {
+        limit * 4
+    } else {
+        exponent_digits.parse::<i64>().unwrap_or(0)
+    };
+    let exponent = if negative { -exponent } else { exponent };
+    let bit_length = match digits.parse::<u64>() {
+        Ok(value) => i64::from(64 - value.leading_zeros()),
+        // Beyond 19 digits: from the number of digits (exact enough far from the limits).
+        Err(_) => (digits.len() as f64 * std::f64::consts::LOG2_10).ceil() as i64,
+    };
+    let binary_exponent = bit_length + exponent - fraction.len() as i64;
+    if binary_exponent > limit || binary_exponent < -limit - 1 {
+        return Err(parser.error_at(
+            start,
+            "Invalid number literal",
+            "the exponent of this number is too large (the tools fail with an exponent overflow)",
+        ));
+    }
+    Ok(())
+}
+
+/// Where HCL's parser, recovering from `from`, finds the `]` that closes the bracket it is in:
+/// brackets nested in between balanced, strings and comments skipped; the end of the text if
+/// none does.
+fn recovered_close_bracket(bytes: &[u8], from: usize) -> usize {
+    let mut nest = 0usize;
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'[' => nest += 1,
+            b']' if nest == 0 => return i,
+            b']' => nest -= 1,
+            b'"' => {
+                i += 1;
+                while let Some(&c) = bytes.get(i) {
+                    match c {
+                        b'\\' => i += 1,
+                        b'"' | b'\n' => break,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
+            b'#' => {
+                i = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |p| i + p);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
+}

@@ -1,0 +1,568 @@
+//! Quoted strings, heredocs and the templates inside them (hashicorp/hcl
+//! `hclsyntax/parser_template.go`; the lexical rules of `hclsyntax/scan_tokens.rl`).
+
+use super::gather::Found;
+use super::{Parser, Result};
+use crate::source::Span;
+use crate::syntax::{Expr, ExprKind};
+
+/// One part of a string template (`"${a}/x"`): literal text or an interpolation.
+#[derive(Debug, Clone)]
+pub(crate) enum TemplatePart {
+    Literal(String),
+    Interpolation(Expr),
+    /// A `%{ if }` or `%{ for }` directive: its value is not known without evaluating it.
+    Directive(Span),
+}
+
+/// A parsed template: its parts and what its sequences hold.
+#[derive(Debug, Default)]
+pub(crate) struct Template {
+    parts: Vec<TemplatePart>,
+    found: Found,
+    /// Whether it has an interpolation or a directive.
+    has_sequences: bool,
+}
+
+impl Template {
+    pub(crate) fn into_parts(self) -> Vec<TemplatePart> {
+        self.parts
+    }
+
+    pub(crate) fn into_value_template(self) -> super::ValueTemplate {
+        super::ValueTemplate {
+            literal: self.literal(),
+            has_sequences: self.has_sequences,
+            calls: self.found.calls,
+            references: self.found.references,
+            parts: self.parts,
+        }
+    }
+
+    /// The text of a template with no sequence.
+    fn literal(&self) -> String {
+        let mut out = String::new();
+        for part in &self.parts {
+            if let TemplatePart::Literal(text) = part {
+                out.push_str(text);
+            }
+        }
+        out
+    }
+
+    /// The expression of this template, at `span`: a string if it has no sequence.
+    fn into_expr(self, span: Span, dedent: bool) -> Expr {
+        if self.has_sequences {
+            return self.found.into_expr(ExprKind::Template, span);
+        }
+        let mut text = self.literal();
+        if dedent {
+            text = dedented(&text);
+        }
+        Expr::new(ExprKind::String(text), span)
+    }
+}
+
+/// What kind of text a template is read from.
+#[derive(Clone, Copy, PartialEq)]
+enum Flavor {
+    /// Between double quotes: backslash escapes, no newlines, ends at `"`.
+    Quoted,
+    /// A heredoc's body or a JSON string's value: ends with the text.
+    Unquoted,
+}
+
+/// Why a run of template parts stopped.
+#[derive(Debug, PartialEq)]
+enum Stop {
+    /// The end of the template (the closing quote, or the end of the text).
+    End,
+    /// `%{ else }`, `%{ endif }` or `%{ endfor }`, starting at `at`.
+    Else {
+        at: usize,
+    },
+    EndIf {
+        at: usize,
+    },
+    EndFor {
+        at: usize,
+    },
+}
+
+impl Parser<'_> {
+    /// A quoted string as an expression: a string, or a template if it has sequences.
+    #[inline(never)]
+    pub(crate) fn quoted_string_expr(&mut self) -> Result<Expr> {
+        let start = self.pos;
+        let template = self.quoted_template()?;
+        let span = self.span(start..self.pos);
+        Ok(template.into_expr(span, false))
+    }
+
+    /// A quoted template from its opening quote to its closing quote.
+    pub(crate) fn quoted_template(&mut self) -> Result<Template> {
+        let open = self.pos;
+        self.pos += 1;
+        let mut template = Template::default();
+        match self.template_parts(Flavor::Quoted, &mut template)? {
+            Stop::End => {}
+            stop => return Err(self.misplaced_directive(&stop)),
+        }
+        if self.peek() != Some(b'"') {
+            return Err(self.error_at(
+                open,
+                "Unterminated template string",
+                "no closing quote was found for this string",
+            ));
+        }
+        self.pos += 1;
+        Ok(template)
+    }
+
+    /// A template that is the whole text (a JSON string's value).
+    pub(crate) fn unquoted_template(&mut self) -> Result<Template> {
+        let mut template = Template::default();
+        match self.template_parts(Flavor::Unquoted, &mut template)? {
+            Stop::End => Ok(template),
+            stop => Err(self.misplaced_directive(&stop)),
+        }
+    }
+
+    /// A heredoc (`<<EOT` or `<<-EOT`, its lines, its closing marker) as an expression.
+    #[inline(never)]
+    pub(crate) fn heredoc_expr(&mut self) -> Result<Expr> {
+        let start = self.pos;
+        self.pos += 2;
+        let indented = self.peek() == Some(b'-');
+        if indented {
+            self.pos += 1;
+        }
+        let Some(marker) = self.ident() else {
+            return Err(self.error(
+                "Invalid expression",
+                "a heredoc needs a marker name after `<<`",
+            ));
+        };
+        let marker = &self.text[marker];
+        if !self.newline_only() {
+            return Err(
+                self.unexpected("Invalid expression", "the heredoc marker must end its line")
+            );
+        }
+        let body_start = self.pos;
+        let Some((body_end, closing)) = heredoc_end(self.text, body_start, marker) else {
+            return Err(self.error_at(
+                self.text.len(),
+                "Unterminated template string",
+                format!("no line holding only `{marker}` ends this heredoc"),
+            ));
+        };
+        // The body is read as a text of its own, so that no sequence in it reads past it.
+        let mut body = Parser::new(self.id, &self.text[..body_end]);
+        body.pos = body_start;
+        body.depth = self.depth;
+        let mut template = Template::default();
+        match body.template_parts(Flavor::Unquoted, &mut template)? {
+            Stop::End => {}
+            stop => return Err(body.misplaced_directive(&stop)),
+        }
+        self.comments.extend(body.comments);
+        self.pos = closing;
+        Ok(template.into_expr(self.span(start..closing), indented))
+    }
+
+    /// Reads a `\n` or `\r\n`, nothing else.
+    fn newline_only(&mut self) -> bool {
+        match self.peek() {
+            Some(b'\n') => self.pos += 1,
+            Some(b'\r') if self.peek_at(1) == Some(b'\n') => self.pos += 2,
+            _ => return false,
+        }
+        true
+    }
+
+    /// Reads template parts into `template` until the template ends or a directive that
+    /// closes a block (`else`, `endif`, `endfor`) stands.
+    fn template_parts(&mut self, flavor: Flavor, template: &mut Template) -> Result<Stop> {
+        let mut literal = String::new();
+        let flush = |literal: &mut String, template: &mut Template| {
+            if !literal.is_empty() {
+                template
+                    .parts
+                    .push(TemplatePart::Literal(std::mem::take(literal)));
+            }
+        };
+        loop {
+            let run_start = self.pos;
+            let run_len = self.bytes[run_start..]
+                .iter()
+                .position(|&b| {
+                    matches!(b, b'$' | b'%') || (flavor == Flavor::Quoted && is_quoted_stop(b))
+                })
+                .unwrap_or(self.bytes.len() - run_start);
+            literal.push_str(&self.text[run_start..run_start + run_len]);
+            self.pos += run_len;
+            let Some(b) = self.peek() else {
+                flush(&mut literal, template);
+                return Ok(Stop::End);
+            };
+            match b {
+                b'"' => {
+                    flush(&mut literal, template);
+                    return Ok(Stop::End);
+                }
+                b'\\' => literal.push(self.escape()?),
+                b'\n' | b'\r' => {
+                    return Err(self.error(
+                        "Invalid multi-line string",
+                        "quoted strings may not be split over multiple lines: use the `\\n` \
+                         escape or a heredoc",
+                    ));
+                }
+                b'$' | b'%' if self.peek_at(1) == Some(b) && self.peek_at(2) == Some(b'{') => {
+                    // `$${` and `%%{` are escapes for a literal `${` and `%{`.
+                    literal.push(char::from(b));
+                    literal.push('{');
+                    self.pos += 3;
+                }
+                b'$' if self.peek_at(1) == Some(b'{') => {
+                    flush(&mut literal, template);
+                    let expr = self.interpolation()?;
+                    template.found.add(&expr);
+                    template.parts.push(TemplatePart::Interpolation(expr));
+                    template.has_sequences = true;
+                }
+                b'%' if self.peek_at(1) == Some(b'{') => {
+                    flush(&mut literal, template);
+                    let start = self.pos;
+                    match self.directive(flavor)? {
+                        Some((found, end)) => {
+                            template.found.add_bound(found, &[]);
+                            template
+                                .parts
+                                .push(TemplatePart::Directive(self.span(start..end)));
+                            template.has_sequences = true;
+                        }
+                        None => {
+                            self.pos = start;
+                            return Ok(self.closing_directive());
+                        }
+                    }
+                }
+                _ => {
+                    literal.push(char::from(b));
+                    self.pos += 1;
+                }
+            }
+        }
+    }
+
+    /// A backslash escape of a quoted string (hashicorp/hcl `hclsyntax/scan_string_lit.rl`).
+    fn escape(&mut self) -> Result<char> {
+        let at = self.pos;
+        let invalid = |p: &Parser| {
+            p.error_at(
+                at,
+                "Invalid escape sequence",
+                "the only escapes here are \\n, \\r, \\t, \\\", \\\\, \\uNNNN and \\UNNNNNNNN",
+            )
+        };
+        let c = match self.peek_at(1) {
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(kind @ (b'u' | b'U')) => {
+                let len = if kind == b'u' { 4 } else { 8 };
+                let hex = self
+                    .text
+                    .get(at + 2..at + 2 + len)
+                    .ok_or_else(|| invalid(self))?;
+                let code = (hex.bytes().all(|b| b.is_ascii_hexdigit()))
+                    .then(|| u32::from_str_radix(hex, 16).ok())
+                    .flatten()
+                    .and_then(char::from_u32)
+                    .ok_or_else(|| invalid(self))?;
+                self.pos = at + 2 + len;
+                return Ok(code);
+            }
+            _ => return Err(invalid(self)),
+        };
+        self.pos = at + 2;
+        Ok(c)
+    }
+
+    /// `${ expr }`, with its strip markers.
+    #[inline(never)]
+    fn interpolation(&mut self) -> Result<Expr> {
+        let open = self.pos;
+        self.enter()?;
+        self.pos += 2;
+        if self.peek() == Some(b'~') {
+            self.pos += 1;
+        }
+        self.skip_trivia(true);
+        if self.at_end() || self.peek() == Some(b'}') {
+            return Err(self.invalid_expression());
+        }
+        let expr = self.expr(true)?;
+        self.skip_trivia(true);
+        if self.peek() == Some(b'~') {
+            self.pos += 1;
+        }
+        if self.peek() != Some(b'}') {
+            return Err(if self.at_end() {
+                self.error_at(
+                    open,
+                    "Unclosed template interpolation sequence",
+                    "there is no closing brace for this interpolation",
+                )
+            } else if self.peek() == Some(b'"') {
+                // HCL's scanner opens a string there: its error comes first.
+                let quote = self.pos;
+                match self.quoted_template() {
+                    Err(error) => error,
+                    Ok(_) => self.error_at(
+                        quote,
+                        "Extra characters after interpolation expression",
+                        "a closing brace is expected to end the interpolation expression",
+                    ),
+                }
+            } else {
+                self.unexpected(
+                    "Extra characters after interpolation expression",
+                    "a closing brace is expected to end the interpolation expression",
+                )
+            });
+        }
+        self.pos += 1;
+        self.leave();
+        Ok(expr)
+    }
+
+    /// The keyword of the directive at the current position (after `%{` and a strip marker).
+    fn directive_keyword(&mut self) -> Option<std::ops::Range<usize>> {
+        self.pos += 2;
+        if self.peek() == Some(b'~') {
+            self.pos += 1;
+        }
+        self.skip_trivia(true);
+        self.ident()
+    }
+
+    /// The end of a directive's braces: blanks, a strip marker, `}`.
+    fn directive_close(&mut self) -> Result<()> {
+        self.skip_trivia(true);
+        if self.peek() == Some(b'~') {
+            self.pos += 1;
+        }
+        if self.peek() != Some(b'}') {
+            return Err(self.unexpected(
+                "Extra characters in template directive",
+                "a closing brace is expected to end the directive",
+            ));
+        }
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// An `if` or `for` directive through its `endif` or `endfor`: what it holds and where it
+    /// ends. `None` (the position unchanged but for reading) when the directive closes a
+    /// block instead.
+    #[inline(never)]
+    fn directive(&mut self, flavor: Flavor) -> Result<Option<(Found, usize)>> {
+        let start = self.pos;
+        let Some(keyword) = self.directive_keyword() else {
+            return Err(self.error_at(
+                start,
+                "Invalid template directive",
+                "a template directive keyword (`if`, `for`, ...) is expected after `%{`",
+            ));
+        };
+        self.enter()?;
+        let keyword_start = keyword.start;
+        let found = match &self.text[keyword] {
+            "if" => {
+                self.skip_trivia(true);
+                let condition = self.expr(true)?;
+                self.directive_close()?;
+                let mut found = Found::from_expr(&condition);
+                let mut body = Template::default();
+                let mut stop = self.template_parts(flavor, &mut body)?;
+                found.add_bound(body.found, &[]);
+                if let Stop::Else { .. } = stop {
+                    self.directive_keyword();
+                    self.directive_close()?;
+                    let mut otherwise = Template::default();
+                    stop = self.template_parts(flavor, &mut otherwise)?;
+                    found.add_bound(otherwise.found, &[]);
+                }
+                match stop {
+                    Stop::EndIf { .. } => {
+                        self.directive_keyword();
+                        self.directive_close()?;
+                    }
+                    Stop::End => {
+                        return Err(self.error(
+                            "Unexpected end of template",
+                            "the `if` directive has no `endif`",
+                        ));
+                    }
+                    stop => return Err(self.misplaced_directive(&stop)),
+                }
+                found
+            }
+            "for" => {
+                self.skip_trivia(true);
+                let mut names = Vec::new();
+                let invalid = |p: &Parser| {
+                    p.unexpected(
+                        "Invalid 'for' directive",
+                        "a `for` directive needs a variable name, `in` and a collection",
+                    )
+                };
+                let first = self.ident().ok_or_else(|| invalid(self))?;
+                names.push(self.text[first].to_string());
+                self.skip_trivia(true);
+                if self.peek() == Some(b',') {
+                    self.pos += 1;
+                    self.skip_trivia(true);
+                    let second = self.ident().ok_or_else(|| invalid(self))?;
+                    names.push(self.text[second].to_string());
+                    self.skip_trivia(true);
+                }
+                if !self.keyword("in") {
+                    return Err(invalid(self));
+                }
+                self.skip_trivia(true);
+                let collection = self.expr(true)?;
+                self.directive_close()?;
+                let mut body = Template::default();
+                let stop = self.template_parts(flavor, &mut body)?;
+                match stop {
+                    Stop::EndFor { .. } => {
+                        self.directive_keyword();
+                        self.directive_close()?;
+                    }
+                    Stop::End => {
+                        return Err(self.error(
+                            "Unexpected end of template",
+                            "the `for` directive has no `endfor`",
+                        ));
+                    }
+                    stop => return Err(self.misplaced_directive(&stop)),
+                }
+                let mut found = Found::from_expr(&collection);
+                let bound: Vec<&str> = names.iter().map(String::as_str).collect();
+                found.add_bound(body.found, &bound);
+                found
+            }
+            "else" | "endif" | "endfor" => {
+                self.leave();
+                return Ok(None);
+            }
+            _ => {
+                return Err(self.error_at(
+                    keyword_start,
+                    "Invalid template control keyword",
+                    "the directives are `if`, `else`, `endif`, `for` and `endfor`",
+                ));
+            }
+        };
+        self.leave();
+        Ok(Some((found, self.pos)))
+    }
+
+    /// Which block-closing directive stands at the current position (its `%{`).
+    fn closing_directive(&mut self) -> Stop {
+        let at = self.pos;
+        let keyword = self.directive_keyword();
+        let stop = match keyword.map(|k| &self.text[k]) {
+            Some("else") => Stop::Else { at },
+            Some("endif") => Stop::EndIf { at },
+            _ => Stop::EndFor { at },
+        };
+        self.pos = at;
+        stop
+    }
+
+    /// The error for a block-closing directive where no block it closes is open.
+    fn misplaced_directive(&self, stop: &Stop) -> super::ParseError {
+        match *stop {
+            Stop::Else { at } => self.error_at(
+                at,
+                "Unexpected else directive",
+                "an `else` directive belongs in an `if` directive",
+            ),
+            Stop::EndIf { at } => self.error_at(
+                at,
+                "Unexpected endif directive",
+                "no `if` directive is open here",
+            ),
+            Stop::EndFor { at } => self.error_at(
+                at,
+                "Unexpected endfor directive",
+                "no `for` directive is open here",
+            ),
+            Stop::End => self.error("Unexpected end of template", "the template ends here"),
+        }
+    }
+}
+
+/// Whether a byte ends a literal run of a quoted string.
+fn is_quoted_stop(b: u8) -> bool {
+    matches!(b, b'"' | b'\\' | b'\n' | b'\r')
+}
+
+/// Where the body of the heredoc that starts at `body` ends (the start of its closing line)
+/// and where its closing marker ends. Terraform and OpenTofu end a heredoc at the first line
+/// of its body that holds the marker alone, blanks aside, followed by a newline (hashicorp/hcl
+/// `hclsyntax/scan_tokens.rl`, the action `heredocLiteralEOL`): `EOT)` or `EOT # note` are body
+/// text, and a marker that ends the file without a newline ends nothing
+/// (hashicorp/terraform#31450).
+pub(crate) fn heredoc_end(text: &str, body: usize, marker: &str) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut start = body;
+    while start < text.len() {
+        let line_end = memchr::memchr(b'\n', &bytes[start..]).map(|p| start + p)?;
+        let line = &text[start..line_end];
+        if line.trim() == marker {
+            let marker_start = start + (line.len() - line.trim_start().len());
+            return Some((start, marker_start + marker.len()));
+        }
+        start = line_end + 1;
+    }
+    None
+}
+
+/// A `<<-` heredoc's text without the indentation its lines share, as hcl-edit removes it
+/// (its `Template::dedent`: the fewest leading blanks of a non-empty line, counted in
+/// characters, unless a line has none).
+fn dedented(text: &str) -> String {
+    let mut indent: Option<usize> = None;
+    for line in text.lines() {
+        if line.is_empty() {
+            continue;
+        }
+        let leading = line.chars().take_while(|c| c.is_whitespace()).count();
+        if leading == 0 {
+            return text.to_string();
+        }
+        indent = Some(indent.map_or(leading, |i| i.min(leading)));
+    }
+    let Some(indent) = indent else {
+        return text.to_string();
+    };
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        if !line.is_empty() {
+            out.extend(line.chars().skip(indent));
+        }
+        out.push('\n');
+    }
+    if out.ends_with('\n') && !text.ends_with('\n') {
+        out.pop();
+    }
+    out
+}

@@ -1,0 +1,457 @@
+//! Pass/fail tables of the native parser, and its guarantees (linear work, deep nesting).
+
+use super::body::MAX_ATTRIBUTES_SEARCHED;
+use super::*;
+use crate::syntax::ExprKind;
+
+fn parses(text: &str) -> bool {
+    parse(FileId(0), text).file.is_ok()
+}
+
+fn summary(text: &str) -> &'static str {
+    match parse(FileId(0), text).file {
+        Err(error) => error.summary,
+        Ok(_) => panic!("{text:?} parsed"),
+    }
+}
+
+#[test]
+fn accepts_what_terraform_accepts() {
+    let cases = [
+        "",
+        "a = 1\n",
+        "a = 1",
+        "a = -1.5e3\n",
+        "a = \"x${b}y\"\n",
+        "a = <<EOT\nhello\nEOT\n",
+        "a = <<-EOT\n  hello\n  EOT\n",
+        "a = [for x in y : x if x != \"\"]\n",
+        "a = {for k, v in m : k => v...}\n",
+        "a = { b = 1, c = 2 }\n",
+        "a = {\n  b = 1\n  c = 2\n}\n",
+        "a = f(x...)\n",
+        "a = provider::aws::arn_parse(x)\n",
+        "a = x.y[0].z[*].w\n",
+        "a = x ? y : z\n",
+        "a = !x && -y > 2\n",
+        "b {}\n",
+        "b \"l\" x { c = 1 }\n",
+        "b {\n  c {\n  }\n}\n",
+        "# c\n// d\n/* e */\na = 1 # f\n",
+        "a = (\n  1 +\n  2\n)\n",
+        "a = [\n  1,\n  2,\n]\n",
+        "a = \"%{ if x }y%{ else }z%{ endif }\"\n",
+        "a = \"%{ for i in l }${i}%{ endfor }\"\n",
+        "a = x.0.y\n",
+        "a = { for k in l : k => v\n ? 1\n : 2 }\n",
+        "a = 123456789012345678901234567890\n",
+        "a = (x\n  ? 1\n  : 2)\n",
+        "a = [for x in y :\n x\n if x]\n",
+        "a = {for k, v in y : k =>\n v}\n",
+        "a = {\"k\": 1}\n",
+        "a = {\n  (k) = 1\n  k.x = 2\n}\n",
+        "a = <<EOT\n  ${x}\nEOT)\nEOT\n",
+        "a = <<EOT\r\nx\r\nEOT\r\n",
+        "\u{feff}a = 1\n",
+        "a\u{e9} = 1\n",
+        "a = 1e99999999\n",
+        "a = 1e-2147483648\n",
+        "a = 0e99999999999\n",
+    ];
+    for text in cases {
+        assert!(
+            parses(text),
+            "{text:?}: {:?}",
+            parse(FileId(0), text).file.err()
+        );
+    }
+}
+
+/// Each summary as Terraform 1.15.5's loader gives it for the same text (checked with the judge
+/// of `scripts/differential.py`).
+#[test]
+fn refuses_what_terraform_refuses() {
+    let cases = [
+        ("a = \n", "Invalid expression"),
+        ("a =", "Missing expression"),
+        ("a = )\n", "Invalid expression"),
+        ("a = 'x'\n", "Invalid character"),
+        ("a = 1 b = 2\n", "Missing newline after argument"),
+        ("resource \"x\" \"y\" {\n", "Unclosed configuration block"),
+        ("= 1\n", "Argument or block definition required"),
+        ("a = \"\\q\"\n", "Invalid escape sequence"),
+        ("a = <<EOT\nhi\n", "Unterminated template string"),
+        ("a = <<EOT\nhi\nEOT", "Unterminated template string"),
+        ("a = \"abc\ndef\"\n", "Invalid multi-line string"),
+        ("a = \"abc\rdef\"\n", "Invalid multi-line string"),
+        ("b \"x\ny\" {\n}\n", "Invalid multi-line string"),
+        ("a\u{200d} = 1\n", "Invalid character"),
+        ("a = x\u{200c}\n", "Invalid character"),
+        ("a = 1\n\u{a0}b = 2\n", "Invalid character"),
+        ("l {\r  a = 1\r}\r", "Invalid character"),
+        ("a = x & y\n", "Unsupported operator"),
+        ("a = { b = 1\n", "Missing expression"),
+        ("a = f(1\n", "Unterminated function call"),
+        ("a = x[1\n", "Missing close bracket on index"),
+        ("a = \"${a\"\n", "Invalid multi-line string"),
+        ("a = \"%{if x}\"\n", "Unexpected end of template"),
+        ("a = \"%{ bogus }\"\n", "Invalid template control keyword"),
+        ("a = \"%{ endif }\"\n", "Unexpected endif directive"),
+        ("b { c {} }\n", "Argument definition required"),
+        ("l {\n  \"a\" = 1\n}\n", "Invalid argument name"),
+        (
+            "l {\n  a == 1\n}\n",
+            "Argument or block definition required",
+        ),
+        (
+            "a = x\n  ? 1\n  : 2\n",
+            "Argument or block definition required",
+        ),
+        ("b x.y {}\n", "Invalid block definition"),
+        ("a = var.\niops\n", "Invalid attribute name"),
+        (
+            "/* no end\na = 1\n",
+            "Argument or block definition required",
+        ),
+        ("a = 1 /* no end\n", "Invalid expression"),
+        ("a = [1, /* x\n2]\n", "Invalid expression"),
+        ("a = 1e2147483647\n", "Invalid number literal"),
+        ("a = 0.5e2147483647\n", "Invalid number literal"),
+        ("a = 1e-99999999999\n", "Invalid number literal"),
+    ];
+    for (text, want) in cases {
+        assert_eq!(summary(text), want, "{text:?}");
+    }
+}
+
+// The model of native files, as the hcl-edit lowering made it.
+
+fn parse_ok(text: &str) -> File {
+    match parse(FileId(0), text).file {
+        Ok(file) => file,
+        Err(e) => panic!("unexpected syntax error: {e:?}"),
+    }
+}
+
+#[test]
+fn blocks_attributes_and_spans() {
+    let text = "resource \"aws_instance\" \"web\" {\n  ami = \"x\"\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n";
+    let file = parse_ok(text);
+    let block = &file.body.blocks[0];
+    assert_eq!(block.kind, "resource");
+    assert_eq!(block.label(0), Some("aws_instance"));
+    assert_eq!(block.label(1), Some("web"));
+    assert_eq!(
+        &text[block.header_span.range()],
+        "resource \"aws_instance\" \"web\""
+    );
+    assert!(text[block.body_span.range()].starts_with('{'));
+    assert!(text[block.body_span.range()].ends_with('}'));
+    let ami = &block.body.attributes[0];
+    assert_eq!(&text[ami.name_span.range()], "ami");
+    assert_eq!(&text[ami.expr.span.range()], "\"x\"");
+    assert_eq!(ami.expr.kind, ExprKind::String("x".into()));
+    assert_eq!(block.body.blocks[0].kind, "lifecycle");
+}
+
+#[test]
+fn repeated_object_keys_parse_and_are_all_kept() {
+    let text = "x = { a = 1, a = 2, \"b\" = 3, \"b\" = 4 }\n";
+    let file = parse_ok(text);
+    let ExprKind::Object(items) = &file.body.attributes[0].expr.kind else {
+        panic!("not an object")
+    };
+    let keys: Vec<_> = items.iter().map(|i| i.key.kind.clone()).collect();
+    assert_eq!(
+        keys,
+        [
+            ExprKind::Variable("a".into()),
+            ExprKind::Variable("a".into()),
+            ExprKind::String("b".into()),
+            ExprKind::String("b".into()),
+        ]
+    );
+    assert_eq!(&text[items[1].value.span.range()], "2");
+}
+
+#[test]
+fn repeated_attribute_is_kept_and_reported() {
+    let parsed = parse(FileId(0), "a = 1\nb = 2\na = 3\n");
+    let file = parsed.file.expect("parses");
+    assert_eq!(file.body.attributes.len(), 3);
+    assert_eq!(file.body.attributes[2].name, "a");
+    assert_eq!(parsed.duplicate_attributes.len(), 1);
+    assert_eq!(parsed.duplicate_attributes[0].first.start, 0);
+    assert_eq!(parsed.duplicate_attributes[0].second.start, 12);
+}
+
+#[test]
+fn repeated_attributes_of_a_large_body_are_reported_against_the_first() {
+    let names: Vec<String> = (0..MAX_ATTRIBUTES_SEARCHED + 4)
+        .map(|i| format!("a{i}"))
+        .collect();
+    let mut text: String = names.iter().map(|name| format!("{name} = 1\n")).collect();
+    text.push_str("a3 = 2\na3 = 3\n");
+    let parsed = parse(FileId(0), &text);
+    let file = parsed.file.expect("parses");
+    assert_eq!(file.body.attributes.len(), names.len() + 2);
+    let first = text.find("a3 =").expect("the first a3");
+    let repeats: Vec<_> = (parsed.duplicate_attributes.iter())
+        .map(|d| {
+            (
+                d.name.as_str(),
+                d.first.start as usize,
+                &text[d.second.range()],
+            )
+        })
+        .collect();
+    assert_eq!(repeats, [("a3", first, "a3"), ("a3", first, "a3")]);
+    let second_starts: Vec<_> = (parsed.duplicate_attributes.iter())
+        .map(|d| d.second.start as usize)
+        .collect();
+    assert!(second_starts[0] > first && second_starts[1] > second_starts[0]);
+}
+
+#[test]
+fn conditional_across_lines_inside_for_expression() {
+    let text = "x = { for k, v in m : k => cond\n ? { a = 1 }\n : { a = 2 } }\ny = 1\n";
+    let file = parse_ok(text);
+    assert_eq!(file.body.attributes.len(), 2);
+    assert_eq!(
+        &text[file.body.attributes[0].expr.span.range()],
+        "{ for k, v in m : k => cond\n ? { a = 1 }\n : { a = 2 } }"
+    );
+    assert_eq!(file.body.attributes[1].name_span.start, 60);
+}
+
+/// Terraform ends a block or an argument with its line: something after the closing brace
+/// on the same line is a syntax error; blanks and a comment are not.
+#[test]
+fn a_structure_ends_its_line() {
+    let block = "resource \"x\" \"one\" {\n  a = 1\n}";
+    for tail in [" resource \"c\" \"d\" {}\n", " b = 1\n", " /* c */ b = 1\n"] {
+        let text = format!("{block}{tail}");
+        assert!(parse(FileId(3), &text).file.is_err(), "{tail}");
+    }
+    for tail in ["  # end\r\n", " // end\n", "\t\r\n"] {
+        let text = format!("{block}{tail}b = 1\n");
+        let file = parse(FileId(3), &text).file.expect("parses");
+        assert_eq!((file.body.blocks.len(), file.body.attributes.len()), (1, 1));
+    }
+}
+
+#[test]
+fn syntax_error_is_located() {
+    let text = "a = 1\nresource \"x\" {\n  b = \n}\n";
+    let error = parse(FileId(0), text).file.expect_err("must fail");
+    assert!(error.span.start as usize > 6, "{error:?}");
+}
+
+/// Parses `text` on a thread with a stack as large as the deepest nesting needs in a debug
+/// build (whose frames are several times those of a release build).
+fn parse_on_a_large_stack(text: String) -> Parsed {
+    std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(move || parse(FileId(0), &text))
+        .expect("a thread")
+        .join()
+        .expect("no panic")
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let text = format!("x = {}1{}\n", "[".repeat(5000), "]".repeat(5000));
+    let error = parse_on_a_large_stack(text).file.expect_err("too deep");
+    assert_eq!(error.summary, PARSER_LIMIT_SUMMARY);
+    assert!(error.beyond_tool_limit);
+}
+
+#[test]
+fn comments_are_collected_without_delimiters() {
+    let file = parse_ok("# tflint-merge-ignore: a\nx = 1 /* b */\n");
+    let texts: Vec<_> = file.comments.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(texts, ["tflint-merge-ignore: a", "b"]);
+}
+
+#[test]
+fn template_parts_keep_file_offsets() {
+    let text = "x = \"${get_terragrunt_dir()}/../a.hcl\"\n";
+    let file = parse_ok(text);
+    let expr = &file.body.attributes[0].expr;
+    let parts = template_parts(FileId(0), text, expr.span).expect("a template");
+    assert_eq!(parts.len(), 2);
+    let TemplatePart::Interpolation(call) = &parts[0] else {
+        panic!("{parts:?}")
+    };
+    assert_eq!(&text[call.span.range()], "get_terragrunt_dir()");
+    assert!(matches!(&parts[1], TemplatePart::Literal(l) if l == "/../a.hcl"));
+    assert!(template_parts(FileId(0), text, file.body.attributes[0].name_span).is_none());
+}
+
+#[test]
+fn embedded_expressions_take_the_given_span() {
+    let span = Span::new(FileId(3), 10..20);
+    let expr = parse_expr_at("list(string)", span).expect("parses");
+    assert_eq!(expr.span, span);
+    let ExprKind::FunctionCall { name, args, .. } = &expr.kind else {
+        panic!()
+    };
+    assert_eq!(name, "list");
+    assert_eq!(args[0].kind, ExprKind::Variable("string".into()));
+    assert_eq!(args[0].span, span);
+}
+
+/// `depth` levels of each construct that nests, around `1`: tuples, parentheses, objects,
+/// calls, `for` expressions, indexes, interpolations, template `if` and `for` directives,
+/// conditionals, unary operators, blocks.
+fn nested(depth: usize) -> Vec<(&'static str, String)> {
+    let around =
+        |open: &str, close: &str| format!("x = {}1{}\n", open.repeat(depth), close.repeat(depth));
+    vec![
+        ("tuple", around("[", "]")),
+        ("parenthesis", around("(", ")")),
+        ("object", around("{a = ", "}")),
+        ("call", around("f(", ")")),
+        ("for", around("[for x in y : ", "]")),
+        ("index", around("x[", "]")),
+        ("interpolation", around("\"${", "}\"")),
+        (
+            "template if",
+            format!(
+                "x = \"{}1{}\"\n",
+                "%{ if a }".repeat(depth),
+                "%{ endif }".repeat(depth)
+            ),
+        ),
+        (
+            "template for",
+            format!(
+                "x = <<EOT\n{}1{}\nEOT\n",
+                "%{ for a in b }".repeat(depth),
+                "%{ endfor }".repeat(depth)
+            ),
+        ),
+        ("conditional", around("a ? ", " : 1")),
+        ("unary", around("!", "")),
+        (
+            "block",
+            format!("{}{}", "b {\n".repeat(depth), "}\n".repeat(depth)),
+        ),
+    ]
+}
+
+/// Terraform loads 1,000 levels of any construct (hashicorp/hcl has no nesting limit); main's
+/// parser (hcl-edit) stopped at 64.
+#[test]
+fn deep_nesting_loads_as_in_terraform() {
+    for depth in [100, 1000] {
+        for (construct, text) in nested(depth) {
+            let parsed = parse_on_a_large_stack(text);
+            assert!(
+                parsed.file.is_ok(),
+                "{construct} x{depth}: {:?}",
+                parsed.file.err()
+            );
+        }
+    }
+}
+
+/// Beyond [`MAX_DEPTH`], every construct is refused as beyond this parser (`parse_limit`),
+/// never with a stack overflow.
+#[test]
+fn nesting_beyond_the_limit_is_a_parser_limit() {
+    for (construct, text) in nested(MAX_DEPTH + 1) {
+        let error = parse_on_a_large_stack(text).file.expect_err(construct);
+        assert!(error.beyond_tool_limit, "{construct}: {error:?}");
+        assert_eq!(error.summary, PARSER_LIMIT_SUMMARY, "{construct}");
+    }
+}
+
+/// How much work parsing `text` takes: parse steps (see [`Parser::steps`]).
+fn work(text: &str) -> (u64, Parsed) {
+    let mut parser = Parser::new(FileId(0), text);
+    let body = parser.file_body();
+    let steps = parser.steps;
+    let parsed = parse(FileId(0), text);
+    assert_eq!(body.is_ok(), parsed.file.is_ok());
+    (steps, parsed)
+}
+
+/// The inputs that made main's parser backtrack exponentially (each two more units took four
+/// times as long): parsed in linear work, with Terraform's error (`&` is a bitwise operator
+/// HCL does not support).
+#[test]
+fn backtracking_shapes_take_linear_work() {
+    let in_parentheses = |k: usize| format!("x = ({}&)\n", "a<b<\nc[d".repeat(k));
+    let in_heredoc = |k: usize| format!("x = <<EOT\n${{{}&}}\nEOT\n", "a<b<c[d".repeat(k));
+    let doubling = |k: usize| format!("x = {}&\n", "a<b<c[d".repeat(k));
+    for shape in [
+        &in_parentheses as &dyn Fn(usize) -> String,
+        &in_heredoc,
+        &doubling,
+    ] {
+        let (small, parsed) = work(&shape(24));
+        let error = parsed.file.expect_err("a bitwise operator");
+        assert_eq!(error.summary, "Unsupported operator", "{}", shape(24));
+        let (large, _) = work(&shape(48));
+        assert!(
+            large <= 3 * small,
+            "{small} steps for 24 units, {large} for 48"
+        );
+    }
+}
+
+/// Large object literals and bodies: linear work, repeated names found with a map.
+#[test]
+fn large_objects_and_bodies_take_linear_work() {
+    let object = |n: usize| {
+        let items: String = (0..n).map(|i| format!("  k{i} = 1\n")).collect();
+        format!("locals {{\n  x = {{\n{items}  }}\n}}\n")
+    };
+    let (small, parsed) = work(&object(10_000));
+    assert!(parsed.file.is_ok());
+    let (large, parsed) = work(&object(100_000));
+    assert!(parsed.file.is_ok());
+    assert!(
+        large <= 11 * small,
+        "{small} steps for 10,000 items, {large} for 100,000"
+    );
+
+    // 400 repeats of one argument: each is reported against the first, in one parse.
+    let repeated = format!("locals {{\n{}}}\n", "  dup = 1\n".repeat(400));
+    let (steps, parsed) = work(&repeated);
+    assert_eq!(parsed.duplicate_attributes.len(), 399);
+    let first = parsed.duplicate_attributes[0].first;
+    assert!(parsed.duplicate_attributes.iter().all(|d| d.first == first));
+    let (twice, _) = work(&format!("locals {{\n{}}}\n", "  dup = 1\n".repeat(800)));
+    assert!(twice <= 3 * steps);
+}
+
+/// A repeated argument in any block, top-level or nested, is recorded (Terraform: "Attribute
+/// redefined").
+#[test]
+fn repeated_arguments_in_blocks_are_recorded() {
+    let parsed = parse(
+        FileId(0),
+        "b {\n  dup = 1\n  dup = 2\n  c {\n    e = 1\n    e = 2\n  }\n}\n",
+    );
+    let names: Vec<_> = (parsed.duplicate_attributes.iter())
+        .map(|d| d.name.as_str())
+        .collect();
+    assert_eq!(names, ["dup", "e"]);
+}
+
+/// Comment markers inside strings, templates and heredocs are text; comments anywhere else
+/// are collected once, in order.
+#[test]
+fn comments_are_found_where_they_are_comments() {
+    let text =
+        "x = \"${\"#\"} // \"\ny = <<EOT\n# no\nEOT\n# yes\nz = [ # a\n  1, /* b */\n] // c\n";
+    let file = parse(FileId(0), text).file.expect("parses");
+    let texts: Vec<_> = file
+        .comments
+        .iter()
+        .map(|c| &text[c.span.range()])
+        .collect();
+    assert_eq!(texts, ["# yes", "# a", "/* b */", "// c"]);
+}
