@@ -55,6 +55,9 @@ type Variables = Option<Arc<[String]>>;
 /// spellings of one path are two entries: the same answer found twice.
 type Summaries = foldhash::HashMap<(OsString, View), Option<Arc<Summary>>>;
 
+/// A module's [`Interface`] in a view, by the key of [`Summaries`].
+type Interfaces = foldhash::HashMap<(OsString, View), Option<Arc<Interface>>>;
+
 /// One file's [`Summary`] by the canonical path of its directory joined with its name (two
 /// callers name the same module by different relative paths), `None` when it cannot be read or
 /// parsed.
@@ -140,6 +143,8 @@ pub(crate) struct Neighbours {
     /// By path, as [`Summaries`] are.
     modules: RefCell<foldhash::HashMap<OsString, Rc<LocalModule>>>,
     summaries: RefCell<Summaries>,
+    /// The [`Interface`] of each module summarised, by the same key.
+    interfaces: RefCell<Interfaces>,
     /// Each file is parsed once in a run, whichever views and directories load it.
     file_summaries: Arc<SharedSummaries>,
     /// The directory being checked, whose calls name the module directories.
@@ -160,6 +165,7 @@ impl Neighbours {
             overlay: Overlay::default(),
             modules: RefCell::default(),
             summaries: RefCell::default(),
+            interfaces: RefCell::default(),
             file_summaries: Arc::default(),
             checked: None,
         }
@@ -290,20 +296,16 @@ impl Neighbours {
     /// What the module at `dir` offers its callers in `view`: its input variables, which of
     /// them are required, and its outputs; `None` when it has no files or one of them cannot be
     /// read or parsed (then nothing should be judged).
-    pub(crate) fn interface(&self, dir: &Path, view: View) -> Option<Interface> {
-        let summary = self.summary(dir, view)?;
-        // An override file's `default` counts: a variable is required when no file of the
-        // module gives it one (hashicorp/terraform `internal/configs/module_merge.go`,
-        // `Variable.merge`, then `transform_module_variable.go`: `v.Default == cty.NilVal`).
-        let required = (summary.variables.iter())
-            .filter(|name| !summary.defaulted.contains(name))
-            .cloned()
-            .collect();
-        Some(Interface {
-            variables: Arc::clone(&summary.variables),
-            required,
-            outputs: summary.outputs.clone(),
-        })
+    pub(crate) fn interface(&self, dir: &Path, view: View) -> Option<Arc<Interface>> {
+        let key = (dir.as_os_str().to_owned(), view);
+        if let Some(found) = self.interfaces.borrow().get(&key) {
+            return found.clone();
+        }
+        let found = self
+            .summary(dir, view)
+            .map(|summary| Arc::new(Interface::new(&summary)));
+        self.interfaces.borrow_mut().insert(key, found.clone());
+        found
     }
 
     /// The module at `dir`, or one it calls through local sources however deep, that configures
@@ -412,7 +414,9 @@ pub(crate) struct LegacyModule {
     pub(crate) provider: String,
 }
 
-/// What a local module offers its callers: the names a module call may pass and read.
+/// What a local module offers its callers: the names a module call may pass and read. Made
+/// once per module and view, shared by every call and rule that asks (a module may declare
+/// hundreds of variables, and each argument and reference of each call is looked up).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Interface {
     /// Its input variables, in the order its files declare them.
@@ -421,6 +425,38 @@ pub(crate) struct Interface {
     pub(crate) required: Vec<String>,
     /// Its outputs.
     pub(crate) outputs: Vec<String>,
+    variable_names: foldhash::HashSet<String>,
+    output_names: foldhash::HashSet<String>,
+}
+
+impl Interface {
+    fn new(summary: &Summary) -> Interface {
+        // An override file's `default` counts: a variable is required when no file of the
+        // module gives it one (hashicorp/terraform `internal/configs/module_merge.go`,
+        // `Variable.merge`, then `transform_module_variable.go`: `v.Default == cty.NilVal`).
+        let defaulted: foldhash::HashSet<&str> =
+            summary.defaulted.iter().map(String::as_str).collect();
+        Interface {
+            variables: Arc::clone(&summary.variables),
+            required: (summary.variables.iter())
+                .filter(|name| !defaulted.contains(name.as_str()))
+                .cloned()
+                .collect(),
+            outputs: summary.outputs.clone(),
+            variable_names: summary.variables.iter().cloned().collect(),
+            output_names: summary.outputs.iter().cloned().collect(),
+        }
+    }
+
+    /// Whether the module declares an input variable of this name.
+    pub(crate) fn has_variable(&self, name: &str) -> bool {
+        self.variable_names.contains(name)
+    }
+
+    /// Whether the module declares an output of this name.
+    pub(crate) fn has_output(&self, name: &str) -> bool {
+        self.output_names.contains(name)
+    }
 }
 
 /// What a local module holds that its callers' checks need.

@@ -28,15 +28,13 @@ pub(crate) const RULE: Rule = declare_rule! {
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let in_primary = |span: Span| ctx.primary.iter().any(|l| l.file.id == span.file);
     for call in local_calls(ctx) {
-        let attributes = &call.object.body.attributes;
-        let set_in_base = |name: &str| {
-            attributes.iter().any(|a| {
-                a.name() == name
-                    && (a.origin == Origin::Base || a.replaced.is_some_and(&in_primary))
-            })
-        };
+        // A set: a call may pass hundreds of arguments to a module that requires as many.
+        let set_in_base: foldhash::HashSet<&str> = (call.object.body.attributes.iter())
+            .filter(|a| a.origin == Origin::Base || a.replaced.is_some_and(&in_primary))
+            .map(|a| a.name())
+            .collect();
         let missing: Vec<&String> = (call.interface.required.iter())
-            .filter(|name| !set_in_base(name))
+            .filter(|name| !set_in_base.contains(name.as_str()))
             .collect();
         for name in missing {
             out.push(missing_required_argument(ctx, &call, name));

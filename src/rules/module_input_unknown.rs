@@ -33,7 +33,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         let interface = &call.interface;
         for attribute in &call.object.body.attributes {
             let name = attribute.name();
-            if MODULE_CALL_META.contains(&name) || interface.variables.iter().any(|v| v == name) {
+            if MODULE_CALL_META.contains(&name) || interface.has_variable(name) {
                 continue;
             }
             out.push(unsupported_argument(ctx, &call, attribute));

@@ -120,7 +120,7 @@ fn undeclared_output<'c, 'r>(
         (true, ReferenceStep::Index(_)) => reference.attr(2)?,
         _ => return None,
     };
-    (!call.interface.outputs.iter().any(|o| o == output)).then_some((call, output))
+    (!call.interface.has_output(output)).then_some((call, output))
 }
 
 /// `Unsupported attribute`, the tools' summary.

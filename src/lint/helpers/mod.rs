@@ -8,6 +8,8 @@ pub(crate) mod legacy_module;
 pub(crate) mod null_module_version;
 pub(crate) mod schema;
 
+use std::sync::Arc;
+
 use crate::diagnostic::Diagnostic;
 use crate::input::read::Reader;
 use crate::knowledge::features::{self, Place};
@@ -672,7 +674,7 @@ pub(crate) struct LocalCall<'a> {
     pub(crate) name: &'a str,
     /// The source as written.
     pub(crate) source: &'a str,
-    pub(crate) interface: Interface,
+    pub(crate) interface: Arc<Interface>,
 }
 
 /// The effective module's calls to local modules whose files were all read and parsed (a module
