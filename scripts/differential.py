@@ -133,6 +133,9 @@ GRAPH_RULES = {
     "module_input_unknown",
     "module_input_missing",
     "module_provider_undeclared",
+    # Found when the provider requirements are gathered (internal/configs/config.go,
+    # addProviderRequirements), which validate and init do and the binding's loader does not.
+    "import_provider_invalid",
 }
 
 # Errors of a module call's arguments against the called module's variables: validate finds
