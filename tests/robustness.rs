@@ -211,3 +211,31 @@ fn no_single_file_holds_the_other_directories_results_hostage() {
     }
     assert!(elapsed < Duration::from_secs(10), "took {elapsed:?}");
 }
+
+/// `merged` parses on the thread that runs the command. Terraform loads a configuration nested
+/// a thousand levels deep; the command must not depend on the main thread's stack, which the
+/// platform sets (1 MiB on Windows, emulated here with `ulimit -s`).
+#[test]
+fn merged_parses_deep_nesting_whatever_the_main_threads_stack() {
+    let dir = tempfile::tempdir().unwrap();
+    let depth = 1_000;
+    let value = format!("{}1{}", "[(".repeat(depth / 2), ")]".repeat(depth / 2));
+    write(
+        dir.path(),
+        &[("main.tf", &format!("locals {{\n  deep = {value}\n}}\n"))],
+    );
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -s 1024 && exec \"$0\" merged \"$1\"")
+        .arg(env!("CARGO_BIN_EXE_tflint-merge"))
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout(&output).contains("deep"), "{}", stdout(&output));
+}

@@ -323,8 +323,28 @@ enum MergedView {
     Opentofu,
 }
 
-/// Parses the arguments and runs; returns the exit code.
+/// The stack of every thread that parses: the parser recurses once per nesting level, and
+/// Terraform loads configurations nested a thousand levels deep.
+const PARSING_STACK_BYTES: usize = 16 * 1024 * 1024;
+
+/// Parses the arguments and runs; returns the exit code. The commands run on a thread with the
+/// workers' stack, not on the main thread, whose stack the platform sets (1 MiB on Windows):
+/// `merged` and `graph` parse on the thread that runs them.
 pub(crate) fn run() -> i32 {
+    let commands = std::thread::Builder::new()
+        .name("tflint-merge".into())
+        .stack_size(PARSING_STACK_BYTES)
+        .spawn(run_commands);
+    match commands {
+        Ok(thread) => thread
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+        // No thread to be had: the main thread may still be enough for this input.
+        Err(_) => run_commands(),
+    }
+}
+
+fn run_commands() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
@@ -397,7 +417,7 @@ fn usage_error(message: &str) -> i32 {
 fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
     let mut builder = rayon::ThreadPoolBuilder::new()
         // Parsing is recursive; give workers room beyond the 2 MiB default.
-        .stack_size(16 * 1024 * 1024);
+        .stack_size(PARSING_STACK_BYTES);
     if let Some(n) = threads {
         if n == 0 {
             return Err("--threads must be at least 1".into());
