@@ -10,11 +10,17 @@
 //! `provider_validation.go`; opentofu/opentofu the same files). A Terraform 0.11-style
 //! `"${aws_instance.web}"` is the usual cause.
 //!
+//! `lifecycle { replace_triggered_by }` items and an import's `to` are instead parsed as an
+//! expression from the string's contents (`decodeReplaceTriggeredBy` in `resource.go`,
+//! `decodeImportBlock` in `import.go`); one that starts with `${` stops the expression parser
+//! at the `$`: "Invalid character".
+//!
 //! Strings that are not references at all are judged elsewhere: an evaluated string's template
 //! errors are `syntax_error`'s, `required_version` is `version_constraint_invalid`'s and a
 //! variable's `type` is `type_constraint_invalid`'s.
 
 use crate::diagnostic::Diagnostic;
+use crate::source::Span;
 use crate::syntax::{Block, Expr, ExprKind};
 
 use crate::lint::helpers::top_level_blocks;
@@ -32,6 +38,10 @@ pub(crate) const RULE: Rule = declare_rule! {
 enum ReadAs {
     Reference,
     ProviderConfiguration,
+    /// Parsed as an HCL expression from the string's contents, then read as a reference
+    /// (`replace_triggered_by` items by `decodeReplaceTriggeredBy`, an import's `to` by the
+    /// same `hcl.ParseExpression` of the string's contents): a `$` there is not an expression token.
+    Expression,
 }
 
 /// The top-level block types whose `depends_on` and `provider` are read as references.
@@ -49,6 +59,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 if kind == "resource" {
                     for lifecycle in block.body.blocks_of("lifecycle") {
                         items_of(lifecycle, "ignore_changes", ReadAs::Reference, &mut each);
+                        items_of(
+                            lifecycle,
+                            "replace_triggered_by",
+                            ReadAs::Expression,
+                            &mut each,
+                        );
                     }
                 }
             }
@@ -68,6 +84,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 value_of(block, "to", ReadAs::Reference, &mut each);
             }
             "removed" => value_of(block, "from", ReadAs::Reference, &mut each),
+            "import" => value_of(block, "to", ReadAs::Expression, &mut each),
             _ => {}
         }
     }
@@ -98,6 +115,10 @@ fn judge(ctx: &Context, expr: &Expr, read_as: ReadAs, out: &mut Vec<Diagnostic>)
     if !(text.contains("${") || text.contains("%{")) {
         return;
     }
+    if read_as == ReadAs::Expression {
+        judge_expression(ctx, expr, text, out);
+        return;
+    }
     let (summary, detail) = match read_as {
         ReadAs::Reference => (
             "Invalid expression",
@@ -110,6 +131,7 @@ fn judge(ctx: &Context, expr: &Expr, read_as: ReadAs, out: &mut Vec<Diagnostic>)
             "The provider argument requires a provider type name, optionally followed by a \
              period and then a configuration alias.",
         ),
+        ReadAs::Expression => unreachable!("judged by judge_expression"),
     };
     let help = match text.strip_prefix("${").and_then(|t| t.strip_suffix('}')) {
         Some(inner) if !inner.contains("${") => format!("write the reference bare: \"{inner}\""),
@@ -119,6 +141,38 @@ fn judge(ctx: &Context, expr: &Expr, read_as: ReadAs, out: &mut Vec<Diagnostic>)
         ctx.finding(&RULE, summary)
             .at(ctx.files, expr.span, "a template, not a reference")
             .with_note(detail)
+            .with_help(help),
+    );
+}
+
+/// A string the tools parse as an expression: when it starts with `${` the expression parser
+/// stops at the `$`, reported at the opening quote: "Invalid character" (followed by "Invalid expression", same place). Other
+/// placements (`"a.b${x}"`) give other errors from the expression parser, which we leave unsaid
+/// rather than guess.
+fn judge_expression(ctx: &Context, expr: &Expr, text: &str, out: &mut Vec<Diagnostic>) {
+    let Some(inner) = text.strip_prefix("${") else {
+        return;
+    };
+    // The tools parse the contents from the position of the opening quote (hcl's JSON
+    // `parseExpression` starts the expression's position at the string token), so the error
+    // is one character wide at the quote. An escaped `\u0024` is left unsaid: the offsets
+    // of the text after it are not the tools'.
+    if !ctx.files.text(expr.span).starts_with("\"$") {
+        return;
+    }
+    let start = expr.span.range().start;
+    let quote = Span::new(expr.span.file, start..start + 1);
+    let help = match inner.strip_suffix('}') {
+        Some(bare) if !bare.contains("${") => format!("write the reference bare: \"{bare}\""),
+        _ => "write the reference bare, without `${ }`".to_string(),
+    };
+    out.push(
+        ctx.finding(&RULE, "Invalid character")
+            .at(ctx.files, quote, "a template, not a reference")
+            .with_note(
+                "This character is not used within the language. The string is parsed as an \
+                 expression, and a template sequence is not one.",
+            )
             .with_help(help),
     );
 }
@@ -184,6 +238,21 @@ mod tests {
             )],
             1,
         ),
+        // "Invalid character" at the `$` for `replace_triggered_by` items and an import's `to`.
+        (
+            &[(
+                "main.tf.json",
+                r#"{"resource": {"terraform_data": {"a": {"lifecycle": {"replace_triggered_by": ["${terraform_data.b}"]}}, "b": {}}}}"#,
+            )],
+            1,
+        ),
+        (
+            &[(
+                "main.tf.json",
+                r#"{"import": [{"id": "x", "to": "${terraform_data.a}"}], "resource": {"terraform_data": {"a": {}}}}"#,
+            )],
+            1,
+        ),
     ];
 
     #[test]
@@ -208,5 +277,29 @@ mod tests {
             found[0].help.as_deref(),
             Some("write the reference bare: \"terraform_data.b\"")
         );
+    }
+
+    /// Parsed as an expression, the tools stop at the `$` and report it at the opening quote:
+    /// "Invalid character" at 1:79 to 1:80 for `replace_triggered_by` and 1:31 to 1:32 for an import's `to` (Terraform 1.15.5).
+    #[test]
+    fn parsed_as_an_expression_at_the_quote() {
+        let cases = [
+            (
+                r#"{"resource": {"terraform_data": {"a": {"lifecycle": {"replace_triggered_by": ["${terraform_data.b}"]}}, "b": {}}}}"#,
+                (1, 79),
+            ),
+            (
+                r#"{"import": [{"id": "x", "to": "${terraform_data.a}"}], "resource": {"terraform_data": {"a": {}}}}"#,
+                (1, 31),
+            ),
+        ];
+        for (text, (line, column)) in cases {
+            let found = findings(&super::RULE, &[("main.tf.json", text)]);
+            assert_eq!(found.len(), 1, "{text}");
+            assert_eq!(found[0].message, "Invalid character");
+            let label = found[0].primary.as_ref().expect("a location");
+            assert_eq!(label.file.line_col(label.range.start), (line, column));
+            assert_eq!(label.file.line_col(label.range.end), (line, column + 1));
+        }
     }
 }

@@ -143,6 +143,8 @@ mod tests {
             ("x${)}", "Invalid expression"),
             ("${a", "Unclosed template interpolation sequence"),
             ("${a b}", "Extra characters after interpolation expression"),
+            ("${x\"", "Extra characters after interpolation expression"),
+            ("${\"a", "Unterminated template string"),
             (
                 "${aws:username}",
                 "Extra characters after interpolation expression",

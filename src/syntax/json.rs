@@ -1178,6 +1178,20 @@ mod tests {
         let text = resource(r#""ami""#, "\\n\\u00e9\\ud83d\\ude00 ${x");
         let error = parse_err(&text);
         assert_eq!(&text[error.span.start as usize..][..4], "${x\"");
+        // A string opened inside the value and never closed: the tools (Terraform 1.15.5)
+        // report it where the value ends, the closing quote; a quote after an interpolation's
+        // expression is the parser's "Extra characters", at that quote.
+        let text = resource(r#""ami""#, r#"${\"a}"#);
+        let error = parse_err(&text);
+        assert_eq!(error.summary, "Unterminated template string");
+        assert_eq!(&text[error.span.start as usize..][..2], "\"\n");
+        let text = resource(r#""ami""#, r#"${x\"a\"}"#);
+        let error = parse_err(&text);
+        assert_eq!(
+            error.summary,
+            "Extra characters after interpolation expression"
+        );
+        assert_eq!(&text[error.span.start as usize..][..5], r#"\"a\""#);
         // An object key is a template too.
         let key = r#"{"locals": {"m": {"${": 1}}}"#;
         assert_eq!(parse_err(key).summary, "Missing expression");

@@ -71,6 +71,11 @@ pub(crate) struct Parser<'t> {
     trivia_memo: (usize, bool, usize),
     /// Duplicate attributes found, in source order.
     pub(crate) duplicates: Vec<DuplicateAttribute>,
+    /// The text is a JSON string's value, a template of its own: no file follows it, so a
+    /// string opened inside it and never closed is reported where the value ends, and after it
+    /// any error the parser meets first (hashicorp/hcl `json/structure.go` parses the value
+    /// with `hclsyntax.ParseTemplate`).
+    pub(crate) json_value: bool,
     /// How many terms and blank runs the parse has read: its work, for the tests that pin it
     /// as linear in the input.
     #[cfg(test)]
@@ -88,6 +93,7 @@ impl<'t> Parser<'t> {
             comments: Vec::new(),
             trivia_memo: (usize::MAX, false, 0),
             duplicates: Vec::new(),
+            json_value: false,
             #[cfg(test)]
             steps: 0,
         }
@@ -403,6 +409,7 @@ pub(crate) struct ValueTemplate {
 /// Parses a JSON string's value as a template.
 pub(crate) fn parse_value_template(value: &str) -> Result<ValueTemplate> {
     let mut parser = Parser::new(FileId(0), value);
+    parser.json_value = true;
     let template = parser.unquoted_template()?;
     Ok(template.into_value_template())
 }

@@ -109,8 +109,14 @@ impl Parser<'_> {
             stop => return Err(self.misplaced_directive(&stop)),
         }
         if self.peek() != Some(b'"') {
+            // In a JSON string's value the tools report it where the value ends.
+            let at = if self.json_value {
+                self.text.len()
+            } else {
+                open
+            };
             return Err(self.error_at(
-                open,
+                at,
                 "Unterminated template string",
                 "no closing quote was found for this string",
             ));
@@ -318,8 +324,9 @@ impl Parser<'_> {
                     "Unclosed template interpolation sequence",
                     "there is no closing brace for this interpolation",
                 )
-            } else if self.peek() == Some(b'"') {
-                // HCL's scanner opens a string there: its error comes first.
+            } else if self.peek() == Some(b'"') && !self.json_value {
+                // HCL's scanner opens a string there: its error comes first (in a file; in a
+                // JSON string's value the parser's "Extra characters" comes first).
                 let quote = self.pos;
                 match self.quoted_template() {
                     Err(error) => error,
