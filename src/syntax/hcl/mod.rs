@@ -35,10 +35,11 @@ pub(crate) use template::{TemplatePart, heredoc_end};
 
 /// How deeply constructs may nest. Terraform loads 1,000 levels of any of them; each level
 /// costs a few frames of this parser's recursion (and of the walks of the tree after it), and
-/// in a release build this many levels fit with room to spare in the smallest stack a parse
-/// runs on: the main thread's (8 MiB by default on Linux and macOS), where `merged` and `graph`
-/// parse; the worker pools have 16 MiB. A debug build's frames are several times larger: its
-/// tests that nest this deep parse on a thread of their own with a large stack.
+/// in a release build this many levels fit with room to spare in the stack every parse runs
+/// on: the command line runs its commands, and its workers their checks, on threads of 16 MiB
+/// (`cli::run`), whatever the platform gives the main thread. A debug build's frames are
+/// several times larger: its tests that nest this deep parse on a thread of their own with a
+/// large stack.
 pub(crate) const MAX_DEPTH: usize = 2_000;
 
 /// The summary of a text beyond this parser's limits (reported as `parse_limit`, not as the
