@@ -13,6 +13,11 @@
 //! cost memory for the whole run. A caller checked before the module it calls parses the
 //! module's files itself, and shares their summaries in turn.
 //!
+//! A module's summary and [`Interface`] per view are found once in a run too, by its canonical
+//! path ([`SharedModule`]): a component repository's stacks call the same shared modules
+//! hundreds of times, and each call otherwise listed the module's directory and built its
+//! summary and interface again.
+//!
 //! This is part of the engine, not of `input`: a summary is read from the files each tool
 //! loads, which `module::views` decides.
 
@@ -23,7 +28,7 @@ use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 use std::sync::LazyLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::knowledge::View;
 use crate::knowledge::files::ConfigName;
@@ -42,7 +47,7 @@ pub(crate) struct LocalModule {
     /// The directory exists (following symlinks).
     pub(crate) exists: bool,
     /// Its configuration files; empty when it cannot be listed.
-    pub(crate) files: Vec<ConfigName>,
+    pub(crate) files: Arc<[ConfigName]>,
     /// Its canonical path, when it exists: which module it is, however a call names it.
     canonical: Option<PathBuf>,
 }
@@ -50,13 +55,10 @@ pub(crate) struct LocalModule {
 /// The variables a module declares, or `None` when they cannot be known.
 type Variables = Option<Arc<[String]>>;
 
-/// A module's [`Summary`] per directory and view, `None` when it cannot be known.
+/// A module's [`ViewSummary`] per directory and view, `None` when it cannot be known.
 /// Paths are keyed by their bytes (`Path`'s own hash looks at each component), so two
 /// spellings of one path are two entries: the same answer found twice.
-type Summaries = foldhash::HashMap<(OsString, View), Option<Arc<Summary>>>;
-
-/// A module's [`Interface`] in a view, by the key of [`Summaries`].
-type Interfaces = foldhash::HashMap<(OsString, View), Option<Arc<Interface>>>;
+type Summaries = foldhash::HashMap<(OsString, View), Option<Arc<ViewSummary>>>;
 
 /// One file's [`Summary`] by the canonical path of its directory joined with its name (two
 /// callers name the same module by different relative paths), `None` when it cannot be read or
@@ -67,6 +69,33 @@ type FileSummaries = foldhash::HashMap<OsString, Option<Arc<Summary>>>;
 /// those of the directories that have module directories below them: a bound on what the run
 /// holds for callers that may never come.
 const PUBLISHED_FILES: usize = 4_096;
+
+/// How many parts [`SharedSummaries::modules`] is cut into, each behind its own lock: two
+/// threads looking up two modules seldom wait for each other.
+const MODULE_SHARDS: usize = 16;
+
+/// What a run knows of one module directory that its checks called, found once for all of
+/// them: its configuration files, and its summary and interface in each view.
+#[derive(Debug, Default)]
+struct SharedModule {
+    files: OnceLock<Arc<[ConfigName]>>,
+    /// By [`view_index`].
+    views: [OnceLock<Option<Arc<ViewSummary>>>; 2],
+}
+
+/// A module's summary in one view, and the interface made from it.
+#[derive(Debug)]
+struct ViewSummary {
+    summary: Summary,
+    interface: Arc<Interface>,
+}
+
+fn view_index(view: View) -> usize {
+    match view {
+        View::Terraform => 0,
+        View::OpenTofu => 1,
+    }
+}
 
 /// The file summaries of one run, shared by its directories' checks. Made per run (a run reads
 /// one state of the files: the language server's next check may see other texts). The lock is
@@ -82,6 +111,11 @@ pub(crate) struct SharedSummaries {
     published: AtomicUsize,
     /// Files parsed for their summary alone, apart from their own directory's check.
     parsed_apart: AtomicUsize,
+    /// The module directories the checks called, by canonical path, in [`MODULE_SHARDS`]
+    /// parts by the path's hash. A lock is held for a look-up or an insert only; what an entry
+    /// holds is found outside it, once (`OnceLock`: a second thread that wants the same entry
+    /// meanwhile waits for it, and finding it never waits for anything else).
+    modules: [Mutex<foldhash::HashMap<PathBuf, Arc<SharedModule>>>; MODULE_SHARDS],
 }
 
 impl SharedSummaries {
@@ -133,6 +167,20 @@ impl SharedSummaries {
             .or_insert(summary)
             .clone()
     }
+
+    /// The run's entry for the module directory whose canonical path is `canonical`.
+    fn module(&self, canonical: &Path) -> Arc<SharedModule> {
+        use std::hash::BuildHasher;
+        let hash = foldhash::fast::FixedState::with_seed(0).hash_one(canonical.as_os_str());
+        let shard = &self.modules[(hash as usize) % MODULE_SHARDS];
+        let mut modules = shard.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(found) = modules.get(canonical) {
+            return Arc::clone(found);
+        }
+        let entry = Arc::<SharedModule>::default();
+        modules.insert(canonical.to_path_buf(), Arc::clone(&entry));
+        entry
+    }
 }
 
 /// A cache of the local modules one directory's checks look at.
@@ -143,8 +191,6 @@ pub(crate) struct Neighbours {
     /// By path, as [`Summaries`] are.
     modules: RefCell<foldhash::HashMap<OsString, Rc<LocalModule>>>,
     summaries: RefCell<Summaries>,
-    /// The [`Interface`] of each module summarised, by the same key.
-    interfaces: RefCell<Interfaces>,
     /// Each file is parsed once in a run, whichever views and directories load it.
     file_summaries: Arc<SharedSummaries>,
     /// The directory being checked, whose calls name the module directories.
@@ -165,7 +211,6 @@ impl Neighbours {
             overlay: Overlay::default(),
             modules: RefCell::default(),
             summaries: RefCell::default(),
-            interfaces: RefCell::default(),
             file_summaries: Arc::default(),
             checked: None,
         }
@@ -207,10 +252,16 @@ impl Neighbours {
             Some((canonical, true)) => (true, Some(canonical)),
             _ => (false, None),
         };
-        let files = if exists {
-            config_files(dir).unwrap_or_default().names
-        } else {
-            Vec::new()
+        // Listed once in the run, by whichever check first looks at it.
+        let files = match &canonical {
+            Some(canonical) => {
+                let shared = self.file_summaries.module(canonical);
+                let listed = shared
+                    .files
+                    .get_or_init(|| config_files(dir).unwrap_or_default().names.into());
+                Arc::clone(listed)
+            }
+            None => Arc::new([]),
         };
         let module = Rc::new(LocalModule {
             exists,
@@ -278,7 +329,8 @@ impl Neighbours {
     /// The variables the module at `dir` declares in `view`, or `None` when it has no files or
     /// one of them cannot be read or parsed (then nothing should be judged).
     pub(crate) fn variables(&self, dir: &Path, view: View) -> Variables {
-        self.summary(dir, view).map(|s| Arc::clone(&s.variables))
+        self.summary(dir, view)
+            .map(|s| Arc::clone(&s.summary.variables))
     }
 
     /// Whether `dir` is the directory being checked itself (`source = "./"`): a module that
@@ -297,15 +349,8 @@ impl Neighbours {
     /// them are required, and its outputs; `None` when it has no files or one of them cannot be
     /// read or parsed (then nothing should be judged).
     pub(crate) fn interface(&self, dir: &Path, view: View) -> Option<Arc<Interface>> {
-        let key = (dir.as_os_str().to_owned(), view);
-        if let Some(found) = self.interfaces.borrow().get(&key) {
-            return found.clone();
-        }
-        let found = self
-            .summary(dir, view)
-            .map(|summary| Arc::new(Interface::new(&summary)));
-        self.interfaces.borrow_mut().insert(key, found.clone());
-        found
+        self.summary(dir, view)
+            .map(|found| Arc::clone(&found.interface))
     }
 
     /// The module at `dir`, or one it calls through local sources however deep, that configures
@@ -325,9 +370,10 @@ impl Neighbours {
             {
                 continue;
             }
-            let Some(summary) = self.summary(&dir, view) else {
+            let Some(found) = self.summary(&dir, view) else {
                 continue;
             };
+            let summary = &found.summary;
             steps.push((dir, parent, call));
             let here = steps.len() - 1;
             if let Some(provider) = &summary.configured_provider {
@@ -352,27 +398,33 @@ impl Neighbours {
     }
 
     /// What the module at `dir` holds for its callers' checks in `view`: the summaries of the
-    /// files `view`'s tool loads, in order; `None` when there are none or one cannot be read or
-    /// parsed (then nothing should be judged).
-    fn summary(&self, dir: &Path, view: View) -> Option<Arc<Summary>> {
+    /// files `view`'s tool loads, in order, and the interface they make; `None` when there are
+    /// none or one cannot be read or parsed (then nothing should be judged). Found once in the
+    /// run for each module and view, whichever checks and spellings of its path ask.
+    fn summary(&self, dir: &Path, view: View) -> Option<Arc<ViewSummary>> {
         let key = (dir.as_os_str().to_owned(), view);
         if let Some(found) = self.summaries.borrow().get(&key) {
             return found.clone();
         }
         (self.file_summaries.wanted).store(true, Ordering::Relaxed);
         let module = self.module(dir);
-        let found = if module.files.is_empty() {
-            None
-        } else {
-            // Listed, so it exists: without a canonical path (a race with the disk) the
-            // module is not judged.
-            module.canonical.as_ref().and_then(|canonical| {
-                let files: Option<Vec<Arc<Summary>>> = view_files(&module.files, view)
-                    .loaded()
-                    .map(|index| self.file_summary(dir, canonical, &module.files[index]))
-                    .collect();
-                files.map(|files| Arc::new(Summary::concat(&files)))
-            })
+        // Listed, so it exists: without a canonical path (a race with the disk) the module is
+        // not judged.
+        let found = match &module.canonical {
+            Some(canonical) if !module.files.is_empty() => {
+                let shared = self.file_summaries.module(canonical);
+                let found = shared.views[view_index(view)].get_or_init(|| {
+                    let files: Option<Vec<Arc<Summary>>> = view_files(&module.files, view)
+                        .loaded()
+                        .map(|index| self.file_summary(dir, canonical, &module.files[index]))
+                        .collect();
+                    let summary = Summary::concat(&files?);
+                    let interface = Arc::new(Interface::new(&summary));
+                    Some(Arc::new(ViewSummary { summary, interface }))
+                });
+                found.clone()
+            }
+            _ => None,
         };
         self.summaries.borrow_mut().insert(key, found.clone());
         found
