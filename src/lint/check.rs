@@ -1,14 +1,18 @@
 //! A whole run: every module directory the walk finds and the Terragrunt tree, checked in
 //! parallel, in one direction: the walk gives out module directories as it finds them (see
 //! [`Walk`]), the run queues their checks on the pool in batches, and once every check is done
-//! it collects the findings in output order. A panic anywhere in one directory's pipeline
+//! it collects the findings in output order. A check that calls a module directory of the run
+//! not checked yet checks it first, on its own thread (see [`Run::check_now`]), so that the
+//! module's files are read and parsed once, by its own check. A panic anywhere in one
+//! directory's pipeline
 //! (read, parse, load, merge, rules) becomes an `internal_error` for that directory, and every
 //! other directory is still checked.
 
+use std::cell::Cell;
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, mpsc};
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 
 use crate::diagnostic::{self, Diagnostic, Finding};
 use crate::input::discover::{DirListing, Discovery, FoundDir, Walk, is_nested_module};
@@ -17,8 +21,9 @@ use crate::source::display_path;
 use crate::terragrunt::paths::absolute;
 
 use super::directory::{Discovered, Options, RunShare, check_listed_directory, name_views};
-use super::neighbours::SharedSummaries;
+use super::neighbours::{CheckNow, SharedSummaries};
 use super::run::{Crash, CrashPlace, directory_crashed, panic_message, read_findings};
+use super::sharded::ShardedMap;
 use super::tree::{TreeResult, check_tree};
 
 /// What a run found, in output order, and what it covered. `F` is what the run keeps of each
@@ -93,6 +98,7 @@ where
     let (results, checked) = mpsc::channel();
     let run = Run {
         summaries: &Arc::default(),
+        queued: &ShardedMap::default(),
         options,
         store: &store,
         results,
@@ -193,6 +199,8 @@ fn collect<F: Finding>(
 struct Run<'a, F> {
     /// The summaries of the local module files the checks have read.
     summaries: &'a Arc<SharedSummaries>,
+    /// The checks queued, by the canonical path of their directory, until one starts.
+    queued: &'a ShardedMap<Arc<Queued>>,
     options: &'a Options,
     store: &'a (dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
     /// Where each check leaves what the run keeps of it, with its directory's number.
@@ -200,11 +208,32 @@ struct Run<'a, F> {
 }
 
 impl<'a: 'scope, 'scope, F: Send> Run<'a, F> {
-    /// Queues the checks of `batch`, if any, in `scope`: one job, checking them in order.
+    /// Queues the checks of `batch`, if any, in `scope`: one job, checking them in order
+    /// (those that a check of a directory that calls them has not started meanwhile).
     fn queue(&'scope self, scope: &rayon::ScopeFifo<'scope>, batch: Option<Vec<DirectoryJob>>) {
-        if let Some(batch) = batch {
-            scope.spawn_fifo(move |_| batch.into_iter().for_each(|job| self.check(job)));
-        }
+        let Some(batch) = batch else {
+            return;
+        };
+        let batch: Vec<Arc<Queued>> = (batch.into_iter())
+            .map(|job| {
+                let canonical = job.canonical.clone();
+                let queued = Arc::new(Queued(Mutex::new(Some(job))));
+                if let Some(canonical) = canonical {
+                    // A directory is listed once: a second job for it is not expected, and
+                    // would only be checked in its turn.
+                    self.queued
+                        .get_or_insert_with(&canonical, || Arc::clone(&queued));
+                }
+                queued
+            })
+            .collect();
+        scope.spawn_fifo(move |_| {
+            for queued in batch {
+                if let Some(job) = queued.take() {
+                    self.check(job, false);
+                }
+            }
+        });
     }
 
     /// Queues the checks of the directories `found` lists that the walk did not give out,
@@ -247,16 +276,19 @@ impl<'a: 'scope, 'scope, F: Send> Run<'a, F> {
 }
 
 impl<F: Send> Run<'_, F> {
-    /// Checks the directory of `job`. It publishes its files' summaries if module directories
-    /// (most likely its examples and tests, which call it) follow it below it; or, while the
-    /// run has room for more, if it is a nested module (which the directory holding it and its
-    /// siblings call) or the run has asked for summaries already.
-    fn check(&self, job: DirectoryJob) {
+    /// Checks the directory of `job`. It publishes its files' summaries if a check that calls
+    /// it asked for it (`called`), or if module directories (most likely its examples and
+    /// tests, which call it) follow it below it; or, while the run has room for more, if it is
+    /// a nested module (which the directory holding it and its siblings call) or the run has
+    /// asked for summaries already.
+    fn check(&self, job: DirectoryJob, called: bool) {
         let summaries = self.summaries;
         let likely_called = is_nested_module(&job.dir) || summaries.wanted();
+        let check_now = |canonical: &Path| self.check_now(canonical);
         let share = RunShare {
             summaries,
-            publish: job.dirs_below || (likely_called && summaries.has_room()),
+            publish: called || job.dirs_below || (likely_called && summaries.has_room()),
+            check_now: Some(CheckNow(&check_now)),
         };
         let known = Discovered {
             listing: job.listing.map(|listing| *listing),
@@ -270,6 +302,44 @@ impl<F: Send> Run<'_, F> {
         };
         // The run's end, which receives it, is still to come.
         let _ = self.results.send((job.number, checked));
+    }
+
+    /// Checks the run's directory whose canonical path is `canonical` now, on this thread, if
+    /// the run has queued its check and no thread has started it: a check that calls it wants
+    /// its summary, which it then publishes. Says whether it did. Which thread checks a
+    /// directory, and when, changes nothing it finds: output is the same for any `-j`.
+    fn check_now(&self, canonical: &Path) -> bool {
+        // Each check started here stands on the stack of the one that called it, and keeps its
+        // files meanwhile: a chain of calls is followed this deep, and parsed apart below.
+        if CHECKS_NOW.get() >= MAX_CHECKS_NOW {
+            return false;
+        }
+        let Some(job) = self.queued.get(canonical).and_then(|queued| queued.take()) else {
+            return false;
+        };
+        CHECKS_NOW.set(CHECKS_NOW.get() + 1);
+        self.check(job, true);
+        CHECKS_NOW.set(CHECKS_NOW.get() - 1);
+        true
+    }
+}
+
+/// How many checks [`Run::check_now`] may stand one on another on one thread.
+const MAX_CHECKS_NOW: usize = 8;
+
+thread_local! {
+    /// How many checks [`Run::check_now`] started stand on this thread's stack.
+    static CHECKS_NOW: Cell<usize> = const { Cell::new(0) };
+}
+
+/// A directory's check, queued; taken by the thread that starts it.
+#[derive(Debug)]
+struct Queued(Mutex<Option<DirectoryJob>>);
+
+impl Queued {
+    /// The job, unless a thread has taken it already.
+    fn take(&self) -> Option<DirectoryJob> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
     }
 }
 

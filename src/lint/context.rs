@@ -37,7 +37,7 @@ pub(crate) struct Context<'a> {
     pub(crate) overrides: &'a [LoadedFile<'a>],
     pub(crate) settings: &'a RuleSettings,
     /// The local modules this directory's module calls name.
-    pub(crate) neighbours: &'a Neighbours,
+    pub(crate) neighbours: &'a Neighbours<'a>,
     /// The releases of this view's tool the module targets.
     pub(crate) targets: &'a Targets,
     /// The texts standing in for files (unsaved buffers, `--diff`'s fixes): what exists.

@@ -25,7 +25,7 @@ use crate::module::views::{ViewFiles, view_files};
 use crate::source::{FileId, SourceFiles, display_path};
 use crate::types::ParsedTypes;
 
-use super::neighbours::{Neighbours, SharedSummaries};
+use super::neighbours::{CheckNow, Neighbours, SharedSummaries};
 use super::run::{Target, read_findings, run_rules};
 use super::targets::Targets;
 use super::{Context, DirectoryContext, MergeContext, Rule, RuleSettings, ignore};
@@ -173,6 +173,7 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
     let alone = RunShare {
         summaries: &Arc::default(),
         publish: false,
+        check_now: None,
     };
     check_listed_directory(dir, Discovered::default(), options, alone)
 }
@@ -193,6 +194,9 @@ pub(crate) struct RunShare<'a> {
     /// Whether this check adds its own files' summaries, for the checks of the directories
     /// that call it.
     pub(crate) publish: bool,
+    /// How the run checks a module directory that this check calls before reading its
+    /// summary, when it has not checked it yet.
+    pub(crate) check_now: Option<CheckNow<'a>>,
 }
 
 /// Checks `dir`, with what discovery knows of it and what it shares with the other checks of
@@ -201,7 +205,11 @@ pub(crate) fn check_listed_directory(
     dir: &Path,
     Discovered { listing, canonical }: Discovered,
     options: &Options,
-    RunShare { summaries, publish }: RunShare,
+    RunShare {
+        summaries,
+        publish,
+        check_now,
+    }: RunShare,
 ) -> DirectoryResult {
     let mut result = DirectoryResult {
         files: SourceFiles::default(),
@@ -259,6 +267,7 @@ pub(crate) fn check_listed_directory(
     let neighbours = Neighbours::new(options.max_file_bytes)
         .with_overlay(options.overlay.clone())
         .with_shared(Arc::clone(summaries))
+        .with_check_now(check_now)
         .named_from(dir, canonical);
 
     // Each file's findings, found once: copied into each view that loads the file but the
@@ -556,7 +565,7 @@ fn run_directory_rules(
     (built, types): (&[BuiltView], &ParsedTypes),
     listed: &Listed,
     options: &Options,
-    neighbours: &Neighbours,
+    neighbours: &Neighbours<'_>,
 ) -> (Vec<Diagnostic>, Vec<PathBuf>) {
     let Listed {
         view_files,

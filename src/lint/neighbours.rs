@@ -10,8 +10,11 @@
 //! directories below it (the examples and tests that call it); and, until [`PUBLISHED_FILES`]
 //! are published, when it is a nested module (in a `modules` directory), or once a check of the
 //! run has asked for a summary: every file's summary, whether anybody calls it or not, would
-//! cost memory for the whole run. A caller checked before the module it calls parses the
-//! module's files itself, and shares their summaries in turn.
+//! cost memory for the whole run. A caller that reaches a module of the run whose check has not
+//! started has the run check it first ([`CheckNow`]), which publishes its summaries: its files
+//! are still parsed once. Only a module outside the run (or whose check another thread has
+//! started and not yet published, or deeper than a few such checks stand on one another) is
+//! parsed by its caller, which shares the summaries in turn.
 //!
 //! A module's summary and [`Interface`] per view are found once in a run too, by its canonical
 //! path ([`SharedModule`]): a component repository's stacks call the same shared modules
@@ -41,6 +44,8 @@ use crate::input::listing::config_files;
 use crate::input::overlay::Overlay;
 use crate::input::read::{Read, read_and_parse};
 
+use super::sharded::ShardedMap;
+
 /// What a local module directory holds, as far as rules need it.
 #[derive(Debug)]
 pub(crate) struct LocalModule {
@@ -69,10 +74,6 @@ type FileSummaries = foldhash::HashMap<OsString, Option<Arc<Summary>>>;
 /// those of the directories that have module directories below them: a bound on what the run
 /// holds for callers that may never come.
 const PUBLISHED_FILES: usize = 4_096;
-
-/// How many parts [`SharedSummaries::modules`] is cut into, each behind its own lock: two
-/// threads looking up two modules seldom wait for each other.
-const MODULE_SHARDS: usize = 16;
 
 /// What a run knows of one module directory that its checks called, found once for all of
 /// them: its configuration files, and its summary and interface in each view.
@@ -111,11 +112,11 @@ pub(crate) struct SharedSummaries {
     published: AtomicUsize,
     /// Files parsed for their summary alone, apart from their own directory's check.
     parsed_apart: AtomicUsize,
-    /// The module directories the checks called, by canonical path, in [`MODULE_SHARDS`]
-    /// parts by the path's hash. A lock is held for a look-up or an insert only; what an entry
-    /// holds is found outside it, once (`OnceLock`: a second thread that wants the same entry
-    /// meanwhile waits for it, and finding it never waits for anything else).
-    modules: [Mutex<foldhash::HashMap<PathBuf, Arc<SharedModule>>>; MODULE_SHARDS],
+    /// The module directories the checks called, by canonical path. What an entry holds is
+    /// found once, outside the map's locks (`OnceLock`: a thread that wants it meanwhile waits
+    /// for it, and finding it never waits for anything else, so no two threads wait for each
+    /// other).
+    modules: ShardedMap<Arc<SharedModule>>,
 }
 
 impl SharedSummaries {
@@ -170,22 +171,25 @@ impl SharedSummaries {
 
     /// The run's entry for the module directory whose canonical path is `canonical`.
     fn module(&self, canonical: &Path) -> Arc<SharedModule> {
-        use std::hash::BuildHasher;
-        let hash = foldhash::fast::FixedState::with_seed(0).hash_one(canonical.as_os_str());
-        let shard = &self.modules[(hash as usize) % MODULE_SHARDS];
-        let mut modules = shard.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(found) = modules.get(canonical) {
-            return Arc::clone(found);
-        }
-        let entry = Arc::<SharedModule>::default();
-        modules.insert(canonical.to_path_buf(), Arc::clone(&entry));
-        entry
+        self.modules.get_or_insert_with(canonical, Arc::default)
+    }
+}
+
+/// Checks the run's module directory whose canonical path it is given now, if the run has it
+/// and its check has not started: that check then publishes its files' summaries, and a caller
+/// need not parse them apart. Says whether it did.
+#[derive(Clone, Copy)]
+pub(crate) struct CheckNow<'r>(pub(crate) &'r dyn Fn(&Path) -> bool);
+
+impl std::fmt::Debug for CheckNow<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CheckNow")
     }
 }
 
 /// A cache of the local modules one directory's checks look at.
 #[derive(Debug)]
-pub(crate) struct Neighbours {
+pub(crate) struct Neighbours<'r> {
     max_file_bytes: u64,
     overlay: Overlay,
     /// By path, as [`Summaries`] are.
@@ -195,6 +199,8 @@ pub(crate) struct Neighbours {
     file_summaries: Arc<SharedSummaries>,
     /// The directory being checked, whose calls name the module directories.
     checked: Option<CheckedDir>,
+    /// How the run checks a module directory before its callers' checks ask for its summary.
+    check_now: Option<CheckNow<'r>>,
 }
 
 /// A directory being checked, and its canonical path (found when first needed).
@@ -204,8 +210,8 @@ struct CheckedDir {
     canonical: OnceCell<Option<PathBuf>>,
 }
 
-impl Neighbours {
-    pub(crate) fn new(max_file_bytes: u64) -> Neighbours {
+impl<'r> Neighbours<'r> {
+    pub(crate) fn new(max_file_bytes: u64) -> Neighbours<'r> {
         Neighbours {
             max_file_bytes,
             overlay: Overlay::default(),
@@ -213,12 +219,21 @@ impl Neighbours {
             summaries: RefCell::default(),
             file_summaries: Arc::default(),
             checked: None,
+            check_now: None,
         }
+    }
+
+    /// Has the run check a module directory the checks ask about with `check_now`, when the
+    /// run has it and has not checked it yet, so that its summary is the one its check
+    /// publishes.
+    pub(crate) fn with_check_now(mut self, check_now: Option<CheckNow<'r>>) -> Neighbours<'r> {
+        self.check_now = check_now;
+        self
     }
 
     /// The directories the checks look at are named from `dir`, the directory being checked,
     /// whose canonical path is `canonical` if it is known already.
-    pub(crate) fn named_from(mut self, dir: &Path, canonical: Option<&Path>) -> Neighbours {
+    pub(crate) fn named_from(mut self, dir: &Path, canonical: Option<&Path>) -> Neighbours<'r> {
         self.checked = Some(CheckedDir {
             dir: dir.to_path_buf(),
             canonical: canonical.map_or_else(OnceCell::new, |c| Some(c.to_path_buf()).into()),
@@ -227,13 +242,13 @@ impl Neighbours {
     }
 
     /// Shares the file summaries of `run` with the other directories of the run.
-    pub(crate) fn with_shared(mut self, run: Arc<SharedSummaries>) -> Neighbours {
+    pub(crate) fn with_shared(mut self, run: Arc<SharedSummaries>) -> Neighbours<'r> {
         self.file_summaries = run;
         self
     }
 
     /// Reads the files `overlay` holds from it rather than from the disk.
-    pub(crate) fn with_overlay(mut self, overlay: Overlay) -> Neighbours {
+    pub(crate) fn with_overlay(mut self, overlay: Overlay) -> Neighbours<'r> {
         self.overlay = overlay;
         self
     }
@@ -413,7 +428,15 @@ impl Neighbours {
         let found = match &module.canonical {
             Some(canonical) if !module.files.is_empty() => {
                 let shared = self.file_summaries.module(canonical);
-                let found = shared.views[view_index(view)].get_or_init(|| {
+                let slot = &shared.views[view_index(view)];
+                // Not under `get_or_init`: the check may run other checks of the run on this
+                // thread (rayon's work stealing), one of which may want this summary too.
+                if slot.get().is_none()
+                    && let Some(CheckNow(check_now)) = self.check_now
+                {
+                    check_now(canonical);
+                }
+                let found = slot.get_or_init(|| {
                     let files: Option<Vec<Arc<Summary>>> = view_files(&module.files, view)
                         .loaded()
                         .map(|index| self.file_summary(dir, canonical, &module.files[index]))
