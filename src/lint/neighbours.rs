@@ -55,6 +55,8 @@ pub(crate) struct LocalModule {
     pub(crate) files: Arc<[ConfigName]>,
     /// Its canonical path, when it exists: which module it is, however a call names it.
     canonical: Option<PathBuf>,
+    /// What the run knows of it, when it exists.
+    shared: Option<Arc<SharedModule>>,
 }
 
 /// The variables a module declares, or `None` when they cannot be known.
@@ -80,6 +82,8 @@ const PUBLISHED_FILES: usize = 4_096;
 #[derive(Debug, Default)]
 struct SharedModule {
     files: OnceLock<Arc<[ConfigName]>>,
+    /// Whether each view's tool loads a file of it, by [`view_index`].
+    loaded: [OnceLock<bool>; 2],
     /// By [`view_index`].
     views: [OnceLock<Option<Arc<ViewSummary>>>; 2],
 }
@@ -117,6 +121,36 @@ pub(crate) struct SharedSummaries {
     /// for it, and finding it never waits for anything else, so no two threads wait for each
     /// other).
     modules: ShardedMap<Arc<SharedModule>>,
+    /// What [`Neighbours::resolve`] found at each path it looked up: the stacks of a component
+    /// repository all name the same few directories (`../../modules/vpc`).
+    entries: ShardedMap<Option<Entry>>,
+}
+
+/// What is at a path, whose directory is a canonical path: whether it is a directory, and, when
+/// it is a symlink, the canonical path it leads to.
+#[derive(Debug, Clone)]
+struct Entry {
+    link_to: Option<Arc<Path>>,
+    is_dir: bool,
+}
+
+impl Entry {
+    /// What is at `path` (following a symlink); `None` when nothing is, or it cannot be seen.
+    fn at(path: &Path) -> Option<Entry> {
+        let kind = std::fs::symlink_metadata(path).ok()?.file_type();
+        if kind.is_symlink() {
+            let target = path.canonicalize().ok()?;
+            let is_dir = target.is_dir();
+            return Some(Entry {
+                link_to: Some(target.into()),
+                is_dir,
+            });
+        }
+        Some(Entry {
+            link_to: None,
+            is_dir: kind.is_dir(),
+        })
+    }
 }
 
 impl SharedSummaries {
@@ -195,6 +229,9 @@ pub(crate) struct Neighbours<'r> {
     /// By path, as [`Summaries`] are.
     modules: RefCell<foldhash::HashMap<OsString, Rc<LocalModule>>>,
     summaries: RefCell<Summaries>,
+    /// What [`Neighbours::called_interface`] found, by the source as written, in each view
+    /// (by [`view_index`]).
+    calls: RefCell<foldhash::HashMap<String, [OnceCell<Option<Arc<Interface>>>; 2]>>,
     /// Each file is parsed once in a run, whichever views and directories load it.
     file_summaries: Arc<SharedSummaries>,
     /// The directory being checked, whose calls name the module directories.
@@ -217,6 +254,7 @@ impl<'r> Neighbours<'r> {
             overlay: Overlay::default(),
             modules: RefCell::default(),
             summaries: RefCell::default(),
+            calls: RefCell::default(),
             file_summaries: Arc::default(),
             checked: None,
             check_now: None,
@@ -268,20 +306,20 @@ impl<'r> Neighbours<'r> {
             _ => (false, None),
         };
         // Listed once in the run, by whichever check first looks at it.
-        let files = match &canonical {
-            Some(canonical) => {
-                let shared = self.file_summaries.module(canonical);
-                let listed = shared
-                    .files
-                    .get_or_init(|| config_files(dir).unwrap_or_default().names.into());
-                Arc::clone(listed)
-            }
+        let shared = canonical
+            .as_ref()
+            .map(|canonical| self.file_summaries.module(canonical));
+        let files = match &shared {
+            Some(shared) => Arc::clone(
+                (shared.files).get_or_init(|| config_files(dir).unwrap_or_default().names.into()),
+            ),
             None => Arc::new([]),
         };
         let module = Rc::new(LocalModule {
             exists,
             files,
             canonical,
+            shared,
         });
         self.modules
             .borrow_mut()
@@ -320,13 +358,19 @@ impl<'r> Neighbours<'r> {
                 }
                 Component::Normal(name) if is_dir => {
                     path.push(name);
-                    let kind = std::fs::symlink_metadata(&path).ok()?.file_type();
-                    if kind.is_symlink() {
-                        path = path.canonicalize().ok()?;
-                        is_dir = path.is_dir();
-                    } else {
-                        is_dir = kind.is_dir();
+                    // Looked up once in the run (not under the map's lock).
+                    let entries = &self.file_summaries.entries;
+                    let entry = match entries.get(&path) {
+                        Some(known) => known,
+                        None => {
+                            let found = Entry::at(&path);
+                            entries.get_or_insert_with(&path, || found)
+                        }
+                    }?;
+                    if let Some(target) = entry.link_to {
+                        path = target.to_path_buf();
                     }
+                    is_dir = entry.is_dir;
                 }
                 // Below a file, or not below the checked directory after all.
                 _ => return whole(),
@@ -338,7 +382,11 @@ impl<'r> Neighbours<'r> {
     /// Whether `view`'s tool loads at least one file of the module at `dir`.
     pub(crate) fn has_configuration(&self, dir: &Path, view: View) -> bool {
         let module = self.module(dir);
-        view_files(&module.files, view).loaded().next().is_some()
+        let loads = || view_files(&module.files, view).loaded().next().is_some();
+        match &module.shared {
+            Some(shared) => *shared.loaded[view_index(view)].get_or_init(loads),
+            None => loads(),
+        }
     }
 
     /// The variables the module at `dir` declares in `view`, or `None` when it has no files or
@@ -366,6 +414,34 @@ impl<'r> Neighbours<'r> {
     pub(crate) fn interface(&self, dir: &Path, view: View) -> Option<Arc<Interface>> {
         self.summary(dir, view)
             .map(|found| Arc::clone(&found.interface))
+    }
+
+    /// What the module that a call of the directory being checked (`dir`) names by `source`
+    /// offers in `view`, as [`Neighbours::interface`] finds it; `None` also when it is `dir`
+    /// itself ([`Neighbours::is_checked`]). Found once per source and view: the rules that
+    /// judge calls each ask about every call, in each view.
+    pub(crate) fn called_interface(
+        &self,
+        dir: &Path,
+        source: &str,
+        view: View,
+    ) -> Option<Arc<Interface>> {
+        let index = view_index(view);
+        let known = |calls: &foldhash::HashMap<String, [OnceCell<_>; 2]>| {
+            calls.get(source).and_then(|views| views[index].get().cloned())
+        };
+        if let Some(found) = known(&self.calls.borrow()) {
+            return found;
+        }
+        let called = dir.join(source);
+        let found = if self.is_checked(&called) {
+            None
+        } else {
+            self.interface(&called, view)
+        };
+        let mut calls = self.calls.borrow_mut();
+        let views = calls.entry(source.to_string()).or_default();
+        views[index].get_or_init(|| found).clone()
     }
 
     /// The module at `dir`, or one it calls through local sources however deep, that configures
