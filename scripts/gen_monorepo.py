@@ -380,18 +380,57 @@ COMPONENT_VARIABLES = """variable "name" {
 }
 
 variable "environment" {
-  type    = string
-  default = "dev"
+  description = "Environment this module is deployed to: dev, staging or prod."
+  type        = string
+  default     = "dev"
+
+  validation {
+    condition     = contains(["dev", "staging", "prod"], var.environment)
+    error_message = "The environment must be dev, staging or prod."
+  }
 }
 
 variable "tags" {
-  type    = map(string)
-  default = {}
+  description = "Tags added to every resource."
+  type        = map(string)
+  default     = {}
+}
+
+variable "enable_logging" {
+  description = "Whether the resources send their logs to the audit bucket."
+  type        = bool
+  default     = true
+}
+
+variable "retention_days" {
+  description = "How long logs and backups are kept."
+  type        = number
+  default     = 30
+
+  validation {
+    condition     = var.retention_days >= 1 && var.retention_days <= 3650
+    error_message = "Retention must be between 1 and 3650 days."
+  }
+}
+
+variable "kms_key_id" {
+  description = "The KMS key that encrypts data at rest; the AWS-managed key when null."
+  type        = string
+  default     = null
+}
+
+variable "settings" {
+  description = "Extra settings, passed to each resource as is."
+  type        = map(string)
+  default     = {}
 }
 """
 
 COMPONENT_RESOURCE = """resource "{rtype}" "{label}" {{
-  name = "${{var.name}}-{label}"
+  name       = "${{var.name}}-{label}"
+  kms_key_id = var.kms_key_id
+  retention  = var.retention_days
+  logging    = var.enable_logging ? {{ target = "${{var.name}}-audit", prefix = "{label}/" }} : null
 
   tags = merge(local.tags, {{
     Name = "${{var.name}}-{label}"
@@ -437,13 +476,14 @@ def component_module(root, kind, group, m):
     write(os.path.join(d, "variables.tf"), variables)
     main = 'locals {\n  tags = merge(var.tags, { Module = "' + kind + '", Environment = var.environment })\n}\n\n'
     main += "".join(COMPONENT_RESOURCE.format(rtype=rtype, label=label)
-                    for label in ("main", "secondary", "audit"))
+                    for label in ("main", "secondary", "audit", "replica", "backup", "monitor"))
     for callee in calls:
         inputs = "".join(f"  {v} = var.{v}\n" for v in COMPONENTS[callee][0])
         main += (f'module "{callee}" {{\n  source = "../{component_name(callee, group)}"\n\n'
                  f'  name = "${{var.name}}-{callee}"\n{inputs}  tags = local.tags\n}}\n\n')
     write(os.path.join(d, "main.tf"), main)
-    out = "".join(f'output "{o}" {{\n  value = {rtype}.main.{o}\n}}\n\n'
+    out = "".join(f'output "{o}" {{\n  description = "The {o} of the main {rtype}."\n'
+                  f'  value       = {rtype}.main.{o}\n}}\n\n'
                   for o in ["id", "arn", "name"] + outputs)
     out += "".join(f'output "{callee}_id" {{\n  value = module.{callee}.id\n}}\n\n' for callee in calls)
     write(os.path.join(d, "outputs.tf"), out)
@@ -482,8 +522,11 @@ def component_stack(root, s, groups):
         if s % 97 == 5 and kind != "network":
             inputs += '  nmae = "typo"\n'
         main += (f'module "{kind}" {{\n  source = "../../modules/{component_name(kind, group)}"\n\n'
-                 f'  name        = "${{local.prefix}}-{kind}"\n  environment = var.environment\n'
-                 f'  tags        = local.tags\n{inputs}}}\n\n')
+                 f'  name           = "${{local.prefix}}-{kind}"\n  environment    = var.environment\n'
+                 f'  tags           = local.tags\n  enable_logging = var.environment == "prod"\n'
+                 f'  retention_days = local.retention[var.environment]\n'
+                 f'  settings = {{\n    owner = "team-{s % 20:02d}"\n    tier  = "{kind}"\n  }}\n'
+                 f'{inputs}}}\n\n')
     write(os.path.join(d, "main.tf"), main)
     outputs = "".join(f'output "{kind}_id" {{\n  value = module.{kind}.id\n}}\n\n'
                       f'output "{kind}_arn" {{\n  value = module.{kind}.arn\n}}\n\n' for kind in chosen)
@@ -494,7 +537,8 @@ def component_stack(root, s, groups):
           f'variable "environment" {{\n  type    = string\n  default = "{env}"\n}}\n\n'
           f'variable "region" {{\n  type    = string\n  default = "us-east-1"\n}}\n\n'
           f'locals {{\n  prefix = "app{s:05d}-${{var.environment}}"\n  tags = {{\n'
-          f'    Stack       = "app{s:05d}"\n    Environment = var.environment\n  }}\n}}\n')
+          f'    Stack       = "app{s:05d}"\n    Environment = var.environment\n  }}\n'
+          f'  retention = {{\n    dev     = 7\n    staging = 30\n    prod    = 365\n  }}\n}}\n')
     write(os.path.join(d, "providers.tf"),
           'terraform {\n  required_version = ">= 1.6"\n\n  backend "s3" {\n'
           f'    bucket = "state"\n    key    = "app{s:05d}/terraform.tfstate"\n    region = "us-east-1"\n  }}\n\n'

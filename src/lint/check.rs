@@ -631,9 +631,10 @@ mod tests {
     }
 
     /// A module called by directories checked after it (its examples, in its batch) is parsed
-    /// once, by its own check; one called by directories checked before it is parsed once for
-    /// all of them, and once by its own check. The run finds what checking each directory on
-    /// its own finds, whether it checks directories as the walk finds them or once it is done.
+    /// once, by its own check; so is one called by directories queued before it, whose check
+    /// the first of them starts before it reads the module's summary. The run finds what
+    /// checking each directory on its own finds, whether it checks directories as the walk
+    /// finds them or once it is done, on one thread or two.
     #[test]
     fn called_modules_are_parsed_once_for_their_callers_with_the_same_findings() {
         let root = write_tree(&[
@@ -678,8 +679,8 @@ mod tests {
             .expect("a pool");
         let run = one_thread.install(|| check_all(found, &given, &options, &whole));
 
-        // `mod/main.tf`, for the callers checked before it.
-        assert_eq!(run.parsed_apart, 1);
+        // Not even `mod/main.tf`, which the callers queued before it call.
+        assert_eq!(run.parsed_apart, 0);
         assert_eq!(run.directories, 6);
         let mut alone = described(&each_alone);
         alone.sort();
@@ -705,14 +706,72 @@ mod tests {
 
         // Checked as the walk finds them: the same findings, in the same order, each file
         // parsed as often on one thread.
-        let streamed = one_thread.install(|| {
+        let stream = || {
             let exclude = Excludes::default();
             let walk = Walk::new(&given, &exclude, false);
             walk_and_check(walk, &given, &options, &whole, &|_| true).1
-        });
-        assert_eq!(streamed.parsed_apart, 1);
+        };
+        let streamed = one_thread.install(stream);
+        assert_eq!(streamed.parsed_apart, 0);
         assert_eq!(streamed.directories, 6);
         assert_eq!(described(&streamed.findings), described(&run.findings));
+        // On two threads, whichever checks a module and whenever: the same output.
+        let two_threads = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .expect("a pool");
+        for _ in 0..20 {
+            let streamed = two_threads.install(stream);
+            assert_eq!(described(&streamed.findings), described(&run.findings));
+        }
+    }
+
+    /// A chain of modules, each calling the next and each checked before it: each check starts
+    /// the next one's on its thread, up to [`MAX_CHECKS_NOW`] on one another; below that, a
+    /// module is parsed for its caller apart. Every directory is checked once, with what it
+    /// finds on its own.
+    #[test]
+    fn a_chain_of_calls_is_checked_in_turn_up_to_a_depth() {
+        let length = MAX_CHECKS_NOW + 4;
+        let files: Vec<(String, String)> = (0..length)
+            .map(|i| {
+                let next = if i + 1 < length {
+                    format!("module \"next\" {{\n  source = \"../m{:02}\"\n  count  = 1\n}}\n", i + 1)
+                } else {
+                    "provider \"aws\" {\n  region = \"x\"\n}\n".to_string()
+                };
+                (format!("m{i:02}/main.tf"), format!("variable \"v{i}\" {{}}\n{next}"))
+            })
+            .collect();
+        let files: Vec<(&str, &str)> = (files.iter())
+            .map(|(path, text)| (path.as_str(), text.as_str()))
+            .collect();
+        let root = write_tree(&files);
+        let options = options();
+        let given = [root.path().to_path_buf()];
+        let found = discover(&given, &Excludes::default(), false);
+        let each_alone: Vec<Diagnostic> = (found.dirs.iter())
+            .flat_map(|dir| check_directory(dir, &options).diagnostics)
+            .collect();
+        let one_thread = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a pool");
+        let run = one_thread.install(|| check_all(found, &given, &options, &whole));
+        assert_eq!(run.directories, length);
+        let mut alone = described(&each_alone);
+        alone.sort();
+        let mut together = described(&run.findings);
+        together.sort();
+        assert_eq!(together, alone);
+        // Each caller of the module that configures a provider, however deep.
+        let legacy = (together.iter())
+            .filter(|(_, rule, _)| *rule == "legacy_module_meta_argument")
+            .count();
+        assert!(legacy >= length - 1, "{together:?}");
+        // The modules below the deepest check started on the first one's thread.
+        assert!(run.parsed_apart > 0, "{}", run.parsed_apart);
+        assert!(run.parsed_apart < length - MAX_CHECKS_NOW, "{}", run.parsed_apart);
     }
 
     /// A nested module (in a `modules` directory) publishes its summaries before any check has

@@ -784,6 +784,38 @@ mod tests {
         }
     }
 
+    /// A module's interface in a view is made once in a run, for every check and every
+    /// spelling of its path that asks; each view has its own, and a check's own directory has
+    /// none for its calls (`source = "./"`).
+    #[test]
+    fn a_modules_interface_is_made_once_per_run_and_view() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let module = dir.path().join("mod");
+        std::fs::create_dir(&module).expect("mkdir");
+        std::fs::write(module.join("main.tf"), "variable \"a\" {}\n").expect("write");
+        std::fs::write(module.join("x.tofu"), "variable \"b\" {}\n").expect("write");
+        for caller in ["one", "two"] {
+            std::fs::create_dir(dir.path().join(caller)).expect("mkdir");
+        }
+        let shared = Arc::new(SharedSummaries::default());
+        let checking = |caller: &str| {
+            Neighbours::new(1024)
+                .with_shared(Arc::clone(&shared))
+                .named_from(&dir.path().join(caller), None)
+        };
+        let (one, two) = (checking("one"), checking("two"));
+        let one_dir = dir.path().join("one");
+        let terraform = one.called_interface(&one_dir, "../mod", View::Terraform);
+        let terraform = terraform.expect("an interface");
+        assert_eq!(terraform.variables.to_vec(), ["a"]);
+        let again = two.called_interface(&dir.path().join("two"), "../mod/", View::Terraform);
+        assert!(Arc::ptr_eq(&terraform, &again.expect("an interface")));
+        let opentofu = two.interface(&dir.path().join("one/../mod"), View::OpenTofu);
+        assert_eq!(opentofu.expect("an interface").variables.to_vec(), ["a", "b"]);
+        assert_eq!(shared.parsed_apart(), 2);
+        assert!(one.called_interface(&one_dir, "./", View::Terraform).is_none());
+    }
+
     /// A file is parsed once for all the checks of a run that ask for it, and not at all when
     /// its own directory's check published it. Asking makes the run want summaries.
     #[test]
