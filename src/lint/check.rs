@@ -736,11 +736,17 @@ mod tests {
         let files: Vec<(String, String)> = (0..length)
             .map(|i| {
                 let next = if i + 1 < length {
-                    format!("module \"next\" {{\n  source = \"../m{:02}\"\n  count  = 1\n}}\n", i + 1)
+                    format!(
+                        "module \"next\" {{\n  source = \"../m{:02}\"\n  count  = 1\n}}\n",
+                        i + 1
+                    )
                 } else {
                     "provider \"aws\" {\n  region = \"x\"\n}\n".to_string()
                 };
-                (format!("m{i:02}/main.tf"), format!("variable \"v{i}\" {{}}\n{next}"))
+                (
+                    format!("m{i:02}/main.tf"),
+                    format!("variable \"v{i}\" {{}}\n{next}"),
+                )
             })
             .collect();
         let files: Vec<(&str, &str)> = (files.iter())
@@ -771,7 +777,11 @@ mod tests {
         assert!(legacy >= length - 1, "{together:?}");
         // The modules below the deepest check started on the first one's thread.
         assert!(run.parsed_apart > 0, "{}", run.parsed_apart);
-        assert!(run.parsed_apart < length - MAX_CHECKS_NOW, "{}", run.parsed_apart);
+        assert!(
+            run.parsed_apart < length - MAX_CHECKS_NOW,
+            "{}",
+            run.parsed_apart
+        );
     }
 
     /// A nested module (in a `modules` directory) publishes its summaries before any check has

@@ -1,5 +1,7 @@
 //! The stages for one module directory: list → read and parse → views → merge → rules →
-//! ignores. Each directory is independent, so directories run in parallel with no shared state.
+//! ignores. What a directory's check finds depends on its own files and on the local modules
+//! its calls name, so directories run in parallel; the local modules' summaries are found once
+//! per run and shared (see `neighbours`).
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};

@@ -67,6 +67,9 @@ type Variables = Option<Arc<[String]>>;
 /// spellings of one path are two entries: the same answer found twice.
 type Summaries = foldhash::HashMap<(OsString, View), Option<Arc<ViewSummary>>>;
 
+/// What a called module offers in each view (by [`view_index`]), once found.
+type CalledInViews = [OnceCell<Option<Arc<Interface>>>; 2];
+
 /// One file's [`Summary`] by the canonical path of its directory joined with its name (two
 /// callers name the same module by different relative paths), `None` when it cannot be read or
 /// parsed.
@@ -231,7 +234,7 @@ pub(crate) struct Neighbours<'r> {
     summaries: RefCell<Summaries>,
     /// What [`Neighbours::called_interface`] found, by the source as written, in each view
     /// (by [`view_index`]).
-    calls: RefCell<foldhash::HashMap<String, [OnceCell<Option<Arc<Interface>>>; 2]>>,
+    calls: RefCell<foldhash::HashMap<String, CalledInViews>>,
     /// Each file is parsed once in a run, whichever views and directories load it.
     file_summaries: Arc<SharedSummaries>,
     /// The directory being checked, whose calls name the module directories.
@@ -427,8 +430,10 @@ impl<'r> Neighbours<'r> {
         view: View,
     ) -> Option<Arc<Interface>> {
         let index = view_index(view);
-        let known = |calls: &foldhash::HashMap<String, [OnceCell<_>; 2]>| {
-            calls.get(source).and_then(|views| views[index].get().cloned())
+        let known = |calls: &foldhash::HashMap<String, CalledInViews>| {
+            calls
+                .get(source)
+                .and_then(|views| views[index].get().cloned())
         };
         if let Some(found) = known(&self.calls.borrow()) {
             return found;
@@ -811,9 +816,15 @@ mod tests {
         let again = two.called_interface(&dir.path().join("two"), "../mod/", View::Terraform);
         assert!(Arc::ptr_eq(&terraform, &again.expect("an interface")));
         let opentofu = two.interface(&dir.path().join("one/../mod"), View::OpenTofu);
-        assert_eq!(opentofu.expect("an interface").variables.to_vec(), ["a", "b"]);
+        assert_eq!(
+            opentofu.expect("an interface").variables.to_vec(),
+            ["a", "b"]
+        );
         assert_eq!(shared.parsed_apart(), 2);
-        assert!(one.called_interface(&one_dir, "./", View::Terraform).is_none());
+        assert!(
+            one.called_interface(&one_dir, "./", View::Terraform)
+                .is_none()
+        );
     }
 
     /// A file is parsed once for all the checks of a run that ask for it, and not at all when

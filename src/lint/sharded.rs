@@ -31,14 +31,20 @@ impl<V: Clone> ShardedMap<V> {
 
     /// The value at `key`, if any.
     pub(crate) fn get(&self, key: &Path) -> Option<V> {
-        let shard = self.shard(key).lock().unwrap_or_else(PoisonError::into_inner);
+        let shard = self
+            .shard(key)
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         shard.get(key).cloned()
     }
 
     /// The value at `key`, made by `make` (under the part's lock: it must be quick) and kept
     /// if there is none yet.
     pub(crate) fn get_or_insert_with(&self, key: &Path, make: impl FnOnce() -> V) -> V {
-        let mut shard = self.shard(key).lock().unwrap_or_else(PoisonError::into_inner);
+        let mut shard = self
+            .shard(key)
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         if let Some(found) = shard.get(key) {
             return found.clone();
         }
