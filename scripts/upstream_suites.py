@@ -159,9 +159,6 @@ COMMON_OUT_OF_SCOPE = {
         CONSTANT_CONDITION,
     ("invalid-files/variable-validation-condition-noref.tf",
      "Invalid variable validation condition"): CONSTANT_CONDITION,
-    ("invalid-files/resource-lifecycle-badbool.tf", "Unsuitable value type"):
-        "the type of a meta-argument's value (a string for a bool): value conversion, not a "
-        "construct of items 3-5",
     ("error-files/ignore_changes.tf", "Invalid ignore_changes wildcard"):
         "the value of ignore_changes (\"*\" for all): a value check, not a construct of "
         "items 3-5",

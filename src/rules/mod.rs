@@ -13,6 +13,7 @@ mod backend_duplicate;
 mod backend_removed;
 mod backend_unknown;
 mod const_variable_invalid;
+mod constant_bool_invalid;
 mod core_version_unsupported;
 mod count_and_for_each;
 mod depends_on_action;
@@ -120,6 +121,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &backend_removed::RULE,
     &backend_unknown::RULE,
     &const_variable_invalid::RULE,
+    &constant_bool_invalid::RULE,
     &core_version_unsupported::RULE,
     &count_and_for_each::RULE,
     &depends_on_action::RULE,
