@@ -49,10 +49,18 @@ const fn setting(path: &'static [&'static str], body: Body, name: &'static str) 
 }
 
 const SETTINGS: &[ConstantBool] = &[
-    setting(&["resource", "lifecycle"], Body::Lifecycle, "create_before_destroy"),
+    setting(
+        &["resource", "lifecycle"],
+        Body::Lifecycle,
+        "create_before_destroy",
+    ),
     ConstantBool {
         opentofu_evaluates_from: Some(Release::new(1, 12)),
-        ..setting(&["resource", "lifecycle"], Body::Lifecycle, "prevent_destroy")
+        ..setting(
+            &["resource", "lifecycle"],
+            Body::Lifecycle,
+            "prevent_destroy",
+        )
     },
     setting(&["removed", "lifecycle"], Body::RemovedLifecycle, "destroy"),
     setting(&["variable"], Body::Variable, "sensitive"),

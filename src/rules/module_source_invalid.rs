@@ -121,7 +121,11 @@ fn invalid_template(
     detail: String,
 ) -> Diagnostic {
     ctx.finding(&RULE, summary)
-        .at(ctx.files, source.expr.span, format!("in this template: {detail}"))
+        .at(
+            ctx.files,
+            source.expr.span,
+            format!("in this template: {detail}"),
+        )
         .with_note(format!(
             "{} reads a module's `source` as a template in JSON syntax (the releases before {} \
              take the string as it is written).",
@@ -197,9 +201,18 @@ mod tests {
             };
             let found = findings_targeting(&super::RULE, files, targets);
             // One finding per view, or one for both when the views' texts agree.
-            assert!(found.iter().any(|f| f.views.terraform), "{terraform}: {found:#?}");
-            assert!(found.iter().any(|f| f.views.opentofu), "{opentofu}: {found:#?}");
-            assert!(found.iter().all(|f| f.message == summary), "{terraform}: {found:#?}");
+            assert!(
+                found.iter().any(|f| f.views.terraform),
+                "{terraform}: {found:#?}"
+            );
+            assert!(
+                found.iter().any(|f| f.views.opentofu),
+                "{opentofu}: {found:#?}"
+            );
+            assert!(
+                found.iter().all(|f| f.message == summary),
+                "{terraform}: {found:#?}"
+            );
         }
         // A template that parses, in a release that evaluates it: the interpolation is
         // module_source_not_static's; read literally it is no address.
