@@ -17,7 +17,7 @@ use crate::knowledge::View;
 use crate::knowledge::releases::Release;
 use crate::knowledge::version::{self, Version};
 use crate::lint::helpers::dated::refusing_releases;
-use crate::lint::targets::{Basis, constraints_enforced_by, range_text};
+use crate::lint::targets::{Basis, constraints_targeting, range_text};
 use crate::syntax::Expr;
 
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
@@ -53,7 +53,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         return;
     };
     let oldest_refusing = verdict.refusing[0].0;
-    let enforced = constraints_enforced_by(ctx.view, oldest_refusing, ctx.primary, ctx.overrides);
+    let enforced = constraints_targeting(ctx.view, oldest_refusing, ctx.constraint_files());
     let Some(&first) = enforced.first() else {
         return;
     };

@@ -144,10 +144,11 @@ fn judge_tool(dir: &Path, base: &Options, view: View) -> ToolCompat {
     for release in releases::stable_releases(view) {
         let target = format!("~> {}.{}.0", release.major, release.minor);
         let result = check_directory(dir, &options_for(base, view, Some(target)));
-        if admitted.is_none() {
-            admitted = Some(admitted_in(&result, view));
-            children.clone_from(&result.local_modules);
-        }
+        // The version checks of every release, from the newest line's check: an OpenTofu
+        // line before `.tofu` files is checked with the `.tf` files alone, which the later
+        // lines do not all read.
+        admitted = Some(admitted_in(&result, view));
+        children.clone_from(&result.local_modules);
         refused.push((release, load_errors(&result.diagnostics)));
     }
     let own = admitted.unwrap_or_default();
@@ -414,7 +415,40 @@ mod tests {
             ),
         ]);
         assert_eq!(tool(&layout, View::OpenTofu).too_tight, None);
-        assert_eq!(loading(&layout, View::OpenTofu), "1.6.0–1.12.6");
+        // OpenTofu 1.6–1.7 read no `.tofu` file: the `.tf` constraint shuts them out.
+        assert_eq!(loading(&layout, View::OpenTofu), "1.8.0–1.12.6");
+    }
+
+    /// OpenTofu 1.6 and 1.7 read no `.tofu` file (opentofu/opentofu v1.8.0 added them): they
+    /// check the `.tf` twin's constraint and load the `.tf` files' module.
+    #[test]
+    fn opentofu_before_1_8_reads_the_tf_files() {
+        let twins = judge(&[
+            ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
+            (
+                "versions.tf",
+                "terraform {\n  required_version = \">= 1.6\"\n}\n",
+            ),
+            (
+                "versions.tofu",
+                "terraform {\n  required_version = \">= 1.8\"\n}\n",
+            ),
+        ]);
+        assert_eq!(loading(&twins, View::OpenTofu), "1.6.0–1.12.6");
+        // A construct of a `.tofu` file (`removed`, OpenTofu 1.7; its `lifecycle`, 1.10) keeps
+        // only the releases that read the file from loading the module.
+        let tofu_construct = judge(&[
+            ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
+            (
+                "main.tofu",
+                "resource \"terraform_data\" \"a\" {}\nremoved {\n  from = terraform_data.b\n  \
+                 lifecycle {\n    destroy = false\n  }\n}\n",
+            ),
+        ]);
+        assert_eq!(
+            loading(&tofu_construct, View::OpenTofu),
+            "1.6.0–1.7.10, 1.10.0–1.12.6"
+        );
     }
 
     #[test]
