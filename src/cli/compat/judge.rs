@@ -222,23 +222,25 @@ impl Tree<'_> {
             if !child.is_dir() || !self.visited.insert(canonical(child)) {
                 continue;
             }
-            let mut grandchildren: Option<Vec<PathBuf>> = None;
+            // The version checks and calls from the newest line's check, as in `judge_tool`.
+            let mut own: Option<HashSet<Version>> = None;
+            let mut grandchildren: Vec<PathBuf> = Vec::new();
             for release in releases::stable_releases(self.view) {
                 let target = format!("~> {}.{}.0", release.major, release.minor);
                 let options = options_for(self.base, self.view, Some(target));
                 let result = check_directory(child, &options);
-                if grandchildren.is_none() {
-                    let own = admitted_in(&result, self.view);
-                    self.admitted.retain(|v| own.contains(v));
-                    grandchildren = Some(result.local_modules.clone());
-                }
+                own = Some(admitted_in(&result, self.view));
+                grandchildren.clone_from(&result.local_modules);
                 let errors = load_errors(&result.diagnostics);
                 if let Some((_, line)) = self.refused.iter_mut().find(|(r, _)| *r == release) {
                     let place = child.display();
                     line.extend(errors.iter().map(|e| format!("module in {place}: {e}")));
                 }
             }
-            self.visit_children(&grandchildren.unwrap_or_default(), depth + 1);
+            if let Some(own) = own {
+                self.admitted.retain(|v| own.contains(v));
+            }
+            self.visit_children(&grandchildren, depth + 1);
         }
     }
 }
@@ -449,6 +451,24 @@ mod tests {
             loading(&tofu_construct, View::OpenTofu),
             "1.6.0–1.7.10, 1.10.0–1.12.6"
         );
+    }
+
+    /// A child's `.tofu` twin hides its `.tf` constraint from OpenTofu 1.8 and later, not from
+    /// 1.6 and 1.7.
+    #[test]
+    fn a_local_child_modules_tofu_twin() {
+        let found = judge(&[
+            ("main.tf", "module \"c\" {\n  source = \"./child\"\n}\n"),
+            (
+                "child/versions.tf",
+                "terraform {\n  required_version = \">= 1.12.2\"\n}\n",
+            ),
+            (
+                "child/versions.tofu",
+                "terraform {\n  required_version = \">= 1.7.0\"\n}\n",
+            ),
+        ]);
+        assert_eq!(loading(&found, View::OpenTofu), "1.8.0–1.12.6");
     }
 
     #[test]
