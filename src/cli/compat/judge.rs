@@ -149,6 +149,9 @@ fn judge_tool(dir: &Path, base: &Options, view: View) -> ToolCompat {
         // lines do not all read.
         admitted = Some(admitted_in(&result, view));
         children.clone_from(&result.local_modules);
+        // In name order: the check lists them in no particular order, and the first path
+        // that reaches a module names it in the output.
+        children.sort();
         refused.push((release, load_errors(&result.diagnostics)));
     }
     let own = admitted.unwrap_or_default();
@@ -231,6 +234,7 @@ impl Tree<'_> {
                 let result = check_directory(child, &options);
                 own = Some(admitted_in(&result, self.view));
                 grandchildren.clone_from(&result.local_modules);
+                grandchildren.sort();
                 let errors = load_errors(&result.diagnostics);
                 if let Some((_, line)) = self.refused.iter_mut().find(|(r, _)| *r == release) {
                     let place = child.display();
