@@ -2794,11 +2794,17 @@ def outside_compat(item, answer, theirs, terraform, release):
         line = "{}.{}".format(*release_line(release))
         errors = [e for r in terraform["refused"] if line in r["release_lines"]
                   for e in r["errors"]]
+        # What validate finds only as it evaluates, or as it builds its graph from the
+        # installed modules (a call's arguments and providers against the called module's).
+        def found_by_validate(error):
+            rule, _, summary = error.partition(": ")
+            return summary in VALIDATE_ONLY or rule in GRAPH_RULES
         if errors and in_ranges(release, terraform["admitted"]) and all(
-                e.split(": ", 1)[-1] in VALIDATE_ONLY for e in errors):
+                found_by_validate(e) for e in errors):
             stopped = sorted({d["summary"] for d in validate if d["summary"] in INIT_ONLY})
-            return (f"validate stopped at {', '.join(stopped)} (a registry module, which only "
-                    f"`init` installs), before the checks compat refuses it for")
+            return (f"validate stopped at {', '.join(stopped)} (a module only `init` "
+                    f"installs, or a local one that is missing), before the checks compat "
+                    f"refuses it for")
         return None
     diags = (answer.get("loader") or []) + (answer.get("validate") or [])
     errors = {d["summary"] for d in diags

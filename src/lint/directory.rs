@@ -29,7 +29,7 @@ use crate::types::ParsedTypes;
 
 use super::neighbours::{CheckNow, Neighbours, SharedSummaries};
 use super::run::{Target, read_findings, run_rules};
-use super::targets::Targets;
+use super::targets::{ConstraintFiles, OPENTOFU_READS_TOFU_FILES, Targets, releases_admitted_by};
 use super::{Context, DirectoryContext, MergeContext, Rule, RuleSettings, ignore};
 
 /// How to check a directory.
@@ -166,6 +166,9 @@ struct BuiltView<'a> {
     view: View,
     primary: Vec<LoadedFile<'a>>,
     overrides: Vec<LoadedFile<'a>>,
+    /// OpenTofu, when a `.tofu` file hides a `.tf` one: the files its releases before `.tofu`
+    /// files read (primaries, overrides), for their version constraints.
+    before_tofu: Option<(Vec<LoadedFile<'a>>, Vec<LoadedFile<'a>>)>,
     module: Module,
     /// The releases the view targets: derived once, for the merge and for the rules.
     targets: Targets,
@@ -253,12 +256,23 @@ pub(crate) fn check_listed_directory(
         .views
         .views()
         .iter()
-        .map(|&view| (view, view_files(&names, view)))
+        .map(|&view| (view, view_files(&names, files_view(view, options))))
         .collect();
     if options.cancel.is_cancelled() {
         return result;
     }
-    let mut dir_files = read_files(dir, names, &view_files, options, &mut result);
+    // OpenTofu before 1.8 reads no `.tofu` file, and so every `.tf` file, for its version
+    // constraints: the Terraform view's files, read too when a `.tofu` file hides one.
+    let before_tofu = (view_files.iter().any(|(view, _)| *view == View::OpenTofu)
+        && names.iter().any(|name| name.extension.is_tofu()))
+    .then(|| crate::module::views::view_files(&names, View::Terraform));
+    let mut dir_files = read_files(
+        dir,
+        names,
+        (&view_files, before_tofu.as_ref()),
+        options,
+        &mut result,
+    );
     // Parsing is most of a check: a check called off meanwhile stops here.
     if options.cancel.is_cancelled() {
         return result;
@@ -310,12 +324,23 @@ pub(crate) fn check_listed_directory(
                 .collect()
         };
         let (primary, overrides) = (pick(&files.primary), pick(&files.overrides));
+        let before_tofu_files = (before_tofu.as_ref())
+            .filter(|_| *view == View::OpenTofu)
+            .map(|files| (pick(&files.primary), pick(&files.overrides)));
+        let constraint_files = match &before_tofu_files {
+            Some((tf_primary, tf_overrides)) => ConstraintFiles {
+                primary: &primary,
+                overrides: &overrides,
+                before_tofu: (tf_primary, tf_overrides),
+            },
+            None => ConstraintFiles::same(&primary, &overrides),
+        };
         // Terraform decodes `state_store` in experimental builds only (only there is it the
         // module's state storage), OpenTofu `lifecycle { enabled }` from 1.11.
         let setting = options.target_versions.get(*view);
-        let targets = Targets::derive(*view, &primary, &overrides, setting);
+        let targets = Targets::derive(*view, constraint_files, setting);
         if options.judge_releases {
-            let admitted = super::targets::releases_admitted(*view, &primary, &overrides);
+            let admitted = super::targets::releases_admitted(*view, constraint_files);
             result.admitted.push((*view, admitted));
         }
         let decodes = merge::Decodes {
@@ -341,6 +366,7 @@ pub(crate) fn check_listed_directory(
             view: *view,
             primary,
             overrides,
+            before_tofu: before_tofu_files,
             module: merged.module,
             targets,
         });
@@ -384,6 +410,26 @@ pub(crate) fn check_listed_directory(
     diagnostic::sort(&mut diagnostics);
     result.diagnostics = diagnostics;
     result
+}
+
+/// The view whose files `view` loads: `compat` judges OpenTofu releases before `.tofu` files
+/// one release line at a time, and those read the `.tf` files as Terraform does (no `.tofu` file,
+/// so none hides its `.tf` twin). A lint keeps OpenTofu's files, which its rules judge for every
+/// targeted release (`feature_newer_than_target` says which `.tofu` files older ones skip).
+fn files_view(view: View, options: &Options) -> View {
+    let before_tofu = |setting: &str| {
+        releases_admitted_by(View::OpenTofu, setting)
+            .is_some_and(|releases| releases.iter().all(|&r| r < OPENTOFU_READS_TOFU_FILES))
+    };
+    match view {
+        View::OpenTofu
+            if options.judge_releases
+                && options.target_versions.get(view).is_some_and(before_tofu) =>
+        {
+            View::Terraform
+        }
+        view => view,
+    }
 }
 
 /// Drops a view's other findings where one of its findings says the tool drops them (OpenTofu's
@@ -460,7 +506,7 @@ pub(crate) fn name_views(diagnostics: &mut [Diagnostic], selection: ViewSelectio
 fn read_files(
     dir: &Path,
     names: Vec<ConfigName>,
-    view_files: &[(View, ViewFiles)],
+    (view_files, before_tofu): (&[(View, ViewFiles)], Option<&ViewFiles>),
     options: &Options,
     result: &mut DirectoryResult,
 ) -> Vec<DirFile> {
@@ -468,7 +514,10 @@ fn read_files(
     // big files does not hold a run on one thread; the results keep the directory's order.
     // A file's id is its place among the files whose text is recorded (all but the unreadable
     // ones), so the ids are given between reading and parsing.
-    let loaded = loaded_by_a_view(names.len(), view_files);
+    let mut loaded = loaded_by_a_view(names.len(), view_files);
+    for index in before_tofu.iter().flat_map(|files| files.loaded()) {
+        loaded[index] = true;
+    }
     let bytes: Vec<Option<Result<Vec<u8>, ReadFailure>>> = (names.par_iter().enumerate())
         .map(|(index, name)| {
             let path = dir.join(&name.name);
@@ -583,6 +632,8 @@ fn run_directory_rules(
             files: &result.files,
             primary: &b.primary,
             overrides: &b.overrides,
+            before_tofu: (b.before_tofu.as_ref())
+                .map_or((&b.primary, &b.overrides), |(p, o)| (p, o)),
             settings: &options.settings,
             neighbours,
             targets: &b.targets,

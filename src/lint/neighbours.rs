@@ -34,8 +34,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::knowledge::View;
+use crate::knowledge::features::Place;
 use crate::knowledge::files::ConfigName;
 use crate::knowledge::module_source::{self, SourceKind};
+use crate::lint::helpers::schema::dated_constructs;
 use crate::module::views::view_files;
 use crate::source::{FileId, Syntax};
 use crate::syntax::{Body, File};
@@ -493,6 +495,33 @@ impl<'r> Neighbours<'r> {
         None
     }
 
+    /// The dated constructs (see `schema::dated_constructs`) of the local modules `dir` calls,
+    /// however deep, in `view`: the tools load the whole tree, so a release that refuses one
+    /// of them refuses the caller. Each directory is looked at once (calls may loop); modules
+    /// with no files or a file that cannot be read or parsed add nothing.
+    pub(crate) fn dated_in_children(&self, dir: &Path, view: View) -> Vec<(Place, Box<str>)> {
+        let mut found = Vec::new();
+        let mut seen = HashSet::new();
+        let mut todo = vec![(dir.to_path_buf(), true)];
+        while let Some((dir, is_caller)) = todo.pop() {
+            let module = self.module(&dir);
+            if !(module.canonical.as_ref()).is_some_and(|canonical| seen.insert(canonical.clone()))
+            {
+                continue;
+            }
+            let Some(summary) = self.summary(&dir, view) else {
+                continue;
+            };
+            if !is_caller {
+                add_new(&mut found, &summary.dated);
+            }
+            for (_, source) in &summary.local_calls {
+                todo.push((dir.join(source), false));
+            }
+        }
+        found
+    }
+
     /// What the module at `dir` holds for its callers' checks in `view`: the summaries of the
     /// files `view`'s tool loads, in order, and the interface they make; `None` when there are
     /// none or one cannot be read or parsed (then nothing should be judged). Found once in the
@@ -626,6 +655,8 @@ struct Summary {
     configured_provider: Option<String>,
     /// Its module calls with a local source: (name, source).
     local_calls: Vec<(String, String)>,
+    /// The constructs the release tables date (see `schema::dated_constructs`), each once.
+    dated: Vec<(Place, Box<str>)>,
 }
 
 impl Summary {
@@ -645,6 +676,19 @@ impl Summary {
             local_calls: (files.iter())
                 .flat_map(|f| f.local_calls.iter().cloned())
                 .collect(),
+            dated: files.iter().fold(Vec::new(), |mut all, f| {
+                add_new(&mut all, &f.dated);
+                all
+            }),
+        }
+    }
+}
+
+/// Appends the constructs of `more` that `all` does not hold yet, in order.
+fn add_new(all: &mut Vec<(Place, Box<str>)>, more: &[(Place, Box<str>)]) {
+    for construct in more {
+        if !all.contains(construct) {
+            all.push(construct.clone());
         }
     }
 }
@@ -658,13 +702,15 @@ fn summarize(file: &File) -> Arc<Summary> {
             outputs: Vec::new(),
             configured_provider: None,
             local_calls: Vec::new(),
+            dated: Vec::new(),
         })
     });
     let summary = summary_of(file);
     let nothing = summary.variables.is_empty()
         && summary.outputs.is_empty()
         && summary.configured_provider.is_none()
-        && summary.local_calls.is_empty();
+        && summary.local_calls.is_empty()
+        && summary.dated.is_empty();
     if nothing {
         Arc::clone(&NOTHING)
     } else {
@@ -696,6 +742,7 @@ fn summary_of(file: &File) -> Summary {
         local_calls: (local_module_calls(file))
             .map(|(name, source)| (name.to_string(), source.to_string()))
             .collect(),
+        dated: dated_constructs(file),
     }
 }
 

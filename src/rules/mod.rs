@@ -12,7 +12,10 @@ mod backend_and_cloud;
 mod backend_duplicate;
 mod backend_removed;
 mod backend_unknown;
+mod check_without_assert;
+mod condition_without_reference;
 mod const_variable_invalid;
+mod constant_bool_invalid;
 mod core_version_unsupported;
 mod count_and_for_each;
 mod depends_on_action;
@@ -119,7 +122,10 @@ pub(crate) static RULES: &[&Rule] = &[
     &backend_duplicate::RULE,
     &backend_removed::RULE,
     &backend_unknown::RULE,
+    &check_without_assert::RULE,
+    &condition_without_reference::RULE,
     &const_variable_invalid::RULE,
+    &constant_bool_invalid::RULE,
     &core_version_unsupported::RULE,
     &count_and_for_each::RULE,
     &depends_on_action::RULE,
