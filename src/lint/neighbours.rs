@@ -509,9 +509,10 @@ impl<'r> Neighbours<'r> {
             {
                 continue;
             }
-            let Some(summary) = self.summary(&dir, view) else {
+            let Some(module_summary) = self.summary(&dir, view) else {
                 continue;
             };
+            let summary = &module_summary.summary;
             if !is_caller {
                 add_new(&mut found, &summary.dated);
             }
