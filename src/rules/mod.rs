@@ -18,6 +18,7 @@ mod count_and_for_each;
 mod depends_on_action;
 mod duplicate_definition;
 mod feature_newer_than_target;
+mod function_argument_count;
 mod import_provider_invalid;
 mod instance_reference_invalid;
 mod internal_error;
@@ -125,6 +126,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &depends_on_action::RULE,
     &duplicate_definition::RULE,
     &feature_newer_than_target::RULE,
+    &function_argument_count::RULE,
     &import_provider_invalid::RULE,
     &instance_reference_invalid::RULE,
     &internal_error::RULE,

@@ -2,6 +2,7 @@
 //! module of their own (the schema judgements, legacy module calls, namespaced functions).
 
 pub(crate) mod dated;
+pub(crate) mod evaluated_calls;
 pub(crate) mod declared;
 pub(crate) mod function_namespace;
 pub(crate) mod legacy_module;
