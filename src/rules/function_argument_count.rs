@@ -55,7 +55,12 @@ pub(crate) fn judged_signature(ctx: &Context, call: &Call) -> Option<&'static Si
     if call.arguments.expand_final {
         return None;
     }
-    let name = call.name.strip_prefix("core::").unwrap_or(&call.name);
+    let name = match call.name.strip_prefix("core::") {
+        // A release without the namespace refuses the call by its name (`unknown_function`).
+        Some(name) if every_release_has_core(ctx) => name,
+        Some(_) => return None,
+        None => &call.name,
+    };
     if name.contains("::") {
         return None;
     }
@@ -63,6 +68,12 @@ pub(crate) fn judged_signature(ctx: &Context, call: &Call) -> Option<&'static Si
     let acceptance = features::acceptance(ctx.view, Place::Function, name)?;
     let targeted = ctx.targets.releases.iter().any(|&r| acceptance.in_release(r));
     targeted.then_some(signature)
+}
+
+/// Whether every targeted release has the `core::` namespace.
+fn every_release_has_core(ctx: &Context) -> bool {
+    features::acceptance(ctx.view, Place::FunctionNamespace, "core")
+        .is_some_and(|a| ctx.targets.releases.iter().all(|&r| a.in_release(r)))
 }
 
 fn count_problem(ctx: &Context, call: &Call, signature: &Signature) -> Option<Diagnostic> {
