@@ -115,6 +115,7 @@ VALIDATE_ONLY = {
     "Unknown provider function",
     "Not enough function arguments",
     "Too many function arguments",
+    "Invalid function argument",
     "Reference to undeclared input variable",
     "Reference to undeclared local value",
     "Reference to undeclared module",
@@ -1504,6 +1505,13 @@ BAD_CALLS = [
     'replace("a", "b")', 'cidrsubnet("10.0.0.0/8", 8)', "lookup({})",
     'upper() == "" ? 1 : 2', 'lower("a", "b") == "a" && true', '[trimspace()]',
 ]
+# Literal arguments: of the parameter's type or converting to it, and not (`validate` refuses
+# those: "Invalid function argument").
+GOOD_CALLS += ['upper(1)', 'abs("1")', 'tostring(true)', "tonumber(null)", "jsonencode(null)",
+               'join(",", [])', 'toset(["a"])', 'coalesce(null, "a")']
+BAD_CALLS += ["upper([])", "upper({})", 'abs("x")', "abs(true)", 'join(",", "a")',
+              "length(null)", "tonumber([])", 'tolist("a")', "chunklist({}, 1)",
+              "transpose([])", "replace([], {}, null)", 'distinct("a")', 'join(",", null)']
 # Only in native files: the place of a call over several lines.
 MULTILINE_CALLS = ['upper(\n    "a",\n    "b"\n  )', "join(\n  )"]
 

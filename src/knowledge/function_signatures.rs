@@ -242,13 +242,6 @@ pub(crate) fn signature(view: View, name: &str) -> Option<&'static Signature> {
     described.then_some(found)
 }
 
-impl Signature {
-    /// The parameter the argument at `index` is passed to, if any.
-    pub(crate) fn parameter(&self, index: usize) -> Option<&Parameter> {
-        self.parameters.get(index).or(self.variadic.as_ref())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::{SIGNATURES, signature};

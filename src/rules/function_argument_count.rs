@@ -11,9 +11,8 @@
 //! argument, so the calls in the arguments of a call it refuses are not judged.
 
 use crate::diagnostic::Diagnostic;
-use crate::knowledge::features::{self, Place};
-use crate::knowledge::function_signatures::{self, Signature};
-use crate::lint::helpers::evaluated_calls;
+use crate::knowledge::function_signatures::Signature;
+use crate::lint::helpers::evaluated_calls::{self, judged_signature};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::source::Span;
 use crate::syntax::Call;
@@ -46,34 +45,6 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             }
         }
     });
-}
-
-/// The signature a call is judged by: a built-in function (maybe as `core::NAME`) that some
-/// targeted release has (a release without it refuses the call by its name), called without an
-/// expanded last argument.
-pub(crate) fn judged_signature(ctx: &Context, call: &Call) -> Option<&'static Signature> {
-    if call.arguments.expand_final {
-        return None;
-    }
-    let name = match call.name.strip_prefix("core::") {
-        // A release without the namespace refuses the call by its name (`unknown_function`).
-        Some(name) if every_release_has_core(ctx) => name,
-        Some(_) => return None,
-        None => &call.name,
-    };
-    if name.contains("::") {
-        return None;
-    }
-    let signature = function_signatures::signature(ctx.view, name)?;
-    let acceptance = features::acceptance(ctx.view, Place::Function, name)?;
-    let targeted = ctx.targets.releases.iter().any(|&r| acceptance.in_release(r));
-    targeted.then_some(signature)
-}
-
-/// Whether every targeted release has the `core::` namespace.
-fn every_release_has_core(ctx: &Context) -> bool {
-    features::acceptance(ctx.view, Place::FunctionNamespace, "core")
-        .is_some_and(|a| ctx.targets.releases.iter().all(|&r| a.in_release(r)))
 }
 
 fn count_problem(ctx: &Context, call: &Call, signature: &Signature) -> Option<Diagnostic> {

@@ -19,6 +19,7 @@ mod depends_on_action;
 mod duplicate_definition;
 mod feature_newer_than_target;
 mod function_argument_count;
+mod function_argument_type;
 mod import_provider_invalid;
 mod instance_reference_invalid;
 mod internal_error;
@@ -127,6 +128,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &duplicate_definition::RULE,
     &feature_newer_than_target::RULE,
     &function_argument_count::RULE,
+    &function_argument_type::RULE,
     &import_provider_invalid::RULE,
     &instance_reference_invalid::RULE,
     &internal_error::RULE,

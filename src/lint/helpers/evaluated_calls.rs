@@ -9,7 +9,10 @@
 //! (hashicorp/hcl `ext/tryfunc/tryfunc.go`); and calls HCL may skip (`syntax::Call::conditional`:
 //! a conditional's results, after `&&` or `||`, `for` bodies, template directives' bodies).
 
+use crate::knowledge::features::{self, Place};
+use crate::knowledge::function_signatures::{self, Signature};
 use crate::knowledge::literal_arguments::LiteralIn;
+use crate::lint::Context;
 use crate::module::merge::{MergedBody, Module};
 use crate::syntax::{Call, Expr};
 
@@ -74,4 +77,32 @@ impl<'m> Walk<'m> {
             self.path.pop();
         }
     }
+}
+
+/// The signature a call is judged by: a built-in function (maybe as `core::NAME`) that some
+/// targeted release has (a release without it refuses the call by its name), called without an
+/// expanded last argument.
+pub(crate) fn judged_signature(ctx: &Context, call: &Call) -> Option<&'static Signature> {
+    if call.arguments.expand_final {
+        return None;
+    }
+    let name = match call.name.strip_prefix("core::") {
+        // A release without the namespace refuses the call by its name (`unknown_function`).
+        Some(name) if every_release_has_core(ctx) => name,
+        Some(_) => return None,
+        None => &call.name,
+    };
+    if name.contains("::") {
+        return None;
+    }
+    let signature = function_signatures::signature(ctx.view, name)?;
+    let acceptance = features::acceptance(ctx.view, Place::Function, name)?;
+    let targeted = ctx.targets.releases.iter().any(|&r| acceptance.in_release(r));
+    targeted.then_some(signature)
+}
+
+/// Whether every targeted release has the `core::` namespace.
+fn every_release_has_core(ctx: &Context) -> bool {
+    features::acceptance(ctx.view, Place::FunctionNamespace, "core")
+        .is_some_and(|a| ctx.targets.releases.iter().all(|&r| a.in_release(r)))
 }
