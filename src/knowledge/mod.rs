@@ -5,8 +5,8 @@
 
 pub(crate) mod blocks;
 pub(crate) mod features;
-pub(crate) mod function_signatures;
 pub(crate) mod files;
+pub(crate) mod function_signatures;
 pub(crate) mod literal_arguments;
 pub(crate) mod module_source;
 pub(crate) mod releases;

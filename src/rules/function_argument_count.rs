@@ -155,7 +155,10 @@ resource "terraform_data" "r" {
     ];
 
     const FAIL: &[(Files, usize)] = &[
-        (&[("main.tf", "locals {\n  a = upper(\"a\", \"b\")\n}\n")], 1),
+        (
+            &[("main.tf", "locals {\n  a = upper(\"a\", \"b\")\n}\n")],
+            1,
+        ),
         (&[("main.tf", "output \"o\" {\n  value = join()\n}\n")], 1),
         (
             &[(
@@ -167,7 +170,13 @@ resource "terraform_data" "r" {
         // Only the outer call: HCL evaluates no argument of a call it refuses.
         (&[("main.tf", "locals {\n  a = upper(lower(), 1)\n}\n")], 1),
         // Both arguments of a call it accepts are evaluated.
-        (&[("main.tf", "locals {\n  a = concat(upper(), lower(1, 2))\n}\n")], 2),
+        (
+            &[(
+                "main.tf",
+                "locals {\n  a = concat(upper(), lower(1, 2))\n}\n",
+            )],
+            2,
+        ),
         // In a condition, before `&&`, in a `for` collection, an index, a resource.
         (
             &[(

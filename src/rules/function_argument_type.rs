@@ -105,18 +105,16 @@ fn conversion_problem(literal: Literal, ty: ParameterType) -> Option<String> {
     );
     let structural = matches!(literal, Literal::Tuple | Literal::Object);
     match ty {
-        T::String | T::Number if structural => Some(format!(
-            "{} required, but have {have}",
-            ty.friendly_name()
-        )),
+        T::String | T::Number if structural => {
+            Some(format!("{} required, but have {have}", ty.friendly_name()))
+        }
         T::Number if literal == Literal::Bool => Some("number required, but have bool".into()),
         T::Number if literal == (Literal::String { digits: false }) => {
             Some("a number is required".into())
         }
-        T::List(_) | T::Set(_) | T::Map(_) if primitive => Some(format!(
-            "{} required, but have {have}",
-            ty.friendly_name()
-        )),
+        T::List(_) | T::Set(_) | T::Map(_) if primitive => {
+            Some(format!("{} required, but have {have}", ty.friendly_name()))
+        }
         T::List(element) if literal == Literal::Object => {
             Some(format!("list of {} required", single_type(element)))
         }
@@ -222,9 +220,15 @@ locals {
             7,
         ),
         // Each argument that does not convert; no null check then.
-        (&[("main.tf", "locals {\n  a = replace([], {}, null)\n}\n")], 2),
         (
-            &[("main.tf.json", r#"{"output": {"o": {"value": "${upper({})}"}}}"#)],
+            &[("main.tf", "locals {\n  a = replace([], {}, null)\n}\n")],
+            2,
+        ),
+        (
+            &[(
+                "main.tf.json",
+                r#"{"output": {"o": {"value": "${upper({})}"}}}"#,
+            )],
             1,
         ),
     ];

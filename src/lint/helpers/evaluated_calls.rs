@@ -97,7 +97,11 @@ pub(crate) fn judged_signature(ctx: &Context, call: &Call) -> Option<&'static Si
     }
     let signature = function_signatures::signature(ctx.view, name)?;
     let acceptance = features::acceptance(ctx.view, Place::Function, name)?;
-    let targeted = ctx.targets.releases.iter().any(|&r| acceptance.in_release(r));
+    let targeted = ctx
+        .targets
+        .releases
+        .iter()
+        .any(|&r| acceptance.in_release(r));
     targeted.then_some(signature)
 }
 

@@ -2,8 +2,8 @@
 //! module of their own (the schema judgements, legacy module calls, namespaced functions).
 
 pub(crate) mod dated;
-pub(crate) mod evaluated_calls;
 pub(crate) mod declared;
+pub(crate) mod evaluated_calls;
 pub(crate) mod function_namespace;
 pub(crate) mod legacy_module;
 pub(crate) mod null_module_version;
