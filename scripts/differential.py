@@ -1546,6 +1546,27 @@ def function_call_files(rng):
     return files
 
 
+# Values of a `provider_meta` setting: constants, and what the loader refuses there in a native
+# file (references and calls; "Variables not allowed", "Function calls not allowed"), which a
+# JSON file reads literally.
+PROVIDER_META_VALUES = ['"network"', '{ a = [1, "x"] }', "var.v0", 'upper("x")',
+                        '"${local.base}-y"', "[var.v0,\n      var.v1]", "upper(lower(var.v0))",
+                        "path.module"]
+
+
+def provider_meta_files(rng):
+    """Now and then a file with a `provider_meta` block, native or JSON, in a primary or an
+    override file. Drawn from its own generator, so that the rest of a scenario stays as it
+    was."""
+    if rng.random() < 0.9:
+        return []
+    value = rng.choice(PROVIDER_META_VALUES)
+    as_json = s(value) if value.startswith(("var", "upper", "path", "[")) else None
+    block = B("terraform", [], [B("provider_meta", ["aws"], [A("module_name", value, as_json)])])
+    name = rng.choice(["meta", "meta_override"]) + rng.choice([".tf", ".tf", ".tf.json"])
+    return [(name, [block])]
+
+
 def random_content(rng, builtin, taken):
     """The base blocks of a scenario: its own objects, for overrides to merge into. `builtin`:
     only Terraform's built-in provider and no module call, so that validate runs to the end."""
@@ -1771,6 +1792,7 @@ class Scenarios:
         files += invalid_name_files(random.Random(f"names-{seed}"))
         files += instance_reference_files(random.Random(f"instances-{seed}"))
         files += function_call_files(random.Random(f"functions-{seed}"))
+        files += provider_meta_files(random.Random(f"provider-meta-{seed}"))
         modules = module_files(random.Random(f"modules-{seed}"))
         os.makedirs(directory, exist_ok=True)
         if modules:

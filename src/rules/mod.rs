@@ -64,6 +64,7 @@ mod override_undocumented;
 mod override_variable_default_invalid;
 mod override_without_base;
 mod parse_limit;
+mod provider_meta_not_static;
 mod provider_reference_quoted;
 mod provider_reserved_argument;
 mod provisioner_removed;
@@ -173,6 +174,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &override_variable_default_invalid::RULE,
     &override_without_base::RULE,
     &parse_limit::RULE,
+    &provider_meta_not_static::RULE,
     &provider_reference_quoted::RULE,
     &provider_reserved_argument::RULE,
     &provisioner_removed::RULE,
