@@ -1508,7 +1508,8 @@ BAD_CALLS = [
 # Literal arguments: of the parameter's type or converting to it, and not (`validate` refuses
 # those: "Invalid function argument").
 GOOD_CALLS += ['upper(1)', 'abs("1")', 'tostring(true)', "tonumber(null)", "jsonencode(null)",
-               'join(",", [])', 'toset(["a"])', 'coalesce(null, "a")']
+               'join(",", [])', 'toset(["a"])', 'coalesce(null, "a")', "try([var.v0], null)",
+               "can(null)"]
 BAD_CALLS += ["upper([])", "upper({})", 'abs("x")', "abs(true)", 'join(",", "a")',
               "length(null)", "tonumber([])", 'tolist("a")', "chunklist({}, 1)",
               "transpose([])", "replace([], {}, null)", 'distinct("a")', 'join(",", null)']

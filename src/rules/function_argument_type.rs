@@ -15,7 +15,7 @@ use crate::diagnostic::Diagnostic;
 use crate::knowledge::function_signatures::{Parameter, ParameterType, Signature};
 use crate::lint::helpers::evaluated_calls::{self, judged_signature};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
-use crate::syntax::{Argument, Call, Literal};
+use crate::syntax::{Argument, Call, Literal, catches_errors};
 
 pub(crate) const RULE: Rule = declare_rule! {
     id: "function_argument_type",
@@ -27,6 +27,11 @@ pub(crate) const RULE: Rule = declare_rule! {
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     evaluated_calls::for_each_expression(ctx.module, &mut |calls| {
         for &call in calls {
+            // `try` and `can` take their arguments as expressions, not values (hashicorp/hcl
+            // `ext/tryfunc`, `customdecode.ExpressionClosureType`): `try(x, null)` is fine.
+            if catches_errors(&call.name) {
+                continue;
+            }
             let Some(signature) = judged_signature(ctx, call) else {
                 continue;
             };
@@ -198,6 +203,8 @@ locals {
   j = length(var.v)
   k = coalesce(null, 1)
   l = join(var.v, null)
+  m = try([var.v], null)
+  n = can(null)
 }
 "#,
         )],
