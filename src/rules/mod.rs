@@ -21,6 +21,8 @@ mod count_and_for_each;
 mod depends_on_action;
 mod duplicate_definition;
 mod feature_newer_than_target;
+mod function_argument_count;
+mod function_argument_type;
 mod import_provider_invalid;
 mod instance_reference_invalid;
 mod internal_error;
@@ -65,6 +67,7 @@ mod override_undocumented;
 mod override_variable_default_invalid;
 mod override_without_base;
 mod parse_limit;
+mod provider_meta_not_static;
 mod provider_reference_quoted;
 mod provider_reserved_argument;
 mod provisioner_removed;
@@ -131,6 +134,8 @@ pub(crate) static RULES: &[&Rule] = &[
     &depends_on_action::RULE,
     &duplicate_definition::RULE,
     &feature_newer_than_target::RULE,
+    &function_argument_count::RULE,
+    &function_argument_type::RULE,
     &import_provider_invalid::RULE,
     &instance_reference_invalid::RULE,
     &internal_error::RULE,
@@ -175,6 +180,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &override_variable_default_invalid::RULE,
     &override_without_base::RULE,
     &parse_limit::RULE,
+    &provider_meta_not_static::RULE,
     &provider_reference_quoted::RULE,
     &provider_reserved_argument::RULE,
     &provisioner_removed::RULE,

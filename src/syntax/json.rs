@@ -716,7 +716,13 @@ impl Lowerer<'_> {
     /// What was found in the value of the JSON string at `span`, placed in the file: offsets
     /// into the value map through the string's escapes (one pass over its source).
     fn in_file(&self, span: Span, mut evaluated: Evaluated) -> Evaluated {
-        let mut spans: Vec<&mut Span> = (evaluated.calls.iter_mut().map(|c| &mut c.span))
+        let call_spans = evaluated.calls.iter_mut().flat_map(|c| {
+            let arguments = c.arguments.items.iter_mut().map(|a| &mut a.span);
+            [&mut c.span, &mut c.arguments.close]
+                .into_iter()
+                .chain(arguments)
+        });
+        let mut spans: Vec<&mut Span> = call_spans
             .chain(evaluated.references.iter_mut().map(|r| &mut r.span))
             .collect();
         if spans.is_empty() {

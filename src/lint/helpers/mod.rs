@@ -3,6 +3,7 @@
 
 pub(crate) mod dated;
 pub(crate) mod declared;
+pub(crate) mod evaluated_calls;
 pub(crate) mod function_namespace;
 pub(crate) mod legacy_module;
 pub(crate) mod null_module_version;

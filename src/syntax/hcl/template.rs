@@ -243,7 +243,7 @@ impl Parser<'_> {
                     let start = self.pos;
                     match self.directive(flavor)? {
                         Some((found, end)) => {
-                            template.found.add_bound(found, &[]);
+                            template.found.append(found);
                             template
                                 .parts
                                 .push(TemplatePart::Directive(self.span(start..end)));
