@@ -163,6 +163,52 @@ pub mod fuzzing {
             .is_ok()
     }
 
+    /// The first syntax error of a configuration file as Terraform's loader would report it
+    /// first: its summary and where it starts. `scripts/syntax_fuzz.py` compares it with
+    /// Terraform's (`examples/syntax_verdicts.rs` prints it for a directory of files).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct SyntaxVerdict {
+        pub summary: String,
+        /// 1-based line.
+        pub line: usize,
+        /// Byte offset in the file.
+        pub byte: usize,
+    }
+
+    /// What tflint-merge reports first for a file of these bytes read as configuration
+    /// (`json`: a `.tf.json` file), through the reading every module file goes through; `None`
+    /// when it parses. JSON's duplicate properties are left out: Terraform finds them while
+    /// decoding the body, not while parsing.
+    pub fn syntax_verdict(bytes: Vec<u8>, json: bool) -> Option<SyntaxVerdict> {
+        use crate::input::read::{Read, parse_bytes};
+        let syntax = if json { Syntax::Json } else { Syntax::Native };
+        let (text, at, summary) = match parse_bytes(bytes, FileId(0), syntax) {
+            Read::Parsed { text, parsed } => {
+                let duplicate = (!json)
+                    .then(|| parsed.duplicate_attributes.first())
+                    .flatten()
+                    .map(|duplicate| (duplicate.second.start as usize, "Attribute redefined"));
+                let error = parsed
+                    .file
+                    .err()
+                    .map(|error| (error.span.start as usize, error.summary));
+                let (at, summary) = duplicate.or(error)?;
+                (text, at, summary.to_string())
+            }
+            Read::NotUtf8 { lossy, valid_up_to } => {
+                (lossy, valid_up_to, "(read_error: not UTF-8)".to_string())
+            }
+            // parse_bytes reads no file, so nothing is unreadable.
+            Read::Unreadable(_) => (String::new(), 0, "(unreadable)".to_string()),
+        };
+        let line = 1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..at.min(text.len())]).count();
+        Some(SyntaxVerdict {
+            summary,
+            line,
+            byte: at,
+        })
+    }
+
     /// The names a fuzzed file may take; the first byte of each part of the input picks one.
     /// Override files, both tools' extensions, both syntaxes, a Terragrunt unit and its
     /// parent, and a local module for the module rules to look into.
