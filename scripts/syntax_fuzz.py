@@ -418,7 +418,13 @@ def inputs(rnd, native_files, json_files):
 
 
 def ours(binary, directory):
-    out = subprocess.run([binary, directory], capture_output=True, check=True).stdout.decode()
+    run = subprocess.run([binary, directory], capture_output=True)
+    if run.returncode != 0:
+        kept = os.path.join(WORK, "kept", "crash")
+        shutil.rmtree(kept, ignore_errors=True)
+        shutil.copytree(directory, kept)
+        raise SystemExit(f"error: syntax_verdicts failed (batch kept in {kept}):\n{run.stderr.decode()[-2000:]}")
+    out = run.stdout.decode()
     verdicts = {}
     for line in out.splitlines():
         fields = line.split("\t")
@@ -530,7 +536,7 @@ def main():
             if args.verbose:
                 print(f"{total} inputs, {sum(classes.values())} disagreements", flush=True)
     finally:
-        judge.stdin.close()
+        judge.kill()
         judge.wait()
         shutil.rmtree(batch_dir, ignore_errors=True)
     elapsed = time.monotonic() - start

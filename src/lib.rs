@@ -192,11 +192,18 @@ pub mod fuzzing {
                     .file
                     .err()
                     .map(|error| (error.span.start as usize, error.summary));
-                let (at, summary) = duplicate.or(error)?;
+                // HCL's scanner reports the tokens it refuses before its parser reports
+                // anything; the parser reports a repeated attribute as it meets it, before an
+                // error further on.
+                let scanned = error.is_some_and(|(_, summary)| {
+                    !json && crate::syntax::hcl::scanner::SUMMARIES.contains(&summary)
+                });
+                let (at, summary) = if scanned {
+                    error?
+                } else {
+                    duplicate.or(error)?
+                };
                 (text, at, summary.to_string())
-            }
-            Read::NotUtf8 { lossy, valid_up_to } => {
-                (lossy, valid_up_to, "(read_error: not UTF-8)".to_string())
             }
             // parse_bytes reads no file, so nothing is unreadable.
             Read::Unreadable(_) => (String::new(), 0, "(unreadable)".to_string()),

@@ -7,7 +7,6 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::input::read::{MIB, ReadFailure, ReadProblem, Reader};
-use crate::source::Span;
 
 use crate::lint::helpers::skipped_note;
 use crate::lint::{Check, ReadContext, Rule, declare_rule};
@@ -21,7 +20,6 @@ pub(crate) const RULE: Rule = declare_rule! {
 
 fn check(ctx: &ReadContext, out: &mut Vec<Diagnostic>) {
     out.extend(match ctx.problem {
-        ReadProblem::NotUtf8 { at, reader } => Some(not_utf8(ctx, *at, *reader)),
         ReadProblem::NotRegular { path, kind, reader } => {
             Some(not_regular(ctx, path, kind, *reader))
         }
@@ -35,17 +33,6 @@ fn check(ctx: &ReadContext, out: &mut Vec<Diagnostic>) {
         ReadProblem::Outside { path, reader } => Some(outside(ctx, path, *reader)),
         _ => None,
     });
-}
-
-/// `file is not valid UTF-8`, at the first invalid byte
-fn not_utf8(ctx: &ReadContext, at: Span, reader: Reader) -> Diagnostic {
-    let note = match reader {
-        Reader::Module => "Terraform and OpenTofu read configuration files as UTF-8.",
-        Reader::Terragrunt => "Terragrunt reads configuration files as UTF-8.",
-    };
-    ctx.finding(&RULE, "file is not valid UTF-8")
-        .at(ctx.files, at, "invalid byte sequence here")
-        .with_note(note)
 }
 
 /// `Failed to read file: it is a directory` (or what else it is)
