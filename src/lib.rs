@@ -216,6 +216,45 @@ pub mod fuzzing {
         })
     }
 
+    /// How many times as many parse steps a text with 8 times as many repeats of a unit may
+    /// take, and the slack for what any parse costs: a linear parse makes at most about 8
+    /// times as many.
+    const GROWTH_LIMIT: u64 = 10;
+    const GROWTH_SLACK: u64 = 64;
+
+    /// Whether parsing grows super-linearly on the shape `data` describes: its first two bytes
+    /// cut the rest into a prefix, a unit and a suffix, and the native parser's work on
+    /// prefix + 4 units + suffix is compared with its work on prefix + 32 units + suffix (so
+    /// `x = (` + k × `a<b<\nc[d` + `&)` is one input). A message when the larger takes more
+    /// than [`GROWTH_LIMIT`] times the work of the smaller (plus a little slack): an
+    /// exponential or quadratic path, whatever the clock says.
+    pub fn super_linear_growth(data: &[u8]) -> Option<String> {
+        let [a, b, rest @ ..] = data else {
+            return None;
+        };
+        let text = std::str::from_utf8(rest).ok()?;
+        let cut = |byte: u8| {
+            let mut at = usize::from(byte) * text.len() / 255;
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            at
+        };
+        let (first, second) = (cut(*a.min(b)), cut(*a.max(b)));
+        let (prefix, unit, suffix) = (&text[..first], &text[first..second], &text[second..]);
+        let steps = |k: usize| {
+            let shape = format!("{prefix}{}{suffix}", unit.repeat(k));
+            crate::syntax::hcl::parse_steps(&shape)
+        };
+        let (small, large) = (steps(4), steps(32));
+        (large > GROWTH_LIMIT * small + GROWTH_SLACK).then(|| {
+            format!(
+                "{small} parse steps with 4 units, {large} with 32: super-linear \
+                 (prefix {prefix:?}, unit {unit:?}, suffix {suffix:?})"
+            )
+        })
+    }
+
     /// The names a fuzzed file may take; the first byte of each part of the input picks one.
     /// Override files, both tools' extensions, both syntaxes, a Terragrunt unit and its
     /// parent, and a local module for the module rules to look into.

@@ -78,9 +78,8 @@ pub(crate) struct Parser<'t> {
     /// any error the parser meets first (hashicorp/hcl `json/structure.go` parses the value
     /// with `hclsyntax.ParseTemplate`).
     pub(crate) json_value: bool,
-    /// How many terms and blank runs the parse has read: its work, for the tests that pin it
-    /// as linear in the input.
-    #[cfg(test)]
+    /// How many terms and blank runs the parse has read: its work, for the tests and the fuzz
+    /// target (`fuzz/fuzz_targets/linear_work.rs`) that pin it as linear in the input.
     pub(crate) steps: u64,
 }
 
@@ -96,7 +95,6 @@ impl<'t> Parser<'t> {
             trivia_memo: (usize::MAX, false, 0),
             duplicates: Vec::new(),
             json_value: false,
-            #[cfg(test)]
             steps: 0,
         }
     }
@@ -171,10 +169,7 @@ impl<'t> Parser<'t> {
     /// `newlines` is set. Where newlines end something, a line comment is left for the caller
     /// to read as the newline it ends with (as hclsyntax's peeker turns it into one).
     pub(crate) fn skip_trivia(&mut self, newlines: bool) {
-        #[cfg(test)]
-        {
-            self.steps += 1;
-        }
+        self.steps += 1;
         let (from, memo_newlines, to) = self.trivia_memo;
         if from == self.pos && memo_newlines == newlines {
             self.pos = to;
@@ -288,6 +283,14 @@ pub(crate) fn is_id_start(c: char) -> bool {
 /// invalid characters.
 pub(crate) fn is_id_continue(c: char) -> bool {
     c == '-' || (unicode_ident::is_xid_continue(c) && !matches!(c, '\u{200c}' | '\u{200d}'))
+}
+
+/// The work of parsing a whole native-syntax file, in parse steps (see [`Parser::steps`]).
+pub(crate) fn parse_steps(text: &str) -> u64 {
+    let mut parser = Parser::new(FileId(0), text);
+    // Whether it parses does not matter here: only how much it read to find out.
+    let _ = parser.file_body();
+    parser.steps
 }
 
 /// Parses a whole native-syntax file.
