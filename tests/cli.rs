@@ -144,6 +144,24 @@ fn non_utf8_bytes_are_judged_where_they_stand() {
     );
 }
 
+/// HCL scans a whole file before it parses it, and reports the characters it refuses before
+/// any parse error, wherever they are (Terraform 1.15.5 judged): the `;` after the missing
+/// bracket, not the missing item separator the parser meets first.
+#[test]
+fn a_refused_character_comes_before_an_earlier_parse_error() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[("m/main.tf", b"locals {\n  a = [1,\n  c = 1 ; 2\n}\n")],
+    );
+    let out = tflint_merge(t.path(), &["--format", "short", "."]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "m/main.tf:3:9: error[syntax_error]: Invalid character\n"
+    );
+}
+
 /// A symlink back to an ancestor is skipped with a notice, and a directory reached twice is
 /// checked once with a notice: neither fails the run.
 #[cfg(unix)]
