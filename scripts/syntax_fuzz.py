@@ -30,7 +30,8 @@ target/syntax-fuzz/kept/. A class that is not a matter of syntax may be accepted
 scripts/syntax_fuzz_known.txt with its reason; any other fails the run (exit status 1).
 It prints how many inputs were compared, per source and syntax.
 
-Needs the judge (`scripts/differential.py --setup --judges 1.15.5`); exit status 3 without it.
+Needs the judge (`scripts/differential.py --setup --judges 1.15.5`). Exit status: 0 no
+disagreement, 1 disagreements, 2 tflint-merge's side failed (the batch is kept), 3 no judge.
 """
 
 import argparse
@@ -423,7 +424,9 @@ def ours(binary, directory):
         kept = os.path.join(WORK, "kept", "crash")
         shutil.rmtree(kept, ignore_errors=True)
         shutil.copytree(directory, kept)
-        raise SystemExit(f"error: syntax_verdicts failed (batch kept in {kept}):\n{run.stderr.decode()[-2000:]}")
+        print(f"error: syntax_verdicts failed (batch kept in {kept}):", file=sys.stderr)
+        print(run.stderr.decode()[-2000:], file=sys.stderr)
+        raise SystemExit(2)
     out = run.stdout.decode()
     verdicts = {}
     for line in out.splitlines():
