@@ -62,8 +62,6 @@ pub(crate) enum ReadProblem {
         at: Span,
         reader: Reader,
     },
-    /// `read_error`: the file is not UTF-8; `at` is its first invalid byte.
-    NotUtf8 { at: Span, reader: Reader },
     /// `read_error`: not a regular file (a directory, FIFO, socket or device); `kind` says which,
     /// as [`ReadFailure::NotRegular`] does.
     NotRegular {
@@ -110,8 +108,7 @@ impl ReadProblem {
         match self {
             ReadProblem::AttributeRedefined { again: at, .. }
             | ReadProblem::Syntax { at, .. }
-            | ReadProblem::ParseLimit { at, .. }
-            | ReadProblem::NotUtf8 { at, .. } => files.get(at.file).display.clone(),
+            | ReadProblem::ParseLimit { at, .. } => files.get(at.file).display.clone(),
             ReadProblem::NotRegular { path, .. }
             | ReadProblem::TooLarge { path, .. }
             | ReadProblem::NameNotUtf8 { path }
@@ -126,7 +123,6 @@ impl ReadProblem {
 #[derive(Debug)]
 pub(crate) enum Read {
     Parsed { text: String, parsed: Parsed },
-    NotUtf8 { lossy: String, valid_up_to: usize },
     Unreadable(ReadFailure),
 }
 
@@ -396,17 +392,24 @@ fn read_file_bytes(
     }
 }
 
-/// Parses the bytes of a file as file `id` in `syntax`, when they are UTF-8.
+/// Parses the bytes of a file as file `id` in `syntax`. Bytes that are not UTF-8 do not stop
+/// the tools: HCL's scanners read bytes, and where a comment or a JSON string holds them the
+/// file loads; elsewhere they are the syntax error the tools report there. The text kept for
+/// the file has a stand-in for each such byte, so that every offset is the file's; `--fix`
+/// never writes a file that is not UTF-8 (it reads the file again, as UTF-8, before it
+/// changes it).
 pub(crate) fn parse_bytes(bytes: Vec<u8>, id: FileId, syntax: Syntax) -> Read {
     match String::from_utf8(bytes) {
         Ok(text) => {
             let parsed = syntax::parse(id, syntax, &text);
             Read::Parsed { text, parsed }
         }
-        Err(error) => Read::NotUtf8 {
-            valid_up_to: error.utf8_error().valid_up_to(),
-            lossy: String::from_utf8_lossy(error.as_bytes()).into_owned(),
-        },
+        Err(error) => {
+            let bytes = error.into_bytes();
+            let text = syntax::stand_in_for_not_utf8(&bytes, syntax);
+            let parsed = syntax::parse_not_utf8(id, syntax, &text, &bytes);
+            Read::Parsed { text, parsed }
+        }
     }
 }
 
@@ -463,12 +466,6 @@ impl Read {
                         reader,
                     }),
                 }
-            }
-            Read::NotUtf8 { lossy, valid_up_to } => {
-                let id = files.add(SourceFile::new(shown, lossy));
-                out.id = Some(id);
-                let at = Span::new(id, valid_up_to..valid_up_to + 1);
-                out.fail(ReadProblem::NotUtf8 { at, reader });
             }
             Read::Unreadable(ReadFailure::NotRegular(kind)) => {
                 out.fail(ReadProblem::NotRegular { path, kind, reader })

@@ -661,6 +661,47 @@ pub(crate) fn parse(id: FileId, syntax: Syntax, text: &str) -> Parsed {
     }
 }
 
+/// Parses a file whose bytes are not all UTF-8: `text` is `bytes` with a stand-in for each byte
+/// that is not ([`stand_in_for_not_utf8`]).
+pub(crate) fn parse_not_utf8(id: FileId, syntax: Syntax, text: &str, bytes: &[u8]) -> Parsed {
+    match syntax {
+        Syntax::Native => hcl::parse_not_utf8(id, text, bytes),
+        // HCL's JSON scanner takes any byte inside a string and refuses any outside one, as
+        // the stand-in is.
+        Syntax::Json | Syntax::TerragruntJson => parse(id, syntax, text),
+    }
+}
+
+/// `bytes` as text, each byte of a sequence that is not UTF-8 replaced by one byte, so that
+/// every offset stays the file's: in native syntax a control character no construct but a
+/// comment or a string takes (HCL's scanner then decides, see `hcl::scanner`); in JSON a `?`,
+/// which a JSON string takes as the tools' does take any byte, and which nothing outside a
+/// string does.
+pub(crate) fn stand_in_for_not_utf8(bytes: &[u8], syntax: Syntax) -> String {
+    let stand_in = match syntax {
+        Syntax::Native => hcl::NOT_UTF8_STAND_IN,
+        Syntax::Json | Syntax::TerragruntJson => b'?',
+    };
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(valid) => {
+                out.extend_from_slice(valid.as_bytes());
+                break;
+            }
+            Err(error) => {
+                let (valid, after) = rest.split_at(error.valid_up_to());
+                out.extend_from_slice(valid);
+                let bad = error.error_len().unwrap_or(after.len());
+                out.resize(out.len() + bad, stand_in);
+                rest = &after[bad..];
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
 /// The real modules unit tests run on, shared with the integration tests.
 #[cfg(test)]
 #[path = "../../tests/common/corpus.rs"]

@@ -321,10 +321,7 @@ impl Parser<'_> {
 
     /// A term without its traversal steps.
     fn primary(&mut self, newlines: bool) -> Result<Expr> {
-        #[cfg(test)]
-        {
-            self.steps += 1;
-        }
+        self.steps += 1;
         match self.peek() {
             None => Err(self.error("Missing expression", "an expression is expected here")),
             Some(b'"') => self.quoted_string_expr(),

@@ -173,6 +173,7 @@ impl Parser<'_> {
             stop => return Err(body.misplaced_directive(&stop)),
         }
         self.comments.extend(body.comments);
+        self.steps += body.steps;
         self.pos = closing;
         Ok(template.into_expr(self.span(start..closing), indented))
     }
