@@ -94,9 +94,11 @@ impl<'m> Walk<'m, '_> {
 
     /// Whether the block at the current path binds `self` ([`Use::self_bound`]).
     fn self_bound(&self) -> bool {
-        matches!(self.path.first(), Some(&("resource" | "data" | "ephemeral")))
-            && (self.path[1..].iter())
-                .any(|kind| matches!(*kind, "provisioner" | "connection" | "postcondition"))
+        matches!(
+            self.path.first(),
+            Some(&("resource" | "data" | "ephemeral"))
+        ) && (self.path[1..].iter())
+            .any(|kind| matches!(*kind, "provisioner" | "connection" | "postcondition"))
     }
 
     fn body(&mut self, body: &'m MergedBody, f: &mut impl FnMut(Use<'m>)) {

@@ -7,9 +7,9 @@
 //! `internal/addrs/parse_ref.go` (`parseSingleAttrRef`). Found before any expression runs, so
 //! `try` and `can` do not catch it.
 //!
-//! Left alone: references in a `dynamic` block's `content`, every reference of a block that also
+//! Left alone: references in a `dynamic` block's `content`, the attributes in a block that also
 //! names an undeclared module call or resource, or `self` where nothing binds it (the tools stop
-//! before looking up values there), and `terraform.applying` in the OpenTofu view (judged
+//! before looking up values there; the object taken whole is found before that), and `terraform.applying` in the OpenTofu view (judged
 //! against Terraform only).
 
 use crate::diagnostic::Diagnostic;
@@ -50,6 +50,14 @@ enum Invalid<'r> {
     TerraformEnv,
 }
 
+impl Invalid<'_> {
+    /// Whether the tools find it while they read the references (`parseSingleAttrRef`), before
+    /// the static check that may stop evaluation: reported whatever else the block holds.
+    fn found_reading_references(self) -> bool {
+        matches!(self, Invalid::Whole(_) | Invalid::Indexed(_))
+    }
+}
+
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let module = ctx.module;
     let declared = Declared::of(module);
@@ -57,8 +65,8 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let mut found: Vec<(&Reference, Invalid)> = Vec::new();
     let mut stopped = false;
     let mut report = |found: &mut Vec<(&Reference, Invalid)>, stopped: &mut bool| {
-        if !*stopped {
-            for (reference, invalid) in found.iter() {
+        for (reference, invalid) in found.iter() {
+            if !*stopped || invalid.found_reading_references() {
                 out.push(builtin_attribute_invalid(ctx, reference, *invalid));
             }
         }
@@ -266,6 +274,14 @@ check "c" {
             )],
             8,
         ),
+        // The object taken whole is found before evaluation stops at the undeclared resource.
+        (
+            &[(
+                "main.tf",
+                "output \"o\" {\n  value = [path, path.nope, aws_instance.gone.id]\n}\n",
+            )],
+            1,
+        ),
         // An override's expression, in JSON.
         (
             &[
@@ -287,7 +303,8 @@ check "c" {
     /// The tools' summaries and details, as Terraform 1.15.5 reports them.
     #[test]
     fn the_tools_texts() {
-        let main = "locals {\n  a = [path.modul, terraform.env, terraform.nope, path, path[0]]\n}\n";
+        let main =
+            "locals {\n  a = [path.modul, terraform.env, terraform.nope, path, path[0]]\n}\n";
         let found: Vec<(String, String)> = findings(&super::RULE, &[("main.tf", main)])
             .into_iter()
             .map(|d| (d.message, d.notes.first().cloned().unwrap_or_default()))

@@ -32,8 +32,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             continue;
         }
         uses.for_each(&[object.kind.as_str()], &object.body, &mut |used| {
-            if !used.iterator && !used.in_dynamic && self_unbound(used.reference, used.self_bound)
-            {
+            if !used.iterator && !used.in_dynamic && self_unbound(used.reference, used.self_bound) {
                 out.push(self_reference_invalid(ctx, used.reference));
             }
         });
@@ -164,16 +163,15 @@ check "c" {
     /// The tools' summary, detail and place, as Terraform 1.15.5 reports them.
     #[test]
     fn the_tools_texts() {
-        let found = findings(
-            &super::RULE,
-            &[("main.tf", "locals {\n  a = self.id\n}\n")],
-        );
+        let found = findings(&super::RULE, &[("main.tf", "locals {\n  a = self.id\n}\n")]);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].message, "Invalid \"self\" reference");
         assert_eq!(
             found[0].notes,
-            ["The \"self\" object is not available in this context. This object can be used \
-              only in resource provisioner, connection, and postcondition blocks."]
+            [
+                "The \"self\" object is not available in this context. This object can be used \
+              only in resource provisioner, connection, and postcondition blocks."
+            ]
         );
         let place = found[0].primary.as_ref().expect("placed");
         assert_eq!((place.start(), place.end()), ((2, 7), (2, 14)));

@@ -171,7 +171,11 @@ pub(crate) fn self_unbound(reference: &Reference, self_bound: bool) -> bool {
 /// check failed (an undeclared module call or resource, `self` where nothing binds it), and
 /// `Scope.EvalContext` returns before it looks up any value (hashicorp/terraform
 /// `internal/lang/eval.go`), so what only evaluation finds there is not reported.
-pub(crate) fn stops_evaluation(declared: &Declared, reference: &Reference, self_bound: bool) -> bool {
+pub(crate) fn stops_evaluation(
+    declared: &Declared,
+    reference: &Reference,
+    self_bound: bool,
+) -> bool {
     self_unbound(reference, self_bound)
         || undeclared(declared, reference).is_some_and(|u| u.found_before_evaluation())
 }
