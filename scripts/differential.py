@@ -124,6 +124,10 @@ VALIDATE_ONLY = {
     'Reference to "count" in non-counted context',
     'Reference to "each" in context without for_each',
     "each.value cannot be used in this context",
+    'Invalid "self" reference',
+    'Invalid "path" attribute',
+    'Invalid "terraform" attribute',
+    "Invalid reference",
     "Unsupported Terraform Core version",
     "Unsupported backend type",
     "Invalid backend type",
@@ -1465,6 +1469,65 @@ def instance_reference_files(rng):
     return [("inst.tf.json" if rng.random() < 0.3 else "inst.tf", [block])]
 
 
+def builtin_reference_files(rng):
+    """Now and then a file whose resource, output, local or check reads `self` (where the
+    tools bind it: a resource's provisioner, connection or postcondition; or where they do
+    not), an attribute of `path` or `terraform` (one they have or not: `terraform.applying`
+    exists from 1.10), or either object whole; now and then beside an undeclared resource, which
+    stops evaluation first. Native or JSON, and now and then the block's expression replaced by
+    an override file. Drawn from its own generator, so that the rest of a scenario stays as it
+    was."""
+    if rng.random() < 0.7:
+        return []
+    read = rng.choice(["self.id", "self.input", '"${self.id}-x"', "try(self.id, 1)",
+                       "path.module", "path.root", "path.cwd", "path.modul", '"${path.nope}/x"',
+                       "terraform.workspace", "terraform.env", "terraform.nope",
+                       "try(terraform.nope, 1)", "path", "terraform", "path[0]"])
+    where = rng.choice(["input", "precondition", "postcondition", "provisioner", "connection",
+                        "output", "local", "check"])
+    # A list beside what stops evaluation first, where any value is accepted.
+    if where not in ("provisioner", "connection") and rng.random() < 0.25:
+        read = f"[{read}, {rng.choice(['terraform_data.gone.id', 'self.id'])}]"
+    condition = lambda expr: [A("condition", f"{expr} != null"), A("error_message", s("x"))]
+    if where == "input":
+        block = B("resource", ["terraform_data", "blt"], [A("input", read)])
+    elif where in ("precondition", "postcondition"):
+        block = B("resource", ["terraform_data", "blt"], [
+            B("lifecycle", [], [B(where, [], condition(read))])])
+    elif where == "provisioner":
+        block = B("resource", ["terraform_data", "blt"], [
+            B("provisioner", ["local-exec"], [A("command", read)])])
+    elif where == "connection":
+        block = B("resource", ["terraform_data", "blt"], [
+            B("connection", [], [A("host", read)]),
+            B("provisioner", ["local-exec"], [A("command", s("true"))])])
+    elif where == "output":
+        block = B("output", ["blt"], [A("value", read)])
+    elif where == "local":
+        block = B("locals", [], [A("blt", read)])
+    else:
+        block = B("check", ["blt"], [B("assert", [], condition(read))])
+    files = [("builtin.tf.json" if rng.random() < 0.3 else "builtin.tf", [block])]
+    # An override that replaces the value of the output or the local with a valid one, or an
+    # invalid one with a valid base.
+    if where in ("output", "local") and rng.random() < 0.4:
+        name = "value" if where == "output" else "blt"
+        if rng.random() < 0.5:
+            replaced, base = "path.module", read
+        else:
+            replaced, base = read, "path.module"
+        block.items[0] = A(name, base)
+        override = (B("output", ["blt"], [A("value", replaced)]) if where == "output"
+                    else B("locals", [], [A("blt", replaced)]))
+        files.append(("builtin_override.tf.json" if rng.random() < 0.5
+                      else "builtin_override.tf", [override]))
+    # `terraform.applying` is ephemeral: only a local nothing reads may hold it.
+    if rng.random() < 0.2:
+        files.append(("applying.tf", [B("locals", [], [A("blt_applying",
+                                                           "terraform.applying")])]))
+    return files
+
+
 def invalid_name_files(rng):
     """Now and then a file with a block whose name is not an identifier (the loader refuses
     it: `Invalid variable name`...), or a valid name the loader accepts that looks close to
@@ -1794,6 +1857,7 @@ class Scenarios:
         files += instance_reference_files(random.Random(f"instances-{seed}"))
         files += function_call_files(random.Random(f"functions-{seed}"))
         files += provider_meta_files(random.Random(f"provider-meta-{seed}"))
+        files += builtin_reference_files(random.Random(f"builtins-{seed}"))
         modules = module_files(random.Random(f"modules-{seed}"))
         os.makedirs(directory, exist_ok=True)
         if modules:

@@ -12,6 +12,7 @@ mod backend_and_cloud;
 mod backend_duplicate;
 mod backend_removed;
 mod backend_unknown;
+mod builtin_attribute_invalid;
 mod check_without_assert;
 mod condition_without_reference;
 mod const_variable_invalid;
@@ -77,6 +78,7 @@ mod required_providers_top_level;
 mod required_version_conflict;
 mod required_version_ignored;
 mod required_version_terraform_only;
+mod self_reference_invalid;
 mod syntax_error;
 mod terraform_language_ignored;
 mod terragrunt_config_path_missing;
@@ -125,6 +127,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &backend_duplicate::RULE,
     &backend_removed::RULE,
     &backend_unknown::RULE,
+    &builtin_attribute_invalid::RULE,
     &check_without_assert::RULE,
     &condition_without_reference::RULE,
     &const_variable_invalid::RULE,
@@ -190,6 +193,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &required_version_conflict::RULE,
     &required_version_ignored::RULE,
     &required_version_terraform_only::RULE,
+    &self_reference_invalid::RULE,
     &syntax_error::RULE,
     &terraform_language_ignored::RULE,
     &terragrunt_config_path_missing::RULE,
