@@ -69,7 +69,7 @@ fn held_limit() -> usize {
 }
 
 /// What an entry of a directory is, from the listing itself (`d_type`), without a `stat`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum EntryKind {
     Directory,
     /// A symlink, or an entry whose type could not be found.

@@ -1068,6 +1068,53 @@ mod tests {
             .collect()
     }
 
+    /// Each directory of a chain deeper than anchors are apart is listed with an anchor at
+    /// most that many levels above it, from which its files read as by their paths.
+    #[test]
+    fn a_deep_chain_reads_each_file_from_a_near_anchor() {
+        let depth = 2 * ANCHOR_EVERY + 3;
+        let root = tempfile::tempdir().expect("tempdir");
+        let mut dir = root.path().to_path_buf();
+        for level in 0..depth {
+            dir.push("d");
+            fs::create_dir(&dir).expect("mkdir");
+            fs::write(dir.join("main.tf"), format!("# {level}\n")).expect("write");
+        }
+        let paths = [root.path().to_path_buf()];
+        let excludes = Excludes::default();
+        let found: Vec<FoundDir> = Walk::new(&paths, &excludes, false).collect();
+        let found = if found.is_empty() {
+            // The temporary directory's path holds a link (macOS): nothing is given out.
+            let discovery = discover(&paths, &excludes, false);
+            let listings = discovery.listings.into_iter();
+            (discovery.dirs.into_iter().zip(listings).enumerate())
+                .filter_map(|(index, (dir, listing))| match listing {
+                    DirListing::Listed(listing) => Some(FoundDir {
+                        canonical: Arc::clone(&dir),
+                        dir,
+                        listing: Some(listing),
+                        index,
+                    }),
+                    _ => None,
+                })
+                .collect()
+        } else {
+            found
+        };
+        assert_eq!(found.len(), depth);
+        for dir in found {
+            let anchor = (dir.listing.and_then(|l| l.anchor)).expect("an anchor");
+            assert!(anchor.depth() < ANCHOR_EVERY, "{}", anchor.depth());
+            let mut file = (anchor.open_file("main.tf".as_ref(), Links::Refuse)).expect("open");
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut file, &mut text).expect("read");
+            assert_eq!(
+                text,
+                fs::read_to_string(dir.dir.join("main.tf")).expect("read")
+            );
+        }
+    }
+
     /// The inserts leave what a map would hold after them, in sorted order, however they came.
     #[test]
     fn found_directories_are_what_a_map_would_hold() {

@@ -523,7 +523,7 @@ mod tests {
                 continue;
             };
             let overlay = Overlay::default();
-            let read = read_config_bytes(&path, DEFAULT_MAX_FILE_BYTES, &overlay);
+            let read = read_config_bytes(&path, None, DEFAULT_MAX_FILE_BYTES, &overlay);
             let Some(text) = read.ok().and_then(|bytes| String::from_utf8(bytes).ok()) else {
                 continue;
             };
