@@ -1110,10 +1110,8 @@ mod tests {
             let mut file = (anchor.open_file("main.tf".as_ref(), Links::Refuse)).expect("open");
             let mut text = String::new();
             std::io::Read::read_to_string(&mut file, &mut text).expect("read");
-            assert_eq!(
-                text,
-                fs::read_to_string(dir.dir.join("main.tf")).expect("read")
-            );
+            let by_path = crate::input::read::read_bytes(&dir.dir.join("main.tf"), u64::MAX);
+            assert_eq!(text.as_bytes(), by_path.expect("read"));
         }
     }
 
