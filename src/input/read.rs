@@ -11,6 +11,7 @@
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
+use crate::input::dir_handle::{Anchor, Links};
 use crate::input::overlay::Overlay;
 use crate::source::{FileId, SourceFile, SourceFiles, Span, Syntax, display_path};
 use crate::syntax::{self, File, Parsed};
@@ -215,14 +216,6 @@ fn read_bytes_opened(
     Ok(bytes)
 }
 
-/// Whether opening a file follows a symlink that is its last component.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Links {
-    Follow,
-    /// Fails (`ELOOP`) on a symlink, for the caller to see where it leads first.
-    Refuse,
-}
-
 /// Opens `path` to read it, without blocking: opening a FIFO for reading waits for a writer,
 /// unless it is non-blocking (which changes nothing for a regular file); and a terminal
 /// device is not made the process's controlling terminal.
@@ -325,7 +318,7 @@ pub(crate) fn read_and_parse(
     max_bytes: u64,
     overlay: &Overlay,
 ) -> Read {
-    match read_file_bytes(path, max_bytes, overlay, Reached::Referenced) {
+    match read_file_bytes(path, None, max_bytes, overlay, Reached::Referenced) {
         Ok(bytes) => parse_bytes(bytes, id, syntax),
         Err(failure) => Read::Unreadable(failure),
     }
@@ -342,17 +335,20 @@ enum Reached {
 }
 
 /// The bytes of a configuration file listed in a directory the walk entered (or that was
-/// given), as [`read_bytes`] reads them, or as `overlay` has them.
+/// given), as [`read_bytes`] reads them, or as `overlay` has them. With the `anchor` the walk
+/// left in the directory's listing, the file is opened relative to it, not by its whole path.
 pub(crate) fn read_config_bytes(
     path: &Path,
+    anchor: Option<&Anchor>,
     max_bytes: u64,
     overlay: &Overlay,
 ) -> Result<Vec<u8>, ReadFailure> {
-    read_file_bytes(path, max_bytes, overlay, Reached::Listed)
+    read_file_bytes(path, anchor, max_bytes, overlay, Reached::Listed)
 }
 
 fn read_file_bytes(
     path: &Path,
+    anchor: Option<&Anchor>,
     max_bytes: u64,
     overlay: &Overlay,
     reached: Reached,
@@ -373,15 +369,20 @@ fn read_file_bytes(
         }
         return Ok(text.as_bytes().to_vec());
     }
+    // The same file either way: `anchor` is an open ancestor of its directory.
+    let open = |links| match anchor.zip(path.file_name()) {
+        Some((anchor, name)) => anchor.open_file(name, links),
+        None => open_for_reading(path, links),
+    };
     let Some(scope) = overlay.scope() else {
-        return read_bytes(path, max_bytes);
+        return read_bytes_opened(path, max_bytes, open(Links::Follow));
     };
     if (reached == Reached::Referenced || cfg!(not(unix))) && !scope.may_read(path) {
         return Err(ReadFailure::Outside);
     }
     // A listed file is opened without following a link, which costs nothing; a link is
     // resolved and checked before it is opened again.
-    match open_for_reading(path, Links::Refuse) {
+    match open(Links::Refuse) {
         Err(error) if is_symlink_refused(&error) => {
             if !scope.may_read(path) {
                 return Err(ReadFailure::Outside);
@@ -519,7 +520,7 @@ mod tests {
                 continue;
             };
             let overlay = Overlay::default();
-            let read = read_config_bytes(&path, DEFAULT_MAX_FILE_BYTES, &overlay);
+            let read = read_config_bytes(&path, None, DEFAULT_MAX_FILE_BYTES, &overlay);
             let Some(text) = read.ok().and_then(|bytes| String::from_utf8(bytes).ok()) else {
                 continue;
             };

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 use crate::diagnostic::{self, Applicability, Diagnostic, FindingId, Views};
+use crate::input::dir_handle::Anchor;
 use crate::input::listing::{Listing, config_files};
 use crate::input::overlay::Overlay;
 use crate::input::read::{
@@ -224,7 +225,9 @@ pub(crate) fn check_listed_directory(
         local_modules: Vec::new(),
         admitted: Vec::new(),
     };
-    let listing = listing.map_or_else(|| config_files(dir), Ok);
+    let mut listing = listing.map_or_else(|| config_files(dir), Ok);
+    // Dropped once the files are read: it may hold a directory open.
+    let anchor = (listing.as_mut().ok()).and_then(|listing| listing.anchor.take());
     let (names, text_override_copies) = match listing {
         Ok(listing) if !listing.not_utf8.is_empty() => {
             let problems: Vec<ReadProblem> = (listing.not_utf8.iter())
@@ -268,6 +271,7 @@ pub(crate) fn check_listed_directory(
     .then(|| crate::module::views::view_files(&names, View::Terraform));
     let mut dir_files = read_files(
         dir,
+        anchor,
         names,
         (&view_files, before_tofu.as_ref()),
         options,
@@ -505,6 +509,7 @@ pub(crate) fn name_views(diagnostics: &mut [Diagnostic], selection: ViewSelectio
 /// Reads and parses every file that a selected view loads, in directory order.
 fn read_files(
     dir: &Path,
+    anchor: Option<Anchor>,
     names: Vec<ConfigName>,
     (view_files, before_tofu): (&[(View, ViewFiles)], Option<&ViewFiles>),
     options: &Options,
@@ -521,8 +526,14 @@ fn read_files(
     let bytes: Vec<Option<Result<Vec<u8>, ReadFailure>>> = (names.par_iter().enumerate())
         .map(|(index, name)| {
             let path = dir.join(&name.name);
-            loaded[index]
-                .then(|| read_config_bytes(&path, options.max_file_bytes, &options.overlay))
+            loaded[index].then(|| {
+                read_config_bytes(
+                    &path,
+                    anchor.as_ref(),
+                    options.max_file_bytes,
+                    &options.overlay,
+                )
+            })
         })
         .collect();
     let mut next_id = result.files.len();
