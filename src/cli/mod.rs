@@ -16,7 +16,7 @@ mod per_path;
 mod server;
 mod statistics;
 
-use crate::diagnostic::{Diagnostic, Finding, Severity, Views, escape};
+use crate::diagnostic::{Diagnostic, Finding, SHOWN_PER_RULE_AND_FILE, Severity, Views, escape};
 use crate::input::discover;
 use crate::input::overlay::Overlay;
 use crate::input::read::DEFAULT_MAX_FILE_BYTES;
@@ -182,6 +182,10 @@ struct CheckArgs {
     /// Print how much was read, and how fast, to stderr.
     #[arg(long, hide = true)]
     stats: bool,
+    /// Show every finding: by default, past 1000 findings of one rule in one file, one
+    /// finding says how many more there are (every finding is still counted).
+    #[arg(long)]
+    show_all_findings: bool,
     // Targeted releases (issue 11).
     /// The Terraform releases to judge against, e.g. ">= 1.6", or one build, e.g. "1.17.0-dev"
     /// (alpha and dev builds accept experiments) [default: the module's own
@@ -762,6 +766,13 @@ fn check(args: CheckArgs) -> i32 {
         }
         diagnostics
     };
+    // What is printed of one rule in one file is bounded (`diagnostic::bound`), unless asked
+    // for all; fixes are planned from every finding, and bounded once they are done.
+    let fixing = args.fix || args.diff || args.add_ignore.is_some();
+    let bounded = |diagnostics: Vec<Diagnostic>| match args.show_all_findings {
+        true => diagnostics,
+        false => crate::diagnostic::bound(diagnostics, SHOWN_PER_RULE_AND_FILE),
+    };
     if let Some(format) = rendering {
         let style = RenderStyle {
             format,
@@ -769,7 +780,7 @@ fn check(args: CheckArgs) -> i32 {
             unsafe_fixes: reporter.unsafe_fixes,
         };
         let render = |diagnostics: Vec<Diagnostic>| -> Vec<Rendered> {
-            reported(diagnostics)
+            bounded(reported(diagnostics))
                 .iter()
                 .map(|d| style.render(d))
                 .collect()
@@ -785,7 +796,10 @@ fn check(args: CheckArgs) -> i32 {
         return reporter.finish(run, false, write, |_, _| Ok(()));
     }
     let lint = |options: &Options, walk_done: &(dyn Fn(&discover::Discovery) -> bool + Sync)| {
-        let store = |diagnostics| whole(reported(diagnostics));
+        let store = |diagnostics| match fixing {
+            true => whole(reported(diagnostics)),
+            false => whole(bounded(reported(diagnostics))),
+        };
         let (found, mut run) =
             pool.install(|| walk_and_check(walk(), &paths, options, &store, walk_done));
         if args.fix || args.diff {
@@ -873,6 +887,7 @@ fn check(args: CheckArgs) -> i32 {
         // (A run without `--fix` keeps every fix in its output: a read-only checkout in CI
         // still reports the fixes, in SARIF say, for someone else to apply.)
         fix::withhold_refused(&mut run.findings, &fix::Roots::of(&paths));
+        run.findings = bounded(run.findings);
     }
     let catalogue = rules::registry().catalogue();
     let write = |out: &mut dyn Write, diagnostics: &[Diagnostic], totals: Totals| {

@@ -28,12 +28,21 @@ impl Statistics {
     /// Findings per id, most first (then by id): JSON for `--format json`, else a table.
     pub(super) fn render<F: Finding>(&self, findings: &[F]) -> String {
         let mut counts: BTreeMap<(&str, Severity), (usize, usize)> = BTreeMap::new();
+        let severities = [Severity::Notice, Severity::Warning, Severity::Error];
         for finding in findings {
-            let entry = counts
-                .entry((finding.rule().as_str(), finding.severity()))
-                .or_default();
-            entry.0 += 1;
-            entry.1 += usize::from(finding.fixable(self.unsafe_fixes));
+            // A finding that stands for others not shown counts them all, by severity.
+            let tally = finding.tally();
+            for severity in severities {
+                let count = tally.of(severity);
+                if count.found == 0 {
+                    continue;
+                }
+                let entry = counts
+                    .entry((finding.rule().as_str(), severity))
+                    .or_default();
+                entry.0 += count.found;
+                entry.1 += count.fixable[usize::from(self.unsafe_fixes)];
+            }
         }
         let mut rows: Vec<Row> = counts
             .into_iter()

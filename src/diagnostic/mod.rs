@@ -6,9 +6,11 @@ use std::sync::Arc;
 
 use crate::source::{SourceFile, SourceFiles, Span};
 
+pub mod bound;
 pub(crate) mod escape;
 pub mod fix;
 mod id;
+pub use bound::{SHOWN_PER_RULE_AND_FILE, Tally, bound};
 pub use fix::{Applicability, Fix};
 pub use id::FindingId;
 #[cfg(test)]
@@ -135,8 +137,12 @@ pub struct Diagnostic {
     /// How to fix it.
     pub help: Option<String>,
     pub views: Views,
-    /// What would fix it, when the rule knows: `--fix` and `--unsafe-fixes` apply it.
-    pub fix: Option<Fix>,
+    /// What would fix it, when the rule knows: `--fix` and `--unsafe-fixes` apply it. Boxed:
+    /// most findings have none, and a run can hold very many findings.
+    pub fix: Option<Box<Fix>>,
+    /// For the finding that stands for those of its rule and file not shown
+    /// ([`bound::bound`]): how many they are.
+    pub omitted: Option<Box<Tally>>,
 }
 
 impl Diagnostic {
@@ -152,6 +158,7 @@ impl Diagnostic {
             help: None,
             views: Views::NONE,
             fix: None,
+            omitted: None,
         }
     }
 
@@ -195,7 +202,7 @@ impl Diagnostic {
 
     /// Sets the fix (a `Fix`, or an `Option<Fix>` for a finding that has one only sometimes).
     pub fn with_fix(mut self, fix: impl Into<Option<Fix>>) -> Self {
-        self.fix = fix.into();
+        self.fix = fix.into().map(Box::new);
         self
     }
 
@@ -204,6 +211,14 @@ impl Diagnostic {
         self.fix
             .as_ref()
             .is_some_and(|fix| unsafe_fixes || fix.applicability == fix::Applicability::Safe)
+    }
+
+    /// How many findings it stands for: itself, or those its rule and file did not show.
+    pub fn tally(&self) -> Tally {
+        match &self.omitted {
+            Some(omitted) => **omitted,
+            None => Tally::one(self.severity, [self.fixable(false), self.fixable(true)]),
+        }
     }
 
     /// A milder severity than the rule's default, for a milder case of what the rule finds.
@@ -289,7 +304,7 @@ impl std::hash::Hash for Identity<'_> {
 pub fn excerpt_files(diagnostics: &mut [Diagnostic]) {
     use std::collections::{HashMap, HashSet};
     let fixed: HashSet<&std::path::Path> = (diagnostics.iter())
-        .filter_map(|d| d.fix.as_ref())
+        .filter_map(|d| d.fix.as_deref())
         .flat_map(Fix::paths)
         .collect();
     // Each file (by identity) with the ranges of its labels, in first-seen order.
@@ -331,8 +346,8 @@ pub(crate) trait Finding {
     fn sort_key(&self) -> (&str, usize, &'static str, &str);
     fn rule(&self) -> FindingId;
     fn severity(&self) -> Severity;
-    /// Whether the fix is applied with the unsafe fixes allowed or not.
-    fn fixable(&self, unsafe_fixes: bool) -> bool;
+    /// How many findings it stands for (see [`bound`]): what counts findings counts these.
+    fn tally(&self) -> Tally;
 }
 
 impl Finding for Diagnostic {
@@ -349,8 +364,8 @@ impl Finding for Diagnostic {
         self.severity
     }
 
-    fn fixable(&self, unsafe_fixes: bool) -> bool {
-        Diagnostic::fixable(self, unsafe_fixes)
+    fn tally(&self) -> Tally {
+        Diagnostic::tally(self)
     }
 }
 

@@ -37,6 +37,6 @@ pub(crate) fn align_fixes(diagnostics: &mut [Diagnostic], files: &SourceFiles) {
             !touches_string(strings, range)
         };
         let fix = fix.aligned(|path| by_path.get(path).copied(), keeps_strings);
-        diagnostic.fix = Some(fix);
+        diagnostic.fix = Some(Box::new(fix));
     }
 }

@@ -120,7 +120,7 @@ pub(crate) fn prove_fixes(diagnostics: &mut [Diagnostic], checked: Checked, o: &
             .collect();
         let fixes: Vec<&Fix> = batch
             .iter()
-            .filter_map(|&i| diagnostics[i].fix.as_ref())
+            .filter_map(|&i| diagnostics[i].fix.as_deref())
             .collect();
         let proven = match change(&fixes, &checked, &before, o) {
             (Change::None, applied) => applied,
@@ -150,7 +150,7 @@ fn prove_in_turn(
     let mut kept: Vec<usize> = Vec::new();
     for &index in batch {
         let fixes: Vec<&Fix> = (kept.iter().chain([&index]))
-            .filter_map(|&i| diagnostics[i].fix.as_ref())
+            .filter_map(|&i| diagnostics[i].fix.as_deref())
             .collect();
         let (change, applied) = change(&fixes, checked, before, o);
         if !applied.contains(&kept.len()) {

@@ -18,7 +18,7 @@ mod xml;
 use std::io::{self, Write};
 
 use crate::diagnostic::escape;
-use crate::diagnostic::{Diagnostic, Finding, FindingId, Severity, Views};
+use crate::diagnostic::{Diagnostic, Finding, FindingId, Severity, Tally, Views};
 use crate::lint::RuleMeta;
 
 /// Output formats of `check`.
@@ -146,6 +146,7 @@ impl RenderStyle {
             rule: diagnostic.rule,
             severity: diagnostic.severity,
             fixable: [diagnostic.fixable(false), diagnostic.fixable(true)],
+            omitted: diagnostic.omitted.clone(),
         }
     }
 }
@@ -164,6 +165,8 @@ pub(crate) struct Rendered {
     severity: Severity,
     /// Without and with `--unsafe-fixes`.
     fixable: [bool; 2],
+    /// Of the finding that stands for those of its rule and file not shown.
+    omitted: Option<Box<Tally>>,
 }
 
 impl Finding for Rendered {
@@ -180,8 +183,11 @@ impl Finding for Rendered {
         self.severity
     }
 
-    fn fixable(&self, unsafe_fixes: bool) -> bool {
-        self.fixable[usize::from(unsafe_fixes)]
+    fn tally(&self) -> Tally {
+        match &self.omitted {
+            Some(omitted) => **omitted,
+            None => Tally::one(self.severity, self.fixable),
+        }
     }
 }
 
@@ -257,7 +263,9 @@ fn write_pretty_array(
 
 /// `2 errors, 1 warning in 3 directories (7 files)`.
 pub(crate) fn summary<F: Finding>(diagnostics: &[F], totals: Totals) -> String {
-    let count = |s: Severity| diagnostics.iter().filter(|d| d.severity() == s).count();
+    let mut all = Tally::default();
+    diagnostics.iter().for_each(|d| all.add(&d.tally()));
+    let count = |s: Severity| all.of(s).found;
     let plural = |n: usize, word: &str| {
         if n == 1 {
             format!("{n} {word}")
@@ -328,8 +336,9 @@ fn fixable_mark(diagnostic: &Diagnostic, unsafe_fixes: bool) -> &'static str {
 
 /// `; 3 fixable with `--fix` (1 more with `--unsafe-fixes`)`, or nothing when none is.
 fn fixable_summary<F: Finding>(diagnostics: &[F], unsafe_fixes: bool) -> String {
-    let safe = diagnostics.iter().filter(|d| d.fixable(false)).count();
-    let all = diagnostics.iter().filter(|d| d.fixable(true)).count();
+    let mut tally = Tally::default();
+    diagnostics.iter().for_each(|d| tally.add(&d.tally()));
+    let (safe, all) = (tally.fixable(false), tally.fixable(true));
     match (unsafe_fixes, safe, all) {
         (_, _, 0) => String::new(),
         (true, _, all) => format!("; [*] {all} fixable with `--fix --unsafe-fixes`"),
