@@ -567,7 +567,7 @@ fn safe_fixes_change_no_string_value_of_generated_modules() {
         for _pass in 0..3 {
             let safe: Vec<&Fix> = (checked.result.diagnostics.iter())
                 .filter(|d| d.fixable(false))
-                .filter_map(|d| d.fix.as_ref())
+                .filter_map(|d| d.fix.as_deref())
                 .collect();
             if safe.is_empty() {
                 break;

@@ -231,8 +231,11 @@ mod tests {
         let id = files.add(SourceFile::new("/m/override.tf".into(), text.to_string()));
         let (file, mut finding) = finding_at(text, "default", "override_noop");
         let path = file.path.clone();
-        finding.fix =
-            Some(Fix::new("Remove `default`", Applicability::Unsafe).edit(&path, 15..29, ""));
+        finding = finding.with_fix(Fix::new("Remove `default`", Applicability::Unsafe).edit(
+            &path,
+            15..29,
+            "",
+        ));
         let [fix, ignore] = proposals(&finding, &files)
             .try_into()
             .expect("two proposals");
@@ -244,11 +247,13 @@ mod tests {
         assert_eq!(apply(files.get(id), &fix.edits), "variable \"a\" {\n}\n");
         // A fix that renames a file is left to `--fix`.
         finding.fix = finding.fix.map(|f| {
-            f.operation(crate::diagnostic::fix::FileOperation::Delete { path: path.clone() })
+            Box::new(
+                f.operation(crate::diagnostic::fix::FileOperation::Delete { path: path.clone() }),
+            )
         });
         assert_eq!(proposals(&finding, &files).len(), 1, "the ignore only");
         // An edit of a file the check did not read cannot be placed.
-        finding.fix = Some(Fix::new("x", Applicability::Safe).edit(Path::new("/x.tf"), 0..0, ""));
+        finding = finding.with_fix(Fix::new("x", Applicability::Safe).edit(Path::new("/x.tf"), 0..0, ""));
         assert_eq!(proposals(&finding, &files).len(), 1, "the ignore only");
     }
 

@@ -33,7 +33,7 @@ fn proved(dir: &Path, edit: impl Fn(&Path, &str) -> Fix) -> Option<Fix> {
         modules: &result.modules,
     };
     prove_fixes(&mut diagnostics, checked, &options);
-    diagnostics.pop().expect("the finding").fix
+    diagnostics.pop().expect("the finding").fix.map(|fix| *fix)
 }
 
 fn write(dir: &Path, files: &[(&str, &str)]) {
