@@ -36,7 +36,9 @@ fn module_with(name: &str, text: &str) -> tempfile::TempDir {
 /// A one-line `.tf.json` file: `locals` with `pairs` keys named `k0` to `k9` in turn, each
 /// set to `value` (a JSON value): every key after the first ten is a duplicate.
 fn repeated_keys(pairs: usize, value: &str) -> String {
-    let pairs: Vec<String> = (0..pairs).map(|i| format!("\"k{}\":{value}", i % 10)).collect();
+    let pairs: Vec<String> = (0..pairs)
+        .map(|i| format!("\"k{}\":{value}", i % 10))
+        .collect();
     format!("{{\"locals\":{{{}}}}}", pairs.join(","))
 }
 
@@ -105,7 +107,10 @@ fn a_hundred_thousand_duplicate_keys_print_a_thousand_and_a_count() {
         assert!(output.contains(&more), "{format}: no `{more}`");
     }
     let human = run(dir.path(), &["--format", "human"]);
-    assert!(human.ends_with("99990 errors in 1 directory (1 file)\n"), "{human}");
+    assert!(
+        human.ends_with("99990 errors in 1 directory (1 file)\n"),
+        "{human}"
+    );
     assert_eq!(human.matches("error[duplicate_definition]").count(), 1_001);
     let statistics = run(dir.path(), &["--statistics"]);
     assert_eq!(statistics, "99990  duplicate_definition  error\n");
@@ -140,8 +145,8 @@ fn ten_megabytes_on_one_line_with_a_hundred_thousand_findings_print_little() {
     let short = run(dir.path(), &args);
     assert!(short.len() <= bound, "short: {} bytes", short.len());
     for format in &FORMATS[2..] {
-        let output = std::fs::read_to_string(dir.path().join(format!("out.{format}")))
-            .expect("the report");
+        let output =
+            std::fs::read_to_string(dir.path().join(format!("out.{format}"))).expect("the report");
         assert!(output.len() <= bound, "{format}: {} bytes", output.len());
         assert!(output.contains(&not_shown(99_990 - 1_000)), "{format}");
     }

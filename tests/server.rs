@@ -483,6 +483,25 @@ fn per_path_levels_and_excluded_files_apply_to_published_findings() {
     client.shut_down();
 }
 
+/// A document with more findings of one rule than the command line shows: the server
+/// publishes as many, and one diagnostic that says how many more there are.
+#[test]
+fn published_diagnostics_are_bounded_per_rule_and_document() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical root");
+    let pairs: Vec<String> = (0..1_510).map(|i| format!("\"k{}\":1", i % 10)).collect();
+    let text = format!("{{\"locals\":{{{}}}}}", pairs.join(","));
+    std::fs::write(root.join("main.tf.json"), &text).expect("write");
+    let mut client = Client::start(&root, json!({}), Value::Null);
+    client.open(&root.join("main.tf.json"), &text);
+    let published = client.diagnostics("main.tf.json");
+    assert_eq!(published.len(), 1_001);
+    let more = "500 more `duplicate_definition` findings in this file are not shown";
+    let said = |d: &&Value| d["message"].as_str().is_some_and(|m| m.starts_with(more));
+    assert_eq!(published.iter().filter(said).count(), 1, "no `{more}`");
+    client.shut_down();
+}
+
 /// A request with malformed parameters is an InvalidParams error that names the method and
 /// the problem in the protocol's terms, not the server's Rust types.
 #[test]

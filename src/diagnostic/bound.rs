@@ -67,10 +67,12 @@ impl Tally {
     }
 }
 
-/// `findings` (in [`sort`] order: each file's together) with at most `shown` of one rule in one
+/// `findings`, in [`sort`] order, with at most `shown` of one rule in one
 /// file: the others of that rule and file become one finding, at the place of the first of
 /// them, that says how many they are and carries their [`Tally`]. In [`sort`] order.
-pub fn bound(findings: Vec<Diagnostic>, shown: usize) -> Vec<Diagnostic> {
+pub fn bound(mut findings: Vec<Diagnostic>, shown: usize) -> Vec<Diagnostic> {
+    // Sorted already, as a run's findings are: the sort (stable) only checks it then.
+    sort(&mut findings);
     let mut bounded: Vec<Diagnostic> = Vec::with_capacity(findings.len());
     let mut path = String::new();
     // Of the current file: per rule, how many are shown and where the finding that stands for

@@ -253,7 +253,8 @@ mod tests {
         });
         assert_eq!(proposals(&finding, &files).len(), 1, "the ignore only");
         // An edit of a file the check did not read cannot be placed.
-        finding = finding.with_fix(Fix::new("x", Applicability::Safe).edit(Path::new("/x.tf"), 0..0, ""));
+        finding =
+            finding.with_fix(Fix::new("x", Applicability::Safe).edit(Path::new("/x.tf"), 0..0, ""));
         assert_eq!(proposals(&finding, &files).len(), 1, "the ignore only");
     }
 

@@ -40,7 +40,7 @@ use lsp_types::{
     TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Url,
 };
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, SHOWN_PER_RULE_AND_FILE, bound};
 use crate::input::discover::discover;
 use crate::input::overlay::Overlay;
 use crate::knowledge::files::classify;
@@ -468,6 +468,13 @@ impl<'a> Server<'a> {
                     .retain(|d| !excludes.excludes_finding(&d.path, &given));
             }
             path_rules.apply(&mut checked.findings);
+            // As on the command line: past a bound, one diagnostic per rule and document says
+            // how many more there are (an editor lists them all, and a machine-written file
+            // can hold a hundred thousand).
+            checked.findings = bound(
+                std::mem::take(&mut checked.findings),
+                SHOWN_PER_RULE_AND_FILE,
+            );
             Checked {
                 versions,
                 ..checked
