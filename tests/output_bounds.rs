@@ -95,7 +95,8 @@ fn a_finding_with_hundreds_of_places_on_one_line_prints_a_few() {
 
 /// 100,000 keys of `locals` repeating ten names on one line of a 700 KB file: 99,990
 /// duplicates. Past 1,000 of one rule in one file, one finding says how many more there are, in
-/// every format; the summary line, `--statistics` and the exit status still count every one.
+/// every format; the summary line, JSON's summary, `--statistics` and the exit status still
+/// count every one.
 #[test]
 fn a_hundred_thousand_duplicate_keys_print_a_thousand_and_a_count() {
     let text = repeated_keys(100_000, "1");
@@ -112,6 +113,9 @@ fn a_hundred_thousand_duplicate_keys_print_a_thousand_and_a_count() {
         "{human}"
     );
     assert_eq!(human.matches("error[duplicate_definition]").count(), 1_001);
+    let json: serde_json::Value =
+        serde_json::from_str(&run(dir.path(), &["--format", "json"])).expect("JSON");
+    assert_eq!(json["summary"]["findings"]["error"], 99_990);
     let statistics = run(dir.path(), &["--statistics"]);
     assert_eq!(statistics, "99990  duplicate_definition  error\n");
 }

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::Totals;
 use super::location::{Range, edit_position, file_of, fix_path, relative};
 use crate::diagnostic::fix::FileOperation;
-use crate::diagnostic::{Applicability, Diagnostic, Label, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Label, Severity, Tally};
 
 fn position(label: &Label) -> (Value, Value) {
     let r = Range::of(label);
@@ -90,10 +90,13 @@ pub(crate) fn render(
                 "fix": fix(d),
             })
         });
-    let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
-    let fixable = |a: Applicability| {
-        let with = |d: &&Diagnostic| d.fix.as_ref().is_some_and(|f| f.applicability == a);
-        diagnostics.iter().filter(with).count()
+    // Every finding counted, those a finding stands for that are not shown too.
+    let mut tally = Tally::default();
+    diagnostics.iter().for_each(|d| tally.add(&d.tally()));
+    let count = |s: Severity| tally.of(s).found;
+    let fixable = |a: Applicability| match a {
+        Applicability::Safe => tally.fixable(false),
+        Applicability::Unsafe => tally.fixable(true) - tally.fixable(false),
     };
     let value = json!({
         "version": 1,
