@@ -9,7 +9,8 @@
 # 100 directories; one directory of 100,000 files <= 11x the time of 10,000 and <= 5 s; a chain
 # of directories 1,000 deep <= 11x the time of 100 deep; each input that was once super-linear,
 # at 10x the size, <= 10.5x the CPU time: the scaling rows, which replace a wall-clock ratio
-# test that failed on a busy machine).
+# test that failed on a busy machine; every output format of a one-line 10 MB file with 100,000
+# findings <= 1 s of CPU, and <= 11x the CPU of a tenth of it: the render rows).
 #
 # usage: scripts/bench.sh [--quick] [--runs K] [--trees DIR] [--bin PATH]
 #   --quick      small trees (the CI smoke run: the figures are printed, nothing is asserted)
@@ -312,8 +313,12 @@ for size in (base, 10 * base):
         # Human output for the long line (its excerpts are windowed), and SARIF (its
         # fingerprints hash the text around each finding, not the line); `--diff` computes and
         # applies every fix in memory without touching the tree.
-        shown = {"findings on one long line": ["--format", "human", "--color", "never"],
-                 "SARIF of findings on one long line": ["--format", "sarif"],
+        # Every finding rendered (`--show-all-findings`): these rows time the rendering of
+        # all of them, which the bound would cut to a thousand.
+        shown = {"findings on one long line": ["--format", "human", "--color", "never",
+                                               "--show-all-findings"],
+                 "SARIF of findings on one long line": ["--format", "sarif",
+                                                        "--show-all-findings"],
                  "fixes of one file": ["--format", "short", "--diff"]}
         argv = [lint, *shown.get(name, ["--format", "short"]), "-j", "1", tree]
         cpu = []
@@ -325,4 +330,32 @@ for name, _ in scaling_inputs(1):
     small_cpu, large_cpu = scaling[(name, base)], scaling[(name, 10 * base)]
     ratio = large_cpu / max(small_cpu, 1e-6)
     line("scaling", f"{name} x10 cpu <= 10.5", ratio, verdict(ratio, 10.5))
+
+# Every format of a one-line `.tf.json` file with 100,000 duplicate keys, 10 MB (10,000 keys,
+# 1 MB, at the base; a tenth of both with --quick), as a user runs it: past 1,000 findings of
+# one rule in one file one finding counts the others (`diagnostic::bound`). At 10x the
+# findings, the CPU time (-j 1, user + system, the median of the runs) must grow at most 11x,
+# and stay under a second (#36).
+FORMATS = ["human", "short", "json", "sarif", "github", "checkstyle", "junit", "gitlab"]
+keys = base // 2
+render = {}
+for size in (keys, 10 * keys):
+    tree = os.path.join(work, f"render-{size}")
+    os.makedirs(os.path.join(tree, "m"), exist_ok=True)
+    with open(os.path.join(tree, "m", "main.tf.json"), "w") as f:
+        f.write('{"locals":{' + ",".join(f'"k{i % 10}":"' + "x" * 92 + '"'
+                                         for i in range(size)) + "}}")
+    for fmt in FORMATS:
+        argv = [lint, "--format", fmt, "--color", "never", "-j", "1", tree]
+        cpu = []
+        for _ in range(runs if quick == "true" else max(runs, 5)):
+            _, usage, _ = spawn(argv)
+            cpu.append(usage.ru_utime + usage.ru_stime)
+        render[(fmt, size)] = statistics.median(cpu)
+for fmt in FORMATS:
+    small_cpu, large_cpu = render[(fmt, keys)], render[(fmt, 10 * keys)]
+    ratio = large_cpu / max(small_cpu, 1e-6)
+    line("render", f"{fmt}: x10 findings cpu <= 11", ratio, verdict(ratio, 11))
+    line("render", f"{fmt}: {10 * keys - 10} findings cpu s <= 1", large_cpu,
+         verdict(large_cpu, 1))
 PY

@@ -298,6 +298,24 @@ pub mod fuzzing {
         rendered
     }
 
+    /// Checks every module directory below `root` as `tflint-merge root` does (the walk, the
+    /// checks on a pool of `threads` threads, each directory's findings kept whole until the
+    /// report): the number of findings. For tests that measure what a run keeps.
+    pub fn check_tree(root: &Path, threads: usize) -> usize {
+        use crate::lint::check::{walk_and_check, whole};
+        use crate::lint::directory::Options;
+        let paths = [root.to_path_buf()];
+        let excludes = crate::input::discover::Excludes::default();
+        let settings = crate::lint::RuleSettings::defaults(crate::rules::registry());
+        let options = Options::new(crate::ViewSelection::Both, settings);
+        let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() else {
+            return 0;
+        };
+        let walk = crate::input::discover::Walk::new(&paths, &excludes, true);
+        let (_, run) = pool.install(|| walk_and_check(walk, &paths, &options, &whole, &|_| true));
+        run.findings.len()
+    }
+
     /// Everything the command line does with one module directory, each Terragrunt unit in it
     /// as a tree, every rule enabled: check both views, render the findings in every output
     /// format, and print each effective module in every form. Returns the bytes rendered.
