@@ -7,8 +7,6 @@
 //! The exit status, the summary line and `--statistics` still count every finding: the finding
 //! that stands for the others carries their [`Tally`]. `--show-all-findings` lifts the bound.
 
-use std::collections::HashMap;
-
 use super::{Diagnostic, FindingId, Label, Severity, sort};
 
 /// How many findings of one rule are shown in one file. No module written by hand comes near
@@ -77,7 +75,7 @@ pub fn bound(mut findings: Vec<Diagnostic>, shown: usize) -> Vec<Diagnostic> {
     let mut path = String::new();
     // Of the current file: per rule, how many are shown and where the finding that stands for
     // the others is in `bounded`.
-    let mut per_rule: HashMap<FindingId, (usize, Option<usize>)> = HashMap::new();
+    let mut per_rule = foldhash::HashMap::<FindingId, (usize, Option<usize>)>::default();
     let mut omitted_any = false;
     for finding in findings {
         if finding.path != path {

@@ -4,7 +4,6 @@
 //! per run and shared (see `neighbours`).
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -719,13 +718,15 @@ fn one_view_errors<'d>(diagnostics: &'d [Diagnostic]) -> Vec<&'d Diagnostic> {
             .map(|l| (l.file.display.as_str(), l.range.clone()));
         (d.rule, at)
     };
-    let mut seen: HashMap<Place, Views> = HashMap::new();
+    // foldhash, not the default SipHash: a machine-written file can give a hundred thousand
+    // findings, each looked up three times here.
+    let mut seen: foldhash::HashMap<Place, Views> = foldhash::HashMap::default();
     for d in diagnostics {
         let views = seen.entry(place(d)).or_default();
         *views = views.union(d.views);
     }
     let mut out: Vec<&Diagnostic> = Vec::new();
-    let mut reported: HashSet<Place> = HashSet::new();
+    let mut reported: foldhash::HashSet<Place> = foldhash::HashSet::default();
     for d in diagnostics {
         let at = place(d);
         let views = seen.get(&at).copied().unwrap_or_default();
