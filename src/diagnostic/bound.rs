@@ -168,7 +168,7 @@ mod tests {
             Diagnostic::new(rule, severity, format!("finding {at}"))
                 .at(&files, Span::new(file, at..at + 1), "here")
                 .in_views(Views::TERRAFORM)
-                .with_fix((at % 2 == 0).then_some(fix))
+                .with_fix(at.is_multiple_of(2).then_some(fix))
         };
         let mut findings = Vec::new();
         for at in 0..6 {
