@@ -158,7 +158,7 @@ mod tests {
         let mut files = SourceFiles::default();
         let a = files.add(SourceFile::new("a.tf".into(), "x".repeat(100)));
         let b = files.add(SourceFile::new("b.tf".into(), "x".repeat(100)));
-        let other = crate::diagnostic::finding_id!("io_error");
+        let other = crate::diagnostic::OTHER_TEST_ID;
         let finding = |file, at: usize, rule, severity| {
             let fix = Fix::new("edit", Applicability::Unsafe).edit(
                 &files.get(file).path,

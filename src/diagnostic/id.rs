@@ -96,3 +96,7 @@ pub(crate) use finding_id;
 /// An id for the tests of the stages before the rules, which need one but no rule.
 #[cfg(test)]
 pub(crate) const TEST_ID: FindingId = finding_id!("syntax_error");
+
+/// A second id, for the tests that tell findings of two ids apart.
+#[cfg(test)]
+pub(crate) const OTHER_TEST_ID: FindingId = finding_id!("io_error");

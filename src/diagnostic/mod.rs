@@ -13,9 +13,9 @@ mod id;
 pub use bound::{SHOWN_PER_RULE_AND_FILE, Tally, bound};
 pub use fix::{Applicability, Fix};
 pub use id::FindingId;
-#[cfg(test)]
-pub(crate) use id::TEST_ID;
 pub(crate) use id::finding_id;
+#[cfg(test)]
+pub(crate) use id::{OTHER_TEST_ID, TEST_ID};
 
 /// The project's home page.
 pub const PROJECT_URL: &str = "https://github.com/tflint-merge/tflint-merge";
