@@ -498,12 +498,26 @@ impl<'r> Neighbours<'r> {
     /// The dated constructs (see `schema::dated_constructs`) of the local modules `dir` calls,
     /// however deep, in `view`: the tools load the whole tree, so a release that refuses one
     /// of them refuses the caller. Each directory is looked at once (calls may loop); modules
-    /// with no files or a file that cannot be read or parsed add nothing.
-    pub(crate) fn dated_in_children(&self, dir: &Path, view: View) -> Vec<(Place, Box<str>)> {
+    /// with no files or a file that cannot be read or parsed add nothing. `caller_files` are
+    /// the files of `dir` that `view` loads, in order, as its check parsed them: the calls are
+    /// read from them rather than from a summary of `dir`, which its check need not publish
+    /// and which would otherwise be parsed again for this.
+    pub(crate) fn dated_in_children<'f>(
+        &self,
+        dir: &Path,
+        view: View,
+        caller_files: impl Iterator<Item = &'f File>,
+    ) -> Vec<(Place, Box<str>)> {
         let mut found = Vec::new();
         let mut seen = HashSet::new();
-        let mut todo = vec![(dir.to_path_buf(), true)];
-        while let Some((dir, is_caller)) = todo.pop() {
+        let Some(canonical) = self.module(dir).canonical.clone() else {
+            return found;
+        };
+        seen.insert(canonical);
+        let mut todo: Vec<PathBuf> = (caller_files.flat_map(local_module_calls))
+            .map(|(_, source)| dir.join(source))
+            .collect();
+        while let Some(dir) = todo.pop() {
             let module = self.module(&dir);
             if !(module.canonical.as_ref()).is_some_and(|canonical| seen.insert(canonical.clone()))
             {
@@ -513,11 +527,9 @@ impl<'r> Neighbours<'r> {
                 continue;
             };
             let summary = &module_summary.summary;
-            if !is_caller {
-                add_new(&mut found, &summary.dated);
-            }
+            add_new(&mut found, &summary.dated);
             for (_, source) in &summary.local_calls {
-                todo.push((dir.join(source), false));
+                todo.push(dir.join(source));
             }
         }
         found
