@@ -926,4 +926,38 @@ mod tests {
         assert_eq!(variables(&caller(), &published), expected);
         assert_eq!(shared.parsed_apart(), 1);
     }
+
+    /// The dated constructs of a directory's children are found from the caller's own parsed
+    /// files and the children's summaries: the caller's files are not parsed again (its check
+    /// parsed them and need not have published them).
+    #[test]
+    fn dated_in_children_parses_only_the_children() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let caller_text = "module \"child\" {\n  source = \"../child\"\n}\n";
+        for (module, text) in [
+            ("caller", caller_text),
+            ("child", "import {\n  to = a.b\n  id = \"x\"\n}\n"),
+        ] {
+            let module = dir.path().join(module);
+            std::fs::create_dir(&module).expect("mkdir");
+            std::fs::write(module.join("main.tf"), text).expect("write");
+        }
+        let shared = Arc::new(SharedSummaries::default());
+        let caller = dir.path().join("caller");
+        let neighbours = Neighbours::new(1024)
+            .with_shared(Arc::clone(&shared))
+            .named_from(&caller, None);
+        let parsed = crate::syntax::parse(FileId(0), Syntax::Native, caller_text);
+        let file = parsed.file.expect("parses");
+        let found = neighbours.dated_in_children(&caller, View::Terraform, [&file].into_iter());
+        let import = |place: Place, name: &str| (place, Box::<str>::from(name));
+        let body = Place::In(crate::knowledge::features::Body::Import);
+        let expected = [
+            import(Place::TopLevel, "import"),
+            import(body, "to"),
+            import(body, "id"),
+        ];
+        assert_eq!(found, expected);
+        assert_eq!(shared.parsed_apart(), 1);
+    }
 }
