@@ -11,6 +11,7 @@ use crate::input::read::ReadProblem;
 use crate::knowledge::View;
 use crate::lint::neighbours::Neighbours;
 use crate::module::merge::{LoadedFile, MergeProblem, Module};
+use crate::module::references::ObjectUses;
 use crate::source::{FileId, SourceFiles};
 use crate::terragrunt::Tree;
 use crate::types::ParsedTypes;
@@ -47,6 +48,9 @@ pub(crate) struct Context<'a> {
     pub(crate) overlay: &'a Overlay,
     /// What [`super::helpers::schema::judgements`] found, once it was asked.
     pub(crate) judgements: OnceCell<Vec<Judgement>>,
+    /// The references each object of the module evaluates, walked once for every rule that
+    /// reads them.
+    pub(crate) object_uses: &'a ObjectUses<'a>,
     /// The directory's override files saved with a `.txt` extension, in name order.
     pub(crate) text_override_copies: &'a [String],
     /// The `type` expressions of the directory, each parsed once for every view.
@@ -82,6 +86,7 @@ impl<'a> Context<'a> {
             targets,
             overlay: self.overlay,
             judgements: OnceCell::new(),
+            object_uses: self.object_uses,
             text_override_copies: self.text_override_copies,
             types: self.types,
         }

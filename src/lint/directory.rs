@@ -24,6 +24,7 @@ use crate::knowledge::features::{Body, Place};
 use crate::knowledge::files::ConfigName;
 use crate::knowledge::version::Version;
 use crate::module::merge::{self, LoadedFile, Module};
+use crate::module::references::ObjectUses;
 use crate::module::views::{ViewFiles, view_files};
 use crate::source::{FileId, SourceFiles, display_path};
 use crate::types::ParsedTypes;
@@ -634,9 +635,9 @@ fn run_directory_rules(
         dir_files,
         text_override_copies,
     } = listed;
-    let contexts: Vec<Context> = built
-        .iter()
-        .map(|b| Context {
+    let object_uses: Vec<ObjectUses> = (built.iter()).map(|b| ObjectUses::of(&b.module)).collect();
+    let contexts: Vec<Context> = (built.iter().zip(&object_uses))
+        .map(|(b, object_uses)| Context {
             view: b.view,
             dir,
             module: &b.module,
@@ -650,6 +651,7 @@ fn run_directory_rules(
             targets: &b.targets,
             overlay: &options.overlay,
             judgements: std::cell::OnceCell::new(),
+            object_uses,
             text_override_copies,
             types,
         })

@@ -14,7 +14,6 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::module::merge::Address;
-use crate::module::references::Uses;
 use crate::syntax::Reference;
 
 use crate::lint::helpers::declared::{Declared, stops_evaluation};
@@ -56,8 +55,8 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         found.clear();
         *blocked = false;
     };
-    let mut uses = Uses::default();
-    for object in &module.objects {
+    let object_uses = ctx.object_uses;
+    for (index, object) in module.objects.iter().enumerate() {
         let keys = match &object.address {
             Address::Resource(..) => Keys {
                 count: object.body.attribute("count").is_some(),
@@ -69,15 +68,15 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             },
             _ => continue,
         };
-        uses.for_each(&[object.kind.as_str()], &object.body, &mut |used| {
+        for used in object_uses.of_object(index) {
             if used.iterator || used.in_dynamic {
-                return;
+                continue;
             }
             blocked |= stops_evaluation(&declared, used.reference, used.self_bound);
             if let Some(unavailable) = unavailable(keys, used.reference) {
                 found.push((used.reference, unavailable));
             }
-        });
+        }
         report(&mut found, &mut blocked);
     }
     let no_keys = Keys {

@@ -14,7 +14,6 @@
 use foldhash::HashMap;
 
 use crate::diagnostic::Diagnostic;
-use crate::module::references::Uses;
 use crate::syntax::Reference;
 use crate::syntax::references::ReferenceStep;
 
@@ -44,13 +43,13 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         blocked: false,
     };
     // One block, or one local value, at a time: what the tools evaluate together.
-    let mut uses = Uses::default();
-    for object in &module.objects {
-        uses.for_each(&[object.kind.as_str()], &object.body, &mut |used| {
+    let object_uses = ctx.object_uses;
+    for (index, object) in module.objects.iter().enumerate() {
+        for used in object_uses.of_object(index) {
             if !used.iterator && !used.in_dynamic {
                 group.look_at(used.reference);
             }
-        });
+        }
         group
             .found
             .retain(|(reference, ..)| !in_try(&object.body, reference));

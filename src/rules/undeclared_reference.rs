@@ -18,7 +18,6 @@ use crate::lint::helpers::declared::{Declared, Mode, Undeclared, self_unbound, u
 use crate::lint::helpers::tools_suggestion;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::module::merge::{Address, Module};
-use crate::module::references::Uses;
 use crate::syntax::Reference;
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -47,17 +46,17 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         }
         *self_unbound_here = false;
     };
-    let mut uses = Uses::default();
-    for object in &module.objects {
-        uses.for_each(&[object.kind.as_str()], &object.body, &mut |used| {
+    let object_uses = ctx.object_uses;
+    for index in 0..module.objects.len() {
+        for used in object_uses.of_object(index) {
             if used.iterator || used.in_dynamic {
-                return;
+                continue;
             }
             self_unbound_here |= self_unbound(used.reference, used.self_bound);
             if let Some(undeclared) = undeclared(&declared, used.reference) {
                 found.push((used.reference, undeclared));
             }
-        });
+        }
         report(&mut found, &mut self_unbound_here);
     }
     for local in &module.locals {
