@@ -239,13 +239,18 @@ pub(crate) fn check_listed_directory(
             result.diagnostics = read_findings(&problems, &result.files, &options.settings);
             return result;
         }
-        Ok(listing) => (
-            with_overlaid_names(dir, listing.names, &options.overlay),
-            // A copy that a fix renamed away is gone.
-            (listing.text_override_copies.into_iter())
-                .filter(|name| options.overlay.file(&dir.join(name)) != Some(None))
-                .collect::<Vec<String>>(),
-        ),
+        Ok(listing) => {
+            if publish && let Some(canonical) = canonical {
+                summaries.publish_listing(canonical, &listing.names);
+            }
+            (
+                with_overlaid_names(dir, listing.names, &options.overlay),
+                // A copy that a fix renamed away is gone.
+                (listing.text_override_copies.into_iter())
+                    .filter(|name| options.overlay.file(&dir.join(name)) != Some(None))
+                    .collect::<Vec<String>>(),
+            )
+        }
         Err(error) => {
             let problem = ReadProblem::Directory {
                 path: display_path(dir),

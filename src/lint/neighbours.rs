@@ -195,6 +195,14 @@ impl SharedSummaries {
         }
     }
 
+    /// Publishes the configuration files listed in the module directory whose canonical path is
+    /// `canonical` (as [`config_files`] lists them), so that its callers' checks do not list the
+    /// directory again.
+    pub(crate) fn publish_listing(&self, canonical: &Path, names: &[ConfigName]) {
+        // Already listed by a caller's check that came first: that listing stays.
+        let _ = self.module(canonical).files.set(names.into());
+    }
+
     fn get(&self, path: &Path) -> Option<Option<Arc<Summary>>> {
         let files = self.files.lock().unwrap_or_else(PoisonError::into_inner);
         files.get(path.as_os_str()).cloned()
