@@ -25,6 +25,8 @@ use crate::knowledge::files::ConfigName;
 use crate::knowledge::version::Version;
 use crate::module::merge::{self, LoadedFile, Module};
 use crate::module::references::ObjectUses;
+
+use super::helpers::declared::Declared;
 use crate::module::views::{ViewFiles, view_files};
 use crate::source::{FileId, SourceFiles, display_path};
 use crate::types::ParsedTypes;
@@ -640,9 +642,11 @@ fn run_directory_rules(
         dir_files,
         text_override_copies,
     } = listed;
+    // What several rules read of each view's module, found once for all of them.
     let object_uses: Vec<ObjectUses> = (built.iter()).map(|b| ObjectUses::of(&b.module)).collect();
-    let contexts: Vec<Context> = (built.iter().zip(&object_uses))
-        .map(|(b, object_uses)| Context {
+    let declared: Vec<Declared> = built.iter().map(|b| Declared::of(&b.module)).collect();
+    let contexts: Vec<Context> = (built.iter().zip(&object_uses).zip(&declared))
+        .map(|((b, object_uses), declared)| Context {
             view: b.view,
             dir,
             module: &b.module,
@@ -657,6 +661,7 @@ fn run_directory_rules(
             overlay: &options.overlay,
             judgements: std::cell::OnceCell::new(),
             object_uses,
+            declared,
             text_override_copies,
             types,
         })

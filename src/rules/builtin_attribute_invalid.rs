@@ -15,7 +15,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::knowledge::releases::Release;
-use crate::lint::helpers::declared::{Declared, stops_evaluation};
+use crate::lint::helpers::declared::stops_evaluation;
 use crate::lint::helpers::tools_suggestion;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::syntax::Reference;
@@ -59,7 +59,7 @@ impl Invalid<'_> {
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let module = ctx.module;
-    let declared = Declared::of(module);
+    let declared = ctx.declared;
     let applying = has_applying(ctx);
     let mut found: Vec<(&Reference, Invalid)> = Vec::new();
     let mut stopped = false;

@@ -16,7 +16,7 @@ use crate::diagnostic::Diagnostic;
 use crate::module::merge::Address;
 use crate::syntax::Reference;
 
-use crate::lint::helpers::declared::{Declared, stops_evaluation};
+use crate::lint::helpers::declared::stops_evaluation;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -43,7 +43,7 @@ enum Unavailable {
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let module = ctx.module;
-    let declared = Declared::of(module);
+    let declared = ctx.declared;
     let mut found: Vec<(&Reference, Unavailable)> = Vec::new();
     let mut blocked = false;
     let mut report = |found: &mut Vec<(&Reference, Unavailable)>, blocked: &mut bool| {

@@ -38,7 +38,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let module = ctx.module;
     let mut group = Group {
         calls: &calls,
-        declared: Declared::of(module),
+        declared: ctx.declared,
         found: Vec::new(),
         blocked: false,
     };
@@ -74,7 +74,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 /// The references of what the tools evaluate together (a block, a local value).
 struct Group<'c, 'm> {
     calls: &'c HashMap<&'c str, LocalCall<'c>>,
-    declared: Declared<'m>,
+    declared: &'c Declared<'m>,
     /// The undeclared outputs read, with the call and the output's name.
     found: Vec<(&'m Reference, &'c LocalCall<'c>, &'m str)>,
     /// Whether a reference names what the module does not declare: then nothing is evaluated.
@@ -83,7 +83,7 @@ struct Group<'c, 'm> {
 
 impl<'c, 'm> Group<'c, 'm> {
     fn look_at(&mut self, reference: &'m Reference) {
-        self.blocked |= undeclared(&self.declared, reference).is_some();
+        self.blocked |= undeclared(self.declared, reference).is_some();
         if let Some((call, output)) = undeclared_output(self.calls, reference) {
             self.found.push((reference, call, output));
         }

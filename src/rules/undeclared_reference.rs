@@ -14,7 +14,7 @@
 //! `terraform`, ...), which other checks of the tools judge.
 
 use crate::diagnostic::Diagnostic;
-use crate::lint::helpers::declared::{Declared, Mode, Undeclared, self_unbound, undeclared};
+use crate::lint::helpers::declared::{Mode, Undeclared, self_unbound, undeclared};
 use crate::lint::helpers::tools_suggestion;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::module::merge::{Address, Module};
@@ -29,7 +29,7 @@ pub(crate) const RULE: Rule = declare_rule! {
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let module = ctx.module;
-    let declared = Declared::of(module);
+    let declared = ctx.declared;
     // One block, or one local, at a time: what the tools evaluate together.
     let mut found = Vec::new();
     // Whether the block holds `self` where nothing binds it, which also stops evaluation.
