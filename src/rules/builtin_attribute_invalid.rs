@@ -78,7 +78,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             if used.iterator || used.in_dynamic {
                 continue;
             }
-            stopped |= stops_evaluation(&declared, used.reference, used.self_bound);
+            stopped |= stops_evaluation(declared, used.reference, used.self_bound);
             if let Some(invalid) = invalid(used.reference, applying) {
                 found.push((used.reference, invalid));
             }
@@ -87,7 +87,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     }
     for local in &module.locals {
         local.attribute.expr.for_each_reference(&mut |reference| {
-            stopped |= stops_evaluation(&declared, reference, false);
+            stopped |= stops_evaluation(declared, reference, false);
             if let Some(invalid) = invalid(reference, applying) {
                 found.push((reference, invalid));
             }

@@ -72,7 +72,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             if used.iterator || used.in_dynamic {
                 continue;
             }
-            blocked |= stops_evaluation(&declared, used.reference, used.self_bound);
+            blocked |= stops_evaluation(declared, used.reference, used.self_bound);
             if let Some(unavailable) = unavailable(keys, used.reference) {
                 found.push((used.reference, unavailable));
             }
@@ -85,7 +85,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     };
     for local in &module.locals {
         local.attribute.expr.for_each_reference(&mut |reference| {
-            blocked |= stops_evaluation(&declared, reference, false);
+            blocked |= stops_evaluation(declared, reference, false);
             if let Some(unavailable) = unavailable(no_keys, reference) {
                 found.push((reference, unavailable));
             }

@@ -53,7 +53,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             self_unbound_here |= self_unbound(used.reference, used.self_bound);
-            if let Some(undeclared) = undeclared(&declared, used.reference) {
+            if let Some(undeclared) = undeclared(declared, used.reference) {
                 found.push((used.reference, undeclared));
             }
         }
@@ -62,7 +62,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for local in &module.locals {
         local.attribute.expr.for_each_reference(&mut |reference| {
             self_unbound_here |= self_unbound(reference, false);
-            if let Some(undeclared) = undeclared(&declared, reference) {
+            if let Some(undeclared) = undeclared(declared, reference) {
                 found.push((reference, undeclared));
             }
         });
