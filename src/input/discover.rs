@@ -11,6 +11,7 @@
 //! `crate::terragrunt`; the `.hcl` files they reference are found by following references.
 
 use std::collections::{BTreeMap, HashSet};
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -899,7 +900,7 @@ fn read_entries(
             return None;
         }
     };
-    let mut names: Vec<DirEntry> = Vec::new();
+    let mut found: Vec<(OsString, Kind)> = Vec::new();
     // The configuration files, as the check of a module directory lists them (every entry,
     // ignored or not).
     let mut listing = Some(Listing::default());
@@ -909,11 +910,7 @@ fn read_entries(
                 if let Some(listing) = listing.as_mut() {
                     listing.add(dir, &entry.name, entry.kind);
                 }
-                names.push((
-                    entry.name.to_string_lossy().into_owned(),
-                    dir.join(&entry.name),
-                    Kind::of(entry.kind),
-                ));
+                found.push((entry.name, Kind::of(entry.kind)));
             }
             Err(error) => {
                 listing = None;
@@ -923,9 +920,12 @@ fn read_entries(
     }
     // By path, not by the name shown: a name that is not UTF-8 is shown lossily, out of the
     // order of the bytes that paths sort by (and that a `Walk` gives directories out in). The
-    // paths share `dir`, so their file names order them alike, without comparing `dir` (long
-    // in a deep chain) each time.
-    names.sort_by(|a, b| a.1.file_name().cmp(&b.1.file_name()));
+    // paths share `dir`, so their names' bytes order them alike; sorting the names before they
+    // are joined compares neither `dir` (long in a deep chain) nor paths component by component.
+    found.sort_unstable_by(|a, b| a.0.as_encoded_bytes().cmp(b.0.as_encoded_bytes()));
+    let names = (found.into_iter())
+        .map(|(name, kind)| (name.to_string_lossy().into_owned(), dir.join(&name), kind))
+        .collect();
     Some((names, listing))
 }
 

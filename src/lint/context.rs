@@ -11,6 +11,9 @@ use crate::input::read::ReadProblem;
 use crate::knowledge::View;
 use crate::lint::neighbours::Neighbours;
 use crate::module::merge::{LoadedFile, MergeProblem, Module};
+use crate::module::references::ObjectUses;
+
+use super::helpers::declared::Declared;
 use crate::source::{FileId, SourceFiles};
 use crate::terragrunt::Tree;
 use crate::types::ParsedTypes;
@@ -47,6 +50,11 @@ pub(crate) struct Context<'a> {
     pub(crate) overlay: &'a Overlay,
     /// What [`super::helpers::schema::judgements`] found, once it was asked.
     pub(crate) judgements: OnceCell<Vec<Judgement>>,
+    /// The references each object of the module evaluates, walked once for every rule that
+    /// reads them.
+    pub(crate) object_uses: &'a ObjectUses<'a>,
+    /// What the module declares, by kind: found once for every rule that looks names up.
+    pub(crate) declared: &'a Declared<'a>,
     /// The directory's override files saved with a `.txt` extension, in name order.
     pub(crate) text_override_copies: &'a [String],
     /// The `type` expressions of the directory, each parsed once for every view.
@@ -82,6 +90,8 @@ impl<'a> Context<'a> {
             targets,
             overlay: self.overlay,
             judgements: OnceCell::new(),
+            object_uses: self.object_uses,
+            declared: self.declared,
             text_override_copies: self.text_override_copies,
             types: self.types,
         }

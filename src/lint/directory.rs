@@ -23,6 +23,9 @@ use crate::knowledge::features::{Body, Place};
 use crate::knowledge::files::ConfigName;
 use crate::knowledge::version::Version;
 use crate::module::merge::{self, LoadedFile, Module};
+use crate::module::references::ObjectUses;
+
+use super::helpers::declared::Declared;
 use crate::module::views::{ViewFiles, view_files};
 use crate::source::{FileId, SourceFiles, display_path};
 use crate::types::ParsedTypes;
@@ -237,13 +240,18 @@ pub(crate) fn check_listed_directory(
             result.diagnostics = read_findings(&problems, &result.files, &options.settings);
             return result;
         }
-        Ok(listing) => (
-            with_overlaid_names(dir, listing.names, &options.overlay),
-            // A copy that a fix renamed away is gone.
-            (listing.text_override_copies.into_iter())
-                .filter(|name| options.overlay.file(&dir.join(name)) != Some(None))
-                .collect::<Vec<String>>(),
-        ),
+        Ok(listing) => {
+            if publish && let Some(canonical) = canonical {
+                summaries.publish_listing(canonical, &listing.names);
+            }
+            (
+                with_overlaid_names(dir, listing.names, &options.overlay),
+                // A copy that a fix renamed away is gone.
+                (listing.text_override_copies.into_iter())
+                    .filter(|name| options.overlay.file(&dir.join(name)) != Some(None))
+                    .collect::<Vec<String>>(),
+            )
+        }
         Err(error) => {
             let problem = ReadProblem::Directory {
                 path: display_path(dir),
@@ -633,9 +641,11 @@ fn run_directory_rules(
         dir_files,
         text_override_copies,
     } = listed;
-    let contexts: Vec<Context> = built
-        .iter()
-        .map(|b| Context {
+    // What several rules read of each view's module, found once for all of them.
+    let object_uses: Vec<ObjectUses> = (built.iter()).map(|b| ObjectUses::of(&b.module)).collect();
+    let declared: Vec<Declared> = built.iter().map(|b| Declared::of(&b.module)).collect();
+    let contexts: Vec<Context> = (built.iter().zip(&object_uses).zip(&declared))
+        .map(|((b, object_uses), declared)| Context {
             view: b.view,
             dir,
             module: &b.module,
@@ -649,6 +659,8 @@ fn run_directory_rules(
             targets: &b.targets,
             overlay: &options.overlay,
             judgements: std::cell::OnceCell::new(),
+            object_uses,
+            declared,
             text_override_copies,
             types,
         })

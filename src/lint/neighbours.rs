@@ -195,6 +195,14 @@ impl SharedSummaries {
         }
     }
 
+    /// Publishes the configuration files listed in the module directory whose canonical path is
+    /// `canonical` (as [`config_files`] lists them), so that its callers' checks do not list the
+    /// directory again.
+    pub(crate) fn publish_listing(&self, canonical: &Path, names: &[ConfigName]) {
+        // Already listed by a caller's check that came first: that listing stays.
+        let _ = self.module(canonical).files.set(names.into());
+    }
+
     fn get(&self, path: &Path) -> Option<Option<Arc<Summary>>> {
         let files = self.files.lock().unwrap_or_else(PoisonError::into_inner);
         files.get(path.as_os_str()).cloned()
@@ -498,12 +506,26 @@ impl<'r> Neighbours<'r> {
     /// The dated constructs (see `schema::dated_constructs`) of the local modules `dir` calls,
     /// however deep, in `view`: the tools load the whole tree, so a release that refuses one
     /// of them refuses the caller. Each directory is looked at once (calls may loop); modules
-    /// with no files or a file that cannot be read or parsed add nothing.
-    pub(crate) fn dated_in_children(&self, dir: &Path, view: View) -> Vec<(Place, Box<str>)> {
+    /// with no files or a file that cannot be read or parsed add nothing. `caller_files` are
+    /// the files of `dir` that `view` loads, in order, as its check parsed them: the calls are
+    /// read from them rather than from a summary of `dir`, which its check need not publish
+    /// and which would otherwise be parsed again for this.
+    pub(crate) fn dated_in_children<'f>(
+        &self,
+        dir: &Path,
+        view: View,
+        caller_files: impl Iterator<Item = &'f File>,
+    ) -> Vec<(Place, Box<str>)> {
         let mut found = Vec::new();
         let mut seen = HashSet::new();
-        let mut todo = vec![(dir.to_path_buf(), true)];
-        while let Some((dir, is_caller)) = todo.pop() {
+        let Some(canonical) = self.module(dir).canonical.clone() else {
+            return found;
+        };
+        seen.insert(canonical);
+        let mut todo: Vec<PathBuf> = (caller_files.flat_map(local_module_calls))
+            .map(|(_, source)| dir.join(source))
+            .collect();
+        while let Some(dir) = todo.pop() {
             let module = self.module(&dir);
             if !(module.canonical.as_ref()).is_some_and(|canonical| seen.insert(canonical.clone()))
             {
@@ -513,11 +535,9 @@ impl<'r> Neighbours<'r> {
                 continue;
             };
             let summary = &module_summary.summary;
-            if !is_caller {
-                add_new(&mut found, &summary.dated);
-            }
+            add_new(&mut found, &summary.dated);
             for (_, source) in &summary.local_calls {
-                todo.push((dir.join(source), false));
+                todo.push(dir.join(source));
             }
         }
         found
@@ -912,6 +932,40 @@ mod tests {
         shared.publish(&canonical, [("main.tf", Some(&file))]);
         let expected = Some(vec!["as_checked".to_string()]);
         assert_eq!(variables(&caller(), &published), expected);
+        assert_eq!(shared.parsed_apart(), 1);
+    }
+
+    /// The dated constructs of a directory's children are found from the caller's own parsed
+    /// files and the children's summaries: the caller's files are not parsed again (its check
+    /// parsed them and need not have published them).
+    #[test]
+    fn dated_in_children_parses_only_the_children() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let caller_text = "module \"child\" {\n  source = \"../child\"\n}\n";
+        for (module, text) in [
+            ("caller", caller_text),
+            ("child", "import {\n  to = a.b\n  id = \"x\"\n}\n"),
+        ] {
+            let module = dir.path().join(module);
+            std::fs::create_dir(&module).expect("mkdir");
+            std::fs::write(module.join("main.tf"), text).expect("write");
+        }
+        let shared = Arc::new(SharedSummaries::default());
+        let caller = dir.path().join("caller");
+        let neighbours = Neighbours::new(1024)
+            .with_shared(Arc::clone(&shared))
+            .named_from(&caller, None);
+        let parsed = crate::syntax::parse(FileId(0), Syntax::Native, caller_text);
+        let file = parsed.file.expect("parses");
+        let found = neighbours.dated_in_children(&caller, View::Terraform, [&file].into_iter());
+        let import = |place: Place, name: &str| (place, Box::<str>::from(name));
+        let body = Place::In(crate::knowledge::features::Body::Import);
+        let expected = [
+            import(Place::TopLevel, "import"),
+            import(body, "to"),
+            import(body, "id"),
+        ];
+        assert_eq!(found, expected);
         assert_eq!(shared.parsed_apart(), 1);
     }
 }

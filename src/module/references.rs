@@ -11,7 +11,7 @@
 use crate::knowledge::literal_arguments::LiteralIn;
 use crate::syntax::Reference;
 
-use super::merge::MergedBody;
+use super::merge::{MergedBody, Module};
 
 /// A reference where the effective module evaluates it.
 #[derive(Debug, Clone, Copy)]
@@ -62,6 +62,37 @@ impl<'m> Uses<'m> {
             literal: &mut self.literal,
         };
         walk.body(body, f);
+    }
+}
+
+/// The references each object of a module evaluates ([`for_each_use`] over each of its
+/// `objects`), found in one walk: several rules read them all, and each walking the module
+/// again cost more than their checks.
+#[derive(Debug)]
+pub(crate) struct ObjectUses<'m> {
+    uses: Vec<Use<'m>>,
+    /// Where each object's uses end in `uses`, by the object's index in `objects`.
+    ends: Vec<usize>,
+}
+
+impl<'m> ObjectUses<'m> {
+    pub(crate) fn of(module: &'m Module) -> ObjectUses<'m> {
+        let mut walk = Uses::default();
+        let mut uses = Vec::new();
+        let mut ends = Vec::with_capacity(module.objects.len());
+        for object in &module.objects {
+            walk.for_each(&[object.kind.as_str()], &object.body, &mut |used| {
+                uses.push(used);
+            });
+            ends.push(uses.len());
+        }
+        ObjectUses { uses, ends }
+    }
+
+    /// The uses of the object at `index` in the module's `objects`, in order.
+    pub(crate) fn of_object(&self, index: usize) -> &[Use<'m>] {
+        let start = index.checked_sub(1).map_or(0, |before| self.ends[before]);
+        &self.uses[start..self.ends[index]]
     }
 }
 

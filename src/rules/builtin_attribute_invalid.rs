@@ -15,10 +15,9 @@
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::knowledge::releases::Release;
-use crate::lint::helpers::declared::{Declared, stops_evaluation};
+use crate::lint::helpers::declared::stops_evaluation;
 use crate::lint::helpers::tools_suggestion;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
-use crate::module::references::Uses;
 use crate::syntax::Reference;
 use crate::syntax::references::ReferenceStep;
 
@@ -60,7 +59,7 @@ impl Invalid<'_> {
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let module = ctx.module;
-    let declared = Declared::of(module);
+    let declared = ctx.declared;
     let applying = has_applying(ctx);
     let mut found: Vec<(&Reference, Invalid)> = Vec::new();
     let mut stopped = false;
@@ -73,22 +72,22 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         found.clear();
         *stopped = false;
     };
-    let mut uses = Uses::default();
-    for object in &module.objects {
-        uses.for_each(&[object.kind.as_str()], &object.body, &mut |used| {
+    let object_uses = ctx.object_uses;
+    for index in 0..module.objects.len() {
+        for used in object_uses.of_object(index) {
             if used.iterator || used.in_dynamic {
-                return;
+                continue;
             }
-            stopped |= stops_evaluation(&declared, used.reference, used.self_bound);
+            stopped |= stops_evaluation(declared, used.reference, used.self_bound);
             if let Some(invalid) = invalid(used.reference, applying) {
                 found.push((used.reference, invalid));
             }
-        });
+        }
         report(&mut found, &mut stopped);
     }
     for local in &module.locals {
         local.attribute.expr.for_each_reference(&mut |reference| {
-            stopped |= stops_evaluation(&declared, reference, false);
+            stopped |= stops_evaluation(declared, reference, false);
             if let Some(invalid) = invalid(reference, applying) {
                 found.push((reference, invalid));
             }

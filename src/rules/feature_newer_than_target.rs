@@ -7,6 +7,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::features::{self, Place};
+use crate::knowledge::files::Extension;
 use crate::knowledge::releases::Release;
 use crate::source::Span;
 
@@ -69,15 +70,22 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     }
     // No tool error when none reads a file type: the file is silently skipped, so this rule
     // says it whether some or all targeted releases skip it. One finding per view.
-    let unread: Vec<(&LoadedFile, Vec<Release>)> = (ctx.primary.iter().chain(ctx.overrides))
-        .map(|f| {
-            (
-                f,
-                ctx.targets.refusing(Place::FileType, f.extension.as_str()),
-            )
-        })
-        .filter(|(_, refusing)| !refusing.is_empty())
-        .collect();
+    // Looked up once per extension, not once per file: a directory may hold a hundred
+    // thousand files of one or two extensions.
+    let mut by_extension: Vec<(Extension, Vec<Release>)> = Vec::new();
+    let mut unread: Vec<(&LoadedFile, Vec<Release>)> = Vec::new();
+    for f in ctx.primary.iter().chain(ctx.overrides) {
+        let known = by_extension.iter().position(|(e, _)| *e == f.extension);
+        let index = known.unwrap_or_else(|| {
+            let refusing = ctx.targets.refusing(Place::FileType, f.extension.as_str());
+            by_extension.push((f.extension, refusing));
+            by_extension.len() - 1
+        });
+        let refusing = &by_extension[index].1;
+        if !refusing.is_empty() {
+            unread.push((f, refusing.clone()));
+        }
+    }
     if !unread.is_empty() {
         out.push(file_types_not_read(ctx, &unread));
     }

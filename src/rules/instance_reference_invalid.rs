@@ -14,10 +14,9 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::module::merge::Address;
-use crate::module::references::Uses;
 use crate::syntax::Reference;
 
-use crate::lint::helpers::declared::{Declared, stops_evaluation};
+use crate::lint::helpers::declared::stops_evaluation;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -44,7 +43,7 @@ enum Unavailable {
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let module = ctx.module;
-    let declared = Declared::of(module);
+    let declared = ctx.declared;
     let mut found: Vec<(&Reference, Unavailable)> = Vec::new();
     let mut blocked = false;
     let mut report = |found: &mut Vec<(&Reference, Unavailable)>, blocked: &mut bool| {
@@ -56,8 +55,8 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         found.clear();
         *blocked = false;
     };
-    let mut uses = Uses::default();
-    for object in &module.objects {
+    let object_uses = ctx.object_uses;
+    for (index, object) in module.objects.iter().enumerate() {
         let keys = match &object.address {
             Address::Resource(..) => Keys {
                 count: object.body.attribute("count").is_some(),
@@ -69,15 +68,15 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             },
             _ => continue,
         };
-        uses.for_each(&[object.kind.as_str()], &object.body, &mut |used| {
+        for used in object_uses.of_object(index) {
             if used.iterator || used.in_dynamic {
-                return;
+                continue;
             }
-            blocked |= stops_evaluation(&declared, used.reference, used.self_bound);
+            blocked |= stops_evaluation(declared, used.reference, used.self_bound);
             if let Some(unavailable) = unavailable(keys, used.reference) {
                 found.push((used.reference, unavailable));
             }
-        });
+        }
         report(&mut found, &mut blocked);
     }
     let no_keys = Keys {
@@ -86,7 +85,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     };
     for local in &module.locals {
         local.attribute.expr.for_each_reference(&mut |reference| {
-            blocked |= stops_evaluation(&declared, reference, false);
+            blocked |= stops_evaluation(declared, reference, false);
             if let Some(unavailable) = unavailable(no_keys, reference) {
                 found.push((reference, unavailable));
             }

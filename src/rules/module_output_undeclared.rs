@@ -14,7 +14,6 @@
 use foldhash::HashMap;
 
 use crate::diagnostic::Diagnostic;
-use crate::module::references::Uses;
 use crate::syntax::Reference;
 use crate::syntax::references::ReferenceStep;
 
@@ -39,18 +38,18 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let module = ctx.module;
     let mut group = Group {
         calls: &calls,
-        declared: Declared::of(module),
+        declared: ctx.declared,
         found: Vec::new(),
         blocked: false,
     };
     // One block, or one local value, at a time: what the tools evaluate together.
-    let mut uses = Uses::default();
-    for object in &module.objects {
-        uses.for_each(&[object.kind.as_str()], &object.body, &mut |used| {
+    let object_uses = ctx.object_uses;
+    for (index, object) in module.objects.iter().enumerate() {
+        for used in object_uses.of_object(index) {
             if !used.iterator && !used.in_dynamic {
                 group.look_at(used.reference);
             }
-        });
+        }
         group
             .found
             .retain(|(reference, ..)| !in_try(&object.body, reference));
@@ -75,7 +74,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 /// The references of what the tools evaluate together (a block, a local value).
 struct Group<'c, 'm> {
     calls: &'c HashMap<&'c str, LocalCall<'c>>,
-    declared: Declared<'m>,
+    declared: &'c Declared<'m>,
     /// The undeclared outputs read, with the call and the output's name.
     found: Vec<(&'m Reference, &'c LocalCall<'c>, &'m str)>,
     /// Whether a reference names what the module does not declare: then nothing is evaluated.
@@ -84,7 +83,7 @@ struct Group<'c, 'm> {
 
 impl<'c, 'm> Group<'c, 'm> {
     fn look_at(&mut self, reference: &'m Reference) {
-        self.blocked |= undeclared(&self.declared, reference).is_some();
+        self.blocked |= undeclared(self.declared, reference).is_some();
         if let Some((call, output)) = undeclared_output(self.calls, reference) {
             self.found.push((reference, call, output));
         }

@@ -14,7 +14,6 @@ use crate::diagnostic::Diagnostic;
 use crate::lint::helpers::declared::self_unbound;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::module::merge::Address;
-use crate::module::references::Uses;
 use crate::syntax::Reference;
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -26,16 +25,16 @@ pub(crate) const RULE: Rule = declare_rule! {
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let module = ctx.module;
-    let mut uses = Uses::default();
-    for object in &module.objects {
+    let object_uses = ctx.object_uses;
+    for (index, object) in module.objects.iter().enumerate() {
         if matches!(object.address, Address::Variable(_)) {
             continue;
         }
-        uses.for_each(&[object.kind.as_str()], &object.body, &mut |used| {
+        for used in object_uses.of_object(index) {
             if !used.iterator && !used.in_dynamic && self_unbound(used.reference, used.self_bound) {
                 out.push(self_reference_invalid(ctx, used.reference));
             }
-        });
+        }
     }
     for local in &module.locals {
         local.attribute.expr.for_each_reference(&mut |reference| {

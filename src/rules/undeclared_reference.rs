@@ -14,11 +14,10 @@
 //! `terraform`, ...), which other checks of the tools judge.
 
 use crate::diagnostic::Diagnostic;
-use crate::lint::helpers::declared::{Declared, Mode, Undeclared, self_unbound, undeclared};
+use crate::lint::helpers::declared::{Mode, Undeclared, self_unbound, undeclared};
 use crate::lint::helpers::tools_suggestion;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::module::merge::{Address, Module};
-use crate::module::references::Uses;
 use crate::syntax::Reference;
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -30,7 +29,7 @@ pub(crate) const RULE: Rule = declare_rule! {
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let module = ctx.module;
-    let declared = Declared::of(module);
+    let declared = ctx.declared;
     // One block, or one local, at a time: what the tools evaluate together.
     let mut found = Vec::new();
     // Whether the block holds `self` where nothing binds it, which also stops evaluation.
@@ -47,23 +46,23 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         }
         *self_unbound_here = false;
     };
-    let mut uses = Uses::default();
-    for object in &module.objects {
-        uses.for_each(&[object.kind.as_str()], &object.body, &mut |used| {
+    let object_uses = ctx.object_uses;
+    for index in 0..module.objects.len() {
+        for used in object_uses.of_object(index) {
             if used.iterator || used.in_dynamic {
-                return;
+                continue;
             }
             self_unbound_here |= self_unbound(used.reference, used.self_bound);
-            if let Some(undeclared) = undeclared(&declared, used.reference) {
+            if let Some(undeclared) = undeclared(declared, used.reference) {
                 found.push((used.reference, undeclared));
             }
-        });
+        }
         report(&mut found, &mut self_unbound_here);
     }
     for local in &module.locals {
         local.attribute.expr.for_each_reference(&mut |reference| {
             self_unbound_here |= self_unbound(reference, false);
-            if let Some(undeclared) = undeclared(&declared, reference) {
+            if let Some(undeclared) = undeclared(declared, reference) {
                 found.push((reference, undeclared));
             }
         });

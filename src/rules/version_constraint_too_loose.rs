@@ -93,7 +93,8 @@ fn verdict(ctx: &Context) -> Option<Verdict> {
 /// `internal/configs/config_build.go`, `BuildConfig`), so such a release cannot load this
 /// module either. The child's constructs come from the summaries its callers already read.
 fn refused_in_children(ctx: &Context, refused: &mut BTreeMap<Release, Vec<String>>) {
-    for (place, name) in ctx.neighbours.dated_in_children(ctx.dir, ctx.view) {
+    let files = (ctx.primary.iter().chain(ctx.overrides)).map(|loaded| loaded.file);
+    for (place, name) in (ctx.neighbours).dated_in_children(ctx.dir, ctx.view, files) {
         let what = format!("{} in a local module", describe(place, &name));
         for release in ctx.targets.refusing(place, &name) {
             let list = refused.entry(release).or_default();
