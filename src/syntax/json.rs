@@ -23,6 +23,8 @@ use foldhash::HashMap;
 mod scan;
 mod tree;
 
+pub(crate) use tree::parse_steps;
+
 use tree::{Array, Object, Property as ObjectProp, TextRange as JsonRange, Value};
 
 use super::{

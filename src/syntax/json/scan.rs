@@ -43,6 +43,8 @@ pub(super) struct Tokens<'t> {
     /// Set once an invalid byte was met: everything after it is the end.
     ended_at: Option<usize>,
     peeked: Option<Token>,
+    /// Tokens scanned so far, for [`super::tree::parse_steps`].
+    pub(super) scanned: u64,
 }
 
 impl<'t> Tokens<'t> {
@@ -52,6 +54,7 @@ impl<'t> Tokens<'t> {
             at: 0,
             ended_at: None,
             peeked: None,
+            scanned: 0,
         }
     }
 
@@ -76,6 +79,7 @@ impl<'t> Tokens<'t> {
     }
 
     fn scan(&mut self) -> Token {
+        self.scanned += 1;
         if let Some(end) = self.ended_at {
             return token(TokenKind::End, end, end);
         }

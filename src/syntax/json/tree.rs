@@ -103,30 +103,50 @@ const NOT_A_VALUE: &str =
 
 /// Parses the whole text as one JSON value (HCL's `parseFileContent`).
 pub(super) fn parse(text: &str) -> Result<Value<'_>> {
-    let mut parser = Parser {
-        text,
-        tokens: Tokens::new(text),
-        depth: 0,
-    };
-    let value = parser.value()?;
-    let next = parser.tokens.peek();
-    if next.kind != TokenKind::End {
-        return error(
-            "Extraneous data after value",
-            "Extra characters appear after the JSON value.",
-            next.start,
-        );
-    }
-    Ok(value)
+    let mut parser = Parser::new(text);
+    parser.file()
+}
+
+/// The work of parsing a whole text, in steps: tokens scanned plus bytes of strings and
+/// numbers judged. The `linear_work` fuzz target checks that it grows linearly.
+pub(crate) fn parse_steps(text: &str) -> u64 {
+    let mut parser = Parser::new(text);
+    // Only the work counts, not whether the text is valid.
+    let _ = parser.file();
+    parser.tokens.scanned + parser.judged_bytes
 }
 
 struct Parser<'t> {
     text: &'t str,
     tokens: Tokens<'t>,
     depth: usize,
+    /// Bytes of string and number tokens judged, for [`parse_steps`].
+    judged_bytes: u64,
 }
 
 impl<'t> Parser<'t> {
+    fn new(text: &'t str) -> Self {
+        Parser {
+            text,
+            tokens: Tokens::new(text),
+            depth: 0,
+            judged_bytes: 0,
+        }
+    }
+
+    fn file(&mut self) -> Result<Value<'t>> {
+        let value = self.value()?;
+        let next = self.tokens.peek();
+        if next.kind != TokenKind::End {
+            return error(
+                "Extraneous data after value",
+                "Extra characters appear after the JSON value.",
+                next.start,
+            );
+        }
+        Ok(value)
+    }
+
     fn value(&mut self) -> Result<Value<'t>> {
         let token = self.tokens.peek();
         match token.kind {
@@ -356,7 +376,8 @@ impl<'t> Parser<'t> {
     /// A number token: JSON's grammar exactly (HCL validates it with Go's `encoding/json`),
     /// with an exponent in the range Go's `big.Float` parses (HCL converts with
     /// `cty.ParseNumberVal`).
-    fn number(&self, token: Token) -> Result<Value<'t>> {
+    fn number(&mut self, token: Token) -> Result<Value<'t>> {
+        self.judged_bytes += (token.end - token.start) as u64;
         let written = &self.text[token.start..token.end];
         if !valid_number(written) {
             return error(
@@ -390,7 +411,8 @@ impl<'t> Parser<'t> {
     /// A string token, validated and decoded as Go's `encoding/json` does for HCL: the error
     /// is placed where Go's decoder reports it, just after the offending byte (or at the end
     /// of the token when the closing quote is missing).
-    fn string(&self, token: Token) -> Result<StringValue<'t>> {
+    fn string(&mut self, token: Token) -> Result<StringValue<'t>> {
+        self.judged_bytes += (token.end - token.start) as u64;
         let raw = &self.text[token.start..token.end];
         let fail = |offset: usize| {
             error(
@@ -715,6 +737,64 @@ mod tests {
                 // Far deeper input: the limit comes first.
                 let deeper = "{\"a\":".repeat(1_000_000);
                 assert!(parse(&deeper).expect_err("too deep").beyond_limit);
+            })
+            .expect("a thread")
+            .join()
+            .expect("no panic");
+    }
+
+    /// The work for ten times the input is at most eleven times the work (`parse_steps`).
+    fn assert_linear(name: &str, shape: impl Fn(usize) -> String, n: usize) {
+        let (small, large) = (parse_steps(&shape(n)), parse_steps(&shape(10 * n)));
+        assert!(
+            large <= 11 * small,
+            "{name}: {small} steps for {n} units, {large} for {}",
+            10 * n
+        );
+    }
+
+    #[test]
+    fn work_is_linear_in_the_input() {
+        assert_linear(
+            "keys in one object",
+            |n| format!("{{\"locals\": {{{}\"z\": 0}}}}", "\"k\": 1, ".repeat(n)),
+            10_000,
+        );
+        assert_linear(
+            "a long string with escapes",
+            |n| {
+                format!(
+                    "{{\"a\": \"{}\"}}",
+                    "\\n\\u00e9\\ud83d\\ude00\\\"x${a}".repeat(n)
+                )
+            },
+            10_000,
+        );
+        assert_linear(
+            "missing comma, recovery",
+            |n| {
+                format!(
+                    "{{\"a\": 1 \"b\": {}}}",
+                    "{\"c\": [1, {\"d\": 2}]}, ".repeat(n)
+                )
+            },
+            10_000,
+        );
+    }
+
+    /// 1,000,000 nested arrays or objects: the parse stops at the nesting limit, having
+    /// scanned only the tokens up to it, with memory for those levels only.
+    /// (On a thread with room for a debug build's frames.)
+    #[test]
+    fn a_million_nested_levels_stop_at_the_limit() {
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(|| {
+                for unit in ["[", "{\"a\": "] {
+                    let text = unit.repeat(1_000_000);
+                    let steps = parse_steps(&text);
+                    assert!(steps < 10 * MAX_DEPTH as u64, "{unit}: {steps} steps");
+                }
             })
             .expect("a thread")
             .join()
