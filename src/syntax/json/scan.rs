@@ -160,6 +160,11 @@ fn string_end(bytes: &[u8], start: usize) -> usize {
                 escaping = false;
             }
             0..=0x1f => break,
+            // No ASCII character is a prepend character.
+            0x20..=0x7f => {
+                i += 1;
+                escaping = false;
+            }
             _ => {
                 let (c, len) = char_at(bytes, i);
                 i += len;
