@@ -243,7 +243,8 @@ pub mod fuzzing {
         };
         let (first, second) = (cut(*a.min(b)), cut(*a.max(b)));
         let (prefix, unit, suffix) = (&text[..first], &text[first..second], &text[second..]);
-        let parsers: [(&str, fn(&str) -> u64); 2] = [
+        type ParseSteps = fn(&str) -> u64;
+        let parsers: [(&str, ParseSteps); 2] = [
             ("native", crate::syntax::hcl::parse_steps),
             ("JSON", crate::syntax::json::parse_steps),
         ];

@@ -488,15 +488,14 @@ impl<'t> Parser<'t> {
         if let Some(c) = char::from_u32(u32::from(unit)) {
             return c;
         }
-        if (0xd800..0xdc00).contains(&unit) && bytes.get(*i..*i + 2) == Some(b"\\u") {
-            if let Ok(low) = hex4(bytes, *i + 2) {
-                if (0xdc00..0xe000).contains(&low) {
-                    *i += 6;
-                    let c =
-                        0x10000 + ((u32::from(unit) - 0xd800) << 10) + (u32::from(low) - 0xdc00);
-                    return char::from_u32(c).unwrap_or('\u{fffd}');
-                }
-            }
+        if (0xd800..0xdc00).contains(&unit)
+            && bytes.get(*i..*i + 2) == Some(b"\\u")
+            && let Ok(low) = hex4(bytes, *i + 2)
+            && (0xdc00..0xe000).contains(&low)
+        {
+            *i += 6;
+            let c = 0x10000 + ((u32::from(unit) - 0xd800) << 10) + (u32::from(low) - 0xdc00);
+            return char::from_u32(c).unwrap_or('\u{fffd}');
         }
         '\u{fffd}'
     }
