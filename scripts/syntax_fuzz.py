@@ -4,6 +4,7 @@
     scripts/syntax_fuzz.py --count 1000000            # a long campaign
     scripts/syntax_fuzz.py --seconds 90               # CI: as many inputs as fit in 90 s
     scripts/syntax_fuzz.py --count 20000 --seed 7 -v  # another stream, each class shown
+    scripts/syntax_fuzz.py --count 20000 --syntax json  # JSON inputs only
 
 Inputs are configuration files, native (`.tf`) and JSON (`.tf.json`), from three sources:
 grammar-based generation (every construct of HCL's native syntax, nested, then sometimes
@@ -390,8 +391,15 @@ def window(rnd, data):
     return b"\n".join(lines[start : start + rnd.randint(1, 60)])
 
 
-def inputs(rnd, native_files, json_files):
-    """Endless (source, is_json, bytes)."""
+def inputs(rnd, native_files, json_files, syntax="all"):
+    """Endless (source, is_json, bytes); `syntax` "json" or "native" keeps only that syntax's
+    inputs (the same stream as "all" for the same seed, filtered)."""
+    for source, is_json, data in all_inputs(rnd, native_files, json_files):
+        if syntax == "all" or is_json == (syntax == "json"):
+            yield source, is_json, data
+
+
+def all_inputs(rnd, native_files, json_files):
     gen, jgen = Gen(rnd), JsonGen(rnd)
     while True:
         k = rnd.random()
@@ -464,6 +472,10 @@ def main():
     parser.add_argument("--seconds", type=float, default=0, help="stop starting batches after this long")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch", type=int, default=2000, help="files per directory")
+    parser.add_argument(
+        "--syntax", choices=["all", "json", "native"], default="all",
+        help="compare only this syntax's inputs (the seed's stream, filtered)",
+    )
     parser.add_argument("--binary", help="the syntax_verdicts example (default: built in release)")
     parser.add_argument("-v", "--verbose", action="store_true")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -485,7 +497,7 @@ def main():
     native_files, json_files = real_files()
     known = load_known()
     rnd = random.Random(args.seed)
-    stream = inputs(rnd, native_files, json_files)
+    stream = inputs(rnd, native_files, json_files, args.syntax)
     batch_dir = os.path.join(WORK, f"batch-{os.getpid()}")
     kept_dir = os.path.join(WORK, "kept")
     judge = subprocess.Popen(

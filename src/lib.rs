@@ -223,7 +223,8 @@ pub mod fuzzing {
     const GROWTH_SLACK: u64 = 64;
 
     /// Whether parsing grows super-linearly on the shape `data` describes: its first two bytes
-    /// cut the rest into a prefix, a unit and a suffix, and the native parser's work on
+    /// cut the rest into a prefix, a unit and a suffix, and each parser's work (native, then
+    /// JSON) on
     /// prefix + 4 units + suffix is compared with its work on prefix + 32 units + suffix (so
     /// `x = (` + k × `a<b<\nc[d` + `&)` is one input). A message when the larger takes more
     /// than [`GROWTH_LIMIT`] times the work of the smaller (plus a little slack): an
@@ -242,16 +243,20 @@ pub mod fuzzing {
         };
         let (first, second) = (cut(*a.min(b)), cut(*a.max(b)));
         let (prefix, unit, suffix) = (&text[..first], &text[first..second], &text[second..]);
-        let steps = |k: usize| {
-            let shape = format!("{prefix}{}{suffix}", unit.repeat(k));
-            crate::syntax::hcl::parse_steps(&shape)
-        };
-        let (small, large) = (steps(4), steps(32));
-        (large > GROWTH_LIMIT * small + GROWTH_SLACK).then(|| {
-            format!(
-                "{small} parse steps with 4 units, {large} with 32: super-linear \
-                 (prefix {prefix:?}, unit {unit:?}, suffix {suffix:?})"
-            )
+        type ParseSteps = fn(&str) -> u64;
+        let parsers: [(&str, ParseSteps); 2] = [
+            ("native", crate::syntax::hcl::parse_steps),
+            ("JSON", crate::syntax::json::parse_steps),
+        ];
+        parsers.into_iter().find_map(|(syntax, parse_steps)| {
+            let steps = |k: usize| parse_steps(&format!("{prefix}{}{suffix}", unit.repeat(k)));
+            let (small, large) = (steps(4), steps(32));
+            (large > GROWTH_LIMIT * small + GROWTH_SLACK).then(|| {
+                format!(
+                    "{syntax} parser: {small} parse steps with 4 units, {large} with 32: \
+                     super-linear (prefix {prefix:?}, unit {unit:?}, suffix {suffix:?})"
+                )
+            })
         })
     }
 

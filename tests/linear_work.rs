@@ -119,6 +119,16 @@ fn inputs(n: usize) -> Vec<(&'static str, Vec<(&'static str, String)>)> {
             )],
         ),
         (
+            "JSON string with escapes",
+            vec![(
+                "main.tf.json",
+                format!(
+                    "{{\"locals\": {{\"a\": \"{}\"}}}}",
+                    "\\n\\u00e9\\\"x$${a}".repeat(n)
+                ),
+            )],
+        ),
+        (
             "findings on one long line",
             vec![(
                 "main.tf.json",

@@ -1,4 +1,4 @@
-//! Native syntax: parse work grows linearly with the input. The input is a shape (a prefix, a
+//! Native and JSON syntax: parse work grows linearly with the input. The input is a shape (a prefix, a
 //! unit, a suffix: `tflint_merge::fuzzing::super_linear_growth`), parsed with 4 and with 32
 //! units; more than about 8 times the parse steps is a finding, measured in steps, not time.
 #![no_main]

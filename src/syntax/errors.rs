@@ -1,66 +1,11 @@
-//! The summaries Terraform and OpenTofu give syntax errors (HCL's) for the errors the JSON
-//! parser reports on the same input (the native parser, templates in JSON strings included,
-//! gives HCL's summaries itself, [`super::hcl`]). The parser's own text stays as
-//! the detail: the summary is what a user of the tools recognises and searches for.
-
-use jsonc_parser::errors::ParseErrorKind;
+//! The summaries Terraform and OpenTofu give syntax errors: both parsers give HCL's summaries
+//! themselves ([`super::hcl`], [`super::json`]); these are the JSON decoder's, and the tests
+//! pin the summaries of both syntaxes.
 
 /// A JSON value of the wrong kind where a body, a label or the root is (HCL's JSON decoder).
 pub(crate) const INCORRECT_JSON_VALUE_TYPE: &str = "Incorrect JSON value type";
 /// A JSON label level with no label in it.
 pub(crate) const MISSING_BLOCK_LABEL: &str = "Missing block label";
-
-/// Whether byte `offset` of `text` is a digit right after a number's leading `0` (`01`).
-fn leading_zero_number(text: &str, offset: usize) -> bool {
-    let (Some(before), Some(after)) = (text.get(..offset), text.get(offset..)) else {
-        return false;
-    };
-    let number_start = before.trim_end_matches(|c: char| c.is_ascii_digit());
-    let digits = &before[number_start.len()..];
-    let signless = !number_start.ends_with(['.', 'e', 'E', '+']);
-    digits == "0" && signless && after.starts_with(|c: char| c.is_ascii_digit())
-}
-
-/// HCL's summary for an error jsonc-parser reports (`offset` is where it points).
-pub(crate) fn json_summary(text: &str, offset: usize, kind: &ParseErrorKind) -> &'static str {
-    use ParseErrorKind as K;
-    let before = text.get(..offset).unwrap_or("").trim_end().chars().last();
-    let after = text.get(offset..).unwrap_or("");
-    let next = after
-        .trim_start_matches(|c: char| c == ',' || c.is_whitespace())
-        .chars()
-        .next();
-    match kind {
-        K::BareDecimalPointNumbersNotAllowed
-        | K::ExpectedDigit
-        | K::ExpectedDigitFollowingNegativeSign
-        | K::ExpectedPlusMinusOrDigitInNumberLiteral
-        | K::HexadecimalNumbersNotAllowed
-        | K::UnaryPlusNumbersNotAllowed => "Invalid JSON number",
-        K::ExpectedColonAfterObjectKey => "Missing attribute value colon",
-        K::ExpectedObjectValue => "Missing attribute value",
-        K::ExpectedStringObjectProperty => "Invalid object attribute name",
-        // `01`: jsonc-parser reads `0` and stops; HCL's scanner rejects the number.
-        K::ExpectedComma if leading_zero_number(text, offset) => "Invalid JSON number",
-        // HCL's spelling.
-        K::ExpectedComma => "Missing attribute seperator comma",
-        K::MultipleRootJsonValues => "Extraneous data after value",
-        K::NonFiniteNumbersNotAllowed | K::UnexpectedWord => "Invalid JSON keyword",
-        K::String(_) => "Invalid JSON string",
-        K::TrailingCommasNotAllowed if next == Some(']') => "Trailing comma in array",
-        K::TrailingCommasNotAllowed => "Trailing comma in object",
-        K::UnexpectedCloseBrace if before == Some(':') => "Missing attribute value",
-        K::UnexpectedCloseBrace => "Mismatched brackets",
-        K::UnexpectedCloseBracket if matches!(before, Some(',' | '[')) => {
-            "Missing array element value"
-        }
-        K::UnexpectedCloseBracket => "Mismatched braces",
-        K::UnterminatedArray | K::UnterminatedObject => "Unclosed object",
-        K::NestingDepthExceeded => "Nesting too deep",
-        _ if after.starts_with(char::is_alphabetic) => "Invalid JSON keyword",
-        _ => "Invalid start of value",
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -171,7 +116,7 @@ mod tests {
             ("{\"locals\": {\"a\": 01}}", "Invalid JSON number"),
             ("{\"a\": 1 \"b\": 2}", "Missing attribute seperator comma"),
             ("{\"a\": [1,]}", "Trailing comma in array"),
-            ("{\"a\" 1}", "Missing attribute value colon"),
+            ("{\"a\" 1}", "Missing property value colon"),
             ("{\"a\": 1 \"b\": 2}", "Missing attribute seperator comma"),
             ("{\"a\": undefined}", "Invalid JSON keyword"),
             ("{\"a\": 1", "Unclosed object"),

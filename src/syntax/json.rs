@@ -1,5 +1,6 @@
-//! JSON syntax (`.tf.json`, `.tofu.json`): parsed by jsonc-parser (in strict JSON mode), lowered
-//! into [`crate::syntax`] types.
+//! JSON syntax (`.tf.json`, `.tofu.json`): parsed as HCL's JSON parser parses it ([`scan`] for
+//! the tokens, [`tree`] for the values and the first error), lowered into [`crate::syntax`]
+//! types.
 //!
 //! The lowering follows HCL's JSON rules as Terraform and OpenTofu apply them:
 //! - top-level keys are block types; labels are nested object keys (an array of objects at a
@@ -13,20 +14,18 @@
 //! - strings are templates: `"${expr}"` is the expression, other strings with template
 //!   sequences are templates, the rest are plain strings. The JSON string itself is always kept
 //!   in [`Expr::json_string`], for the places where the tools read it literally.
-//!
-//! jsonc-parser accepts a few things strict JSON does not (control characters inside strings,
-//! vertical tab, form feed and Unicode whitespace between tokens); [`prescan`] rejects those,
-//! and bounds the nesting depth before anything recursive looks at the tree.
 
 use std::cell::OnceCell;
 use std::sync::Arc;
 
 use super::references::Reference;
 use foldhash::HashMap;
-use jsonc_parser::ast::{Array, Object, ObjectProp, ObjectPropName, Value};
-use jsonc_parser::common::Range as JsonRange;
-use jsonc_parser::errors::ParseErrorKind;
-use jsonc_parser::{CollectOptions, ParseOptions};
+mod scan;
+mod tree;
+
+pub(crate) use tree::parse_steps;
+
+use tree::{Array, Object, Property as ObjectProp, TextRange as JsonRange, Value};
 
 use super::{
     Attribute, Block, Body, Call, Comment, DuplicateAttribute, Expr, ExprKind, File, Label,
@@ -34,10 +33,6 @@ use super::{
 };
 use crate::knowledge::literal_arguments;
 use crate::source::{FileId, Span, Syntax};
-
-/// How deeply arrays and objects may nest. jsonc-parser stops at 512 levels of its own
-/// bookkeeping (about 256 nested objects); this keeps the limit simple and independent of it.
-const MAX_NESTING_DEPTH: usize = 256;
 
 type Result<T> = std::result::Result<T, SyntaxError>;
 
@@ -85,111 +80,17 @@ fn parse_with(id: FileId, text: &str, schema: Schema) -> Parsed {
     }
 }
 
-/// Parses the text as strict JSON; the first error wins, whoever finds it.
+/// Parses the text as HCL's JSON parser does: the first error HCL reports, where it reports it.
 fn parse_root(id: FileId, text: &str) -> Result<Value<'_>> {
-    let options = ParseOptions {
-        allow_comments: false,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    };
-    let error_at = |offset: usize, summary: &'static str, message: String| SyntaxError {
-        summary,
-        beyond_tool_limit: false,
-        message,
-        span: Span::new(id, offset.min(text.len())..offset.min(text.len())),
-    };
-    let strict_summary = |message: &str| {
-        if message.starts_with("Invalid JSON string") {
-            "Invalid JSON string"
-        } else if message == "nesting too deep" {
-            "Nesting too deep"
-        } else {
-            "Invalid start of value"
+    tree::parse(text).map_err(|error| {
+        let at = error.at.min(text.len());
+        SyntaxError {
+            summary: error.summary,
+            beyond_tool_limit: error.beyond_limit,
+            message: error.detail.to_string(),
+            span: Span::new(id, at..at),
         }
-    };
-    let strictness = prescan(text);
-    let parsed = jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options);
-    match (parsed, strictness) {
-        (Err(error), Some((offset, message)))
-            if matches!(error.kind(), ParseErrorKind::NestingDepthExceeded)
-                || offset < error.range().start =>
-        {
-            Err(error_at(
-                offset,
-                strict_summary(message),
-                message.to_string(),
-            ))
-        }
-        (Err(error), _) => {
-            let offset = error.range().start;
-            let summary = errors::json_summary(text, offset, error.kind());
-            Err(error_at(offset, summary, error.kind().to_string()))
-        }
-        (Ok(_), Some((offset, message))) => Err(error_at(
-            offset,
-            strict_summary(message),
-            message.to_string(),
-        )),
-        (Ok(result), None) => match result.value {
-            Some(value) => Ok(value),
-            None => Err(error_at(
-                text.len(),
-                "Missing value",
-                "The JSON data ends prematurely.".to_string(),
-            )),
-        },
-    }
-}
-
-/// The first thing strict JSON forbids that jsonc-parser lets through, and the place where the
-/// nesting gets too deep. A plain byte scan: no recursion, whatever the input.
-fn prescan(text: &str) -> Option<(usize, &'static str)> {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (offset, &byte) in text.as_bytes().iter().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if byte == b'\\' {
-                escaped = true;
-            } else if byte == b'"' {
-                in_string = false;
-            } else if byte < 0x20 {
-                return Some((
-                    offset,
-                    "Invalid JSON string: control characters must be escaped",
-                ));
-            }
-            continue;
-        }
-        match byte {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_NESTING_DEPTH {
-                    return Some((offset, "nesting too deep"));
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            0x0B | 0x0C | 0x80.. => {
-                return Some((
-                    offset,
-                    "Invalid character: only JSON values, punctuation, spaces, tabs and line \
-                     breaks may appear outside strings",
-                ));
-            }
-            _ => {}
-        }
-    }
-    None
+    })
 }
 
 /// What a body may nest as blocks. Everything not listed in [`nested_block`] is an attribute.
@@ -351,7 +252,16 @@ impl Lowerer<'_> {
                     other => Err(self.error(value_range(other), not_object.to_string())),
                 })
                 .collect::<Result<_>>()?,
-            other => return Err(self.error(value_range(other), not_object.to_string())),
+            // HCL's JSON parser itself refuses any other root (hashicorp/hcl `json/public.go`).
+            other => {
+                return Err(self.error_with(
+                    value_range(other),
+                    "Root value must be object",
+                    "The root value in a JSON-based configuration must be either a JSON object \
+                     or a JSON array of objects."
+                        .to_string(),
+                ));
+            }
         };
         self.body(&objects, schema)
     }
@@ -446,7 +356,7 @@ impl Lowerer<'_> {
             other => vec![other],
         };
         for value in strings {
-            if let Value::StringLit(s) = value {
+            if let Value::String(s) = value {
                 self.comments.push(Comment {
                     text: s.value.trim().to_string(),
                     span: self.span(s.range),
@@ -504,7 +414,7 @@ impl Lowerer<'_> {
         out: &mut Vec<Block>,
     ) -> Result<()> {
         match value {
-            Value::NullKeyword(_) => {}
+            Value::Null(_) => {}
             Value::Object(object) => {
                 let body = self.body(&[object], schema)?;
                 out.push(header.block(self.span(object.range), body));
@@ -517,7 +427,7 @@ impl Lowerer<'_> {
                             let objects = self.body_objects(inner, header.kind)?;
                             self.body(&objects, schema)?
                         }
-                        Value::NullKeyword(_) => Body::default(),
+                        Value::Null(_) => Body::default(),
                         other => return Err(self.not_a_body(other, header.kind)),
                     };
                     out.push(header.block(self.span(value_range(element)), body));
@@ -560,7 +470,7 @@ impl Lowerer<'_> {
         let message =
             || format!("a JSON object is required here, to give the labels of a {kind} block");
         match value {
-            Value::NullKeyword(_) => Ok(Vec::new()),
+            Value::Null(_) => Ok(Vec::new()),
             Value::Object(object) => Ok(object.properties.iter().collect()),
             Value::Array(array) => {
                 let mut props = Vec::new();
@@ -581,10 +491,10 @@ impl Lowerer<'_> {
     fn expr(&self, value: &Value, judged: bool) -> Expr {
         let span = self.span(value_range(value));
         match value {
-            Value::NullKeyword(_) => Expr::new(ExprKind::Null, span),
-            Value::BooleanLit(b) => Expr::new(ExprKind::Bool(b.value), span),
-            Value::NumberLit(n) => Expr::new(ExprKind::Number(n.value.to_string()), span),
-            Value::StringLit(s) => self.string_expr(&s.value, span, judged),
+            Value::Null(_) => Expr::new(ExprKind::Null, span),
+            Value::Bool(b, _) => Expr::new(ExprKind::Bool(*b), span),
+            Value::Number(n, _) => Expr::new(ExprKind::Number(n.to_string()), span),
+            Value::String(s) => self.string_expr(&s.value, span, judged),
             Value::Array(array) => Expr::new(
                 ExprKind::Tuple(
                     array
@@ -661,21 +571,11 @@ fn is_block_shaped(value: &Value) -> bool {
 }
 
 fn prop_name<'p>(prop: &'p ObjectProp) -> (&'p str, JsonRange) {
-    match &prop.name {
-        ObjectPropName::String(lit) => (lit.value.as_ref(), lit.range),
-        ObjectPropName::Word(word) => (word.value, word.range),
-    }
+    (prop.name.value.as_ref(), prop.name.range)
 }
 
 fn value_range(value: &Value) -> JsonRange {
-    match value {
-        Value::StringLit(v) => v.range,
-        Value::NumberLit(v) => v.range,
-        Value::BooleanLit(v) => v.range,
-        Value::Object(v) => v.range,
-        Value::Array(v) => v.range,
-        Value::NullKeyword(v) => v.range,
-    }
+    value.range()
 }
 
 impl Lowerer<'_> {
@@ -945,7 +845,7 @@ mod tests {
     fn root_must_be_an_object_or_array_of_objects() {
         let error = parse_err("  42 ");
         assert_eq!(error.span.start, 2);
-        assert!(error.message.starts_with("Root value must be object"));
+        assert_eq!(error.summary, "Root value must be object");
         let error = parse_err(r#"[{}, 1]"#);
         assert_eq!(error.span.start, 5);
     }
@@ -1337,24 +1237,27 @@ mod tests {
     fn strict_json_errors_are_located() {
         let error = parse_err("{\"a\": 1,\n}");
         assert_eq!(error.span.start, 7, "{error:?}");
-        assert!(error.message.contains("Trailing comma"), "{error:?}");
+        assert_eq!(error.summary, "Trailing comma in object");
+        // Comments are not JSON: HCL's scanner stops at the `/`.
         let error = parse_err("{\n  // note\n  \"a\": 1\n}");
         assert_eq!(error.span.start, 4, "{error:?}");
-        assert!(error.message.contains("Comments"), "{error:?}");
+        assert_eq!(error.summary, "Invalid start of value");
+        // Where Terraform 1.15.5 reports each: a string's error just after the offending byte,
+        // a missing comma at the token after the end of the enclosing object.
         for (text, offset) in [
             ("{'a': 1}", 1),
             ("{a: 1}", 1),
-            ("{\"locals\": {\"a\": 0x1}}", 17),
+            ("{\"locals\": {\"a\": 0x1}}", 21),
             ("{\"locals\": {\"a\": +1}}", 17),
             ("{\"locals\": {\"a\": .5}}", 17),
             ("{\"locals\": {\"a\": NaN}}", 17),
             ("{\"locals\": {\"a\": \"x\ny\"}}", 19),
-            ("{\"locals\": {\"a\": \"\\x41\"}}", 18),
-            ("{\"a\": 1 \"b\": 2}", 7),
+            ("{\"locals\": {\"a\": \"\\x41\"}}", 20),
+            ("{\"a\": 1 \"b\": 2}", 15),
             ("{\u{a0}}", 1),
             ("{\u{b}}", 1),
             ("{} {}", 3),
-            ("{\"a\": [1, 2}", 11),
+            ("{\"a\": [1, 2}", 12),
         ] {
             let error = parse_err(text);
             assert_eq!(error.span.start, offset, "{text:?}: {error:?}");
@@ -1383,41 +1286,48 @@ mod tests {
         assert_eq!(blocks.len(), 2);
     }
 
-    #[test]
-    fn deep_nesting_is_an_error_not_a_crash() {
-        let text = "[".repeat(100_000);
-        let error = parse_err(&text);
-        assert_eq!(error.message, "nesting too deep");
-        assert_eq!(error.span.start as usize, MAX_NESTING_DEPTH);
-        let objects = format!("{}{}", "{\"a\":".repeat(5000), "}".repeat(5000));
-        assert_eq!(parse_err(&objects).message, "nesting too deep");
-        // Just under the limit parses and lowers.
-        let depth = MAX_NESTING_DEPTH - 2;
-        let ok = format!(
-            "{{\"locals\": {{\"a\": {}1{}}}}}",
-            "[".repeat(depth),
-            "]".repeat(depth)
-        );
-        parse_ok(&ok);
-        // A template beyond the native parser's nesting limit is kept as a template, not
-        // judged (on a thread with room for a debug build's frames).
-        let deep_string = format!(
-            "{{\"locals\": {{\"a\": \"${{{}1{}}}\"}}}}",
-            "[".repeat(5000),
-            "]".repeat(5000)
-        );
-        let kind = std::thread::Builder::new()
+    /// Runs `check` on a thread with room for a debug build's frames (the program's own
+    /// threads have room for a release build's, `cli::run`).
+    fn on_large_stack<T: Send + 'static>(check: impl FnOnce() -> T + Send + 'static) -> T {
+        std::thread::Builder::new()
             .stack_size(512 << 20)
-            .spawn(move || {
-                parse_ok(&deep_string).body.blocks[0].body.attributes[0]
-                    .expr
-                    .kind
-                    .clone()
-            })
+            .spawn(check)
             .expect("a thread")
             .join()
-            .expect("no panic");
-        assert_eq!(kind, ExprKind::Template);
+            .expect("no panic")
+    }
+
+    #[test]
+    fn nesting_beyond_the_parsers_limit_is_parse_limit_not_a_crash() {
+        on_large_stack(|| {
+            // Deeper than the limit: this parser's limit, not the user's syntax error.
+            let text = "[".repeat(1_000_000);
+            let error = parse_err(&text);
+            assert!(error.beyond_tool_limit, "{error:?}");
+            assert_eq!(error.summary, hcl::PARSER_LIMIT_SUMMARY);
+            assert_eq!(error.span.start as usize, hcl::MAX_DEPTH);
+            let objects = format!("{}{}", "{\"a\":".repeat(5000), "}".repeat(5000));
+            assert!(parse_err(&objects).beyond_tool_limit);
+            // Terraform loads 1,000 levels: they parse and lower.
+            let ok = format!(
+                "{{\"locals\": {{\"a\": {}1{}}}}}",
+                "[{\"b\": ".repeat(499),
+                "}]".repeat(499)
+            );
+            parse_ok(&ok);
+            // A template beyond the native parser's nesting limit is kept as a template, not
+            // judged.
+            let deep_string = format!(
+                "{{\"locals\": {{\"a\": \"${{{}1{}}}\"}}}}",
+                "[".repeat(5000),
+                "]".repeat(5000)
+            );
+            let kind = parse_ok(&deep_string).body.blocks[0].body.attributes[0]
+                .expr
+                .kind
+                .clone();
+            assert_eq!(kind, ExprKind::Template);
+        });
     }
 
     #[test]

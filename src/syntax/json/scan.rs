@@ -1,0 +1,297 @@
+//! The tokens of HCL's JSON syntax, as hashicorp/hcl `json/scanner.go` marks them.
+//!
+//! HCL's scanner is lax on purpose: a keyword is any run of letters (and `_` after the first),
+//! a number any run of `-+.eE` and digits, a string everything up to its closing quote or the
+//! first control character; the parser judges each token's bytes afterwards. The first byte
+//! that starts no token ends the stream: an invalid token, then the end.
+//!
+//! Tokens are produced on demand (the parser never looks more than one token ahead), so the
+//! scan costs one pass over the text and no memory beyond the token being looked at.
+
+/// What kind of token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum TokenKind {
+    BraceOpen,
+    BraceClose,
+    BracketOpen,
+    BracketClose,
+    Comma,
+    Colon,
+    /// `=`: never valid, scanned so that the parser can say JSON uses a colon.
+    Equals,
+    Keyword,
+    String,
+    Number,
+    /// A byte that starts no token; the stream ends after it.
+    Invalid,
+    End,
+}
+
+/// A token and where it lies: `start..end` in bytes.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Token {
+    pub(super) kind: TokenKind,
+    pub(super) start: usize,
+    pub(super) end: usize,
+}
+
+/// The token stream of a text, with one token of lookahead.
+pub(super) struct Tokens<'t> {
+    bytes: &'t [u8],
+    /// Where scanning resumes.
+    at: usize,
+    /// Set once an invalid byte was met: everything after it is the end.
+    ended_at: Option<usize>,
+    peeked: Option<Token>,
+    /// Tokens scanned so far, for [`super::tree::parse_steps`].
+    pub(super) scanned: u64,
+}
+
+impl<'t> Tokens<'t> {
+    pub(super) fn new(text: &'t str) -> Self {
+        Tokens {
+            bytes: text.as_bytes(),
+            at: 0,
+            ended_at: None,
+            peeked: None,
+            scanned: 0,
+        }
+    }
+
+    pub(super) fn peek(&mut self) -> Token {
+        match self.peeked {
+            Some(token) => token,
+            None => {
+                let token = self.scan();
+                self.peeked = Some(token);
+                token
+            }
+        }
+    }
+
+    /// The next token, consumed; the end is never consumed (HCL's `peeker.Read`).
+    pub(super) fn read(&mut self) -> Token {
+        let token = self.peek();
+        if token.kind != TokenKind::End {
+            self.peeked = None;
+        }
+        token
+    }
+
+    fn scan(&mut self) -> Token {
+        self.scanned += 1;
+        if let Some(end) = self.ended_at {
+            return token(TokenKind::End, end, end);
+        }
+        let bytes = self.bytes;
+        // JSON's whitespace, as HCL's `skipWhitespace` skips it: nothing else (no form feed,
+        // no Unicode space).
+        while matches!(bytes.get(self.at), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+            self.at += 1;
+        }
+        let start = self.at;
+        let Some(&first) = bytes.get(start) else {
+            self.ended_at = Some(start);
+            return token(TokenKind::End, start, start);
+        };
+        let kind = match first {
+            b'{' => TokenKind::BraceOpen,
+            b'}' => TokenKind::BraceClose,
+            b'[' => TokenKind::BracketOpen,
+            b']' => TokenKind::BracketClose,
+            b',' => TokenKind::Comma,
+            b':' => TokenKind::Colon,
+            b'=' => TokenKind::Equals,
+            b'"' => TokenKind::String,
+            // Not `e` or `E`: those start a keyword, for a clearer message.
+            b'-' | b'+' | b'.' | b'0'..=b'9' => TokenKind::Number,
+            b'a'..=b'z' | b'A'..=b'Z' => TokenKind::Keyword,
+            _ => TokenKind::Invalid,
+        };
+        self.at = match kind {
+            TokenKind::String => string_end(bytes, start),
+            TokenKind::Number => run_end(bytes, start, |b| {
+                matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+            }),
+            TokenKind::Keyword => run_end(bytes, start, |b| b.is_ascii_alphabetic() || b == b'_'),
+            _ => start + 1,
+        };
+        if kind == TokenKind::Invalid {
+            self.ended_at = Some(self.at);
+        }
+        token(kind, start, self.at)
+    }
+}
+
+fn token(kind: TokenKind, start: usize, end: usize) -> Token {
+    Token { kind, start, end }
+}
+
+fn run_end(bytes: &[u8], start: usize, belongs: impl Fn(u8) -> bool) -> usize {
+    start
+        + bytes[start..]
+            .iter()
+            .position(|&b| !belongs(b))
+            .unwrap_or(bytes.len() - start)
+}
+
+/// Where the string token starting at `start` (its opening quote) ends: after its closing
+/// quote, or at the first control character or the end of the text when there is none.
+///
+/// HCL's `scanString` attends to escapes only to find the closing quote, and steps over the
+/// rest a grapheme cluster at a time. A cluster never reaches past a control character, a quote
+/// or a backslash, except where it starts with a "prepend" character (Unicode's Grapheme
+/// Cluster Break property, e.g. U+0600 ARABIC NUMBER SIGN): the next character then belongs to
+/// the same cluster, so a quote or a backslash right after one is ordinary text to the scanner.
+fn string_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    let mut escaping = false;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\\' => {
+                escaping = !escaping;
+                i += 1;
+            }
+            b'"' => {
+                i += 1;
+                if !escaping {
+                    break;
+                }
+                escaping = false;
+            }
+            0..=0x1f => break,
+            // No ASCII character is a prepend character.
+            0x20..=0x7f => {
+                i += 1;
+                escaping = false;
+            }
+            _ => {
+                let (c, len) = char_at(bytes, i);
+                i += len;
+                escaping = false;
+                // A run of prepend characters takes the next character with it, unless that
+                // one is a control character (a cluster breaks before controls).
+                let mut previous = c;
+                while is_prepend(previous) {
+                    match bytes.get(i) {
+                        Some(&next) if next >= 0x20 && next != 0x7f => {
+                            let (c, len) = char_at(bytes, i);
+                            i += len;
+                            previous = c;
+                        }
+                        _ => break,
+                    }
+                }
+            }
+        }
+    }
+    i
+}
+
+/// The character starting at byte `i` (a character boundary of valid UTF-8) and its length.
+fn char_at(bytes: &[u8], i: usize) -> (char, usize) {
+    let len = match bytes[i] {
+        0..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        _ => 4,
+    };
+    let end = (i + len).min(bytes.len());
+    let c = std::str::from_utf8(&bytes[i..end])
+        .ok()
+        .and_then(|s| s.chars().next())
+        .unwrap_or('\u{fffd}');
+    (c, end - i)
+}
+
+/// Grapheme_Cluster_Break=Prepend in Unicode 15 (the version of the segmentation HCL uses,
+/// apparentlymart/go-textseg v15).
+fn is_prepend(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0600}'..='\u{0605}'
+            | '\u{06DD}'
+            | '\u{070F}'
+            | '\u{0890}'..='\u{0891}'
+            | '\u{08E2}'
+            | '\u{0D4E}'
+            | '\u{110BD}'
+            | '\u{110CD}'
+            | '\u{111C2}'..='\u{111C3}'
+            | '\u{1193F}'
+            | '\u{11941}'
+            | '\u{11A3A}'
+            | '\u{11A84}'..='\u{11A89}'
+            | '\u{11D46}'
+            | '\u{11F02}'
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<(TokenKind, &str)> {
+        let mut tokens = Tokens::new(text);
+        let mut out = Vec::new();
+        loop {
+            let token = tokens.read();
+            out.push((token.kind, &text[token.start..token.end]));
+            if token.kind == TokenKind::End {
+                return out;
+            }
+        }
+    }
+
+    #[test]
+    fn tokens_are_lax_runs() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds(" {\"a\\\"b\": -1.2e+3x, tru_e]\t=:"),
+            [
+                (BraceOpen, "{"),
+                (String, "\"a\\\"b\""),
+                (Colon, ":"),
+                (Number, "-1.2e+3"),
+                (Keyword, "x"),
+                (Comma, ","),
+                (Keyword, "tru_e"),
+                (BracketClose, "]"),
+                (Equals, "="),
+                (Colon, ":"),
+                (End, ""),
+            ]
+        );
+    }
+
+    #[test]
+    fn strings_stop_at_control_characters_and_the_end() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds("\"ab\ncd\""),
+            [(String, "\"ab"), (Keyword, "cd"), (String, "\""), (End, "")]
+        );
+        assert_eq!(kinds("\"a\\\\\""), [(String, "\"a\\\\\""), (End, "")]);
+    }
+
+    #[test]
+    fn an_invalid_byte_ends_the_stream() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds("[\u{b}1]"),
+            [(BracketOpen, "["), (Invalid, "\u{b}"), (End, "")]
+        );
+        let mut tokens = Tokens::new("; 1");
+        tokens.read();
+        assert_eq!(tokens.read().start, 1);
+    }
+
+    #[test]
+    fn a_quote_after_a_prepend_character_is_text() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds("\"\u{600}\" 1"),
+            [(String, "\"\u{600}\" 1"), (End, "")]
+        );
+    }
+}
