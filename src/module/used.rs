@@ -10,7 +10,8 @@
 //! `encryption`). Uses that do not count: a declaration's reference to itself (a variable's
 //! `validation` reading the variable checks it, and does not use it), and every reference of a
 //! local value that is not used itself, however long the chain: `a = local.b` with `a` unused
-//! leaves `b` unused too, and removing `a` then `b` changes nothing the tools run.
+//! leaves `b` unused too, and removing `a` then `b` changes nothing the tools run. A local value
+//! whose name starts with `_` is unused on purpose, and counts as read.
 
 use foldhash::{HashMap, HashSet};
 
@@ -64,6 +65,10 @@ impl<'m> Used<'m> {
         for block in &module.unmerged {
             walk.body(&block.body, AddressesOnly::No, &block.kind);
         }
+        // A local value named `_...` is unused on purpose (evaluated for the error it may
+        // raise, as a `for` that refuses duplicate keys): it is kept, and what it reads is used.
+        let kept = module.locals.iter().map(|l| l.attribute.name());
+        walk.locals_to_read.extend(kept.filter(|name| name.starts_with('_')));
         // The local values read so far, then those they read, and so on: a local value read
         // only by local values nothing reads is not read.
         while let Some(name) = walk.locals_to_read.pop() {
@@ -257,7 +262,9 @@ variable "in_dynamic" {}
 variable "in_template" {}
 variable "in_moved" {}
 variable "only_in_dead_local" {}
+variable "in_kept_local" {}
 locals {
+  _kept = var.in_kept_local
   live  = "${var.in_template}-${local.chain}"
   chain = 1
   dead  = var.only_in_dead_local
@@ -289,6 +296,7 @@ output "o" {
         assert!(used.variable("in_template"));
         assert!(used.variable("in_moved"));
         assert!(!used.variable("only_in_dead_local"));
+        assert!(used.variable("in_kept_local") && used.local("_kept"));
         assert!(used.local("live") && used.local("chain"));
         assert!(!used.local("dead") && !used.local("dead2"));
         assert!(used.data_source("d", "dep") && used.data_source("d", "quoted"));

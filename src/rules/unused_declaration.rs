@@ -11,9 +11,17 @@
 //! declaration's reference to itself (a variable's own `validation`) nor a local value's
 //! reference when that local value is unused itself.
 //!
-//! Not reported: the module's own outputs (its interface to callers and to `terraform output`);
-//! a data source with a `precondition` or `postcondition`, which is there for its check; and the
-//! outputs of a child module that may have callers elsewhere. A child counts as internal when
+//! Not reported, since a maintainer keeps each on purpose:
+//! - a name that starts with `_`: marked unused on purpose, as ruff's `dummy-variable-rgx`
+//!   (a local evaluated for the error it raises, such as a `for` that refuses duplicate keys);
+//! - the module's own outputs: its interface to callers and to `terraform output`;
+//! - the variables of a module that declares nothing else, which nothing in it could read: a
+//!   shared variables file that other files are copied or linked beside;
+//! - a data source read for what reading it does: one with a `precondition` or `postcondition`
+//!   (a check), one with `depends_on` (its read is ordered after something, which only matters
+//!   for its effect when nothing reads its value), and the types whose read acts
+//!   ([`ACTING_DATA_SOURCES`]);
+//! - the outputs of a child module that may have callers elsewhere. A child counts as internal when
 //! its directory lies below the caller's (`source = "./modules/x"`) and has no README: the
 //! registry's convention for a nested module that is not meant for other callers
 //! (<https://developer.hashicorp.com/terraform/language/modules/develop/structure>, "Nested
@@ -24,7 +32,7 @@ use std::path::{Component, Path};
 
 use crate::diagnostic::fix::Fix;
 use crate::diagnostic::{Applicability, Diagnostic};
-use crate::module::merge::{Address, Module};
+use crate::module::merge::{Address, MergedBody, Module};
 use crate::module::used::Used;
 use crate::source::{FileId, Span};
 use crate::syntax::Block;
@@ -40,6 +48,13 @@ pub(crate) const RULE: Rule = declare_rule! {
     fix: Safe,
     check: Check::Directory(check),
 };
+
+/// Data source types whose read does something besides returning a value: `archive_file`
+/// writes its archive to `output_path`
+/// (<https://registry.terraform.io/providers/hashicorp/archive/latest/docs/data-sources/file>),
+/// `external` runs a program
+/// (<https://registry.terraform.io/providers/hashicorp/external/latest/docs/data-sources/external>).
+const ACTING_DATA_SOURCES: &[&str] = &["archive_file", "external"];
 
 /// A declaration, named the same way in both views.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -64,6 +79,7 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
     let mut verdicts: BTreeMap<Declaration, Verdict> = BTreeMap::new();
     for ctx in dir.views {
         let used = Used::of(ctx.module);
+        let only_variables = declares_only_variables(ctx.module);
         let mut judge = |declaration: Declaration, is_used: bool, place: Span| {
             let verdict = verdicts.entry(declaration).or_default();
             verdict.used |= is_used;
@@ -73,21 +89,26 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
         };
         for object in &ctx.module.objects {
             match &object.address {
-                Address::Variable(name) => judge(
+                Address::Variable(name) if !only_variables && !name.starts_with('_') => judge(
                     Declaration::Variable(name.clone()),
                     used.variable(name),
                     object.base_header,
                 ),
-                Address::Resource(mode, kind, name) if mode == "data" => judge(
-                    Declaration::DataSource(kind.clone(), name.clone()),
-                    used.data_source(kind, name) || has_conditions(&object.body),
-                    object.base_header,
-                ),
+                Address::Resource(mode, kind, name) if mode == "data" && !name.starts_with('_') => {
+                    judge(
+                        Declaration::DataSource(kind.clone(), name.clone()),
+                        used.data_source(kind, name) || read_for_its_effect(kind, &object.body),
+                        object.base_header,
+                    );
+                }
                 _ => {}
             }
         }
         for local in &ctx.module.locals {
             let name = local.attribute.name();
+            if name.starts_with('_') {
+                continue;
+            }
             judge(
                 Declaration::Local(name.to_string()),
                 used.local(name),
@@ -95,6 +116,9 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
             );
         }
         for (source, output, place) in internal_child_outputs(ctx) {
+            if output.starts_with('_') {
+                continue;
+            }
             let read = local_calls(ctx)
                 .filter(|c| same_source(c.source, &source))
                 .any(|c| used.output(c.name, &output));
@@ -124,11 +148,20 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Whether a data source has a `precondition` or `postcondition`: a check, which is its use.
-fn has_conditions(body: &crate::module::merge::MergedBody) -> bool {
-    (body.blocks_of("lifecycle")).any(|l| {
+/// Whether a data source is read for what reading it does rather than for its value: it has a
+/// `precondition` or `postcondition` (a check), a `depends_on`, or a type whose read acts.
+fn read_for_its_effect(kind: &str, body: &MergedBody) -> bool {
+    let checks = (body.blocks_of("lifecycle")).any(|l| {
         (l.body.blocks.iter()).any(|b| matches!(b.kind.as_str(), "precondition" | "postcondition"))
-    })
+    });
+    checks || body.attribute("depends_on").is_some() || ACTING_DATA_SOURCES.contains(&kind)
+}
+
+/// Whether the module declares variables and nothing else, which could read them.
+fn declares_only_variables(module: &Module) -> bool {
+    module.locals.is_empty()
+        && module.unmerged.is_empty()
+        && (module.objects.iter()).all(|o| matches!(o.address, Address::Variable(_)))
 }
 
 /// The outputs of the internal child modules the view's calls name, as (source, output, the
@@ -338,6 +371,27 @@ output "root_output" {
             "main.tf",
             "data \"d\" \"x\" {\n  lifecycle {\n    postcondition {\n      condition     = self.ok\n      error_message = \"no\"\n    }\n  }\n}\n",
         )],
+        // Unused on purpose: a `_` name; a data source read for what its read does.
+        &[(
+            "main.tf",
+            r#"variable "_testing" {}
+locals {
+  _unique = { for k, v in var.items : v.name => k }
+}
+variable "items" {}
+resource "r" "a" {}
+data "google_storage_project_service_account" "gcs" {
+  depends_on = [r.a]
+}
+data "archive_file" "bundle" {
+  type        = "zip"
+  source_dir  = "src"
+  output_path = "bundle.zip"
+}
+"#,
+        )],
+        // A module of variables alone: a shared file that others are copied beside.
+        &[("variables.tf", "variable \"a\" {}\nvariable \"b\" {}\n")],
         // JSON's quoted `depends_on`.
         &[(
             "main.tf.json",
