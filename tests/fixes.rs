@@ -1144,7 +1144,10 @@ fn fixes_keep_the_module_and_settle(corpus: &Path) {
 /// may make (nothing the tools run reads them).
 fn unused_locals(findings: &[Value]) -> BTreeMap<String, BTreeSet<String>> {
     let mut found: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for finding in findings.iter().filter(|f| f["rule"] == "unused_declaration") {
+    for finding in findings
+        .iter()
+        .filter(|f| f["rule"] == "unused_declaration")
+    {
         let (Some(file), Some(message)) = (finding["file"].as_str(), finding["message"].as_str())
         else {
             continue;
@@ -1155,7 +1158,10 @@ fn unused_locals(findings: &[Value]) -> BTreeMap<String, BTreeSet<String>> {
             continue;
         };
         let dir = file.rsplit_once('/').map_or(".", |(dir, _)| dir);
-        found.entry(dir.to_string()).or_default().insert(name.to_string());
+        found
+            .entry(dir.to_string())
+            .or_default()
+            .insert(name.to_string());
     }
     found
 }

@@ -40,7 +40,11 @@ pub(crate) fn semantic_form(module: &Module, files: &SourceFiles) -> Vec<String>
         }
     }
     let used = Used::of(module);
-    for local in module.locals.iter().filter(|l| used.local(l.attribute.name())) {
+    for local in module
+        .locals
+        .iter()
+        .filter(|l| used.local(l.attribute.name()))
+    {
         form.attribute("local", &local.attribute);
     }
     let terraform = &module.terraform;

@@ -55,7 +55,11 @@ impl<'m> Used<'m> {
         }
         walk.own = None;
         let terraform = &module.terraform;
-        for attr in terraform.required_version.iter().chain(&terraform.required_providers) {
+        for attr in terraform
+            .required_version
+            .iter()
+            .chain(&terraform.required_providers)
+        {
             walk.expr(&attr.expr, AddressesOnly::No);
         }
         for block in terraform.backend.iter().chain(&terraform.cloud) {
@@ -68,7 +72,8 @@ impl<'m> Used<'m> {
         // A local value named `_...` is unused on purpose (evaluated for the error it may
         // raise, as a `for` that refuses duplicate keys): it is kept, and what it reads is used.
         let kept = module.locals.iter().map(|l| l.attribute.name());
-        walk.locals_to_read.extend(kept.filter(|name| name.starts_with('_')));
+        walk.locals_to_read
+            .extend(kept.filter(|name| name.starts_with('_')));
         // The local values read so far, then those they read, and so on: a local value read
         // only by local values nothing reads is not read.
         while let Some(name) = walk.locals_to_read.pop() {
@@ -166,7 +171,8 @@ impl<'m> Walk<'m> {
                 continue;
             };
             let mut parts = text.split('.');
-            if let (Some("data"), Some(kind), Some(name)) = (parts.next(), parts.next(), parts.next())
+            if let (Some("data"), Some(kind), Some(name)) =
+                (parts.next(), parts.next(), parts.next())
             {
                 self.data_source(kind, name);
             }

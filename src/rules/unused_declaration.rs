@@ -221,22 +221,30 @@ const VARIABLE_NOTE: &str = "no expression of the module reads it (`var.NAME`), 
 
 /// `` variable "x" is declared but not used ``
 fn unused_variable(dir: &DirectoryContext, place: Span, name: &str) -> Diagnostic {
-    dir.finding(&RULE, format!("variable \"{name}\" is declared but not used"))
-        .at(dir.files, place, "declared here, read nowhere")
-        .with_note(VARIABLE_NOTE)
-        .with_help(
-            "remove it (and the value callers and `.tfvars` files pass for it), or use it; \
+    dir.finding(
+        &RULE,
+        format!("variable \"{name}\" is declared but not used"),
+    )
+    .at(dir.files, place, "declared here, read nowhere")
+    .with_note(VARIABLE_NOTE)
+    .with_help(
+        "remove it (and the value callers and `.tfvars` files pass for it), or use it; \
              no fix is offered: a caller that passes it would fail",
-        )
+    )
 }
 
 /// `` local.x is declared but not used ``, with a fix that removes each of its definitions.
 fn unused_local(dir: &DirectoryContext, place: Span, name: &str, unused: &[&str]) -> Diagnostic {
-    let read_by_unused = dir.views.iter().any(|ctx| read_by_other_local(ctx.module, name));
+    let read_by_unused = dir
+        .views
+        .iter()
+        .any(|ctx| read_by_other_local(ctx.module, name));
     let note = match read_by_unused {
         true => "only local values that are unused themselves read it",
-        false => "no expression of the module reads it (`local.NAME`), in either tool's \
-                  effective module",
+        false => {
+            "no expression of the module reads it (`local.NAME`), in either tool's \
+                  effective module"
+        }
     };
     dir.finding(&RULE, format!("local.{name} is declared but not used"))
         .at(dir.files, place, "declared here, read nowhere")
@@ -267,7 +275,10 @@ fn local_removal(dir: &DirectoryContext, name: &str, unused: &[&str]) -> Option<
     );
     let mut seen: Vec<FileId> = Vec::new();
     let mut any = false;
-    let files = dir.views.iter().flat_map(|c| c.primary.iter().chain(c.overrides));
+    let files = dir
+        .views
+        .iter()
+        .flat_map(|c| c.primary.iter().chain(c.overrides));
     for loaded in files {
         if seen.contains(&loaded.file.id) {
             continue;
@@ -316,7 +327,11 @@ fn unread_output(dir: &DirectoryContext, place: Span, source: &str, output: &str
         &RULE,
         format!("output \"{output}\" of module \"{source}\" is read by no caller"),
     )
-    .at(dir.files, place, format!("no call of this module reads `{output}`"))
+    .at(
+        dir.files,
+        place,
+        format!("no call of this module reads `{output}`"),
+    )
     .with_note(
         "the module lies below this one and has no README, the registry's convention for a \
          nested module meant for its parent alone: the calls here are its only callers",
@@ -358,7 +373,10 @@ output "root_output" {
         )],
         // The only use is in an override file.
         &[
-            ("main.tf", "variable \"a\" {}\noutput \"o\" {\n  value = 1\n}\n"),
+            (
+                "main.tf",
+                "variable \"a\" {}\noutput \"o\" {\n  value = 1\n}\n",
+            ),
             ("override.tf", "output \"o\" {\n  value = var.a\n}\n"),
         ],
         // The only use is in OpenTofu's `.tofu` file.
@@ -420,7 +438,10 @@ data "archive_file" "bundle" {
         // The override replaced the only expression that used it: TFLint misses this one.
         (
             &[
-                ("main.tf", "variable \"a\" {}\noutput \"o\" {\n  value = var.a\n}\n"),
+                (
+                    "main.tf",
+                    "variable \"a\" {}\noutput \"o\" {\n  value = var.a\n}\n",
+                ),
                 ("override.tf", "output \"o\" {\n  value = 1\n}\n"),
             ],
             1,
