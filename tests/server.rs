@@ -268,7 +268,9 @@ fn command_line_findings(dir: &Path) -> Vec<String> {
 /// A real editor: Neovim's built-in client, headless, opens `web/main.tf` of a copy of
 /// `examples/`, receives the findings of `override.tf` (another file), then an edit of the
 /// buffer renames a variable that `override.tf` overrides, and the override's new finding
-/// arrives. What Neovim received is what the command line reports.
+/// arrives. What Neovim received is what the command line reports. Before the edit, Neovim
+/// asks for the definition and the references of a use of that variable, and receives both
+/// files' blocks.
 #[test]
 fn neovim_receives_the_findings_of_examples() {
     let Some(nvim) = neovim() else { return };
@@ -291,6 +293,8 @@ fn neovim_receives_the_findings_of_examples() {
         .env("RENAME_FROM", "variable \"replicas\"")
         .env("RENAME_TO", "variable \"replica_count\"")
         .env("EDIT_FINDING", "override_without_base:7")
+        // `var.replicas`, which override.tf overrides.
+        .env("NAVIGATE_AT", "32:32")
         .current_dir(&root)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -325,6 +329,15 @@ fn neovim_receives_the_findings_of_examples() {
         opened.iter().any(|l| l.starts_with("override.tf:")),
         "{context}"
     );
+
+    // Go to definition on `var.replicas`: its declaration, then the override merged into it;
+    // its references: the one use.
+    assert_eq!(
+        phase("DEFINITION"),
+        ["main.tf:7:1", "override.tf:7:1"],
+        "{context}"
+    );
+    assert_eq!(phase("REFERENCES"), ["main.tf:32:28"], "{context}");
 
     // Neovim's buffer was never saved: the command line sees it once it is.
     let edited_main = std::fs::read_to_string(web.join("main.tf"))
