@@ -473,6 +473,24 @@ fn object_duplicate_key_removes_the_earlier_entry() {
     insta::assert_snapshot!("object_duplicate_key_different", fixed_files);
 }
 
+/// An unused local value goes from every file that sets it, override files included, with the
+/// comment above it; a `locals` block none of whose values is used goes whole.
+#[test]
+fn unused_declaration_removes_an_unused_local_everywhere() {
+    let main = "# Names.\nlocals {\n  # The old name, kept for nothing.\n  legacy = \"web-old\"\n  \
+                name   = \"web\"\n}\n\nlocals {\n  only = 1\n}\n\noutput \"name\" {\n  \
+                value = local.name\n}\n";
+    let over = "locals {\n  legacy = \"web-older\"\n}\n\noutput \"name\" {\n  description = \"The name.\"\n}\n";
+    let config = "rules:\n  unused_declaration: warning\n";
+    let files = [
+        ("main.tf", main),
+        ("override.tf", over),
+        (".tflint-merge.yaml", config),
+    ];
+    let fixed_files = fixed("unused_declaration", &files, false);
+    insta::assert_snapshot!("unused_declaration_locals", fixed_files);
+}
+
 #[test]
 fn provider_reference_quoted_removes_the_quotes() {
     let main = "provider \"aws\" {\n  alias = \"east\"\n}\nmodule \"net\" {\n  source    = \"./net\"\n  \
