@@ -21,9 +21,11 @@
 //!   (a check), one with `depends_on` (its read is ordered after something, which only matters
 //!   for its effect when nothing reads its value), and the types whose read acts
 //!   ([`ACTING_DATA_SOURCES`]);
-//! - the outputs of a child module that may have callers elsewhere. A child counts as internal when
-//! its directory lies below the caller's (`source = "./modules/x"`) and has no README: the
-//! registry's convention for a nested module that is not meant for other callers
+//! - the outputs of a child module that may have callers elsewhere.
+//!
+//! A child counts as internal when its directory lies below the caller's
+//! (`source = "./modules/x"`) and has no README: the registry's convention for a nested module
+//! that is not meant for other callers
 //! (<https://developer.hashicorp.com/terraform/language/modules/develop/structure>, "Nested
 //! modules"). Its calls in this directory are then its only callers.
 
