@@ -113,6 +113,9 @@ INIT_ONLY = {
 VALIDATE_ONLY = {
     "Call to unknown function",
     "Unknown provider function",
+    "Not enough function arguments",
+    "Too many function arguments",
+    "Invalid function argument",
     "Reference to undeclared input variable",
     "Reference to undeclared local value",
     "Reference to undeclared module",
@@ -121,6 +124,10 @@ VALIDATE_ONLY = {
     'Reference to "count" in non-counted context',
     'Reference to "each" in context without for_each',
     "each.value cannot be used in this context",
+    'Invalid "self" reference',
+    'Invalid "path" attribute',
+    'Invalid "terraform" attribute',
+    "Invalid reference",
     "Unsupported Terraform Core version",
     "Unsupported backend type",
     "Invalid backend type",
@@ -1462,6 +1469,65 @@ def instance_reference_files(rng):
     return [("inst.tf.json" if rng.random() < 0.3 else "inst.tf", [block])]
 
 
+def builtin_reference_files(rng):
+    """Now and then a file whose resource, output, local or check reads `self` (where the
+    tools bind it: a resource's provisioner, connection or postcondition; or where they do
+    not), an attribute of `path` or `terraform` (one they have or not: `terraform.applying`
+    exists from 1.10), or either object whole; now and then beside an undeclared resource, which
+    stops evaluation first. Native or JSON, and now and then the block's expression replaced by
+    an override file. Drawn from its own generator, so that the rest of a scenario stays as it
+    was."""
+    if rng.random() < 0.7:
+        return []
+    read = rng.choice(["self.id", "self.input", '"${self.id}-x"', "try(self.id, 1)",
+                       "path.module", "path.root", "path.cwd", "path.modul", '"${path.nope}/x"',
+                       "terraform.workspace", "terraform.env", "terraform.nope",
+                       "try(terraform.nope, 1)", "path", "terraform", "path[0]"])
+    where = rng.choice(["input", "precondition", "postcondition", "provisioner", "connection",
+                        "output", "local", "check"])
+    # A list beside what stops evaluation first, where any value is accepted.
+    if where not in ("provisioner", "connection") and rng.random() < 0.25:
+        read = f"[{read}, {rng.choice(['terraform_data.gone.id', 'self.id'])}]"
+    condition = lambda expr: [A("condition", f"{expr} != null"), A("error_message", s("x"))]
+    if where == "input":
+        block = B("resource", ["terraform_data", "blt"], [A("input", read)])
+    elif where in ("precondition", "postcondition"):
+        block = B("resource", ["terraform_data", "blt"], [
+            B("lifecycle", [], [B(where, [], condition(read))])])
+    elif where == "provisioner":
+        block = B("resource", ["terraform_data", "blt"], [
+            B("provisioner", ["local-exec"], [A("command", read)])])
+    elif where == "connection":
+        block = B("resource", ["terraform_data", "blt"], [
+            B("connection", [], [A("host", read)]),
+            B("provisioner", ["local-exec"], [A("command", s("true"))])])
+    elif where == "output":
+        block = B("output", ["blt"], [A("value", read)])
+    elif where == "local":
+        block = B("locals", [], [A("blt", read)])
+    else:
+        block = B("check", ["blt"], [B("assert", [], condition(read))])
+    files = [("builtin.tf.json" if rng.random() < 0.3 else "builtin.tf", [block])]
+    # An override that replaces the value of the output or the local with a valid one, or an
+    # invalid one with a valid base.
+    if where in ("output", "local") and rng.random() < 0.4:
+        name = "value" if where == "output" else "blt"
+        if rng.random() < 0.5:
+            replaced, base = "path.module", read
+        else:
+            replaced, base = read, "path.module"
+        block.items[0] = A(name, base)
+        override = (B("output", ["blt"], [A("value", replaced)]) if where == "output"
+                    else B("locals", [], [A("blt", replaced)]))
+        files.append(("builtin_override.tf.json" if rng.random() < 0.5
+                      else "builtin_override.tf", [override]))
+    # `terraform.applying` is ephemeral: only a local nothing reads may hold it.
+    if rng.random() < 0.2:
+        files.append(("applying.tf", [B("locals", [], [A("blt_applying",
+                                                           "terraform.applying")])]))
+    return files
+
+
 def invalid_name_files(rng):
     """Now and then a file with a block whose name is not an identifier (the loader refuses
     it: `Invalid variable name`...), or a valid name the loader accepts that looks close to
@@ -1482,6 +1548,87 @@ def invalid_name_files(rng):
     # A native local value's name is an identifier by its syntax: JSON only.
     native = block.kind != "locals" and rng.random() < 0.5
     return [("names.tf" if native else "names.tf.json", [block])]
+
+
+# Calls of built-in functions for the scenarios' function files, as native expressions (a JSON
+# file writes each as a `"${...}"` template): the right number of arguments, too few or too
+# many (`validate` refuses those), and what `validate` leaves alone: calls in `try` and `can`,
+# in a conditional's results, in a `for` body, with an expanded last argument, and unknown
+# functions' arguments. None refers to another (`validate` skips what depends on a failed value).
+GOOD_CALLS = [
+    'upper("a")', 'join(",", ["a"], ["b"])', "timestamp()", "max(1, 2, 3)",
+    'format("%s-%s", "a", "b")', 'try(upper("a", "b"), "c")', "can(lower())",
+    "max([1, 2]...)", '"x-${lower("A")}"', 'var.v0 == "d" ? "a" : upper()',
+    '[for s in ["a"] : s]', '[for s in var.v1 : upper(s, 1)]', 'abs(1) + 1',
+    'replace("a", "b", "c")', 'cidrsubnet("10.0.0.0/8", 8, 1)', 'lookup({}, "a", 1)',
+]
+BAD_CALLS = [
+    'upper("a", "b")', "upper()", "join()", "timestamp(1)", "format()", '"x-${upper()}"',
+    "upper(lower(), 1)", "concat(upper(), [])", "abs() + 1", "length()", 'split(",")',
+    'replace("a", "b")', 'cidrsubnet("10.0.0.0/8", 8)', "lookup({})",
+    'upper() == "" ? 1 : 2', 'lower("a", "b") == "a" && true', '[trimspace()]',
+]
+# Literal arguments: of the parameter's type or converting to it, and not (`validate` refuses
+# those: "Invalid function argument").
+GOOD_CALLS += ['upper(1)', 'abs("1")', 'tostring(true)', "tonumber(null)", "jsonencode(null)",
+               'join(",", [])', 'toset(["a"])', 'coalesce(null, "a")', "try([var.v0], null)",
+               "can(null)"]
+BAD_CALLS += ["upper([])", "upper({})", 'abs("x")', "abs(true)", 'join(",", "a")',
+              "length(null)", "tonumber([])", 'tolist("a")', "chunklist({}, 1)",
+              "transpose([])", "replace([], {}, null)", 'distinct("a")', 'join(",", null)']
+# Only in native files: the place of a call over several lines.
+MULTILINE_CALLS = ['upper(\n    "a",\n    "b"\n  )', "join(\n  )"]
+
+
+def function_call_files(rng):
+    """Now and then a file of locals and an output calling built-in functions with the right
+    number of arguments or not, native or JSON, and sometimes an override file that replaces
+    one of those values with another call. Drawn from its own generator, so that the rest of a
+    scenario stays as it was."""
+    if rng.random() < 0.6:
+        return []
+    def pick(native):
+        pool = BAD_CALLS if rng.random() < 0.4 else GOOD_CALLS
+        if native and rng.random() < 0.1:
+            pool = MULTILINE_CALLS
+        return rng.choice(pool)
+    def call(name, native):
+        text = pick(native)
+        # A whole-string template in JSON; a template stays one.
+        as_json = s(text[1:-1] if text.startswith('"') else "${" + text + "}")
+        return A(name, text, as_json)
+    native = rng.random() < 0.6
+    items = [call(f"fn_{i}", native) for i in range(1 + rng.randrange(3))]
+    blocks = [B("locals", [], items), B("output", ["fn_out"], [call("value", native)])]
+    files = [("functions.tf" if native else "functions.tf.json", blocks)]
+    if rng.random() < 0.4:
+        override_native = rng.random() < 0.5
+        replaced = rng.choice([B("locals", [], [call(items[0].name, override_native)]),
+                               B("output", ["fn_out"], [call("value", override_native)])])
+        files.append(("functions_override.tf" if override_native
+                      else "functions_override.tf.json", [replaced]))
+    return files
+
+
+# Values of a `provider_meta` setting: constants, and what the loader refuses there in a native
+# file (references and calls; "Variables not allowed", "Function calls not allowed"), which a
+# JSON file reads literally.
+PROVIDER_META_VALUES = ['"network"', '{ a = [1, "x"] }', "var.v0", 'upper("x")',
+                        '"${local.base}-y"', "[var.v0,\n      var.v1]", "upper(lower(var.v0))",
+                        "path.module"]
+
+
+def provider_meta_files(rng):
+    """Now and then a file with a `provider_meta` block, native or JSON, in a primary or an
+    override file. Drawn from its own generator, so that the rest of a scenario stays as it
+    was."""
+    if rng.random() < 0.9:
+        return []
+    value = rng.choice(PROVIDER_META_VALUES)
+    as_json = s(value) if value.startswith(("var", "upper", "path", "[")) else None
+    block = B("terraform", [], [B("provider_meta", ["aws"], [A("module_name", value, as_json)])])
+    name = rng.choice(["meta", "meta_override"]) + rng.choice([".tf", ".tf", ".tf.json"])
+    return [(name, [block])]
 
 
 def random_content(rng, builtin, taken):
@@ -1708,6 +1855,9 @@ class Scenarios:
         files += reference_files(random.Random(f"references-{seed}"))
         files += invalid_name_files(random.Random(f"names-{seed}"))
         files += instance_reference_files(random.Random(f"instances-{seed}"))
+        files += function_call_files(random.Random(f"functions-{seed}"))
+        files += provider_meta_files(random.Random(f"provider-meta-{seed}"))
+        files += builtin_reference_files(random.Random(f"builtins-{seed}"))
         modules = module_files(random.Random(f"modules-{seed}"))
         os.makedirs(directory, exist_ok=True)
         if modules:
@@ -2005,6 +2155,13 @@ def judge_errors(answer):
         errors.add(key)
         details.setdefault(key, diag["detail"])
     if any(d["severity"] == "error" for d in answer.get("loader") or []):
+        complete = False
+    if answer.get("loader") is None and any(
+            d["severity"] == "error" and d["summary"] not in VALIDATE_ONLY
+            for d in validate or []):
+        # The binding could not give the loader's answer (it cannot serialise a module whose
+        # expression holds an operator): validate repeats the loader's errors, and one it
+        # does not report itself may be the loader's, after which it evaluates nothing.
         complete = False
     return errors, details, complete
 
@@ -2794,11 +2951,17 @@ def outside_compat(item, answer, theirs, terraform, release):
         line = "{}.{}".format(*release_line(release))
         errors = [e for r in terraform["refused"] if line in r["release_lines"]
                   for e in r["errors"]]
+        # What validate finds only as it evaluates, or as it builds its graph from the
+        # installed modules (a call's arguments and providers against the called module's).
+        def found_by_validate(error):
+            rule, _, summary = error.partition(": ")
+            return summary in VALIDATE_ONLY or rule in GRAPH_RULES
         if errors and in_ranges(release, terraform["admitted"]) and all(
-                e.split(": ", 1)[-1] in VALIDATE_ONLY for e in errors):
+                found_by_validate(e) for e in errors):
             stopped = sorted({d["summary"] for d in validate if d["summary"] in INIT_ONLY})
-            return (f"validate stopped at {', '.join(stopped)} (a registry module, which only "
-                    f"`init` installs), before the checks compat refuses it for")
+            return (f"validate stopped at {', '.join(stopped)} (a module only `init` "
+                    f"installs, or a local one that is missing), before the checks compat "
+                    f"refuses it for")
         return None
     diags = (answer.get("loader") or []) + (answer.get("validate") or [])
     errors = {d["summary"] for d in diags

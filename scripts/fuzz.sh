@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes one target of fuzz/ for a while: scripts/fuzz.sh TARGET SECONDS
-#   TARGET: parse_native, parse_json or directory (see fuzz/fuzz_targets/).
+#   TARGET: parse_native, parse_json, directory or linear_work (see fuzz/fuzz_targets/).
 # Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`). The corpus under
 # fuzz/corpus/TARGET (not committed) is seeded on the first run from tests/conformance,
 # tests/corpus_sample, tests/fixtures and, when it is beside the checkout, ../shared/corpus.
@@ -12,8 +12,8 @@ cd "$(dirname "$0")/.."
 target=${1:?usage: scripts/fuzz.sh TARGET SECONDS}
 seconds=${2:?usage: scripts/fuzz.sh TARGET SECONDS}
 case $target in
-  parse_native | parse_json | directory) ;;
-  *) echo "error: unknown target $target (parse_native, parse_json, directory)" >&2; exit 2 ;;
+  parse_native | parse_json | directory | linear_work) ;;
+  *) echo "error: unknown target $target (parse_native, parse_json, directory, linear_work)" >&2; exit 2 ;;
 esac
 if ! cargo +nightly --version >/dev/null 2>&1; then
   echo "error: the nightly toolchain is missing (rustup toolchain install nightly)" >&2
@@ -38,8 +38,10 @@ status=0
 # No sanitizer: the crate has no unsafe code, and AddressSanitizer slows every run down. The
 # directory target gets small inputs (four files of a few KB are plenty to combine every
 # feature), so that it runs often enough to matter.
+# linear_work parses each input with 32 repeats of a part of it: small inputs keep it fast.
 max_len=()
 [ "$target" = directory ] && max_len=(-max_len=16384)
+[ "$target" = linear_work ] && max_len=(-max_len=4096)
 cargo +nightly fuzz run --sanitizer none "$target" "$corpus" -- \
   -max_total_time="$seconds" -timeout=2 -rss_limit_mb=2048 -dict=fuzz/hcl.dict "${max_len[@]}" \
   -artifact_prefix="$artifacts/" -print_final_stats=1 > "fuzz/last-$target.log" 2>&1 \

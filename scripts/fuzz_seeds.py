@@ -6,7 +6,9 @@ tests/fixtures and, when it is beside the checkout, the whole corpus ../shared/c
 parse_json every .tf.json and .tofu.json file; directory one input per directory holding
 configuration files, in the format of tflint_merge::fuzzing::check_files: up to four parts
 separated by NUL bytes, each a byte naming the file (an index into its FILE_NAMES) and then
-the text.
+the text; linear_work every native file of at most 4 KiB behind two bytes that cut it into a
+prefix, a unit and a suffix (tflint_merge::fuzzing::super_linear_growth), plus the shapes of
+tests/fuzz_regressions/linear_work.
 """
 import hashlib
 import os
@@ -69,6 +71,16 @@ def main():
                 with open(path, "rb") as f:
                     parts.append(bytes([kind(name)]) + f.read().replace(b"\0", b""))
             write(out, b"\0".join(parts))
+        return
+    if target == "linear_work":
+        for _, name, path in files():
+            if name.endswith((".tf", ".tofu", ".hcl")) and os.path.getsize(path) <= 4096:
+                with open(path, "rb") as f:
+                    write(out, bytes([64, 160]) + f.read())
+        regressions = "tests/fuzz_regressions/linear_work"
+        for name in sorted(os.listdir(regressions)):
+            with open(os.path.join(regressions, name), "rb") as f:
+                write(out, f.read())
         return
     json = target == "parse_json"
     for _, name, path in files():

@@ -2,7 +2,7 @@
 """Writes a synthetic Terraform/OpenTofu monorepo for benchmarks.
 
 usage: gen_monorepo.py OUT_DIR [MODULES] [--big-merge N [--spread K]] [--terragrunt N]
-       gen_monorepo.py OUT_DIR --wide N | --chain N
+       gen_monorepo.py OUT_DIR --wide N | --chain N | --components N
 
 Each module directory has realistic native files (variables, resources with nested blocks,
 outputs, locals), a versions.tf + versions.tofu pair, an override file, and (every third
@@ -20,6 +20,15 @@ closes that chain into a cycle. Pass MODULES 0 for the Terragrunt tree alone.
 --wide N writes one directory of N small .tf files; --chain N a chain of N directories, each
 inside the one before and each a module directory: the scale of a directory listing and of a
 walk's depth.
+
+--components N writes a component repository instead: N root directories (stacks) under
+OUT_DIR/live, each calling several shared modules of OUT_DIR/modules through
+`../../modules/NAME`, passing their inputs and reading their outputs, and one module directory
+in OUT_DIR/modules per N/25 stacks for each of eight kinds. Some shared modules call others
+(`../NAME`), every third has an override file, every fifth a JSON primary and a JSON override,
+every fourth an examples/basic directory that calls it (`../..`); every seventh stack has an
+override file that changes a call's input, and a few pass an input or read an output that the
+module does not declare (findings in every format).
 """
 import os
 import sys
@@ -347,6 +356,210 @@ def chain(out, depth):
     os.close(top)
 
 
+# The shared modules of a component repository: for each kind, the inputs a caller must pass
+# (besides `name`), the resource it manages, its own outputs (besides `id`, `arn`, `name`), and
+# the kinds it calls itself through a local source.
+COMPONENTS = {
+    "bucket": ([], "aws_s3_bucket", [], []),
+    "database": (["vpc_id"], "aws_db_instance", ["endpoint"], ["subnets"]),
+    "iam_role": ([], "aws_iam_role", [], []),
+    "instance": (["vpc_id", "subnet_id"], "aws_instance", ["private_ip"], ["security_group"]),
+    "network": (["cidr"], "aws_vpc", ["cidr_block"], []),
+    "security_group": (["vpc_id"], "aws_security_group", [], []),
+    "service": (["vpc_id", "subnet_id"], "aws_ecs_service", ["url"], ["instance", "security_group"]),
+    "subnets": (["vpc_id"], "aws_subnet", ["subnet_ids"], []),
+}
+
+# What a caller passes for each required input, from the network module every stack calls.
+COMPONENT_INPUTS = {"vpc_id": "module.network.id", "subnet_id": "module.network.id",
+                    "cidr": '"10.0.0.0/16"'}
+
+COMPONENT_VARIABLES = """variable "name" {
+  description = "Name of everything this module creates."
+  type        = string
+}
+
+variable "environment" {
+  description = "Environment this module is deployed to: dev, staging or prod."
+  type        = string
+  default     = "dev"
+
+  validation {
+    condition     = contains(["dev", "staging", "prod"], var.environment)
+    error_message = "The environment must be dev, staging or prod."
+  }
+}
+
+variable "tags" {
+  description = "Tags added to every resource."
+  type        = map(string)
+  default     = {}
+}
+
+variable "enable_logging" {
+  description = "Whether the resources send their logs to the audit bucket."
+  type        = bool
+  default     = true
+}
+
+variable "retention_days" {
+  description = "How long logs and backups are kept."
+  type        = number
+  default     = 30
+
+  validation {
+    condition     = var.retention_days >= 1 && var.retention_days <= 3650
+    error_message = "Retention must be between 1 and 3650 days."
+  }
+}
+
+variable "kms_key_id" {
+  description = "The KMS key that encrypts data at rest; the AWS-managed key when null."
+  type        = string
+  default     = null
+}
+
+variable "settings" {
+  description = "Extra settings, passed to each resource as is."
+  type        = map(string)
+  default     = {}
+}
+"""
+
+COMPONENT_RESOURCE = """resource "{rtype}" "{label}" {{
+  name       = "${{var.name}}-{label}"
+  kms_key_id = var.kms_key_id
+  retention  = var.retention_days
+  logging    = var.enable_logging ? {{ target = "${{var.name}}-audit", prefix = "{label}/" }} : null
+
+  tags = merge(local.tags, {{
+    Name = "${{var.name}}-{label}"
+    Part = "{label}"
+  }})
+
+  dynamic "setting" {{
+    for_each = var.environment == "prod" ? [1, 2] : [1]
+    content {{
+      key   = "setting-${{setting.value}}"
+      value = length(var.tags) > 0 ? jsonencode(var.tags) : "none"
+    }}
+  }}
+
+  lifecycle {{
+    ignore_changes = [tags["LastModified"]]
+  }}
+}}
+
+"""
+
+COMPONENT_OVERRIDE = """# Production defaults for this module.
+variable "environment" {{
+  default = "prod"
+}}
+
+resource "{rtype}" "main" {{
+  tags = {{ Name = "${{var.name}}-override" }}
+}}
+"""
+
+
+def component_name(kind, group):
+    return kind if group == 0 else f"{kind}-{group}"
+
+
+def component_module(root, kind, group, m):
+    required, rtype, outputs, calls = COMPONENTS[kind]
+    d = os.path.join(root, "modules", component_name(kind, group))
+    os.makedirs(d, exist_ok=True)
+    variables = COMPONENT_VARIABLES + "".join(
+        f'\nvariable "{v}" {{\n  type = string\n}}\n' for v in required)
+    write(os.path.join(d, "variables.tf"), variables)
+    main = 'locals {\n  tags = merge(var.tags, { Module = "' + kind + '", Environment = var.environment })\n}\n\n'
+    main += "".join(COMPONENT_RESOURCE.format(rtype=rtype, label=label)
+                    for label in ("main", "secondary", "audit", "replica", "backup", "monitor"))
+    for callee in calls:
+        inputs = "".join(f"  {v} = var.{v}\n" for v in COMPONENTS[callee][0])
+        main += (f'module "{callee}" {{\n  source = "../{component_name(callee, group)}"\n\n'
+                 f'  name = "${{var.name}}-{callee}"\n{inputs}  tags = local.tags\n}}\n\n')
+    write(os.path.join(d, "main.tf"), main)
+    out = "".join(f'output "{o}" {{\n  description = "The {o} of the main {rtype}."\n'
+                  f'  value       = {rtype}.main.{o}\n}}\n\n'
+                  for o in ["id", "arn", "name"] + outputs)
+    out += "".join(f'output "{callee}_id" {{\n  value = module.{callee}.id\n}}\n\n' for callee in calls)
+    write(os.path.join(d, "outputs.tf"), out)
+    write(os.path.join(d, "versions.tf"),
+          'terraform {\n  required_version = ">= 1.6"\n\n  required_providers {\n'
+          '    aws = {\n      source  = "hashicorp/aws"\n      version = ">= 5.0"\n    }\n  }\n}\n')
+    if m % 3 == 0:
+        write(os.path.join(d, "override.tf"), COMPONENT_OVERRIDE.format(rtype=rtype))
+    if m % 5 == 0:
+        write(os.path.join(d, "storage.tf.json"), JSON_PRIMARY)
+        write(os.path.join(d, "storage_override.tf.json"), JSON_OVERRIDE)
+    if m % 4 == 0:
+        example = os.path.join(d, "examples", "basic")
+        os.makedirs(example, exist_ok=True)
+        inputs = "".join(f'  {v} = "example-{v}"\n' for v in required)
+        write(os.path.join(example, "main.tf"),
+              f'provider "aws" {{\n  region = "us-east-1"\n}}\n\nmodule "this" {{\n  source = "../.."\n\n'
+              f'  name = "example"\n{inputs}}}\n\noutput "id" {{\n  value = module.this.id\n}}\n')
+
+
+def component_stack(root, s, groups):
+    envs = ("dev", "staging", "prod")
+    env = envs[s % 3]
+    group = s % groups
+    d = os.path.join(root, "live", f"{env}-app{s:05d}")
+    os.makedirs(d, exist_ok=True)
+    kinds = sorted(COMPONENTS)
+    # The network every stack needs, then three to five other kinds.
+    chosen = ["network"] + [k for k in (kinds[(s + step * 3) % len(kinds)] for step in range(3 + s % 3))
+                            if k != "network"]
+    chosen = list(dict.fromkeys(chosen))
+    main = ""
+    for kind in chosen:
+        required = COMPONENTS[kind][0]
+        inputs = "".join(f"  {v} = {COMPONENT_INPUTS[v]}\n" for v in required)
+        if s % 97 == 5 and kind != "network":
+            inputs += '  nmae = "typo"\n'
+        main += (f'module "{kind}" {{\n  source = "../../modules/{component_name(kind, group)}"\n\n'
+                 f'  name           = "${{local.prefix}}-{kind}"\n  environment    = var.environment\n'
+                 f'  tags           = local.tags\n  enable_logging = var.environment == "prod"\n'
+                 f'  retention_days = local.retention[var.environment]\n'
+                 f'  settings = {{\n    owner = "team-{s % 20:02d}"\n    tier  = "{kind}"\n  }}\n'
+                 f'{inputs}}}\n\n')
+    write(os.path.join(d, "main.tf"), main)
+    outputs = "".join(f'output "{kind}_id" {{\n  value = module.{kind}.id\n}}\n\n'
+                      f'output "{kind}_arn" {{\n  value = module.{kind}.arn\n}}\n\n' for kind in chosen)
+    if s % 89 == 7:
+        outputs += f'output "missing" {{\n  value = module.{chosen[-1]}.no_such_output\n}}\n'
+    write(os.path.join(d, "outputs.tf"), outputs)
+    write(os.path.join(d, "variables.tf"),
+          f'variable "environment" {{\n  type    = string\n  default = "{env}"\n}}\n\n'
+          f'variable "region" {{\n  type    = string\n  default = "us-east-1"\n}}\n\n'
+          f'locals {{\n  prefix = "app{s:05d}-${{var.environment}}"\n  tags = {{\n'
+          f'    Stack       = "app{s:05d}"\n    Environment = var.environment\n  }}\n'
+          f'  retention = {{\n    dev     = 7\n    staging = 30\n    prod    = 365\n  }}\n}}\n')
+    write(os.path.join(d, "providers.tf"),
+          'terraform {\n  required_version = ">= 1.6"\n\n  backend "s3" {\n'
+          f'    bucket = "state"\n    key    = "app{s:05d}/terraform.tfstate"\n    region = "us-east-1"\n  }}\n\n'
+          '  required_providers {\n    aws = {\n      source  = "hashicorp/aws"\n      version = "~> 5.0"\n'
+          '    }\n  }\n}\n\nprovider "aws" {\n  region = var.region\n}\n')
+    if s % 7 == 0:
+        write(os.path.join(d, "override.tf"),
+              'module "network" {\n  cidr = "10.99.0.0/16"\n}\n')
+
+
+def components(out, stacks):
+    groups = max(1, stacks // 25)
+    m = 0
+    for group in range(groups):
+        for kind in sorted(COMPONENTS):
+            component_module(out, kind, group, m)
+            m += 1
+    for s in range(stacks):
+        component_stack(out, s, groups)
+
+
 def main():
     args = sys.argv[1:]
     if args and args[0] in ("-h", "--help"):
@@ -361,6 +574,9 @@ def main():
         return
     if "--chain" in args:
         chain(out, int(args[args.index("--chain") + 1]))
+        return
+    if "--components" in args:
+        components(out, int(args[args.index("--components") + 1]))
         return
     if "--big-merge" in args:
         spread = int(args[args.index("--spread") + 1]) if "--spread" in args else 1

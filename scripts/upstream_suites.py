@@ -140,8 +140,6 @@ GO_TEST_SUMMARIES = {
 # so that the entry can go.
 REFERENCES = ("a check of the references in an expression (what a condition or provisioner "
               "may refer to), not a construct of items 3-5")
-CONSTANT_CONDITION = ("a condition must refer to something: reference analysis of an "
-                      "expression, not a construct of items 3-5")
 COMMON_OUT_OF_SCOPE = {
     ("invalid-files/precondition-postcondition-badref.tf", "Invalid reference in precondition"):
         REFERENCES,
@@ -153,15 +151,6 @@ COMMON_OUT_OF_SCOPE = {
         REFERENCES,
     ("error-files/destroy-provisioners.tf", "Invalid reference from destroy provisioner"):
         REFERENCES,
-    ("error-files/precondition-postcondition-constant.tf", "Invalid precondition expression"):
-        CONSTANT_CONDITION,
-    ("error-files/precondition-postcondition-constant.tf", "Invalid postcondition expression"):
-        CONSTANT_CONDITION,
-    ("invalid-files/variable-validation-condition-noref.tf",
-     "Invalid variable validation condition"): CONSTANT_CONDITION,
-    ("invalid-files/resource-lifecycle-badbool.tf", "Unsuitable value type"):
-        "the type of a meta-argument's value (a string for a bool): value conversion, not a "
-        "construct of items 3-5",
     ("error-files/ignore_changes.tf", "Invalid ignore_changes wildcard"):
         "the value of ignore_changes (\"*\" for all): a value check, not a construct of "
         "items 3-5",

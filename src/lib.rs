@@ -163,6 +163,98 @@ pub mod fuzzing {
             .is_ok()
     }
 
+    /// The first syntax error of a configuration file as Terraform's loader would report it
+    /// first: its summary and where it starts. `scripts/syntax_fuzz.py` compares it with
+    /// Terraform's (`examples/syntax_verdicts.rs` prints it for a directory of files).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct SyntaxVerdict {
+        pub summary: String,
+        /// 1-based line.
+        pub line: usize,
+        /// Byte offset in the file.
+        pub byte: usize,
+    }
+
+    /// What tflint-merge reports first for a file of these bytes read as configuration
+    /// (`json`: a `.tf.json` file), through the reading every module file goes through; `None`
+    /// when it parses. JSON's duplicate properties are left out: Terraform finds them while
+    /// decoding the body, not while parsing.
+    pub fn syntax_verdict(bytes: Vec<u8>, json: bool) -> Option<SyntaxVerdict> {
+        use crate::input::read::{Read, parse_bytes};
+        let syntax = if json { Syntax::Json } else { Syntax::Native };
+        let (text, at, summary) = match parse_bytes(bytes, FileId(0), syntax) {
+            Read::Parsed { text, parsed } => {
+                let duplicate = (!json)
+                    .then(|| parsed.duplicate_attributes.first())
+                    .flatten()
+                    .map(|duplicate| (duplicate.second.start as usize, "Attribute redefined"));
+                let error = parsed
+                    .file
+                    .err()
+                    .map(|error| (error.span.start as usize, error.summary));
+                // HCL's scanner reports the tokens it refuses before its parser reports
+                // anything; the parser reports a repeated attribute as it meets it, before an
+                // error further on.
+                let scanned = error.is_some_and(|(_, summary)| {
+                    !json && crate::syntax::hcl::scanner::SUMMARIES.contains(&summary)
+                });
+                let (at, summary) = if scanned {
+                    error?
+                } else {
+                    duplicate.or(error)?
+                };
+                (text, at, summary.to_string())
+            }
+            // parse_bytes reads no file, so nothing is unreadable.
+            Read::Unreadable(_) => (String::new(), 0, "(unreadable)".to_string()),
+        };
+        let line = 1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..at.min(text.len())]).count();
+        Some(SyntaxVerdict {
+            summary,
+            line,
+            byte: at,
+        })
+    }
+
+    /// How many times as many parse steps a text with 8 times as many repeats of a unit may
+    /// take, and the slack for what any parse costs: a linear parse makes at most about 8
+    /// times as many.
+    const GROWTH_LIMIT: u64 = 10;
+    const GROWTH_SLACK: u64 = 64;
+
+    /// Whether parsing grows super-linearly on the shape `data` describes: its first two bytes
+    /// cut the rest into a prefix, a unit and a suffix, and the native parser's work on
+    /// prefix + 4 units + suffix is compared with its work on prefix + 32 units + suffix (so
+    /// `x = (` + k × `a<b<\nc[d` + `&)` is one input). A message when the larger takes more
+    /// than [`GROWTH_LIMIT`] times the work of the smaller (plus a little slack): an
+    /// exponential or quadratic path, whatever the clock says.
+    pub fn super_linear_growth(data: &[u8]) -> Option<String> {
+        let [a, b, rest @ ..] = data else {
+            return None;
+        };
+        let text = std::str::from_utf8(rest).ok()?;
+        let cut = |byte: u8| {
+            let mut at = usize::from(byte) * text.len() / 255;
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            at
+        };
+        let (first, second) = (cut(*a.min(b)), cut(*a.max(b)));
+        let (prefix, unit, suffix) = (&text[..first], &text[first..second], &text[second..]);
+        let steps = |k: usize| {
+            let shape = format!("{prefix}{}{suffix}", unit.repeat(k));
+            crate::syntax::hcl::parse_steps(&shape)
+        };
+        let (small, large) = (steps(4), steps(32));
+        (large > GROWTH_LIMIT * small + GROWTH_SLACK).then(|| {
+            format!(
+                "{small} parse steps with 4 units, {large} with 32: super-linear \
+                 (prefix {prefix:?}, unit {unit:?}, suffix {suffix:?})"
+            )
+        })
+    }
+
     /// The names a fuzzed file may take; the first byte of each part of the input picks one.
     /// Override files, both tools' extensions, both syntaxes, a Terragrunt unit and its
     /// parent, and a local module for the module rules to look into.

@@ -120,21 +120,45 @@ fn syntax_errors_are_located_and_other_directories_still_checked() {
     );
 }
 
+/// Bytes that are not UTF-8 are what HCL's scanner makes of them (Terraform 1.15.5 judged):
+/// in a string, `Invalid character encoding` at the byte; in comments (overlong and surrogate
+/// encodings too) nothing, and the file loads.
 #[test]
-fn non_utf8_file_is_a_located_read_error() {
+fn non_utf8_bytes_are_judged_where_they_stand() {
     let t = tempfile::tempdir().expect("tempdir");
     write(
         t.path(),
         &[
             ("m/main.tf", b"a = 1\nb = \"\xff\"\n"),
-            ("n/main.tf", b"locals {\n  x = 1\n}\n"),
+            (
+                "n/main.tf",
+                b"# caf\xe9 \xc0\xaf\nlocals {\n  x = 1 // \xed\xa0\x80\n}\n/* \xff */\n",
+            ),
         ],
     );
     let out = tflint_merge(t.path(), &["--format", "short", "."]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stdout(&out),
-        "m/main.tf:2:6: error[read_error]: file is not valid UTF-8\n"
+        "m/main.tf:2:6: error[syntax_error]: Invalid character encoding\n"
+    );
+}
+
+/// HCL scans a whole file before it parses it, and reports the characters it refuses before
+/// any parse error, wherever they are (Terraform 1.15.5 judged): the `;` after the missing
+/// bracket, not the missing item separator the parser meets first.
+#[test]
+fn a_refused_character_comes_before_an_earlier_parse_error() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        &[("m/main.tf", b"locals {\n  a = [1,\n  c = 1 ; 2\n}\n")],
+    );
+    let out = tflint_merge(t.path(), &["--format", "short", "."]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "m/main.tf:3:9: error[syntax_error]: Invalid character\n"
     );
 }
 

@@ -55,3 +55,15 @@ fn directory() {
         tflint_merge::fuzzing::check_files(data);
     });
 }
+
+/// The shapes that once grew super-linearly (#37: operators that made hcl-edit backtrack, in
+/// parentheses and in a heredoc; large objects; a repeated argument; deep nesting), as inputs
+/// of the `linear_work` target: a prefix, a unit repeated, a suffix.
+#[test]
+fn linear_work() {
+    each_input("linear_work", |data| {
+        if let Some(growth) = tflint_merge::fuzzing::super_linear_growth(data) {
+            panic!("{growth}");
+        }
+    });
+}

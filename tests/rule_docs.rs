@@ -67,7 +67,7 @@ const SECTIONS: [&str; 5] = [
 ];
 
 /// Ids whose cause cannot be written as files in a Markdown code block (an unreadable directory
-/// or file, bytes that are not UTF-8, a directory named like a file, a rule that crashes):
+/// or file, a directory named like a file, a rule that crashes):
 /// illustration only.
 const NOT_RUNNABLE: [&str; 3] = ["io_error", "read_error", "internal_error"];
 
@@ -973,16 +973,14 @@ fn every_fail_example_renders() {
 }
 
 /// `read_error` and `io_error`, whose causes cannot be written in a Markdown code block, from
-/// small trees made here: a file that is not UTF-8, and a `main.tf` that is a dangling symlink
-/// (file permissions would not do: CI runs as root, which reads any file).
+/// small trees made here: a `shared.tf` that is a symlink to a directory, and a `main.tf` that
+/// is a dangling symlink (file permissions would not do: CI runs as root, which reads any file).
 #[test]
 fn ids_the_docs_cannot_run_render() {
     let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(
-        dir.path().join("variables.tf"),
-        b"variable \"owner\" {\n  default = \"Jos\xe9\"\n}\n",
-    )
-    .expect("write variables.tf");
+    std::fs::write(dir.path().join("main.tf"), "locals {\n  a = 1\n}\n").expect("write main.tf");
+    std::fs::create_dir(dir.path().join("shared")).expect("mkdir shared");
+    std::os::unix::fs::symlink("shared", dir.path().join("shared.tf")).expect("symlink shared.tf");
     let output = tflint_merge(dir.path(), &[]);
     assert_eq!(
         output.status.code(),
@@ -992,7 +990,7 @@ fn ids_the_docs_cannot_run_render() {
     assert_human_snapshot(
         "read_error",
         &format!(
-            "{} in a module whose variables.tf has a Latin-1 byte",
+            "{} in a module whose shared.tf is a symlink to a directory",
             command_line(&[])
         ),
         &String::from_utf8_lossy(&output.stdout),

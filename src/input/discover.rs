@@ -22,6 +22,7 @@ use crate::knowledge::files::{
 };
 use crate::source::{absolute, display_path};
 
+use super::dir_handle::{ANCHOR_EVERY, Anchor, DirHandle, EntryKind, HeldDir, Links};
 use super::gitignore::GitIgnores;
 use super::listing::Listing;
 use super::read::{DirectoryStep, ReadProblem};
@@ -350,6 +351,7 @@ impl<'a> Walk<'a> {
                         dir: path.clone(),
                         canonical: self.root_canonical.take(),
                         may_give_out: self.gives_out,
+                        from: None,
                     };
                     self.current = Some(DirWalk {
                         walker,
@@ -407,8 +409,15 @@ impl Iterator for Walk<'_> {
                     dir,
                     canonical,
                     may_give_out,
+                    from,
                 } => {
-                    walk.enter(dir, canonical, may_give_out, &mut self.records);
+                    let place = Place {
+                        dir,
+                        canonical,
+                        may_give_out,
+                        from,
+                    };
+                    walk.enter(place, &mut self.records);
                 }
                 Step::Found(module) => {
                     if let Some(found) = self.record(module) {
@@ -455,15 +464,15 @@ fn once_each<T>(
     what: &str,
     notes: &mut Vec<String>,
 ) -> Vec<(Arc<Path>, Option<Arc<Path>>, T)> {
-    let mut index_by_identity: foldhash::HashMap<Arc<Path>, usize> = Default::default();
+    let mut index_by_identity: foldhash::HashMap<CleanPath, usize> = Default::default();
     let mut kept: Vec<(Arc<Path>, Option<Arc<Path>>, T)> = Vec::new();
     for (path, canonical, with) in paths {
         let canonical = canonical.or_else(|| path.canonicalize().ok().map(Arc::from));
         let identity = canonical
             .clone()
             .unwrap_or_else(|| Arc::from(absolute(&path)));
-        let Some(&index) = index_by_identity.get(&identity) else {
-            index_by_identity.insert(identity, kept.len());
+        let Some(&index) = index_by_identity.get(&CleanPath(Arc::clone(&identity))) else {
+            index_by_identity.insert(CleanPath(identity), kept.len());
             kept.push((path, canonical, with));
             continue;
         };
@@ -497,6 +506,26 @@ fn has_config_files(dir: &Path) -> bool {
     super::listing::config_files(dir).is_ok_and(|names| !names.is_empty())
 }
 
+/// A clean path (absolute and folded, canonical, or one joined with a name), hashed and compared
+/// by its bytes: for such a path the same as by its components (as `Path` does), and much
+/// faster for a long one, such as a deep chain's.
+#[derive(Debug, Clone)]
+struct CleanPath(Arc<Path>);
+
+impl PartialEq for CleanPath {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.as_os_str() == other.0.as_os_str()
+    }
+}
+
+impl Eq for CleanPath {}
+
+impl std::hash::Hash for CleanPath {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.as_os_str().hash(state);
+    }
+}
+
 /// Where a walk is: the canonical paths of the directories above, and the ignore files that
 /// apply.
 struct Trail {
@@ -505,12 +534,12 @@ struct Trail {
     ancestors: Vec<Arc<Path>>,
     /// The same paths, to look one up without comparing it with each (a chain of directories
     /// may be a thousand deep).
-    ancestor_set: foldhash::HashSet<Arc<Path>>,
+    ancestor_set: foldhash::HashSet<CleanPath>,
     gitignores: Option<GitIgnores>,
     /// Every directory walked so far (canonical path → whether it is a module directory): a
     /// directory that several symlinks reach (a "diamond") is walked once, so the walk stays
     /// linear in the number of real directories.
-    visited: foldhash::HashMap<Arc<Path>, bool>,
+    visited: foldhash::HashMap<CleanPath, bool>,
 }
 
 struct Walker<'a> {
@@ -576,11 +605,32 @@ enum Step {
         dir: PathBuf,
         canonical: Option<PathBuf>,
         may_give_out: bool,
+        from: Option<Below>,
     },
     /// Record a module directory, and give it out if it may.
     Found(ListedModule),
     /// Done with a directory and everything below it.
     Leave(Entered),
+}
+
+/// A directory to enter, as a [`Step::Enter`] gives it.
+struct Place {
+    dir: PathBuf,
+    canonical: Option<PathBuf>,
+    may_give_out: bool,
+    from: Option<Below>,
+}
+
+/// How a sub-directory is reached from the directory above it, which the walk held open: by
+/// its name there, not its whole path (see [`crate::input::dir_handle`]).
+struct Below {
+    parent: Option<Arc<HeldDir>>,
+    name: std::ffi::OsString,
+    /// [`Links::Refuse`] for a real directory (one replaced by a link since it was listed is
+    /// not followed), [`Links::Follow`] for a link the walk follows.
+    links: Links,
+    /// Where its files are read from, when the walk holds an ancestor open.
+    anchor: Option<Anchor>,
 }
 
 /// A module directory the walk has listed.
@@ -608,13 +658,13 @@ impl DirWalk<'_> {
     /// (see [`Walk`] for their order). Only the root and symlinks are canonicalised, which
     /// resolves every component of the path with its own system calls: canonicalising every
     /// directory was most of discovery's kernel time.
-    fn enter(
-        &mut self,
-        dir: PathBuf,
-        canonical: Option<PathBuf>,
-        may_give_out: bool,
-        records: &mut Records,
-    ) {
+    fn enter(&mut self, place: Place, records: &mut Records) {
+        let Place {
+            dir,
+            canonical,
+            may_give_out,
+            from,
+        } = place;
         let Records {
             module_dirs,
             units,
@@ -629,7 +679,7 @@ impl DirWalk<'_> {
                 return;
             }
         };
-        if trail.ancestor_set.contains(&canonical) {
+        if (trail.ancestor_set).contains(&CleanPath(Arc::clone(&canonical))) {
             out.notes.push(format!(
                 "{}: a symlink back to {}, a directory above it: not walked into",
                 display_path(&dir),
@@ -637,7 +687,7 @@ impl DirWalk<'_> {
             ));
             return;
         }
-        if let Some(&is_module) = trail.visited.get(&canonical) {
+        if let Some(&is_module) = trail.visited.get(&CleanPath(Arc::clone(&canonical))) {
             // Reached again by another path: not walked again. A module directory is listed
             // under this path too, so that the run says it is checked once (`once_each`).
             if is_module {
@@ -649,7 +699,24 @@ impl DirWalk<'_> {
             }
             return;
         }
-        let Some((names, listing)) = read_entries(&dir, &mut out.problems) else {
+        let opened = match &from {
+            Some(Below {
+                parent: Some(parent),
+                name,
+                links,
+                ..
+            }) => parent.open_below(name, *links),
+            _ => DirHandle::open(&dir),
+        };
+        let handle = match opened {
+            Ok(handle) => handle,
+            Err(error) => {
+                out.problems
+                    .push(unreadable(&dir, DirectoryStep::List, &error));
+                return;
+            }
+        };
+        let Some((names, listing)) = read_entries(&dir, &handle, &mut out.problems) else {
             return;
         };
         // Reserved before the directories below it: in the order of their paths, but for
@@ -657,7 +724,7 @@ impl DirWalk<'_> {
         let dir: Arc<Path> = Arc::from(dir);
         let place = module_dirs.reserve(Arc::clone(&dir));
         trail.ancestors.push(Arc::clone(&canonical));
-        trail.ancestor_set.insert(Arc::clone(&canonical));
+        trail.ancestor_set.insert(CleanPath(Arc::clone(&canonical)));
         let depth = trail.ancestors.len();
         let holds = dir.file_name() == Some(MODULES.as_ref());
         if holds {
@@ -673,7 +740,12 @@ impl DirWalk<'_> {
         // Configuration files that .gitignore ignores: not loaded (see below).
         let mut ignored_files = Vec::new();
         for (name, path, kind) in names {
-            let is_dir = kind.is_dir(&path);
+            let is_dir = match kind {
+                Kind::Directory => true,
+                // Followed; a dangling link is not a directory.
+                Kind::Followed => path.file_name().is_some_and(|n| handle.is_dir_below(n)),
+                Kind::Other => false,
+            };
             let ignored = (trail.gitignores.as_ref()).is_some_and(|g| g.ignores(&path, is_dir));
             if ignored && !is_dir && classify(&name).is_some() {
                 ignored_files.push((name, path));
@@ -722,17 +794,35 @@ impl DirWalk<'_> {
             holds,
             has_gitignore,
         }));
+        // Held open while a directory below waits to be entered, or a module directory below
+        // to be checked (as an anchor), unless the run holds as many as it may.
+        let held = handle.hold();
+        let anchor = match from.and_then(|from| from.anchor) {
+            Some(anchor) if anchor.depth() < ANCHOR_EVERY || held.is_none() => Some(anchor),
+            _ => held.clone().map(Anchor::at),
+        };
         let enter = |(path, kind): (PathBuf, Kind)| {
-            let (canonical, may_give_out) = match kind {
+            let (canonical, may_give_out, links) = match kind {
                 // A real directory: its canonical path is this one's joined with its name.
-                Kind::Directory => (path.file_name().map(|n| canonical.join(n)), may_give_out),
+                Kind::Directory => (
+                    path.file_name().map(|n| canonical.join(n)),
+                    may_give_out,
+                    Links::Refuse,
+                ),
                 // Through a symlink: another path may name it better (see `Walk`).
-                _ => (None, false),
+                _ => (None, false, Links::Follow),
             };
+            let from = path.file_name().map(|name| Below {
+                parent: held.clone(),
+                name: name.to_os_string(),
+                links,
+                anchor: anchor.as_ref().map(|anchor| anchor.join(name)),
+            });
             Step::Enter {
                 dir: path,
                 canonical,
                 may_give_out,
+                from,
             }
         };
         let modules =
@@ -746,7 +836,10 @@ impl DirWalk<'_> {
                 canonical: Arc::clone(&canonical),
                 place,
                 // Boxed: most places that hold a directory's listing slot hold none.
-                listing: listing.map(|listing| Box::new(listing.finish())),
+                listing: listing.map(|mut listing| {
+                    listing.anchor = anchor.clone();
+                    Box::new(listing.finish())
+                }),
                 may_give_out,
             };
             match self.held.last_mut() {
@@ -761,12 +854,12 @@ impl DirWalk<'_> {
     fn leave(&mut self, entered: Entered) {
         let trail = &mut self.trail;
         if let Some(left) = trail.ancestors.pop() {
-            trail.ancestor_set.remove(&left);
+            trail.ancestor_set.remove(&CleanPath(left));
         }
         if let (true, Some(gitignores)) = (entered.has_gitignore, trail.gitignores.as_mut()) {
             gitignores.leave();
         }
-        trail.visited.insert(entered.canonical, entered.is_module);
+        (trail.visited).insert(CleanPath(entered.canonical), entered.is_module);
         if let Some(held) = entered.holds.then(|| self.held.pop()).flatten() {
             // Last pushed, first taken: in the order found.
             self.steps
@@ -791,14 +884,15 @@ type DirEntry = (String, PathBuf, Kind);
 /// The Terragrunt units found, each with its canonical path if the walk knows it.
 type Units = BTreeMap<PathBuf, Option<Arc<Path>>>;
 
-/// The entries of `dir` in the order of their paths, and its listing: none
+/// The entries of `dir`, opened as `handle`, in the order of their paths, and its listing: none
 /// if an entry could not be read, so that the check of the directory reads it again. `None`
 /// if the directory cannot be read; the problems are `problems`.
 fn read_entries(
     dir: &Path,
+    handle: &DirHandle,
     problems: &mut Vec<ReadProblem>,
 ) -> Option<(Vec<DirEntry>, Option<Listing>)> {
-    let entries = match std::fs::read_dir(dir) {
+    let entries = match handle.entries() {
         Ok(entries) => entries,
         Err(error) => {
             problems.push(unreadable(dir, DirectoryStep::List, &error));
@@ -813,12 +907,12 @@ fn read_entries(
         match entry {
             Ok(entry) => {
                 if let Some(listing) = listing.as_mut() {
-                    listing.add(&entry);
+                    listing.add(dir, &entry.name, entry.kind);
                 }
                 names.push((
-                    entry.file_name().to_string_lossy().into_owned(),
-                    entry.path(),
-                    Kind::of(&entry),
+                    entry.name.to_string_lossy().into_owned(),
+                    dir.join(&entry.name),
+                    Kind::of(entry.kind),
                 ));
             }
             Err(error) => {
@@ -827,9 +921,11 @@ fn read_entries(
             }
         }
     }
-    // By path, not by name: a name that is not UTF-8 is shown lossily, out of the order of the
-    // bytes that paths sort by (and that a `Walk` gives directories out in).
-    names.sort_by(|a, b| a.1.cmp(&b.1));
+    // By path, not by the name shown: a name that is not UTF-8 is shown lossily, out of the
+    // order of the bytes that paths sort by (and that a `Walk` gives directories out in). The
+    // paths share `dir`, so their file names order them alike, without comparing `dir` (long
+    // in a deep chain) each time.
+    names.sort_by(|a, b| a.1.file_name().cmp(&b.1.file_name()));
     Some((names, listing))
 }
 
@@ -881,7 +977,12 @@ impl Found {
         }
         let mut sorted: Vec<(Arc<Path>, Walked)> = Vec::with_capacity(inserts.len());
         for (dir, insert) in inserts {
-            let same = sorted.last().is_some_and(|(last, _)| *last == dir);
+            // `cmp`, not `==`, which compares the components from the end: a path with the one
+            // before as its prefix (a deep chain's) would be read whole, component by
+            // component, where `cmp` skips the common bytes at once.
+            let same = sorted
+                .last()
+                .is_some_and(|(last, _)| last.cmp(&dir).is_eq());
             match (insert, same) {
                 (Insert::Set(walked), true) => {
                     if let Some(last) = sorted.last_mut() {
@@ -934,21 +1035,11 @@ enum Kind {
 }
 
 impl Kind {
-    fn of(entry: &std::fs::DirEntry) -> Kind {
-        match entry.file_type() {
-            Ok(t) if t.is_dir() => Kind::Directory,
-            Ok(t) if t.is_symlink() => Kind::Followed,
-            Ok(_) => Kind::Other,
-            Err(_) => Kind::Followed,
-        }
-    }
-
-    fn is_dir(self, path: &Path) -> bool {
-        match self {
-            Kind::Directory => true,
-            // `metadata` follows symlinks; a dangling one is not a directory.
-            Kind::Followed => std::fs::metadata(path).is_ok_and(|m| m.is_dir()),
-            Kind::Other => false,
+    fn of(kind: EntryKind) -> Kind {
+        match kind {
+            EntryKind::Directory => Kind::Directory,
+            EntryKind::Link => Kind::Followed,
+            EntryKind::Other => Kind::Other,
         }
     }
 }
@@ -977,6 +1068,51 @@ mod tests {
         (dirs.iter().map(AsRef::as_ref))
             .map(|d| display_path(d.strip_prefix(root).unwrap_or(d)))
             .collect()
+    }
+
+    /// Each directory of a chain deeper than anchors are apart is listed with an anchor at
+    /// most that many levels above it, from which its files read as by their paths.
+    #[test]
+    fn a_deep_chain_reads_each_file_from_a_near_anchor() {
+        let depth = 2 * ANCHOR_EVERY + 3;
+        let root = tempfile::tempdir().expect("tempdir");
+        let mut dir = root.path().to_path_buf();
+        for level in 0..depth {
+            dir.push("d");
+            fs::create_dir(&dir).expect("mkdir");
+            fs::write(dir.join("main.tf"), format!("# {level}\n")).expect("write");
+        }
+        let paths = [root.path().to_path_buf()];
+        let excludes = Excludes::default();
+        let found: Vec<FoundDir> = Walk::new(&paths, &excludes, false).collect();
+        let found = if found.is_empty() {
+            // The temporary directory's path holds a link (macOS): nothing is given out.
+            let discovery = discover(&paths, &excludes, false);
+            let listings = discovery.listings.into_iter();
+            (discovery.dirs.into_iter().zip(listings).enumerate())
+                .filter_map(|(index, (dir, listing))| match listing {
+                    DirListing::Listed(listing) => Some(FoundDir {
+                        canonical: Arc::clone(&dir),
+                        dir,
+                        listing: Some(listing),
+                        index,
+                    }),
+                    _ => None,
+                })
+                .collect()
+        } else {
+            found
+        };
+        assert_eq!(found.len(), depth);
+        for dir in found {
+            let anchor = (dir.listing.and_then(|l| l.anchor)).expect("an anchor");
+            assert!(anchor.depth() < ANCHOR_EVERY, "{}", anchor.depth());
+            let mut file = (anchor.open_file("main.tf".as_ref(), Links::Refuse)).expect("open");
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut file, &mut text).expect("read");
+            let by_path = crate::input::read::read_bytes(&dir.dir.join("main.tf"), u64::MAX);
+            assert_eq!(text.as_bytes(), by_path.expect("read"));
+        }
     }
 
     /// The inserts leave what a map would hold after them, in sorted order, however they came.

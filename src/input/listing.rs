@@ -1,7 +1,9 @@
 //! Which configuration files a directory holds: the one directory listing every stage uses.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
+use super::dir_handle::{Anchor, DirHandle, EntryKind};
 use crate::knowledge::files::{ConfigName, classify};
 
 /// The configuration files directly in a directory (not recursive), in directory order.
@@ -15,6 +17,9 @@ pub(crate) struct Listing {
     /// save them), in name order: neither tool reads them (`override_lookalike_filename`).
     /// Found in the same listing, so that the directory is not read again for them.
     pub(crate) text_override_copies: Vec<String>,
+    /// Where the directory's files are read from, when the walk that listed it holds an
+    /// ancestor open (see [`Anchor`]); else they are read by path.
+    pub(crate) anchor: Option<Anchor>,
 }
 
 impl Listing {
@@ -22,22 +27,21 @@ impl Listing {
         self.names.is_empty() && self.not_utf8.is_empty()
     }
 
-    /// Adds one entry of the directory (in directory order). Like the tools, a sub-directory
-    /// whose name looks like a configuration file is not one; a symlink to a directory is
-    /// listed (and fails to read, as in the tools).
-    pub(crate) fn add(&mut self, entry: &std::fs::DirEntry) {
-        let name = entry.file_name();
+    /// Adds one entry of the directory (in directory order), `name` of kind `kind` in `dir`.
+    /// Like the tools, a sub-directory whose name looks like a configuration file is not one; a
+    /// symlink to a directory is listed (and fails to read, as in the tools).
+    pub(crate) fn add(&mut self, dir: &Path, name: &OsStr, kind: EntryKind) {
         if let Some(copy) = name.to_str().filter(|name| is_text_override_copy(name)) {
             self.text_override_copies.push(copy.to_string());
         }
-        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+        if kind == EntryKind::Directory {
             return;
         }
         match name.to_str() {
             Some(name) => self.names.extend(classify(name)),
             // The extensions are ASCII, so the lossy name ends in one exactly when the name does.
             None if classify(&name.to_string_lossy()).is_some() => {
-                self.not_utf8.push(entry.path());
+                self.not_utf8.push(dir.join(name));
             }
             None => {}
         }
@@ -55,8 +59,9 @@ impl Listing {
 /// Lists `dir` (see [`Listing::add`]).
 pub(crate) fn config_files(dir: &Path) -> std::io::Result<Listing> {
     let mut listing = Listing::default();
-    for entry in std::fs::read_dir(dir)? {
-        listing.add(&entry?);
+    for entry in DirHandle::open(dir)?.entries()? {
+        let entry = entry?;
+        listing.add(dir, &entry.name, entry.kind);
     }
     Ok(listing.finish())
 }

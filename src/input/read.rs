@@ -11,6 +11,7 @@
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
+use crate::input::dir_handle::{Anchor, Links};
 use crate::input::overlay::Overlay;
 use crate::source::{FileId, SourceFile, SourceFiles, Span, Syntax, display_path};
 use crate::syntax::{self, File, Parsed};
@@ -62,8 +63,6 @@ pub(crate) enum ReadProblem {
         at: Span,
         reader: Reader,
     },
-    /// `read_error`: the file is not UTF-8; `at` is its first invalid byte.
-    NotUtf8 { at: Span, reader: Reader },
     /// `read_error`: not a regular file (a directory, FIFO, socket or device); `kind` says which,
     /// as [`ReadFailure::NotRegular`] does.
     NotRegular {
@@ -110,8 +109,7 @@ impl ReadProblem {
         match self {
             ReadProblem::AttributeRedefined { again: at, .. }
             | ReadProblem::Syntax { at, .. }
-            | ReadProblem::ParseLimit { at, .. }
-            | ReadProblem::NotUtf8 { at, .. } => files.get(at.file).display.clone(),
+            | ReadProblem::ParseLimit { at, .. } => files.get(at.file).display.clone(),
             ReadProblem::NotRegular { path, .. }
             | ReadProblem::TooLarge { path, .. }
             | ReadProblem::NameNotUtf8 { path }
@@ -126,7 +124,6 @@ impl ReadProblem {
 #[derive(Debug)]
 pub(crate) enum Read {
     Parsed { text: String, parsed: Parsed },
-    NotUtf8 { lossy: String, valid_up_to: usize },
     Unreadable(ReadFailure),
 }
 
@@ -217,14 +214,6 @@ fn read_bytes_opened(
         });
     }
     Ok(bytes)
-}
-
-/// Whether opening a file follows a symlink that is its last component.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Links {
-    Follow,
-    /// Fails (`ELOOP`) on a symlink, for the caller to see where it leads first.
-    Refuse,
 }
 
 /// Opens `path` to read it, without blocking: opening a FIFO for reading waits for a writer,
@@ -329,7 +318,7 @@ pub(crate) fn read_and_parse(
     max_bytes: u64,
     overlay: &Overlay,
 ) -> Read {
-    match read_file_bytes(path, max_bytes, overlay, Reached::Referenced) {
+    match read_file_bytes(path, None, max_bytes, overlay, Reached::Referenced) {
         Ok(bytes) => parse_bytes(bytes, id, syntax),
         Err(failure) => Read::Unreadable(failure),
     }
@@ -346,17 +335,20 @@ enum Reached {
 }
 
 /// The bytes of a configuration file listed in a directory the walk entered (or that was
-/// given), as [`read_bytes`] reads them, or as `overlay` has them.
+/// given), as [`read_bytes`] reads them, or as `overlay` has them. With the `anchor` the walk
+/// left in the directory's listing, the file is opened relative to it, not by its whole path.
 pub(crate) fn read_config_bytes(
     path: &Path,
+    anchor: Option<&Anchor>,
     max_bytes: u64,
     overlay: &Overlay,
 ) -> Result<Vec<u8>, ReadFailure> {
-    read_file_bytes(path, max_bytes, overlay, Reached::Listed)
+    read_file_bytes(path, anchor, max_bytes, overlay, Reached::Listed)
 }
 
 fn read_file_bytes(
     path: &Path,
+    anchor: Option<&Anchor>,
     max_bytes: u64,
     overlay: &Overlay,
     reached: Reached,
@@ -377,15 +369,20 @@ fn read_file_bytes(
         }
         return Ok(text.as_bytes().to_vec());
     }
+    // The same file either way: `anchor` is an open ancestor of its directory.
+    let open = |links| match anchor.zip(path.file_name()) {
+        Some((anchor, name)) => anchor.open_file(name, links),
+        None => open_for_reading(path, links),
+    };
     let Some(scope) = overlay.scope() else {
-        return read_bytes(path, max_bytes);
+        return read_bytes_opened(path, max_bytes, open(Links::Follow));
     };
     if (reached == Reached::Referenced || cfg!(not(unix))) && !scope.may_read(path) {
         return Err(ReadFailure::Outside);
     }
     // A listed file is opened without following a link, which costs nothing; a link is
     // resolved and checked before it is opened again.
-    match open_for_reading(path, Links::Refuse) {
+    match open(Links::Refuse) {
         Err(error) if is_symlink_refused(&error) => {
             if !scope.may_read(path) {
                 return Err(ReadFailure::Outside);
@@ -396,17 +393,24 @@ fn read_file_bytes(
     }
 }
 
-/// Parses the bytes of a file as file `id` in `syntax`, when they are UTF-8.
+/// Parses the bytes of a file as file `id` in `syntax`. Bytes that are not UTF-8 do not stop
+/// the tools: HCL's scanners read bytes, and where a comment or a JSON string holds them the
+/// file loads; elsewhere they are the syntax error the tools report there. The text kept for
+/// the file has a stand-in for each such byte, so that every offset is the file's; `--fix`
+/// never writes a file that is not UTF-8 (it reads the file again, as UTF-8, before it
+/// changes it).
 pub(crate) fn parse_bytes(bytes: Vec<u8>, id: FileId, syntax: Syntax) -> Read {
     match String::from_utf8(bytes) {
         Ok(text) => {
             let parsed = syntax::parse(id, syntax, &text);
             Read::Parsed { text, parsed }
         }
-        Err(error) => Read::NotUtf8 {
-            valid_up_to: error.utf8_error().valid_up_to(),
-            lossy: String::from_utf8_lossy(error.as_bytes()).into_owned(),
-        },
+        Err(error) => {
+            let bytes = error.into_bytes();
+            let text = syntax::stand_in_for_not_utf8(&bytes, syntax);
+            let parsed = syntax::parse_not_utf8(id, syntax, &text, &bytes);
+            Read::Parsed { text, parsed }
+        }
     }
 }
 
@@ -464,12 +468,6 @@ impl Read {
                     }),
                 }
             }
-            Read::NotUtf8 { lossy, valid_up_to } => {
-                let id = files.add(SourceFile::new(shown, lossy));
-                out.id = Some(id);
-                let at = Span::new(id, valid_up_to..valid_up_to + 1);
-                out.fail(ReadProblem::NotUtf8 { at, reader });
-            }
             Read::Unreadable(ReadFailure::NotRegular(kind)) => {
                 out.fail(ReadProblem::NotRegular { path, kind, reader })
             }
@@ -522,7 +520,7 @@ mod tests {
                 continue;
             };
             let overlay = Overlay::default();
-            let read = read_config_bytes(&path, DEFAULT_MAX_FILE_BYTES, &overlay);
+            let read = read_config_bytes(&path, None, DEFAULT_MAX_FILE_BYTES, &overlay);
             let Some(text) = read.ok().and_then(|bytes| String::from_utf8(bytes).ok()) else {
                 continue;
             };

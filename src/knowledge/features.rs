@@ -536,6 +536,12 @@ static INDEX: LazyLock<Index> = LazyLock::new(|| {
     }
 });
 
+/// Whether the construct is described and some known release of either tool lacks it: what a
+/// module's constraints must be weighed against.
+pub(crate) fn is_dated(place: Place, name: &str) -> bool {
+    find(place, name).is_some_and(|f| (f.terraform, f.opentofu) != OLD)
+}
+
 /// The row of a construct, if it is described.
 pub(crate) fn find(place: Place, name: &str) -> Option<&'static Feature> {
     INDEX.rows.get(&(place, name)).copied()

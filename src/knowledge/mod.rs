@@ -6,6 +6,7 @@
 pub(crate) mod blocks;
 pub(crate) mod features;
 pub(crate) mod files;
+pub(crate) mod function_signatures;
 pub(crate) mod literal_arguments;
 pub(crate) mod module_source;
 pub(crate) mod releases;

@@ -1,14 +1,18 @@
 //! A whole run: every module directory the walk finds and the Terragrunt tree, checked in
 //! parallel, in one direction: the walk gives out module directories as it finds them (see
 //! [`Walk`]), the run queues their checks on the pool in batches, and once every check is done
-//! it collects the findings in output order. A panic anywhere in one directory's pipeline
+//! it collects the findings in output order. A check that calls a module directory of the run
+//! not checked yet checks it first, on its own thread (see [`Run::check_now`]), so that the
+//! module's files are read and parsed once, by its own check. A panic anywhere in one
+//! directory's pipeline
 //! (read, parse, load, merge, rules) becomes an `internal_error` for that directory, and every
 //! other directory is still checked.
 
+use std::cell::Cell;
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, mpsc};
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 
 use crate::diagnostic::{self, Diagnostic, Finding};
 use crate::input::discover::{DirListing, Discovery, FoundDir, Walk, is_nested_module};
@@ -17,8 +21,9 @@ use crate::source::display_path;
 use crate::terragrunt::paths::absolute;
 
 use super::directory::{Discovered, Options, RunShare, check_listed_directory, name_views};
-use super::neighbours::SharedSummaries;
+use super::neighbours::{CheckNow, SharedSummaries};
 use super::run::{Crash, CrashPlace, directory_crashed, panic_message, read_findings};
+use super::sharded::ShardedMap;
 use super::tree::{TreeResult, check_tree};
 
 /// What a run found, in output order, and what it covered. `F` is what the run keeps of each
@@ -93,6 +98,7 @@ where
     let (results, checked) = mpsc::channel();
     let run = Run {
         summaries: &Arc::default(),
+        queued: &ShardedMap::default(),
         options,
         store: &store,
         results,
@@ -193,6 +199,8 @@ fn collect<F: Finding>(
 struct Run<'a, F> {
     /// The summaries of the local module files the checks have read.
     summaries: &'a Arc<SharedSummaries>,
+    /// The checks queued, by the canonical path of their directory, until one starts.
+    queued: &'a ShardedMap<Arc<Queued>>,
     options: &'a Options,
     store: &'a (dyn Fn(Vec<Diagnostic>) -> Vec<F> + Sync),
     /// Where each check leaves what the run keeps of it, with its directory's number.
@@ -200,11 +208,32 @@ struct Run<'a, F> {
 }
 
 impl<'a: 'scope, 'scope, F: Send> Run<'a, F> {
-    /// Queues the checks of `batch`, if any, in `scope`: one job, checking them in order.
+    /// Queues the checks of `batch`, if any, in `scope`: one job, checking them in order
+    /// (those that a check of a directory that calls them has not started meanwhile).
     fn queue(&'scope self, scope: &rayon::ScopeFifo<'scope>, batch: Option<Vec<DirectoryJob>>) {
-        if let Some(batch) = batch {
-            scope.spawn_fifo(move |_| batch.into_iter().for_each(|job| self.check(job)));
-        }
+        let Some(batch) = batch else {
+            return;
+        };
+        let batch: Vec<Arc<Queued>> = (batch.into_iter())
+            .map(|job| {
+                let canonical = job.canonical.clone();
+                let queued = Arc::new(Queued(Mutex::new(Some(job))));
+                if let Some(canonical) = canonical {
+                    // A directory is listed once: a second job for it is not expected, and
+                    // would only be checked in its turn.
+                    self.queued
+                        .get_or_insert_with(&canonical, || Arc::clone(&queued));
+                }
+                queued
+            })
+            .collect();
+        scope.spawn_fifo(move |_| {
+            for queued in batch {
+                if let Some(job) = queued.take() {
+                    self.check(job, false);
+                }
+            }
+        });
     }
 
     /// Queues the checks of the directories `found` lists that the walk did not give out,
@@ -247,16 +276,19 @@ impl<'a: 'scope, 'scope, F: Send> Run<'a, F> {
 }
 
 impl<F: Send> Run<'_, F> {
-    /// Checks the directory of `job`. It publishes its files' summaries if module directories
-    /// (most likely its examples and tests, which call it) follow it below it; or, while the
-    /// run has room for more, if it is a nested module (which the directory holding it and its
-    /// siblings call) or the run has asked for summaries already.
-    fn check(&self, job: DirectoryJob) {
+    /// Checks the directory of `job`. It publishes its files' summaries if a check that calls
+    /// it asked for it (`called`), or if module directories (most likely its examples and
+    /// tests, which call it) follow it below it; or, while the run has room for more, if it is
+    /// a nested module (which the directory holding it and its siblings call) or the run has
+    /// asked for summaries already.
+    fn check(&self, job: DirectoryJob, called: bool) {
         let summaries = self.summaries;
         let likely_called = is_nested_module(&job.dir) || summaries.wanted();
+        let check_now = |canonical: &Path| self.check_now(canonical);
         let share = RunShare {
             summaries,
-            publish: job.dirs_below || (likely_called && summaries.has_room()),
+            publish: called || job.dirs_below || (likely_called && summaries.has_room()),
+            check_now: Some(CheckNow(&check_now)),
         };
         let known = Discovered {
             listing: job.listing.map(|listing| *listing),
@@ -270,6 +302,44 @@ impl<F: Send> Run<'_, F> {
         };
         // The run's end, which receives it, is still to come.
         let _ = self.results.send((job.number, checked));
+    }
+
+    /// Checks the run's directory whose canonical path is `canonical` now, on this thread, if
+    /// the run has queued its check and no thread has started it: a check that calls it wants
+    /// its summary, which it then publishes. Says whether it did. Which thread checks a
+    /// directory, and when, changes nothing it finds: output is the same for any `-j`.
+    fn check_now(&self, canonical: &Path) -> bool {
+        // Each check started here stands on the stack of the one that called it, and keeps its
+        // files meanwhile: a chain of calls is followed this deep, and parsed apart below.
+        if CHECKS_NOW.get() >= MAX_CHECKS_NOW {
+            return false;
+        }
+        let Some(job) = self.queued.get(canonical).and_then(|queued| queued.take()) else {
+            return false;
+        };
+        CHECKS_NOW.set(CHECKS_NOW.get() + 1);
+        self.check(job, true);
+        CHECKS_NOW.set(CHECKS_NOW.get() - 1);
+        true
+    }
+}
+
+/// How many checks [`Run::check_now`] may stand one on another on one thread.
+const MAX_CHECKS_NOW: usize = 8;
+
+thread_local! {
+    /// How many checks [`Run::check_now`] started stand on this thread's stack.
+    static CHECKS_NOW: Cell<usize> = const { Cell::new(0) };
+}
+
+/// A directory's check, queued; taken by the thread that starts it.
+#[derive(Debug)]
+struct Queued(Mutex<Option<DirectoryJob>>);
+
+impl Queued {
+    /// The job, unless a thread has taken it already.
+    fn take(&self) -> Option<DirectoryJob> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
     }
 }
 
@@ -561,9 +631,10 @@ mod tests {
     }
 
     /// A module called by directories checked after it (its examples, in its batch) is parsed
-    /// once, by its own check; one called by directories checked before it is parsed once for
-    /// all of them, and once by its own check. The run finds what checking each directory on
-    /// its own finds, whether it checks directories as the walk finds them or once it is done.
+    /// once, by its own check; so is one called by directories queued before it, whose check
+    /// the first of them starts before it reads the module's summary. The run finds what
+    /// checking each directory on its own finds, whether it checks directories as the walk
+    /// finds them or once it is done, on one thread or two.
     #[test]
     fn called_modules_are_parsed_once_for_their_callers_with_the_same_findings() {
         let root = write_tree(&[
@@ -608,8 +679,8 @@ mod tests {
             .expect("a pool");
         let run = one_thread.install(|| check_all(found, &given, &options, &whole));
 
-        // `mod/main.tf`, for the callers checked before it.
-        assert_eq!(run.parsed_apart, 1);
+        // Not even `mod/main.tf`, which the callers queued before it call.
+        assert_eq!(run.parsed_apart, 0);
         assert_eq!(run.directories, 6);
         let mut alone = described(&each_alone);
         alone.sort();
@@ -635,14 +706,82 @@ mod tests {
 
         // Checked as the walk finds them: the same findings, in the same order, each file
         // parsed as often on one thread.
-        let streamed = one_thread.install(|| {
+        let stream = || {
             let exclude = Excludes::default();
             let walk = Walk::new(&given, &exclude, false);
             walk_and_check(walk, &given, &options, &whole, &|_| true).1
-        });
-        assert_eq!(streamed.parsed_apart, 1);
+        };
+        let streamed = one_thread.install(stream);
+        assert_eq!(streamed.parsed_apart, 0);
         assert_eq!(streamed.directories, 6);
         assert_eq!(described(&streamed.findings), described(&run.findings));
+        // On two threads, whichever checks a module and whenever: the same output.
+        let two_threads = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .expect("a pool");
+        for _ in 0..20 {
+            let streamed = two_threads.install(stream);
+            assert_eq!(described(&streamed.findings), described(&run.findings));
+        }
+    }
+
+    /// A chain of modules, each calling the next and each checked before it: each check starts
+    /// the next one's on its thread, up to [`MAX_CHECKS_NOW`] on one another; below that, a
+    /// module is parsed for its caller apart. Every directory is checked once, with what it
+    /// finds on its own.
+    #[test]
+    fn a_chain_of_calls_is_checked_in_turn_up_to_a_depth() {
+        let length = MAX_CHECKS_NOW + 4;
+        let files: Vec<(String, String)> = (0..length)
+            .map(|i| {
+                let next = if i + 1 < length {
+                    format!(
+                        "module \"next\" {{\n  source = \"../m{:02}\"\n  count  = 1\n}}\n",
+                        i + 1
+                    )
+                } else {
+                    "provider \"aws\" {\n  region = \"x\"\n}\n".to_string()
+                };
+                (
+                    format!("m{i:02}/main.tf"),
+                    format!("variable \"v{i}\" {{}}\n{next}"),
+                )
+            })
+            .collect();
+        let files: Vec<(&str, &str)> = (files.iter())
+            .map(|(path, text)| (path.as_str(), text.as_str()))
+            .collect();
+        let root = write_tree(&files);
+        let options = options();
+        let given = [root.path().to_path_buf()];
+        let found = discover(&given, &Excludes::default(), false);
+        let each_alone: Vec<Diagnostic> = (found.dirs.iter())
+            .flat_map(|dir| check_directory(dir, &options).diagnostics)
+            .collect();
+        let one_thread = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a pool");
+        let run = one_thread.install(|| check_all(found, &given, &options, &whole));
+        assert_eq!(run.directories, length);
+        let mut alone = described(&each_alone);
+        alone.sort();
+        let mut together = described(&run.findings);
+        together.sort();
+        assert_eq!(together, alone);
+        // Each caller of the module that configures a provider, however deep.
+        let legacy = (together.iter())
+            .filter(|(_, rule, _)| *rule == "legacy_module_meta_argument")
+            .count();
+        assert!(legacy >= length - 1, "{together:?}");
+        // The modules below the deepest check started on the first one's thread.
+        assert!(run.parsed_apart > 0, "{}", run.parsed_apart);
+        assert!(
+            run.parsed_apart < length - MAX_CHECKS_NOW,
+            "{}",
+            run.parsed_apart
+        );
     }
 
     /// A nested module (in a `modules` directory) publishes its summaries before any check has
@@ -742,7 +881,7 @@ mod tests {
         let (max, overlay) = (options.max_file_bytes, &options.overlay);
         let alone = check_tree(&found.terragrunt, &given, &options.settings, max, overlay);
         let problems: BTreeSet<&str> = (alone.diagnostics.iter()).map(|d| &*d.message).collect();
-        assert_eq!(problems, BTreeSet::from(["NotUtf8", "Syntax"]));
+        assert_eq!(problems, BTreeSet::from(["Syntax"]));
         assert_eq!(alone.units.len(), 6);
         let mut runs = Vec::new();
         for threads in [1, 2] {

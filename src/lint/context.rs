@@ -18,7 +18,7 @@ use crate::types::ParsedTypes;
 use super::helpers::schema::Judgement;
 use super::ignore::IgnoreProblem;
 use super::run::Crash;
-use super::targets::Targets;
+use super::targets::{ConstraintFiles, Targets};
 use super::{Rule, RuleSettings};
 
 /// A finding of `rule` with its default severity; the engine applies the configured one.
@@ -35,9 +35,12 @@ pub(crate) struct Context<'a> {
     /// The files this view loads, primaries then overrides, in load order.
     pub(crate) primary: &'a [LoadedFile<'a>],
     pub(crate) overrides: &'a [LoadedFile<'a>],
+    /// OpenTofu: the files its releases before `.tofu` files read, for their version
+    /// constraints (see [`ConstraintFiles`]); in the Terraform view, the view's files.
+    pub(crate) before_tofu: (&'a [LoadedFile<'a>], &'a [LoadedFile<'a>]),
     pub(crate) settings: &'a RuleSettings,
     /// The local modules this directory's module calls name.
-    pub(crate) neighbours: &'a Neighbours,
+    pub(crate) neighbours: &'a Neighbours<'a>,
     /// The releases of this view's tool the module targets.
     pub(crate) targets: &'a Targets,
     /// The texts standing in for files (unsaved buffers, `--diff`'s fixes): what exists.
@@ -51,6 +54,15 @@ pub(crate) struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
+    /// The files whose version constraints this view's releases read.
+    pub(crate) fn constraint_files(&self) -> ConstraintFiles<'a> {
+        ConstraintFiles {
+            primary: self.primary,
+            overrides: self.overrides,
+            before_tofu: self.before_tofu,
+        }
+    }
+
     /// This view judged against other releases than it targets: for rules that weigh releases
     /// the module's constraints shut out.
     pub(crate) fn with_targets<'t>(&self, targets: &'t Targets) -> Context<'t>
@@ -64,6 +76,7 @@ impl<'a> Context<'a> {
             files: self.files,
             primary: self.primary,
             overrides: self.overrides,
+            before_tofu: self.before_tofu,
             settings: self.settings,
             neighbours: self.neighbours,
             targets,

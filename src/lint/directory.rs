@@ -1,5 +1,7 @@
 //! The stages for one module directory: list → read and parse → views → merge → rules →
-//! ignores. Each directory is independent, so directories run in parallel with no shared state.
+//! ignores. What a directory's check finds depends on its own files and on the local modules
+//! its calls name, so directories run in parallel; the local modules' summaries are found once
+//! per run and shared (see `neighbours`).
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -10,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 use crate::diagnostic::{self, Applicability, Diagnostic, FindingId, Views};
+use crate::input::dir_handle::Anchor;
 use crate::input::listing::{Listing, config_files};
 use crate::input::overlay::Overlay;
 use crate::input::read::{
@@ -25,9 +28,9 @@ use crate::module::views::{ViewFiles, view_files};
 use crate::source::{FileId, SourceFiles, display_path};
 use crate::types::ParsedTypes;
 
-use super::neighbours::{Neighbours, SharedSummaries};
+use super::neighbours::{CheckNow, Neighbours, SharedSummaries};
 use super::run::{Target, read_findings, run_rules};
-use super::targets::Targets;
+use super::targets::{ConstraintFiles, OPENTOFU_READS_TOFU_FILES, Targets, releases_admitted_by};
 use super::{Context, DirectoryContext, MergeContext, Rule, RuleSettings, ignore};
 
 /// How to check a directory.
@@ -164,6 +167,9 @@ struct BuiltView<'a> {
     view: View,
     primary: Vec<LoadedFile<'a>>,
     overrides: Vec<LoadedFile<'a>>,
+    /// OpenTofu, when a `.tofu` file hides a `.tf` one: the files its releases before `.tofu`
+    /// files read (primaries, overrides), for their version constraints.
+    before_tofu: Option<(Vec<LoadedFile<'a>>, Vec<LoadedFile<'a>>)>,
     module: Module,
     /// The releases the view targets: derived once, for the merge and for the rules.
     targets: Targets,
@@ -173,6 +179,7 @@ pub(crate) fn check_directory(dir: &Path, options: &Options) -> DirectoryResult 
     let alone = RunShare {
         summaries: &Arc::default(),
         publish: false,
+        check_now: None,
     };
     check_listed_directory(dir, Discovered::default(), options, alone)
 }
@@ -193,6 +200,9 @@ pub(crate) struct RunShare<'a> {
     /// Whether this check adds its own files' summaries, for the checks of the directories
     /// that call it.
     pub(crate) publish: bool,
+    /// How the run checks a module directory that this check calls before reading its
+    /// summary, when it has not checked it yet.
+    pub(crate) check_now: Option<CheckNow<'a>>,
 }
 
 /// Checks `dir`, with what discovery knows of it and what it shares with the other checks of
@@ -201,7 +211,11 @@ pub(crate) fn check_listed_directory(
     dir: &Path,
     Discovered { listing, canonical }: Discovered,
     options: &Options,
-    RunShare { summaries, publish }: RunShare,
+    RunShare {
+        summaries,
+        publish,
+        check_now,
+    }: RunShare,
 ) -> DirectoryResult {
     let mut result = DirectoryResult {
         files: SourceFiles::default(),
@@ -211,7 +225,9 @@ pub(crate) fn check_listed_directory(
         local_modules: Vec::new(),
         admitted: Vec::new(),
     };
-    let listing = listing.map_or_else(|| config_files(dir), Ok);
+    let mut listing = listing.map_or_else(|| config_files(dir), Ok);
+    // Dropped once the files are read: it may hold a directory open.
+    let anchor = (listing.as_mut().ok()).and_then(|listing| listing.anchor.take());
     let (names, text_override_copies) = match listing {
         Ok(listing) if !listing.not_utf8.is_empty() => {
             let problems: Vec<ReadProblem> = (listing.not_utf8.iter())
@@ -243,12 +259,24 @@ pub(crate) fn check_listed_directory(
         .views
         .views()
         .iter()
-        .map(|&view| (view, view_files(&names, view)))
+        .map(|&view| (view, view_files(&names, files_view(view, options))))
         .collect();
     if options.cancel.is_cancelled() {
         return result;
     }
-    let mut dir_files = read_files(dir, names, &view_files, options, &mut result);
+    // OpenTofu before 1.8 reads no `.tofu` file, and so every `.tf` file, for its version
+    // constraints: the Terraform view's files, read too when a `.tofu` file hides one.
+    let before_tofu = (view_files.iter().any(|(view, _)| *view == View::OpenTofu)
+        && names.iter().any(|name| name.extension.is_tofu()))
+    .then(|| crate::module::views::view_files(&names, View::Terraform));
+    let mut dir_files = read_files(
+        dir,
+        anchor,
+        names,
+        (&view_files, before_tofu.as_ref()),
+        options,
+        &mut result,
+    );
     // Parsing is most of a check: a check called off meanwhile stops here.
     if options.cancel.is_cancelled() {
         return result;
@@ -259,6 +287,7 @@ pub(crate) fn check_listed_directory(
     let neighbours = Neighbours::new(options.max_file_bytes)
         .with_overlay(options.overlay.clone())
         .with_shared(Arc::clone(summaries))
+        .with_check_now(check_now)
         .named_from(dir, canonical);
 
     // Each file's findings, found once: copied into each view that loads the file but the
@@ -299,12 +328,23 @@ pub(crate) fn check_listed_directory(
                 .collect()
         };
         let (primary, overrides) = (pick(&files.primary), pick(&files.overrides));
+        let before_tofu_files = (before_tofu.as_ref())
+            .filter(|_| *view == View::OpenTofu)
+            .map(|files| (pick(&files.primary), pick(&files.overrides)));
+        let constraint_files = match &before_tofu_files {
+            Some((tf_primary, tf_overrides)) => ConstraintFiles {
+                primary: &primary,
+                overrides: &overrides,
+                before_tofu: (tf_primary, tf_overrides),
+            },
+            None => ConstraintFiles::same(&primary, &overrides),
+        };
         // Terraform decodes `state_store` in experimental builds only (only there is it the
         // module's state storage), OpenTofu `lifecycle { enabled }` from 1.11.
         let setting = options.target_versions.get(*view);
-        let targets = Targets::derive(*view, &primary, &overrides, setting);
+        let targets = Targets::derive(*view, constraint_files, setting);
         if options.judge_releases {
-            let admitted = super::targets::releases_admitted(*view, &primary, &overrides);
+            let admitted = super::targets::releases_admitted(*view, constraint_files);
             result.admitted.push((*view, admitted));
         }
         let decodes = merge::Decodes {
@@ -330,6 +370,7 @@ pub(crate) fn check_listed_directory(
             view: *view,
             primary,
             overrides,
+            before_tofu: before_tofu_files,
             module: merged.module,
             targets,
         });
@@ -373,6 +414,26 @@ pub(crate) fn check_listed_directory(
     diagnostic::sort(&mut diagnostics);
     result.diagnostics = diagnostics;
     result
+}
+
+/// The view whose files `view` loads: `compat` judges OpenTofu releases before `.tofu` files
+/// one release line at a time, and those read the `.tf` files as Terraform does (no `.tofu` file,
+/// so none hides its `.tf` twin). A lint keeps OpenTofu's files, which its rules judge for every
+/// targeted release (`feature_newer_than_target` says which `.tofu` files older ones skip).
+fn files_view(view: View, options: &Options) -> View {
+    let before_tofu = |setting: &str| {
+        releases_admitted_by(View::OpenTofu, setting)
+            .is_some_and(|releases| releases.iter().all(|&r| r < OPENTOFU_READS_TOFU_FILES))
+    };
+    match view {
+        View::OpenTofu
+            if options.judge_releases
+                && options.target_versions.get(view).is_some_and(before_tofu) =>
+        {
+            View::Terraform
+        }
+        view => view,
+    }
 }
 
 /// Drops a view's other findings where one of its findings says the tool drops them (OpenTofu's
@@ -448,8 +509,9 @@ pub(crate) fn name_views(diagnostics: &mut [Diagnostic], selection: ViewSelectio
 /// Reads and parses every file that a selected view loads, in directory order.
 fn read_files(
     dir: &Path,
+    anchor: Option<Anchor>,
     names: Vec<ConfigName>,
-    view_files: &[(View, ViewFiles)],
+    (view_files, before_tofu): (&[(View, ViewFiles)], Option<&ViewFiles>),
     options: &Options,
     result: &mut DirectoryResult,
 ) -> Vec<DirFile> {
@@ -457,12 +519,21 @@ fn read_files(
     // big files does not hold a run on one thread; the results keep the directory's order.
     // A file's id is its place among the files whose text is recorded (all but the unreadable
     // ones), so the ids are given between reading and parsing.
-    let loaded = loaded_by_a_view(names.len(), view_files);
+    let mut loaded = loaded_by_a_view(names.len(), view_files);
+    for index in before_tofu.iter().flat_map(|files| files.loaded()) {
+        loaded[index] = true;
+    }
     let bytes: Vec<Option<Result<Vec<u8>, ReadFailure>>> = (names.par_iter().enumerate())
         .map(|(index, name)| {
             let path = dir.join(&name.name);
-            loaded[index]
-                .then(|| read_config_bytes(&path, options.max_file_bytes, &options.overlay))
+            loaded[index].then(|| {
+                read_config_bytes(
+                    &path,
+                    anchor.as_ref(),
+                    options.max_file_bytes,
+                    &options.overlay,
+                )
+            })
         })
         .collect();
     let mut next_id = result.files.len();
@@ -556,7 +627,7 @@ fn run_directory_rules(
     (built, types): (&[BuiltView], &ParsedTypes),
     listed: &Listed,
     options: &Options,
-    neighbours: &Neighbours,
+    neighbours: &Neighbours<'_>,
 ) -> (Vec<Diagnostic>, Vec<PathBuf>) {
     let Listed {
         view_files,
@@ -572,6 +643,8 @@ fn run_directory_rules(
             files: &result.files,
             primary: &b.primary,
             overrides: &b.overrides,
+            before_tofu: (b.before_tofu.as_ref())
+                .map_or((&b.primary, &b.overrides), |(p, o)| (p, o)),
             settings: &options.settings,
             neighbours,
             targets: &b.targets,

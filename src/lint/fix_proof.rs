@@ -247,6 +247,7 @@ fn change(
     let alone = RunShare {
         summaries: &Default::default(),
         publish: false,
+        check_now: None,
     };
     let after = check_listed_directory(checked.dir, Discovered::default(), &proving, alone);
     let after = Semantics::of(&after.modules, &after.files, &after.diagnostics, o);

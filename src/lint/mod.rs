@@ -33,6 +33,7 @@ pub(crate) mod neighbours;
 pub(crate) mod registry;
 pub(crate) mod run;
 pub(crate) mod settings;
+pub(crate) mod sharded;
 pub(crate) mod targets;
 #[cfg(test)]
 pub(crate) mod testing;

@@ -10,8 +10,16 @@
 //! directories below it (the examples and tests that call it); and, until [`PUBLISHED_FILES`]
 //! are published, when it is a nested module (in a `modules` directory), or once a check of the
 //! run has asked for a summary: every file's summary, whether anybody calls it or not, would
-//! cost memory for the whole run. A caller checked before the module it calls parses the
-//! module's files itself, and shares their summaries in turn.
+//! cost memory for the whole run. A caller that reaches a module of the run whose check has not
+//! started has the run check it first ([`CheckNow`]), which publishes its summaries: its files
+//! are still parsed once. Only a module outside the run (or whose check another thread has
+//! started and not yet published, or deeper than a few such checks stand on one another) is
+//! parsed by its caller, which shares the summaries in turn.
+//!
+//! A module's summary and [`Interface`] per view are found once in a run too, by its canonical
+//! path ([`SharedModule`]): a component repository's stacks call the same shared modules
+//! hundreds of times, and each call otherwise listed the module's directory and built its
+//! summary and interface again.
 //!
 //! This is part of the engine, not of `input`: a summary is read from the files each tool
 //! loads, which `module::views` decides.
@@ -23,11 +31,13 @@ use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 use std::sync::LazyLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::knowledge::View;
+use crate::knowledge::features::Place;
 use crate::knowledge::files::ConfigName;
 use crate::knowledge::module_source::{self, SourceKind};
+use crate::lint::helpers::schema::dated_constructs;
 use crate::module::views::view_files;
 use crate::source::{FileId, Syntax};
 use crate::syntax::{Body, File};
@@ -36,27 +46,31 @@ use crate::input::listing::config_files;
 use crate::input::overlay::Overlay;
 use crate::input::read::{Read, read_and_parse};
 
+use super::sharded::ShardedMap;
+
 /// What a local module directory holds, as far as rules need it.
 #[derive(Debug)]
 pub(crate) struct LocalModule {
     /// The directory exists (following symlinks).
     pub(crate) exists: bool,
     /// Its configuration files; empty when it cannot be listed.
-    pub(crate) files: Vec<ConfigName>,
+    pub(crate) files: Arc<[ConfigName]>,
     /// Its canonical path, when it exists: which module it is, however a call names it.
     canonical: Option<PathBuf>,
+    /// What the run knows of it, when it exists.
+    shared: Option<Arc<SharedModule>>,
 }
 
 /// The variables a module declares, or `None` when they cannot be known.
 type Variables = Option<Arc<[String]>>;
 
-/// A module's [`Summary`] per directory and view, `None` when it cannot be known.
+/// A module's [`ViewSummary`] per directory and view, `None` when it cannot be known.
 /// Paths are keyed by their bytes (`Path`'s own hash looks at each component), so two
 /// spellings of one path are two entries: the same answer found twice.
-type Summaries = foldhash::HashMap<(OsString, View), Option<Arc<Summary>>>;
+type Summaries = foldhash::HashMap<(OsString, View), Option<Arc<ViewSummary>>>;
 
-/// A module's [`Interface`] in a view, by the key of [`Summaries`].
-type Interfaces = foldhash::HashMap<(OsString, View), Option<Arc<Interface>>>;
+/// What a called module offers in each view (by [`view_index`]), once found.
+type CalledInViews = [OnceCell<Option<Arc<Interface>>>; 2];
 
 /// One file's [`Summary`] by the canonical path of its directory joined with its name (two
 /// callers name the same module by different relative paths), `None` when it cannot be read or
@@ -67,6 +81,31 @@ type FileSummaries = foldhash::HashMap<OsString, Option<Arc<Summary>>>;
 /// those of the directories that have module directories below them: a bound on what the run
 /// holds for callers that may never come.
 const PUBLISHED_FILES: usize = 4_096;
+
+/// What a run knows of one module directory that its checks called, found once for all of
+/// them: its configuration files, and its summary and interface in each view.
+#[derive(Debug, Default)]
+struct SharedModule {
+    files: OnceLock<Arc<[ConfigName]>>,
+    /// Whether each view's tool loads a file of it, by [`view_index`].
+    loaded: [OnceLock<bool>; 2],
+    /// By [`view_index`].
+    views: [OnceLock<Option<Arc<ViewSummary>>>; 2],
+}
+
+/// A module's summary in one view, and the interface made from it.
+#[derive(Debug)]
+struct ViewSummary {
+    summary: Summary,
+    interface: Arc<Interface>,
+}
+
+fn view_index(view: View) -> usize {
+    match view {
+        View::Terraform => 0,
+        View::OpenTofu => 1,
+    }
+}
 
 /// The file summaries of one run, shared by its directories' checks. Made per run (a run reads
 /// one state of the files: the language server's next check may see other texts). The lock is
@@ -82,6 +121,41 @@ pub(crate) struct SharedSummaries {
     published: AtomicUsize,
     /// Files parsed for their summary alone, apart from their own directory's check.
     parsed_apart: AtomicUsize,
+    /// The module directories the checks called, by canonical path. What an entry holds is
+    /// found once, outside the map's locks (`OnceLock`: a thread that wants it meanwhile waits
+    /// for it, and finding it never waits for anything else, so no two threads wait for each
+    /// other).
+    modules: ShardedMap<Arc<SharedModule>>,
+    /// What [`Neighbours::resolve`] found at each path it looked up: the stacks of a component
+    /// repository all name the same few directories (`../../modules/vpc`).
+    entries: ShardedMap<Option<Entry>>,
+}
+
+/// What is at a path, whose directory is a canonical path: whether it is a directory, and, when
+/// it is a symlink, the canonical path it leads to.
+#[derive(Debug, Clone)]
+struct Entry {
+    link_to: Option<Arc<Path>>,
+    is_dir: bool,
+}
+
+impl Entry {
+    /// What is at `path` (following a symlink); `None` when nothing is, or it cannot be seen.
+    fn at(path: &Path) -> Option<Entry> {
+        let kind = std::fs::symlink_metadata(path).ok()?.file_type();
+        if kind.is_symlink() {
+            let target = path.canonicalize().ok()?;
+            let is_dir = target.is_dir();
+            return Some(Entry {
+                link_to: Some(target.into()),
+                is_dir,
+            });
+        }
+        Some(Entry {
+            link_to: None,
+            is_dir: kind.is_dir(),
+        })
+    }
 }
 
 impl SharedSummaries {
@@ -133,22 +207,42 @@ impl SharedSummaries {
             .or_insert(summary)
             .clone()
     }
+
+    /// The run's entry for the module directory whose canonical path is `canonical`.
+    fn module(&self, canonical: &Path) -> Arc<SharedModule> {
+        self.modules.get_or_insert_with(canonical, Arc::default)
+    }
+}
+
+/// Checks the run's module directory whose canonical path it is given now, if the run has it
+/// and its check has not started: that check then publishes its files' summaries, and a caller
+/// need not parse them apart. Says whether it did.
+#[derive(Clone, Copy)]
+pub(crate) struct CheckNow<'r>(pub(crate) &'r dyn Fn(&Path) -> bool);
+
+impl std::fmt::Debug for CheckNow<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CheckNow")
+    }
 }
 
 /// A cache of the local modules one directory's checks look at.
 #[derive(Debug)]
-pub(crate) struct Neighbours {
+pub(crate) struct Neighbours<'r> {
     max_file_bytes: u64,
     overlay: Overlay,
     /// By path, as [`Summaries`] are.
     modules: RefCell<foldhash::HashMap<OsString, Rc<LocalModule>>>,
     summaries: RefCell<Summaries>,
-    /// The [`Interface`] of each module summarised, by the same key.
-    interfaces: RefCell<Interfaces>,
+    /// What [`Neighbours::called_interface`] found, by the source as written, in each view
+    /// (by [`view_index`]).
+    calls: RefCell<foldhash::HashMap<String, CalledInViews>>,
     /// Each file is parsed once in a run, whichever views and directories load it.
     file_summaries: Arc<SharedSummaries>,
     /// The directory being checked, whose calls name the module directories.
     checked: Option<CheckedDir>,
+    /// How the run checks a module directory before its callers' checks ask for its summary.
+    check_now: Option<CheckNow<'r>>,
 }
 
 /// A directory being checked, and its canonical path (found when first needed).
@@ -158,22 +252,31 @@ struct CheckedDir {
     canonical: OnceCell<Option<PathBuf>>,
 }
 
-impl Neighbours {
-    pub(crate) fn new(max_file_bytes: u64) -> Neighbours {
+impl<'r> Neighbours<'r> {
+    pub(crate) fn new(max_file_bytes: u64) -> Neighbours<'r> {
         Neighbours {
             max_file_bytes,
             overlay: Overlay::default(),
             modules: RefCell::default(),
             summaries: RefCell::default(),
-            interfaces: RefCell::default(),
+            calls: RefCell::default(),
             file_summaries: Arc::default(),
             checked: None,
+            check_now: None,
         }
+    }
+
+    /// Has the run check a module directory the checks ask about with `check_now`, when the
+    /// run has it and has not checked it yet, so that its summary is the one its check
+    /// publishes.
+    pub(crate) fn with_check_now(mut self, check_now: Option<CheckNow<'r>>) -> Neighbours<'r> {
+        self.check_now = check_now;
+        self
     }
 
     /// The directories the checks look at are named from `dir`, the directory being checked,
     /// whose canonical path is `canonical` if it is known already.
-    pub(crate) fn named_from(mut self, dir: &Path, canonical: Option<&Path>) -> Neighbours {
+    pub(crate) fn named_from(mut self, dir: &Path, canonical: Option<&Path>) -> Neighbours<'r> {
         self.checked = Some(CheckedDir {
             dir: dir.to_path_buf(),
             canonical: canonical.map_or_else(OnceCell::new, |c| Some(c.to_path_buf()).into()),
@@ -182,13 +285,13 @@ impl Neighbours {
     }
 
     /// Shares the file summaries of `run` with the other directories of the run.
-    pub(crate) fn with_shared(mut self, run: Arc<SharedSummaries>) -> Neighbours {
+    pub(crate) fn with_shared(mut self, run: Arc<SharedSummaries>) -> Neighbours<'r> {
         self.file_summaries = run;
         self
     }
 
     /// Reads the files `overlay` holds from it rather than from the disk.
-    pub(crate) fn with_overlay(mut self, overlay: Overlay) -> Neighbours {
+    pub(crate) fn with_overlay(mut self, overlay: Overlay) -> Neighbours<'r> {
         self.overlay = overlay;
         self
     }
@@ -207,15 +310,21 @@ impl Neighbours {
             Some((canonical, true)) => (true, Some(canonical)),
             _ => (false, None),
         };
-        let files = if exists {
-            config_files(dir).unwrap_or_default().names
-        } else {
-            Vec::new()
+        // Listed once in the run, by whichever check first looks at it.
+        let shared = canonical
+            .as_ref()
+            .map(|canonical| self.file_summaries.module(canonical));
+        let files = match &shared {
+            Some(shared) => Arc::clone(
+                (shared.files).get_or_init(|| config_files(dir).unwrap_or_default().names.into()),
+            ),
+            None => Arc::new([]),
         };
         let module = Rc::new(LocalModule {
             exists,
             files,
             canonical,
+            shared,
         });
         self.modules
             .borrow_mut()
@@ -254,13 +363,19 @@ impl Neighbours {
                 }
                 Component::Normal(name) if is_dir => {
                     path.push(name);
-                    let kind = std::fs::symlink_metadata(&path).ok()?.file_type();
-                    if kind.is_symlink() {
-                        path = path.canonicalize().ok()?;
-                        is_dir = path.is_dir();
-                    } else {
-                        is_dir = kind.is_dir();
+                    // Looked up once in the run (not under the map's lock).
+                    let entries = &self.file_summaries.entries;
+                    let entry = match entries.get(&path) {
+                        Some(known) => known,
+                        None => {
+                            let found = Entry::at(&path);
+                            entries.get_or_insert_with(&path, || found)
+                        }
+                    }?;
+                    if let Some(target) = entry.link_to {
+                        path = target.to_path_buf();
                     }
+                    is_dir = entry.is_dir;
                 }
                 // Below a file, or not below the checked directory after all.
                 _ => return whole(),
@@ -272,13 +387,18 @@ impl Neighbours {
     /// Whether `view`'s tool loads at least one file of the module at `dir`.
     pub(crate) fn has_configuration(&self, dir: &Path, view: View) -> bool {
         let module = self.module(dir);
-        view_files(&module.files, view).loaded().next().is_some()
+        let loads = || view_files(&module.files, view).loaded().next().is_some();
+        match &module.shared {
+            Some(shared) => *shared.loaded[view_index(view)].get_or_init(loads),
+            None => loads(),
+        }
     }
 
     /// The variables the module at `dir` declares in `view`, or `None` when it has no files or
     /// one of them cannot be read or parsed (then nothing should be judged).
     pub(crate) fn variables(&self, dir: &Path, view: View) -> Variables {
-        self.summary(dir, view).map(|s| Arc::clone(&s.variables))
+        self.summary(dir, view)
+            .map(|s| Arc::clone(&s.summary.variables))
     }
 
     /// Whether `dir` is the directory being checked itself (`source = "./"`): a module that
@@ -297,15 +417,38 @@ impl Neighbours {
     /// them are required, and its outputs; `None` when it has no files or one of them cannot be
     /// read or parsed (then nothing should be judged).
     pub(crate) fn interface(&self, dir: &Path, view: View) -> Option<Arc<Interface>> {
-        let key = (dir.as_os_str().to_owned(), view);
-        if let Some(found) = self.interfaces.borrow().get(&key) {
-            return found.clone();
+        self.summary(dir, view)
+            .map(|found| Arc::clone(&found.interface))
+    }
+
+    /// What the module that a call of the directory being checked (`dir`) names by `source`
+    /// offers in `view`, as [`Neighbours::interface`] finds it; `None` also when it is `dir`
+    /// itself ([`Neighbours::is_checked`]). Found once per source and view: the rules that
+    /// judge calls each ask about every call, in each view.
+    pub(crate) fn called_interface(
+        &self,
+        dir: &Path,
+        source: &str,
+        view: View,
+    ) -> Option<Arc<Interface>> {
+        let index = view_index(view);
+        let known = |calls: &foldhash::HashMap<String, CalledInViews>| {
+            calls
+                .get(source)
+                .and_then(|views| views[index].get().cloned())
+        };
+        if let Some(found) = known(&self.calls.borrow()) {
+            return found;
         }
-        let found = self
-            .summary(dir, view)
-            .map(|summary| Arc::new(Interface::new(&summary)));
-        self.interfaces.borrow_mut().insert(key, found.clone());
-        found
+        let called = dir.join(source);
+        let found = if self.is_checked(&called) {
+            None
+        } else {
+            self.interface(&called, view)
+        };
+        let mut calls = self.calls.borrow_mut();
+        let views = calls.entry(source.to_string()).or_default();
+        views[index].get_or_init(|| found).clone()
     }
 
     /// The module at `dir`, or one it calls through local sources however deep, that configures
@@ -325,9 +468,10 @@ impl Neighbours {
             {
                 continue;
             }
-            let Some(summary) = self.summary(&dir, view) else {
+            let Some(found) = self.summary(&dir, view) else {
                 continue;
             };
+            let summary = &found.summary;
             steps.push((dir, parent, call));
             let here = steps.len() - 1;
             if let Some(provider) = &summary.configured_provider {
@@ -351,28 +495,70 @@ impl Neighbours {
         None
     }
 
+    /// The dated constructs (see `schema::dated_constructs`) of the local modules `dir` calls,
+    /// however deep, in `view`: the tools load the whole tree, so a release that refuses one
+    /// of them refuses the caller. Each directory is looked at once (calls may loop); modules
+    /// with no files or a file that cannot be read or parsed add nothing.
+    pub(crate) fn dated_in_children(&self, dir: &Path, view: View) -> Vec<(Place, Box<str>)> {
+        let mut found = Vec::new();
+        let mut seen = HashSet::new();
+        let mut todo = vec![(dir.to_path_buf(), true)];
+        while let Some((dir, is_caller)) = todo.pop() {
+            let module = self.module(&dir);
+            if !(module.canonical.as_ref()).is_some_and(|canonical| seen.insert(canonical.clone()))
+            {
+                continue;
+            }
+            let Some(module_summary) = self.summary(&dir, view) else {
+                continue;
+            };
+            let summary = &module_summary.summary;
+            if !is_caller {
+                add_new(&mut found, &summary.dated);
+            }
+            for (_, source) in &summary.local_calls {
+                todo.push((dir.join(source), false));
+            }
+        }
+        found
+    }
+
     /// What the module at `dir` holds for its callers' checks in `view`: the summaries of the
-    /// files `view`'s tool loads, in order; `None` when there are none or one cannot be read or
-    /// parsed (then nothing should be judged).
-    fn summary(&self, dir: &Path, view: View) -> Option<Arc<Summary>> {
+    /// files `view`'s tool loads, in order, and the interface they make; `None` when there are
+    /// none or one cannot be read or parsed (then nothing should be judged). Found once in the
+    /// run for each module and view, whichever checks and spellings of its path ask.
+    fn summary(&self, dir: &Path, view: View) -> Option<Arc<ViewSummary>> {
         let key = (dir.as_os_str().to_owned(), view);
         if let Some(found) = self.summaries.borrow().get(&key) {
             return found.clone();
         }
         (self.file_summaries.wanted).store(true, Ordering::Relaxed);
         let module = self.module(dir);
-        let found = if module.files.is_empty() {
-            None
-        } else {
-            // Listed, so it exists: without a canonical path (a race with the disk) the
-            // module is not judged.
-            module.canonical.as_ref().and_then(|canonical| {
-                let files: Option<Vec<Arc<Summary>>> = view_files(&module.files, view)
-                    .loaded()
-                    .map(|index| self.file_summary(dir, canonical, &module.files[index]))
-                    .collect();
-                files.map(|files| Arc::new(Summary::concat(&files)))
-            })
+        // Listed, so it exists: without a canonical path (a race with the disk) the module is
+        // not judged.
+        let found = match &module.canonical {
+            Some(canonical) if !module.files.is_empty() => {
+                let shared = self.file_summaries.module(canonical);
+                let slot = &shared.views[view_index(view)];
+                // Not under `get_or_init`: the check may run other checks of the run on this
+                // thread (rayon's work stealing), one of which may want this summary too.
+                if slot.get().is_none()
+                    && let Some(CheckNow(check_now)) = self.check_now
+                {
+                    check_now(canonical);
+                }
+                let found = slot.get_or_init(|| {
+                    let files: Option<Vec<Arc<Summary>>> = view_files(&module.files, view)
+                        .loaded()
+                        .map(|index| self.file_summary(dir, canonical, &module.files[index]))
+                        .collect();
+                    let summary = Summary::concat(&files?);
+                    let interface = Arc::new(Interface::new(&summary));
+                    Some(Arc::new(ViewSummary { summary, interface }))
+                });
+                found.clone()
+            }
+            _ => None,
         };
         self.summaries.borrow_mut().insert(key, found.clone());
         found
@@ -470,6 +656,8 @@ struct Summary {
     configured_provider: Option<String>,
     /// Its module calls with a local source: (name, source).
     local_calls: Vec<(String, String)>,
+    /// The constructs the release tables date (see `schema::dated_constructs`), each once.
+    dated: Vec<(Place, Box<str>)>,
 }
 
 impl Summary {
@@ -489,6 +677,19 @@ impl Summary {
             local_calls: (files.iter())
                 .flat_map(|f| f.local_calls.iter().cloned())
                 .collect(),
+            dated: files.iter().fold(Vec::new(), |mut all, f| {
+                add_new(&mut all, &f.dated);
+                all
+            }),
+        }
+    }
+}
+
+/// Appends the constructs of `more` that `all` does not hold yet, in order.
+fn add_new(all: &mut Vec<(Place, Box<str>)>, more: &[(Place, Box<str>)]) {
+    for construct in more {
+        if !all.contains(construct) {
+            all.push(construct.clone());
         }
     }
 }
@@ -502,13 +703,15 @@ fn summarize(file: &File) -> Arc<Summary> {
             outputs: Vec::new(),
             configured_provider: None,
             local_calls: Vec::new(),
+            dated: Vec::new(),
         })
     });
     let summary = summary_of(file);
     let nothing = summary.variables.is_empty()
         && summary.outputs.is_empty()
         && summary.configured_provider.is_none()
-        && summary.local_calls.is_empty();
+        && summary.local_calls.is_empty()
+        && summary.dated.is_empty();
     if nothing {
         Arc::clone(&NOTHING)
     } else {
@@ -540,6 +743,7 @@ fn summary_of(file: &File) -> Summary {
         local_calls: (local_module_calls(file))
             .map(|(name, source)| (name.to_string(), source.to_string()))
             .collect(),
+        dated: dated_constructs(file),
     }
 }
 
@@ -631,6 +835,44 @@ mod tests {
                 assert_eq!(neighbours.resolve(&named), expected, "{}", named.display());
             }
         }
+    }
+
+    /// A module's interface in a view is made once in a run, for every check and every
+    /// spelling of its path that asks; each view has its own, and a check's own directory has
+    /// none for its calls (`source = "./"`).
+    #[test]
+    fn a_modules_interface_is_made_once_per_run_and_view() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let module = dir.path().join("mod");
+        std::fs::create_dir(&module).expect("mkdir");
+        std::fs::write(module.join("main.tf"), "variable \"a\" {}\n").expect("write");
+        std::fs::write(module.join("x.tofu"), "variable \"b\" {}\n").expect("write");
+        for caller in ["one", "two"] {
+            std::fs::create_dir(dir.path().join(caller)).expect("mkdir");
+        }
+        let shared = Arc::new(SharedSummaries::default());
+        let checking = |caller: &str| {
+            Neighbours::new(1024)
+                .with_shared(Arc::clone(&shared))
+                .named_from(&dir.path().join(caller), None)
+        };
+        let (one, two) = (checking("one"), checking("two"));
+        let one_dir = dir.path().join("one");
+        let terraform = one.called_interface(&one_dir, "../mod", View::Terraform);
+        let terraform = terraform.expect("an interface");
+        assert_eq!(terraform.variables.to_vec(), ["a"]);
+        let again = two.called_interface(&dir.path().join("two"), "../mod/", View::Terraform);
+        assert!(Arc::ptr_eq(&terraform, &again.expect("an interface")));
+        let opentofu = two.interface(&dir.path().join("one/../mod"), View::OpenTofu);
+        assert_eq!(
+            opentofu.expect("an interface").variables.to_vec(),
+            ["a", "b"]
+        );
+        assert_eq!(shared.parsed_apart(), 2);
+        assert!(
+            one.called_interface(&one_dir, "./", View::Terraform)
+                .is_none()
+        );
     }
 
     /// A file is parsed once for all the checks of a run that ask for it, and not at all when

@@ -7,7 +7,10 @@
 //! `sniffCoreVersionRequirements`; OpenTofu 1.12 and later `internal/configs/diagnostics.go`,
 //! `checkVersionRequirements`):
 //! - Terraform: `required_version` in every file (an override file's replace the others');
-//! - OpenTofu 1.6–1.11: the same;
+//! - OpenTofu 1.6–1.7: the same, in the `.tf`/`.tf.json` files alone: they read no `.tofu`
+//!   file, so a `.tofu` twin hides nothing from them (opentofu/opentofu v1.8.0 CHANGELOG, "Added
+//!   support to new .tofu extensions", and `internal/configs/parser_config_dir.go`);
+//! - OpenTofu 1.8–1.11: `required_version` in every file the OpenTofu view loads;
 //! - OpenTofu 1.12 and later: `required_version` only in `.tofu`/`.tofu.json` files.
 //!
 //! `language { compatible_with { opentofu = "..." } }` is read by OpenTofu 1.12 and later only,
@@ -26,6 +29,53 @@ use super::helpers::compatible_with_opentofu;
 
 /// The first OpenTofu release that reads `required_version` only in `.tofu` files.
 pub(crate) const OPENTOFU_TOFU_ONLY_REQUIRED_VERSION: Release = Release::new(1, 12);
+
+/// The first OpenTofu release that reads `.tofu` files (and lets one hide its `.tf` twin).
+pub(crate) const OPENTOFU_READS_TOFU_FILES: Release = Release::new(1, 8);
+
+/// The files whose version constraints the releases of a view read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ConstraintFiles<'a> {
+    /// The view's files, each list in load order.
+    pub(crate) primary: &'a [LoadedFile<'a>],
+    pub(crate) overrides: &'a [LoadedFile<'a>],
+    /// The files OpenTofu releases before `.tofu` files read: every `.tf` and `.tf.json` file,
+    /// those a `.tofu` twin hides from later releases too, and no `.tofu` file (primaries,
+    /// overrides). In the Terraform view, the view's own files.
+    pub(crate) before_tofu: (&'a [LoadedFile<'a>], &'a [LoadedFile<'a>]),
+}
+
+impl<'a> ConstraintFiles<'a> {
+    /// A view's files, when they are also what every release of the view reads (Terraform,
+    /// or a directory without `.tofu` files).
+    pub(crate) fn same(primary: &'a [LoadedFile<'a>], overrides: &'a [LoadedFile<'a>]) -> Self {
+        ConstraintFiles {
+            primary,
+            overrides,
+            before_tofu: (primary, overrides),
+        }
+    }
+}
+
+/// Which of a view's files a release takes its version constraints from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// The `.tf` files alone (OpenTofu before 1.8).
+    BeforeTofu,
+    /// Every file of the view.
+    AllFiles,
+    /// The `.tofu` files alone (OpenTofu 1.12 and later).
+    TofuOnly,
+}
+
+fn reading(view: View, release: Release) -> Reading {
+    match view {
+        View::Terraform => Reading::AllFiles,
+        View::OpenTofu if release < OPENTOFU_READS_TOFU_FILES => Reading::BeforeTofu,
+        View::OpenTofu if release < OPENTOFU_TOFU_ONLY_REQUIRED_VERSION => Reading::AllFiles,
+        View::OpenTofu => Reading::TofuOnly,
+    }
+}
 
 /// Where the targeted releases come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,12 +139,7 @@ fn prerelease_build(view: View, text: &str) -> Option<Build> {
 impl Targets {
     /// The targets of one view of a module: from `setting` (a constraint string the command
     /// line checked) when given, else from the view's files.
-    pub(crate) fn derive(
-        view: View,
-        primary: &[LoadedFile],
-        overrides: &[LoadedFile],
-        setting: Option<&str>,
-    ) -> Targets {
+    pub(crate) fn derive(view: View, files: ConstraintFiles, setting: Option<&str>) -> Targets {
         if let Some(build) = setting.and_then(|text| prerelease_build(view, text)) {
             return Targets {
                 view,
@@ -120,27 +165,28 @@ impl Targets {
                 experiments: false,
             };
         }
-        // Which constraints a release reads depends only on whether it reads those of `.tofu`
-        // files alone: each list is gathered and parsed once, not three times over for every
-        // known release.
-        let admitted_sets = |tofu_only: bool| -> Vec<VersionSet> {
-            let constraints = constraints_read(view, tofu_only, primary, overrides);
+        // Which constraints a release reads depends only on which of the view's files it reads
+        // them from: each list is gathered and parsed once, not again for every known release.
+        let admitted_sets = |reading: Reading| -> Vec<VersionSet> {
+            let constraints = constraints_read(view, reading, files);
             constraints.into_iter().map(admitted_set).collect()
         };
-        let (all_files, tofu_files) = (
-            admitted_sets(false),
-            if view == View::OpenTofu {
-                admitted_sets(true)
-            } else {
-                Vec::new()
-            },
-        );
-        let admitted_by = |release: Release| {
-            if reads_tofu_only(view, release) {
-                &tofu_files
-            } else {
-                &all_files
+        let (before_tofu, all_files, tofu_only) = match view {
+            View::Terraform => (Vec::new(), admitted_sets(Reading::AllFiles), Vec::new()),
+            View::OpenTofu => {
+                let all_files = admitted_sets(Reading::AllFiles);
+                // The releases before `.tofu` files enforce the `.tf` files' constraints; a
+                // `.tofu` file's still says which OpenTofu releases the module is written for,
+                // so it narrows their targets too, as `compatible_with` does.
+                let mut before_tofu = admitted_sets(Reading::BeforeTofu);
+                before_tofu.extend(all_files.iter().cloned());
+                (before_tofu, all_files, admitted_sets(Reading::TofuOnly))
             }
+        };
+        let admitted_by = |release: Release| match reading(view, release) {
+            Reading::BeforeTofu => &before_tofu,
+            Reading::AllFiles => &all_files,
+            Reading::TofuOnly => &tofu_only,
         };
         let constrained = (releases::all(view).iter()).any(|&(r, _)| !admitted_by(r).is_empty());
         if !constrained {
@@ -372,14 +418,10 @@ fn line_versions(view: View, release: Release) -> VersionSet {
 
 /// The published releases of `view`'s tool, oldest first, that load a module with these files
 /// as far as their version checks go: every constraint each enforces admits it.
-pub(crate) fn releases_admitted(
-    view: View,
-    primary: &[LoadedFile],
-    overrides: &[LoadedFile],
-) -> Vec<Version> {
+pub(crate) fn releases_admitted(view: View, files: ConstraintFiles) -> Vec<Version> {
     let mut admitted = Vec::new();
     for release in releases::stable_releases(view) {
-        let enforced = constraints_enforced_by(view, release, primary, overrides);
+        let enforced = constraints_enforced_by(view, release, files);
         let sets: Vec<VersionSet> = enforced.into_iter().map(admitted_set).collect();
         let versions =
             releases::published_versions(view).filter(|v| releases::line_of(v) == release);
@@ -393,12 +435,8 @@ pub(crate) fn releases_admitted(
 
 /// The newest published release of `view`'s tool that loads a module with these files as far
 /// as its version checks go.
-pub(crate) fn newest_release_admitted(
-    view: View,
-    primary: &[LoadedFile],
-    overrides: &[LoadedFile],
-) -> Option<Version> {
-    releases_admitted(view, primary, overrides).pop()
+pub(crate) fn newest_release_admitted(view: View, files: ConstraintFiles) -> Option<Version> {
+    releases_admitted(view, files).pop()
 }
 
 /// The stable releases `admitted` keeps; if none, the pre-releases it keeps; `None` if none.
@@ -437,31 +475,45 @@ fn constraint_set(text: &str) -> VersionSet {
 pub(crate) fn constraints_enforced_by<'a>(
     view: View,
     release: Release,
-    primary: &'a [LoadedFile<'a>],
-    overrides: &'a [LoadedFile<'a>],
+    files: ConstraintFiles<'a>,
 ) -> Vec<&'a Expr> {
-    let tofu_only = reads_tofu_only(view, release);
-    let mut constraints = constraints_read(view, tofu_only, primary, overrides);
-    if view == View::OpenTofu && !tofu_only {
-        let compatible = compatible_with_constraints(primary).count();
+    let reading = reading(view, release);
+    let mut constraints = constraints_read(view, reading, files);
+    if view == View::OpenTofu && reading != Reading::TofuOnly {
+        let compatible = compatible_with_constraints(files.primary).count();
         constraints.truncate(constraints.len() - compatible);
     }
     constraints
 }
 
-/// Whether `release` of `view`'s tool reads the version constraints of `.tofu` files alone.
-fn reads_tofu_only(view: View, release: Release) -> bool {
-    view == View::OpenTofu && release >= OPENTOFU_TOFU_ONLY_REQUIRED_VERSION
+/// The version constraints that say whether the module is written for `release`: those it
+/// enforces and, for an OpenTofu release before `.tofu` files, also those of the view's own
+/// files, which narrow its targets (see [`Targets::derive`]).
+pub(crate) fn constraints_targeting<'a>(
+    view: View,
+    release: Release,
+    files: ConstraintFiles<'a>,
+) -> Vec<&'a Expr> {
+    let mut constraints = constraints_enforced_by(view, release, files);
+    if reading(view, release) == Reading::BeforeTofu {
+        for stated in constraints_enforced_by(view, OPENTOFU_READS_TOFU_FILES, files) {
+            if !constraints.iter().any(|c| std::ptr::eq(*c, stated)) {
+                constraints.push(stated);
+            }
+        }
+    }
+    constraints
 }
 
-/// The version constraints of these files that `view`'s tool reads, of `.tofu` files alone if
-/// `tofu_only`.
-fn constraints_read<'a>(
-    view: View,
-    tofu_only: bool,
-    primary: &'a [LoadedFile<'a>],
-    overrides: &'a [LoadedFile<'a>],
-) -> Vec<&'a Expr> {
+/// The version constraints `view`'s tool reads from the files `reading` names: `required_version`
+/// (an override file's replacing the others', but for `.tofu` files alone), then for OpenTofu the
+/// `compatible_with` constraints of the view's `language` blocks.
+fn constraints_read<'a>(view: View, reading: Reading, files: ConstraintFiles<'a>) -> Vec<&'a Expr> {
+    let (primary, overrides) = match reading {
+        Reading::BeforeTofu => files.before_tofu,
+        Reading::AllFiles | Reading::TofuOnly => (files.primary, files.overrides),
+    };
+    let tofu_only = reading == Reading::TofuOnly;
     let read = |file: &LoadedFile| !tofu_only || file.extension.is_tofu();
     let required_in = |file: &'a LoadedFile<'a>| -> Vec<&'a Expr> {
         file.file
@@ -488,7 +540,7 @@ fn constraints_read<'a>(
         }
     }
     if view == View::OpenTofu {
-        constraints.extend(compatible_with_constraints(primary));
+        constraints.extend(compatible_with_constraints(files.primary));
     }
     constraints
 }
@@ -528,6 +580,7 @@ mod tests {
             })
             .collect();
         let chosen = view_files(&names, view);
+        let before_tofu = view_files(&names, View::Terraform);
         let pick = |list: &[usize]| -> Vec<LoadedFile> {
             list.iter()
                 .map(|&i| LoadedFile {
@@ -537,7 +590,13 @@ mod tests {
                 .collect()
         };
         let (primary, overrides) = (pick(&chosen.primary), pick(&chosen.overrides));
-        Targets::derive(view, &primary, &overrides, None).describe()
+        let (tf_primary, tf_overrides) = (pick(&before_tofu.primary), pick(&before_tofu.overrides));
+        let files = ConstraintFiles {
+            primary: &primary,
+            overrides: &overrides,
+            before_tofu: (&tf_primary, &tf_overrides),
+        };
+        Targets::derive(view, files, None).describe()
     }
 
     #[test]
@@ -566,6 +625,10 @@ mod tests {
         let tofu = tf("~> 1.10.0");
         let both: &[(&str, &str)] = &[("v.tf", &old), ("v.tofu", &tofu)];
         assert_eq!(targets(both, View::OpenTofu), "OpenTofu 1.10");
+        // OpenTofu 1.6–1.7 read `v.tf`, which a `.tofu` twin hides from the later releases:
+        // its constraint narrows their targets too.
+        let twins: &[(&str, &str)] = &[("v.tf", &tf("< 1.7")), ("v.tofu", &tf(">= 1.6"))];
+        assert_eq!(targets(twins, View::OpenTofu), "OpenTofu 1.6, 1.8–1.12");
         let language = "language {\n  compatible_with {\n    opentofu = \">= 1.12\"\n  }\n}\n";
         let lang: &[(&str, &str)] = &[("l.tofu", language)];
         assert_eq!(targets(lang, View::OpenTofu), "OpenTofu 1.12");
@@ -598,7 +661,7 @@ mod tests {
     #[test]
     fn experimental_builds() {
         let build = |view: View, text: &str| {
-            let targets = Targets::derive(view, &[], &[], Some(text));
+            let targets = Targets::derive(view, ConstraintFiles::same(&[], &[]), Some(text));
             (targets.describe(), targets.experiments)
         };
         let experimental = |_: &str| ("Terraform 1.17 (an experimental build)".into(), true);
@@ -620,7 +683,11 @@ mod tests {
             ("OpenTofu 1.13".into(), false)
         );
         // The version core is the targeted version: a constraint is checked against it.
-        let targets = Targets::derive(View::Terraform, &[], &[], Some("1.15.5-alpha1"));
+        let targets = Targets::derive(
+            View::Terraform,
+            ConstraintFiles::same(&[], &[]),
+            Some("1.15.5-alpha1"),
+        );
         assert!(targets.some_version_from(&Version::new(1, 15, 5)));
         assert!(!targets.some_version_below(&Version::new(1, 15, 5)));
     }

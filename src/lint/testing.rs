@@ -341,7 +341,7 @@ pub(crate) mod stand_ins {
     }
 
     /// Every problem reading a file or walking a directory, named by its kind (`Syntax`,
-    /// `NotUtf8`...), at its path.
+    /// `TooLarge`...), at its path.
     pub(crate) const READ_PROBLEMS: Rule = declare_rule! {
         id: "syntax_error",
         kind: LoadError,

@@ -784,7 +784,7 @@ pub(crate) fn to_json(module: &Module, files: &SourceFiles) -> Value {
             local["declared"] = location(files, l.declared);
             local["references"] = references_json(files, |f| {
                 l.attribute.expr.for_each_reference(&mut |reference| {
-                    f(Use { reference, iterator: false, in_dynamic: false });
+                    f(Use { reference, iterator: false, in_dynamic: false, self_bound: false });
                 });
             });
             local

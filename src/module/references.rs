@@ -23,6 +23,11 @@ pub(crate) struct Use<'m> {
     /// Whether it is in a `dynamic` block's `content` or `labels`, which the tools evaluate only
     /// for each element they expand it for (none, where `for_each` is unknown at `validate`).
     pub(crate) in_dynamic: bool,
+    /// Whether the tools bind `self` here: in a resource's (or data source's) `provisioner`,
+    /// `connection` and `postcondition` blocks, which `validate` evaluates with the resource's
+    /// own instance as `self` (hashicorp/terraform `internal/terraform/node_resource_validate.go`:
+    /// `evaluateBlock` and `validateCheckRules` pass `selfAddr` there, `nil` everywhere else).
+    pub(crate) self_bound: bool,
 }
 
 /// Calls `f` with every reference the tools evaluate in `body`, the body of a block reached by
@@ -83,7 +88,17 @@ impl<'m> Walk<'m, '_> {
             reference,
             iterator: self.iterators.contains(&reference.root.as_str()),
             in_dynamic: !self.iterators.is_empty(),
+            self_bound: self.self_bound(),
         }
+    }
+
+    /// Whether the block at the current path binds `self` ([`Use::self_bound`]).
+    fn self_bound(&self) -> bool {
+        matches!(
+            self.path.first(),
+            Some(&("resource" | "data" | "ephemeral"))
+        ) && (self.path[1..].iter())
+            .any(|kind| matches!(*kind, "provisioner" | "connection" | "postcondition"))
     }
 
     fn body(&mut self, body: &'m MergedBody, f: &mut impl FnMut(Use<'m>)) {

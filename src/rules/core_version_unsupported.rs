@@ -38,7 +38,7 @@ const TO_PROCEED: &str = "To proceed, either choose another supported {tool} ver
 /// of its targeted versions: the first that excludes them alone, else the last one.
 fn excluding<'a>(ctx: &'a Context<'a>, release: Release) -> Option<&'a Expr> {
     let targeted = ctx.targets.versions_of(release);
-    let enforced = constraints_enforced_by(ctx.view, release, ctx.primary, ctx.overrides);
+    let enforced = constraints_enforced_by(ctx.view, release, ctx.constraint_files());
     let parsed: Vec<(&Expr, VersionSet)> = enforced
         .into_iter()
         .filter_map(|expr| {
@@ -68,7 +68,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     if !refusals.all(|r| r.is_some()) {
         return;
     }
-    let newest = newest_release_admitted(ctx.view, ctx.primary, ctx.overrides);
+    let newest = newest_release_admitted(ctx.view, ctx.constraint_files());
     out.push(unsupported_core_version(ctx, release, expr, newest));
 }
 
@@ -284,6 +284,38 @@ mod tests {
         let old = tofu_compatible_with!("< 1.12");
         let found = targeting(&[("l.tofu", old)], ">= 1.0", "~> 1.12.0");
         assert_eq!(found[0].0, "Incompatible module");
+    }
+
+    /// OpenTofu 1.6 and 1.7 read no `.tofu` file, so they check the constraint of the `.tf`
+    /// file a `.tofu` twin hides from the later releases.
+    #[test]
+    fn opentofu_before_1_8_checks_the_tf_twin() {
+        let twins: Files = &[
+            (
+                "versions.tf",
+                "terraform {\n  required_version = \">= 1.6\"\n}\n",
+            ),
+            (
+                "versions.tofu",
+                "terraform {\n  required_version = \">= 1.8\"\n}\n",
+            ),
+        ];
+        assert!(targeting(twins, ">= 1.0", "~> 1.6.0").is_empty());
+        let found = targeting(twins, ">= 1.0", "~> 1.7.0, < 1.8");
+        assert!(found.is_empty(), "{found:?}");
+        let old: Files = &[
+            (
+                "versions.tf",
+                "terraform {\n  required_version = \">= 1.7\"\n}\n",
+            ),
+            (
+                "versions.tofu",
+                "terraform {\n  required_version = \">= 1.6\"\n}\n",
+            ),
+        ];
+        let found = targeting(old, ">= 1.0", "~> 1.6.0");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, "Unsupported OpenTofu Core version");
     }
 
     #[test]

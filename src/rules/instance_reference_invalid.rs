@@ -17,7 +17,7 @@ use crate::module::merge::Address;
 use crate::module::references::Uses;
 use crate::syntax::Reference;
 
-use crate::lint::helpers::declared::{Declared, undeclared};
+use crate::lint::helpers::declared::{Declared, stops_evaluation};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -73,8 +73,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             if used.iterator || used.in_dynamic {
                 return;
             }
-            blocked |=
-                undeclared(&declared, used.reference).is_some_and(|u| u.found_before_evaluation());
+            blocked |= stops_evaluation(&declared, used.reference, used.self_bound);
             if let Some(unavailable) = unavailable(keys, used.reference) {
                 found.push((used.reference, unavailable));
             }
@@ -87,8 +86,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     };
     for local in &module.locals {
         local.attribute.expr.for_each_reference(&mut |reference| {
-            blocked |=
-                undeclared(&declared, reference).is_some_and(|u| u.found_before_evaluation());
+            blocked |= stops_evaluation(&declared, reference, false);
             if let Some(unavailable) = unavailable(no_keys, reference) {
                 found.push((reference, unavailable));
             }
@@ -178,10 +176,12 @@ mod tests {
             ),
             ("m/main.tf", "variable \"v\" {}\n"),
         ],
-        // A block that names an undeclared resource is not evaluated.
+        // A block that names an undeclared resource, or `self` where nothing binds it, is not
+        // evaluated.
         &[(
             "main.tf",
-            "output \"o\" {\n  value = [count.index, aws_instance.gone.id]\n}\n",
+            "output \"o\" {\n  value = [count.index, aws_instance.gone.id]\n}\n\
+             output \"p\" {\n  value = [count.index, self.id]\n}\n",
         )],
     ];
 

@@ -90,6 +90,7 @@ mod tests {
             files: &files,
             primary: &[],
             overrides: &[],
+            before_tofu: (&[], &[]),
             settings: &settings,
             neighbours: &neighbours,
             targets: &crate::lint::targets::Targets::newest_stable(View::OpenTofu),

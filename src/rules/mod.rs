@@ -12,12 +12,18 @@ mod backend_and_cloud;
 mod backend_duplicate;
 mod backend_removed;
 mod backend_unknown;
+mod builtin_attribute_invalid;
+mod check_without_assert;
+mod condition_without_reference;
 mod const_variable_invalid;
+mod constant_bool_invalid;
 mod core_version_unsupported;
 mod count_and_for_each;
 mod depends_on_action;
 mod duplicate_definition;
 mod feature_newer_than_target;
+mod function_argument_count;
+mod function_argument_type;
 mod import_provider_invalid;
 mod instance_reference_invalid;
 mod internal_error;
@@ -62,6 +68,7 @@ mod override_undocumented;
 mod override_variable_default_invalid;
 mod override_without_base;
 mod parse_limit;
+mod provider_meta_not_static;
 mod provider_reference_quoted;
 mod provider_reserved_argument;
 mod provisioner_removed;
@@ -71,6 +78,7 @@ mod required_providers_top_level;
 mod required_version_conflict;
 mod required_version_ignored;
 mod required_version_terraform_only;
+mod self_reference_invalid;
 mod syntax_error;
 mod terraform_language_ignored;
 mod terragrunt_config_path_missing;
@@ -120,12 +128,18 @@ pub(crate) static RULES: &[&Rule] = &[
     &backend_duplicate::RULE,
     &backend_removed::RULE,
     &backend_unknown::RULE,
+    &builtin_attribute_invalid::RULE,
+    &check_without_assert::RULE,
+    &condition_without_reference::RULE,
     &const_variable_invalid::RULE,
+    &constant_bool_invalid::RULE,
     &core_version_unsupported::RULE,
     &count_and_for_each::RULE,
     &depends_on_action::RULE,
     &duplicate_definition::RULE,
     &feature_newer_than_target::RULE,
+    &function_argument_count::RULE,
+    &function_argument_type::RULE,
     &import_provider_invalid::RULE,
     &instance_reference_invalid::RULE,
     &internal_error::RULE,
@@ -170,6 +184,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &override_variable_default_invalid::RULE,
     &override_without_base::RULE,
     &parse_limit::RULE,
+    &provider_meta_not_static::RULE,
     &provider_reference_quoted::RULE,
     &provider_reserved_argument::RULE,
     &provisioner_removed::RULE,
@@ -179,6 +194,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &required_version_conflict::RULE,
     &required_version_ignored::RULE,
     &required_version_terraform_only::RULE,
+    &self_reference_invalid::RULE,
     &syntax_error::RULE,
     &terraform_language_ignored::RULE,
     &terragrunt_config_path_missing::RULE,

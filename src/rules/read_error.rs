@@ -1,4 +1,4 @@
-//! A file that cannot be configuration text: not UTF-8, not a regular file (a directory, a
+//! A file that cannot be configuration text: not a regular file (a directory, a
 //! named pipe, a device: never opened, as a pipe waits for a writer and a device may never
 //! end), larger than the size limit, or named with bytes that are not UTF-8 (the tools load it,
 //! but findings could not name it, so its directory is not checked), or lying outside the
@@ -7,7 +7,6 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::input::read::{MIB, ReadFailure, ReadProblem, Reader};
-use crate::source::Span;
 
 use crate::lint::helpers::skipped_note;
 use crate::lint::{Check, ReadContext, Rule, declare_rule};
@@ -15,13 +14,12 @@ use crate::lint::{Check, ReadContext, Rule, declare_rule};
 pub(crate) const RULE: Rule = declare_rule! {
     id: "read_error",
     kind: LoadError,
-    summary: "a file that is not valid configuration text (not UTF-8, too large, a directory)",
+    summary: "a file that is not valid configuration text (too large, a directory)",
     check: Check::Read(check),
 };
 
 fn check(ctx: &ReadContext, out: &mut Vec<Diagnostic>) {
     out.extend(match ctx.problem {
-        ReadProblem::NotUtf8 { at, reader } => Some(not_utf8(ctx, *at, *reader)),
         ReadProblem::NotRegular { path, kind, reader } => {
             Some(not_regular(ctx, path, kind, *reader))
         }
@@ -35,17 +33,6 @@ fn check(ctx: &ReadContext, out: &mut Vec<Diagnostic>) {
         ReadProblem::Outside { path, reader } => Some(outside(ctx, path, *reader)),
         _ => None,
     });
-}
-
-/// `file is not valid UTF-8`, at the first invalid byte
-fn not_utf8(ctx: &ReadContext, at: Span, reader: Reader) -> Diagnostic {
-    let note = match reader {
-        Reader::Module => "Terraform and OpenTofu read configuration files as UTF-8.",
-        Reader::Terragrunt => "Terragrunt reads configuration files as UTF-8.",
-    };
-    ctx.finding(&RULE, "file is not valid UTF-8")
-        .at(ctx.files, at, "invalid byte sequence here")
-        .with_note(note)
 }
 
 /// `Failed to read file: it is a directory` (or what else it is)
@@ -96,15 +83,20 @@ fn name_not_utf8(ctx: &ReadContext, path: &str) -> Diagnostic {
 mod tests {
     use crate::lint::testing::{findings, write_files};
 
+    /// Bytes that are not UTF-8 are read as HCL reads them: a syntax error where they stand
+    /// in code or a string (`syntax_error`), nothing in a comment; never a read error.
     #[test]
-    fn not_utf8_at_the_first_invalid_byte() {
+    fn bytes_that_are_not_utf8_are_no_read_error() {
         let dir = write_files(&[("main.tf", "")]);
         std::fs::write(dir.path().join("main.tf"), b"locals {\n  a = \"\xff\"\n}\n")
             .expect("write");
+        std::fs::write(
+            dir.path().join("b.tf"),
+            b"# caf\xe9\nlocals {\n  b = 1\n}\n",
+        )
+        .expect("write");
         let found = crate::lint::testing::findings_in(&super::RULE, dir.path());
-        assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!(found[0].message, "file is not valid UTF-8");
-        assert_eq!(found[0].start(), (2, 8));
+        assert!(found.is_empty(), "{found:#?}");
     }
 
     /// A symlink named like a configuration file, to a directory.

@@ -47,7 +47,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         .map(|&r| {
             (
                 r,
-                constraints_enforced_by(ctx.view, r, ctx.primary, ctx.overrides),
+                constraints_enforced_by(ctx.view, r, ctx.constraint_files()),
             )
         })
         .collect();

@@ -14,7 +14,7 @@
 //! `terraform`, ...), which other checks of the tools judge.
 
 use crate::diagnostic::Diagnostic;
-use crate::lint::helpers::declared::{Declared, Mode, Undeclared, undeclared};
+use crate::lint::helpers::declared::{Declared, Mode, Undeclared, self_unbound, undeclared};
 use crate::lint::helpers::tools_suggestion;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::module::merge::{Address, Module};
@@ -33,35 +33,41 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let declared = Declared::of(module);
     // One block, or one local, at a time: what the tools evaluate together.
     let mut found = Vec::new();
-    let mut report = |found: &mut Vec<(&Reference, Undeclared)>| {
-        // The tools check module and resource references before evaluating, and evaluate only
-        // when those are declared: only then do they find an undeclared variable or local.
-        let before_evaluation = found.iter().any(|(_, u)| u.found_before_evaluation());
+    // Whether the block holds `self` where nothing binds it, which also stops evaluation.
+    let mut self_unbound_here = false;
+    let mut report = |found: &mut Vec<(&Reference, Undeclared)>, self_unbound_here: &mut bool| {
+        // The tools check module and resource references (and `self`) before evaluating, and
+        // evaluate only when those pass: only then do they find an undeclared variable or local.
+        let before_evaluation =
+            *self_unbound_here || found.iter().any(|(_, u)| u.found_before_evaluation());
         for (reference, undeclared) in found.drain(..) {
             if undeclared.found_before_evaluation() || !before_evaluation {
                 out.push(undeclared_reference(ctx, reference, undeclared));
             }
         }
+        *self_unbound_here = false;
     };
     let mut uses = Uses::default();
     for object in &module.objects {
         uses.for_each(&[object.kind.as_str()], &object.body, &mut |used| {
-            if !used.iterator
-                && !used.in_dynamic
-                && let Some(undeclared) = undeclared(&declared, used.reference)
-            {
+            if used.iterator || used.in_dynamic {
+                return;
+            }
+            self_unbound_here |= self_unbound(used.reference, used.self_bound);
+            if let Some(undeclared) = undeclared(&declared, used.reference) {
                 found.push((used.reference, undeclared));
             }
         });
-        report(&mut found);
+        report(&mut found, &mut self_unbound_here);
     }
     for local in &module.locals {
         local.attribute.expr.for_each_reference(&mut |reference| {
+            self_unbound_here |= self_unbound(reference, false);
             if let Some(undeclared) = undeclared(&declared, reference) {
                 found.push((reference, undeclared));
             }
         });
-        report(&mut found);
+        report(&mut found, &mut self_unbound_here);
     }
 }
 
@@ -248,6 +254,14 @@ resource "terraform_data" "a" {
                 "output \"o\" {\n  value = [module.m.out, var.x]\n}\noutput \"p\" {\n  value = var.y\n}\n",
             )],
             2,
+        ),
+        // `self` where nothing binds it stops evaluation too: the variable is not found yet.
+        (
+            &[(
+                "main.tf",
+                "output \"o\" {\n  value = [self.id, var.x]\n}\noutput \"p\" {\n  value = var.y\n}\n",
+            )],
+            1,
         ),
         // An override's expression that names what is not declared.
         (

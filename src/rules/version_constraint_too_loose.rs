@@ -12,12 +12,14 @@
 //! Terraform's (OpenTofu 1.6–1.11 read it and compare it with their own version), so it is
 //! reported without a fix: raising it would also change what Terraform accepts.
 
+use std::collections::BTreeMap;
+
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::knowledge::View;
 use crate::knowledge::releases::Release;
 use crate::knowledge::version::{self, Version};
-use crate::lint::helpers::dated::refusing_releases;
-use crate::lint::targets::{Basis, constraints_enforced_by, range_text};
+use crate::lint::helpers::dated::{describe, refusing_releases};
+use crate::lint::targets::{Basis, constraints_targeting, range_text};
 use crate::syntax::Expr;
 
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
@@ -53,7 +55,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         return;
     };
     let oldest_refusing = verdict.refusing[0].0;
-    let enforced = constraints_enforced_by(ctx.view, oldest_refusing, ctx.primary, ctx.overrides);
+    let enforced = constraints_targeting(ctx.view, oldest_refusing, ctx.constraint_files());
     let Some(&first) = enforced.first() else {
         return;
     };
@@ -65,7 +67,8 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 /// every one loads it, or none does (every targeted release then refuses a construct, which
 /// is an error of its own).
 fn verdict(ctx: &Context) -> Option<Verdict> {
-    let refused = refusing_releases(ctx);
+    let mut refused = refusing_releases(ctx);
+    refused_in_children(ctx, &mut refused);
     if refused.is_empty() {
         return None;
     }
@@ -83,6 +86,22 @@ fn verdict(ctx: &Context) -> Option<Verdict> {
         loading_until,
         one_range,
     })
+}
+
+/// Adds the targeted releases that refuse a dated construct of a local module the directory
+/// calls, however deep: the tools load the whole tree (hashicorp/terraform
+/// `internal/configs/config_build.go`, `BuildConfig`), so such a release cannot load this
+/// module either. The child's constructs come from the summaries its callers already read.
+fn refused_in_children(ctx: &Context, refused: &mut BTreeMap<Release, Vec<String>>) {
+    for (place, name) in ctx.neighbours.dated_in_children(ctx.dir, ctx.view) {
+        let what = format!("{} in a local module", describe(place, &name));
+        for release in ctx.targets.refusing(place, &name) {
+            let list = refused.entry(release).or_default();
+            if !list.contains(&what) {
+                list.push(what.clone());
+            }
+        }
+    }
 }
 
 /// Whether the fix may rewrite `constraint`: a literal string that parses, and in the OpenTofu
@@ -303,6 +322,43 @@ mod tests {
 
     /// OpenTofu 1.7 brought `templatestring`; OpenTofu 1.6 reads a `.tf` file's constraint,
     /// which is Terraform's too: reported, not rewritten.
+    /// The tools load the whole tree: a construct of a local module, however deep, counts.
+    #[test]
+    fn local_child_modules_count() {
+        let files: Files = &[
+            (
+                "main.tf",
+                "terraform {\n  required_version = \">= 1.5\"\n}\nmodule \"c\" {\n  source = \
+                 \"./child\"\n}\n",
+            ),
+            (
+                "child/main.tf",
+                "module \"g\" {\n  source = \"./grand\"\n}\n",
+            ),
+            ("child/grand/main.tf", "locals {\n  t = \"x\"\n}\n"),
+            // An override file of the grandchild: its constructs are read too.
+            (
+                "child/grand/main_override.tf",
+                "locals {\n  t = templatestring(\"x\", {})\n}\n",
+            ),
+        ];
+        let found = findings(&super::RULE, files);
+        let terraform: Vec<_> = (found.iter())
+            .filter(|d| d.message.contains("Terraform"))
+            .collect();
+        assert_eq!(terraform.len(), 1, "{found:#?}");
+        assert_eq!(
+            terraform[0].message,
+            "`>= 1.5` admits Terraform 1.5–1.8, which cannot load the module"
+        );
+        assert!(
+            (terraform[0].notes[0]).contains("the `templatestring` function in a local module"),
+            "{:?}",
+            terraform[0].notes
+        );
+        assert_eq!(replacement(files, "Terraform"), "\">= 1.9.0\"");
+    }
+
     #[test]
     fn opentofu_reading_a_tf_constraint_gets_no_rewrite() {
         let files: Files = &[(

@@ -67,7 +67,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         return;
     };
     let oldest = releases::line_of(&shut_out.versions[0]);
-    let enforced = constraints_enforced_by(ctx.view, oldest, ctx.primary, ctx.overrides);
+    let enforced = constraints_enforced_by(ctx.view, oldest, ctx.constraint_files());
     for constraint in enforced {
         let Some(Ok(parsed)) = constraint.literal_string().map(version::parse) else {
             continue;
@@ -102,7 +102,7 @@ fn calls_local_module(ctx: &Context) -> bool {
 /// The OpenTofu releases before 1.12 that the module's constraints shut out and that would
 /// load it; `None` when there are none.
 fn shut_out(ctx: &Context) -> Option<ShutOut> {
-    let admitted = releases_admitted(ctx.view, ctx.primary, ctx.overrides);
+    let admitted = releases_admitted(ctx.view, ctx.constraint_files());
     let excluded: Vec<Version> = releases::published_versions(ctx.view)
         .filter(|v| releases::line_of(v) < OPENTOFU_TOFU_ONLY_REQUIRED_VERSION)
         .filter(|v| !admitted.contains(v))
@@ -111,7 +111,7 @@ fn shut_out(ctx: &Context) -> Option<ShutOut> {
         return None;
     }
     // Every release line judged, whatever the constraints admit.
-    let every = Targets::derive(ctx.view, ctx.primary, ctx.overrides, Some(">= 0"));
+    let every = Targets::derive(ctx.view, ctx.constraint_files(), Some(">= 0"));
     let refused = refusing_releases(&ctx.with_targets(&every));
     let would_load = |v: &Version| !refused.contains_key(&releases::line_of(v));
     let versions: Vec<Version> = excluded.into_iter().filter(would_load).collect();

@@ -60,6 +60,7 @@ fn parse_with(id: FileId, text: &str, schema: Schema) -> Parsed {
         // Terragrunt reads its own files; this only judges what Terraform and OpenTofu read.
         judges_templates: schema == Schema::Root,
         block_path: Vec::new(),
+        in_check_condition: false,
     };
     let file = parse_root(id, text).and_then(|root| {
         let body = lowerer.root(&root, schema)?;
@@ -313,6 +314,9 @@ struct Lowerer<'t> {
     judges_templates: bool,
     /// The kinds of the blocks being lowered, from the root of the file.
     block_path: Vec<String>,
+    /// Lowering a check rule's `condition`, whose invalid templates the tools never report (see
+    /// [`Lowerer::is_check_condition`]).
+    in_check_condition: bool,
 }
 
 impl Lowerer<'_> {
@@ -398,10 +402,13 @@ impl Lowerer<'_> {
                     defined.insert(name.to_string(), name_span);
                 }
             }
+            self.in_check_condition = self.is_check_condition(name);
+            let expr = self.expr(&prop.value, self.judged(name));
+            self.in_check_condition = false;
             out.attributes.push(Arc::new(Attribute {
                 name: name.to_string(),
                 name_span,
-                expr: self.expr(&prop.value, self.judged(name)),
+                expr,
             }));
         }
         Ok(out)
@@ -417,6 +424,20 @@ impl Lowerer<'_> {
                 .first()
                 .is_some_and(|kind| is_known_top_level(kind))
             && !literal_arguments::reads_literally(&self.block_path, name)
+    }
+
+    /// Whether `name` is the `condition` of a check rule (`precondition`, `postcondition`,
+    /// `assert`, `validation`): the tools first ask HCL for its references (`Variables()`), which
+    /// for a JSON string that is no valid template are none (hashicorp/hcl `json/structure.go`),
+    /// so they refuse it as a condition that refers to nothing (`Invalid precondition
+    /// expression`, hashicorp/terraform `internal/configs/checks.go`) before it is ever
+    /// evaluated: the template error itself is never reported.
+    fn is_check_condition(&self, name: &str) -> bool {
+        name == "condition"
+            && matches!(
+                self.block_path.last().map(String::as_str),
+                Some("precondition" | "postcondition" | "assert" | "validation")
+            )
     }
 
     fn root_comment(&mut self, value: &Value) {
@@ -666,7 +687,7 @@ impl Lowerer<'_> {
             Ok((kind, evaluated)) if judged => (kind, self.in_file(span, evaluated)),
             Ok((kind, _)) => (kind, Evaluated::default()),
             Err(error) => {
-                if judged && !error.beyond_limit {
+                if judged && !error.beyond_limit && !self.in_check_condition {
                     self.invalid_template(span, &error);
                 }
                 (ExprKind::Template, Evaluated::default())
@@ -684,7 +705,7 @@ impl Lowerer<'_> {
         match hcl::parse_value_template(s) {
             Ok(template) => self.in_file(span, Evaluated::of(template)),
             Err(error) => {
-                if !error.beyond_limit {
+                if !error.beyond_limit && !self.in_check_condition {
                     self.invalid_template(span, &error);
                 }
                 Evaluated::default()
@@ -695,7 +716,13 @@ impl Lowerer<'_> {
     /// What was found in the value of the JSON string at `span`, placed in the file: offsets
     /// into the value map through the string's escapes (one pass over its source).
     fn in_file(&self, span: Span, mut evaluated: Evaluated) -> Evaluated {
-        let mut spans: Vec<&mut Span> = (evaluated.calls.iter_mut().map(|c| &mut c.span))
+        let call_spans = evaluated.calls.iter_mut().flat_map(|c| {
+            let arguments = c.arguments.items.iter_mut().map(|a| &mut a.span);
+            [&mut c.span, &mut c.arguments.close]
+                .into_iter()
+                .chain(arguments)
+        });
+        let mut spans: Vec<&mut Span> = call_spans
             .chain(evaluated.references.iter_mut().map(|r| &mut r.span))
             .collect();
         if spans.is_empty() {

@@ -181,6 +181,63 @@ pub(crate) struct Call {
     /// kept as text that holds it (a template, an operator...). [`Expr::for_each_call`] adds
     /// the `try` and `can` calls the model holds as expressions of their own.
     pub(crate) in_try: bool,
+    /// Whether the tools may leave the call unevaluated: in a result of a conditional, an
+    /// operand after `&&` or `||`, the body of a `for` expression or of a template's `if` or
+    /// `for` directive, an index after a splat. hashicorp/hcl `hclsyntax/expression.go`
+    /// evaluates those only for the condition's result, the left operand's value or each
+    /// element, none of which may be known at `validate`.
+    pub(crate) conditional: bool,
+    /// What is between the parentheses.
+    pub(crate) arguments: Arguments,
+}
+
+/// The arguments of a call as written: what the tools check before evaluating them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Arguments {
+    pub(crate) items: Box<[Argument]>,
+    /// Whether the last argument is expanded (`f(list...)`).
+    pub(crate) expand_final: bool,
+    /// The closing parenthesis, where the tools report a missing argument.
+    pub(crate) close: Span,
+}
+
+/// One argument of a call: where it is, and its literal kind if it is a literal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Argument {
+    pub(crate) span: Span,
+    pub(crate) literal: Option<Literal>,
+}
+
+/// The kind of a literal argument, all a conversion to a parameter's type needs to know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Literal {
+    Null,
+    Bool,
+    Number,
+    /// A string without template sequences; `digits` says whether it holds an ASCII digit (a
+    /// string without one never converts to a number).
+    String {
+        digits: bool,
+    },
+    Tuple,
+    Object,
+}
+
+impl Literal {
+    /// The literal kind of an expression, if it is a literal.
+    pub(crate) fn of(expr: &Expr) -> Option<Literal> {
+        Some(match &expr.kind {
+            ExprKind::Null => Literal::Null,
+            ExprKind::Bool(_) => Literal::Bool,
+            ExprKind::Number(_) => Literal::Number,
+            ExprKind::String(s) => Literal::String {
+                digits: s.bytes().any(|b| b.is_ascii_digit()),
+            },
+            ExprKind::Tuple(_) => Literal::Tuple,
+            ExprKind::Object(_) => Literal::Object,
+            _ => return None,
+        })
+    }
 }
 
 /// A call as [`Expr::for_each_call`] finds it.
@@ -340,6 +397,36 @@ impl Expr {
         let arguments_in_try = in_try
             || matches!(&self.kind, ExprKind::FunctionCall { name, .. } if catches_errors(name));
         self.for_each_child(|child| child.walk_calls(arguments_in_try, f));
+    }
+
+    /// Marks every call of this expression as one the tools may leave unevaluated (see
+    /// [`Call::conditional`]).
+    pub(crate) fn mark_conditional(&mut self) {
+        if !self.calls_within {
+            return;
+        }
+        for call in &mut self.calls {
+            call.conditional = true;
+        }
+        match &mut self.kind {
+            ExprKind::FunctionCall { args: items, .. } | ExprKind::Tuple(items) => {
+                items.iter_mut().for_each(Expr::mark_conditional);
+            }
+            ExprKind::Object(items) => items.iter_mut().for_each(|i| {
+                i.key.mark_conditional();
+                i.value.mark_conditional();
+            }),
+            ExprKind::Traversal { root, steps } => {
+                root.mark_conditional();
+                for step in steps {
+                    if let TraversalStep::Index(index) = step {
+                        index.mark_conditional();
+                    }
+                }
+            }
+            ExprKind::Parenthesis(inner) => inner.mark_conditional(),
+            _ => {}
+        }
     }
 
     /// Calls `f` with every reference in this expression, once each, in source order within
@@ -572,6 +659,47 @@ pub(crate) fn parse(id: FileId, syntax: Syntax, text: &str) -> Parsed {
         Syntax::Json => json::parse(id, text),
         Syntax::TerragruntJson => json::parse_terragrunt(id, text),
     }
+}
+
+/// Parses a file whose bytes are not all UTF-8: `text` is `bytes` with a stand-in for each byte
+/// that is not ([`stand_in_for_not_utf8`]).
+pub(crate) fn parse_not_utf8(id: FileId, syntax: Syntax, text: &str, bytes: &[u8]) -> Parsed {
+    match syntax {
+        Syntax::Native => hcl::parse_not_utf8(id, text, bytes),
+        // HCL's JSON scanner takes any byte inside a string and refuses any outside one, as
+        // the stand-in is.
+        Syntax::Json | Syntax::TerragruntJson => parse(id, syntax, text),
+    }
+}
+
+/// `bytes` as text, each byte of a sequence that is not UTF-8 replaced by one byte, so that
+/// every offset stays the file's: in native syntax a control character no construct but a
+/// comment or a string takes (HCL's scanner then decides, see `hcl::scanner`); in JSON a `?`,
+/// which a JSON string takes as the tools' does take any byte, and which nothing outside a
+/// string does.
+pub(crate) fn stand_in_for_not_utf8(bytes: &[u8], syntax: Syntax) -> String {
+    let stand_in = match syntax {
+        Syntax::Native => hcl::NOT_UTF8_STAND_IN,
+        Syntax::Json | Syntax::TerragruntJson => b'?',
+    };
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(valid) => {
+                out.extend_from_slice(valid.as_bytes());
+                break;
+            }
+            Err(error) => {
+                let (valid, after) = rest.split_at(error.valid_up_to());
+                out.extend_from_slice(valid);
+                let bad = error.error_len().unwrap_or(after.len());
+                out.resize(out.len() + bad, stand_in);
+                rest = &after[bad..];
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// The real modules unit tests run on, shared with the integration tests.

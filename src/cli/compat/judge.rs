@@ -144,10 +144,14 @@ fn judge_tool(dir: &Path, base: &Options, view: View) -> ToolCompat {
     for release in releases::stable_releases(view) {
         let target = format!("~> {}.{}.0", release.major, release.minor);
         let result = check_directory(dir, &options_for(base, view, Some(target)));
-        if admitted.is_none() {
-            admitted = Some(admitted_in(&result, view));
-            children.clone_from(&result.local_modules);
-        }
+        // The version checks of every release, from the newest line's check: an OpenTofu
+        // line before `.tofu` files is checked with the `.tf` files alone, which the later
+        // lines do not all read.
+        admitted = Some(admitted_in(&result, view));
+        children.clone_from(&result.local_modules);
+        // In name order: the check lists them in no particular order, and the first path
+        // that reaches a module names it in the output.
+        children.sort();
         refused.push((release, load_errors(&result.diagnostics)));
     }
     let own = admitted.unwrap_or_default();
@@ -221,23 +225,26 @@ impl Tree<'_> {
             if !child.is_dir() || !self.visited.insert(canonical(child)) {
                 continue;
             }
-            let mut grandchildren: Option<Vec<PathBuf>> = None;
+            // The version checks and calls from the newest line's check, as in `judge_tool`.
+            let mut own: Option<HashSet<Version>> = None;
+            let mut grandchildren: Vec<PathBuf> = Vec::new();
             for release in releases::stable_releases(self.view) {
                 let target = format!("~> {}.{}.0", release.major, release.minor);
                 let options = options_for(self.base, self.view, Some(target));
                 let result = check_directory(child, &options);
-                if grandchildren.is_none() {
-                    let own = admitted_in(&result, self.view);
-                    self.admitted.retain(|v| own.contains(v));
-                    grandchildren = Some(result.local_modules.clone());
-                }
+                own = Some(admitted_in(&result, self.view));
+                grandchildren.clone_from(&result.local_modules);
+                grandchildren.sort();
                 let errors = load_errors(&result.diagnostics);
                 if let Some((_, line)) = self.refused.iter_mut().find(|(r, _)| *r == release) {
                     let place = child.display();
                     line.extend(errors.iter().map(|e| format!("module in {place}: {e}")));
                 }
             }
-            self.visit_children(&grandchildren.unwrap_or_default(), depth + 1);
+            if let Some(own) = own {
+                self.admitted.retain(|v| own.contains(v));
+            }
+            self.visit_children(&grandchildren, depth + 1);
         }
     }
 }
@@ -414,7 +421,58 @@ mod tests {
             ),
         ]);
         assert_eq!(tool(&layout, View::OpenTofu).too_tight, None);
-        assert_eq!(loading(&layout, View::OpenTofu), "1.6.0–1.12.6");
+        // OpenTofu 1.6–1.7 read no `.tofu` file: the `.tf` constraint shuts them out.
+        assert_eq!(loading(&layout, View::OpenTofu), "1.8.0–1.12.6");
+    }
+
+    /// OpenTofu 1.6 and 1.7 read no `.tofu` file (opentofu/opentofu v1.8.0 added them): they
+    /// check the `.tf` twin's constraint and load the `.tf` files' module.
+    #[test]
+    fn opentofu_before_1_8_reads_the_tf_files() {
+        let twins = judge(&[
+            ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
+            (
+                "versions.tf",
+                "terraform {\n  required_version = \">= 1.6\"\n}\n",
+            ),
+            (
+                "versions.tofu",
+                "terraform {\n  required_version = \">= 1.8\"\n}\n",
+            ),
+        ]);
+        assert_eq!(loading(&twins, View::OpenTofu), "1.6.0–1.12.6");
+        // A construct of a `.tofu` file (`removed`, OpenTofu 1.7; its `lifecycle`, 1.10) keeps
+        // only the releases that read the file from loading the module.
+        let tofu_construct = judge(&[
+            ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
+            (
+                "main.tofu",
+                "resource \"terraform_data\" \"a\" {}\nremoved {\n  from = terraform_data.b\n  \
+                 lifecycle {\n    destroy = false\n  }\n}\n",
+            ),
+        ]);
+        assert_eq!(
+            loading(&tofu_construct, View::OpenTofu),
+            "1.6.0–1.7.10, 1.10.0–1.12.6"
+        );
+    }
+
+    /// A child's `.tofu` twin hides its `.tf` constraint from OpenTofu 1.8 and later, not from
+    /// 1.6 and 1.7.
+    #[test]
+    fn a_local_child_modules_tofu_twin() {
+        let found = judge(&[
+            ("main.tf", "module \"c\" {\n  source = \"./child\"\n}\n"),
+            (
+                "child/versions.tf",
+                "terraform {\n  required_version = \">= 1.12.2\"\n}\n",
+            ),
+            (
+                "child/versions.tofu",
+                "terraform {\n  required_version = \">= 1.7.0\"\n}\n",
+            ),
+        ]);
+        assert_eq!(loading(&found, View::OpenTofu), "1.8.0–1.12.6");
     }
 
     #[test]

@@ -158,3 +158,24 @@ pub(crate) fn undeclared<'r>(
     };
     (!declared.declares(found)).then_some(found)
 }
+
+/// Whether `reference` is `self` where the tools bind nothing to it (`self_bound`, from
+/// [`crate::module::references::Use`]): `validate` refuses it before evaluating, as it does an
+/// undeclared resource (hashicorp/terraform `internal/terraform/evaluate_valid.go`,
+/// `staticValidateReference`).
+pub(crate) fn self_unbound(reference: &Reference, self_bound: bool) -> bool {
+    reference.root == "self" && !self_bound
+}
+
+/// Whether the tools stop before evaluating the expressions that hold `reference`: its static
+/// check failed (an undeclared module call or resource, `self` where nothing binds it), and
+/// `Scope.EvalContext` returns before it looks up any value (hashicorp/terraform
+/// `internal/lang/eval.go`), so what only evaluation finds there is not reported.
+pub(crate) fn stops_evaluation(
+    declared: &Declared,
+    reference: &Reference,
+    self_bound: bool,
+) -> bool {
+    self_unbound(reference, self_bound)
+        || undeclared(declared, reference).is_some_and(|u| u.found_before_evaluation())
+}

@@ -3,6 +3,7 @@
 
 pub(crate) mod dated;
 pub(crate) mod declared;
+pub(crate) mod evaluated_calls;
 pub(crate) mod function_namespace;
 pub(crate) mod legacy_module;
 pub(crate) mod null_module_version;
@@ -689,11 +690,7 @@ pub(crate) fn local_calls<'a>(ctx: &'a Context<'a>) -> impl Iterator<Item = Loca
         if module_source::classify(source) != SourceKind::Local {
             return None;
         }
-        let dir = ctx.dir.join(source);
-        if ctx.neighbours.is_checked(&dir) {
-            return None;
-        }
-        let interface = ctx.neighbours.interface(&dir, ctx.view)?;
+        let interface = ctx.neighbours.called_interface(ctx.dir, source, ctx.view)?;
         Some(LocalCall {
             object,
             name,

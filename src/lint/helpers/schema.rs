@@ -217,6 +217,40 @@ fn judge_all(ctx: &Context) -> Vec<Judgement> {
     out
 }
 
+/// The dated constructs of one file (see [`features::is_dated`]), each once: its top-level
+/// blocks and the arguments and blocks of their tool-defined bodies (a resource's `lifecycle`
+/// too), and the built-in functions it calls outside `try` and `can`. A local module's callers
+/// weigh their version constraints against these, in their own targeted releases: the tools
+/// load the whole tree, so a release that refuses a child refuses the caller.
+pub(crate) fn dated_constructs(file: &syntax::File) -> Vec<(Place, Box<str>)> {
+    let mut found: Vec<(Place, Box<str>)> = Vec::new();
+    let mut add = |place: Place, name: &str| {
+        let known = |(p, n): &(Place, Box<str>)| *p == place && **n == *name;
+        if features::is_dated(place, name) && !found.iter().any(known) {
+            found.push((place, name.into()));
+        }
+    };
+    let mut path = Vec::new();
+    for block in &file.body.blocks {
+        add(Place::TopLevel, &block.kind);
+        let mut in_body = |place: Place, name: &str, _: Written, _: Span| add(place, name);
+        if let Some(kind) = top_level_body(&block.kind) {
+            judge_body(kind, &block.body, &mut in_body);
+        }
+        if matches!(block.kind.as_str(), "resource" | "data" | "ephemeral") {
+            for lifecycle in block.body.blocks_of("lifecycle") {
+                judge_body(Body::Lifecycle, &lifecycle.body, &mut in_body);
+            }
+        }
+        walk_calls(block, &mut path, &mut |site| {
+            if !site.in_try && split_namespace(&site.call.name).is_none() {
+                add(Place::Function, &site.call.name);
+            }
+        });
+    }
+    found
+}
+
 /// Names with findings of their own elsewhere: `required_providers` at the top level
 /// (`required_providers_top_level`), `language` at the top level in Terraform
 /// (`language_block_in_tf_file`, an error that says where the block belongs), output

@@ -8,7 +8,9 @@
 use super::gather::Found;
 use super::{ParseError, Parser, Result};
 use crate::syntax::references::{Reference, ReferenceStep};
-use crate::syntax::{Call, Expr, ExprKind, ObjectItem, TraversalStep};
+use crate::syntax::{
+    Argument, Arguments, Call, Expr, ExprKind, Literal, ObjectItem, TraversalStep,
+};
 
 impl Parser<'_> {
     /// An expression: operands joined by binary operators, then maybe a conditional.
@@ -41,14 +43,22 @@ impl Parser<'_> {
         let mut found = Found::from_expr(&first);
         let mut end = first.span.end as usize;
         drop(first);
+        let mut logical = false;
         loop {
             let before = self.pos;
             self.skip_trivia(newlines);
             if let Some(len) = self.binary_operator() {
+                // HCL evaluates what follows `&&` or `||` only when the left operand does not
+                // decide the result: from there on, the calls may be left unevaluated.
+                logical |= matches!(self.peek(), Some(b'&' | b'|'));
                 self.pos += len;
                 self.skip_trivia(newlines);
                 let operand = self.operand(newlines)?;
-                found.add(&operand);
+                if logical {
+                    found.add_conditional(&operand);
+                } else {
+                    found.add(&operand);
+                }
                 end = operand.span.end as usize;
                 continue;
             }
@@ -57,7 +67,7 @@ impl Parser<'_> {
                 self.enter()?;
                 self.pos += 1;
                 self.skip_trivia(newlines);
-                found.add(&self.expr(newlines)?);
+                found.add_conditional(&self.expr(newlines)?);
                 self.skip_trivia(newlines);
                 if self.peek() != Some(b':') {
                     return Err(self.unexpected(
@@ -69,7 +79,7 @@ impl Parser<'_> {
                 self.skip_trivia(newlines);
                 let no = self.expr(newlines)?;
                 self.leave();
-                found.add(&no);
+                found.add_conditional(&no);
                 end = no.span.end as usize;
             } else {
                 self.pos = before;
@@ -164,6 +174,7 @@ impl Parser<'_> {
         let mut reference_static = true;
         let mut reference_end = root.span.end as usize;
         let mut end = root.span.end as usize;
+        let mut after_splat = false;
         loop {
             let before = self.pos;
             self.skip_trivia(newlines);
@@ -193,9 +204,15 @@ impl Parser<'_> {
                     self.skip_trivia(true);
                     let step = if self.peek() == Some(b'*') {
                         self.pos += 1;
+                        after_splat = true;
                         TraversalStep::Splat
                     } else {
-                        TraversalStep::Index(self.expr(true)?)
+                        let mut index = self.expr(true)?;
+                        if after_splat {
+                            // Evaluated once per element, of a collection maybe unknown.
+                            index.mark_conditional();
+                        }
+                        TraversalStep::Index(index)
                     };
                     self.skip_trivia(true);
                     if self.peek() != Some(b']') {
@@ -304,10 +321,7 @@ impl Parser<'_> {
 
     /// A term without its traversal steps.
     fn primary(&mut self, newlines: bool) -> Result<Expr> {
-        #[cfg(test)]
-        {
-            self.steps += 1;
-        }
+        self.steps += 1;
         match self.peek() {
             None => Err(self.error("Missing expression", "an expression is expected here")),
             Some(b'"') => self.quoted_string_expr(),
@@ -477,10 +491,22 @@ impl Parser<'_> {
         }
         self.leave();
         let span = self.span(name.start..self.pos);
+        let arguments = Arguments {
+            items: (args.iter())
+                .map(|arg| Argument {
+                    span: arg.span,
+                    literal: Literal::of(arg),
+                })
+                .collect(),
+            expand_final,
+            close: self.span(self.pos - 1..self.pos),
+        };
         let call = Call {
             name: full_name.clone(),
             span: self.span(name.start..name_end),
             in_try: false,
+            conditional: false,
+            arguments,
         };
         Ok(Expr::with_calls(
             ExprKind::FunctionCall {

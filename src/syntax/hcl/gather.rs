@@ -16,21 +16,43 @@ impl Found {
     /// Adds everything `expr` holds, at any depth. A call's `in_try` says whether it is in
     /// the arguments of a `try` or `can` within the expression kept as text.
     pub(crate) fn add(&mut self, expr: &Expr) {
+        self.add_evaluated(expr, false);
+    }
+
+    /// [`Found::add`] for an expression the tools may leave unevaluated (see
+    /// [`Call::conditional`]).
+    pub(crate) fn add_conditional(&mut self, expr: &Expr) {
+        self.add_evaluated(expr, true);
+    }
+
+    fn add_evaluated(&mut self, expr: &Expr, conditional: bool) {
         expr.for_each_call(&mut |site| {
             self.calls.push(Call {
                 in_try: site.in_try,
+                conditional: conditional || site.call.conditional,
                 ..site.call.clone()
             });
         });
         expr.for_each_reference(&mut |reference| self.references.push(reference.clone()));
     }
 
-    /// Adds what `inner` found, but for the references to the names a `for` binds there
-    /// (hashicorp/hcl `hclsyntax/expression.go`, `ForExpr` filters them from its variables).
+    /// Adds what `inner`, the body of a `for` expression or of a template's `if` or `for`
+    /// directive, found: its calls as ones the tools may leave unevaluated, and its references
+    /// but for those to the names a `for` binds there (hashicorp/hcl `hclsyntax/expression.go`,
+    /// `ForExpr` filters them from its variables).
     pub(crate) fn add_bound(&mut self, inner: Found, bound: &[&str]) {
-        self.calls.extend(inner.calls);
+        self.calls.extend(inner.calls.into_iter().map(|call| Call {
+            conditional: true,
+            ..call
+        }));
         self.references
             .extend((inner.references.into_iter()).filter(|r| !bound.contains(&r.root.as_str())));
+    }
+
+    /// Adds everything `other` found, as it found it.
+    pub(crate) fn append(&mut self, other: Found) {
+        self.calls.extend(other.calls);
+        self.references.extend(other.references);
     }
 
     /// The expression of `kind` (kept as text) at `span` that holds them.

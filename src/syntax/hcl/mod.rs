@@ -20,6 +20,7 @@
 mod body;
 mod expr;
 mod gather;
+pub(crate) mod scanner;
 mod template;
 
 #[cfg(test)]
@@ -77,9 +78,8 @@ pub(crate) struct Parser<'t> {
     /// any error the parser meets first (hashicorp/hcl `json/structure.go` parses the value
     /// with `hclsyntax.ParseTemplate`).
     pub(crate) json_value: bool,
-    /// How many terms and blank runs the parse has read: its work, for the tests that pin it
-    /// as linear in the input.
-    #[cfg(test)]
+    /// How many terms and blank runs the parse has read: its work, for the tests and the fuzz
+    /// target (`fuzz/fuzz_targets/linear_work.rs`) that pin it as linear in the input.
     pub(crate) steps: u64,
 }
 
@@ -95,7 +95,6 @@ impl<'t> Parser<'t> {
             trivia_memo: (usize::MAX, false, 0),
             duplicates: Vec::new(),
             json_value: false,
-            #[cfg(test)]
             steps: 0,
         }
     }
@@ -170,10 +169,7 @@ impl<'t> Parser<'t> {
     /// `newlines` is set. Where newlines end something, a line comment is left for the caller
     /// to read as the newline it ends with (as hclsyntax's peeker turns it into one).
     pub(crate) fn skip_trivia(&mut self, newlines: bool) {
-        #[cfg(test)]
-        {
-            self.steps += 1;
-        }
+        self.steps += 1;
         let (from, memo_newlines, to) = self.trivia_memo;
         if from == self.pos && memo_newlines == newlines {
             self.pos = to;
@@ -289,14 +285,47 @@ pub(crate) fn is_id_continue(c: char) -> bool {
     c == '-' || (unicode_ident::is_xid_continue(c) && !matches!(c, '\u{200c}' | '\u{200d}'))
 }
 
+/// The work of parsing a whole native-syntax file, in parse steps (see [`Parser::steps`]).
+pub(crate) fn parse_steps(text: &str) -> u64 {
+    let mut parser = Parser::new(FileId(0), text);
+    // Whether it parses does not matter here: only how much it read to find out.
+    let _ = parser.file_body();
+    parser.steps
+}
+
 /// Parses a whole native-syntax file.
 pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
+    parse_read(id, text, None)
+}
+
+/// Parses a native-syntax file read from `bytes` that are not all UTF-8: `text` is `bytes`
+/// with each byte that is not replaced by [`NOT_UTF8_STAND_IN`], so that every offset is the
+/// file's. HCL's scanner decides what those bytes are: nothing in a comment (the file loads),
+/// an error anywhere else.
+pub(crate) fn parse_not_utf8(id: FileId, text: &str, bytes: &[u8]) -> Parsed {
+    parse_read(id, text, Some(bytes))
+}
+
+/// What stands in the parsed text for a byte of a native file that is not UTF-8: a control
+/// character, which no construct but a comment or a string takes.
+pub(crate) const NOT_UTF8_STAND_IN: u8 = 0x1a;
+
+fn parse_read(id: FileId, text: &str, not_utf8: Option<&[u8]>) -> Parsed {
     let mut parser = Parser::new(id, text);
     // Terraform skips a UTF-8 byte-order mark at the start of a file.
     if text.starts_with('\u{feff}') {
         parser.pos = '\u{feff}'.len_utf8();
     }
-    let body = parser.file_body();
+    let mut body = parser.file_body();
+    // The tokens HCL's scanner refuses come before any error of its parser, wherever they are
+    // (see `scanner`); with bytes that are not UTF-8, the scanner alone tells whether they
+    // stand where the tools refuse them.
+    if body.is_err() || not_utf8.is_some() {
+        let bytes = not_utf8.unwrap_or(text.as_bytes());
+        if let Some(token) = scanner::first_invalid_token(bytes) {
+            body = Err(parser.error_at(token.at, token.summary, token.message));
+        }
+    }
     let comments = parser
         .comments
         .iter()
@@ -317,7 +346,8 @@ pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
                 span: Span::new(id, error.at),
                 beyond_tool_limit: error.beyond_limit,
             }),
-            duplicate_attributes: Vec::new(),
+            // Those found before the error: HCL's parser reports them too, as it meets them.
+            duplicate_attributes: parser.duplicates,
         },
     }
 }

@@ -173,6 +173,7 @@ impl Parser<'_> {
             stop => return Err(body.misplaced_directive(&stop)),
         }
         self.comments.extend(body.comments);
+        self.steps += body.steps;
         self.pos = closing;
         Ok(template.into_expr(self.span(start..closing), indented))
     }
@@ -243,7 +244,7 @@ impl Parser<'_> {
                     let start = self.pos;
                     match self.directive(flavor)? {
                         Some((found, end)) => {
-                            template.found.add_bound(found, &[]);
+                            template.found.append(found);
                             template
                                 .parts
                                 .push(TemplatePart::Directive(self.span(start..end)));

@@ -1,0 +1,112 @@
+//! The function calls the tools evaluate at `validate` in the effective module, each certainly:
+//! what a call's arguments are is checked only where HCL runs the call whatever the values
+//! (hashicorp/hcl `hclsyntax/expression.go`). Walked through the merged attributes, so that an
+//! override's expression counts where it wins and the base's it replaced does not.
+//!
+//! Left out: arguments the tools read literally (`knowledge::literal_arguments`); a `dynamic`
+//! block's `content` and `labels`, evaluated once per element of a `for_each` maybe unknown at
+//! `validate`; calls in the arguments of `try` and `can`, whose errors become the fallback
+//! (hashicorp/hcl `ext/tryfunc/tryfunc.go`); and calls HCL may skip (`syntax::Call::conditional`:
+//! a conditional's results, after `&&` or `||`, `for` bodies, template directives' bodies).
+
+use crate::knowledge::features::{self, Place};
+use crate::knowledge::function_signatures::{self, Signature};
+use crate::knowledge::literal_arguments::LiteralIn;
+use crate::lint::Context;
+use crate::module::merge::{MergedBody, Module};
+use crate::syntax::{Call, Expr};
+
+/// Calls `f` once per evaluated expression (an argument of a block, a local value) with the
+/// calls in it the tools certainly evaluate, in source order (each call before the calls in its
+/// arguments).
+pub(crate) fn for_each_expression<'m>(module: &'m Module, f: &mut impl FnMut(&[&'m Call])) {
+    let mut walk = Walk {
+        path: Vec::new(),
+        calls: Vec::new(),
+    };
+    for object in &module.objects {
+        walk.path.clear();
+        walk.path.push(object.kind.as_str());
+        walk.body(&object.body, f);
+    }
+    for local in &module.locals {
+        walk.expression(&local.attribute.expr, f);
+    }
+}
+
+struct Walk<'m> {
+    path: Vec<&'m str>,
+    /// Scratch space for the calls of one expression.
+    calls: Vec<&'m Call>,
+}
+
+impl<'m> Walk<'m> {
+    fn expression(&mut self, expr: &'m Expr, f: &mut impl FnMut(&[&'m Call])) {
+        if !expr.holds_calls() {
+            return;
+        }
+        self.calls.clear();
+        expr.for_each_call(&mut |site| {
+            if !site.in_try && !site.call.conditional {
+                self.calls.push(site.call);
+            }
+        });
+        if !self.calls.is_empty() {
+            f(&self.calls);
+        }
+    }
+
+    fn body(&mut self, body: &'m MergedBody, f: &mut impl FnMut(&[&'m Call])) {
+        let mut literal = None;
+        for attr in body.attributes.iter().filter(|a| a.expr.holds_calls()) {
+            let literal = *literal.get_or_insert_with(|| LiteralIn::block(&self.path));
+            if !literal.reads_literally(attr.name()) {
+                self.expression(&attr.expr, f);
+            }
+        }
+        for block in &body.blocks {
+            if block.kind == "dynamic" {
+                // Only `for_each` is evaluated in the enclosing scope, once.
+                if let Some(for_each) = block.body.attribute("for_each") {
+                    self.expression(&for_each.expr, f);
+                }
+                continue;
+            }
+            self.path.push(&block.kind);
+            self.body(&block.body, f);
+            self.path.pop();
+        }
+    }
+}
+
+/// The signature a call is judged by: a built-in function (maybe as `core::NAME`) that some
+/// targeted release has (a release without it refuses the call by its name), called without an
+/// expanded last argument.
+pub(crate) fn judged_signature(ctx: &Context, call: &Call) -> Option<&'static Signature> {
+    if call.arguments.expand_final {
+        return None;
+    }
+    let name = match call.name.strip_prefix("core::") {
+        // A release without the namespace refuses the call by its name (`unknown_function`).
+        Some(name) if every_release_has_core(ctx) => name,
+        Some(_) => return None,
+        None => &call.name,
+    };
+    if name.contains("::") {
+        return None;
+    }
+    let signature = function_signatures::signature(ctx.view, name)?;
+    let acceptance = features::acceptance(ctx.view, Place::Function, name)?;
+    let targeted = ctx
+        .targets
+        .releases
+        .iter()
+        .any(|&r| acceptance.in_release(r));
+    targeted.then_some(signature)
+}
+
+/// Whether every targeted release has the `core::` namespace.
+fn every_release_has_core(ctx: &Context) -> bool {
+    features::acceptance(ctx.view, Place::FunctionNamespace, "core")
+        .is_some_and(|a| ctx.targets.releases.iter().all(|&r| a.in_release(r)))
+}
