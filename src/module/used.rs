@@ -29,6 +29,16 @@ pub(crate) enum OutputsRead<'m> {
     Named(HashSet<&'m str>),
 }
 
+impl OutputsRead<'_> {
+    /// Whether output `output` is read.
+    pub(crate) fn includes(&self, output: &str) -> bool {
+        match self {
+            OutputsRead::Any => true,
+            OutputsRead::Named(names) => names.contains(output),
+        }
+    }
+}
+
 /// The declarations of one effective module that some expression of it reads.
 #[derive(Debug, Default)]
 pub(crate) struct Used<'m> {
@@ -104,13 +114,9 @@ impl<'m> Used<'m> {
         self.data_sources.contains(&(kind, name))
     }
 
-    /// Whether the module reads output `output` of its module call `call`.
-    pub(crate) fn output(&self, call: &str, output: &str) -> bool {
-        match self.outputs.get(call) {
-            Some(OutputsRead::Any) => true,
-            Some(OutputsRead::Named(names)) => names.contains(output),
-            None => false,
-        }
+    /// What the module reads of the outputs of its module call `call`, if anything.
+    pub(crate) fn outputs_read(&self, call: &str) -> Option<&OutputsRead<'m>> {
+        self.outputs.get(call)
     }
 }
 
@@ -307,8 +313,12 @@ output "o" {
         assert!(!used.local("dead") && !used.local("dead2"));
         assert!(used.data_source("d", "dep") && used.data_source("d", "quoted"));
         assert!(used.data_source("d", "whole"));
-        assert!(used.output("m", "first") && !used.output("m", "second"));
-        assert!(used.output("n", "second") && !used.output("n", "first"));
-        assert!(used.output("w", "anything"));
+        let output = |call: &str, output: &str| {
+            used.outputs_read(call)
+                .is_some_and(|read| read.includes(output))
+        };
+        assert!(output("m", "first") && !output("m", "second"));
+        assert!(output("n", "second") && !output("n", "first"));
+        assert!(output("w", "anything"));
     }
 }

@@ -31,11 +31,15 @@
 
 use std::collections::BTreeMap;
 use std::path::{Component, Path};
+use std::sync::Arc;
+
+use foldhash::{HashMap, HashSet};
 
 use crate::diagnostic::fix::Fix;
 use crate::diagnostic::{Applicability, Diagnostic};
+use crate::lint::neighbours::Interface;
 use crate::module::merge::{Address, MergedBody, Module};
-use crate::module::used::Used;
+use crate::module::used::{OutputsRead, Used};
 use crate::source::{FileId, Span};
 use crate::syntax::Block;
 
@@ -119,22 +123,29 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
                 local.declared,
             );
         }
-        for (source, output, place) in internal_child_outputs(ctx) {
-            if output.starts_with('_') {
-                continue;
+        for child in internal_children(ctx, &used) {
+            for output in &child.interface.outputs {
+                if output.starts_with('_') {
+                    continue;
+                }
+                judge(
+                    Declaration::ChildOutput(child.source.to_string(), output.clone()),
+                    child.read.includes(output),
+                    child.place,
+                );
             }
-            let read = local_calls(ctx)
-                .filter(|c| same_source(c.source, &source))
-                .any(|c| used.output(c.name, &output));
-            judge(Declaration::ChildOutput(source, output), read, place);
         }
     }
-    let unused_locals: Vec<&str> = (verdicts.iter())
+    let unused_locals: HashSet<&str> = (verdicts.iter())
         .filter_map(|(d, v)| match d {
             Declaration::Local(name) if !v.used => Some(name.as_str()),
             _ => None,
         })
         .collect();
+    // Worked out once for every unused local value, so that each finding's note and fix cost
+    // what its own definitions cost, however many values a `locals` block holds.
+    let read_by_locals = read_by_other_locals(dir);
+    let removals = local_removals(dir, &unused_locals);
     for (declaration, verdict) in &verdicts {
         if verdict.used {
             continue;
@@ -142,7 +153,15 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
         for &place in &verdict.places {
             out.push(match declaration {
                 Declaration::Variable(name) => unused_variable(dir, place, name),
-                Declaration::Local(name) => unused_local(dir, place, name, &unused_locals),
+                Declaration::Local(name) => unused_local(
+                    dir,
+                    UnusedLocal {
+                        place,
+                        name,
+                        read_by_unused: read_by_locals.contains(name.as_str()),
+                        removals: removals.get(name.as_str()).map_or(&[][..], Vec::as_slice),
+                    },
+                ),
                 Declaration::DataSource(kind, name) => unused_data_source(dir, place, kind, name),
                 Declaration::ChildOutput(source, output) => {
                     unread_output(dir, place, source, output)
@@ -168,36 +187,68 @@ fn declares_only_variables(module: &Module) -> bool {
         && (module.objects.iter()).all(|o| matches!(o.address, Address::Variable(_)))
 }
 
-/// The outputs of the internal child modules the view's calls name, as (source, output, the
-/// first call's `source` value).
-fn internal_child_outputs(ctx: &Context) -> Vec<(String, String, Span)> {
-    let mut found: Vec<(String, String, Span)> = Vec::new();
-    for call in local_calls(ctx) {
-        if !is_internal(ctx.dir, call.source)
-            || found.iter().any(|(s, ..)| same_source(s, call.source))
-        {
-            continue;
-        }
-        let Some(source) = call.object.body.attribute("source") else {
-            continue;
-        };
-        for output in &call.interface.outputs {
-            found.push((call.source.to_string(), output.clone(), source.value_span()));
-        }
-    }
-    found
+/// An internal child module, with what the calls of this view read of its outputs.
+struct InternalChild<'a> {
+    /// Its source as the view's first call of it writes it.
+    source: &'a str,
+    /// That call's `source` value, where its unread outputs are reported.
+    place: Span,
+    interface: Arc<Interface>,
+    /// What its calls read, together.
+    read: OutputsRead<'a>,
 }
 
-/// Whether two calls name the same directory: `./a`, `./a/` and `./a/.` do.
-fn same_source(a: &str, b: &str) -> bool {
-    let parts = |s: &str| -> Vec<String> {
-        Path::new(s)
-            .components()
-            .filter(|c| *c != Component::CurDir)
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect()
-    };
-    parts(a) == parts(b)
+/// The internal child modules the view's calls name, each once whatever its calls write
+/// (`./a`, `./a/`), with the outputs its calls read gathered in one pass over the calls.
+fn internal_children<'a>(ctx: &'a Context, used: &Used<'a>) -> Vec<InternalChild<'a>> {
+    let mut children: Vec<InternalChild<'a>> = Vec::new();
+    // By directory: the child's index in `children`, or `None` for a directory that is not
+    // internal (looked at once).
+    let mut by_directory: HashMap<Vec<String>, Option<usize>> = HashMap::default();
+    for call in local_calls(ctx) {
+        let directory = directory_parts(call.source);
+        let index = match by_directory.get(&directory) {
+            Some(known) => *known,
+            None => {
+                let source = call.object.body.attribute("source");
+                let child = match (is_internal(ctx.dir, call.source), source) {
+                    (true, Some(source)) => {
+                        children.push(InternalChild {
+                            source: call.source,
+                            place: source.value_span(),
+                            interface: Arc::clone(&call.interface),
+                            read: OutputsRead::Named(HashSet::default()),
+                        });
+                        Some(children.len() - 1)
+                    }
+                    _ => None,
+                };
+                by_directory.insert(directory, child);
+                child
+            }
+        };
+        let Some(index) = index else {
+            continue;
+        };
+        let read = &mut children[index].read;
+        match (used.outputs_read(call.name), &mut *read) {
+            (None, _) | (_, OutputsRead::Any) => {}
+            (Some(OutputsRead::Any), _) => *read = OutputsRead::Any,
+            (Some(OutputsRead::Named(names)), OutputsRead::Named(all)) => {
+                all.extend(names.iter().copied());
+            }
+        }
+    }
+    children
+}
+
+/// The parts of a local source's directory, so that `./a`, `./a/` and `./a/.` are the same.
+fn directory_parts(source: &str) -> Vec<String> {
+    Path::new(source)
+        .components()
+        .filter(|c| *c != Component::CurDir)
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect()
 }
 
 /// Whether the module at `source` is internal to the module in `dir`: below it, without a
@@ -237,75 +288,95 @@ fn unused_variable(dir: &DirectoryContext, place: Span, name: &str) -> Diagnosti
     )
 }
 
+/// An unused local value, with what was worked out for it beforehand.
+struct UnusedLocal<'a> {
+    place: Span,
+    name: &'a str,
+    /// Only other unused local values read it.
+    read_by_unused: bool,
+    /// The spans that remove each of its definitions.
+    removals: &'a [Span],
+}
+
 /// `` local.x is declared but not used ``, with a fix that removes each of its definitions.
-fn unused_local(dir: &DirectoryContext, place: Span, name: &str, unused: &[&str]) -> Diagnostic {
-    let read_by_unused = dir
-        .views
-        .iter()
-        .any(|ctx| read_by_other_local(ctx.module, name));
-    let note = match read_by_unused {
+fn unused_local(dir: &DirectoryContext, local: UnusedLocal) -> Diagnostic {
+    let note = match local.read_by_unused {
         true => "only local values that are unused themselves read it",
         false => {
             "no expression of the module reads it (`local.NAME`), in either tool's \
                   effective module"
         }
     };
-    dir.finding(&RULE, format!("local.{name} is declared but not used"))
-        .at(dir.files, place, "declared here, read nowhere")
-        .with_note(note)
-        .with_help("remove it, or use it")
-        .with_fix(local_removal(dir, name, unused))
+    let fix = (!local.removals.is_empty()).then(|| {
+        let fix = Fix::new(
+            format!("Remove the unused local value `{}`", local.name),
+            Applicability::Safe,
+        );
+        (local.removals.iter()).fold(fix, |fix, &span| fix.remove_with_comments(dir.files, span))
+    });
+    dir.finding(
+        &RULE,
+        format!("local.{} is declared but not used", local.name),
+    )
+    .at(dir.files, local.place, "declared here, read nowhere")
+    .with_note(note)
+    .with_help("remove it, or use it")
+    .with_fix(fix)
 }
 
-/// Whether another local value of `module` names `local.NAME`.
-fn read_by_other_local(module: &Module, name: &str) -> bool {
-    (module.locals.iter())
-        .filter(|l| l.attribute.name() != name)
-        .any(|l| {
-            let mut reads = false;
-            (l.attribute.expr).for_each_reference(&mut |r| {
-                reads |= r.root == "local" && r.attr(0) == Some(name);
+/// The local values that another local value of either view names (`local.NAME`).
+fn read_by_other_locals<'a>(dir: &'a DirectoryContext) -> HashSet<&'a str> {
+    let mut read = HashSet::default();
+    for ctx in dir.views {
+        for local in &ctx.module.locals {
+            let own = local.attribute.name();
+            (local.attribute.expr).for_each_reference(&mut |r| {
+                if let Some(name) = r.attr(0).filter(|name| r.root == "local" && *name != own) {
+                    read.insert(name);
+                }
             });
-            reads
-        })
+        }
+    }
+    read
 }
 
-/// Removes every definition of local value `name` (an override file may set it again): the
-/// attribute, or its whole `locals` block when each value of the block is unused.
-fn local_removal(dir: &DirectoryContext, name: &str, unused: &[&str]) -> Option<Fix> {
-    let mut fix = Fix::new(
-        format!("Remove the unused local value `{name}`"),
-        Applicability::Safe,
-    );
-    let mut seen: Vec<FileId> = Vec::new();
-    let mut any = false;
+/// For each unused local value, the spans that remove its definitions (an override file may
+/// set it again), in the order of the files: the attribute, or its whole `locals` block when
+/// each value of the block is unused. Each file and block is looked at once.
+fn local_removals<'a>(
+    dir: &'a DirectoryContext,
+    unused: &HashSet<&str>,
+) -> HashMap<&'a str, Vec<Span>> {
+    let mut removals: HashMap<&'a str, Vec<Span>> = HashMap::default();
+    let mut seen: HashSet<FileId> = HashSet::default();
     let files = dir
         .views
         .iter()
         .flat_map(|c| c.primary.iter().chain(c.overrides));
     for loaded in files {
-        if seen.contains(&loaded.file.id) {
+        if !seen.insert(loaded.file.id) {
             continue;
         }
-        seen.push(loaded.file.id);
         for block in loaded.file.body.blocks_of("locals") {
-            let Some(attr) = block.body.attribute(name) else {
-                continue;
-            };
-            any = true;
-            fix = match all_unused(block, unused) {
-                true => fix.remove_with_comments(dir.files, block_removal_span(dir.files, block)?),
-                false => fix.remove_with_comments(dir.files, attr.span()),
-            };
+            let whole_block = all_unused(block, unused)
+                .then(|| block_removal_span(dir.files, block))
+                .flatten();
+            for attr in &block.body.attributes {
+                if !unused.contains(attr.name.as_str()) {
+                    continue;
+                }
+                let span = whole_block.unwrap_or_else(|| attr.span());
+                removals.entry(attr.name.as_str()).or_default().push(span);
+            }
         }
     }
-    any.then_some(fix)
+    removals
 }
 
 /// Whether every value a `locals` block sets is unused (and it sets one at least).
-fn all_unused(block: &Block, unused: &[&str]) -> bool {
+fn all_unused(block: &Block, unused: &HashSet<&str>) -> bool {
     block.body.blocks.is_empty()
-        && (block.body.attributes.iter()).all(|a| unused.contains(&a.name.as_str()))
+        && (block.body.attributes.iter()).all(|a| unused.contains(a.name.as_str()))
 }
 
 /// `` data "T" "N" is declared but not used ``
