@@ -342,7 +342,10 @@ fn read_by_other_locals<'a>(dir: &'a DirectoryContext) -> HashSet<&'a str> {
 
 /// For each unused local value, the spans that remove its definitions (an override file may
 /// set it again), in the order of the files: the attribute, or its whole `locals` block when
-/// each value of the block is unused. Each file and block is looked at once.
+/// each value of the block is unused. A whole block's removal goes to the fix of its first
+/// value alone: a fix per value, each covering the whole block, would make the work of
+/// checking and aligning the fixes grow with the square of the block's size, and applying
+/// that one fix removes the others' definitions too. Each file and block is looked at once.
 fn local_removals<'a>(
     dir: &'a DirectoryContext,
     unused: &HashSet<&str>,
@@ -358,15 +361,21 @@ fn local_removals<'a>(
             continue;
         }
         for block in loaded.file.body.blocks_of("locals") {
-            let whole_block = all_unused(block, unused)
-                .then(|| block_removal_span(dir.files, block))
-                .flatten();
-            for attr in &block.body.attributes {
-                if !unused.contains(attr.name.as_str()) {
-                    continue;
+            if all_unused(block, unused) {
+                if let (Some(first), Some(span)) = (
+                    block.body.attributes.first(),
+                    block_removal_span(dir.files, block),
+                ) {
+                    removals.entry(first.name.as_str()).or_default().push(span);
                 }
-                let span = whole_block.unwrap_or_else(|| attr.span());
-                removals.entry(attr.name.as_str()).or_default().push(span);
+                continue;
+            }
+            for attr in &block.body.attributes {
+                if unused.contains(attr.name.as_str()) {
+                    let spans = removals.entry(attr.name.as_str()).or_default();
+                    // A value set twice in one block is a load error; its fix removes both.
+                    spans.push(attr.span());
+                }
             }
         }
     }
