@@ -1233,6 +1233,7 @@ fn rules_with_fixes_say_so_in_their_docs() {
             "override_shadowed",
             "provider_reference_quoted",
             "terragrunt_deprecated_include_functions",
+            "unused_declaration",
             "unused_ignore",
         ]
     );

@@ -559,6 +559,23 @@ data "archive_file" "bundle" {
         check_table(&super::RULE, PASS, FAIL);
     }
 
+    /// A `locals` block of unused values is removed by its first value's fix alone, so that
+    /// the fixes of a block of many values do not each cover the whole block.
+    #[test]
+    fn a_block_of_unused_values_is_removed_by_one_fix() {
+        let files: Files = &[("main.tf", "locals {\n  a = 1\n  b = 2\n  c = 3\n}\n")];
+        let found = findings(&super::RULE, files);
+        let with_fixes: Vec<&str> = (found.iter())
+            .filter(|d| d.fix.is_some())
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(found.len(), 3);
+        assert_eq!(with_fixes, ["local.a is declared but not used"]);
+        let fix = found[0].fix.as_ref().expect("a fix");
+        assert_eq!(fix.edits.len(), 1);
+        assert_eq!(fix.edits[0].range.len(), files[0].1.len());
+    }
+
     #[test]
     fn messages_name_what_is_unused() {
         let files: Files = &[(
