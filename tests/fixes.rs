@@ -9,11 +9,14 @@
 //! `tests/override_scenarios.rs`, the corpus here), a second `--fix` changes nothing, and
 //! `--diff` applied with `patch -p1` gives what `--fix` gives.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
+use tflint_merge::ViewSelection;
+use tflint_merge::check_directory;
+use tflint_merge::effective::semantic_form;
 
 #[path = "common/corpus.rs"]
 mod corpus;
@@ -468,6 +471,24 @@ fn object_duplicate_key_removes_the_earlier_entry() {
     let different = "locals {\n  sizes = { min = 1, max = 3, min = 2 }\n}\n";
     let fixed_files = fixed("object_duplicate_key", &[("main.tf", different)], true);
     insta::assert_snapshot!("object_duplicate_key_different", fixed_files);
+}
+
+/// An unused local value goes from every file that sets it, override files included, with the
+/// comment above it; a `locals` block none of whose values is used goes whole.
+#[test]
+fn unused_declaration_removes_an_unused_local_everywhere() {
+    let main = "# Names.\nlocals {\n  # The old name, kept for nothing.\n  legacy = \"web-old\"\n  \
+                name   = \"web\"\n}\n\nlocals {\n  only = 1\n}\n\noutput \"name\" {\n  \
+                value = local.name\n}\n";
+    let over = "locals {\n  legacy = \"web-older\"\n}\n\noutput \"name\" {\n  description = \"The name.\"\n}\n";
+    let config = "rules:\n  unused_declaration: warning\n";
+    let files = [
+        ("main.tf", main),
+        ("override.tf", over),
+        (".tflint-merge.yaml", config),
+    ];
+    let fixed_files = fixed("unused_declaration", &files, false);
+    insta::assert_snapshot!("unused_declaration_locals", fixed_files);
 }
 
 #[test]
@@ -1089,6 +1110,7 @@ fn fixes_keep_the_module_and_settle(corpus: &Path) {
         .expect("run chmod");
     assert!(status.success(), "chmod -R u+w failed");
     let original = tree(corpus);
+    let removed_locals = unused_locals(&findings(&root, &[]));
     let safe = ["--fix", "--exit-zero", "."];
     let first = tflint_merge(&root, &safe);
     let fixed = tree(&root);
@@ -1099,6 +1121,10 @@ fn fixes_keep_the_module_and_settle(corpus: &Path) {
     changed.sort();
     changed.dedup();
     for dir in &changed {
+        if let Some(names) = removed_locals.get(*dir) {
+            same_module_but_unused_locals(&corpus.join(dir), &root.join(dir), names);
+            continue;
+        }
         for view in ["terraform", "opentofu"] {
             let merged = |root: &Path| {
                 tflint_merge(&root.join(dir), &["merged", "--view", view, "."]).stdout
@@ -1131,6 +1157,54 @@ fn fixes_keep_the_module_and_settle(corpus: &Path) {
     );
 }
 
+/// The local values `unused_declaration` reports in `findings` (of a check of the whole tree),
+/// by directory: those its safe fixes remove, the one change of the effective module a safe fix
+/// may make (nothing the tools run reads them).
+fn unused_locals(findings: &[Value]) -> BTreeMap<String, BTreeSet<String>> {
+    let mut found: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for finding in findings
+        .iter()
+        .filter(|f| f["rule"] == "unused_declaration")
+    {
+        let (Some(file), Some(message)) = (finding["file"].as_str(), finding["message"].as_str())
+        else {
+            continue;
+        };
+        let Some(name) = (message.strip_prefix("local."))
+            .and_then(|m| m.strip_suffix(" is declared but not used"))
+        else {
+            continue;
+        };
+        let dir = file.rsplit_once('/').map_or(".", |(dir, _)| dir);
+        found
+            .entry(dir.to_string())
+            .or_default()
+            .insert(name.to_string());
+    }
+    found
+}
+
+/// The effective modules of `before` and `after` (each view), without provenance, are the same
+/// but for the local values `removed`, which `after` no longer has.
+fn same_module_but_unused_locals(before: &Path, after: &Path, removed: &BTreeSet<String>) {
+    for view in [ViewSelection::Terraform, ViewSelection::OpenTofu] {
+        let form = |dir: &Path| {
+            let report = check_directory(dir, view, &[]).expect("no rules to enable");
+            (report.modules.first()).map(|module| semantic_form(module, &report.files))
+        };
+        let mut expected = form(before);
+        if let Some(locals) = expected.as_mut().and_then(|m| m["locals"].as_array_mut()) {
+            locals.retain(|l| !l["name"].as_str().is_some_and(|n| removed.contains(n)));
+        }
+        assert_eq!(
+            form(after),
+            expected,
+            "{}, {view:?}: a safe fix changed more than unused local values",
+            after.display()
+        );
+    }
+}
+
 /// `tflint-merge rules` shows which ids have fixes, and the doc of each (`explain`) says in
 /// "How to fix" what `--fix` does, and `--unsafe-fixes` for an unsafe fix.
 #[test]
@@ -1159,6 +1233,7 @@ fn rules_with_fixes_say_so_in_their_docs() {
             "override_shadowed",
             "provider_reference_quoted",
             "terragrunt_deprecated_include_functions",
+            "unused_declaration",
             "unused_ignore",
         ]
     );

@@ -268,7 +268,9 @@ fn command_line_findings(dir: &Path) -> Vec<String> {
 /// A real editor: Neovim's built-in client, headless, opens `web/main.tf` of a copy of
 /// `examples/`, receives the findings of `override.tf` (another file), then an edit of the
 /// buffer renames a variable that `override.tf` overrides, and the override's new finding
-/// arrives. What Neovim received is what the command line reports.
+/// arrives. What Neovim received is what the command line reports. Before the edit, Neovim
+/// asks for the definition and the references of a use of that variable, and receives both
+/// files' blocks.
 #[test]
 fn neovim_receives_the_findings_of_examples() {
     let Some(nvim) = neovim() else { return };
@@ -291,6 +293,8 @@ fn neovim_receives_the_findings_of_examples() {
         .env("RENAME_FROM", "variable \"replicas\"")
         .env("RENAME_TO", "variable \"replica_count\"")
         .env("EDIT_FINDING", "override_without_base:7")
+        // `var.replicas`, which override.tf overrides.
+        .env("NAVIGATE_AT", "32:32")
         .current_dir(&root)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -325,6 +329,15 @@ fn neovim_receives_the_findings_of_examples() {
         opened.iter().any(|l| l.starts_with("override.tf:")),
         "{context}"
     );
+
+    // Go to definition on `var.replicas`: its declaration, then the override merged into it;
+    // its references: the one use.
+    assert_eq!(
+        phase("DEFINITION"),
+        ["main.tf:7:1", "override.tf:7:1"],
+        "{context}"
+    );
+    assert_eq!(phase("REFERENCES"), ["main.tf:32:28"], "{context}");
 
     // Neovim's buffer was never saved: the command line sees it once it is.
     let edited_main = std::fs::read_to_string(web.join("main.tf"))
@@ -670,6 +683,134 @@ fn a_slow_directory_delays_no_other() {
         published["uri"]
             .as_str()
             .is_some_and(|u| u.ends_with("slow/main.tf"))
+    );
+    client.shut_down();
+}
+
+/// A module whose variable and local value an override file sets again, a local module call
+/// whose output is read, and uses in both files.
+fn navigation_workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    write(
+        "main.tf",
+        "variable \"size\" {\n  default = \"small\"\n}\nlocals {\n  name = \"web\"\n}\n\
+         module \"net\" {\n  source = \"./net\"\n}\n\
+         resource \"aws_instance\" \"web\" {\n  instance_type = var.size\n  \
+         tags          = { Name = local.name }\n  subnet_id     = module.net.subnet\n}\n",
+    );
+    write(
+        "override.tf",
+        "variable \"size\" {\n  default = \"large\"\n}\nlocals {\n  name = \"app\"\n}\n\
+         output \"size\" {\n  value = var.size\n}\n",
+    );
+    write(
+        "net/main.tf",
+        "output \"subnet\" {\n  value = \"subnet-1\"\n}\n",
+    );
+    dir
+}
+
+/// Where each location of a `Location[]` answer is: (file name, line, character).
+fn places(answer: &Value) -> Vec<(String, u64, u64)> {
+    (answer.as_array().into_iter().flatten())
+        .map(|location| {
+            let uri = location["uri"].as_str().unwrap_or_default();
+            let name = uri.rsplit('/').next().unwrap_or_default().to_string();
+            let start = &location["range"]["start"];
+            let at = |key: &str| start[key].as_u64().unwrap_or(u64::MAX);
+            (name, at("line"), at("character"))
+        })
+        .collect()
+}
+
+fn place(name: &str, line: u64, character: u64) -> (String, u64, u64) {
+    (name.to_string(), line, character)
+}
+
+#[test]
+fn definition_and_references_cross_override_files() {
+    let dir = navigation_workspace();
+    let root = dir.path().canonicalize().expect("canonical root");
+    let (main, over) = (root.join("main.tf"), root.join("override.tf"));
+    let mut client = Client::start(&root, json!({}), Value::Null);
+    let main_text = std::fs::read_to_string(&main).expect("main.tf");
+    client.open(&main, &main_text);
+    client.diagnostics("main.tf");
+    let at = |path: &Path, line: u32, character: u32| {
+        json!({
+            "textDocument": {"uri": uri(path)},
+            "position": {"line": line, "character": character},
+        })
+    };
+
+    // `var.size` in main.tf: the declaration, then the override block merged into it.
+    let found = client.request("textDocument/definition", at(&main, 10, 22));
+    assert_eq!(
+        places(&found),
+        [place("main.tf", 0, 0), place("override.tf", 0, 0)],
+        "{found:#}"
+    );
+    // `local.name`: the override's definition, in effect, first.
+    let found = client.request("textDocument/definition", at(&main, 11, 30));
+    assert_eq!(
+        places(&found),
+        [place("override.tf", 4, 2), place("main.tf", 4, 2)],
+        "{found:#}"
+    );
+    // `module.net.subnet`: the output block of the called module.
+    let found = client.request("textDocument/definition", at(&main, 12, 30));
+    assert_eq!(places(&found), [place("main.tf", 0, 0)], "{found:#}");
+    let target = found[0]["uri"].as_str().unwrap_or_default();
+    assert!(target.ends_with("/net/main.tf"), "{target}");
+    // `module.net` alone: the call.
+    let found = client.request("textDocument/definition", at(&main, 12, 20));
+    assert_eq!(places(&found), [place("main.tf", 6, 0)], "{found:#}");
+
+    // Every use of the variable, in both files, from the override's use of it.
+    let mut params = at(&over, 7, 12);
+    params["context"] = json!({"includeDeclaration": false});
+    let found = client.request("textDocument/references", params.clone());
+    assert_eq!(
+        places(&found),
+        [place("main.tf", 10, 18), place("override.tf", 7, 10)],
+        "{found:#}"
+    );
+    // With the declarations, first; and from the declaration's header.
+    params["context"] = json!({"includeDeclaration": true});
+    params["position"] = json!({"line": 0, "character": 3});
+    let found = client.request("textDocument/references", params);
+    assert_eq!(
+        places(&found),
+        [
+            place("main.tf", 0, 0),
+            place("override.tf", 0, 0),
+            place("main.tf", 10, 18),
+            place("override.tf", 7, 10),
+        ],
+        "{found:#}"
+    );
+
+    // Hover on a reference: what each override contributed to what it names.
+    let text = client.hover(&main, 10, 22);
+    assert!(
+        text.starts_with("**variable `size`**: main.tf:1, overridden by override.tf:1")
+            && text.contains(
+                "`default` = `\"large\"` — override.tf:2 (override file), replacing main.tf:2"
+            ),
+        "{text}"
+    );
+    let text = client.hover(&main, 11, 30);
+    assert!(
+        text.contains("**local value `name`**: main.tf:5")
+            && text.contains(
+                "`name` = `\"app\"` — override.tf:5 (override file), replacing main.tf:5"
+            ),
+        "{text}"
     );
     client.shut_down();
 }

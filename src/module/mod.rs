@@ -8,4 +8,5 @@ pub(crate) mod print;
 pub(crate) mod references;
 pub(crate) mod semantic;
 pub(crate) mod source_map;
+pub(crate) mod used;
 pub(crate) mod views;

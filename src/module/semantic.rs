@@ -5,6 +5,10 @@
 //! blocks in order. Positions, file names and which file a value came from are left out, so
 //! that a fix that moves or removes text without changing a value keeps the form.
 //!
+//! A local value that nothing reads (`super::used`) is left out: the tools evaluate it, but
+//! nothing they plan or apply depends on it, so removing it keeps what they run (an error in its
+//! expression goes with it, which is the point of removing it).
+//!
 //! One line per setting, each starting with the path of what it sets (`variable.v default`),
 //! so that the first line that differs names what changed.
 
@@ -15,6 +19,7 @@ use crate::syntax::Expr;
 use crate::types::Value;
 
 use super::merge::{MergedAttribute, MergedBlock, MergedBody, Module};
+use super::used::Used;
 
 /// The semantic form of `module`, whose spans are of `files`.
 pub(crate) fn semantic_form(module: &Module, files: &SourceFiles) -> Vec<String> {
@@ -34,7 +39,12 @@ pub(crate) fn semantic_form(module: &Module, files: &SourceFiles) -> Vec<String>
                 .push(format!("{path} default = converted {default}"));
         }
     }
-    for local in &module.locals {
+    let used = Used::of(module);
+    for local in module
+        .locals
+        .iter()
+        .filter(|l| used.local(l.attribute.name()))
+    {
         form.attribute("local", &local.attribute);
     }
     let terraform = &module.terraform;

@@ -104,6 +104,7 @@ mod type_constraint_invalid;
 mod undeclared_reference;
 mod unknown_function;
 mod unsupported_construct;
+mod unused_declaration;
 mod unused_ignore;
 mod variable_default_invalid;
 mod version_constraint_ineffective;
@@ -219,6 +220,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &undeclared_reference::RULE,
     &unknown_function::RULE,
     &unsupported_construct::RULE,
+    &unused_declaration::RULE,
     &unused_ignore::RULE,
     &variable_default_invalid::RULE,
     &version_constraint_ineffective::RULE,

@@ -4,9 +4,12 @@
 --
 -- Environment: TFLINT_MERGE (the binary), ROOT (the workspace), FILE (the file to open),
 -- RENAME_FROM and RENAME_TO (an edit made to that buffer once the first findings are in),
--- EDIT_FINDING (`code:line` of a finding the edit brings).
+-- EDIT_FINDING (`code:line` of a finding the edit brings), NAVIGATE_AT (`line:col`, 1-based, of
+-- a reference in that file to go to the definition of, and list the references of).
 -- Prints `== PHASE` and then one line per diagnostic, `file:line:col: severity[code] message`,
--- for the findings after opening and after the edit, then `== STOPPED` once the server exited.
+-- for the findings after opening and after the edit, one line per location, `file:line:col`,
+-- for the definitions and references (phases DEFINITION and REFERENCES), then `== STOPPED`
+-- once the server exited.
 
 local function out(line)
   io.stdout:write(line .. "\n")
@@ -67,6 +70,33 @@ if not vim.wait(20000, function() return has("override_noop") end, 20) then
   return fail("no findings after opening")
 end
 dump("OPENED")
+
+-- Go to definition and find references, as `gd` and `gr` ask (synchronously here, to print).
+local nav_line, nav_col = os.getenv("NAVIGATE_AT"):match("^(%d+):(%d+)$")
+local position = {
+  textDocument = vim.lsp.util.make_text_document_params(buffer),
+  position = { line = tonumber(nav_line) - 1, character = tonumber(nav_col) - 1 },
+}
+local function dump_locations(phase, method, params)
+  local answer = vim.lsp.get_client_by_id(client).request_sync(method, params, 10000, buffer)
+  if not answer or answer.err or not answer.result then
+    return fail(method .. " was not answered")
+  end
+  out("== " .. phase)
+  for _, location in ipairs(answer.result) do
+    local name = vim.fn.fnamemodify(vim.uri_to_fname(location.uri), ":t")
+    local start = location.range.start
+    out(string.format("%s:%d:%d", name, start.line + 1, start.character + 1))
+  end
+  return true
+end
+if not dump_locations("DEFINITION", "textDocument/definition", position) then
+  return
+end
+position.context = { includeDeclaration = false }
+if not dump_locations("REFERENCES", "textDocument/references", position) then
+  return
+end
 
 local from, to = os.getenv("RENAME_FROM"), os.getenv("RENAME_TO")
 local lines = vim.api.nvim_buf_get_lines(buffer, 0, -1, false)

@@ -10,6 +10,8 @@ use crate::module::merge::{
 };
 use crate::source::{FileId, SourceFiles, Span};
 
+use super::navigate::Target;
+
 /// What was hovered: an overridden object's header, one of its attributes (effective or
 /// replaced) or one of its nested blocks.
 enum Hit<'a> {
@@ -27,9 +29,43 @@ pub(crate) fn describe(
     file: FileId,
     offset: usize,
 ) -> Option<String> {
+    per_view(modules, |module| {
+        find(module, file, offset).map(|hit| render(&hit, files))
+    })
+}
+
+/// The hover text for a reference to `target`: what each override contributed to the object
+/// or local value it names, as on the object itself; `None` when no override touched it.
+pub(crate) fn describe_target(
+    modules: &[Module],
+    files: &SourceFiles,
+    target: &Target,
+) -> Option<String> {
+    per_view(modules, |module| match target {
+        Target::Object(address) | Target::ModuleOutput(address, _) => {
+            let object = module.object(address).filter(|o| !o.overrides.is_empty())?;
+            Some(render(&Hit::Object(object), files))
+        }
+        Target::Local(name) => {
+            let local = module.local(name)?;
+            let attribute = &local.attribute;
+            let overridden = attribute.origin == Origin::Override || attribute.replaced.is_some();
+            overridden.then(|| {
+                format!(
+                    "**local value `{name}`**: {}\n\nEffective: {}",
+                    place(files, local.declared),
+                    attribute_line(files, attribute)
+                )
+            })
+        }
+    })
+}
+
+/// What `text_of` says of each view's module, each text once with the views that say it.
+fn per_view(modules: &[Module], text_of: impl Fn(&Module) -> Option<String>) -> Option<String> {
     let mut shown: Vec<(Vec<View>, String)> = Vec::new();
     for module in modules {
-        let Some(text) = find(module, file, offset).map(|hit| render(&hit, files)) else {
+        let Some(text) = text_of(module) else {
             continue;
         };
         match shown.iter_mut().find(|(_, said)| *said == text) {

@@ -14,6 +14,7 @@
 
 mod actions;
 mod hover;
+mod navigate;
 mod position;
 mod publish;
 mod scheduler;
@@ -30,7 +31,9 @@ use lsp_types::notification::{
     DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument, DidOpenTextDocument,
     DidSaveTextDocument, LogMessage, Notification as _, PublishDiagnostics, ShowMessage,
 };
-use lsp_types::request::{CodeActionRequest, HoverRequest, RegisterCapability, Request as _};
+use lsp_types::request::{
+    CodeActionRequest, GotoDefinition, HoverRequest, References, RegisterCapability, Request as _,
+};
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CodeActionResponse,
     DidChangeWatchedFilesRegistrationOptions, FileSystemWatcher, GlobPattern, Hover, HoverContents,
@@ -50,7 +53,7 @@ use crate::lint::directory::{Options, check_directory};
 use crate::lint::run::{Crash, crash_findings};
 use crate::lint::tree::check_tree;
 use crate::module::merge::Module;
-use crate::source::{SourceFiles, absolute};
+use crate::source::{FileId, SourceFiles, absolute};
 
 use super::config::FILE_NAMES as CONFIG_NAMES;
 use super::{EXIT_CLEAN, EXIT_ERROR};
@@ -111,6 +114,8 @@ fn serve(connection: &Connection) -> Result<Ending, String> {
             },
         )),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(lsp_types::OneOf::Left(true)),
+        references_provider: Some(lsp_types::OneOf::Left(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
             code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
             ..CodeActionOptions::default()
@@ -297,6 +302,8 @@ impl<'a> Server<'a> {
             match method.as_str() {
                 HoverRequest::METHOD => parse(request).map(|p| to_value(self.hover(p))),
                 CodeActionRequest::METHOD => parse(request).map(|p| to_value(self.code_actions(p))),
+                GotoDefinition::METHOD => parse(request).map(|p| to_value(self.definition(p))),
+                References::METHOD => parse(request).map(|p| to_value(self.references(p))),
                 _ => Err((
                     ErrorCode::MethodNotFound,
                     format!("unknown method {method}"),
@@ -535,7 +542,12 @@ impl<'a> Server<'a> {
         let checked = self.checked.get(&scope_of(&path)?)?;
         let (id, file) = checked.files.iter().find(|(_, file)| file.path == path)?;
         let offset = LineIndex::new(file, self.encoding).offset(at.position);
-        let text = hover::describe(&checked.modules, &checked.files, id, offset)?;
+        let text = hover::describe(&checked.modules, &checked.files, id, offset).or_else(|| {
+            // On a reference: what the overrides contributed to what it names.
+            let (directory, id, offset) = self.navigation_at(&at)?;
+            let target = navigate::target_at(&directory, id, offset)?;
+            hover::describe_target(&checked.modules, &checked.files, &target)
+        })?;
         Some(Hover {
             contents: HoverContents::Markup(MarkupContent {
                 kind: MarkupKind::Markdown,
@@ -543,6 +555,48 @@ impl<'a> Server<'a> {
             }),
             range: None,
         })
+    }
+
+    /// The last check of the directory of the file at `position`, and the byte offset there.
+    fn navigation_at(
+        &self,
+        at: &lsp_types::TextDocumentPositionParams,
+    ) -> Option<(navigate::Directory<'_>, FileId, usize)> {
+        let path = file_path(&at.text_document.uri)?;
+        let scope = scope_of(&path)?;
+        let checked = self.checked.get(&scope)?;
+        let Scope::Module(dir) = self.checked.get_key_value(&scope)?.0 else {
+            return None;
+        };
+        let (id, file) = checked.files.iter().find(|(_, file)| file.path == path)?;
+        let offset = LineIndex::new(file, self.encoding).offset(at.position);
+        let directory = navigate::Directory {
+            dir,
+            files: &checked.files,
+            modules: &checked.modules,
+            encoding: self.encoding,
+            overlay: Overlay::new(self.documents.clone())
+                .within(self.settings.options.overlay.scope().cloned()),
+            max_file_bytes: self.settings.options.max_file_bytes,
+        };
+        Some((directory, id, offset))
+    }
+
+    fn definition(
+        &self,
+        params: lsp_types::GotoDefinitionParams,
+    ) -> Option<lsp_types::GotoDefinitionResponse> {
+        let (directory, id, offset) = self.navigation_at(&params.text_document_position_params)?;
+        let target = navigate::target_at(&directory, id, offset)?;
+        let found = navigate::definitions(&directory, &target);
+        (!found.is_empty()).then_some(lsp_types::GotoDefinitionResponse::Array(found))
+    }
+
+    fn references(&self, params: lsp_types::ReferenceParams) -> Option<Vec<lsp_types::Location>> {
+        let (directory, id, offset) = self.navigation_at(&params.text_document_position)?;
+        let target = navigate::target_at(&directory, id, offset)?;
+        let declarations = params.context.include_declaration;
+        Some(navigate::references(&directory, &target, declarations))
     }
 
     fn code_actions(&self, params: lsp_types::CodeActionParams) -> Option<CodeActionResponse> {
