@@ -101,7 +101,6 @@ impl Parser<'_> {
 
     /// A quoted template from its opening quote to its closing quote.
     pub(crate) fn quoted_template(&mut self) -> Result<Template> {
-        let open = self.pos;
         self.pos += 1;
         let mut template = Template::default();
         match self.template_parts(Flavor::Quoted, &mut template)? {
@@ -109,11 +108,15 @@ impl Parser<'_> {
             stop => return Err(self.misplaced_directive(&stop)),
         }
         if self.peek() != Some(b'"') {
-            // In a JSON string's value the tools report it where the value ends.
+            // HCL reports it at the token that stopped the template, not at the opening
+            // quote (hashicorp/hcl `hclsyntax/parser_template.go`, parseTemplateParts: the
+            // diagnostic's Subject is `next.Range`): the end of the file, or the newline
+            // where a string that left an interpolation open across lines stopped. In a JSON
+            // string's value the tools report it where the value ends.
             let at = if self.json_value {
                 self.text.len()
             } else {
-                open
+                self.pos
             };
             return Err(self.error_at(
                 at,
