@@ -9,10 +9,16 @@
 //! What `validate` refuses, not a load error: `init` loads the module (the tools look functions
 //! up while evaluating), and in the arguments of `try` and `can` the tools evaluate, catch the
 //! error and take the fallback, so calls there are not judged (but for what fails before
-//! evaluation, see `judge_call`).
+//! evaluation, see `judge_call`). Only the calls of the effective module are judged: the tools
+//! evaluate the merged configuration, so a call an override file replaced is never looked up
+//! (hashicorp/terraform `internal/configs/module.go`, `mergeFile`).
+
+use std::collections::HashSet;
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
+use crate::module::merge::{MergedBody, Module};
+use crate::source::Span;
 
 use crate::lint::helpers::function_namespace::{self, Problem};
 use crate::lint::helpers::schema::{
@@ -27,17 +33,49 @@ pub(crate) const RULE: Rule = declare_rule! {
     check: Check::View(RuleViews::Both, check),
 };
 
-/// The calls every targeted release refuses.
+/// The calls of the effective module that every targeted release refuses.
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    let refused = judgements(ctx).iter().filter(|j| j.refused_by_all(ctx));
-    for judgement in refused {
-        if matches!(
-            judgement.written,
+    let refused = judgements(ctx).iter().filter(|j| {
+        matches!(
+            j.written,
             Written::Function | Written::CoreFunction | Written::Namespaced(_)
-        ) {
+        ) && j.refused_by_all(ctx)
+    });
+    let mut effective: Option<HashSet<Span>> = None;
+    for judgement in refused {
+        let effective = effective.get_or_insert_with(|| effective_calls(ctx.module));
+        if effective.contains(&judgement.span) {
             out.push(unknown_function(ctx, judgement));
         }
     }
+}
+
+/// Where the calls of the effective module are: the merged objects, locals and the blocks that
+/// are not merged. Built only when some call is refused, which is rare.
+fn effective_calls(module: &Module) -> HashSet<Span> {
+    fn walk(body: &MergedBody, spans: &mut HashSet<Span>) {
+        for attr in &body.attributes {
+            attr.expr.for_each_call(&mut |site| {
+                spans.insert(site.call.span);
+            });
+        }
+        for block in &body.blocks {
+            walk(&block.body, spans);
+        }
+    }
+    let mut spans = HashSet::new();
+    for object in &module.objects {
+        walk(&object.body, &mut spans);
+    }
+    for block in &module.unmerged {
+        walk(&block.body, &mut spans);
+    }
+    for local in &module.locals {
+        local.attribute.expr.for_each_call(&mut |site| {
+            spans.insert(site.call.span);
+        });
+    }
+    spans
 }
 
 /// `Call to unknown function`, or for a namespaced call the tool's own summary, with the tools'
@@ -121,6 +159,16 @@ mod tests {
     /// A module that may call the `aws` provider's functions.
     const REQUIRES_AWS: &str = "terraform {\n  required_providers {\n    aws = {\n      source = \
                                 \"hashicorp/aws\"\n    }\n  }\n}\n";
+
+    /// A call an override file replaced is never evaluated: Terraform loads this module.
+    #[test]
+    fn a_call_an_override_replaced_is_not_judged() {
+        let main = "locals {\n  x = nofunc(1)\n}\nresource \"terraform_data\" \"a\" {\n  input = nofunc(2)\n}\n";
+        let over = "locals {\n  x = 1\n}\nresource \"terraform_data\" \"a\" {\n  input = 2\n}\n";
+        assert!(errors(&[("main.tf", main), ("override.tf", over)]).is_empty());
+        // Without the override, both calls are refused.
+        assert_eq!(errors(&[("main.tf", main)]).len(), 2);
+    }
 
     #[test]
     fn unknown_functions() {
