@@ -28,9 +28,14 @@ pub(crate) const RULE: Rule = declare_rule! {
 /// builds (hashicorp/terraform v1.3.0 `internal/configs/experiments.go`).
 const TERRAFORM_GATES_EXPERIMENTS: Release = Release::new(1, 3);
 
-/// The concluded experiment that some releases still accept alone, to say it has concluded
-/// (`Experiment has concluded` there, `Module uses experimental features` elsewhere).
+/// The concluded experiment that older releases let through alone, only to say it has concluded
+/// (hashicorp/terraform v1.6 `internal/configs/experiments.go`, `sniffActiveExperiments`: "a
+/// special exception a release or two after v1.3"). Later releases dropped the exception.
 const CONCLUDED_ALONE: &str = "module_variable_optional_attrs";
+
+/// The first Terraform release line known to refuse [`CONCLUDED_ALONE`] as an experiment like
+/// any other (`Module uses experimental features`); v1.6 still says `Experiment has concluded`.
+const TERRAFORM_ENDS_CONCLUDED_EXCEPTION: Release = Release::new(1, 9);
 
 const NOTE: &str = "Experiments are named by bare keywords, and this OpenTofu language has no \
                     current experiments: an old or misspelled experiment stops the module from \
@@ -85,11 +90,23 @@ fn check_terraform_experiments(ctx: &Context, out: &mut Vec<Diagnostic>) {
     if !refused {
         return;
     }
+    // Every targeted release refuses the module either way; the summary follows the oldest.
+    let exception_kept = match ctx.view {
+        View::Terraform => releases
+            .iter()
+            .any(|&r| r < TERRAFORM_ENDS_CONCLUDED_EXCEPTION),
+        View::OpenTofu => true, // forked from Terraform 1.6, which keeps the exception
+    };
     for attr in terraform_settings(ctx, "experiments") {
         let items = attr.expr.tuple_items().unwrap_or_default();
-        let concluded_alone = matches!(items, [only] if only.keyword() == Some(CONCLUDED_ALONE));
-        if !concluded_alone {
-            out.push(experimental_features(ctx, attr));
+        match items {
+            [only] if only.keyword() == Some(CONCLUDED_ALONE) && exception_kept => {
+                // OpenTofu's answer is not judged here: left alone, as before.
+                if ctx.view == View::Terraform {
+                    out.extend(terraform_keyword(ctx, only));
+                }
+            }
+            _ => out.push(experimental_features(ctx, attr)),
         }
     }
 }
@@ -235,8 +252,37 @@ mod tests {
             );
             assert!(found(files, ">= 1.2", ">= 1.12").is_empty(), "{files:?}");
         }
-        let concluded = "terraform {\n  experiments = [module_variable_optional_attrs]\n}\n";
-        assert!(found(&[("main.tf", concluded)], ">= 1.3", "~> 1.11.0").is_empty());
+    }
+
+    /// `module_variable_optional_attrs` alone: Terraform 1.6 lets it through to say it has
+    /// concluded, 1.9 and later refuse it as an experiment; OpenTofu's answer is not judged.
+    #[test]
+    fn concluded_experiment_alone() {
+        use crate::lint::directory::TargetVersions;
+        use crate::lint::testing::findings_targeting;
+        let found = |files: Files, terraform: &str| -> Vec<(String, String)> {
+            let targets = TargetVersions {
+                terraform: Some(terraform.into()),
+                opentofu: Some("~> 1.11.0".into()),
+            };
+            let all = findings_targeting(&super::RULE, files, targets);
+            let place = |d: &crate::diagnostic::Diagnostic| format!("{:?}", d.primary);
+            all.iter().map(|d| (d.message.clone(), place(d))).collect()
+        };
+        let native = "terraform {\n  experiments = [module_variable_optional_attrs]\n}\n";
+        let json = r#"{"terraform": {"experiments": ["module_variable_optional_attrs"]}}"#;
+        for files in [&[("main.tf", native)][..], &[("main.tf.json", json)][..]] {
+            let newer = found(files, ">= 1.9");
+            assert_eq!(newer.len(), 1, "{files:?}");
+            assert_eq!(newer[0].0, "Module uses experimental features");
+            let older = found(files, "~> 1.6.0");
+            assert_eq!(older.len(), 1, "{files:?}");
+            assert_eq!(older[0].0, "Experiment has concluded");
+            assert_ne!(
+                older[0].1, newer[0].1,
+                "the element, not the argument's name"
+            );
+        }
     }
 
     /// Terraform's development snapshot has no current experiment: each keyword has concluded
