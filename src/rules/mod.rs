@@ -20,6 +20,7 @@ mod constant_bool_invalid;
 mod core_version_unsupported;
 mod count_and_for_each;
 mod depends_on_action;
+mod depends_on_reference_invalid;
 mod duplicate_definition;
 mod feature_newer_than_target;
 mod function_argument_count;
@@ -136,6 +137,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &core_version_unsupported::RULE,
     &count_and_for_each::RULE,
     &depends_on_action::RULE,
+    &depends_on_reference_invalid::RULE,
     &duplicate_definition::RULE,
     &feature_newer_than_target::RULE,
     &function_argument_count::RULE,

@@ -6,6 +6,12 @@
 //! `GetLocalValue`). References are judged where the tools evaluate them, as merged: an
 //! override's expression where it won, and a declaration an override file adds counts.
 //!
+//! In a `depends_on` list the tools judge the elements in order and stop at the first that
+//! fails: an undeclared object is reported, a part of an object
+//! (`depends_on_reference_invalid`) ends the list silently; only the first undeclared
+//! element of a list is reported, whatever the block's other references (checked with
+//! Terraform 1.15.5's `validate`).
+//!
 //! Left alone, since a static reading cannot be sure: references in a `dynamic` block's
 //! `content`, which the tools evaluate only for the elements they expand it for (none while
 //! `for_each` is unknown, as at `validate`); a root with no underscore (a name a
@@ -15,6 +21,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::lint::helpers::declared::{Mode, Undeclared, self_unbound, undeclared};
+use crate::lint::helpers::depends_on::{Element, for_each_list};
 use crate::lint::helpers::tools_suggestion;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::module::merge::{Address, Module};
@@ -68,6 +75,20 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         });
         report(&mut found, &mut self_unbound_here);
     }
+    for_each_list(module, ctx.files, &mut |_, elements| {
+        for element in elements {
+            match element {
+                Element::Whole(reference) => {
+                    if let Some(undeclared) = undeclared(declared, reference) {
+                        out.push(undeclared_reference(ctx, reference, undeclared));
+                        break;
+                    }
+                }
+                // What this reading cannot judge may fail too: stop rather than guess.
+                Element::Part { .. } | Element::Other => break,
+            }
+        }
+    });
 }
 
 /// The names of the module's declarations of one kind, for the tools' "Did you mean".
@@ -275,6 +296,47 @@ resource "terraform_data" "a" {
     #[test]
     fn table() {
         check_table(&super::RULE, PASS, FAIL);
+    }
+
+    /// In `depends_on`, the first undeclared element of each list, up to the first element that
+    /// names part of an object; the block's other references are judged apart. Each case as
+    /// Terraform 1.15.5's `validate` reports it.
+    #[test]
+    fn depends_on_lists_stop_at_their_first_failure() {
+        let cases: &[(&str, &[&str])] = &[
+            ("terraform_data.m1, terraform_data.m2", &["m1"]),
+            ("terraform_data.a, terraform_data.m1", &["m1"]),
+            (
+                "terraform_data.m1, terraform_data.a.id, terraform_data.m3",
+                &["m1"],
+            ),
+            (
+                "terraform_data.a, terraform_data.a.id, terraform_data.m1",
+                &[],
+            ),
+            ("terraform_data.m1.id, terraform_data.m2", &[]),
+            ("module.m, terraform_data.m1", &["\"m\""]),
+            ("var.x", &["\"x\""]),
+            ("data.x.y", &["\"y\""]),
+        ];
+        for (list, expected) in cases {
+            let text = format!(
+                "resource \"terraform_data\" \"a\" {{\n  input = var.missing\n}}\n\
+                 output \"o\" {{\n  value = 1\n  depends_on = [{list}]\n}}\n"
+            );
+            let found = findings(&super::RULE, &[("main.tf", text.as_str())]);
+            // The resource's own undeclared variable is reported whatever the list holds.
+            let in_list: Vec<&str> = found
+                .iter()
+                .filter(|d| !d.notes[0].contains("\"missing\""))
+                .map(|d| d.notes[0].as_str())
+                .collect();
+            assert_eq!(found.len() - in_list.len(), 1, "{list}");
+            assert_eq!(in_list.len(), expected.len(), "{list}: {in_list:?}");
+            for (note, name) in in_list.iter().zip(expected.iter()) {
+                assert!(note.contains(name), "{list}: {note}");
+            }
+        }
     }
 
     /// The tools' summaries and details: exactly what Terraform 1.15.5's `validate` reports on

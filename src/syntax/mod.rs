@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use crate::source::{FileId, Span, Syntax};
 
-pub(crate) use references::Reference;
+pub(crate) use references::{Reference, ReferenceStep};
 
 /// A parsed configuration file: its top-level body and its comments.
 #[derive(Debug, Clone)]

@@ -3,6 +3,7 @@
 
 pub(crate) mod dated;
 pub(crate) mod declared;
+pub(crate) mod depends_on;
 pub(crate) mod evaluated_calls;
 pub(crate) mod function_namespace;
 pub(crate) mod legacy_module;
