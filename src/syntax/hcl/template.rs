@@ -68,8 +68,14 @@ impl Template {
 enum Flavor {
     /// Between double quotes: backslash escapes, no newlines, ends at `"`.
     Quoted,
-    /// A heredoc's body or a JSON string's value: ends with the text.
+    /// A JSON string's value: ends with the text.
     Unquoted,
+    /// A heredoc's body: ends before the first line, read as literal text, that holds only the
+    /// marker (`text[marker]`). A `${ ... }` in the body is code to its closing brace, lines
+    /// and nested heredocs included, as HCL's scanner reads it (hashicorp/hcl
+    /// `hclsyntax/scan_tokens.rl`: `heredocTemplate` calls `main` for a sequence), so a marker
+    /// line inside a sequence does not end the heredoc.
+    Heredoc { marker: (usize, usize) },
 }
 
 /// Why a run of template parts stopped.
@@ -152,33 +158,46 @@ impl Parser<'_> {
                 "a heredoc needs a marker name after `<<`",
             ));
         };
-        let marker = &self.text[marker];
         if !self.newline_only() {
             return Err(
                 self.unexpected("Invalid expression", "the heredoc marker must end its line")
             );
         }
-        let body_start = self.pos;
-        let Some((body_end, closing)) = heredoc_end(self.text, body_start, marker) else {
+        let flavor = Flavor::Heredoc {
+            marker: (marker.start, marker.end),
+        };
+        let mut template = Template::default();
+        if !self.at_marker_line(flavor) {
+            match self.template_parts(flavor, &mut template)? {
+                Stop::End => {}
+                stop => return Err(self.misplaced_directive(&stop)),
+            }
+        }
+        if self.at_end() {
+            let marker = &self.text[marker];
             return Err(self.error_at(
                 self.text.len(),
                 "Unterminated template string",
                 format!("no line holding only `{marker}` ends this heredoc"),
             ));
-        };
-        // The body is read as a text of its own, so that no sequence in it reads past it.
-        let mut body = Parser::new(self.id, &self.text[..body_end]);
-        body.pos = body_start;
-        body.depth = self.depth;
-        let mut template = Template::default();
-        match body.template_parts(Flavor::Unquoted, &mut template)? {
-            Stop::End => {}
-            stop => return Err(body.misplaced_directive(&stop)),
         }
-        self.comments.extend(body.comments);
-        self.steps += body.steps;
+        // At the marker line: the marker, after the blanks that may indent it.
+        let rest = &self.text[self.pos..];
+        let closing = self.pos + (rest.len() - rest.trim_start().len()) + marker.len();
         self.pos = closing;
         Ok(template.into_expr(self.span(start..closing), indented))
+    }
+
+    /// Whether a heredoc's closing line starts here: blanks, the marker, blanks, then a
+    /// newline (a marker at the very end of the file closes nothing).
+    fn at_marker_line(&self, flavor: Flavor) -> bool {
+        let Flavor::Heredoc { marker: (from, to) } = flavor else {
+            return false;
+        };
+        let Some(line_len) = memchr::memchr(b'\n', &self.bytes[self.pos..]) else {
+            return false;
+        };
+        self.text[self.pos..self.pos + line_len].trim() == &self.text[from..to]
     }
 
     /// Reads a `\n` or `\r\n`, nothing else.
@@ -206,8 +225,10 @@ impl Parser<'_> {
             let run_start = self.pos;
             let run_len = self.bytes[run_start..]
                 .iter()
-                .position(|&b| {
-                    matches!(b, b'$' | b'%') || (flavor == Flavor::Quoted && is_quoted_stop(b))
+                .position(|&b| match flavor {
+                    Flavor::Quoted => matches!(b, b'$' | b'%') || is_quoted_stop(b),
+                    Flavor::Unquoted => matches!(b, b'$' | b'%'),
+                    Flavor::Heredoc { .. } => matches!(b, b'$' | b'%' | b'\n'),
                 })
                 .unwrap_or(self.bytes.len() - run_start);
             literal.push_str(&self.text[run_start..run_start + run_len]);
@@ -220,6 +241,14 @@ impl Parser<'_> {
                 b'"' => {
                     flush(&mut literal, template);
                     return Ok(Stop::End);
+                }
+                b'\n' if matches!(flavor, Flavor::Heredoc { .. }) => {
+                    literal.push('\n');
+                    self.pos += 1;
+                    if self.at_marker_line(flavor) {
+                        flush(&mut literal, template);
+                        return Ok(Stop::End);
+                    }
                 }
                 b'\\' => literal.push(self.escape()?),
                 b'\n' | b'\r' => {

@@ -252,6 +252,28 @@ fn unterminated_string_is_reported_where_it_stopped() {
     }
 }
 
+/// A `${ ... }` in a heredoc is code to its closing brace: a line holding only the marker, or
+/// a nested heredoc, inside it does not end the heredoc (Terraform 1.15.5 loads each of these;
+/// the heredoc's end was once found by a search for the marker line before parsing).
+#[test]
+fn heredoc_sequences_may_span_lines_that_look_like_its_end() {
+    let cases = [
+        "a = <<EOT\n${join(\",\", [\nEOT\n])}\nEOT\n",
+        "a = <<EOT\n${<<X\nEOT\nX\n}\nEOT\n",
+        "a = <<EOT\n${b\n}\nEOT\n",
+        "a = <<EOT\nx\n  EOT  \n",
+    ];
+    for text in cases {
+        let parsed = parse(FileId(0), text).file;
+        assert!(parsed.is_ok(), "{text:?}: {:?}", parsed.err());
+    }
+    // An `if` the heredoc's end cuts off: at the marker line, as Terraform says.
+    let text = "a = <<EOT\n%{ if x }\nEOT\n";
+    let error = parse(FileId(0), text).file.expect_err("must fail");
+    assert_eq!(error.summary, "Unexpected end of template");
+    assert_eq!(error.span.start, 20, "{error:?}");
+}
+
 #[test]
 fn syntax_error_is_located() {
     let text = "a = 1\nresource \"x\" {\n  b = \n}\n";
