@@ -8,53 +8,12 @@
 //! or speed, so the bounds are tight and the test cannot flake on a busy CI machine, as wall
 //! times did. `scripts/bench.sh` measures the time of the same shapes.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The system allocator, counting the calls and the bytes asked for.
-struct Counting;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
 
-static CALLS: AtomicU64 = AtomicU64::new(0);
-static BYTES: AtomicU64 = AtomicU64::new(0);
-
-fn count(size: usize) {
-    CALLS.fetch_add(1, Ordering::Relaxed);
-    BYTES.fetch_add(size as u64, Ordering::Relaxed);
-}
-
-// Test code only; the product has none (see CONTRIBUTING.md).
-#[expect(
-    unsafe_code,
-    reason = "counting allocations needs a GlobalAlloc, an unsafe trait"
-)]
-// SAFETY: every call is handed unchanged to the system allocator, which upholds the trait's
-// contract; this one only counts.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        // SAFETY: the caller's contract for `alloc` is passed on unchanged.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        // SAFETY: the caller's contract for `alloc_zeroed` is passed on unchanged.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `System` with `layout` (every allocation goes there).
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count(new_size);
-        // SAFETY: `ptr` was allocated by `System` with `layout`; the caller's contract for
-        // `realloc` is passed on unchanged.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use counting_alloc::Counting;
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -67,13 +26,11 @@ fn work(files: &[(&str, String)]) -> (u64, u64) {
         std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
         std::fs::write(path, text).expect("write");
     }
-    let (calls, bytes) = (CALLS.load(Ordering::Relaxed), BYTES.load(Ordering::Relaxed));
+    let (calls, bytes) = counting_alloc::asked();
     let rendered = tflint_merge::fuzzing::check_everything(Path::new(dir.path()));
     assert!(rendered > 0, "nothing rendered");
-    (
-        CALLS.load(Ordering::Relaxed) - calls,
-        BYTES.load(Ordering::Relaxed) - bytes,
-    )
+    let (calls_after, bytes_after) = counting_alloc::asked();
+    (calls_after - calls, bytes_after - bytes)
 }
 
 /// Each input that was once super-linear, by name, as the files of a directory at size `n`.

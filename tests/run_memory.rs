@@ -1,63 +1,16 @@
 //! Memory proportional to what a run keeps (#36): each directory's files and syntax trees are
 //! dropped once its check is done, and a finding keeps the lines its labels touch, not a copy
-//! of its files. The peak of the bytes allocated and not yet freed is counted (a counting
-//! allocator, as `tests/linear_work.rs` counts calls), so the test does not depend on the
+//! of its files. The peak of the bytes allocated and not yet freed is counted (the counting
+//! allocator of `tests/common/counting_alloc.rs`), so the test does not depend on the
 //! machine's load: a tree of ten times the directories may raise the peak by what the run keeps
 //! of each directory (its findings, its path), never by its files.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicI64, Ordering};
 
-/// The system allocator, counting the bytes live and their peak.
-struct Counting;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
 
-static LIVE: AtomicI64 = AtomicI64::new(0);
-static PEAK: AtomicI64 = AtomicI64::new(0);
-
-fn grow(size: usize) {
-    let live = LIVE.fetch_add(size as i64, Ordering::Relaxed) + size as i64;
-    PEAK.fetch_max(live, Ordering::Relaxed);
-}
-
-fn shrink(size: usize) {
-    LIVE.fetch_sub(size as i64, Ordering::Relaxed);
-}
-
-// Test code only; the product has none (see CONTRIBUTING.md).
-#[expect(
-    unsafe_code,
-    reason = "counting allocations needs a GlobalAlloc, an unsafe trait"
-)]
-// SAFETY: every call is handed unchanged to the system allocator, which upholds the trait's
-// contract; this one only counts.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        grow(layout.size());
-        // SAFETY: the caller's contract for `alloc` is passed on unchanged.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        grow(layout.size());
-        // SAFETY: the caller's contract for `alloc_zeroed` is passed on unchanged.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        shrink(layout.size());
-        // SAFETY: `ptr` was allocated by `System` with `layout` (every allocation goes there).
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        shrink(layout.size());
-        grow(new_size);
-        // SAFETY: `ptr` was allocated by `System` with `layout`; the caller's contract for
-        // `realloc` is passed on unchanged.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use counting_alloc::Counting;
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -91,10 +44,10 @@ fn peak_of_checking(dirs: usize) -> (usize, i64, i64) {
         std::fs::write(dir.join("main.tf"), &main).expect("write");
     }
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let before = LIVE.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
+    let before = counting_alloc::live();
+    counting_alloc::reset_peak();
     let findings = tflint_merge::fuzzing::check_tree(root.path(), 2);
-    let peak = PEAK.load(Ordering::Relaxed) - before;
+    let peak = counting_alloc::peak() - before;
     (findings, peak, main.len() as i64)
 }
 
