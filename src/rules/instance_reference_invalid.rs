@@ -58,10 +58,16 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let object_uses = ctx.object_uses;
     for (index, object) in module.objects.iter().enumerate() {
         let keys = match &object.address {
-            Address::Resource(..) => Keys {
-                count: object.body.attribute("count").is_some(),
-                for_each: object.body.attribute("for_each").is_some(),
-            },
+            // Override files can leave a merged block with both arguments. Terraform then takes
+            // `count` (`validateResource` in `internal/terraform/node_resource_validate.go`, like
+            // the plan's expansion, tests `Count` before `ForEach`), so `each` has no keys.
+            Address::Resource(..) => {
+                let count = object.body.attribute("count").is_some();
+                Keys {
+                    count,
+                    for_each: !count && object.body.attribute("for_each").is_some(),
+                }
+            }
             Address::Output(_) => Keys {
                 count: false,
                 for_each: false,
@@ -195,6 +201,22 @@ mod tests {
                  output \"o\" {\n  value = try(each.value, 1)\n}\n",
             )],
             5,
+        ),
+        // `for_each` from an override next to the base's `count`: `count` wins, so `each` is
+        // refused (Terraform 1.6.6, 1.9.8 and 1.15.5 `validate`), and `count.index` is not.
+        (
+            &[
+                (
+                    "main.tf",
+                    "resource \"terraform_data\" \"a\" {\n  count = 2\n}\n",
+                ),
+                (
+                    "override.tf",
+                    "resource \"terraform_data\" \"a\" {\n  for_each = toset([\"x\"])\n  \
+                     input    = [count.index, each.value]\n}\n",
+                ),
+            ],
+            1,
         ),
         // An override's expression in a block without `for_each`.
         (

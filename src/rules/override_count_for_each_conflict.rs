@@ -10,7 +10,7 @@ use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
     id: "override_count_for_each_conflict",
-    severity: Error,
+    severity: Warning,
     default: On,
     summary: "after merging, a block has both count and for_each",
     check: Check::View(RuleViews::Both, check),
