@@ -315,9 +315,17 @@ pub(crate) fn check_listed_directory(
     let mut built: Vec<BuiltView> = Vec::new();
     for (view, files) in &view_files {
         for index in files.loaded() {
-            let problems = std::mem::take(&mut file_findings[index]);
-            let views = loaded_in[index];
-            (result.diagnostics).extend(problems.into_iter().map(|d| d.in_views(views)));
+            let mut problems = std::mem::take(&mut file_findings[index]);
+            for problem in &mut problems {
+                problem.views = loaded_in[index];
+            }
+            // Moved whole when they are the first findings (a file full of errors is not
+            // held twice while it is copied).
+            if result.diagnostics.is_empty() {
+                result.diagnostics = problems;
+            } else {
+                result.diagnostics.append(&mut problems);
+            }
         }
         // A broken file contributes nothing; the tools still load the others and report their
         // errors, so the view is merged all the same. Rules see only complete views.
