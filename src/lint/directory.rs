@@ -762,38 +762,3 @@ fn one_view_errors<'d>(diagnostics: &'d [Diagnostic]) -> Vec<&'d Diagnostic> {
     }
     out
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::diagnostic::Views;
-    use crate::lint::Rule;
-    use crate::lint::testing::all_findings_of;
-    use crate::rules::{CORE_VERSION_UNSUPPORTED, RULES};
-
-    /// A file both views load holds a finding of its own (found once, in both views at once);
-    /// OpenTofu refuses the module (`Incompatible module`), which drops OpenTofu's other
-    /// findings: the file's finding stays, in Terraform's view alone.
-    #[test]
-    fn a_files_finding_leaves_only_the_view_that_drops_its_findings() {
-        let duplicate: &Rule = (RULES.iter().copied())
-            .find(|r| r.id().as_str() == "duplicate_definition")
-            .expect("registered");
-        let found = all_findings_of(
-            &[&CORE_VERSION_UNSUPPORTED, duplicate],
-            &[
-                ("main.tf", "locals {\n  a = 1\n  a = 2\n}\n"),
-                (
-                    "versions.tofu",
-                    "terraform {\n  required_version = \"< 1.0\"\n}\n",
-                ),
-            ],
-        );
-        let views = |rule: &Rule| -> Vec<Views> {
-            (found.iter().filter(|d| d.rule == rule.id()))
-                .map(|d| d.views)
-                .collect()
-        };
-        assert_eq!(views(duplicate), [Views::TERRAFORM]);
-        assert_eq!(views(&CORE_VERSION_UNSUPPORTED), [Views::OPENTOFU]);
-    }
-}
