@@ -79,6 +79,14 @@ impl Views {
         }
     }
 
+    /// These views but `other`'s.
+    pub fn without(self, other: Views) -> Views {
+        Views {
+            terraform: self.terraform && !other.terraform,
+            opentofu: self.opentofu && !other.opentofu,
+        }
+    }
+
     /// A short description for messages, or `None` when the finding is not view-specific.
     pub fn describe(self) -> Option<&'static str> {
         match (self.terraform, self.opentofu) {

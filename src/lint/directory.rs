@@ -297,29 +297,35 @@ pub(crate) fn check_listed_directory(
         .with_check_now(check_now)
         .named_from(dir, canonical);
 
-    // Each file's findings, found once: copied into each view that loads the file but the
-    // last, moved into that one (a file full of errors is not kept twice over).
+    // Each file's findings, found once, go in once, with every view that loads the file, where
+    // the first of those views is merged: not as a copy per view that `merge_views` then joins,
+    // which for a file full of errors held them all twice over. They are what each view's copy
+    // would have been but for their views, which `merge_views` would have joined alike.
     let mut file_findings: Vec<Vec<Diagnostic>> = (dir_files.iter_mut())
         .map(|file| std::mem::take(&mut file.findings))
         .collect();
-    let mut loads_left = vec![0_usize; dir_files.len()];
-    for index in view_files.iter().flat_map(|(_, files)| files.loaded()) {
-        loads_left[index] += 1;
+    let mut loaded_in = vec![Views::NONE; dir_files.len()];
+    for (view, files) in &view_files {
+        for index in files.loaded() {
+            loaded_in[index] = loaded_in[index].union(view.views());
+        }
     }
     // Merge each view; rules run once every view is built, since some compare views.
     let memo = merge::DirectoryMemo::default();
     let mut built: Vec<BuiltView> = Vec::new();
     for (view, files) in &view_files {
         for index in files.loaded() {
-            loads_left[index] -= 1;
-            let problems = if loads_left[index] == 0 {
-                std::mem::take(&mut file_findings[index])
+            let mut problems = std::mem::take(&mut file_findings[index]);
+            for problem in &mut problems {
+                problem.views = loaded_in[index];
+            }
+            // Moved whole when they are the first findings (a file full of errors is not
+            // held twice while it is copied).
+            if result.diagnostics.is_empty() {
+                result.diagnostics = problems;
             } else {
-                file_findings[index].clone()
-            };
-            result
-                .diagnostics
-                .extend(problems.into_iter().map(|d| d.in_views(view.views())));
+                result.diagnostics.append(&mut problems);
+            }
         }
         // A broken file contributes nothing; the tools still load the others and report their
         // errors, so the view is merged all the same. Rules see only complete views.
@@ -454,7 +460,15 @@ fn drop_silenced_views(diagnostics: &mut Vec<Diagnostic>, settings: &RuleSetting
     let Some(views) = diagnostics.iter().find(|d| silences(d)).map(|d| d.views) else {
         return;
     };
-    diagnostics.retain(|d| silences(d) || d.views != views || d.views == Views::NONE);
+    // A file's findings are in every view that loads the file at once: they leave the silenced
+    // view and stay in the others.
+    diagnostics.retain_mut(|d| {
+        if silences(d) || d.views == Views::NONE {
+            return true;
+        }
+        d.views = d.views.without(views);
+        d.views != Views::NONE
+    });
 }
 
 /// The listed configuration files as the overlay has them: without the ones it deletes, with

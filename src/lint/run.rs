@@ -199,7 +199,8 @@ pub(crate) fn read_findings(
     files: &SourceFiles,
     settings: &RuleSettings,
 ) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
+    // Most problems are one finding each: a file can hold a hundred thousand.
+    let mut out = Vec::with_capacity(problems.len());
     for problem in problems {
         let ctx = ReadContext {
             problem,

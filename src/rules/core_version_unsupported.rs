@@ -136,6 +136,8 @@ fn unsupported_core_version(
 
 #[cfg(test)]
 mod tests {
+    use crate::diagnostic::Views;
+    use crate::lint::Rule;
     use crate::lint::directory::TargetVersions;
     use crate::lint::directory::{Options, ViewSelection, check_directory};
     use crate::lint::testing::{
@@ -343,5 +345,25 @@ mod tests {
             notes[0].contains("does not support OpenTofu version 1.8.0. To proceed"),
             "{notes:?}"
         );
+    }
+
+    /// A file both views load holds a finding of its own, found once and in both views at
+    /// once: OpenTofu's `Incompatible module` drops it from OpenTofu's view only, and it stays
+    /// in Terraform's.
+    #[test]
+    fn incompatible_module_leaves_a_shared_files_finding_to_the_other_view() {
+        let files: Files = &[
+            ("versions.tofu", OLD),
+            ("main.tf", "locals {\n  a = 1\n  a = 2\n}\n"),
+        ];
+        let rules = [&super::RULE, &duplicate_definition::RULE];
+        let found = all_findings_of(&rules, files);
+        let views = |rule: &Rule| -> Vec<Views> {
+            (found.iter().filter(|d| d.rule == rule.id()))
+                .map(|d| d.views)
+                .collect()
+        };
+        assert_eq!(views(&duplicate_definition::RULE), [Views::TERRAFORM]);
+        assert_eq!(views(&super::RULE), [Views::OPENTOFU]);
     }
 }

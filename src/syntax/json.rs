@@ -321,7 +321,7 @@ impl Lowerer<'_> {
                 expr,
             }));
         }
-        Ok(out)
+        Ok(out.fitted())
     }
 
     /// Whether the tools evaluate the argument `name` of the current block with an evaluation

@@ -45,6 +45,16 @@ impl Body {
         self.attributes.iter().rev().find(|a| a.name == name)
     }
 
+    /// The body with no spare room in its lists: a parsed file's bodies live as long as its
+    /// directory's check, and a list grown item by item keeps room for up to four items (most
+    /// bodies hold one block, or a few attributes), which for a directory of many small files
+    /// is most of what its syntax trees hold.
+    pub(crate) fn fitted(mut self) -> Body {
+        self.attributes.shrink_to_fit();
+        self.blocks.shrink_to_fit();
+        self
+    }
+
     /// All nested blocks of one type, in source order.
     pub(crate) fn blocks_of<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Block> + 'a {
         self.blocks.iter().filter(move |b| b.kind == kind)

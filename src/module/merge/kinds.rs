@@ -1,8 +1,6 @@
 //! Appending primary blocks and merging override blocks, kind by kind (hashicorp/terraform
 //! `internal/configs/module.go`, `appendFile` and `mergeFile`, and `module_merge.go`).
 
-use std::collections::hash_map::Entry;
-
 use foldhash::HashSet;
 
 use crate::source::Span;
@@ -77,19 +75,13 @@ impl Merger<'_> {
                 .push(MergedBlock::from_syntax(block, Origin::Base));
             return;
         };
-        // The address is hashed once, for the look-up and the insert alike.
-        let next = self.module.objects.len();
-        let existing = match self.module.index.entry(address) {
-            Entry::Vacant(slot) => {
-                let object = MergedObject::from_block(slot.key().clone(), block, Origin::Base);
-                slot.insert(next);
-                self.module.objects.push(object);
-                return;
-            }
-            Entry::Occupied(slot) => *slot.get(),
+        let module = &mut self.module;
+        let Some(existing) = module.index.get(&module.objects, &address) else {
+            (module.objects).push(MergedObject::from_block(address, block, Origin::Base));
+            (module.index).insert(&module.objects, module.objects.len() - 1);
+            return;
         };
-        // Defined again: the address went into the index; the first object has an equal one.
-        let address = self.module.objects[existing].address.clone();
+        // Defined again.
         let object = MergedObject::from_block(address, block, Origin::Base);
         let address = &object.address;
         let first = self.module.objects[existing].base_header;
@@ -117,8 +109,8 @@ impl Merger<'_> {
             let first = self
                 .module
                 .index
-                .get(&address)
-                .map(|&i| self.module.objects[i].base_header)
+                .get(&self.module.objects, &address)
+                .map(|i| self.module.objects[i].base_header)
                 .or_else(|| self.check_data.get(&address).copied());
             match first {
                 Some(first) => {
@@ -207,7 +199,7 @@ impl Merger<'_> {
         let Some(address) = self.address_of(block) else {
             return;
         };
-        let Some(&index) = self.module.index.get(&address) else {
+        let Some(index) = self.module.index.get(&self.module.objects, &address) else {
             self.override_without_base(block, address);
             return;
         };
@@ -289,8 +281,9 @@ impl Merger<'_> {
             Address::Provider(_, None) => {
                 // An un-aliased provider override with no base becomes the default configuration.
                 let object = MergedObject::from_block(address.clone(), block, Origin::Override);
-                self.module.index.insert(address, self.module.objects.len());
                 self.module.objects.push(object);
+                let module = &mut self.module;
+                (module.index).insert(&module.objects, module.objects.len() - 1);
             }
             Address::Check(_) => {}
             _ => {

@@ -77,7 +77,7 @@ pub(crate) fn merge(
     // Most top-level blocks of the primary files are objects: sized once rather than grown, so
     // the index is not re-hashed as it grows.
     let blocks = primary.iter().map(|f| f.file.body.blocks.len()).sum();
-    merger.module.index.reserve(blocks);
+    (merger.module.index).reserve(&merger.module.objects, blocks);
     merger.module.objects.reserve(blocks);
     for loaded in primary {
         merger.check_blocks(loaded.file, false);

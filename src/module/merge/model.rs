@@ -1,6 +1,7 @@
 //! The effective module: what a tool runs once override files are merged, with provenance.
 
 use std::fmt;
+use std::hash::BuildHasher as _;
 use std::sync::Arc;
 
 use foldhash::HashMap;
@@ -265,7 +266,7 @@ pub struct TerraformSettings {
 pub struct Module {
     pub view: View,
     pub objects: Vec<MergedObject>,
-    pub(super) index: HashMap<Address, usize>,
+    pub(super) index: ObjectIndex,
     pub locals: Vec<MergedLocal>,
     pub(super) local_index: HashMap<String, usize>,
     pub terraform: TerraformSettings,
@@ -281,7 +282,7 @@ impl Module {
         Module {
             view,
             objects: Vec::new(),
-            index: HashMap::default(),
+            index: ObjectIndex::default(),
             locals: Vec::new(),
             local_index: HashMap::default(),
             terraform: TerraformSettings::default(),
@@ -291,10 +292,42 @@ impl Module {
     }
 
     pub fn object(&self, address: &Address) -> Option<&MergedObject> {
-        self.index.get(address).map(|&i| &self.objects[i])
+        (self.index.get(&self.objects, address)).map(|i| &self.objects[i])
     }
 
     pub fn local(&self, name: &str) -> Option<&MergedLocal> {
         self.local_index.get(name).map(|&i| &self.locals[i])
+    }
+}
+
+/// A module's objects by address: their positions in [`Module::objects`], each hashed by the
+/// address the object holds, rather than a map keyed by a copy of every address (its strings
+/// allocated again, per view, for every object of the module).
+#[derive(Debug, Clone, Default)]
+pub(super) struct ObjectIndex {
+    positions: hashbrown::HashTable<usize>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl ObjectIndex {
+    /// Room for `more` objects.
+    pub(super) fn reserve(&mut self, objects: &[MergedObject], more: usize) {
+        let hasher = &self.hasher;
+        (self.positions).reserve(more, |&i| hasher.hash_one(&objects[i].address));
+    }
+
+    /// The position of the object at `address`.
+    pub(super) fn get(&self, objects: &[MergedObject], address: &Address) -> Option<usize> {
+        let hash = self.hasher.hash_one(address);
+        (self.positions)
+            .find(hash, |&i| objects[i].address == *address)
+            .copied()
+    }
+
+    /// Indexes `objects[position]`, whose address no other object of the index has.
+    pub(super) fn insert(&mut self, objects: &[MergedObject], position: usize) {
+        let hasher = &self.hasher;
+        let hash = hasher.hash_one(&objects[position].address);
+        (self.positions).insert_unique(hash, position, |&i| hasher.hash_one(&objects[i].address));
     }
 }

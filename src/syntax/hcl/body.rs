@@ -34,7 +34,7 @@ impl Parser<'_> {
         loop {
             self.skip_trivia(true);
             match (self.peek(), open) {
-                (None, None) => return Ok(body),
+                (None, None) => return Ok(body.fitted()),
                 (None, Some(open)) => {
                     return Err(self.error_at(
                         open,
@@ -42,7 +42,7 @@ impl Parser<'_> {
                         "there is no closing brace for this block before the end of the file",
                     ));
                 }
-                (Some(b'}'), Some(_)) => return Ok(body),
+                (Some(b'}'), Some(_)) => return Ok(body.fitted()),
                 _ => {}
             }
             match self.item()? {
@@ -284,6 +284,6 @@ impl Parser<'_> {
             }
         }
         self.pos += 1;
-        Ok(body)
+        Ok(body.fitted())
     }
 }
