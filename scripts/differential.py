@@ -2464,10 +2464,11 @@ def compare_errors(answer, findings, directory):
         d["severity"] == "error" and (d["summary"] in STOPS_EVALUATION
                                       or PLACELESS.fullmatch(d["summary"]))
         for d in answer.get("validate") or [])
-    # Validate checks the arguments of one module call after another, a caller's before its
-    # children's and sibling calls in map order, and stops at the first call with errors
-    # (internal/terraform/transform_module_variable.go, ModuleVariableTransformer.transform):
-    # where it reported one, what we find in a call in another file is not judged.
+    # Validate checks module calls' arguments while building its graph, a caller's calls before
+    # its children's, and returns with the first errors found
+    # (internal/terraform/transform_module_variable.go, ModuleVariableTransformer): the root's
+    # calls' errors come together, and then a child module's own calls are not checked (seen on
+    # 1.15.5). Where it reported such an error, ours in another file are not judged.
     stopped_at = {key[1] for key in theirs if key[0] in STOPS_EVALUATION}
     unjudged = 0
     for key in missing:
