@@ -19,7 +19,12 @@ Inputs, each a module directory: every directory under `tests/` holding configur
 and scenarios generated from a seed (`--seeds A-B`): random modules with override files,
 native and JSON, plus every construct that `src/knowledge/features.rs` dates, inside and
 outside override files, in both syntaxes (the script prints this coverage), and references to
-what the module declares or does not, in locals and an output an override may replace.
+what the module declares or does not, in locals and an output an override may replace; each
+kind of reference (resources, data and ephemeral resources, variables, locals, modules and
+their outputs, `each`/`count`/`self`, `path.*`/`terraform.*`, `depends_on`); local child
+modules one and two levels down, with override files on the caller's side, the child's, or
+both; and function calls, with the right arguments or not, of the functions every release has
+and of those a release added.
 
 For each judge and input it compares, in the Terraform view with `--terraform-version` set to
 the judge's release:
@@ -34,6 +39,11 @@ the judge's release:
   leaves out provider configurations, checks, import, removed and ephemeral blocks): for each
   object and setting, which file and line its value comes from and its source text, against
   `tflint-merge merged --format json`.
+
+Per judge it prints how many scenarios' error sets agree exactly (and how many differ only
+where the known table accepts it), and the false errors (an error we report that the judge
+does not: the extra, line and summary sides) and the missed ones, by the status of the known
+line each matched.
 
 Each difference must match a line of the known-differences table,
 `scripts/differential_known.txt` (its header says the format); anything else fails the run
@@ -1631,6 +1641,216 @@ def provider_meta_files(rng):
     return [(name, [block])]
 
 
+# References of each kind the validate checks cover, for `reference_kind_files`: to what the
+# scenario declares (its base, and the data source the file declares) and to what it does not,
+# in the expression forms a reference can hide in: index, splat, `for` with its condition,
+# conditional results, template directives and heredocs. (native, JSON) or native alone.
+REFERENCE_KINDS_DECLARED = [
+    ("data.terraform_remote_state.refk.outputs", None),
+    ("terraform_data.base.output", None),
+    ("terraform_data.base[*].id", None),
+    ("var.v1[0]", None),
+    ("{ for k, v in var.v1 : k => v if v != local.base }", None),
+    ('var.v0 != "" ? local.base : var.v0', None),
+    ('"%{ if var.v0 != "" }${local.base}%{ endif }"',
+     s('%{ if var.v0 != "" }${local.base}%{ endif }')),
+    ("<<EOT\n    ${terraform_data.base.id}\n    EOT", s("${terraform_data.base.id}\n")),
+]
+REFERENCE_KINDS_UNDECLARED = [
+    ("data.terraform_remote_state.nope.outputs", None),
+    ("ephemeral.random_password.nope.result", None),
+    ("terraform_data.nope[*].id", None),
+    ("var.nope[0]", None),
+    ("{ for k, v in var.v1 : k => v if v != local.nope }", None),
+    ("true ? local.nope : 1", None),
+    ('"%{ for x in var.nope }${x}%{ endfor }"', s("%{ for x in var.nope }${x}%{ endfor }")),
+    ("<<EOT\n    ${module.nope.out}\n    EOT", s("${module.nope.out}\n")),
+    ("module.nope", None),
+]
+# `depends_on` lists: what the scenario declares, and what it does not.
+DEPENDS_ON_DECLARED = ["terraform_data.base", "data.terraform_remote_state.refk", "var.v0",
+                       "local.base"]
+DEPENDS_ON_UNDECLARED = ["terraform_data.nope", "data.terraform_remote_state.nope",
+                         "module.nope", "var.nope", "local.nope"]
+
+
+def address_references(rng):
+    """Blocks naming a resource by its address, which `validate` resolves: a lifecycle's
+    `replace_triggered_by` (a declared resource or an attribute of one, or not), and the
+    `moved`, `import` and `removed` blocks' addresses (to `terraform_data.refk`, or to nothing
+    declared)."""
+    target = rng.choice(["terraform_data.base", "terraform_data.base.input",
+                         "terraform_data.nope", "terraform_data.base[0]"])
+    return [rng.choice([
+        B("resource", ["terraform_data", "refk_triggered"], [
+            B("lifecycle", [], [refs("replace_triggered_by", target)])]),
+        B("moved", [], [ref("from", "terraform_data.refk_old"),
+                        ref("to", rng.choice(["terraform_data.refk", "terraform_data.nope"]))]),
+        B("import", [], [ref("to", rng.choice(["terraform_data.refk", "terraform_data.nope"])),
+                         A("id", s("i"))]),
+        B("removed", [], [ref("from", rng.choice(["terraform_data.refk_gone",
+                                                  "terraform_data.refk"])),
+                          B("lifecycle", [], [A("destroy", "false")])]),
+    ])]
+
+
+def reference_kind_files(rng):
+    """Now and then a file whose locals, resource and output reference each kind of object
+    (resources, data and ephemeral resources, variables, locals, modules) declared or not,
+    inside index, splat, `for`, conditional, template-directive and heredoc expressions, and
+    whose resource and output list `depends_on`, now and then with an override file that
+    replaces a value or a `depends_on`. Drawn from its own generator, so that the rest of a
+    scenario stays as it was."""
+    if rng.random() < 0.5:
+        return []
+    native = rng.random() < 0.6
+
+    def expression(name):
+        pool = (REFERENCE_KINDS_UNDECLARED if rng.random() < 0.3
+                else REFERENCE_KINDS_DECLARED)
+        text, as_json = rng.choice(pool)
+        if not native and text.startswith("<<"):
+            text, as_json = "local.base", None  # a heredoc is native syntax only
+        return A(name, text, as_json)
+
+    def depends_on():
+        targets = [rng.choice(DEPENDS_ON_UNDECLARED if rng.random() < 0.3
+                              else DEPENDS_ON_DECLARED) for _ in range(1 + rng.randrange(2))]
+        return refs("depends_on", *targets)
+
+    resource = [expression("input")]
+    output = [expression("value")]
+    if rng.random() < 0.5:
+        resource.append(depends_on())
+    if rng.random() < 0.3:
+        output.append(depends_on())
+    blocks = [
+        B("data", ["terraform_remote_state", "refk"], [A("backend", s("local"))]),
+        B("locals", [], [expression(f"refk_{i}") for i in range(1 + rng.randrange(3))]),
+        B("resource", ["terraform_data", "refk"], resource),
+        B("output", ["refk"], output),
+    ]
+    if rng.random() < 0.4:
+        blocks += address_references(rng)
+    files = [("refkinds.tf" if native else "refkinds.tf.json", blocks)]
+    if rng.random() < 0.4:
+        native = rng.random() < 0.5
+        override = rng.choice([B("resource", ["terraform_data", "refk"], [expression("input")]),
+                               B("resource", ["terraform_data", "refk"], [depends_on()]),
+                               B("output", ["refk"], [expression("value")])])
+        files.append(("refkinds_override.tf" if native else "refkinds_override.tf.json",
+                      [override]))
+    return files
+
+
+def nested_module_files(rng):
+    """Now and then a local child module that calls a local child of its own (depth 2), with
+    override files on the caller's side (the root's call, the middle module's call), on the
+    child's side (a variable's default added, so that an input becomes optional; an output's
+    value replaced by one reading an output the grandchild lacks), or both: the root passes the
+    middle module's inputs or not, reads its outputs or ones it does not declare, and the middle
+    module does the same with the grandchild. Returns (files, manifest entries as `init` writes
+    them for local sources) or None. Drawn from its own generator, so that the rest of a
+    scenario stays as it was."""
+    if rng.random() < 0.6:
+        return None
+    json_file = lambda name: name + (".json" if rng.random() < 0.3 else "")
+    inner_source = rng.choice(["./inner", "./inner/"])
+    inner = [
+        B("variable", ["a"], []),
+        B("variable", ["b"], []),
+        B("variable", ["c"], [A("default", s("c"))]),
+        B("output", ["r"], [A("value", "var.a")]),
+        B("resource", ["terraform_data", "leaf"], [A("input", "var.b")]),
+    ]
+    files = [(json_file("nest/inner/main.tf"), inner)]
+    # The grandchild's own override file: `b` optional, or its output's value changed.
+    side = rng.choice(["none", "child", "caller", "both"])
+    if side in ("child", "both"):
+        files.append((json_file("nest/inner/override.tf"), [rng.choice([
+            B("variable", ["b"], [A("default", s("d"))]),
+            B("output", ["r"], [A("value", "var.c")]),
+            B("variable", ["a"], [A("default", s("d"))]),
+        ])]))
+    inner_inputs = [A(name, s("x")) for name in ("a", "b", "c", "d")
+                    if rng.random() < (0.85 if name == "a" else 0.5 if name == "b" else 0.2)]
+    output_value = rng.choice(["module.inner.r", "module.inner.r", "module.inner.nope",
+                               "var.x", "try(module.inner.nope, 1)"])
+    middle = [
+        B("variable", ["x"], []),
+        B("variable", ["y"], [A("default", "1")]),
+        B("module", ["inner"], [A("source", s(inner_source))] + inner_inputs),
+        B("output", ["o"], [A("value", output_value)]),
+    ]
+    files.append((json_file("nest/main.tf"), middle))
+    if side in ("caller", "both"):
+        # The middle module's override file: its call to the grandchild, or its output.
+        override = rng.choice([
+            B("module", ["inner"], [A("b", s("o"))]),
+            B("module", ["inner"], [A("e", s("o"))]),
+            B("output", ["o"], [A("value", "module.inner.r")]),
+            B("output", ["o"], [A("value", "module.inner.gone")]),
+            B("variable", ["x"], [A("default", s("x"))]),
+        ])
+        if override.kind == "output":
+            output_value = override.items[0].native
+        files.append((json_file("nest/middle_override.tf"), [override]))
+    # What reads `module.outer` depends on all its outputs: where one fails, validate skips the
+    # reader (its walk visits nothing downstream of an error), so an output the middle module
+    # lacks is read only when its own output evaluates.
+    reads = ["module.outer.o", "module.outer.o", '"${module.outer.o}-x"']
+    if output_value in ("module.inner.r", "var.x", "try(module.inner.nope, 1)"):
+        reads += ["module.outer.r", "module.outer.inner"]
+    outer_source = rng.choice(["./nest", "./nest/"])
+    outer_inputs = [A(name, s("v")) for name in ("x", "y", "z")
+                    if rng.random() < (0.8 if name == "x" else 0.3)]
+    files.append((json_file("outer.tf"), [
+        B("module", ["outer"], [A("source", s(outer_source))] + outer_inputs),
+        B("output", ["outer_o"], [A("value", rng.choice(reads))]),
+    ]))
+    # The root's override of its call: an input the middle module declares or not.
+    if rng.random() < 0.4:
+        files.append((json_file("outer_override.tf"), [
+            B("module", ["outer"], [A(rng.choice(["x", "y", "w"]), s("o"))])]))
+    manifest = [{"Key": "outer", "Source": outer_source, "Dir": "nest"},
+                {"Key": "outer.inner", "Source": inner_source, "Dir": "nest/inner"}]
+    return files, manifest
+
+
+# Calls of the functions Terraform added after 1.6 (and `convert`, 1.15), each judged per
+# release: an older judge refuses the name ("Call to unknown function"), a newer one the
+# arguments when they do not fit (too few, too many, a literal of the wrong type), or nothing.
+RELEASE_FUNCTION_CALLS = [
+    'strcontains("a")', 'strcontains([], "a")', 'strcontains("ab", "a")',
+    'startswith("a", "b", "c")', 'endswith({}, "a")', 'timecmp("2017-11-22T00:00:00Z")',
+    "plantimestamp(1)", "issensitive()", "issensitive(1, 2)", 'issensitive("a")',
+    "templatestring()", 'templatestring(local.base, {}, 1)', "templatestring(local.base, {})",
+    "ephemeralasnull()", 'ephemeralasnull("a")', "convert(1)", "convert()",
+    'try(issensitive(), 1)', 'can(templatestring())', '"x-${strcontains("a")}"',
+]
+
+
+def release_function_files(rng):
+    """Now and then a file of locals calling the functions added in a release, with arguments
+    that fit or not (native or JSON), and now and then an override file that replaces one of
+    them. Drawn from its own generator, so that the rest of a scenario stays as it was."""
+    if rng.random() < 0.7:
+        return []
+
+    def call(name, native):
+        text = rng.choice(RELEASE_FUNCTION_CALLS)
+        return A(name, text, s(text[1:-1] if text.startswith('"') else "${" + text + "}"))
+
+    native = rng.random() < 0.6
+    items = [call(f"relfn_{i}", native) for i in range(1 + rng.randrange(2))]
+    files = [("relfns.tf" if native else "relfns.tf.json", [B("locals", [], items)])]
+    if rng.random() < 0.3:
+        override_native = rng.random() < 0.5
+        files.append(("relfns_override.tf" if override_native else "relfns_override.tf.json",
+                      [B("locals", [], [call(items[0].name, override_native)])]))
+    return files
+
+
 def random_content(rng, builtin, taken):
     """The base blocks of a scenario: its own objects, for overrides to merge into. `builtin`:
     only Terraform's built-in provider and no module call, so that validate runs to the end."""
@@ -1858,14 +2078,21 @@ class Scenarios:
         files += function_call_files(random.Random(f"functions-{seed}"))
         files += provider_meta_files(random.Random(f"provider-meta-{seed}"))
         files += builtin_reference_files(random.Random(f"builtins-{seed}"))
+        files += reference_kind_files(random.Random(f"reference-kinds-{seed}"))
+        files += release_function_files(random.Random(f"release-functions-{seed}"))
         modules = module_files(random.Random(f"modules-{seed}"))
+        nested = nested_module_files(random.Random(f"nested-modules-{seed}"))
         os.makedirs(directory, exist_ok=True)
-        if modules:
-            files += modules[0]
+        if modules or nested:
+            recorded = modules[1] if modules else {"Modules": [{"Key": "", "Source": "",
+                                                               "Dir": "."}]}
+            for part in (modules, nested):
+                files += part[0] if part else []
+            recorded["Modules"] += nested[1] if nested else []
             manifest = os.path.join(directory, ".terraform", "modules")
             os.makedirs(manifest, exist_ok=True)
             with open(os.path.join(manifest, "modules.json"), "w", encoding="utf-8") as f:
-                json.dump(modules[1], f)
+                json.dump(recorded, f)
         # JSON files one block per line, or indented (every label on a line of its own, where
         # the tools and we must agree on which line a block starts).
         indented = rng.random() < 0.5
@@ -2111,6 +2338,7 @@ def our_findings(binary, release, inputs):
                "json", "--color", "never", "-j", "2", "--exit-zero", "--config", our_config()]
     by_dir = defaultdict(list)
     paths = [i.path for i in inputs]
+    inputs_at = set(paths)
     for start in range(0, len(paths), 500):
         result = subprocess.run(command + paths[start:start + 500], capture_output=True,
                                 text=True)
@@ -2119,8 +2347,18 @@ def our_findings(binary, release, inputs):
         for finding in json.loads(result.stdout)["findings"]:
             # Paths below the current directory are printed relative to it.
             finding["file"] = os.path.abspath(finding["file"])
-            by_dir[os.path.dirname(finding["file"])].append(finding)
+            by_dir[input_of(finding["file"], inputs_at)].append(finding)
     return by_dir
+
+
+def input_of(path, inputs_at):
+    """The input directory a finding's file belongs to: its own directory, or for a file of a
+    local child module (`child/main.tf`, `nest/inner/main.tf`) the nearest directory above it
+    that is an input, where the judge, validating that input, reports the child's errors."""
+    directory = os.path.dirname(path)
+    while directory not in inputs_at and os.path.dirname(directory) != directory:
+        directory = os.path.dirname(directory)
+    return directory if directory in inputs_at else os.path.dirname(path)
 
 
 def our_merged(binary, directory):
@@ -2226,13 +2464,20 @@ def compare_errors(answer, findings, directory):
         d["severity"] == "error" and (d["summary"] in STOPS_EVALUATION
                                       or PLACELESS.fullmatch(d["summary"]))
         for d in answer.get("validate") or [])
+    # Validate checks module calls' arguments while building its graph, a caller's calls before
+    # its children's, and returns with the first errors found
+    # (internal/terraform/transform_module_variable.go, ModuleVariableTransformer): the root's
+    # calls' errors come together, and then a child module's own calls are not checked (seen on
+    # 1.15.5). Where it reported such an error, ours in another file are not judged.
+    stopped_at = {key[1] for key in theirs if key[0] in STOPS_EVALUATION}
     unjudged = 0
     for key in missing:
         found.append(difference("missing", key[0], (key[1], key[2]), detail=details.get(key, "")))
     for key in extra:
         if (not evaluated and key[0] in VALIDATE_ONLY) or (
                 not evaluated and rules.get(key) == "module_provider_undeclared") or (
-                not complete and rules.get(key) in GRAPH_RULES):
+                not complete and rules.get(key) in GRAPH_RULES) or (
+                stopped_at and key[1] not in stopped_at and rules.get(key) in GRAPH_RULES):
             unjudged += 1  # validate never got that far on this directory
             continue
         found.append(difference("extra", key[0], None, (key[1], key[2]), rule=rules.get(key)))
@@ -2406,6 +2651,51 @@ def run_inputs(args, scenarios, run_dir):
     return inputs
 
 
+class Agreement:
+    """The acceptance figures of one judge over the generated scenarios: how many agree exactly
+    on the error set (no missing, extra, line or summary difference, known or not), and the
+    false errors (one we report that the judge does not: an extra, or a line or summary
+    difference, whose error is ours at a place or under a summary the judge does not give)
+    against the missed ones, each counted as differences (by the status of the known line each
+    matched, or unknown) and as scenarios holding one."""
+
+    FALSE = ("extra", "line", "summary")
+
+    def __init__(self):
+        self.total = 0
+        self.agree = 0
+        self.agree_but_accepted = 0
+        self.false_errors = Counter()
+        self.false_scenarios = 0
+        self.missed = Counter()
+        self.missed_scenarios = 0
+
+    def add(self, diffs):
+        errors = [d for d in diffs if d["side"] != "module"]
+        false_errors = [d for d in errors if d["side"] in self.FALSE]
+        missed = [d for d in errors if d["side"] == "missing"]
+        self.total += 1
+        self.agree += not errors
+        self.agree_but_accepted += all(d["status"] == "accepted" for d in errors)
+        self.false_errors.update(d["status"] for d in false_errors)
+        self.false_scenarios += bool(false_errors)
+        self.missed.update(d["status"] for d in missed)
+        self.missed_scenarios += bool(missed)
+
+    def __str__(self):
+        def by_status(counter):
+            total = sum(counter.values())
+            parts = ", ".join(f"{status} {counter[status]}" for status in
+                              ("accepted", "TODO-fix", "unknown") if counter[status])
+            return f"{total}" + (f" ({parts})" if parts else "")
+        return (f"error sets agree on {self.agree}/{self.total} scenarios "
+                f"({100 * self.agree / self.total:.1f}%), or differ only where the known table "
+                f"accepts it on {self.agree_but_accepted}/{self.total} "
+                f"({100 * self.agree_but_accepted / self.total:.1f}%); false errors "
+                f"{by_status(self.false_errors)} in {self.false_scenarios} scenarios; "
+                f"missed errors {by_status(self.missed)} in {self.missed_scenarios} scenarios")
+
+
 def run(args):
     judges = judges_named(args.judges)
     require_installed(judges)
@@ -2429,6 +2719,7 @@ def run(args):
     coverage = Counter()
     for judge in judges:
         counts = Counter()
+        agreement = Agreement()
         findings = our_findings(binary, judge.release, inputs)
         judge.start()
         for item in inputs:
@@ -2466,6 +2757,7 @@ def run(args):
                     counts["validate scenarios judged"] += complete
             for diff in diffs:
                 entry = known.match(judge.release, item, diff)
+                diff["status"] = entry.status if entry else "unknown"
                 if entry is None:
                     unknown.append(describe(judge.release, item, diff))
                     kept.add(item)
@@ -2475,6 +2767,8 @@ def run(args):
                     if args.verbose:
                         print(describe(judge.release, item, diff) + f"\n    known: line "
                               f"{entry.number}")
+            if item.kind == "scenario":
+                agreement.add(diffs)
         judge.stop()
         print(f"terraform {judge.release}: " + ", ".join(
             f"{key} {counts[key]}" for key in (
@@ -2483,6 +2777,8 @@ def run(args):
                 "module with load errors", "validate scenarios", "validate scenarios judged",
                 "unjudged", "known differences", "unknown differences") if key in counts),
             flush=True)
+        if agreement.total:
+            print(f"terraform {judge.release}: {agreement}", flush=True)
 
     print(f"\n{len(inputs)} inputs x {len(judges)} judges in {time.time() - started:.0f}s")
     if last >= first:

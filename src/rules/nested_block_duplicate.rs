@@ -6,7 +6,8 @@
 //! `lifecycle` objects is one block each.
 
 use crate::diagnostic::Diagnostic;
-use crate::syntax::Block;
+use crate::source::Span;
+use crate::syntax::{Block, Body};
 
 use crate::lint::helpers::top_level_blocks;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
@@ -34,25 +35,68 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             let Some(first) = written.next() else {
                 continue;
             };
+            let siblings = Siblings {
+                body: &block.body,
+                kind: single,
+            };
             for again in written {
-                out.push(duplicate(ctx, single, first, again));
+                out.push(duplicate(ctx, &siblings, first, again));
             }
         }
     }
 }
 
+/// The nested blocks of one type in one body, among which a block's place is found.
+struct Siblings<'a> {
+    body: &'a Body,
+    kind: &'a str,
+}
+
 /// `Duplicate lifecycle block` (or `connection`), at the second block (HCL's `DefRange`).
-fn duplicate(ctx: &Context, kind: &str, first: &Block, again: &Block) -> Diagnostic {
+fn duplicate(ctx: &Context, siblings: &Siblings, first: &Block, again: &Block) -> Diagnostic {
+    let kind = siblings.kind;
     ctx.finding(&RULE, format!("Duplicate {kind} block"))
-        .at(ctx.files, again.def_range(ctx.files), "a second one")
-        .with_label(ctx.files, first.def_range(ctx.files), "the first")
+        .at(ctx.files, def_range(ctx, siblings, again), "a second one")
+        .with_label(ctx.files, def_range(ctx, siblings, first), "the first")
         .with_note(format!("This resource already has a {kind} block."))
         .with_help(format!("merge the two `{kind}` blocks into one"))
 }
 
+/// Where the tools report a nested block: [`Block::def_range`], except for a block written in
+/// JSON as an element of an array, which HCL reports at the array's opening bracket whichever
+/// element it is (hashicorp/hcl `json/structure.go`, `unpackBlock`: each value of an array
+/// value gets `DefRange: tv.OpenRange`). The bracket is found by stepping back from the block
+/// over the commas and the earlier elements, which are its siblings of the same type.
+fn def_range(ctx: &Context, siblings: &Siblings, block: &Block) -> Span {
+    let file = ctx.files.get(block.body_span.file);
+    let own = block.def_range(ctx.files);
+    let (Some(text), true) = (file.whole_text(), file.file_name().ends_with(".json")) else {
+        return own;
+    };
+    let before = |end: usize| text[..end].trim_end_matches([' ', '\t', '\n', '\r']);
+    let mut element = block;
+    loop {
+        let preceding = before(element.body_span.start as usize);
+        if preceding.ends_with('[') {
+            let at = preceding.len() - 1;
+            return Span::new(block.body_span.file, at..at + 1);
+        }
+        let Some(earlier_end) = preceding.strip_suffix(',').map(|t| before(t.len()).len()) else {
+            return own;
+        };
+        let earlier = siblings.body.blocks_of(siblings.kind).find(|b| {
+            b.body_span.file == block.body_span.file && b.body_span.end as usize == earlier_end
+        });
+        match earlier {
+            Some(earlier) => element = earlier,
+            None => return own,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{Files, check_table};
+    use crate::lint::testing::{Files, check_table, findings};
 
     const PASS: &[Files] = &[
         &[(
@@ -103,5 +147,33 @@ mod tests {
     #[test]
     fn table() {
         check_table(&super::RULE, PASS, FAIL);
+    }
+
+    /// Terraform 1.6.6 to 1.15.5 (the judges) report every block of a JSON array, and the first
+    /// in their detail, at the array's opening bracket (line 2 here); a block written as an
+    /// object of its own at its brace (line 7).
+    #[test]
+    fn json_array_elements_at_the_bracket() {
+        let text = "{\"resource\": {\"terraform_data\": {\"r0\": {\n\
+                    \"lifecycle\": [\n  {\"create_before_destroy\": true},\n  {},\n  {}],\n\
+                    \"connection\": {\"host\": \"a\"},\n\
+                    \"connection\": {\"host\": \"b\"}}}}}\n";
+        let found = findings(&super::RULE, &[("main.tf.json", text)]);
+        let places: Vec<_> = found
+            .iter()
+            .map(|d| {
+                let first = d.secondary.first().expect("the first").start();
+                (d.message.as_str(), d.start(), first)
+            })
+            .collect();
+        assert_eq!(
+            places,
+            [
+                // The third block's finding is the second's, at the same place: one finding.
+                ("Duplicate lifecycle block", (2, 14), (2, 14)),
+                ("Duplicate connection block", (7, 15), (6, 15)),
+            ],
+            "{found:#?}"
+        );
     }
 }
