@@ -79,7 +79,7 @@ NATIVE_SUMMARIES = {
     "Unexpected end of template", "Unterminated template string", "Attribute name required",
     "Index value required", "Invalid character", "Unclosed index brackets",
     "Variable name required", "Invalid character encoding", "Invalid multi-line string",
-    "Unsupported operator", "Missing newline after argument",
+    "Unsupported operator", "Missing newline after argument", "Unexpected comma after argument",
 }
 JSON_SUMMARIES = {
     "Extraneous data after value", "Invalid JSON keyword", "Invalid JSON number",

@@ -608,9 +608,27 @@ impl Parser<'_> {
             }
             let key = object_key(self.expr(false)?);
             self.skip_trivia(false);
+            // What stands where the `=` should be decides the error, as in hashicorp/hcl
+            // `hclsyntax/parser.go` (parseObjectCons): a newline (a line comment is one) or a
+            // comma means the value is missing; the end of the file, the object unclosed.
             match (self.peek(), self.peek_at(1)) {
                 (Some(b'='), next) if next != Some(b'=') => self.pos += 1,
                 (Some(b':'), _) => self.pos += 1,
+                (Some(b'\n' | b',' | b'#'), _)
+                | (Some(b'\r'), Some(b'\n'))
+                | (Some(b'/'), Some(b'/')) => {
+                    return Err(self.error(
+                        "Missing attribute value",
+                        "an attribute value, introduced by an equals sign (`=`), is expected",
+                    ));
+                }
+                (None, _) => {
+                    return Err(self.error_at(
+                        start,
+                        "Unterminated object constructor expression",
+                        "there is no corresponding closing brace before the end of the file",
+                    ));
+                }
                 _ => {
                     return Err(self.unexpected(
                         "Missing key/value separator",

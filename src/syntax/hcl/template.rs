@@ -87,7 +87,10 @@ enum Piece {
     Literal(String),
     Interpolation(Expr),
     /// `%{ if condition }`, its `%{` at `at`.
-    If { at: usize, condition: Expr },
+    If {
+        at: usize,
+        condition: Expr,
+    },
     /// `%{ for names in collection }`, its `%{` at `at`.
     For {
         at: usize,
@@ -95,9 +98,17 @@ enum Piece {
         collection: Expr,
     },
     /// `%{ else }`, `%{ endif }`, `%{ endfor }`: from its `%{` to the end of its `}`.
-    Else { at: usize },
-    EndIf { at: usize, end: usize },
-    EndFor { at: usize, end: usize },
+    Else {
+        at: usize,
+    },
+    EndIf {
+        at: usize,
+        end: usize,
+    },
+    EndFor {
+        at: usize,
+        end: usize,
+    },
 }
 
 /// An `if` or `for` directive whose closing directive is not read yet.
@@ -166,17 +177,16 @@ impl Parser<'_> {
         if indented {
             self.pos += 1;
         }
-        let Some(marker) = self.ident() else {
-            return Err(self.error(
+        // HCL's scanner reads `<<`, a marker and a newline as one token, or else a `<` that no
+        // expression starts with (hashicorp/hcl `hclsyntax/scan_tokens.rl`, BeginHeredocTmpl):
+        // either way the error is at the `<<`.
+        let Some(marker) = self.ident().filter(|_| self.newline_only()) else {
+            return Err(self.error_at(
+                start,
                 "Invalid expression",
-                "a heredoc needs a marker name after `<<`",
+                "a heredoc starts with `<<` or `<<-`, a marker name and the end of the line",
             ));
         };
-        if !self.newline_only() {
-            return Err(
-                self.unexpected("Invalid expression", "the heredoc marker must end its line")
-            );
-        }
         let flavor = Flavor::Heredoc {
             marker: (marker.start, marker.end),
         };
@@ -357,9 +367,15 @@ impl Parser<'_> {
                     let closes_for = matches!(piece, Piece::EndFor { .. });
                     let Some(directive) = open.pop().filter(|d| d.is_for == closes_for) else {
                         let (summary, message) = if closes_for {
-                            ("Unexpected endfor directive", "no `for` directive is open here")
+                            (
+                                "Unexpected endfor directive",
+                                "no `for` directive is open here",
+                            )
                         } else {
-                            ("Unexpected endif directive", "no `if` directive is open here")
+                            (
+                                "Unexpected endif directive",
+                                "no `if` directive is open here",
+                            )
                         };
                         return Err(self.error_at(at, summary, message));
                     };
@@ -500,10 +516,9 @@ impl Parser<'_> {
                 "for" => "Extra characters in for marker",
                 _ => "Extra characters in endfor marker",
             };
-            return Err(self.unexpected(
-                summary,
-                "a closing brace is expected to end the directive",
-            ));
+            return Err(
+                self.unexpected(summary, "a closing brace is expected to end the directive")
+            );
         }
         self.pos += 1;
         Ok(())

@@ -283,19 +283,123 @@ fn template_directives_are_judged_after_the_template_is_read() {
     let cases = [
         ("a = \"%{ if x }abc", "Unterminated template string", 17),
         ("a = \"%{ endif }abc", "Unterminated template string", 18),
-        ("a = \"%{ endif }${b c}\"\n", "Extra characters after interpolation expression", 19),
+        (
+            "a = \"%{ endif }${b c}\"\n",
+            "Extra characters after interpolation expression",
+            19,
+        ),
         ("a = \"%{ endif }\"\n", "Unexpected endif directive", 5),
-        ("a = \"%{ if x }%{ endfor }\"\n", "Unexpected endfor directive", 14),
-        ("a = \"%{ for x in y }%{ else }%{ endfor }\"\n", "Unexpected else directive", 20),
-        ("a = \"%{ if x }%{ else }%{ else }%{ endif }\"\n", "Unexpected else directive", 23),
+        (
+            "a = \"%{ if x }%{ endfor }\"\n",
+            "Unexpected endfor directive",
+            14,
+        ),
+        (
+            "a = \"%{ for x in y }%{ else }%{ endfor }\"\n",
+            "Unexpected else directive",
+            20,
+        ),
+        (
+            "a = \"%{ if x }%{ else }%{ else }%{ endif }\"\n",
+            "Unexpected else directive",
+            23,
+        ),
         ("a = \"%{ if x }\"\n", "Unexpected end of template", 14),
-        ("a = \"%{ if x  y }%{endif}\"\n", "Extra characters in if marker", 14),
-        ("a = \"%{ endfor x }\"\n", "Extra characters in endfor marker", 15),
+        (
+            "a = \"%{ if x  y }%{endif}\"\n",
+            "Extra characters in if marker",
+            14,
+        ),
+        (
+            "a = \"%{ endfor x }\"\n",
+            "Extra characters in endfor marker",
+            15,
+        ),
         ("a = \"%{\n  1 }\"\n", "Invalid template directive", 10),
     ];
     for (text, summary, at) in cases {
         let error = parse(FileId(0), text).file.expect_err(text);
         assert_eq!((error.summary, error.span.start), (summary, at), "{text:?}");
+    }
+}
+
+/// The first error of `text`: its summary and byte offset.
+fn first_error(text: &str) -> (&'static str, u32) {
+    let error = parse(FileId(0), text).file.expect_err(text);
+    (error.summary, error.span.start)
+}
+
+/// What stands after an object's key where its `=` should be decides the error, as in HCL's
+/// `parseObjectCons` (each as Terraform 1.15.5's loader gives it).
+#[test]
+fn object_key_without_a_value() {
+    let cases = [
+        (
+            "a = {\n \"x\"\n b = 1\n}\n",
+            ("Missing attribute value", 10),
+        ),
+        ("a = { x, b = 1 }\n", ("Missing attribute value", 7)),
+        ("a = { x # c\n}\n", ("Missing attribute value", 8)),
+        ("a = { x // c\n}\n", ("Missing attribute value", 8)),
+        ("a = { x /* c */\n}\n", ("Missing attribute value", 15)),
+        ("a = { x\r\n}\n", ("Missing attribute value", 7)),
+        (
+            "a = { x /* c */",
+            ("Unterminated object constructor expression", 4),
+        ),
+        ("a = { x y }\n", ("Missing key/value separator", 8)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+}
+
+/// `<<` that does not start a heredoc (a marker, then the end of the line) is refused at the
+/// `<<` (Terraform 1.15.5's loader).
+#[test]
+fn heredoc_introducer_must_end_its_line() {
+    for text in ["a = <<e.i\n", "a = <<-\n", "a = <<\n", "a = <<e x\n"] {
+        assert_eq!(first_error(text), ("Invalid expression", 4), "{text:?}");
+    }
+    let text = "a = { for e in v : <<e.i => e }\n";
+    assert_eq!(first_error(text), ("Invalid expression", 19));
+}
+
+/// What may end a body's item, and what a single-line block may hold, refused as HCL's
+/// `ParseBody`, `parseSingleAttrBody` and `finishParsingBodyBlock` refuse them (each as
+/// Terraform 1.15.5's loader gives it).
+#[test]
+fn body_items_are_refused_as_hcl_refuses_them() {
+    let cases = [
+        ("\"x\"\n", ("Invalid argument name", 0)),
+        ("b {\n \"x\"\n}\n", ("Invalid argument name", 5)),
+        ("\"${a b}\"\n", ("Invalid argument name", 0)),
+        ("a = 1, b = 2\n", ("Unexpected comma after argument", 5)),
+        ("b {} x\n", ("Missing newline after block definition", 5)),
+        ("b {},\n", ("Missing newline after block definition", 4)),
+        (
+            "b { a = 1 } x\n",
+            ("Missing newline after block definition", 12),
+        ),
+        (
+            "b { \"x\" = 1 }\n",
+            ("Argument or block definition required", 4),
+        ),
+        ("b { = 1 }\n", ("Argument or block definition required", 4)),
+        ("b { a }\n", ("Argument or block definition required", 4)),
+        ("b { a b }\n", ("Argument definition required", 4)),
+        (
+            "b { a = 1, }\n",
+            ("Invalid single-argument block definition", 9),
+        ),
+        (
+            "b { a = 1\n}\n",
+            ("Invalid single-argument block definition", 9),
+        ),
+        ("b { a = 1 ", ("Unclosed configuration block", 2)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
     }
 }
 
