@@ -175,6 +175,9 @@ impl Parser<'_> {
         let mut reference_end = root.span.end as usize;
         let mut end = root.span.end as usize;
         let mut after_splat = false;
+        // The `*` of an attribute-only splat (`.*`) whose chain of `.` steps goes on: they
+        // are its own steps, where another `.*` is refused.
+        let mut attribute_splat: Option<usize> = None;
         loop {
             let before = self.pos;
             self.skip_trivia(newlines);
@@ -187,7 +190,11 @@ impl Parser<'_> {
                     let dot = self.pos;
                     self.pos += 1;
                     self.skip_trivia(newlines);
-                    let (step, reference_step) = self.attribute_step(dot)?;
+                    let star = self.pos;
+                    let (step, reference_step) = self.attribute_step(dot, attribute_splat)?;
+                    if matches!(step, TraversalStep::Splat) {
+                        attribute_splat = Some(star);
+                    }
                     steps.push(step);
                     end = self.pos;
                     match reference_step {
@@ -199,6 +206,7 @@ impl Parser<'_> {
                     }
                 }
                 (Some(b'['), _) => {
+                    attribute_splat = None;
                     self.enter()?;
                     self.pos += 1;
                     self.skip_trivia(true);
@@ -284,19 +292,42 @@ impl Parser<'_> {
     }
 
     /// What follows a `.` of a traversal (at `dot`): a name, a legacy index (`.0`) or a splat
-    /// (`.*`); and the reference step it is, if static.
-    fn attribute_step(&mut self, dot: usize) -> Result<(TraversalStep, Option<ReferenceStep>)> {
+    /// (`.*`); and the reference step it is, if static. `splat` is the `*` of the
+    /// attribute-only splat this step continues, if any. The errors are HCL's (hashicorp/hcl
+    /// `hclsyntax/parser.go`, `parseExpressionTraversals`): a legacy index is a whole number
+    /// token, refused if it holds a `.` (`x.0.1`, two indexes read as one number), at the
+    /// number or, within a splat, at the splat's `*`; a splat within an attribute-only splat
+    /// (`x.*.a.*`) is refused at its `*`.
+    fn attribute_step(
+        &mut self,
+        dot: usize,
+        splat: Option<usize>,
+    ) -> Result<(TraversalStep, Option<ReferenceStep>)> {
         match self.peek() {
             Some(b'*') => {
+                if splat.is_some() {
+                    return Err(self.error(
+                        "Nested splat expression not allowed",
+                        "a splat expression (`*`) cannot be used inside another attribute-only \
+                         splat expression",
+                    ));
+                }
                 self.pos += 1;
                 Ok((TraversalStep::Splat, None))
             }
             Some(b'0'..=b'9') => {
                 let digits_start = self.pos;
-                while self.peek().is_some_and(|b| b.is_ascii_digit()) {
-                    self.pos += 1;
+                self.pos = number_token_end(self.bytes, digits_start);
+                let written = &self.text[digits_start..self.pos];
+                if written.contains('.') {
+                    return Err(self.error_at(
+                        splat.unwrap_or(digits_start),
+                        "Invalid legacy index syntax",
+                        "two legacy indexes may not be chained (`.0.1`): use the index syntax, \
+                         `[0][1]`",
+                    ));
                 }
-                let value = super::gather::number_value_text(&self.text[digits_start..self.pos]);
+                let value = super::gather::number_value_text(written);
                 let index = Expr::new(ExprKind::Number(value.clone()), self.span(dot..self.pos));
                 Ok((
                     TraversalStep::Index(index),
@@ -311,10 +342,18 @@ impl Parser<'_> {
                         Some(ReferenceStep::Attr(name)),
                     ))
                 }
-                None => Err(self.unexpected(
-                    "Invalid attribute name",
-                    "an attribute name is required after a dot",
-                )),
+                None => {
+                    let error = self.unexpected(
+                        "Invalid attribute name",
+                        "an attribute name is required after a dot",
+                    );
+                    Err(match (splat, error.summary) {
+                        (Some(star), "Invalid attribute name") => {
+                            self.error_at(star, error.summary, error.message)
+                        }
+                        _ => error,
+                    })
+                }
             },
         }
     }
@@ -907,4 +946,31 @@ fn recovered_close_bracket(bytes: &[u8], from: usize) -> usize {
         i += 1;
     }
     bytes.len()
+}
+
+/// Where the number token that starts at `start` (a digit) ends, as HCL's scanner reads one
+/// (hashicorp/hcl `hclsyntax/scan_tokens.rl`, NumberLit): a digit, then digits, dots and
+/// exponents (`e`, a sign maybe, a digit), the longest run that does not end with a dot. So
+/// `0.1` after a traversal's dot is one token, as is `1e3`.
+fn number_token_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    let mut end = i;
+    loop {
+        match bytes.get(i) {
+            Some(b'0'..=b'9') => {
+                i += 1;
+                end = i;
+            }
+            Some(b'.') => i += 1,
+            Some(b'e' | b'E') => {
+                let sign = usize::from(matches!(bytes.get(i + 1), Some(b'+' | b'-')));
+                if !bytes.get(i + 1 + sign).is_some_and(u8::is_ascii_digit) {
+                    return end;
+                }
+                i += 2 + sign;
+                end = i;
+            }
+            _ => return end,
+        }
+    }
 }

@@ -403,6 +403,44 @@ fn body_items_are_refused_as_hcl_refuses_them() {
     }
 }
 
+/// Legacy indexes are whole number tokens and attribute-only splats do not nest, as HCL's
+/// `parseExpressionTraversals` has it (each as Terraform 1.15.5's loader gives it).
+#[test]
+fn legacy_indexes_and_attribute_only_splats() {
+    let cases = [
+        ("a = x.0.1\n", ("Invalid legacy index syntax", 6)),
+        ("a = x.0..1\n", ("Invalid legacy index syntax", 6)),
+        ("a = x.*.a.1.2\n", ("Invalid legacy index syntax", 6)),
+        ("a = x.*.a.*\n", ("Nested splat expression not allowed", 10)),
+        ("a = x.*.*\n", ("Nested splat expression not allowed", 8)),
+        (
+            "a = x[*].*.b.*\n",
+            ("Nested splat expression not allowed", 13),
+        ),
+        (
+            "a = \"${b.*.c.*}\"\n",
+            ("Nested splat expression not allowed", 13),
+        ),
+        ("a = x.*.[\n", ("Invalid attribute name", 6)),
+        ("a = x.0.\n", ("Invalid attribute name", 8)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+    for text in [
+        "a = x.*.a[0].*\n",
+        "a = x.*.a[*].*\n",
+        "a = x.1e3\n",
+        "a = x.0.a\n",
+    ] {
+        assert!(
+            parses(text),
+            "{text:?}: {:?}",
+            parse(FileId(0), text).file.err()
+        );
+    }
+}
+
 #[test]
 fn syntax_error_is_located() {
     let text = "a = 1\nresource \"x\" {\n  b = \n}\n";
