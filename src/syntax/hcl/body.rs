@@ -142,7 +142,7 @@ impl Parser<'_> {
         let name = self.text[name].to_string();
         self.skip_trivia(false);
         match (self.peek(), self.peek_at(1)) {
-            (Some(b'='), next) if next != Some(b'=') => {
+            (Some(b'='), next) if !matches!(next, Some(b'=' | b'>')) => {
                 self.pos += 1;
                 Ok(Item::Attribute(self.attribute_value(name, name_span)?))
             }
@@ -284,7 +284,7 @@ impl Parser<'_> {
                      a nested block",
                 ));
             }
-            if !(self.peek() == Some(b'=') && self.peek_at(1) != Some(b'=')) {
+            if !(self.peek() == Some(b'=') && !matches!(self.peek_at(1), Some(b'=' | b'>'))) {
                 return Err(self.error_at(
                     name_span.start as usize,
                     "Argument or block definition required",

@@ -99,6 +99,11 @@ impl Parser<'_> {
             // A line comment; a `/*` here has no end (else the blanks before held it), and
             // is a division for HCL's scanner.
             (b'/', Some(b'/')) => None,
+            // `<<`, a marker and a newline is a heredoc to HCL's scanner, no operator: it ends
+            // the expression (and the caller refuses what follows it).
+            (b'<', Some(b'<')) if super::scanner::heredoc_start(self.bytes, self.pos).is_some() => {
+                None
+            }
             (b'<' | b'>' | b'+' | b'-' | b'*' | b'/' | b'%', _) => Some(1),
             _ => None,
         }
@@ -157,7 +162,8 @@ impl Parser<'_> {
         self.skip_trivia(newlines);
         let follows = match self.peek() {
             Some(b'[') => true,
-            Some(b'.') => self.peek_at(1) != Some(b'.'),
+            // `...` is no step, but `..` is a `.` and a `.` to HCL's scanner.
+            Some(b'.') => !self.starts_with("..."),
             _ => false,
         };
         self.pos = before;
@@ -182,7 +188,9 @@ impl Parser<'_> {
             let before = self.pos;
             self.skip_trivia(newlines);
             match (self.peek(), self.peek_at(1)) {
-                (Some(b'.'), Some(b'.')) => {
+                // `...` (expanding a call's last argument or a `for`'s grouping) ends the
+                // traversal; `..` is a `.` followed by a `.`, which no step starts with.
+                (Some(b'.'), Some(b'.')) if self.starts_with("...") => {
                     self.pos = before;
                     break;
                 }
@@ -478,8 +486,8 @@ impl Parser<'_> {
         }
         if self.peek() != Some(b'(') {
             return Err(self.unexpected(
-                "Missing function arguments",
-                "a function call needs its arguments in parentheses",
+                "Missing open parenthesis",
+                "a function's name must be followed by its arguments in parentheses",
             ));
         }
         self.enter()?;
@@ -651,7 +659,7 @@ impl Parser<'_> {
             // `hclsyntax/parser.go` (parseObjectCons): a newline (a line comment is one) or a
             // comma means the value is missing; the end of the file, the object unclosed.
             match (self.peek(), self.peek_at(1)) {
-                (Some(b'='), next) if next != Some(b'=') => self.pos += 1,
+                (Some(b'='), next) if !matches!(next, Some(b'=' | b'>')) => self.pos += 1,
                 (Some(b':'), _) => self.pos += 1,
                 (Some(b'\n' | b',' | b'#'), _)
                 | (Some(b'\r'), Some(b'\n'))

@@ -441,6 +441,31 @@ fn legacy_indexes_and_attribute_only_splats() {
     }
 }
 
+/// Runs of characters read as HCL's scanner reads them (`..` is two dots, `=>` no `=`, `<<`
+/// with a marker and a newline a heredoc, not `<`), so the error is where Terraform 1.15.5's
+/// loader puts it.
+#[test]
+fn tokens_are_read_as_hcls_scanner_reads_them() {
+    let cases = [
+        ("a = v..ar\n", ("Invalid attribute name", 6)),
+        ("a = f(x..)\n", ("Invalid attribute name", 8)),
+        ("a = x[*]..y\n", ("Invalid attribute name", 9)),
+        ("a = core::m\nax()\n", ("Missing open parenthesis", 11)),
+        ("  name=>x\n", ("Argument or block definition required", 2)),
+        (
+            "b { a => 1 }\n",
+            ("Argument or block definition required", 4),
+        ),
+        ("a = { b => 1 }\n", ("Missing key/value separator", 8)),
+        ("a = x<<locks\n}\n", ("Missing newline after argument", 5)),
+        ("a = x < <y\n", ("Invalid expression", 8)),
+        ("a = x <<y z\n", ("Invalid expression", 7)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+}
+
 #[test]
 fn syntax_error_is_located() {
     let text = "a = 1\nresource \"x\" {\n  b = \n}\n";
