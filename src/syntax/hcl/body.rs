@@ -196,24 +196,7 @@ impl Parser<'_> {
             self.skip_trivia(false);
             match self.peek() {
                 Some(b'{') => break,
-                Some(b'"') => {
-                    let start = self.pos;
-                    let label = self.quoted_string_expr()?;
-                    let value = match label.kind {
-                        crate::syntax::ExprKind::String(value) => value,
-                        _ => {
-                            return Err(self.error_at(
-                                start,
-                                "Invalid block label",
-                                "a block label is a literal string, without template sequences",
-                            ));
-                        }
-                    };
-                    labels.push(Label {
-                        value,
-                        span: label.span,
-                    });
-                }
+                Some(b'"') => labels.push(self.quoted_label()?),
                 _ => match self.ident() {
                     Some(label) => labels.push(Label {
                         value: self.text[label.clone()].to_string(),

@@ -162,6 +162,63 @@ impl Parser<'_> {
         Ok(template)
     }
 
+    /// A block's quoted label: a string without template sequences, read as HCL reads one
+    /// (hashicorp/hcl `hclsyntax/parser.go`, `parseQuotedStringLiteral`): a `${` or `%{` is
+    /// "Invalid string literal" where it stands, the end of the file "Unterminated string
+    /// literal" there.
+    pub(crate) fn quoted_label(&mut self) -> Result<crate::syntax::Label> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut value = String::new();
+        loop {
+            let run_start = self.pos;
+            let run_len = self.bytes[run_start..]
+                .iter()
+                .position(|&b| matches!(b, b'$' | b'%') || is_quoted_stop(b))
+                .unwrap_or(self.bytes.len() - run_start);
+            value.push_str(&self.text[run_start..run_start + run_len]);
+            self.pos += run_len;
+            match self.peek() {
+                None => {
+                    return Err(self.error(
+                        "Unterminated string literal",
+                        "no closing quote was found for this label before the end of the file",
+                    ));
+                }
+                Some(b'"') => break,
+                Some(b'\\') => value.push(self.escape()?),
+                Some(b'\n' | b'\r') => {
+                    return Err(self.error(
+                        "Invalid multi-line string",
+                        "quoted strings may not be split over multiple lines",
+                    ));
+                }
+                Some(b) if self.peek_at(1) == Some(b) && self.peek_at(2) == Some(b'{') => {
+                    // `$${` and `%%{` are escapes for a literal `${` and `%{`.
+                    value.push(char::from(b));
+                    value.push('{');
+                    self.pos += 3;
+                }
+                Some(_) if self.peek_at(1) == Some(b'{') => {
+                    return Err(self.error(
+                        "Invalid string literal",
+                        "a block label is a literal string: template sequences are not allowed \
+                         here (`$${` and `%%{` write a literal `${` and `%{`)",
+                    ));
+                }
+                Some(b) => {
+                    value.push(char::from(b));
+                    self.pos += 1;
+                }
+            }
+        }
+        self.pos += 1;
+        Ok(crate::syntax::Label {
+            value,
+            span: self.span(start..self.pos),
+        })
+    }
+
     /// A template that is the whole text (a JSON string's value).
     pub(crate) fn unquoted_template(&mut self) -> Result<Template> {
         let pieces = self.template_pieces(Flavor::Unquoted)?;

@@ -466,6 +466,24 @@ fn tokens_are_read_as_hcls_scanner_reads_them() {
     }
 }
 
+/// A block's quoted label is a string literal as HCL's `parseQuotedStringLiteral` reads one
+/// (each as Terraform 1.15.5's loader gives it); escapes are read as in any quoted string.
+#[test]
+fn block_labels_are_string_literals() {
+    let cases = [
+        ("b \"x${y}\" {}\n", ("Invalid string literal", 4)),
+        ("b \"x%{ if y }\" {}\n", ("Invalid string literal", 4)),
+        ("b \"${ 1 + }\" {}\n", ("Invalid string literal", 3)),
+        ("b \"x", ("Unterminated string literal", 4)),
+        ("b \"a\\q\" {}\n", ("Invalid escape sequence", 4)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+    let file = parse_ok("b \"a$${b}%%{c}\\n\\u00e9$\" {}\n");
+    assert_eq!(file.body.blocks[0].labels[0].value, "a${b}%{c}\n\u{e9}$");
+}
+
 #[test]
 fn syntax_error_is_located() {
     let text = "a = 1\nresource \"x\" {\n  b = \n}\n";
