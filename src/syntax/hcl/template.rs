@@ -294,6 +294,14 @@ impl Parser<'_> {
     /// marker's line, the end of the text, or (in a quoted string) what may not stand in one.
     /// How its directives nest is judged afterwards ([`Parser::assemble`]).
     fn template_pieces(&mut self, flavor: Flavor) -> Result<Vec<Piece>> {
+        let outer = std::mem::replace(&mut self.template_start, self.pos);
+        let pieces = self.read_pieces(flavor);
+        self.template_start = outer;
+        pieces
+    }
+
+    /// [`Parser::template_pieces`], once the template's start is recorded.
+    fn read_pieces(&mut self, flavor: Flavor) -> Result<Vec<Piece>> {
         let mut pieces = Vec::new();
         let mut literal = String::new();
         let flush = |literal: &mut String, pieces: &mut Vec<Piece>| {
@@ -519,8 +527,16 @@ impl Parser<'_> {
         }
         if self.peek() != Some(b'}') {
             return Err(if self.at_end() {
+                // In a file HCL reports it at the template's first part, not at this `${`
+                // (hashicorp/hcl `hclsyntax/parser_template.go`, parseTemplateParts: the
+                // diagnostic's Subject is `startRange`). A JSON string's value keeps it at the
+                // `${`, as the JSON side has always placed it.
                 self.error_at(
-                    open,
+                    if self.json_value {
+                        open
+                    } else {
+                        self.template_start
+                    },
                     "Unclosed template interpolation sequence",
                     "there is no closing brace for this interpolation",
                 )

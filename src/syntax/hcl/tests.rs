@@ -484,6 +484,23 @@ fn block_labels_are_string_literals() {
     assert_eq!(file.body.blocks[0].labels[0].value, "a${b}%{c}\n\u{e9}$");
 }
 
+/// An interpolation left open at the end of the file is reported at its template's first
+/// part, as HCL reports it (each as Terraform 1.15.5's loader gives it).
+#[test]
+fn unclosed_interpolation_is_reported_at_its_templates_start() {
+    let cases = [
+        ("a = \"ab${x", 5),
+        ("a = \"a${x}b${y", 5),
+        ("a = <<E\nab\ncd${x", 8),
+        ("a = \"a${\"b${c", 9),
+        ("a = \"a${<<E\nx${y", 12),
+    ];
+    for (text, at) in cases {
+        let expected = ("Unclosed template interpolation sequence", at);
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+}
+
 #[test]
 fn syntax_error_is_located() {
     let text = "a = 1\nresource \"x\" {\n  b = \n}\n";
