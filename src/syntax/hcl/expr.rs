@@ -112,7 +112,8 @@ impl Parser<'_> {
     /// An operand of a binary operator: a term, maybe after unary operators.
     fn operand(&mut self, newlines: bool) -> Result<Expr> {
         let is_unary = match self.peek() {
-            Some(b'!') => true,
+            // `!=` is an operator of its own to HCL's scanner, no `!`.
+            Some(b'!') => self.peek_at(1) != Some(b'='),
             Some(b'-') => !self.negative_number_follows(),
             _ => false,
         };
@@ -509,13 +510,21 @@ impl Parser<'_> {
                     break;
                 }
                 Some(b'.') if self.starts_with("...") => {
+                    let ellipsis = self.pos;
                     self.pos += 3;
                     self.skip_trivia(true);
                     if self.peek() != Some(b')') {
-                        return Err(self.unexpected(
+                        // HCL reports it at the `...` (parseFunctionCallExpr).
+                        let error = self.unexpected(
                             "Missing closing parenthesis",
-                            "an expanded final argument (`...`) must be the last",
-                        ));
+                            "an expanded final argument (`...`) must be followed by `)`",
+                        );
+                        return Err(match error.summary {
+                            "Missing closing parenthesis" => {
+                                self.error_at(ellipsis, error.summary, error.message)
+                            }
+                            _ => error,
+                        });
                     }
                     self.pos += 1;
                     expand_final = true;
@@ -661,6 +670,13 @@ impl Parser<'_> {
             match (self.peek(), self.peek_at(1)) {
                 (Some(b'='), next) if !matches!(next, Some(b'=' | b'>')) => self.pos += 1,
                 (Some(b':'), _) => self.pos += 1,
+                _ if self.line_comment_ends_the_text() => {
+                    return Err(self.error_at(
+                        start,
+                        "Unterminated object constructor expression",
+                        "there is no corresponding closing brace before the end of the file",
+                    ));
+                }
                 (Some(b'\n' | b',' | b'#'), _)
                 | (Some(b'\r'), Some(b'\n'))
                 | (Some(b'/'), Some(b'/')) => {
@@ -691,6 +707,16 @@ impl Parser<'_> {
                 Some(b',') => self.pos += 1,
                 Some(b'}') => {}
                 None => {
+                    return Err(self.error_at(
+                        start,
+                        "Unterminated object constructor expression",
+                        "there is no corresponding closing brace before the end of the file",
+                    ));
+                }
+                // A line comment that ends the file without a newline is no newline to
+                // HCL's parser (its peeker makes a newline of a comment's own): the object is
+                // unclosed.
+                Some(b'#' | b'/') if self.line_comment_ends_the_text() => {
                     return Err(self.error_at(
                         start,
                         "Unterminated object constructor expression",
@@ -747,23 +773,25 @@ impl Parser<'_> {
         }
         self.pos += 1;
         self.skip_trivia(true);
+        // As hashicorp/hcl `hclsyntax/parser.go` (finishParsingForExpr) reads it: an
+        // expression, which is the key if `=>` follows; a grouping `...`; an `if`; the closing
+        // bracket. Whether the key and the `...` fit the brackets is judged after.
         let mut inner = Found::default();
-        if close == b'}' {
-            inner.add(&self.expr(true)?);
-            self.skip_trivia(true);
-            if !self.starts_with("=>") {
-                return Err(self.unexpected(INVALID, "a `=>` is expected after the key"));
-            }
+        let first = self.pos;
+        inner.add(&self.expr(true)?);
+        self.skip_trivia(true);
+        let mut key = None;
+        if self.starts_with("=>") {
+            key = Some(first);
             self.pos += 2;
             self.skip_trivia(true);
             inner.add(&self.expr(true)?);
             self.skip_trivia(true);
-            if self.starts_with("...") {
-                self.pos += 3;
-                self.skip_trivia(true);
-            }
-        } else {
-            inner.add(&self.expr(true)?);
+        }
+        let mut grouping = None;
+        if self.starts_with("...") {
+            grouping = Some(self.pos);
+            self.pos += 3;
             self.skip_trivia(true);
         }
         if self.keyword("if") {
@@ -776,6 +804,30 @@ impl Parser<'_> {
                 INVALID,
                 format!("a closing `{}` is expected here", char::from(close)),
             ));
+        }
+        match (close, key, grouping) {
+            (b']', Some(key), _) => {
+                return Err(self.error_at(
+                    key,
+                    INVALID,
+                    "a key expression (`key => value`) is not valid when building a tuple",
+                ));
+            }
+            (b']', None, Some(grouping)) => {
+                return Err(self.error_at(
+                    grouping,
+                    INVALID,
+                    "a grouping `...` cannot be used when building a tuple",
+                ));
+            }
+            (b'}', None, _) => {
+                return Err(self.error_at(
+                    first,
+                    INVALID,
+                    "a key expression (`key => value`) is required when building an object",
+                ));
+            }
+            _ => {}
         }
         self.pos += 1;
         let mut found = Found::from_expr(&collection);

@@ -230,6 +230,13 @@ impl<'t> Parser<'t> {
         }
     }
 
+    /// Whether a line comment (`#` or `//`) starts here and runs to the end of the text,
+    /// with no newline to end it.
+    pub(crate) fn line_comment_ends_the_text(&self) -> bool {
+        (self.peek() == Some(b'#') || self.starts_with("//"))
+            && memchr::memchr(b'\n', &self.bytes[self.pos..]).is_none()
+    }
+
     /// Reads a newline where newlines end something: `\n`, `\r\n` or a line comment (which
     /// ends with one, or with the text). Returns whether there was one.
     pub(crate) fn newline(&mut self) -> bool {

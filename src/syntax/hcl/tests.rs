@@ -348,6 +348,20 @@ fn object_key_without_a_value() {
             ("Unterminated object constructor expression", 4),
         ),
         ("a = { x y }\n", ("Missing key/value separator", 8)),
+        // A comment that ends the file without a newline is no newline.
+        (
+            "a = { x # c",
+            ("Unterminated object constructor expression", 4),
+        ),
+        (
+            "a = {\n b = 1 # c",
+            ("Unterminated object constructor expression", 4),
+        ),
+        (
+            "a = {\n b = 1 // c",
+            ("Unterminated object constructor expression", 4),
+        ),
+        ("a = {\n b = 1 # c\n", ("Missing expression", 17)),
     ];
     for (text, expected) in cases {
         assert_eq!(first_error(text), expected, "{text:?}");
@@ -497,6 +511,46 @@ fn unclosed_interpolation_is_reported_at_its_templates_start() {
     ];
     for (text, at) in cases {
         let expected = ("Unclosed template interpolation sequence", at);
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+}
+
+/// A `for` expression's key and grouping `...` are judged once the expression is read, as
+/// HCL's `finishParsingForExpr` judges them; a call's `...` must be followed by `)`, and `!=`
+/// is no `!` (each as Terraform 1.15.5's loader gives it).
+#[test]
+fn for_expressions_and_expanded_arguments() {
+    let cases = [
+        (
+            "a = [for x in y : k => v]\n",
+            ("Invalid 'for' expression", 18),
+        ),
+        (
+            "a = [for x in y : v...]\n",
+            ("Invalid 'for' expression", 19),
+        ),
+        ("a = {for x in y : v}\n", ("Invalid 'for' expression", 18)),
+        (
+            "a = {for x in y : v... if x}\n",
+            ("Invalid 'for' expression", 18),
+        ),
+        (
+            "a = [{for k, v in x : true > \"s\"...}]\n",
+            ("Invalid 'for' expression", 22),
+        ),
+        (
+            "a = {for x in y : k => v if x z}\n",
+            ("Invalid 'for' expression", 30),
+        ),
+        ("a = upper(x... ", ("Missing closing parenthesis", 11)),
+        ("a = f(x..., y)\n", ("Missing closing parenthesis", 7)),
+        ("a = !=1\n", ("Invalid expression", 4)),
+        (
+            "a = {for k, v in x : (!=1) => 1}\n",
+            ("Invalid expression", 22),
+        ),
+    ];
+    for (text, expected) in cases {
         assert_eq!(first_error(text), expected, "{text:?}");
     }
 }
