@@ -267,7 +267,7 @@ impl Parser<'_> {
                      a nested block",
                 ));
             }
-            if !(self.peek() == Some(b'=') && !matches!(self.peek_at(1), Some(b'=' | b'>'))) {
+            if self.peek() != Some(b'=') || matches!(self.peek_at(1), Some(b'=' | b'>')) {
                 return Err(self.error_at(
                     name_span.start as usize,
                     "Argument or block definition required",

@@ -222,6 +222,21 @@ impl Parser<'_> {
                     let step = if self.peek() == Some(b'*') {
                         self.pos += 1;
                         after_splat = true;
+                        // HCL reads the token right after the `*` (newlines count where they
+                        // do around the traversal), and reports a missing `]` where it
+                        // recovers, as for an index.
+                        self.skip_trivia(newlines);
+                        if self.peek() != Some(b']') {
+                            let error = self.unexpected("Missing close bracket on splat index", "");
+                            if error.summary != "Missing close bracket on splat index" {
+                                return Err(error);
+                            }
+                            return Err(self.error_at(
+                                recovered_close_bracket(self.bytes, self.pos),
+                                error.summary,
+                                "the star of a full splat must be followed by `]`",
+                            ));
+                        }
                         TraversalStep::Splat
                     } else {
                         let mut index = self.expr(true)?;

@@ -437,6 +437,10 @@ fn legacy_indexes_and_attribute_only_splats() {
         ),
         ("a = x.*.[\n", ("Invalid attribute name", 6)),
         ("a = x.0.\n", ("Invalid attribute name", 8)),
+        // A full splat's `]` right after its `*`, else reported where HCL recovers.
+        ("a = x[*\n]\n", ("Missing close bracket on splat index", 8)),
+        ("a = x[* 1]\n", ("Missing close bracket on splat index", 9)),
+        ("a = x[*", ("Missing close bracket on splat index", 7)),
     ];
     for (text, expected) in cases {
         assert_eq!(first_error(text), expected, "{text:?}");
@@ -446,6 +450,8 @@ fn legacy_indexes_and_attribute_only_splats() {
         "a = x.*.a[*].*\n",
         "a = x.1e3\n",
         "a = x.0.a\n",
+        "a = x[* ]\n",
+        "a = [x[*\n]]\n",
     ] {
         assert!(
             parses(text),
