@@ -73,10 +73,13 @@ NATIVE_SUMMARIES = {
     "Unterminated tuple constructor expression", "Extra characters after interpolation expression",
     "Invalid 'for' directive", "Invalid template control keyword", "Invalid template directive",
     "Unclosed template interpolation sequence", "Unexpected else directive",
+    "Unexpected endif directive", "Unexpected endfor directive", "Extra characters in if marker",
+    "Extra characters in else marker", "Extra characters in endif marker",
+    "Extra characters in for marker", "Extra characters in endfor marker",
     "Unexpected end of template", "Unterminated template string", "Attribute name required",
     "Index value required", "Invalid character", "Unclosed index brackets",
     "Variable name required", "Invalid character encoding", "Invalid multi-line string",
-    "Unsupported operator", "Missing newline after argument",
+    "Unsupported operator", "Missing newline after argument", "Unexpected comma after argument",
 }
 JSON_SUMMARIES = {
     "Extraneous data after value", "Invalid JSON keyword", "Invalid JSON number",

@@ -49,10 +49,13 @@ impl Parser<'_> {
                 Item::Attribute(attribute) => {
                     self.record_repeat(&body, &mut first_spans, &attribute);
                     body.attributes.push(Arc::new(attribute));
+                    self.end_of_item(false)?;
                 }
-                Item::Block(block) => body.blocks.push(block),
+                Item::Block(block) => {
+                    body.blocks.push(block);
+                    self.end_of_item(true)?;
+                }
             }
-            self.end_of_item()?;
         }
     }
 
@@ -92,22 +95,39 @@ impl Parser<'_> {
         }
     }
 
-    /// After an argument or a block: blanks, maybe a comment, then a newline or the end.
-    fn end_of_item(&mut self) -> Result<()> {
+    /// After an argument or a block: blanks, maybe a comment, then a newline or the end. What
+    /// else stands there is refused as hashicorp/hcl `hclsyntax/parser.go` does
+    /// (`finishParsingBodyAttribute`, `finishParsingBodyBlock`), a comma after an argument
+    /// with its own summary.
+    fn end_of_item(&mut self, block: bool) -> Result<()> {
         self.skip_trivia(false);
         if self.at_end() || self.newline() {
             return Ok(());
         }
-        Err(self.unexpected(
-            "Missing newline after argument",
-            "an argument or block definition must end with a newline",
-        ))
+        Err(if block {
+            self.unexpected(
+                "Missing newline after block definition",
+                "a block definition must end with a newline",
+            )
+        } else if self.peek() == Some(b',') {
+            self.error(
+                "Unexpected comma after argument",
+                "argument definitions are separated by newlines, not commas",
+            )
+        } else {
+            self.unexpected(
+                "Missing newline after argument",
+                "an argument definition must end with a newline",
+            )
+        })
     }
 
     /// An argument (`name = value`) or a block (`type "label" { ... }`).
     fn item(&mut self) -> Result<Item> {
         let Some(name) = self.ident() else {
-            if self.peek() == Some(b'"') && self.quoted_name_then_equals() {
+            // A quoted string where an item starts: HCL takes it for a quoted argument name
+            // (`ParseBody`, whatever follows the string).
+            if self.peek() == Some(b'"') {
                 return Err(self.error(
                     "Invalid argument name",
                     "an argument's name is an identifier, without quotes",
@@ -122,7 +142,7 @@ impl Parser<'_> {
         let name = self.text[name].to_string();
         self.skip_trivia(false);
         match (self.peek(), self.peek_at(1)) {
-            (Some(b'='), next) if next != Some(b'=') => {
+            (Some(b'='), next) if !matches!(next, Some(b'=' | b'>')) => {
                 self.pos += 1;
                 Ok(Item::Attribute(self.attribute_value(name, name_span)?))
             }
@@ -143,16 +163,6 @@ impl Parser<'_> {
                 })
             }
         }
-    }
-
-    /// Whether a quoted string followed by `=` (not `==`) stands at the current position.
-    fn quoted_name_then_equals(&self) -> bool {
-        let rest = &self.text[self.pos + 1..];
-        let Some(close) = rest.find(['"', '\n']) else {
-            return false;
-        };
-        let after = rest[close + 1..].trim_start_matches([' ', '\t']);
-        rest[close..].starts_with('"') && after.starts_with('=') && !after.starts_with("==")
     }
 
     fn ident_follows(&self) -> bool {
@@ -186,24 +196,7 @@ impl Parser<'_> {
             self.skip_trivia(false);
             match self.peek() {
                 Some(b'{') => break,
-                Some(b'"') => {
-                    let start = self.pos;
-                    let label = self.quoted_string_expr()?;
-                    let value = match label.kind {
-                        crate::syntax::ExprKind::String(value) => value,
-                        _ => {
-                            return Err(self.error_at(
-                                start,
-                                "Invalid block label",
-                                "a block label is a literal string, without template sequences",
-                            ));
-                        }
-                    };
-                    labels.push(Label {
-                        value,
-                        span: label.span,
-                    });
-                }
+                Some(b'"') => labels.push(self.quoted_label()?),
                 _ => match self.ident() {
                     Some(label) => labels.push(Label {
                         value: self.text[label.clone()].to_string(),
@@ -241,25 +234,27 @@ impl Parser<'_> {
         })
     }
 
-    /// The body of a block on the line of its opening brace: empty, or one argument.
+    /// The body of a block on the line of its opening brace: empty, or one argument
+    /// (hashicorp/hcl `hclsyntax/parser.go`: `parseSingleAttrBody`, then what
+    /// `finishParsingBodyBlock` expects after it).
     fn single_line_body(&mut self, open: usize) -> Result<Body> {
         let mut body = Body::default();
         if self.peek() != Some(b'}') {
-            let invalid = |p: &Parser| {
-                p.unexpected(
-                    "Invalid single-argument block definition",
-                    "a single-line block definition can contain only a single argument",
-                )
-            };
-            if self.at_end() {
-                return Err(self.error_at(
+            let unclosed = |p: &Parser| {
+                p.error_at(
                     open,
                     "Unclosed configuration block",
                     "there is no closing brace for this block before the end of the file",
-                ));
+                )
+            };
+            if self.at_end() {
+                return Err(unclosed(self));
             }
             let Some(name) = self.ident() else {
-                return Err(invalid(self));
+                return Err(self.unexpected(
+                    "Argument or block definition required",
+                    "an argument definition is required here",
+                ));
             };
             let name_span = self.span(name.clone());
             let name = self.text[name].to_string();
@@ -272,15 +267,27 @@ impl Parser<'_> {
                      a nested block",
                 ));
             }
-            if !(self.peek() == Some(b'=') && self.peek_at(1) != Some(b'=')) {
-                return Err(invalid(self));
+            if self.peek() != Some(b'=') || matches!(self.peek_at(1), Some(b'=' | b'>')) {
+                return Err(self.error_at(
+                    name_span.start as usize,
+                    "Argument or block definition required",
+                    "an argument is set with an equals sign (`=`) introducing its value",
+                ));
             }
             self.pos += 1;
             let attribute = self.attribute_value(name, name_span)?;
             body.attributes.push(Arc::new(attribute));
             self.skip_trivia(false);
-            if self.peek() != Some(b'}') {
-                return Err(invalid(self));
+            match self.peek() {
+                Some(b'}') => {}
+                None => return Err(unclosed(self)),
+                Some(_) => {
+                    return Err(self.unexpected(
+                        "Invalid single-argument block definition",
+                        "a single-line block definition must end with a closing brace right \
+                         after its single argument",
+                    ));
+                }
             }
         }
         self.pos += 1;

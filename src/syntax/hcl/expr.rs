@@ -99,6 +99,11 @@ impl Parser<'_> {
             // A line comment; a `/*` here has no end (else the blanks before held it), and
             // is a division for HCL's scanner.
             (b'/', Some(b'/')) => None,
+            // `<<`, a marker and a newline is a heredoc to HCL's scanner, no operator: it ends
+            // the expression (and the caller refuses what follows it).
+            (b'<', Some(b'<')) if super::scanner::heredoc_start(self.bytes, self.pos).is_some() => {
+                None
+            }
             (b'<' | b'>' | b'+' | b'-' | b'*' | b'/' | b'%', _) => Some(1),
             _ => None,
         }
@@ -107,7 +112,8 @@ impl Parser<'_> {
     /// An operand of a binary operator: a term, maybe after unary operators.
     fn operand(&mut self, newlines: bool) -> Result<Expr> {
         let is_unary = match self.peek() {
-            Some(b'!') => true,
+            // `!=` is an operator of its own to HCL's scanner, no `!`.
+            Some(b'!') => self.peek_at(1) != Some(b'='),
             Some(b'-') => !self.negative_number_follows(),
             _ => false,
         };
@@ -157,7 +163,8 @@ impl Parser<'_> {
         self.skip_trivia(newlines);
         let follows = match self.peek() {
             Some(b'[') => true,
-            Some(b'.') => self.peek_at(1) != Some(b'.'),
+            // `...` is no step, but `..` is a `.` and a `.` to HCL's scanner.
+            Some(b'.') => !self.starts_with("..."),
             _ => false,
         };
         self.pos = before;
@@ -175,11 +182,16 @@ impl Parser<'_> {
         let mut reference_end = root.span.end as usize;
         let mut end = root.span.end as usize;
         let mut after_splat = false;
+        // The `*` of an attribute-only splat (`.*`) whose chain of `.` steps goes on: they
+        // are its own steps, where another `.*` is refused.
+        let mut attribute_splat: Option<usize> = None;
         loop {
             let before = self.pos;
             self.skip_trivia(newlines);
             match (self.peek(), self.peek_at(1)) {
-                (Some(b'.'), Some(b'.')) => {
+                // `...` (expanding a call's last argument or a `for`'s grouping) ends the
+                // traversal; `..` is a `.` followed by a `.`, which no step starts with.
+                (Some(b'.'), Some(b'.')) if self.starts_with("...") => {
                     self.pos = before;
                     break;
                 }
@@ -187,7 +199,11 @@ impl Parser<'_> {
                     let dot = self.pos;
                     self.pos += 1;
                     self.skip_trivia(newlines);
-                    let (step, reference_step) = self.attribute_step(dot)?;
+                    let star = self.pos;
+                    let (step, reference_step) = self.attribute_step(dot, attribute_splat)?;
+                    if matches!(step, TraversalStep::Splat) {
+                        attribute_splat = Some(star);
+                    }
                     steps.push(step);
                     end = self.pos;
                     match reference_step {
@@ -199,12 +215,28 @@ impl Parser<'_> {
                     }
                 }
                 (Some(b'['), _) => {
+                    attribute_splat = None;
                     self.enter()?;
                     self.pos += 1;
                     self.skip_trivia(true);
                     let step = if self.peek() == Some(b'*') {
                         self.pos += 1;
                         after_splat = true;
+                        // HCL reads the token right after the `*` (newlines count where they
+                        // do around the traversal), and reports a missing `]` where it
+                        // recovers, as for an index.
+                        self.skip_trivia(newlines);
+                        if self.peek() != Some(b']') {
+                            let error = self.unexpected("Missing close bracket on splat index", "");
+                            if error.summary != "Missing close bracket on splat index" {
+                                return Err(error);
+                            }
+                            return Err(self.error_at(
+                                recovered_close_bracket(self.bytes, self.pos),
+                                error.summary,
+                                "the star of a full splat must be followed by `]`",
+                            ));
+                        }
                         TraversalStep::Splat
                     } else {
                         let mut index = self.expr(true)?;
@@ -284,19 +316,42 @@ impl Parser<'_> {
     }
 
     /// What follows a `.` of a traversal (at `dot`): a name, a legacy index (`.0`) or a splat
-    /// (`.*`); and the reference step it is, if static.
-    fn attribute_step(&mut self, dot: usize) -> Result<(TraversalStep, Option<ReferenceStep>)> {
+    /// (`.*`); and the reference step it is, if static. `splat` is the `*` of the
+    /// attribute-only splat this step continues, if any. The errors are HCL's (hashicorp/hcl
+    /// `hclsyntax/parser.go`, `parseExpressionTraversals`): a legacy index is a whole number
+    /// token, refused if it holds a `.` (`x.0.1`, two indexes read as one number), at the
+    /// number or, within a splat, at the splat's `*`; a splat within an attribute-only splat
+    /// (`x.*.a.*`) is refused at its `*`.
+    fn attribute_step(
+        &mut self,
+        dot: usize,
+        splat: Option<usize>,
+    ) -> Result<(TraversalStep, Option<ReferenceStep>)> {
         match self.peek() {
             Some(b'*') => {
+                if splat.is_some() {
+                    return Err(self.error(
+                        "Nested splat expression not allowed",
+                        "a splat expression (`*`) cannot be used inside another attribute-only \
+                         splat expression",
+                    ));
+                }
                 self.pos += 1;
                 Ok((TraversalStep::Splat, None))
             }
             Some(b'0'..=b'9') => {
                 let digits_start = self.pos;
-                while self.peek().is_some_and(|b| b.is_ascii_digit()) {
-                    self.pos += 1;
+                self.pos = number_token_end(self.bytes, digits_start);
+                let written = &self.text[digits_start..self.pos];
+                if written.contains('.') {
+                    return Err(self.error_at(
+                        splat.unwrap_or(digits_start),
+                        "Invalid legacy index syntax",
+                        "two legacy indexes may not be chained (`.0.1`): use the index syntax, \
+                         `[0][1]`",
+                    ));
                 }
-                let value = super::gather::number_value_text(&self.text[digits_start..self.pos]);
+                let value = super::gather::number_value_text(written);
                 let index = Expr::new(ExprKind::Number(value.clone()), self.span(dot..self.pos));
                 Ok((
                     TraversalStep::Index(index),
@@ -311,10 +366,18 @@ impl Parser<'_> {
                         Some(ReferenceStep::Attr(name)),
                     ))
                 }
-                None => Err(self.unexpected(
-                    "Invalid attribute name",
-                    "an attribute name is required after a dot",
-                )),
+                None => {
+                    let error = self.unexpected(
+                        "Invalid attribute name",
+                        "an attribute name is required after a dot",
+                    );
+                    Err(match (splat, error.summary) {
+                        (Some(star), "Invalid attribute name") => {
+                            self.error_at(star, error.summary, error.message)
+                        }
+                        _ => error,
+                    })
+                }
             },
         }
     }
@@ -439,8 +502,8 @@ impl Parser<'_> {
         }
         if self.peek() != Some(b'(') {
             return Err(self.unexpected(
-                "Missing function arguments",
-                "a function call needs its arguments in parentheses",
+                "Missing open parenthesis",
+                "a function's name must be followed by its arguments in parentheses",
             ));
         }
         self.enter()?;
@@ -462,13 +525,21 @@ impl Parser<'_> {
                     break;
                 }
                 Some(b'.') if self.starts_with("...") => {
+                    let ellipsis = self.pos;
                     self.pos += 3;
                     self.skip_trivia(true);
                     if self.peek() != Some(b')') {
-                        return Err(self.unexpected(
+                        // HCL reports it at the `...` (parseFunctionCallExpr).
+                        let error = self.unexpected(
                             "Missing closing parenthesis",
-                            "an expanded final argument (`...`) must be the last",
-                        ));
+                            "an expanded final argument (`...`) must be followed by `)`",
+                        );
+                        return Err(match error.summary {
+                            "Missing closing parenthesis" => {
+                                self.error_at(ellipsis, error.summary, error.message)
+                            }
+                            _ => error,
+                        });
                     }
                     self.pos += 1;
                     expand_final = true;
@@ -608,9 +679,34 @@ impl Parser<'_> {
             }
             let key = object_key(self.expr(false)?);
             self.skip_trivia(false);
+            // What stands where the `=` should be decides the error, as in hashicorp/hcl
+            // `hclsyntax/parser.go` (parseObjectCons): a newline (a line comment is one) or a
+            // comma means the value is missing; the end of the file, the object unclosed.
             match (self.peek(), self.peek_at(1)) {
-                (Some(b'='), next) if next != Some(b'=') => self.pos += 1,
+                (Some(b'='), next) if !matches!(next, Some(b'=' | b'>')) => self.pos += 1,
                 (Some(b':'), _) => self.pos += 1,
+                _ if self.line_comment_ends_the_text() => {
+                    return Err(self.error_at(
+                        start,
+                        "Unterminated object constructor expression",
+                        "there is no corresponding closing brace before the end of the file",
+                    ));
+                }
+                (Some(b'\n' | b',' | b'#'), _)
+                | (Some(b'\r'), Some(b'\n'))
+                | (Some(b'/'), Some(b'/')) => {
+                    return Err(self.error(
+                        "Missing attribute value",
+                        "an attribute value, introduced by an equals sign (`=`), is expected",
+                    ));
+                }
+                (None, _) => {
+                    return Err(self.error_at(
+                        start,
+                        "Unterminated object constructor expression",
+                        "there is no corresponding closing brace before the end of the file",
+                    ));
+                }
                 _ => {
                     return Err(self.unexpected(
                         "Missing key/value separator",
@@ -626,6 +722,16 @@ impl Parser<'_> {
                 Some(b',') => self.pos += 1,
                 Some(b'}') => {}
                 None => {
+                    return Err(self.error_at(
+                        start,
+                        "Unterminated object constructor expression",
+                        "there is no corresponding closing brace before the end of the file",
+                    ));
+                }
+                // A line comment that ends the file without a newline is no newline to
+                // HCL's parser (its peeker makes a newline of a comment's own): the object is
+                // unclosed.
+                Some(b'#' | b'/') if self.line_comment_ends_the_text() => {
                     return Err(self.error_at(
                         start,
                         "Unterminated object constructor expression",
@@ -682,23 +788,25 @@ impl Parser<'_> {
         }
         self.pos += 1;
         self.skip_trivia(true);
+        // As hashicorp/hcl `hclsyntax/parser.go` (finishParsingForExpr) reads it: an
+        // expression, which is the key if `=>` follows; a grouping `...`; an `if`; the closing
+        // bracket. Whether the key and the `...` fit the brackets is judged after.
         let mut inner = Found::default();
-        if close == b'}' {
-            inner.add(&self.expr(true)?);
-            self.skip_trivia(true);
-            if !self.starts_with("=>") {
-                return Err(self.unexpected(INVALID, "a `=>` is expected after the key"));
-            }
+        let first = self.pos;
+        inner.add(&self.expr(true)?);
+        self.skip_trivia(true);
+        let mut key = None;
+        if self.starts_with("=>") {
+            key = Some(first);
             self.pos += 2;
             self.skip_trivia(true);
             inner.add(&self.expr(true)?);
             self.skip_trivia(true);
-            if self.starts_with("...") {
-                self.pos += 3;
-                self.skip_trivia(true);
-            }
-        } else {
-            inner.add(&self.expr(true)?);
+        }
+        let mut grouping = None;
+        if self.starts_with("...") {
+            grouping = Some(self.pos);
+            self.pos += 3;
             self.skip_trivia(true);
         }
         if self.keyword("if") {
@@ -711,6 +819,30 @@ impl Parser<'_> {
                 INVALID,
                 format!("a closing `{}` is expected here", char::from(close)),
             ));
+        }
+        match (close, key, grouping) {
+            (b']', Some(key), _) => {
+                return Err(self.error_at(
+                    key,
+                    INVALID,
+                    "a key expression (`key => value`) is not valid when building a tuple",
+                ));
+            }
+            (b']', None, Some(grouping)) => {
+                return Err(self.error_at(
+                    grouping,
+                    INVALID,
+                    "a grouping `...` cannot be used when building a tuple",
+                ));
+            }
+            (b'}', None, _) => {
+                return Err(self.error_at(
+                    first,
+                    INVALID,
+                    "a key expression (`key => value`) is required when building an object",
+                ));
+            }
+            _ => {}
         }
         self.pos += 1;
         let mut found = Found::from_expr(&collection);
@@ -889,4 +1021,31 @@ fn recovered_close_bracket(bytes: &[u8], from: usize) -> usize {
         i += 1;
     }
     bytes.len()
+}
+
+/// Where the number token that starts at `start` (a digit) ends, as HCL's scanner reads one
+/// (hashicorp/hcl `hclsyntax/scan_tokens.rl`, NumberLit): a digit, then digits, dots and
+/// exponents (`e`, a sign maybe, a digit), the longest run that does not end with a dot. So
+/// `0.1` after a traversal's dot is one token, as is `1e3`.
+fn number_token_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    let mut end = i;
+    loop {
+        match bytes.get(i) {
+            Some(b'0'..=b'9') => {
+                i += 1;
+                end = i;
+            }
+            Some(b'.') => i += 1,
+            Some(b'e' | b'E') => {
+                let sign = usize::from(matches!(bytes.get(i + 1), Some(b'+' | b'-')));
+                if !bytes.get(i + 1 + sign).is_some_and(u8::is_ascii_digit) {
+                    return end;
+                }
+                i += 2 + sign;
+                end = i;
+            }
+            _ => return end,
+        }
+    }
 }

@@ -78,6 +78,9 @@ pub(crate) struct Parser<'t> {
     /// any error the parser meets first (hashicorp/hcl `json/structure.go` parses the value
     /// with `hclsyntax.ParseTemplate`).
     pub(crate) json_value: bool,
+    /// Where the innermost template being read starts (after its opening quote or its
+    /// heredoc's first line): where HCL reports an interpolation left open in it.
+    template_start: usize,
     /// How many terms and blank runs the parse has read: its work, for the tests and the fuzz
     /// target (`fuzz/fuzz_targets/linear_work.rs`) that pin it as linear in the input.
     pub(crate) steps: u64,
@@ -95,6 +98,7 @@ impl<'t> Parser<'t> {
             trivia_memo: (usize::MAX, false, 0),
             duplicates: Vec::new(),
             json_value: false,
+            template_start: 0,
             steps: 0,
         }
     }
@@ -224,6 +228,13 @@ impl<'t> Parser<'t> {
         {
             self.comments.push(range);
         }
+    }
+
+    /// Whether a line comment (`#` or `//`) starts here and runs to the end of the text,
+    /// with no newline to end it.
+    pub(crate) fn line_comment_ends_the_text(&self) -> bool {
+        (self.peek() == Some(b'#') || self.starts_with("//"))
+            && memchr::memchr(b'\n', &self.bytes[self.pos..]).is_none()
     }
 
     /// Reads a newline where newlines end something: `\n`, `\r\n` or a line comment (which

@@ -368,7 +368,7 @@ fn char_at(bytes: &[u8], at: usize) -> Option<(char, usize)> {
 
 /// Where a heredoc that `<<` opens at `at` has its marker, and where its lines start: `<<` or
 /// `<<-`, an identifier, a newline; `None` if that is not what follows.
-fn heredoc_start(bytes: &[u8], at: usize) -> Option<(Range<usize>, usize)> {
+pub(crate) fn heredoc_start(bytes: &[u8], at: usize) -> Option<(Range<usize>, usize)> {
     let mut i = at + 2;
     if bytes.get(i) == Some(&b'-') {
         i += 1;

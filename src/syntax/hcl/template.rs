@@ -78,21 +78,52 @@ enum Flavor {
     Heredoc { marker: (usize, usize) },
 }
 
-/// Why a run of template parts stopped.
-#[derive(Debug, PartialEq)]
-enum Stop {
-    /// The end of the template (the closing quote, or the end of the text).
-    End,
-    /// `%{ else }`, `%{ endif }` or `%{ endfor }`, starting at `at`.
+/// One piece of a template as HCL's parser first reads it, in order, before it judges how the
+/// directives nest (hashicorp/hcl `hclsyntax/parser_template.go`: `parseTemplateParts` reads
+/// these "template tokens" to the template's end, then `templateParser` builds the structure
+/// from them). Reading them first is what makes an unterminated template, or an error inside
+/// a later sequence, come before a misplaced `%{ endif }`.
+enum Piece {
+    Literal(String),
+    Interpolation(Expr),
+    /// `%{ if condition }`, its `%{` at `at`.
+    If {
+        at: usize,
+        condition: Expr,
+    },
+    /// `%{ for names in collection }`, its `%{` at `at`.
+    For {
+        at: usize,
+        names: Vec<String>,
+        collection: Expr,
+    },
+    /// `%{ else }`, `%{ endif }`, `%{ endfor }`: from its `%{` to the end of its `}`.
     Else {
         at: usize,
     },
     EndIf {
         at: usize,
+        end: usize,
     },
     EndFor {
         at: usize,
+        end: usize,
     },
+}
+
+/// An `if` or `for` directive whose closing directive is not read yet.
+struct OpenDirective {
+    /// Where its `%{` is.
+    at: usize,
+    /// The names a `for` binds (none for an `if`).
+    bound: Vec<String>,
+    is_for: bool,
+    /// Whether an `if` has met its `else`.
+    in_else: bool,
+    /// What its condition or collection holds, and the branches already closed.
+    found: Found,
+    /// What the branch being read holds.
+    branch: Found,
 }
 
 impl Parser<'_> {
@@ -108,11 +139,7 @@ impl Parser<'_> {
     /// A quoted template from its opening quote to its closing quote.
     pub(crate) fn quoted_template(&mut self) -> Result<Template> {
         self.pos += 1;
-        let mut template = Template::default();
-        match self.template_parts(Flavor::Quoted, &mut template)? {
-            Stop::End => {}
-            stop => return Err(self.misplaced_directive(&stop)),
-        }
+        let pieces = self.template_pieces(Flavor::Quoted)?;
         if self.peek() != Some(b'"') {
             // HCL reports it at the token that stopped the template, not at the opening
             // quote (hashicorp/hcl `hclsyntax/parser_template.go`, parseTemplateParts: the
@@ -130,17 +157,72 @@ impl Parser<'_> {
                 "no closing quote was found for this string",
             ));
         }
+        let template = self.assemble(pieces)?;
         self.pos += 1;
         Ok(template)
     }
 
+    /// A block's quoted label: a string without template sequences, read as HCL reads one
+    /// (hashicorp/hcl `hclsyntax/parser.go`, `parseQuotedStringLiteral`): a `${` or `%{` is
+    /// "Invalid string literal" where it stands, the end of the file "Unterminated string
+    /// literal" there.
+    pub(crate) fn quoted_label(&mut self) -> Result<crate::syntax::Label> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut value = String::new();
+        loop {
+            let run_start = self.pos;
+            let run_len = self.bytes[run_start..]
+                .iter()
+                .position(|&b| matches!(b, b'$' | b'%') || is_quoted_stop(b))
+                .unwrap_or(self.bytes.len() - run_start);
+            value.push_str(&self.text[run_start..run_start + run_len]);
+            self.pos += run_len;
+            match self.peek() {
+                None => {
+                    return Err(self.error(
+                        "Unterminated string literal",
+                        "no closing quote was found for this label before the end of the file",
+                    ));
+                }
+                Some(b'"') => break,
+                Some(b'\\') => value.push(self.escape()?),
+                Some(b'\n' | b'\r') => {
+                    return Err(self.error(
+                        "Invalid multi-line string",
+                        "quoted strings may not be split over multiple lines",
+                    ));
+                }
+                Some(b) if self.peek_at(1) == Some(b) && self.peek_at(2) == Some(b'{') => {
+                    // `$${` and `%%{` are escapes for a literal `${` and `%{`.
+                    value.push(char::from(b));
+                    value.push('{');
+                    self.pos += 3;
+                }
+                Some(_) if self.peek_at(1) == Some(b'{') => {
+                    return Err(self.error(
+                        "Invalid string literal",
+                        "a block label is a literal string: template sequences are not allowed \
+                         here (`$${` and `%%{` write a literal `${` and `%{`)",
+                    ));
+                }
+                Some(b) => {
+                    value.push(char::from(b));
+                    self.pos += 1;
+                }
+            }
+        }
+        self.pos += 1;
+        Ok(crate::syntax::Label {
+            value,
+            span: self.span(start..self.pos),
+        })
+    }
+
     /// A template that is the whole text (a JSON string's value).
     pub(crate) fn unquoted_template(&mut self) -> Result<Template> {
-        let mut template = Template::default();
-        match self.template_parts(Flavor::Unquoted, &mut template)? {
-            Stop::End => Ok(template),
-            stop => Err(self.misplaced_directive(&stop)),
-        }
+        let pieces = self.template_pieces(Flavor::Unquoted)?;
+        self.assemble(pieces)
     }
 
     /// A heredoc (`<<EOT` or `<<-EOT`, its lines, its closing marker) as an expression.
@@ -152,27 +234,24 @@ impl Parser<'_> {
         if indented {
             self.pos += 1;
         }
-        let Some(marker) = self.ident() else {
-            return Err(self.error(
+        // HCL's scanner reads `<<`, a marker and a newline as one token, or else a `<` that no
+        // expression starts with (hashicorp/hcl `hclsyntax/scan_tokens.rl`, BeginHeredocTmpl):
+        // either way the error is at the `<<`.
+        let Some(marker) = self.ident().filter(|_| self.newline_only()) else {
+            return Err(self.error_at(
+                start,
                 "Invalid expression",
-                "a heredoc needs a marker name after `<<`",
+                "a heredoc starts with `<<` or `<<-`, a marker name and the end of the line",
             ));
         };
-        if !self.newline_only() {
-            return Err(
-                self.unexpected("Invalid expression", "the heredoc marker must end its line")
-            );
-        }
         let flavor = Flavor::Heredoc {
             marker: (marker.start, marker.end),
         };
-        let mut template = Template::default();
-        if !self.at_marker_line(flavor) {
-            match self.template_parts(flavor, &mut template)? {
-                Stop::End => {}
-                stop => return Err(self.misplaced_directive(&stop)),
-            }
-        }
+        let pieces = if self.at_marker_line(flavor) {
+            Vec::new()
+        } else {
+            self.template_pieces(flavor)?
+        };
         if self.at_end() {
             let marker = &self.text[marker];
             return Err(self.error_at(
@@ -181,6 +260,7 @@ impl Parser<'_> {
                 format!("no line holding only `{marker}` ends this heredoc"),
             ));
         }
+        let template = self.assemble(pieces)?;
         // At the marker line: the marker, after the blanks that may indent it.
         let rest = &self.text[self.pos..];
         let closing = self.pos + (rest.len() - rest.trim_start().len()) + marker.len();
@@ -210,15 +290,23 @@ impl Parser<'_> {
         true
     }
 
-    /// Reads template parts into `template` until the template ends or a directive that
-    /// closes a block (`else`, `endif`, `endfor`) stands.
-    fn template_parts(&mut self, flavor: Flavor, template: &mut Template) -> Result<Stop> {
+    /// Reads the pieces of a template up to where it stops: its closing quote, its closing
+    /// marker's line, the end of the text, or (in a quoted string) what may not stand in one.
+    /// How its directives nest is judged afterwards ([`Parser::assemble`]).
+    fn template_pieces(&mut self, flavor: Flavor) -> Result<Vec<Piece>> {
+        let outer = std::mem::replace(&mut self.template_start, self.pos);
+        let pieces = self.read_pieces(flavor);
+        self.template_start = outer;
+        pieces
+    }
+
+    /// [`Parser::template_pieces`], once the template's start is recorded.
+    fn read_pieces(&mut self, flavor: Flavor) -> Result<Vec<Piece>> {
+        let mut pieces = Vec::new();
         let mut literal = String::new();
-        let flush = |literal: &mut String, template: &mut Template| {
+        let flush = |literal: &mut String, pieces: &mut Vec<Piece>| {
             if !literal.is_empty() {
-                template
-                    .parts
-                    .push(TemplatePart::Literal(std::mem::take(literal)));
+                pieces.push(Piece::Literal(std::mem::take(literal)));
             }
         };
         loop {
@@ -234,20 +322,20 @@ impl Parser<'_> {
             literal.push_str(&self.text[run_start..run_start + run_len]);
             self.pos += run_len;
             let Some(b) = self.peek() else {
-                flush(&mut literal, template);
-                return Ok(Stop::End);
+                flush(&mut literal, &mut pieces);
+                return Ok(pieces);
             };
             match b {
                 b'"' => {
-                    flush(&mut literal, template);
-                    return Ok(Stop::End);
+                    flush(&mut literal, &mut pieces);
+                    return Ok(pieces);
                 }
                 b'\n' if matches!(flavor, Flavor::Heredoc { .. }) => {
                     literal.push('\n');
                     self.pos += 1;
                     if self.at_marker_line(flavor) {
-                        flush(&mut literal, template);
-                        return Ok(Stop::End);
+                        flush(&mut literal, &mut pieces);
+                        return Ok(pieces);
                     }
                 }
                 b'\\' => literal.push(self.escape()?),
@@ -265,28 +353,13 @@ impl Parser<'_> {
                     self.pos += 3;
                 }
                 b'$' if self.peek_at(1) == Some(b'{') => {
-                    flush(&mut literal, template);
+                    flush(&mut literal, &mut pieces);
                     let expr = self.interpolation()?;
-                    template.found.add(&expr);
-                    template.parts.push(TemplatePart::Interpolation(expr));
-                    template.has_sequences = true;
+                    pieces.push(Piece::Interpolation(expr));
                 }
                 b'%' if self.peek_at(1) == Some(b'{') => {
-                    flush(&mut literal, template);
-                    let start = self.pos;
-                    match self.directive(flavor)? {
-                        Some((found, end)) => {
-                            template.found.append(found);
-                            template
-                                .parts
-                                .push(TemplatePart::Directive(self.span(start..end)));
-                            template.has_sequences = true;
-                        }
-                        None => {
-                            self.pos = start;
-                            return Ok(self.closing_directive());
-                        }
-                    }
+                    flush(&mut literal, &mut pieces);
+                    pieces.push(self.directive()?);
                 }
                 _ => {
                     literal.push(char::from(b));
@@ -294,6 +367,108 @@ impl Parser<'_> {
                 }
             }
         }
+    }
+
+    /// Builds a template from its pieces, judging how its directives nest as HCL's
+    /// `templateParser` does (hashicorp/hcl `hclsyntax/parser_template.go`, `parseRoot`,
+    /// `parseIf`, `parseFor`): the first closing directive that closes nothing open, or
+    /// closes the other kind, is the error; an `if` or `for` still open at the end is
+    /// "Unexpected end of template" where the template stops (the current position).
+    fn assemble(&self, pieces: Vec<Piece>) -> Result<Template> {
+        let mut template = Template::default();
+        let mut open: Vec<OpenDirective> = Vec::new();
+        for piece in pieces {
+            match piece {
+                Piece::Literal(text) => {
+                    // Inside a directive the text is not kept: the directive's value is
+                    // not known without evaluating it.
+                    if open.is_empty() {
+                        template.parts.push(TemplatePart::Literal(text));
+                    }
+                }
+                Piece::Interpolation(expr) => match open.last_mut() {
+                    Some(directive) => directive.branch.add(&expr),
+                    None => {
+                        template.found.add(&expr);
+                        template.parts.push(TemplatePart::Interpolation(expr));
+                        template.has_sequences = true;
+                    }
+                },
+                Piece::If { at, condition } => open.push(OpenDirective {
+                    at,
+                    bound: Vec::new(),
+                    is_for: false,
+                    in_else: false,
+                    found: Found::from_expr(&condition),
+                    branch: Found::default(),
+                }),
+                Piece::For {
+                    at,
+                    names,
+                    collection,
+                } => open.push(OpenDirective {
+                    at,
+                    bound: names,
+                    is_for: true,
+                    in_else: false,
+                    found: Found::from_expr(&collection),
+                    branch: Found::default(),
+                }),
+                Piece::Else { at } => match open.last_mut() {
+                    Some(directive) if !directive.is_for && !directive.in_else => {
+                        let branch = std::mem::take(&mut directive.branch);
+                        directive.found.add_bound(branch, &[]);
+                        directive.in_else = true;
+                    }
+                    _ => {
+                        return Err(self.error_at(
+                            at,
+                            "Unexpected else directive",
+                            "an `else` directive belongs in an `if` directive, once",
+                        ));
+                    }
+                },
+                Piece::EndIf { at, end } | Piece::EndFor { at, end } => {
+                    let closes_for = matches!(piece, Piece::EndFor { .. });
+                    let Some(directive) = open.pop().filter(|d| d.is_for == closes_for) else {
+                        let (summary, message) = if closes_for {
+                            (
+                                "Unexpected endfor directive",
+                                "no `for` directive is open here",
+                            )
+                        } else {
+                            (
+                                "Unexpected endif directive",
+                                "no `if` directive is open here",
+                            )
+                        };
+                        return Err(self.error_at(at, summary, message));
+                    };
+                    let mut found = directive.found;
+                    let bound: Vec<&str> = directive.bound.iter().map(String::as_str).collect();
+                    found.add_bound(directive.branch, &bound);
+                    match open.last_mut() {
+                        Some(outer) => outer.branch.append(found),
+                        None => {
+                            template.found.append(found);
+                            template
+                                .parts
+                                .push(TemplatePart::Directive(self.span(directive.at..end)));
+                            template.has_sequences = true;
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(directive) = open.last() {
+            let message = if directive.is_for {
+                "the `for` directive has no `endfor`"
+            } else {
+                "the `if` directive has no `endif`"
+            };
+            return Err(self.error("Unexpected end of template", message));
+        }
+        Ok(template)
     }
 
     /// A backslash escape of a quoted string (hashicorp/hcl `hclsyntax/scan_string_lit.rl`).
@@ -352,8 +527,16 @@ impl Parser<'_> {
         }
         if self.peek() != Some(b'}') {
             return Err(if self.at_end() {
+                // In a file HCL reports it at the template's first part, not at this `${`
+                // (hashicorp/hcl `hclsyntax/parser_template.go`, parseTemplateParts: the
+                // diagnostic's Subject is `startRange`). A JSON string's value keeps it at the
+                // `${`, as the JSON side has always placed it.
                 self.error_at(
-                    open,
+                    if self.json_value {
+                        open
+                    } else {
+                        self.template_start
+                    },
                     "Unclosed template interpolation sequence",
                     "there is no closing brace for this interpolation",
                 )
@@ -391,67 +574,47 @@ impl Parser<'_> {
         self.ident()
     }
 
-    /// The end of a directive's braces: blanks, a strip marker, `}`.
-    fn directive_close(&mut self) -> Result<()> {
+    /// The end of a directive's braces: blanks, a strip marker, `}`. HCL names the keyword
+    /// in the error (`Extra characters in if marker`).
+    fn directive_close(&mut self, keyword: &str) -> Result<()> {
         self.skip_trivia(true);
         if self.peek() == Some(b'~') {
             self.pos += 1;
         }
         if self.peek() != Some(b'}') {
-            return Err(self.unexpected(
-                "Extra characters in template directive",
-                "a closing brace is expected to end the directive",
-            ));
+            let summary = match keyword {
+                "if" => "Extra characters in if marker",
+                "else" => "Extra characters in else marker",
+                "endif" => "Extra characters in endif marker",
+                "for" => "Extra characters in for marker",
+                _ => "Extra characters in endfor marker",
+            };
+            return Err(
+                self.unexpected(summary, "a closing brace is expected to end the directive")
+            );
         }
         self.pos += 1;
         Ok(())
     }
 
-    /// An `if` or `for` directive through its `endif` or `endfor`: what it holds and where it
-    /// ends. `None` (the position unchanged but for reading) when the directive closes a
-    /// block instead.
+    /// The directive at the current position (its `%{`), through its closing brace.
     #[inline(never)]
-    fn directive(&mut self, flavor: Flavor) -> Result<Option<(Found, usize)>> {
-        let start = self.pos;
+    fn directive(&mut self) -> Result<Piece> {
+        let at = self.pos;
         let Some(keyword) = self.directive_keyword() else {
-            return Err(self.error_at(
-                start,
+            // HCL reports it at the token where the keyword should be.
+            return Err(self.unexpected(
                 "Invalid template directive",
                 "a template directive keyword (`if`, `for`, ...) is expected after `%{`",
             ));
         };
-        self.enter()?;
         let keyword_start = keyword.start;
-        let found = match &self.text[keyword] {
+        let keyword = &self.text[keyword];
+        let piece = match keyword {
             "if" => {
                 self.skip_trivia(true);
                 let condition = self.expr(true)?;
-                self.directive_close()?;
-                let mut found = Found::from_expr(&condition);
-                let mut body = Template::default();
-                let mut stop = self.template_parts(flavor, &mut body)?;
-                found.add_bound(body.found, &[]);
-                if let Stop::Else { .. } = stop {
-                    self.directive_keyword();
-                    self.directive_close()?;
-                    let mut otherwise = Template::default();
-                    stop = self.template_parts(flavor, &mut otherwise)?;
-                    found.add_bound(otherwise.found, &[]);
-                }
-                match stop {
-                    Stop::EndIf { .. } => {
-                        self.directive_keyword();
-                        self.directive_close()?;
-                    }
-                    Stop::End => {
-                        return Err(self.error(
-                            "Unexpected end of template",
-                            "the `if` directive has no `endif`",
-                        ));
-                    }
-                    stop => return Err(self.misplaced_directive(&stop)),
-                }
-                found
+                Piece::If { at, condition }
             }
             "for" => {
                 self.skip_trivia(true);
@@ -477,31 +640,16 @@ impl Parser<'_> {
                 }
                 self.skip_trivia(true);
                 let collection = self.expr(true)?;
-                self.directive_close()?;
-                let mut body = Template::default();
-                let stop = self.template_parts(flavor, &mut body)?;
-                match stop {
-                    Stop::EndFor { .. } => {
-                        self.directive_keyword();
-                        self.directive_close()?;
-                    }
-                    Stop::End => {
-                        return Err(self.error(
-                            "Unexpected end of template",
-                            "the `for` directive has no `endfor`",
-                        ));
-                    }
-                    stop => return Err(self.misplaced_directive(&stop)),
+                Piece::For {
+                    at,
+                    names,
+                    collection,
                 }
-                let mut found = Found::from_expr(&collection);
-                let bound: Vec<&str> = names.iter().map(String::as_str).collect();
-                found.add_bound(body.found, &bound);
-                found
             }
-            "else" | "endif" | "endfor" => {
-                self.leave();
-                return Ok(None);
-            }
+            "else" => Piece::Else { at },
+            // The end is known once the closing brace is read.
+            "endif" => Piece::EndIf { at, end: at },
+            "endfor" => Piece::EndFor { at, end: at },
             _ => {
                 return Err(self.error_at(
                     keyword_start,
@@ -510,43 +658,12 @@ impl Parser<'_> {
                 ));
             }
         };
-        self.leave();
-        Ok(Some((found, self.pos)))
-    }
-
-    /// Which block-closing directive stands at the current position (its `%{`).
-    fn closing_directive(&mut self) -> Stop {
-        let at = self.pos;
-        let keyword = self.directive_keyword();
-        let stop = match keyword.map(|k| &self.text[k]) {
-            Some("else") => Stop::Else { at },
-            Some("endif") => Stop::EndIf { at },
-            _ => Stop::EndFor { at },
-        };
-        self.pos = at;
-        stop
-    }
-
-    /// The error for a block-closing directive where no block it closes is open.
-    fn misplaced_directive(&self, stop: &Stop) -> super::ParseError {
-        match *stop {
-            Stop::Else { at } => self.error_at(
-                at,
-                "Unexpected else directive",
-                "an `else` directive belongs in an `if` directive",
-            ),
-            Stop::EndIf { at } => self.error_at(
-                at,
-                "Unexpected endif directive",
-                "no `if` directive is open here",
-            ),
-            Stop::EndFor { at } => self.error_at(
-                at,
-                "Unexpected endfor directive",
-                "no `for` directive is open here",
-            ),
-            Stop::End => self.error("Unexpected end of template", "the template ends here"),
-        }
+        self.directive_close(keyword)?;
+        Ok(match piece {
+            Piece::EndIf { at, .. } => Piece::EndIf { at, end: self.pos },
+            Piece::EndFor { at, .. } => Piece::EndFor { at, end: self.pos },
+            piece => piece,
+        })
     }
 }
 
