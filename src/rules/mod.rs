@@ -12,6 +12,7 @@ mod backend_and_cloud;
 mod backend_duplicate;
 mod backend_removed;
 mod backend_unknown;
+mod block_labels_invalid;
 mod builtin_attribute_invalid;
 mod check_without_assert;
 mod condition_without_reference;
@@ -129,6 +130,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &backend_duplicate::RULE,
     &backend_removed::RULE,
     &backend_unknown::RULE,
+    &block_labels_invalid::RULE,
     &builtin_attribute_invalid::RULE,
     &check_without_assert::RULE,
     &condition_without_reference::RULE,
