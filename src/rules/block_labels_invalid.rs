@@ -11,6 +11,7 @@
 //! judge.
 
 use crate::diagnostic::Diagnostic;
+use crate::knowledge::blocks;
 use crate::knowledge::features::{self, Body, Place};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::source::{Span, Syntax};
@@ -29,7 +30,9 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             continue;
         }
         for block in &loaded.file.body.blocks {
-            let labels = top_level_labels(&block.kind);
+            let Some(labels) = blocks::top_level_labels(&block.kind) else {
+                continue;
+            };
             if judge(ctx, Place::TopLevel, block, labels, out) {
                 check_nested(ctx, block, out);
             }
@@ -37,28 +40,17 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The label names of a top-level block type (`configFileSchema`); the other types have none.
-fn top_level_labels(kind: &str) -> &'static [&'static str] {
-    match kind {
-        "resource" | "data" | "ephemeral" | "action" => &["type", "name"],
-        "provider" | "variable" | "output" | "module" | "check" => &["name"],
-        _ => &[],
-    }
-}
-
 /// The tool-defined blocks nested in a top-level block that decoded, and their label names.
 fn check_nested(ctx: &Context, block: &Block, out: &mut Vec<Diagnostic>) {
     let (body, kinds): (Body, &[(&str, &[&str])]) = match block.kind.as_str() {
-        "terraform" => (
-            Body::Terraform,
-            &[
-                ("backend", &["type"]),
-                ("state_store", &["type"]),
-                ("provider_meta", &["provider"]),
-                ("cloud", &[]),
-                ("required_providers", &[]),
-            ],
-        ),
+        "terraform" => {
+            for nested in &block.body.blocks {
+                if let Some(labels) = blocks::terraform_nested_labels(&nested.kind) {
+                    judge(ctx, Place::In(Body::Terraform), nested, labels, out);
+                }
+            }
+            return;
+        }
         "resource" => (
             Body::Resource,
             &[

@@ -26,6 +26,7 @@ mod duplicate_definition;
 mod feature_newer_than_target;
 mod function_argument_count;
 mod function_argument_type;
+mod import_duplicate_target;
 mod import_provider_invalid;
 mod instance_reference_invalid;
 mod internal_error;
@@ -144,6 +145,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &feature_newer_than_target::RULE,
     &function_argument_count::RULE,
     &function_argument_type::RULE,
+    &import_duplicate_target::RULE,
     &import_provider_invalid::RULE,
     &instance_reference_invalid::RULE,
     &internal_error::RULE,

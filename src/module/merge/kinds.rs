@@ -24,6 +24,9 @@ impl Merger<'_> {
     /// Appends a primary file's blocks; a second definition of an object is an error.
     pub(super) fn add_primary_file(&mut self, loaded: LoadedFile) {
         for block in &loaded.file.body.blocks {
+            if self.labels_refused(block) {
+                continue;
+            }
             match block.kind.as_str() {
                 "locals" => self.add_primary_locals(block),
                 "terraform" => self.add_primary_terraform(block, loaded.extension),
@@ -198,6 +201,9 @@ impl Merger<'_> {
     pub(super) fn apply_override_file(&mut self, loaded: LoadedFile) {
         self.apply_override_terraform(loaded);
         for block in &loaded.file.body.blocks {
+            if self.labels_refused(block) {
+                continue;
+            }
             match block.kind.as_str() {
                 "terraform" => {}
                 "locals" => self.override_locals(block),
