@@ -1718,7 +1718,7 @@ def duplicate_import_files(rng):
     for n, target in enumerate(targets):
         if target == "each":
             imports.append(B("import", [], [A("for_each", 'toset(["a"])'),
-                                            A("to", "terraform_data.sh_i[each.key]"),
+                                            ref("to", "terraform_data.sh_i[each.key]"),
                                             A("id", "each.key")]))
         else:
             imports.append(B("import", [], [A("to", target, s(target)),
