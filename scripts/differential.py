@@ -1730,6 +1730,25 @@ def duplicate_import_files(rng):
             ("sh_imports_more" + ext(), imports[1:])]
 
 
+def lifecycle_not_static_files(rng):
+    """Now and then a lifecycle flag or a variable's `sensitive` given a reference or a call,
+    where the tools read a constant bool (`Variables not allowed`, `Function calls not
+    allowed`, then `Unsuitable value type`), native or JSON (where the string is literal text),
+    primary or override."""
+    if rng.random() < 0.85:
+        return []
+    value = rng.choice(["var.sh_lv", 'tobool("true")', "!var.sh_lv", '"${var.sh_lv}"',
+                        "try(var.sh_lv, true)"])
+    setting = rng.choice(["prevent_destroy", "create_before_destroy"])
+    base = [B("variable", ["sh_lv"], [A("default", "true")]),
+            B("resource", ["terraform_data", "sh_lc"], [])]
+    ext = ".tf.json" if rng.random() < 0.3 else ".tf"
+    flagged = B("resource", ["terraform_data", "sh_lc"], [B("lifecycle", [], [A(setting, value)])])
+    if rng.random() < 0.3:
+        return [("sh_lifecycle.tf", base), ("sh_lifecycle_override" + ext, [flagged])]
+    return [("sh_lifecycle" + ext, [base[0], flagged])]
+
+
 def random_content(rng, builtin, taken):
     """The base blocks of a scenario: its own objects, for overrides to merge into. `builtin`:
     only Terraform's built-in provider and no module call, so that validate runs to the end."""
@@ -1960,6 +1979,7 @@ class Scenarios:
         files += wrong_label_files(random.Random(f"labels-{seed}"))
         files += check_data_files(random.Random(f"check-data-{seed}"))
         files += duplicate_import_files(random.Random(f"imports-{seed}"))
+        files += lifecycle_not_static_files(random.Random(f"lifecycle-{seed}"))
         modules = module_files(random.Random(f"modules-{seed}"))
         os.makedirs(directory, exist_ok=True)
         if modules:
