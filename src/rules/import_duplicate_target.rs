@@ -126,14 +126,16 @@ fn def_range(files: &SourceFiles, block: &MergedBlock) -> Span {
 
 /// `Duplicate import configuration for "<address>"`
 fn duplicate_import(ctx: &Context, named: &str, place: Span, first: Span) -> Diagnostic {
+    // The tools quote the address as Go's `%q` does: `aws_instance.web[\"a\"]`.
+    let quoted = named.replace('\\', "\\\\").replace('"', "\\\"");
     ctx.finding(
         &RULE,
-        format!("Duplicate import configuration for \"{named}\""),
+        format!("Duplicate import configuration for \"{quoted}\""),
     )
     .at(ctx.files, place, "imported again here")
     .with_label(ctx.files, first, "first imported here")
     .with_note(format!(
-        "An import block for the resource \"{named}\" was already declared. A resource can \
+        "An import block for the resource \"{quoted}\" was already declared. A resource can \
          have only one import block."
     ))
     .with_help("remove one of the two import blocks")
