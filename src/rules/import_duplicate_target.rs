@@ -75,7 +75,8 @@ fn static_target(files: &SourceFiles, to: &MergedAttribute) -> Option<String> {
                 && key.starts_with('"')
                 && key.ends_with('"')
                 && !key[1..key.len() - 1].contains(['"', '$', '%', '\\']);
-            if !quoted && !(!key.is_empty() && key.bytes().all(|b| b.is_ascii_digit())) {
+            let number = !key.is_empty() && key.bytes().all(|b| b.is_ascii_digit());
+            if !(quoted || number) {
                 return None;
             }
             rest = &after[end + 1..];
