@@ -84,14 +84,15 @@ impl Merger<'_> {
             return;
         };
         // A data resource after a check's data source of the same address, in a later file:
-        // Terraform refuses it at its own header (`appendFile`). It stays in our model, where
-        // references to it find an object, as Terraform's find the check's.
+        // Terraform refuses it at its own header and keeps the check's (`appendFile`,
+        // `continue`), which references then find.
         if let Some(&first) = self.check_data.get(&address) {
             self.report(MergeProblem::DuplicateCheckData {
-                address: address.clone(),
+                address,
                 again: block.def_range(self.files),
                 first,
             });
+            return;
         }
         // The address is hashed once, for the look-up and the insert alike.
         let next = self.module.objects.len();
