@@ -649,8 +649,10 @@ def our_module(merged, directory):
                          for a in terraform["required_version"])
     if constraints:
         facts["terraform required_version"] = constraints
+    # Blocks with labels their type does not take are skipped by Terraform (block_labels_invalid
+    # reports each); `merged` keeps them.
     backend = terraform.get("backend")
-    if backend:
+    if backend and len(backend["labels"]) == 1:
         facts["terraform backend"] = (f"{backend['labels'][0]}@"
                                       f"{our_location(backend['location'], directory)}")
         for attribute in backend["body"]["attributes"]:
@@ -659,14 +661,14 @@ def our_module(merged, directory):
                   for b in backend["body"]["blocks"]]
         if listed:
             facts["terraform backend blocks"] = listed
-    if terraform.get("cloud"):
+    if terraform.get("cloud") and not terraform["cloud"]["labels"]:
         facts["terraform cloud"] = our_location(terraform["cloud"]["location"], directory)
     for entry in terraform["required_providers"]:
         found = re.search(r'"?source"?\s*[=:]\s*"([^"]*)"', entry["expression"])
         facts[f"terraform required_providers.{entry['name']}"] = (
             f"{our_location(entry['location'], directory)} {found.group(1) if found else None}")
     moved = sorted(our_location(b["location"], directory) for b in merged["unmerged"]
-                   if b["type"] == "moved")
+                   if b["type"] == "moved" and not b["labels"])
     if moved:
         facts["unmerged moved"] = moved
     return {"facts": facts, "opaque": opaque}
@@ -696,6 +698,11 @@ def our_resource(facts, opaque, address, attributes, blocks, directory):
     listed, provisioners = [], []
     for block in blocks:
         where = our_location(block["location"], directory)
+        # A meta block with labels its type does not take: Terraform skips it (reported by
+        # block_labels_invalid); `merged` still prints it.
+        takes = {"lifecycle": 0, "connection": 0, "provisioner": 1}.get(block["type"])
+        if takes is not None and len(block["labels"]) != takes:
+            continue
         if block["type"] == "lifecycle":
             our_lifecycle(facts, address, block, directory)
         elif block["type"] == "connection":
@@ -1849,6 +1856,115 @@ def release_function_files(rng):
         files.append(("relfns_override.tf" if override_native else "relfns_override.tf.json",
                       [B("locals", [], [call(items[0].name, override_native)])]))
     return files
+# --- names and shapes: block labels, a check's data source (see `block_labels_invalid` and
+# `duplicate_definition`). Each drawn from a generator of its own and named `sh_*`, so that the
+# rest of a scenario stays as it was and nothing else refers to them.
+
+# Blocks with too few or too many labels (Terraform and OpenTofu refuse and skip each one), in
+# native syntax only: JSON labels are the object's keys, read to the schema's depth. Bodies
+# that nothing else judges once the block is skipped (no check: its asserts would be judged).
+WRONG_LABELS = [
+    B("resource", ["terraform_data"], [A("input", "1")]),
+    B("resource", ["terraform_data", "sh_r", "x"], []),
+    B("resource", [], []),
+    B("data", ["terraform_remote_state"], [A("backend", s("local"))]),
+    B("variable", [], []),
+    B("variable", ["sh_v", "x"], [A("default", "1")]),
+    B("output", [], [A("value", "1")]),
+    B("module", ["sh_m", "x"], [A("source", s("./nowhere"))]),
+    B("provider", [], []),
+    B("provider", ["aws", "x"], []),
+    B("locals", ["sh_l"], [A("sh_a", "1")]),
+    B("terraform", ["sh_t"], []),
+    B("moved", ["sh_m"], [ref("from", "terraform_data.sh_a"), ref("to", "terraform_data.sh_b")]),
+    B("terraform", [], [B("backend", [], [])]),
+    B("terraform", [], [B("cloud", ["sh_c"], [])]),
+    B("resource", ["terraform_data", "sh_p"], [B("provisioner", [], [])]),
+    B("resource", ["terraform_data", "sh_c"], [B("connection", ["sh_c"], [])]),
+    B("resource", ["terraform_data", "sh_l"], [B("lifecycle", ["sh_l"], [])]),
+    B("variable", ["sh_w"], [A("default", "1"), B("validation", ["sh_v"], condition(
+        "var.sh_w > 0"))]),
+]
+
+
+def wrong_label_files(rng):
+    """Now and then a native file, primary or override, with a block whose labels its type
+    does not take."""
+    if rng.random() < 0.85:
+        return []
+    block = rng.choice(WRONG_LABELS)
+    name = "sh_labels_override.tf" if rng.random() < 0.3 else "sh_labels.tf"
+    return [(name, [block])]
+
+
+def check_data_files(rng):
+    """Now and then a check whose data source repeats a data resource: Terraform refuses the
+    data source and drops the check, so a later check of its name is no duplicate. The data
+    resource comes before or after the check in its file, or in a file of its own before or
+    after the check's; native or JSON."""
+    if rng.random() < 0.85:
+        return []
+    variable = B("variable", ["sh_cv"], [A("default", s(""))])
+    data = B("data", ["terraform_remote_state", "sh_cd"], [A("backend", s("local"))])
+    check = B("check", ["sh_c"], [B("data", ["terraform_remote_state", "sh_cd"], [
+        A("backend", s("local"))]), B("assert", [], condition('var.sh_cv == ""'))])
+    again = B("check", ["sh_c"], [B("assert", [], condition('var.sh_cv == ""'))])
+    ext = ".tf.json" if rng.random() < 0.4 else ".tf"
+    order = rng.choice(["data first", "data last", "data file first", "data file last"])
+    if order == "data first":
+        return [("sh_checks" + ext, [variable, data, check, again])]
+    if order == "data last":
+        return [("sh_checks" + ext, [variable, check, again, data])]
+    data_file = ("sh_a_data" if order == "data file first" else "sh_z_data") + ext
+    return [("sh_checks" + ext, [variable, check, again]), (data_file, [data])]
+
+
+def duplicate_import_files(rng):
+    """Now and then two or three imports of one target (`Duplicate import configuration`), or
+    of targets that differ only by key, or whose keys are references (`for_each`: not
+    compared), in one file or two, native or JSON."""
+    if rng.random() < 0.85:
+        return []
+    resource = B("resource", ["terraform_data", "sh_i"], [A("for_each", 'toset(["a", "b"])')])
+    targets = rng.choice([
+        ['terraform_data.sh_i["a"]'] * 2,
+        ['terraform_data.sh_i["a"]'] * 3,
+        ['terraform_data.sh_i["a"]', 'terraform_data.sh_i["b"]'],
+        ["each"] * 2,
+    ])
+    imports = []
+    for n, target in enumerate(targets):
+        if target == "each":
+            imports.append(B("import", [], [A("for_each", 'toset(["a"])'),
+                                            ref("to", "terraform_data.sh_i[each.key]"),
+                                            A("id", "each.key")]))
+        else:
+            imports.append(B("import", [], [A("to", target, s(target)),
+                                            A("id", s(f"i-{n}"))]))
+    ext = lambda: ".tf.json" if rng.random() < 0.4 else ".tf"  # noqa: E731
+    if rng.random() < 0.5:
+        return [("sh_imports" + ext(), [resource] + imports)]
+    return [("sh_imports" + ext(), [resource] + imports[:1]),
+            ("sh_imports_more" + ext(), imports[1:])]
+
+
+def lifecycle_not_static_files(rng):
+    """Now and then a lifecycle flag or a variable's `sensitive` given a reference or a call,
+    where the tools read a constant bool (`Variables not allowed`, `Function calls not
+    allowed`, then `Unsuitable value type`), native or JSON (where the string is literal text),
+    primary or override."""
+    if rng.random() < 0.85:
+        return []
+    value = rng.choice(["var.sh_lv", 'tobool("true")', "!var.sh_lv", '"${var.sh_lv}"',
+                        "try(var.sh_lv, true)"])
+    setting = rng.choice(["prevent_destroy", "create_before_destroy"])
+    base = [B("variable", ["sh_lv"], [A("default", "true")]),
+            B("resource", ["terraform_data", "sh_lc"], [])]
+    ext = ".tf.json" if rng.random() < 0.3 else ".tf"
+    flagged = B("resource", ["terraform_data", "sh_lc"], [B("lifecycle", [], [A(setting, value)])])
+    if rng.random() < 0.3:
+        return [("sh_lifecycle.tf", base), ("sh_lifecycle_override" + ext, [flagged])]
+    return [("sh_lifecycle" + ext, [base[0], flagged])]
 
 
 def random_content(rng, builtin, taken):
@@ -2080,6 +2196,10 @@ class Scenarios:
         files += builtin_reference_files(random.Random(f"builtins-{seed}"))
         files += reference_kind_files(random.Random(f"reference-kinds-{seed}"))
         files += release_function_files(random.Random(f"release-functions-{seed}"))
+        files += wrong_label_files(random.Random(f"labels-{seed}"))
+        files += check_data_files(random.Random(f"check-data-{seed}"))
+        files += duplicate_import_files(random.Random(f"imports-{seed}"))
+        files += lifecycle_not_static_files(random.Random(f"lifecycle-{seed}"))
         modules = module_files(random.Random(f"modules-{seed}"))
         nested = nested_module_files(random.Random(f"nested-modules-{seed}"))
         os.makedirs(directory, exist_ok=True)

@@ -105,3 +105,26 @@ pub(crate) const TERRAFORM_CONCLUDED_EXPERIMENTS: &[(&str, &str)] = &[
          and is available in the Terraform language from Terraform v1.3.0 onwards.",
     ),
 ];
+
+/// The label names of a top-level block type (`configFileSchema` in
+/// `internal/configs/parser_config.go`), or `None` for a type not in the schema. HCL refuses a
+/// block with other labels and the tools skip it.
+pub(crate) fn top_level_labels(kind: &str) -> Option<&'static [&'static str]> {
+    Some(match kind {
+        "resource" | "data" | "ephemeral" | "action" => &["type", "name"],
+        "provider" | "variable" | "output" | "module" | "check" => &["name"],
+        "terraform" | "locals" | "moved" | "import" | "removed" | "language" => &[],
+        _ => return None,
+    })
+}
+
+/// The label names of a block nested in `terraform` (`terraformBlockSchema`), or `None` for
+/// a type not in the schema.
+pub(crate) fn terraform_nested_labels(kind: &str) -> Option<&'static [&'static str]> {
+    Some(match kind {
+        "backend" | "state_store" => &["type"],
+        "provider_meta" => &["provider"],
+        "cloud" | "required_providers" => &[],
+        _ => return None,
+    })
+}

@@ -8,13 +8,15 @@
 //! string is its literal text (HCL `json/structure.go`, `expression.Value`): `"true"` converts to
 //! a bool, `"${true}"` does not. OpenTofu does the same, except that from 1.12 it evaluates
 //! `prevent_destroy` when planning (opentofu/opentofu v1.12.0 `internal/configs/resource.go`).
-//! References and function calls (`Variables not allowed`) are not judged here.
+//! In native syntax a reference or function call is refused as such (`Variables not allowed`,
+//! `Function calls not allowed`) and then, its value unknown, as `Unsuitable value type`.
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::knowledge::features::{Body, Place};
 use crate::knowledge::releases::Release;
-use crate::syntax::{Attribute, Block, ExprKind};
+use crate::source::{Span, Syntax};
+use crate::syntax::{Attribute, Block, Call, ExprKind, Reference};
 use crate::types::{Conversion, Type, convert};
 
 use crate::lint::helpers::top_level_blocks;
@@ -76,18 +78,76 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     if judged.is_empty() {
         return;
     }
-    for (_, block) in top_level_blocks(ctx) {
+    for (loaded, block) in top_level_blocks(ctx) {
+        let native = loaded.extension.syntax() == Syntax::Native;
         for setting in judged.iter().filter(|s| s.path[0] == block.kind) {
             for holder in holders(block, &setting.path[1..]) {
                 let Some(attr) = holder.body.attribute(setting.name) else {
                     continue;
                 };
-                if let Some(reason) = not_a_bool(attr) {
+                if native && not_static(ctx, attr, out) {
+                    out.push(unsuitable_value(ctx, attr, UNKNOWN_VALUE));
+                } else if let Some(reason) = not_a_bool(attr) {
                     out.push(unsuitable_value(ctx, attr, &reason));
                 }
             }
         }
     }
+}
+
+/// go-cty's words for the unknown value HCL gives an expression it could not evaluate.
+const UNKNOWN_VALUE: &str = "value must be known";
+
+/// Reports the calls and references HCL refuses in a native expression decoded without an
+/// evaluation context (`Function calls not allowed`, `Variables not allowed`; not those in a
+/// refused call's arguments, which it never evaluates: hashicorp/hcl `hclsyntax/
+/// expression.go`); returns whether there was one (the value is then unknown, and
+/// `Unsuitable value type` follows). A JSON string is never evaluated here.
+fn not_static(ctx: &Context, attr: &Attribute, out: &mut Vec<Diagnostic>) -> bool {
+    let mut refused: Vec<Span> = Vec::new();
+    let inside = |refused: &[Span], span: Span| {
+        (refused.iter()).any(|r| r.start <= span.start && span.end <= r.end)
+    };
+    let mut found = Vec::new();
+    attr.expr.for_each_call(&mut |site| {
+        if !inside(&refused, site.call.span) {
+            refused.push(site.call.span.to(site.call.arguments.close));
+            found.push((site.call.span, function_call(ctx, attr, site.call)));
+        }
+    });
+    attr.expr.for_each_reference(&mut |reference| {
+        if !inside(&refused, reference.span) {
+            found.push((reference.span, variable(ctx, attr, reference)));
+        }
+    });
+    found.sort_by_key(|(span, _)| span.start);
+    let any = !found.is_empty();
+    out.extend(found.into_iter().map(|(_, d)| d));
+    any
+}
+
+/// `Function calls not allowed`
+fn function_call(ctx: &Context, attr: &Attribute, call: &Call) -> Diagnostic {
+    ctx.finding(&RULE, "Function calls not allowed")
+        .at(
+            ctx.files,
+            call.span,
+            format!("a function call in `{}`", attr.name),
+        )
+        .with_note("Functions may not be called here.")
+        .with_help("write `true` or `false`: the tools read this setting without evaluating it")
+}
+
+/// `Variables not allowed`
+fn variable(ctx: &Context, attr: &Attribute, reference: &Reference) -> Diagnostic {
+    ctx.finding(&RULE, "Variables not allowed")
+        .at(
+            ctx.files,
+            reference.span,
+            format!("a reference in `{}`", attr.name),
+        )
+        .with_note("Variables may not be used here.")
+        .with_help("write `true` or `false`: the tools read this setting without evaluating it")
 }
 
 /// Whether every targeted release knows the setting and decodes it as a constant: a release
@@ -166,12 +226,6 @@ mod tests {
             "main.tf",
             "variable \"a\" {\n  sensitive = \"${true}\"\n}\n",
         )],
-        // A reference is another error (`Variables not allowed`), not judged here.
-        &[(
-            "main.tf",
-            "variable \"x\" {}\nresource \"terraform_data\" \"a\" {\n  lifecycle {\n    \
-             prevent_destroy = var.x\n  }\n}\n",
-        )],
         // A data source's lifecycle has no such flags: another load error.
         &[(
             "main.tf",
@@ -181,6 +235,17 @@ mod tests {
     ];
 
     const FAIL: &[(Files, usize)] = &[
+        // A reference, a call: `Variables not allowed` or `Function calls not allowed`, then
+        // `Unsuitable value type` (Terraform 1.6.6 and 1.15.5), in the Terraform view; OpenTofu
+        // 1.12 evaluates prevent_destroy, but not create_before_destroy.
+        (
+            &[(
+                "main.tf",
+                "variable \"x\" {}\nresource \"terraform_data\" \"a\" {\n  lifecycle {\n    \
+                 prevent_destroy = var.x\n    create_before_destroy = tobool(var.x)\n  }\n}\n",
+            )],
+            4,
+        ),
         // Terraform 1.6.6, 1.14.9 and 1.15.5: `Unsuitable value type`, "Unsuitable value: a
         // bool is required"; the OpenTofu view (1.12,
         // which evaluates prevent_destroy) shares the create_before_destroy finding.

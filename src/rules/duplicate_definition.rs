@@ -295,6 +295,30 @@ mod tests {
             &[("main.tf", "locals {\n  a = 1\n}\nlocals {\n  a = 2\n}\n")],
             1,
         ),
+        // A check whose data source repeats a data resource is dropped, so the next check of
+        // its name is no duplicate; the data resource may come later in the file, or a data
+        // resource of a later file may repeat the check's data source.
+        (
+            &[(
+                "main.tf",
+                "data \"http\" \"x\" {}\ncheck \"c\" {\n  data \"http\" \"x\" {}\n}\ncheck \"c\" {}\n",
+            )],
+            1,
+        ),
+        (
+            &[(
+                "main.tf",
+                "check \"c\" {\n  data \"http\" \"x\" {}\n}\ndata \"http\" \"x\" {}\n",
+            )],
+            1,
+        ),
+        (
+            &[
+                ("a.tf", "check \"c\" {\n  data \"http\" \"x\" {}\n}\n"),
+                ("b.tf", "data \"http\" \"x\" {}\n"),
+            ],
+            1,
+        ),
         // An argument set twice, found by the parser, in a primary or an override file.
         (
             &[(

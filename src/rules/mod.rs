@@ -12,6 +12,7 @@ mod backend_and_cloud;
 mod backend_duplicate;
 mod backend_removed;
 mod backend_unknown;
+mod block_labels_invalid;
 mod builtin_attribute_invalid;
 mod check_without_assert;
 mod condition_without_reference;
@@ -25,6 +26,7 @@ mod duplicate_definition;
 mod feature_newer_than_target;
 mod function_argument_count;
 mod function_argument_type;
+mod import_duplicate_target;
 mod import_provider_invalid;
 mod instance_reference_invalid;
 mod internal_error;
@@ -129,6 +131,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &backend_duplicate::RULE,
     &backend_removed::RULE,
     &backend_unknown::RULE,
+    &block_labels_invalid::RULE,
     &builtin_attribute_invalid::RULE,
     &check_without_assert::RULE,
     &condition_without_reference::RULE,
@@ -142,6 +145,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &feature_newer_than_target::RULE,
     &function_argument_count::RULE,
     &function_argument_type::RULE,
+    &import_duplicate_target::RULE,
     &import_provider_invalid::RULE,
     &instance_reference_invalid::RULE,
     &internal_error::RULE,

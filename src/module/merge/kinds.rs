@@ -22,12 +22,18 @@ impl Merger<'_> {
     /// Appends a primary file's blocks; a second definition of an object is an error.
     pub(super) fn add_primary_file(&mut self, loaded: LoadedFile) {
         for block in &loaded.file.body.blocks {
+            if self.labels_refused(block) {
+                continue;
+            }
             match block.kind.as_str() {
                 "locals" => self.add_primary_locals(block),
                 "terraform" => self.add_primary_terraform(block, loaded.extension),
                 "check" => {
-                    self.add_check_data(block);
-                    self.add_primary_object(block);
+                    // Terraform drops a check whose data source is a duplicate: a later check
+                    // of the same name is then no duplicate (`appendFile`, `continue`).
+                    if self.add_check_data(block, &loaded.file.body.blocks) {
+                        self.add_primary_object(block);
+                    }
                 }
                 _ => self.add_primary_object(block),
             }
@@ -75,6 +81,17 @@ impl Merger<'_> {
                 .push(MergedBlock::from_syntax(block, Origin::Base));
             return;
         };
+        // A data resource after a check's data source of the same address, in a later file:
+        // Terraform refuses it at its own header and keeps the check's (`appendFile`,
+        // `continue`), which references then find.
+        if let Some(&first) = self.check_data.get(&address) {
+            self.report(MergeProblem::DuplicateCheckData {
+                address,
+                again: block.def_range(self.files),
+                first,
+            });
+            return;
+        }
         let module = &mut self.module;
         let Some(existing) = module.index.get(&module.objects, &address) else {
             (module.objects).push(MergedObject::from_block(address, block, Origin::Base));
@@ -100,30 +117,45 @@ impl Merger<'_> {
         }
     }
 
-    /// `data` blocks scoped to a `check` block share the data namespace of the module.
-    fn add_check_data(&mut self, check: &Block) {
-        for data in check.body.blocks_of("data") {
-            let Some(address @ Address::Resource(..)) = self.address_of(data) else {
-                continue;
-            };
-            let first = self
-                .module
-                .index
-                .get(&self.module.objects, &address)
-                .map(|i| self.module.objects[i].base_header)
-                .or_else(|| self.check_data.get(&address).copied());
-            match first {
-                Some(first) => {
-                    let again = data.def_range(self.files);
-                    self.report(MergeProblem::DuplicateCheckData {
-                        address,
-                        again,
-                        first,
-                    });
-                }
-                None => {
-                    self.check_data.insert(address, data.header_span);
-                }
+    /// A `check` block's data source shares the data namespace of the module. Terraform reads
+    /// only a check's first `data` block (a second is "Multiple data resource blocks") and
+    /// appends a file's checks after its data resources, so the check's data source is a
+    /// duplicate of one declared earlier or anywhere in the same file (`internal/configs/
+    /// checks.go`, `decodeCheckBlock`; `module.go`, `appendFile`). Returns whether the check is
+    /// kept: Terraform drops a check whose data source is a duplicate.
+    fn add_check_data(&mut self, check: &Block, file_blocks: &[Block]) -> bool {
+        let Some(data) = check.body.blocks_of("data").next() else {
+            return true;
+        };
+        let Some(address @ Address::Resource(..)) = self.address_of(data) else {
+            return true;
+        };
+        let first = self
+            .module
+            .index
+            .get(&self.module.objects, &address)
+            .map(|i| self.module.objects[i].base_header)
+            .or_else(|| self.check_data.get(&address).copied())
+            .or_else(|| {
+                file_blocks
+                    .iter()
+                    .filter(|b| b.kind == "data")
+                    .find(|b| self.address_of(b).as_ref() == Some(&address))
+                    .map(|b| b.header_span)
+            });
+        match first {
+            Some(first) => {
+                let again = data.def_range(self.files);
+                self.report(MergeProblem::DuplicateCheckData {
+                    address,
+                    again,
+                    first,
+                });
+                false
+            }
+            None => {
+                self.check_data.insert(address, data.header_span);
+                true
             }
         }
     }
@@ -162,6 +194,9 @@ impl Merger<'_> {
     pub(super) fn apply_override_file(&mut self, loaded: LoadedFile) {
         self.apply_override_terraform(loaded);
         for block in &loaded.file.body.blocks {
+            if self.labels_refused(block) {
+                continue;
+            }
             match block.kind.as_str() {
                 "terraform" => {}
                 "locals" => self.override_locals(block),

@@ -17,6 +17,7 @@ pub use model::{Address, MergedAttribute, MergedBlock, MergedBody, MergedObject,
 pub(crate) use problems::MergeProblem;
 
 use crate::knowledge::View;
+use crate::knowledge::blocks;
 use crate::knowledge::files::Extension;
 use crate::source::{SourceFiles, Span};
 use crate::syntax::{Block, Expr, ExprKind, File};
@@ -241,6 +242,32 @@ impl Merger<'_> {
                 }
             }
         }
+    }
+
+    /// Whether HCL refuses the labels of a native top-level block of the schema, which the
+    /// tools then skip (`block_labels_invalid` reports it). A JSON block's labels are the keys
+    /// read to the schema's depth.
+    pub(super) fn labels_refused(&self, block: &Block) -> bool {
+        Self::refused(self.files, block, blocks::top_level_labels(&block.kind))
+    }
+
+    /// The same for a block nested in `terraform`.
+    pub(super) fn terraform_labels_refused(&self, block: &Block) -> bool {
+        Self::refused(
+            self.files,
+            block,
+            blocks::terraform_nested_labels(&block.kind),
+        )
+    }
+
+    fn refused(files: &SourceFiles, block: &Block, names: Option<&[&str]>) -> bool {
+        names.is_some_and(|names| {
+            block.labels.len() != names.len()
+                && !files
+                    .get(block.header_span.file)
+                    .file_name()
+                    .ends_with(".json")
+        })
     }
 
     fn labels_of<'b>(&self, block: &'b Block, count: usize) -> Option<Vec<&'b str>> {

@@ -31,6 +31,9 @@ impl Merger<'_> {
             }
         }
         for nested in &block.body.blocks {
+            if self.terraform_labels_refused(nested) {
+                continue;
+            }
             match nested.kind.as_str() {
                 "required_providers" => self.add_primary_required_providers(nested),
                 "backend" => {
@@ -163,7 +166,9 @@ impl Merger<'_> {
 
     /// Merges the `terraform` blocks of one override file.
     pub(super) fn apply_override_terraform(&mut self, loaded: LoadedFile) {
-        let blocks: Vec<&Block> = loaded.file.body.blocks_of("terraform").collect();
+        let blocks: Vec<&Block> = (loaded.file.body.blocks_of("terraform"))
+            .filter(|b| !self.labels_refused(b))
+            .collect();
         if blocks.is_empty() {
             return;
         }
@@ -215,6 +220,9 @@ impl Merger<'_> {
         let mut clouds_in_file: Vec<Span> = Vec::new();
         for block in blocks {
             for nested in &block.body.blocks {
+                if self.terraform_labels_refused(nested) {
+                    continue;
+                }
                 match nested.kind.as_str() {
                     "required_providers" => {
                         for entry in &nested.body.attributes {
