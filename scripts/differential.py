@@ -1683,7 +1683,8 @@ def provider_reference_files(rng):
         call = [A("source", s("./pchild"))]
         # A key the child does not expect is another error ("Reference to undefined
         # provider"), not judged here: `terraform.py` only where the child expects it.
-        keys = [["terraform.px"], ["terraform"]] + (
+        # Nor `terraform.px` where the child's override dropped it.
+        keys = ([] if choice == 0 else [["terraform.px"]]) + [["terraform"]] + (
             [["terraform.px", "terraform.py"]] if choice == 1 else [])
         passed = rng.choice([[]] + keys)
         if passed:
@@ -1696,6 +1697,29 @@ def provider_reference_files(rng):
                           [B("module", ["pc"], [providers(again)])]))
         modules.append({"Key": "pc", "Source": "./pchild", "Dir": "pchild"})
     return files, modules
+
+
+# Calls inside calls HCL refuses before evaluating their arguments (an unknown function, the
+# wrong number of arguments): validate reports the outer call only.
+NESTED_REFUSED_CALLS = [
+    "nofunc(otherfunc())", 'upper("a", nofunc())', "length(nofunc(), 2)", "upper(nofunc())",
+    'nofunc(upper("a", "b"))', "nofunc(upper([]))", "length(upper([]), 2)", "upper(upper())",
+]
+
+
+def nested_call_files(rng):
+    """Now and then a file of locals whose values nest calls in refused calls, native or JSON,
+    and sometimes an override file that replaces one of them. Drawn from its own generator, so
+    that the rest of a scenario stays as it was."""
+    if rng.random() < 0.85:
+        return []
+    items = [A(f"nested_{i}", rng.choice(NESTED_REFUSED_CALLS))
+             for i in range(1 + rng.randrange(2))]
+    files = [("nested.tf.json" if rng.random() < 0.3 else "nested.tf", [B("locals", [], items)])]
+    if rng.random() < 0.3:
+        files.append(("nested_override.tf" + rng.choice(["", ".json"]), [B("locals", [], [
+            A("nested_0", rng.choice(NESTED_REFUSED_CALLS + ['"fine"']))])]))
+    return files
 
 
 def provider_meta_files(rng):
@@ -1942,6 +1966,7 @@ class Scenarios:
         provider_files, provider_modules = provider_reference_files(
             random.Random(f"provider-references-{seed}"))
         files += provider_files
+        files += nested_call_files(random.Random(f"nested-calls-{seed}"))
         os.makedirs(directory, exist_ok=True)
         if modules:
             files += modules[0]
