@@ -37,10 +37,10 @@ use crate::knowledge::View;
 use crate::knowledge::features::Place;
 use crate::knowledge::files::ConfigName;
 use crate::knowledge::module_source::{self, SourceKind};
+use crate::lint::helpers::provider_reference::provider_reference;
 use crate::lint::helpers::schema::dated_constructs;
 use crate::module::views::view_files;
 use crate::source::{FileId, Syntax};
-use crate::lint::helpers::provider_reference::provider_reference;
 use crate::syntax::{Body, Expr, ExprKind, File};
 
 use crate::input::listing::config_files;
@@ -861,7 +861,9 @@ fn provider_requirements(file: &File) -> Vec<ProviderRequirement> {
             };
             let setting = |key: &str| {
                 (items.iter())
-                    .find(|item| item.key.keyword().or_else(|| item.key.literal_string()) == Some(key))
+                    .find(|item| {
+                        item.key.keyword().or_else(|| item.key.literal_string()) == Some(key)
+                    })
                     .map(|item| &item.value)
             };
             let aliases = match setting("configuration_aliases").map(|e| &e.kind) {
@@ -874,7 +876,9 @@ fn provider_requirements(file: &File) -> Vec<ProviderRequirement> {
             };
             requirements.push(ProviderRequirement {
                 name: entry.name.clone(),
-                source: setting("source").and_then(Expr::literal_string).map(str::to_string),
+                source: setting("source")
+                    .and_then(Expr::literal_string)
+                    .map(str::to_string),
                 aliases,
             });
         }

@@ -90,6 +90,9 @@ mod tests {
         let places: Vec<&str> = (found.iter())
             .map(|d| &text[d.primary.as_ref().expect("a place").range.clone()])
             .collect();
-        assert_eq!(places, ["\"terraform_data.a.id\"", r#""data.x.y[\"k\"].z""#]);
+        assert_eq!(
+            places,
+            ["\"terraform_data.a.id\"", r#""data.x.y[\"k\"].z""#]
+        );
     }
 }

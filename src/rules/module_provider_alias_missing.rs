@@ -162,7 +162,10 @@ mod tests {
         // override file; the call is in JSON.
         (
             &[
-                ("main.tf.json", "{\"module\": {\"c\": {\"source\": \"./child\"}}}"),
+                (
+                    "main.tf.json",
+                    "{\"module\": {\"c\": {\"source\": \"./child\"}}}",
+                ),
                 (
                     "child/main.tf.json",
                     "{\"terraform\": {\"required_providers\": {\"aws\": {\"source\": \
@@ -221,11 +224,25 @@ mod tests {
         );
         let label = found[0].primary.as_ref().expect("placed");
         assert_eq!(label.range, 17..18, "{label:?}");
-        assert_eq!(super::display_address(crate::knowledge::View::Terraform, "aws",
-            Some("registry.terraform.io/HashiCorp/aws")), "hashicorp/aws");
-        assert_eq!(super::display_address(crate::knowledge::View::OpenTofu, "aws",
-            Some("registry.terraform.io/hashicorp/aws")), "registry.terraform.io/hashicorp/aws");
-        assert_eq!(super::display_address(crate::knowledge::View::OpenTofu, "g", None),
-            "hashicorp/g");
+        assert_eq!(
+            super::display_address(
+                crate::knowledge::View::Terraform,
+                "aws",
+                Some("registry.terraform.io/HashiCorp/aws")
+            ),
+            "hashicorp/aws"
+        );
+        assert_eq!(
+            super::display_address(
+                crate::knowledge::View::OpenTofu,
+                "aws",
+                Some("registry.terraform.io/hashicorp/aws")
+            ),
+            "registry.terraform.io/hashicorp/aws"
+        );
+        assert_eq!(
+            super::display_address(crate::knowledge::View::OpenTofu, "g", None),
+            "hashicorp/g"
+        );
     }
 }

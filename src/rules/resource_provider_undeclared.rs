@@ -14,8 +14,8 @@
 use crate::diagnostic::Diagnostic;
 use crate::module::merge::{Address, MergedAttribute};
 
-use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::lint::helpers::provider_reference::provider_reference;
+use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::rules::module_provider_undeclared::{declares, provider_address};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -103,7 +103,10 @@ mod tests {
                 "main.tf.json",
                 "{\"resource\": {\"terraform_data\": {\"a\": {\"provider\": \"terraform.x\"}}}}",
             ),
-            ("p.tf.json", "{\"provider\": {\"terraform\": {\"alias\": \"x\"}}}"),
+            (
+                "p.tf.json",
+                "{\"provider\": {\"terraform\": {\"alias\": \"x\"}}}",
+            ),
             (
                 "main_override.tf",
                 "resource \"terraform_data\" \"a\" {\n  provider = terraform.x\n}\n",

@@ -19,8 +19,8 @@ use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::lint::helpers::evaluated_calls::Unevaluated;
 use crate::module::merge::MergedBody;
-use crate::syntax::Expr;
 use crate::source::Span;
+use crate::syntax::Expr;
 
 use crate::lint::helpers::function_namespace::{self, Problem};
 use crate::lint::helpers::schema::{
@@ -194,10 +194,15 @@ mod tests {
                       length(nofunc(), 2)\n  d = upper(nofunc())\n}\n";
         let lines: Vec<usize> = findings(&super::RULE, &[("main.tf", native)])
             .iter()
-            .map(|d| d.primary.as_ref().map_or(0, |l| native[..l.range.start].lines().count()))
+            .map(|d| {
+                d.primary
+                    .as_ref()
+                    .map_or(0, |l| native[..l.range.start].lines().count())
+            })
             .collect();
         assert_eq!(lines, [2, 5]);
-        let json = r#"{"locals": {"a": "${nofunc(otherfunc())}", "b": "${upper(\"a\", nofunc())}"}}"#;
+        let json =
+            r#"{"locals": {"a": "${nofunc(otherfunc())}", "b": "${upper(\"a\", nofunc())}"}}"#;
         let found = findings(&super::RULE, &[("main.tf.json", json)]);
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].notes[0].contains("\"nofunc\""), "{found:?}");

@@ -16,8 +16,8 @@ use crate::knowledge::function_signatures::{self, Signature};
 use crate::knowledge::literal_arguments::LiteralIn;
 use crate::lint::Context;
 use crate::lint::helpers::schema::{Written, judgements};
-use crate::source::Span;
 use crate::module::merge::{MergedBody, Module};
+use crate::source::Span;
 use crate::syntax::{Call, Expr};
 
 /// The calls HCL never evaluates because a call around them is refused first: HCL looks a
