@@ -1976,9 +1976,17 @@ class Scenarios:
             return any(b.kind == "terraform" and any(isinstance(i, B) and
                                                      i.kind == "required_providers"
                                                      for i in b.items) for b in blocks)
-        if any(requires(blocks) for name, blocks in files
-               if "/" not in name and name != "prov_versions.tf"):
+        others = {name for name, blocks in files
+                  if "/" not in name and name != "prov_versions.tf" and requires(blocks)}
+        if others:
             files = [f for f in files if f[0] != "prov_versions.tf"]
+        if others - {"call_versions.tf"}:
+            # A root module whose requirement does not name the built-in provider reads
+            # `terraform` as `hashicorp/terraform`: "Provider type mismatch" with the child
+            # before Terraform 1.15, not judged here. No child module then.
+            files = [f for f in files if not f[0].startswith(("prov_call", "prov_parent",
+                                                               "pchild/"))]
+            provider_modules = []
         if modules or provider_modules:
             entries = modules[1] if modules else {"Modules": [{"Key": "", "Source": "",
                                                                 "Dir": "."}]}
