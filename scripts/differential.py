@@ -153,7 +153,18 @@ GRAPH_RULES = {
     # Found when the provider requirements are gathered (internal/configs/config.go,
     # addProviderRequirements), which validate and init do and the binding's loader does not.
     "import_provider_invalid",
+    # Found while building the configuration from its modules (internal/configs/
+    # provider_validation.go), which validate does and the binding's loader does not.
+    "module_provider_alias_missing",
+    "resource_provider_undeclared",
 }
+
+# Our findings of what validate finds while building its graph, after the errors of building
+# the configuration and in order: a `providers` map's missing configuration stops it before a
+# resource's (internal/terraform/transform_provider.go).
+# A module call's input errors stop it before the configurations a call passes are checked.
+GRAPH_ONLY_RULES = {"module_provider_undeclared", "resource_provider_undeclared",
+                    "module_provider_alias_missing"}
 
 # Errors of a module call's arguments against the called module's variables: validate finds
 # them while building its graph and stops before evaluating anything
@@ -168,12 +179,16 @@ STOPS_EVALUATION = {
 # Graph errors Terraform reports without a place, and at most one of (it stops at the first):
 # `missing provider provider["..."].ALIAS` (internal/terraform/transform_provider.go). One
 # matches every finding of ours with its summary, wherever ours is.
-PLACELESS = re.compile(r"missing provider .*")
+# `Provider configuration not present` (the same file, `ProviderTransformer`), once per object.
+PLACELESS = re.compile(r"missing provider .*|Provider configuration not present")
 
 # Errors of loading the configuration that validate reports (the binding's loader may not: an
 # override's default checked against the merged type) and after which it evaluates nothing.
 STOPS_VALIDATE = {
     "Invalid default value for variable",
+    # A module call that does not pass a configuration its module expects
+    # (internal/configs/provider_validation.go): found building the configuration.
+    "Missing required provider configuration",
 }
 
 # Environment of every judge: no checkpoint call home, no user CLI configuration.
@@ -1635,6 +1650,95 @@ PROVIDER_META_VALUES = ['"network"', '{ a = [1, "x"] }', "var.v0", 'upper("x")',
                         "path.module"]
 
 
+def provider_reference_files(rng):
+    """Now and then resources of Terraform's built-in provider (which validate needs no `init`
+    for) naming an aliased configuration by `provider`, declared or not, in a primary or an
+    override file, native or JSON; and now and then a local child module (`pchild/`) whose
+    `configuration_aliases` its call passes or not, either side changed by an override file.
+    Returns (files, manifest entries). Drawn from its own generator, so that the rest of a
+    scenario stays as it was."""
+    files, modules = [], []
+    builtin = [B("terraform", [], [B("required_providers", [], [
+        A("terraform", '{ source = "terraform.io/builtin/terraform" }')])])]
+    if rng.random() < 0.25:
+        if rng.random() < 0.6:
+            files.append(("prov_declared.tf", [B("provider", ["terraform"],
+                                                 [A("alias", s("pr_a"))])]))
+        kind, rtype = rng.choice([("resource", "terraform_data"),
+                                  ("data", "terraform_remote_state")])
+        args = [A("backend", s("local"))] if kind == "data" else []
+        target = rng.choice(["terraform.pr_a", "terraform.pr_b", "terraform"])
+        block = B(kind, [rtype, "pr"], args + [ref("provider", target)])
+        files.append(("prov_refs.tf.json" if rng.random() < 0.3 else "prov_refs.tf", [block]))
+        if rng.random() < 0.3:
+            other = rng.choice(["terraform.pr_a", "terraform.pr_b"])
+            files.append(("prov_refs_override.tf" + rng.choice(["", ".json"]),
+                          [B(kind, [rtype, "pr"], [ref("provider", other)])]))
+    if rng.random() < 0.25:
+        aliases = '{ source = "terraform.io/builtin/terraform", configuration_aliases = [%s] }'
+        aliases_json = '{"source": "terraform.io/builtin/terraform", ' \
+                       '"configuration_aliases": [%s]}'
+        def requirement(names):
+            return [B("terraform", [], [B("required_providers", [], [A(
+                "terraform", aliases % ", ".join(names),
+                aliases_json % ", ".join(s(n) for n in names))])])]
+        child = requirement(["terraform.px"]) + [
+            B("resource", ["terraform_data", "pc"], [ref("provider", "terraform.px")])]
+        files.append(("pchild/main.tf.json" if rng.random() < 0.3 else "pchild/main.tf", child))
+        choice = rng.randrange(4)
+        if choice == 0:  # the override drops the alias the base expects
+            files.append(("pchild/override.tf", requirement([])))
+        elif choice == 1:  # the override expects another one too
+            files.append(("pchild/override.tf.json",
+                          requirement(["terraform.px", "terraform.py"])))
+        files.append(("prov_parent.tf", [B("provider", ["terraform"], [A("alias", s("pp"))])]))
+        files.append(("prov_versions.tf", builtin))
+        def providers(keys):
+            native = "{ %s }" % ", ".join(f"{k} = terraform.pp" for k in keys)
+            as_json = "{%s}" % ", ".join(f'{s(k)}: "terraform.pp"' for k in keys)
+            return A("providers", native, as_json)
+        call = [A("source", s("./pchild"))]
+        # A key the child does not expect is another error ("Reference to undefined
+        # provider"), not judged here: `terraform.py` only where the child expects it.
+        # Nor `terraform.px` where the child's override dropped it.
+        keys = ([] if choice == 0 else [["terraform.px"]]) + [["terraform"]] + (
+            [["terraform.px", "terraform.py"]] if choice == 1 else [])
+        passed = rng.choice([[]] + keys)
+        if passed:
+            call.append(providers(passed))
+        files.append(("prov_call.tf.json" if rng.random() < 0.3 else "prov_call.tf",
+                      [B("module", ["pc"], call)]))
+        if rng.random() < 0.3:
+            again = rng.choice(keys)
+            files.append(("prov_call_override.tf" + rng.choice(["", ".json"]),
+                          [B("module", ["pc"], [providers(again)])]))
+        modules.append({"Key": "pc", "Source": "./pchild", "Dir": "pchild"})
+    return files, modules
+
+
+# Calls inside calls HCL refuses before evaluating their arguments (an unknown function, the
+# wrong number of arguments): validate reports the outer call only.
+NESTED_REFUSED_CALLS = [
+    "nofunc(otherfunc())", 'upper("a", nofunc())', "length(nofunc(), 2)", "upper(nofunc())",
+    'nofunc(upper("a", "b"))', "nofunc(upper([]))", "length(upper([]), 2)", "upper(upper())",
+]
+
+
+def nested_call_files(rng):
+    """Now and then a file of locals whose values nest calls in refused calls, native or JSON,
+    and sometimes an override file that replaces one of them. Drawn from its own generator, so
+    that the rest of a scenario stays as it was."""
+    if rng.random() < 0.85:
+        return []
+    items = [A(f"nested_{i}", rng.choice(NESTED_REFUSED_CALLS))
+             for i in range(1 + rng.randrange(2))]
+    files = [("nested.tf.json" if rng.random() < 0.3 else "nested.tf", [B("locals", [], items)])]
+    if rng.random() < 0.3:
+        files.append(("nested_override.tf" + rng.choice(["", ".json"]), [B("locals", [], [
+            A("nested_0", rng.choice(NESTED_REFUSED_CALLS + ['"fine"']))])]))
+    return files
+
+
 def provider_meta_files(rng):
     """Now and then a file with a `provider_meta` block, native or JSON, in a primary or an
     override file. Drawn from its own generator, so that the rest of a scenario stays as it
@@ -2202,17 +2306,38 @@ class Scenarios:
         files += lifecycle_not_static_files(random.Random(f"lifecycle-{seed}"))
         modules = module_files(random.Random(f"modules-{seed}"))
         nested = nested_module_files(random.Random(f"nested-modules-{seed}"))
+        provider_files, provider_modules = provider_reference_files(
+            random.Random(f"provider-references-{seed}"))
+        files += provider_files
+        files += nested_call_files(random.Random(f"nested-calls-{seed}"))
         os.makedirs(directory, exist_ok=True)
-        if modules or nested:
-            recorded = modules[1] if modules else {"Modules": [{"Key": "", "Source": "",
-                                                               "Dir": "."}]}
-            for part in (modules, nested):
-                files += part[0] if part else []
-            recorded["Modules"] += nested[1] if nested else []
+        for part in (modules, nested):
+            files += part[0] if part else []
+        # One `required_providers` block per module: the provider-reference files' own only
+        # where no other file of the root module has one.
+        def requires(blocks):
+            return any(b.kind == "terraform" and any(isinstance(i, B) and
+                                                     i.kind == "required_providers"
+                                                     for i in b.items) for b in blocks)
+        others = {name for name, blocks in files
+                  if "/" not in name and name != "prov_versions.tf" and requires(blocks)}
+        if others:
+            files = [f for f in files if f[0] != "prov_versions.tf"]
+        if others - {"call_versions.tf"}:
+            # A root module whose requirement does not name the built-in provider reads
+            # `terraform` as `hashicorp/terraform`: "Provider type mismatch" with the child
+            # before Terraform 1.15, not judged here. No child module then.
+            files = [f for f in files if not f[0].startswith(("prov_call", "prov_parent",
+                                                               "pchild/"))]
+            provider_modules = []
+        if modules or nested or provider_modules:
+            entries = modules[1] if modules else {"Modules": [{"Key": "", "Source": "",
+                                                                "Dir": "."}]}
+            entries["Modules"] += (nested[1] if nested else []) + provider_modules
             manifest = os.path.join(directory, ".terraform", "modules")
             os.makedirs(manifest, exist_ok=True)
             with open(os.path.join(manifest, "modules.json"), "w", encoding="utf-8") as f:
-                json.dump(recorded, f)
+                json.dump(entries, f)
         # JSON files one block per line, or indented (every label on a line of its own, where
         # the tools and we must agree on which line a block starts).
         indented = rng.random() < 0.5
@@ -2595,7 +2720,7 @@ def compare_errors(answer, findings, directory):
         found.append(difference("missing", key[0], (key[1], key[2]), detail=details.get(key, "")))
     for key in extra:
         if (not evaluated and key[0] in VALIDATE_ONLY) or (
-                not evaluated and rules.get(key) == "module_provider_undeclared") or (
+                not evaluated and rules.get(key) in GRAPH_ONLY_RULES) or (
                 not complete and rules.get(key) in GRAPH_RULES) or (
                 stopped_at and key[1] not in stopped_at and rules.get(key) in GRAPH_RULES):
             unjudged += 1  # validate never got that far on this directory

@@ -37,10 +37,11 @@ use crate::knowledge::View;
 use crate::knowledge::features::Place;
 use crate::knowledge::files::ConfigName;
 use crate::knowledge::module_source::{self, SourceKind};
+use crate::lint::helpers::provider_reference::provider_reference;
 use crate::lint::helpers::schema::dated_constructs;
 use crate::module::views::view_files;
 use crate::source::{FileId, Syntax};
-use crate::syntax::{Body, File};
+use crate::syntax::{Body, Expr, ExprKind, File};
 
 use crate::input::listing::config_files;
 use crate::input::overlay::Overlay;
@@ -631,6 +632,8 @@ pub(crate) struct Interface {
     pub(crate) required: Vec<String>,
     /// Its outputs.
     pub(crate) outputs: Vec<String>,
+    /// The aliased provider configurations a call must pass in its `providers` map.
+    pub(crate) required_configurations: Vec<RequiredConfiguration>,
     variable_names: foldhash::HashSet<String>,
     output_names: foldhash::HashSet<String>,
 }
@@ -649,6 +652,7 @@ impl Interface {
                 .cloned()
                 .collect(),
             outputs: summary.outputs.clone(),
+            required_configurations: required_configurations(summary),
             variable_names: summary.variables.iter().cloned().collect(),
             output_names: summary.outputs.iter().cloned().collect(),
         }
@@ -665,6 +669,57 @@ impl Interface {
     }
 }
 
+/// An aliased provider configuration a module expects its callers to pass in: listed in the
+/// `configuration_aliases` of a `required_providers` entry, with no `provider` block of the
+/// module configuring it (hashicorp/terraform `internal/configs/provider_validation.go`,
+/// `validateProviderConfigs`: `configAliases` less `configured`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RequiredConfiguration {
+    /// The provider's local name in the module.
+    pub(crate) name: String,
+    pub(crate) alias: String,
+    /// The `source` of its `required_providers` entry, as written.
+    pub(crate) source: Option<String>,
+}
+
+/// One entry of a `required_providers` block: the local name, its `source` and the aliases of
+/// its `configuration_aliases`.
+#[derive(Debug, Clone)]
+struct ProviderRequirement {
+    name: String,
+    source: Option<String>,
+    aliases: Vec<String>,
+}
+
+/// The configurations a module's callers must pass: an override file's entry replaces the
+/// whole entry of its name (`internal/configs/module.go`, `mergeFile`), so the last entry of
+/// each name counts; a `provider` block that configures the alias satisfies it.
+fn required_configurations(summary: &Summary) -> Vec<RequiredConfiguration> {
+    let mut last: Vec<&ProviderRequirement> = Vec::new();
+    for requirement in &summary.provider_requirements {
+        match last.iter_mut().find(|r| r.name == requirement.name) {
+            Some(slot) => *slot = requirement,
+            None => last.push(requirement),
+        }
+    }
+    let configured = |name: &str, alias: &str| {
+        (summary.configured_aliases.iter()).any(|(n, a)| n == name && a == alias)
+    };
+    let mut required = Vec::new();
+    for requirement in last {
+        for alias in &requirement.aliases {
+            if !configured(&requirement.name, alias) {
+                required.push(RequiredConfiguration {
+                    name: requirement.name.clone(),
+                    alias: alias.clone(),
+                    source: requirement.source.clone(),
+                });
+            }
+        }
+    }
+    required
+}
+
 /// What a local module holds that its callers' checks need.
 #[derive(Debug)]
 struct Summary {
@@ -674,6 +729,10 @@ struct Summary {
     outputs: Vec<String>,
     /// The first provider the module configures itself.
     configured_provider: Option<String>,
+    /// The entries of its `required_providers` blocks, in load order.
+    provider_requirements: Vec<ProviderRequirement>,
+    /// The aliased `provider` blocks that configure their provider: (name, alias).
+    configured_aliases: Vec<(String, String)>,
     /// Its module calls with a local source: (name, source).
     local_calls: Vec<(String, String)>,
     /// The constructs the release tables date (see `schema::dated_constructs`), each once.
@@ -694,6 +753,12 @@ impl Summary {
                 .flat_map(|f| f.outputs.iter().cloned())
                 .collect(),
             configured_provider: files.iter().find_map(|f| f.configured_provider.clone()),
+            provider_requirements: (files.iter())
+                .flat_map(|f| f.provider_requirements.iter().cloned())
+                .collect(),
+            configured_aliases: (files.iter())
+                .flat_map(|f| f.configured_aliases.iter().cloned())
+                .collect(),
             local_calls: (files.iter())
                 .flat_map(|f| f.local_calls.iter().cloned())
                 .collect(),
@@ -722,6 +787,8 @@ fn summarize(file: &File) -> Arc<Summary> {
             defaulted: Vec::new(),
             outputs: Vec::new(),
             configured_provider: None,
+            provider_requirements: Vec::new(),
+            configured_aliases: Vec::new(),
             local_calls: Vec::new(),
             dated: Vec::new(),
         })
@@ -730,6 +797,8 @@ fn summarize(file: &File) -> Arc<Summary> {
     let nothing = summary.variables.is_empty()
         && summary.outputs.is_empty()
         && summary.configured_provider.is_none()
+        && summary.provider_requirements.is_empty()
+        && summary.configured_aliases.is_empty()
         && summary.local_calls.is_empty()
         && summary.dated.is_empty();
     if nothing {
@@ -760,11 +829,61 @@ fn summary_of(file: &File) -> Summary {
         configured_provider: labelled("provider")
             .find(|(block, _)| configures(&block.body))
             .map(|(_, name)| name.to_string()),
+        provider_requirements: provider_requirements(file),
+        // A configuration block may be written twice (primary and override), configuring in
+        // either: merged, it configures when any part does.
+        configured_aliases: labelled("provider")
+            .filter(|(block, _)| configures(&block.body))
+            .filter_map(|(block, name)| {
+                let alias = block.body.attribute("alias")?.expr.literal_string()?;
+                Some((name.to_string(), alias.to_string()))
+            })
+            .collect(),
         local_calls: (local_module_calls(file))
             .map(|(name, source)| (name.to_string(), source.to_string()))
             .collect(),
         dated: dated_constructs(file),
     }
+}
+
+/// The entries of the `required_providers` blocks of `file`'s `terraform` blocks. An alias is
+/// read as `NAME.ALIAS` (a reference, or a string in JSON) of the entry's own name.
+fn provider_requirements(file: &File) -> Vec<ProviderRequirement> {
+    let blocks = (file.body.blocks.iter())
+        .filter(|block| block.kind == "terraform")
+        .flat_map(|block| block.body.blocks.iter())
+        .filter(|block| block.kind == "required_providers");
+    let mut requirements = Vec::new();
+    for block in blocks {
+        for entry in &block.body.attributes {
+            let ExprKind::Object(items) = &entry.expr.kind else {
+                continue; // a version string alone, as Terraform 0.12 wrote it: no aliases
+            };
+            let setting = |key: &str| {
+                (items.iter())
+                    .find(|item| {
+                        item.key.keyword().or_else(|| item.key.literal_string()) == Some(key)
+                    })
+                    .map(|item| &item.value)
+            };
+            let aliases = match setting("configuration_aliases").map(|e| &e.kind) {
+                Some(ExprKind::Tuple(list)) => (list.iter())
+                    .filter_map(provider_reference)
+                    .filter(|(name, _)| *name == entry.name)
+                    .filter_map(|(_, alias)| alias.map(str::to_string))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            requirements.push(ProviderRequirement {
+                name: entry.name.clone(),
+                source: setting("source")
+                    .and_then(Expr::literal_string)
+                    .map(str::to_string),
+                aliases,
+            });
+        }
+    }
+    requirements
 }
 
 /// The module calls in `file` with a local source (`source = "../vpc"`): (name, source).

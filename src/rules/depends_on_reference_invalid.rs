@@ -5,8 +5,9 @@
 //! element with `addrs.ParseRef` and refuse a remainder). An override file may not set
 //! `depends_on` (`override_depends_on`), so the base's list is the one judged.
 //!
-//! Left alone: JSON's string elements, elements with a computed index (refused while loading,
-//! as other findings say), and roots the tools reserve.
+//! JSON's string elements are read as the tools read them, as the text of a traversal, and
+//! found at the whole string. Left alone: elements with a computed index (refused while
+//! loading, as other findings say), and roots the tools reserve.
 
 use crate::diagnostic::Diagnostic;
 use crate::lint::helpers::depends_on::{Element, for_each_list};
@@ -78,5 +79,20 @@ mod tests {
         assert_eq!(found.len(), 1);
         let label = found[0].primary.as_ref().expect("a place");
         assert_eq!(&text[label.range.clone()], ".id");
+    }
+
+    /// JSON's string elements are read as traversals too (Terraform 1.15.5 `validate`: "Invalid
+    /// depends_on reference" for `"terraform_data.a.id"`), found at the string.
+    #[test]
+    fn json_string_elements() {
+        let text = r#"{"resource": {"terraform_data": {"a": {}, "b": {"depends_on": ["terraform_data.a", "terraform_data.a.id", "data.x.y[\"k\"].z"]}}}}"#;
+        let found = crate::lint::testing::findings(&super::RULE, &[("main.tf.json", text)]);
+        let places: Vec<&str> = (found.iter())
+            .map(|d| &text[d.primary.as_ref().expect("a place").range.clone()])
+            .collect();
+        assert_eq!(
+            places,
+            ["\"terraform_data.a.id\"", r#""data.x.y[\"k\"].z""#]
+        );
     }
 }

@@ -12,9 +12,8 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::function_signatures::Signature;
-use crate::lint::helpers::evaluated_calls::{self, judged_signature};
+use crate::lint::helpers::evaluated_calls::{self, Unevaluated, judged_signature};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
-use crate::source::Span;
 use crate::syntax::Call;
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -25,15 +24,12 @@ pub(crate) const RULE: Rule = declare_rule! {
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    // Where the refused calls' arguments are: HCL evaluates nothing in there.
-    let mut refused: Vec<Span> = Vec::new();
+    // HCL evaluates nothing in the arguments of a call it refuses.
+    let mut unevaluated = Unevaluated::new(ctx);
     evaluated_calls::for_each_expression(ctx.module, &mut |calls| {
-        refused.clear();
+        unevaluated.next_expression();
         for &call in calls {
-            let inside = |r: &Span| {
-                r.file == call.span.file && r.start <= call.span.start && call.span.end <= r.end
-            };
-            if refused.iter().any(inside) {
+            if !unevaluated.reached(ctx, call) {
                 continue;
             }
             let Some(signature) = judged_signature(ctx, call) else {
@@ -41,7 +37,6 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             };
             if let Some(finding) = count_problem(ctx, call, signature) {
                 out.push(finding);
-                refused.push(call.span.to(call.arguments.close));
             }
         }
     });
@@ -196,6 +191,16 @@ resource "terraform_data" "r" {
             1,
         ),
     ];
+
+    /// In the arguments of an unknown call, nothing is counted: HCL looks the outer function
+    /// up first (Terraform 1.15.5 `validate` reports only `nofunc`).
+    #[test]
+    fn nothing_is_counted_in_an_unknown_call() {
+        let main = "locals {\n  a = nofunc(upper(\"a\", \"b\"))\n  b = upper(upper())\n}\n";
+        let found = findings(&super::RULE, &[("main.tf", main)]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].message, "Not enough function arguments");
+    }
 
     #[test]
     fn table() {

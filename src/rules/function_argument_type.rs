@@ -13,7 +13,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::function_signatures::{Parameter, ParameterType, Signature};
-use crate::lint::helpers::evaluated_calls::{self, judged_signature};
+use crate::lint::helpers::evaluated_calls::{self, Unevaluated, judged_signature};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::syntax::{Argument, Call, Literal, catches_errors};
 
@@ -25,8 +25,14 @@ pub(crate) const RULE: Rule = declare_rule! {
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    // HCL evaluates nothing in the arguments of a call it refuses.
+    let mut unevaluated = Unevaluated::new(ctx);
     evaluated_calls::for_each_expression(ctx.module, &mut |calls| {
+        unevaluated.next_expression();
         for &call in calls {
+            if !unevaluated.reached(ctx, call) {
+                continue;
+            }
             // `try` and `can` take their arguments as expressions, not values (hashicorp/hcl
             // `ext/tryfunc`, `customdecode.ExpressionClosureType`): `try(x, null)` is fine.
             if catches_errors(&call.name) {
@@ -239,6 +245,16 @@ locals {
             1,
         ),
     ];
+
+    /// In the arguments of an unknown call or of a call with the wrong number of arguments,
+    /// nothing is converted: HCL refuses the outer call first.
+    #[test]
+    fn nothing_is_converted_in_a_refused_call() {
+        let main = "locals {\n  a = nofunc(upper([]))\n  b = length(upper([]), 2)\n  c = \
+                    upper([])\n}\n";
+        let found = findings(&super::RULE, &[("main.tf", main)]);
+        assert_eq!(found.len(), 1, "{found:?}");
+    }
 
     #[test]
     fn table() {

@@ -46,6 +46,7 @@ mod module_input_missing;
 mod module_input_unknown;
 mod module_local_source_missing;
 mod module_output_undeclared;
+mod module_provider_alias_missing;
 mod module_provider_undeclared;
 mod module_reserved_block;
 mod module_source_invalid;
@@ -81,6 +82,7 @@ mod required_providers_top_level;
 mod required_version_conflict;
 mod required_version_ignored;
 mod required_version_terraform_only;
+mod resource_provider_undeclared;
 mod self_reference_invalid;
 mod syntax_error;
 mod terraform_language_ignored;
@@ -165,6 +167,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &module_input_unknown::RULE,
     &module_local_source_missing::RULE,
     &module_output_undeclared::RULE,
+    &module_provider_alias_missing::RULE,
     &module_provider_undeclared::RULE,
     &module_reserved_block::RULE,
     &module_source_invalid::RULE,
@@ -200,6 +203,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &required_version_conflict::RULE,
     &required_version_ignored::RULE,
     &required_version_terraform_only::RULE,
+    &resource_provider_undeclared::RULE,
     &self_reference_invalid::RULE,
     &syntax_error::RULE,
     &terraform_language_ignored::RULE,

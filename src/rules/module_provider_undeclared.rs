@@ -10,7 +10,9 @@
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::module::merge::{Address, MergedAttribute, Module};
-use crate::syntax::{Expr, ExprKind, TraversalStep};
+use crate::syntax::{Expr, ExprKind};
+
+use crate::lint::helpers::provider_reference::provider_reference;
 
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
@@ -43,30 +45,9 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The provider configuration an expression names, `NAME` or `NAME.ALIAS`, written as a
-/// reference or as a string (in JSON, or quoted in the native syntax, which the tools still
-/// read: `internal/configs/compat_shim.go`).
-pub(crate) fn provider_reference(expr: &Expr) -> Option<(&str, Option<&str>)> {
-    match &expr.kind {
-        ExprKind::Variable(name) => Some((name, None)),
-        ExprKind::Traversal { root, steps } => match (&root.kind, steps.as_slice()) {
-            (ExprKind::Variable(name), [TraversalStep::Attr(alias)]) => Some((name, Some(alias))),
-            _ => None,
-        },
-        _ => {
-            let text = expr.literal_string()?;
-            match text.split_once('.') {
-                Some((name, alias)) if !alias.contains('.') => Some((name, Some(alias))),
-                Some(_) => None,
-                None => Some((text, None)),
-            }
-        }
-    }
-}
-
 /// Whether the module has the configuration `NAME.ALIAS`: a `provider` block, or one its
 /// callers pass in (`configuration_aliases`).
-fn declares(module: &Module, name: &str, alias: &str) -> bool {
+pub(crate) fn declares(module: &Module, name: &str, alias: &str) -> bool {
     let address = Address::Provider(name.to_string(), Some(alias.to_string()));
     module.object(&address).is_some()
         || requirement(module, name).is_some_and(|entry| {
@@ -98,7 +79,7 @@ fn setting<'e>(entry: &'e MergedAttribute, key: &str) -> Option<&'e Expr> {
 /// entry on the tool's registry, or the default `hashicorp/NAME` there; `terraform` is built in
 /// (hashicorp/terraform `internal/addrs/provider.go`, `ParseProviderSourceString`,
 /// `NewDefaultProvider`, `NewBuiltInProvider`).
-fn provider_address(ctx: &Context, name: &str) -> String {
+pub(crate) fn provider_address(ctx: &Context, name: &str) -> String {
     let registry = match ctx.view {
         View::Terraform => "registry.terraform.io",
         View::OpenTofu => "registry.opentofu.org",

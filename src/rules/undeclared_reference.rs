@@ -79,8 +79,8 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         for element in elements {
             match element {
                 Element::Whole(reference) => {
-                    if let Some(undeclared) = undeclared(declared, reference) {
-                        out.push(undeclared_reference(ctx, reference, undeclared));
+                    if let Some(undeclared) = undeclared(declared, &reference) {
+                        out.push(undeclared_reference(ctx, &reference, undeclared));
                         break;
                     }
                 }
@@ -300,6 +300,17 @@ resource "terraform_data" "a" {
 
     /// In `depends_on`, the first undeclared element of each list, up to the first element that
     /// names part of an object; the block's other references are judged apart. Each case as
+    /// JSON's string elements name objects too (Terraform 1.15.5 `validate`: "Reference to
+    /// undeclared resource" for `"terraform_data.nope"`); a string that is not a traversal is
+    /// not judged.
+    #[test]
+    fn depends_on_json_strings() {
+        let json = r#"{"output": {"o": {"value": 1, "depends_on": ["terraform_data.nope"]}}, "resource": {"terraform_data": {"a": {"depends_on": ["terraform_data.a", "not a traversal", "var.nope"]}}}}"#;
+        let found = crate::lint::testing::findings(&super::RULE, &[("main.tf.json", json)]);
+        let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(messages, ["Reference to undeclared resource"], "{found:?}");
+    }
+
     /// Terraform 1.15.5's `validate` reports it.
     #[test]
     fn depends_on_lists_stop_at_their_first_failure() {

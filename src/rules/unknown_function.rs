@@ -17,8 +17,10 @@ use std::collections::HashSet;
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
-use crate::module::merge::{MergedBody, Module};
+use crate::lint::helpers::evaluated_calls::Unevaluated;
+use crate::module::merge::MergedBody;
 use crate::source::Span;
+use crate::syntax::Expr;
 
 use crate::lint::helpers::function_namespace::{self, Problem};
 use crate::lint::helpers::schema::{
@@ -33,49 +35,72 @@ pub(crate) const RULE: Rule = declare_rule! {
     check: Check::View(RuleViews::Both, check),
 };
 
-/// The calls of the effective module that every targeted release refuses.
+/// The calls of the effective module that every targeted release refuses, where the tools
+/// look them up: not in the arguments of a call refused before them (see `Unevaluated`).
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    let refused = judgements(ctx).iter().filter(|j| {
-        matches!(
-            j.written,
-            Written::Function | Written::CoreFunction | Written::Namespaced(_)
-        ) && j.refused_by_all(ctx)
-    });
-    let mut effective: Option<HashSet<Span>> = None;
+    let mut refused = judgements(ctx)
+        .iter()
+        .filter(|j| {
+            matches!(
+                j.written,
+                Written::Function | Written::CoreFunction | Written::Namespaced(_)
+            ) && j.refused_by_all(ctx)
+        })
+        .peekable();
+    if refused.peek().is_none() {
+        return;
+    }
+    // Built only when some call is refused, which is rare.
+    let reached = reached_calls(ctx);
     for judgement in refused {
-        let effective = effective.get_or_insert_with(|| effective_calls(ctx.module));
-        if effective.contains(&judgement.span) {
+        if reached.contains(&judgement.span) {
             out.push(unknown_function(ctx, judgement));
         }
     }
 }
 
-/// Where the calls of the effective module are: the merged objects, locals and the blocks that
-/// are not merged. Built only when some call is refused, which is rare.
-fn effective_calls(module: &Module) -> HashSet<Span> {
-    fn walk(body: &MergedBody, spans: &mut HashSet<Span>) {
-        for attr in &body.attributes {
-            attr.expr.for_each_call(&mut |site| {
-                spans.insert(site.call.span);
+/// Where the calls of the effective module the tools reach are: in the merged objects, locals
+/// and the blocks that are not merged, and not in the arguments of a refused call.
+fn reached_calls(ctx: &Context) -> HashSet<Span> {
+    struct Walk<'c, 'a> {
+        ctx: &'c Context<'a>,
+        unevaluated: Unevaluated,
+        spans: HashSet<Span>,
+    }
+    impl Walk<'_, '_> {
+        fn expression(&mut self, expr: &Expr) {
+            self.unevaluated.next_expression();
+            expr.for_each_call(&mut |site| {
+                if self.unevaluated.reached(self.ctx, site.call) {
+                    self.spans.insert(site.call.span);
+                }
             });
         }
-        for block in &body.blocks {
-            walk(&block.body, spans);
+        fn body(&mut self, body: &MergedBody) {
+            for attr in &body.attributes {
+                self.expression(&attr.expr);
+            }
+            for block in &body.blocks {
+                self.body(&block.body);
+            }
         }
     }
-    let mut spans = HashSet::new();
+    let mut walk = Walk {
+        ctx,
+        unevaluated: Unevaluated::new(ctx),
+        spans: HashSet::new(),
+    };
+    let module = ctx.module;
     for object in &module.objects {
-        walk(&object.body, &mut spans);
+        walk.body(&object.body);
     }
     for block in &module.unmerged {
-        walk(&block.body, &mut spans);
+        walk.body(&block.body);
     }
     for local in &module.locals {
-        local.attribute.expr.for_each_call(&mut |site| {
-            spans.insert(site.call.span);
-        });
+        walk.expression(&local.attribute.expr);
     }
-    spans
+    walk.spans
 }
 
 /// `Call to unknown function`, or for a namespaced call the tool's own summary, with the tools'
@@ -159,6 +184,29 @@ mod tests {
     /// A module that may call the `aws` provider's functions.
     const REQUIRES_AWS: &str = "terraform {\n  required_providers {\n    aws = {\n      source = \
                                 \"hashicorp/aws\"\n    }\n  }\n}\n";
+
+    /// HCL looks a function up and counts its arguments before it evaluates them: in the
+    /// arguments of an unknown call or of a call with the wrong number of arguments, nothing is
+    /// looked up (Terraform 1.15.5 `validate` reports only the outer call), native and JSON.
+    #[test]
+    fn nothing_is_looked_up_in_the_arguments_of_a_refused_call() {
+        let native = "locals {\n  a = nofunc(otherfunc())\n  b = upper(\"a\", nofunc())\n  c = \
+                      length(nofunc(), 2)\n  d = upper(nofunc())\n}\n";
+        let lines: Vec<usize> = findings(&super::RULE, &[("main.tf", native)])
+            .iter()
+            .map(|d| {
+                d.primary
+                    .as_ref()
+                    .map_or(0, |l| native[..l.range.start].lines().count())
+            })
+            .collect();
+        assert_eq!(lines, [2, 5]);
+        let json =
+            r#"{"locals": {"a": "${nofunc(otherfunc())}", "b": "${upper(\"a\", nofunc())}"}}"#;
+        let found = findings(&super::RULE, &[("main.tf.json", json)]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].notes[0].contains("\"nofunc\""), "{found:?}");
+    }
 
     /// A call an override file replaced is never evaluated: Terraform loads this module.
     #[test]
@@ -352,7 +400,7 @@ unknown "x" {
         assert!(unknown_calls(&[("main.tf.json", json)]).is_empty());
         // Outside the arguments of `try`, or in a `try` that is not the tools' function.
         let unguarded = r#"locals {
-  a = upper(try(1, 2), nofunc())
+  a = format("%s%s", try(1, 2), nofunc())
   b = "${nofunc(try(1, 2))}"
   c = [try(1, 2), nofunc()]
 }

@@ -2,6 +2,8 @@
 //! (hashicorp/terraform `internal/addrs/parse_ref.go`, `ParseRef`): the address of an object,
 //! then what remains of the traversal. Only the whole object may be named there.
 
+use std::borrow::Cow;
+
 use crate::lint::helpers::declared::RESERVED_ROOTS;
 use crate::module::merge::{MergedObject, Module};
 use crate::source::{SourceFiles, Span};
@@ -10,7 +12,8 @@ use crate::syntax::{Expr, ExprKind, Reference, ReferenceStep};
 /// One element of a `depends_on` list.
 pub(crate) enum Element<'m> {
     /// The address of an object and nothing more: `aws_instance.a`, `module.m`, `var.x`.
-    Whole(&'m Reference),
+    /// Borrowed from the expression, or read from a JSON string.
+    Whole(Cow<'m, Reference>),
     /// An address and more (`aws_instance.a.id`, `local.z[0]`): "Invalid depends_on reference"
     /// at `rest`, the part after the address.
     Part {
@@ -18,8 +21,8 @@ pub(crate) enum Element<'m> {
         address: String,
         rest: Span,
     },
-    /// What this static reading does not judge: a string (JSON), a computed index, a root the
-    /// tools reserve.
+    /// What this static reading does not judge: a string that is not a traversal, a computed
+    /// index, a root the tools reserve.
     Other,
 }
 
@@ -45,6 +48,9 @@ pub(crate) fn for_each_list<'m>(
 }
 
 fn element<'m>(item: &'m Expr, files: &SourceFiles) -> Element<'m> {
+    if let Some(text) = &item.json_string {
+        return string_element(text, item.span);
+    }
     if !matches!(
         item.kind,
         ExprKind::Traversal { .. } | ExprKind::Variable(_)
@@ -68,7 +74,7 @@ fn element<'m>(item: &'m Expr, files: &SourceFiles) -> Element<'m> {
         return Element::Other;
     };
     if reference.steps.len() == address {
-        return Element::Whole(reference);
+        return Element::Whole(Cow::Borrowed(reference));
     }
     // Where the rest starts: the length of the address as the tools print it, when the source
     // writes the reference that way (no blanks, no legacy `.0` index); else the whole element.
@@ -83,6 +89,76 @@ fn element<'m>(item: &'m Expr, files: &SourceFiles) -> Element<'m> {
         false => reference.span,
     };
     Element::Part { address, rest }
+}
+
+/// A JSON string element, which the tools read as the text of a traversal
+/// (`hcl.AbsTraversalForExpr` in `internal/configs/depends_on.go`). Found at the whole string:
+/// where its text lies in the file is not followed through JSON escapes.
+fn string_element(text: &str, span: Span) -> Element<'static> {
+    let Some(reference) = traversal(text, span) else {
+        return Element::Other;
+    };
+    let Some(address) = address_steps(&reference) else {
+        return Element::Other;
+    };
+    if reference.steps.len() == address {
+        return Element::Whole(Cow::Owned(reference));
+    }
+    let mut whole = reference;
+    whole.steps.truncate(address);
+    Element::Part {
+        address: whole.text(),
+        rest: span,
+    }
+}
+
+/// `root.name[0]["key"]...` read from `text`, or `None` where it is not only that.
+fn traversal(text: &str, span: Span) -> Option<Reference> {
+    let name_end = |s: &str| {
+        s.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(s.len())
+    };
+    let end = name_end(text);
+    let root = &text[..end];
+    if root.is_empty() || root.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+        return None;
+    }
+    let mut rest = &text[end..];
+    let mut steps = Vec::new();
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('.') {
+            let end = name_end(after);
+            let name = &after[..end];
+            if name.is_empty() {
+                return None;
+            }
+            steps.push(match name.bytes().all(|b| b.is_ascii_digit()) {
+                true => ReferenceStep::Index(name.to_string()), // the legacy `.0`
+                false => ReferenceStep::Attr(name.to_string()),
+            });
+            rest = &after[end..];
+        } else if let Some(after) = rest.strip_prefix('[') {
+            let close = after.find(']')?;
+            let key = &after[..close];
+            let number = !key.is_empty() && key.bytes().all(|b| b.is_ascii_digit());
+            let string = key.len() >= 2
+                && key.starts_with('"')
+                && key.ends_with('"')
+                && !key[1..key.len() - 1].contains(['"', '\\', '$', '%']);
+            if !(number || string) {
+                return None;
+            }
+            steps.push(ReferenceStep::Index(key.to_string()));
+            rest = &after[close + 1..];
+        } else {
+            return None;
+        }
+    }
+    Some(Reference {
+        root: root.to_string(),
+        steps,
+        span,
+    })
 }
 
 /// How many steps after the root make the address of the object a reference names, or `None`

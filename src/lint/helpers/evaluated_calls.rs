@@ -9,12 +9,71 @@
 //! (hashicorp/hcl `ext/tryfunc/tryfunc.go`); and calls HCL may skip (`syntax::Call::conditional`:
 //! a conditional's results, after `&&` or `||`, `for` bodies, template directives' bodies).
 
+use std::collections::HashSet;
+
 use crate::knowledge::features::{self, Place};
 use crate::knowledge::function_signatures::{self, Signature};
 use crate::knowledge::literal_arguments::LiteralIn;
 use crate::lint::Context;
+use crate::lint::helpers::schema::{Written, judgements};
 use crate::module::merge::{MergedBody, Module};
+use crate::source::Span;
 use crate::syntax::{Call, Expr};
+
+/// The calls HCL never evaluates because a call around them is refused first: HCL looks a
+/// function up, then counts its arguments, and returns the error before it evaluates any
+/// argument (hashicorp/hcl `hclsyntax/expression.go`, `FunctionCallExpr.Value`). So in
+/// `nofunc(upper("a", "b"))` and `length(nofunc(), 2)` the tools report only the outer call.
+/// Fed the calls of one expression in source order, each call before the calls in its
+/// arguments.
+pub(crate) struct Unevaluated {
+    /// The calls of functions no targeted release has (`unknown_function`'s).
+    unknown: HashSet<Span>,
+    /// The arguments of the refused calls seen so far.
+    refused: Vec<Span>,
+}
+
+impl Unevaluated {
+    pub(crate) fn new(ctx: &Context) -> Unevaluated {
+        let unknown = (judgements(ctx).iter())
+            .filter(|j| {
+                matches!(
+                    j.written,
+                    Written::Function | Written::CoreFunction | Written::Namespaced(_)
+                ) && j.refused_by_all(ctx)
+            })
+            .map(|j| j.span)
+            .collect();
+        Unevaluated {
+            unknown,
+            refused: Vec::new(),
+        }
+    }
+
+    /// Forgets the refused calls of the expression before.
+    pub(crate) fn next_expression(&mut self) {
+        self.refused.clear();
+    }
+
+    /// Whether HCL evaluates `call` (no call around it was refused); notes whether it is
+    /// refused itself.
+    pub(crate) fn reached(&mut self, ctx: &Context, call: &Call) -> bool {
+        let inside = |r: &Span| {
+            r.file == call.span.file && r.start <= call.span.start && call.span.end <= r.end
+        };
+        if self.refused.iter().any(inside) {
+            return false;
+        }
+        let wrong_count = judged_signature(ctx, call).is_some_and(|signature| {
+            let (given, expected) = (call.arguments.items.len(), signature.parameters.len());
+            given < expected || (given > expected && signature.variadic.is_none())
+        });
+        if wrong_count || self.unknown.contains(&call.span) {
+            self.refused.push(call.span.to(call.arguments.close));
+        }
+        true
+    }
+}
 
 /// Calls `f` once per evaluated expression (an argument of a block, a local value) with the
 /// calls in it the tools certainly evaluate, in source order (each call before the calls in its

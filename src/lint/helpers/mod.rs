@@ -8,6 +8,7 @@ pub(crate) mod evaluated_calls;
 pub(crate) mod function_namespace;
 pub(crate) mod legacy_module;
 pub(crate) mod null_module_version;
+pub(crate) mod provider_reference;
 pub(crate) mod schema;
 
 use std::sync::Arc;
