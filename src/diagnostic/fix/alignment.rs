@@ -385,3 +385,80 @@ fn line_of<'t>(text: &'t str, line_starts: &[usize], index: usize) -> &'t str {
     let end = line_starts.get(index + 1).map_or(text.len(), |next| next - 1);
     text[line_starts[index]..end].trim_end_matches('\r')
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::super::layout::{alignment_region, is_fmt_aligned, realigned};
+    use super::*;
+
+    /// Files with runs of attributes and trailing comments, aligned and not, with lines fmt
+    /// cannot measure and CRLF line endings.
+    const TEXTS: &[&str] = &[
+        "locals {\n  a    = 1\n  long = 2 # c\n  bb   = 3 # d\n}\n",
+        "locals {\n  a  = 1 # x\n  bb = 2 # y\n\n  ccc = 3\n  d   = 4\n}\n",
+        "a   = 1 # one\nbbb = 2 # two\n# lone\nc = 3   # three\ndd = 44 # four\n",
+        "locals {\r\n  a  = 1\r\n  bb = 2\r\n}\r\n",
+        "locals {\n  a = <<EOT\nx = 1\nEOT\n  b = 2\n}\n",
+        "x = 1\ny = 2",
+        "locals {\n  a = 1\n  long = 2\n  bb   = 3\n}\n",
+        "a  = 1 # tflint-merge-ignore: x\nbb = 2 # tflint-merge-ignore: y\n",
+    ];
+
+    /// Every edit of the kinds fixes make: removing a line, a trailing comment, the end of a
+    /// line and its line ending, an insertion of a longer or shorter attribute.
+    fn edits(text: &str) -> Vec<Range<usize>> {
+        let mut found = Vec::new();
+        let mut start = 0;
+        for line in text.split_inclusive('\n') {
+            let end = start + line.len();
+            found.push(start..end);
+            found.push(start..start);
+            if let Some(at) = line.find('#') {
+                found.push(start + at..start + line.trim_end().len());
+            }
+            if line.ends_with('\n') {
+                found.push(end - 1..end);
+            }
+            start = end;
+        }
+        found.push(text.len()..text.len());
+        found
+    }
+
+    /// The index answers as reading the window does (`layout`'s own functions): the window,
+    /// whether it is aligned, and whether an edit leaves it so.
+    #[test]
+    fn answers_as_reading_the_window_does() {
+        for text in TEXTS {
+            let alignment = Alignment::new(text);
+            for range in edits(text) {
+                for replacement in ["", "  longer_name = 5\n", "  z = 6\n", "\n", "  q = 7"] {
+                    let window = alignment.region(range.clone());
+                    assert_eq!(window, alignment_region(text, range.clone()), "{text:?} {range:?}");
+                    let before = &text[window.clone()];
+                    assert_eq!(alignment.is_aligned(&window), is_fmt_aligned(before), "{text:?}");
+                    if !is_fmt_aligned(before) {
+                        continue;
+                    }
+                    let edit = TextEdit {
+                        path: PathBuf::from("main.tf"),
+                        range: range.clone(),
+                        replacement: replacement.to_string(),
+                    };
+                    let mut after = before.to_string();
+                    after.replace_range(
+                        range.start - window.start..range.end - window.start,
+                        replacement,
+                    );
+                    let keeps = realigned(&after).is_none();
+                    match alignment.edits_keep_alignment(&window, &[&edit]) {
+                        Some(answer) => assert_eq!(answer, keeps, "{text:?} {range:?} {after:?}"),
+                        None => {}
+                    }
+                }
+            }
+        }
+    }
+}
