@@ -200,8 +200,7 @@ impl Fix {
                 .filter(|e| e.path == path)
                 .cloned()
                 .collect();
-            let Some(aligned) =
-                aligned_edits(alignment, mine, |range| keeps_strings(&path, range))
+            let Some(aligned) = aligned_edits(alignment, mine, |range| keeps_strings(&path, range))
             else {
                 continue;
             };

@@ -70,7 +70,10 @@ impl Column {
 /// summarised, an edited line, or a line without the cell, which ends a run.
 enum Item {
     /// Lines of one run of the text as read, aligned: their cells at one column.
-    Kept { at: usize, tight: bool },
+    Kept {
+        at: usize,
+        tight: bool,
+    },
     Edited(Column),
     Break,
 }
@@ -157,9 +160,9 @@ fn items_aligned(items: &[Item]) -> bool {
             Item::Edited(cell) => cell.tight(),
             Item::Break => false,
         };
-        run.iter().all(|item| {
-            column(item) == at && !matches!(item, Item::Edited(cell) if !cell.padded)
-        }) && run.iter().any(tight)
+        run.iter()
+            .all(|item| column(item) == at && !matches!(item, Item::Edited(cell) if !cell.padded))
+            && run.iter().any(tight)
     })
 }
 
@@ -240,7 +243,10 @@ impl<'t> Alignment<'t> {
 
     /// Where the line after `line` starts (the text's end for the last line).
     fn line_end(&self, line: usize) -> usize {
-        self.line_starts.get(line + 1).copied().unwrap_or(self.text.len())
+        self.line_starts
+            .get(line + 1)
+            .copied()
+            .unwrap_or(self.text.len())
     }
 
     /// The whole lines around `range`: from the start of the first line it touches to the end
@@ -258,7 +264,11 @@ impl<'t> Alignment<'t> {
         } else {
             self.line_at(range.end.max(start)) + 1
         };
-        let mut end = self.line_starts.get(after).copied().unwrap_or(self.text.len());
+        let mut end = self
+            .line_starts
+            .get(after)
+            .copied()
+            .unwrap_or(self.text.len());
         if end < self.text.len() && self.has_cells(after) {
             end = self.line_end(self.blocks[after].end as usize - 1);
         }
@@ -291,11 +301,7 @@ impl<'t> Alignment<'t> {
     /// apart) are made: `Some(true)` when it would, or cannot measure a line the edits write;
     /// `Some(false)` when it would re-align something; `None` when this cannot tell without
     /// the window's edited text (an edit that joins its last line to the line after it).
-    pub fn edits_keep_alignment(
-        &self,
-        window: &Range<usize>,
-        edits: &[&TextEdit],
-    ) -> Option<bool> {
+    pub fn edits_keep_alignment(&self, window: &Range<usize>, edits: &[&TextEdit]) -> Option<bool> {
         let window_lines = self.lines_of(window);
         // The lines each edit touches, merged where they meet, with their edits.
         let mut spans: Vec<(Range<usize>, Range<usize>)> = Vec::new();
@@ -352,7 +358,10 @@ impl<'t> Alignment<'t> {
             written.push(lines);
         }
         for (runs, cell_of) in [
-            (&self.assign, (|c: &Cells| c.equals) as fn(&Cells) -> Option<usize>),
+            (
+                &self.assign,
+                (|c: &Cells| c.equals) as fn(&Cells) -> Option<usize>,
+            ),
             (&self.comment, |c: &Cells| c.comment),
         ] {
             let mut items = Vec::new();
@@ -382,7 +391,9 @@ impl<'t> Alignment<'t> {
 
 /// The line `index` of `text` without its line ending.
 fn line_of<'t>(text: &'t str, line_starts: &[usize], index: usize) -> &'t str {
-    let end = line_starts.get(index + 1).map_or(text.len(), |next| next - 1);
+    let end = line_starts
+        .get(index + 1)
+        .map_or(text.len(), |next| next - 1);
     text[line_starts[index]..end].trim_end_matches('\r')
 }
 
@@ -436,9 +447,17 @@ mod tests {
             for range in edits(text) {
                 for replacement in ["", "  longer_name = 5\n", "  z = 6\n", "\n", "  q = 7"] {
                     let window = alignment.region(range.clone());
-                    assert_eq!(window, alignment_region(text, range.clone()), "{text:?} {range:?}");
+                    assert_eq!(
+                        window,
+                        alignment_region(text, range.clone()),
+                        "{text:?} {range:?}"
+                    );
                     let before = &text[window.clone()];
-                    assert_eq!(alignment.is_aligned(&window), is_fmt_aligned(before), "{text:?}");
+                    assert_eq!(
+                        alignment.is_aligned(&window),
+                        is_fmt_aligned(before),
+                        "{text:?}"
+                    );
                     if !is_fmt_aligned(before) {
                         continue;
                     }
