@@ -12,7 +12,10 @@ use std::path::{Path, PathBuf};
 
 use crate::source::{SourceFiles, Span};
 
+pub mod alignment;
 pub mod layout;
+
+use alignment::Alignment;
 
 /// Whether a fix keeps what the tools run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -177,12 +180,12 @@ impl Fix {
     /// touches) were aligned as fmt aligns them, the edit is widened over those lines and
     /// re-aligns them, as `terraform fmt` would after the change (removing the longest name of
     /// a run narrows it, adding a longer one widens it). Lines the writer aligned otherwise
-    /// are left as they are. `text_of` gives the text of an edited file as read;
-    /// `keeps_strings` says whether replacing a range of it leaves its strings whole (the
-    /// widened edit must not cut into a heredoc).
-    pub fn aligned<'t>(
+    /// are left as they are. `alignment_of` gives the alignment of an edited file as read
+    /// (worked out once per file, for all its fixes); `keeps_strings` says whether replacing a
+    /// range of it leaves its strings whole (the widened edit must not cut into a heredoc).
+    pub fn aligned<'a, 't: 'a>(
         mut self,
-        text_of: impl Fn(&Path) -> Option<&'t str>,
+        alignment_of: impl Fn(&Path) -> Option<&'a Alignment<'t>>,
         mut keeps_strings: impl FnMut(&Path, &Range<usize>) -> bool,
     ) -> Fix {
         let paths: BTreeSet<PathBuf> = (self.edits.iter())
@@ -190,14 +193,14 @@ impl Fix {
             .map(|e| e.path.clone())
             .collect();
         for path in paths {
-            let Some(text) = text_of(&path) else {
+            let Some(alignment) = alignment_of(&path) else {
                 continue;
             };
             let mine: Vec<TextEdit> = (self.edits.iter())
                 .filter(|e| e.path == path)
                 .cloned()
                 .collect();
-            let Some(aligned) = aligned_edits(text, mine, |range| keeps_strings(&path, range))
+            let Some(aligned) = aligned_edits(alignment, mine, |range| keeps_strings(&path, range))
             else {
                 continue;
             };
@@ -225,7 +228,7 @@ impl Fix {
 /// they were aligned before and the edit changes how: see [`Fix::aligned`]. `None` when no
 /// edit needs widening.
 fn aligned_edits(
-    text: &str,
+    alignment: &Alignment,
     mut mine: Vec<TextEdit>,
     mut keeps_strings: impl FnMut(&Range<usize>) -> bool,
 ) -> Option<Vec<TextEdit>> {
@@ -236,10 +239,12 @@ fn aligned_edits(
     // The lines around each edit where fmt's runs may change, merged where they meet. The
     // lines just outside such a window are lines the edits leave as they are, with no cell:
     // the runs in the edited text end there too. Each window is worked out on its own text,
-    // so that a file with many fixes is not copied once per fix.
+    // so that a file with many fixes is not copied once per fix, and whether it changes is
+    // told from the file's alignment, so that a long run is not read again per fix.
+    let text = alignment.text();
     let mut windows: Vec<Range<usize>> = Vec::new();
     for edit in &mine {
-        let window = layout::alignment_region(text, edit.range.clone());
+        let window = alignment.region(edit.range.clone());
         match windows.last_mut() {
             Some(last) if last.end >= window.start => last.end = last.end.max(window.end),
             _ => windows.push(window),
@@ -252,10 +257,13 @@ fn aligned_edits(
         if touching.iter().any(straddles) {
             continue;
         }
-        let before = &text[window.clone()];
-        if !(layout::is_fmt_aligned(before) && keeps_strings(&window)) {
+        if !alignment.is_aligned(&window)
+            || alignment.edits_keep_alignment(&window, &touching) == Some(true)
+            || !keeps_strings(&window)
+        {
             continue;
         }
+        let before = &text[window.clone()];
         let mut after = before.to_string();
         for edit in touching.iter().rev() {
             let range = edit.range.start - window.start..edit.range.end - window.start;
@@ -917,7 +925,8 @@ mod tests {
             Fix::new("Remove `long`", Applicability::Safe).edit(path, start..end, "")
         };
         let fixed = |text: &str, keeps_strings: bool| {
-            let fix = removal(text).aligned(|_| Some(text), |_, _| keeps_strings);
+            let alignment = Alignment::new(text);
+            let fix = removal(text).aligned(|_| Some(&alignment), |_, _| keeps_strings);
             let mut texts = texts(&[("main.tf", Some(text))]);
             apply(&mut texts, &[&fix]);
             texts[path].clone().expect("text")

@@ -4,10 +4,12 @@
 //! passes after it. Every module directory and Terragrunt tree passes its findings through
 //! here once their fixes are made, before the fixes are checked and proved.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::fix::alignment::Alignment;
+use crate::diagnostic::fix::is_json;
 use crate::source::{SourceFiles, Syntax};
 use crate::syntax::literals::{StringLiteral, string_literals, touches_string};
 
@@ -19,8 +21,14 @@ pub(crate) fn align_fixes(diagnostics: &mut [Diagnostic], files: &SourceFiles) {
     {
         return;
     }
-    let by_path: HashMap<&Path, &str> = (files.iter())
-        .map(|(_, f)| (f.path.as_path(), f.text.as_str()))
+    // The alignment of each file a fix edits, worked out once for all its fixes.
+    let edited: HashSet<&Path> = (diagnostics.iter())
+        .filter_map(|d| d.fix.as_ref())
+        .flat_map(|f| f.edits.iter().map(|e| e.path.as_path()))
+        .collect();
+    let by_path: HashMap<&Path, Alignment> = (files.iter())
+        .filter(|(_, f)| edited.contains(f.path.as_path()) && !is_json(&f.path))
+        .map(|(_, f)| (f.path.as_path(), Alignment::new(&f.text)))
         .collect();
     // The strings of each native file a widened edit would replace, found once.
     let mut strings: HashMap<&Path, Vec<StringLiteral>> = HashMap::new();
@@ -32,11 +40,11 @@ pub(crate) fn align_fixes(diagnostics: &mut [Diagnostic], files: &SourceFiles) {
             let Some((path, text)) = by_path.get_key_value(path) else {
                 return false;
             };
-            let strings =
-                (strings.entry(path)).or_insert_with(|| string_literals(Syntax::Native, text));
+            let strings = (strings.entry(path))
+                .or_insert_with(|| string_literals(Syntax::Native, text.text()));
             !touches_string(strings, range)
         };
-        let fix = fix.aligned(|path| by_path.get(path).copied(), keeps_strings);
+        let fix = fix.aligned(|path| by_path.get(path), keeps_strings);
         diagnostic.fix = Some(Box::new(fix));
     }
 }

@@ -33,18 +33,18 @@ pub fn indent_unit(text: &str) -> &'static str {
 /// expression after it when the expression ends on the line (the assign cell), and a comment
 /// that ends the line after some code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Cells {
+pub(super) struct Cells {
     /// Where the `=` of the assign cell is.
-    equals: Option<usize>,
+    pub(super) equals: Option<usize>,
     /// Where the trailing comment starts.
-    comment: Option<usize>,
+    pub(super) comment: Option<usize>,
     /// Whether fmt's columns can be counted on this line as bytes: it is ASCII, and no string,
     /// heredoc or block comment goes on past its end.
-    measurable: bool,
+    pub(super) measurable: bool,
 }
 
 impl Cells {
-    fn any(&self) -> bool {
+    pub(super) fn any(&self) -> bool {
         self.equals.is_some() || self.comment.is_some()
     }
 }
@@ -58,7 +58,7 @@ enum Mode {
 }
 
 /// The cells of one line (without its line ending).
-fn cells(line: &str) -> Cells {
+pub(super) fn cells(line: &str) -> Cells {
     let bytes = line.as_bytes();
     let mut found = Cells {
         equals: None,
@@ -238,7 +238,9 @@ pub(super) fn realigned(region: &str) -> Option<String> {
     (out != region).then_some(out)
 }
 
-/// Whether the text `region` (whole lines) is aligned as `terraform fmt` aligns it.
+/// Whether the text `region` (whole lines) is aligned as `terraform fmt` aligns it: what
+/// [`super::alignment::Alignment`] answers without reading the region, checked against it.
+#[cfg(test)]
 pub(super) fn is_fmt_aligned(region: &str) -> bool {
     let bare: Vec<&str> = (region.split('\n'))
         .map(|l| l.trim_end_matches('\r'))
@@ -248,7 +250,10 @@ pub(super) fn is_fmt_aligned(region: &str) -> bool {
 
 /// The whole lines around `range` of `text`: from the start of the first line it touches to the
 /// end (line ending included) of the last, widened over the neighbouring lines that have an
-/// assign or comment cell, where fmt's runs of aligned lines may go on.
+/// assign or comment cell, where fmt's runs of aligned lines may go on: what
+/// [`super::alignment::Alignment::region`] answers without walking the lines, checked against
+/// it.
+#[cfg(test)]
 pub(super) fn alignment_region(
     text: &str,
     range: std::ops::Range<usize>,
