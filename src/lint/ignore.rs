@@ -14,6 +14,7 @@ use crate::diagnostic::Diagnostic;
 use crate::source::{FileId, SourceFile, SourceFiles, Span};
 use crate::syntax::File;
 
+use super::registry::Registry;
 use super::run::ignore_findings;
 use super::{Kind, RuleSettings};
 
@@ -233,24 +234,24 @@ fn apply(
             if used.contains(&(index, name.clone())) {
                 continue;
             }
-            let reason = match (name.as_str(), settings.find(name)) {
+            let registry = settings.registry();
+            let found = registry.find(name);
+            // The did-you-mean search reads every id: done once, for the message and the fix.
+            let closest = match found {
+                None if name != "all" => registry.closest(name),
+                _ => None,
+            };
+            let reason = match (name.as_str(), found) {
                 ("all", _) => Some(Unused::Nothing),
-                (_, Err(unknown)) => Some(Unused::UnknownId(unknown)),
-                (_, Ok(meta)) if meta.kind == Kind::LoadError => Some(Unused::LoadError),
+                (_, None) => Some(Unused::UnknownId(Registry::unknown_with(name, closest))),
+                (_, Some(meta)) if meta.kind == Kind::LoadError => Some(Unused::LoadError),
                 // A rule that is off was not checked: its ignore is not known to be unused.
-                (_, Ok(meta)) if !settings.is_enabled(meta.id) => None,
-                (_, Ok(_)) => Some(Unused::NothingReported),
+                (_, Some(meta)) if !settings.is_enabled(meta.id) => None,
+                (_, Some(_)) => Some(Unused::NothingReported),
             };
             if let Some(reason) = reason {
                 // A misspelled id was meant to silence something: the fix is the writer's call.
-                let misspelled = settings.find(name).is_err() && {
-                    let names = settings
-                        .registry()
-                        .catalogue()
-                        .iter()
-                        .map(|m| m.id.as_str());
-                    super::helpers::closest(name, names).is_some()
-                };
+                let misspelled = closest.is_some();
                 unused.push((position, reason, !misspelled));
             }
         }

@@ -58,10 +58,19 @@ impl Registry {
         self.by_name.get(name).map(|&i| self.catalogue[i])
     }
 
+    /// The known id closest to a name that is none, if one is close enough to suggest.
+    pub(crate) fn closest(&self, name: &str) -> Option<&'static str> {
+        super::helpers::closest(name, self.catalogue.iter().map(|m| m.id.as_str()))
+    }
+
     /// "unknown rule `x`", with the closest known id when there is one.
     pub(crate) fn unknown(&self, name: &str) -> String {
-        let names = self.catalogue.iter().map(|m| m.id.as_str());
-        match super::helpers::closest(name, names) {
+        Self::unknown_with(name, self.closest(name))
+    }
+
+    /// As [`Registry::unknown`], for a caller that has looked up the closest id already.
+    pub(crate) fn unknown_with(name: &str, closest: Option<&str>) -> String {
+        match closest {
             Some(close) => format!("unknown rule `{name}`; did you mean `{close}`?"),
             None => format!("unknown rule `{name}` (see `tflint-merge rules`)"),
         }
