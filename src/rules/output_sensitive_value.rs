@@ -151,12 +151,18 @@ mod tests {
         // `nonsensitive` removes the mark; other functions are not judged.
         &[
             ("vars.tf", SECRET),
-            ("main.tf", "output \"o\" {\n  value = nonsensitive(var.v)\n}\n"),
+            (
+                "main.tf",
+                "output \"o\" {\n  value = nonsensitive(var.v)\n}\n",
+            ),
         ],
         // An undeclared variable: the output is not evaluated.
         &[
             ("vars.tf", SECRET),
-            ("main.tf", "output \"o\" {\n  value = [var.v, var.nope]\n}\n"),
+            (
+                "main.tf",
+                "output \"o\" {\n  value = [var.v, var.nope]\n}\n",
+            ),
         ],
         // An override makes the output sensitive.
         &[
@@ -168,7 +174,10 @@ mod tests {
         &[
             ("vars.tf", SECRET),
             ("main.tf", "output \"o\" {\n  value = var.v\n}\n"),
-            ("o_override.tf", "variable \"v\" {\n  sensitive = false\n}\n"),
+            (
+                "o_override.tf",
+                "variable \"v\" {\n  sensitive = false\n}\n",
+            ),
         ],
         // Not certain without evaluating: a local value, a template, a JSON output.
         &[
