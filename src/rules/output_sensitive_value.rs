@@ -13,7 +13,9 @@
 //! whose marks come from evaluation or provider schemas), traversals into a variable
 //! (`var.v.x`, which may be an error of its own), undeclared variables (then the output is not
 //! evaluated), ephemeral variables and outputs (another error), variables with both `type` and
-//! `default` (whose default may fail to convert), and outputs in JSON files.
+//! `default` (whose default may fail to convert), outputs in JSON files, and modules with any
+//! other block than variables and outputs (resources, module calls, providers, checks...),
+//! which `validate` may stop at before it evaluates the outputs.
 
 use crate::diagnostic::Diagnostic;
 use crate::module::merge::{Address, MergedObject};
@@ -31,6 +33,20 @@ pub(crate) const RULE: Rule = declare_rule! {
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    // `validate` builds and walks the whole graph before it evaluates outputs, and stops at
+    // what it cannot build without `init` (a module not installed, a provider without its
+    // schema, a required provider not installed): only a module of variables and outputs,
+    // without provider requirements or a backend, is certain to reach the outputs.
+    let only_variables_and_outputs = (ctx.module.objects.iter())
+        .all(|o| matches!(o.address, Address::Variable(_) | Address::Output(_)));
+    let settings = &ctx.module.terraform;
+    let needs_init = !settings.required_providers.is_empty()
+        || settings.backend.is_some()
+        || settings.cloud.is_some()
+        || !settings.other.blocks.is_empty();
+    if !only_variables_and_outputs || needs_init || !ctx.module.unmerged.is_empty() {
+        return;
+    }
     for output in &ctx.module.objects {
         let Address::Output(name) = &output.address else {
             continue;
@@ -137,6 +153,23 @@ mod tests {
     const SECRET: &str = "variable \"v\" {\n  sensitive = true\n}\n";
 
     const PASS: &[Files] = &[
+        // A required provider not installed stops `validate` before the outputs.
+        &[
+            ("vars.tf", SECRET),
+            (
+                "main.tf",
+                "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\noutput \"o\" {\n  value = var.v\n}\n",
+            ),
+        ],
+        // A module call not installed stops `validate` before the outputs.
+        &[
+            ("vars.tf", SECRET),
+            (
+                "main.tf",
+                "module \"m\" {\n  source = \"./m\"\n}\noutput \"o\" {\n  value = var.v\n}\n",
+            ),
+            ("m/main.tf", "variable \"x\" {\n  default = 1\n}\n"),
+        ],
         &[(
             "main.tf",
             "variable \"v\" {}\noutput \"o\" {\n  value = var.v\n}\n",
