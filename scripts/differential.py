@@ -141,6 +141,10 @@ VALIDATE_ONLY = {
     "Unsupported Terraform Core version",
     "Unsupported backend type",
     "Invalid backend type",
+    # Found evaluating the outputs, the last thing validate does (internal/terraform/
+    # node_output.go): an init-only error (a module not installed, a provider missing) stops it
+    # before.
+    "Output refers to sensitive values",
 }
 
 # Our findings of a module call's arguments against the called module's variables, whose

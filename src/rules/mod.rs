@@ -57,6 +57,7 @@ mod module_version_without_registry_source;
 mod name_invalid;
 mod nested_block_duplicate;
 mod object_duplicate_key;
+mod output_sensitive_value;
 mod override_clobbers_nested_blocks;
 mod override_count_for_each_conflict;
 mod override_depends_on;
@@ -178,6 +179,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &name_invalid::RULE,
     &nested_block_duplicate::RULE,
     &object_duplicate_key::RULE,
+    &output_sensitive_value::RULE,
     &override_clobbers_nested_blocks::RULE,
     &override_count_for_each_conflict::RULE,
     &override_depends_on::RULE,
