@@ -6,11 +6,11 @@
 //!
 //! Reported only where the mark is certain without evaluating: the output's effective `value`
 //! is built of `var.NAME` references, literals, lists, tuples and objects (whose values keep
-//! their elements' marks), at least one names a variable whose effective `sensitive` is the
+//! their elements' marks), or `local.NAME` references to such values, at least one names a variable whose effective `sensitive` is the
 //! literal `true`, and the output's `sensitive` is absent or the literal `false`. Left alone:
 //! function calls (`nonsensitive` removes the mark), templates, operators, conditionals and `for`
-//! expressions, references to anything but input variables (locals, resources, module outputs,
-//! whose marks come from evaluation or provider schemas), traversals into a variable
+//! expressions, references to anything but input variables and local values (resources,
+//! module outputs, whose marks come from evaluation or provider schemas), traversals into a variable
 //! (`var.v.x`, which may be an error of its own), undeclared variables (then the output is not
 //! evaluated), ephemeral variables and outputs (another error), variables with both `type` and
 //! `default` (whose default may fail to convert), and outputs in JSON files.
@@ -48,7 +48,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let mut variables = Vec::new();
-        if !plain_variable_references(&value.expr, &mut variables) {
+        if !plain_variable_references(ctx, &value.expr, &mut variables, LOCALS_DEPTH) {
             continue;
         }
         let mut sensitive = false;
@@ -66,21 +66,38 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// How many local values deep a value is followed; beyond, and for a cycle (the tools' own
+/// error), the rule says nothing.
+const LOCALS_DEPTH: usize = 8;
+
 /// Collects the variables `expr` reads into `names`, and says whether `expr` is only literals,
-/// tuples, objects and plain `var.NAME` references: values that keep every element's mark.
-fn plain_variable_references<'e>(expr: &'e Expr, names: &mut Vec<&'e str>) -> bool {
+/// tuples, objects, plain `var.NAME` references and plain `local.NAME` references to such
+/// values: values that keep every element's mark.
+fn plain_variable_references<'e>(
+    ctx: &'e Context,
+    expr: &'e Expr,
+    names: &mut Vec<&'e str>,
+    depth: usize,
+) -> bool {
+    let mut plain = |e: &'e Expr| plain_variable_references(ctx, e, names, depth);
     match &expr.kind {
         ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::String(_) => true,
-        ExprKind::Tuple(items) => items.iter().all(|i| plain_variable_references(i, names)),
+        ExprKind::Tuple(items) => items.iter().all(plain),
         ExprKind::Object(items) => items.iter().all(|i| {
-            matches!(i.key.kind, ExprKind::String(_) | ExprKind::Variable(_))
-                && plain_variable_references(&i.value, names)
+            matches!(i.key.kind, ExprKind::String(_) | ExprKind::Variable(_)) && plain(&i.value)
         }),
-        ExprKind::Parenthesis(inner) => plain_variable_references(inner, names),
+        ExprKind::Parenthesis(inner) => plain(inner),
         ExprKind::Traversal { root, steps } => match (&root.kind, steps.as_slice()) {
             (ExprKind::Variable(root), [TraversalStep::Attr(name)]) if root == "var" => {
                 names.push(name);
                 true
+            }
+            (ExprKind::Variable(root), [TraversalStep::Attr(name)])
+                if root == "local" && depth > 0 =>
+            {
+                ctx.module.local(name).is_some_and(|local| {
+                    plain_variable_references(ctx, &local.attribute.expr, names, depth - 1)
+                })
             }
             _ => false,
         },
@@ -94,8 +111,7 @@ fn plain_variable_references<'e>(expr: &'e Expr, names: &mut Vec<&'e str>) -> bo
 /// Whether the variable `name` is sensitive; `None` when it is undeclared, or when the tools
 /// may refuse it before evaluating the output.
 fn variable_sensitivity(ctx: &Context, name: &str) -> Option<bool> {
-    let variable: &MergedObject = (ctx.module.objects.iter())
-        .find(|o| matches!(&o.address, Address::Variable(v) if v == name))?;
+    let variable: &MergedObject = ctx.module.object(&Address::Variable(name.to_string()))?;
     let body = &variable.body;
     let typed_default = body.attribute("type").is_some() && body.attribute("default").is_some();
     if typed_default || body.attribute("ephemeral").is_some() {
@@ -179,12 +195,13 @@ mod tests {
                 "variable \"v\" {\n  sensitive = false\n}\n",
             ),
         ],
-        // Not certain without evaluating: a local value, a template, a JSON output.
+        // Not certain without evaluating: a template, a JSON output, local values in a cycle.
         &[
             ("vars.tf", SECRET),
             (
                 "main.tf",
-                "locals {\n  l = var.v\n}\noutput \"o\" {\n  value = local.l\n}\n",
+                "locals {\n  l = local.m\n  m = [local.l, var.v]\n}\n\
+                 output \"o\" {\n  value = local.l\n}\n",
             ),
         ],
         &[
@@ -240,6 +257,18 @@ mod tests {
                 ),
             ],
             2,
+        ),
+        // Through local values, in an object and a list (1.15.5 validate says so).
+        (
+            &[
+                ("vars.tf", SECRET),
+                (
+                    "main.tf",
+                    "locals {\n  l = var.v\n  m = { a = [local.l] }\n}\n\
+                     output \"o\" {\n  value = local.m\n}\n",
+                ),
+            ],
+            1,
         ),
     ];
 
