@@ -14,6 +14,7 @@ use crate::knowledge::releases::Release;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::module::merge::{MergedAttribute, MergedBlock};
 use crate::source::{SourceFiles, Span};
+use crate::syntax;
 
 pub(crate) const RULE: Rule = declare_rule! {
     id: "import_duplicate_target",
@@ -110,19 +111,9 @@ fn static_target(files: &SourceFiles, to: &MergedAttribute) -> Option<String> {
     (!dynamic.contains(&root) && !text.contains("each.")).then_some(text)
 }
 
-/// Where the tools report a block (HCL's `DefRange`): its header in native syntax; in JSON,
-/// the opening brace of the block's object.
+/// Where the tools report a merged block: as for a written one ([`syntax::def_range`]).
 fn def_range(files: &SourceFiles, block: &MergedBlock) -> Span {
-    if files
-        .get(block.body_span.file)
-        .file_name()
-        .ends_with(".json")
-    {
-        let start = block.body_span.start as usize;
-        Span::new(block.body_span.file, start..start + 1)
-    } else {
-        block.header_span
-    }
+    syntax::def_range(files, block.header_span, block.body_span)
 }
 
 /// `Duplicate import configuration for "<address>"`

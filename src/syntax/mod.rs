@@ -95,19 +95,9 @@ impl Block {
         self.header_span.to(self.body_span)
     }
 
-    /// Where the tools report a block (HCL's `DefRange`): its header in native syntax; in JSON,
-    /// the opening brace of the block's object.
+    /// Where the tools report a block (HCL's `DefRange`): see [`def_range`].
     pub(crate) fn def_range(&self, files: &crate::source::SourceFiles) -> Span {
-        if files
-            .get(self.body_span.file)
-            .file_name()
-            .ends_with(".json")
-        {
-            let start = self.body_span.start as usize;
-            Span::new(self.body_span.file, start..start + 1)
-        } else {
-            self.header_span
-        }
+        def_range(files, self.header_span, self.body_span)
     }
 
     pub(crate) fn label(&self, index: usize) -> Option<&str> {
@@ -716,6 +706,21 @@ pub(crate) fn stand_in_for_not_utf8(bytes: &[u8], syntax: Syntax) -> String {
 #[cfg(test)]
 #[path = "../../tests/common/corpus.rs"]
 pub(crate) mod corpus;
+
+/// Where the tools report a block, from its header and body spans (HCL's `DefRange`): its header
+/// in native syntax; in JSON, the opening brace of the block's object.
+pub(crate) fn def_range(
+    files: &crate::source::SourceFiles,
+    header_span: Span,
+    body_span: Span,
+) -> Span {
+    if files.get(body_span.file).file_name().ends_with(".json") {
+        let start = body_span.start as usize;
+        Span::new(body_span.file, start..start + 1)
+    } else {
+        header_span
+    }
+}
 
 #[cfg(test)]
 pub(crate) mod tests {
