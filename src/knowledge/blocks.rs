@@ -128,3 +128,23 @@ pub(crate) fn terraform_nested_labels(kind: &str) -> Option<&'static [&'static s
         _ => return None,
     })
 }
+
+/// The label names of a block of the tools' schema nested in a top-level block of type
+/// `parent` (or, for `parent` "lifecycle", in a resource's `lifecycle`), or `None` for a type
+/// the schema does not have there (a provider's or module call's body is not the tools'):
+/// hashicorp/terraform `internal/configs/resource.go` (`resourceBlockSchema`,
+/// `dataBlockSchema`, `resourceLifecycleBlockSchema`), `named_values.go`, `checks.go`,
+/// `removed.go`. HCL refuses a block with other labels and the tools skip it.
+pub(crate) fn nested_labels(parent: &str, kind: &str) -> Option<&'static [&'static str]> {
+    Some(match (parent, kind) {
+        ("resource" | "removed", "lifecycle" | "connection") => &[],
+        ("resource" | "removed", "provisioner") => &["type"],
+        ("data" | "ephemeral", "lifecycle") => &[],
+        ("variable", "validation") => &[],
+        ("output", "precondition") => &[],
+        ("check", "data") => &["type", "name"],
+        ("check", "assert") => &[],
+        ("lifecycle", "precondition" | "postcondition" | "action_trigger") => &[],
+        _ => return None,
+    })
+}

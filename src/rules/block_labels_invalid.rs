@@ -42,7 +42,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 /// The tool-defined blocks nested in a top-level block that decoded, and their label names.
 fn check_nested(ctx: &Context, block: &Block, out: &mut Vec<Diagnostic>) {
-    let (body, kinds): (Body, &[(&str, &[&str])]) = match block.kind.as_str() {
+    let body = match block.kind.as_str() {
         "terraform" => {
             for nested in &block.body.blocks {
                 if let Some(labels) = blocks::terraform_nested_labels(&nested.kind) {
@@ -51,36 +51,23 @@ fn check_nested(ctx: &Context, block: &Block, out: &mut Vec<Diagnostic>) {
             }
             return;
         }
-        "resource" => (
-            Body::Resource,
-            &[
-                ("lifecycle", &[]),
-                ("connection", &[]),
-                ("provisioner", &["type"]),
-            ],
-        ),
-        "data" | "ephemeral" => (Body::Resource, &[("lifecycle", &[])]),
-        "variable" => (Body::Variable, &[("validation", &[])]),
-        "output" => (Body::Output, &[("precondition", &[])]),
-        "check" => (Body::Check, &[("data", &["type", "name"]), ("assert", &[])]),
-        "removed" => (
-            Body::Removed,
-            &[
-                ("lifecycle", &[]),
-                ("connection", &[]),
-                ("provisioner", &["type"]),
-            ],
-        ),
+        "resource" | "data" | "ephemeral" => Body::Resource,
+        "variable" => Body::Variable,
+        "output" => Body::Output,
+        "check" => Body::Check,
+        "removed" => Body::Removed,
         _ => return,
     };
     for nested in &block.body.blocks {
-        let Some(&(_, labels)) = kinds.iter().find(|(kind, _)| *kind == nested.kind) else {
+        let Some(labels) = blocks::nested_labels(&block.kind, &nested.kind) else {
             continue;
         };
         let decoded = judge(ctx, Place::In(body), nested, labels, out);
         if decoded && body == Body::Resource && nested.kind == "lifecycle" {
             for condition in &nested.body.blocks {
-                judge(ctx, Place::In(Body::Lifecycle), condition, &[], out);
+                if let Some(labels) = blocks::nested_labels("lifecycle", &condition.kind) {
+                    judge(ctx, Place::In(Body::Lifecycle), condition, labels, out);
+                }
             }
         }
     }

@@ -19,7 +19,7 @@ use crate::source::{Span, Syntax};
 use crate::syntax::{Attribute, Block, Call, ExprKind, Reference};
 use crate::types::{Conversion, Type, convert};
 
-use crate::lint::helpers::top_level_blocks;
+use crate::lint::helpers::{nested_labels_refused, top_level_blocks};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -81,7 +81,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for (loaded, block) in top_level_blocks(ctx) {
         let native = loaded.extension.syntax() == Syntax::Native;
         for setting in judged.iter().filter(|s| s.path[0] == block.kind) {
-            for holder in holders(block, &setting.path[1..]) {
+            for holder in holders(block, &setting.path[1..], native) {
                 let Some(attr) = holder.body.attribute(setting.name) else {
                     continue;
                 };
@@ -166,12 +166,13 @@ fn judged(ctx: &Context, setting: &ConstantBool) -> bool {
 
 /// The blocks reached from `block` by the nested block kinds of `path` (the block itself when
 /// `path` is empty).
-fn holders<'b>(block: &'b Block, path: &'b [&str]) -> Vec<&'b Block> {
+fn holders<'b>(block: &'b Block, path: &'b [&str], native: bool) -> Vec<&'b Block> {
     let Some((kind, rest)) = path.split_first() else {
         return vec![block];
     };
     (block.body.blocks_of(kind))
-        .flat_map(|nested| holders(nested, rest))
+        .filter(|nested| !native || !nested_labels_refused(&block.kind, nested))
+        .flat_map(|nested| holders(nested, rest, native))
         .collect()
 }
 
@@ -215,6 +216,13 @@ mod tests {
             "main.tf",
             "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    prevent_destroy = true\n    \
              create_before_destroy = \"false\"\n  }\n}\n",
+        )],
+        // A lifecycle block with a label: refused and skipped, its settings never decoded
+        // (`block_labels_invalid` reports it).
+        &[(
+            "main.tf",
+            "resource \"terraform_data\" \"a\" {\n  lifecycle \"x\" {\n    \
+             create_before_destroy = \"no\"\n  }\n}\n",
         )],
         // A string that converts: "true", "1" (go-cty's string to bool).
         &[(

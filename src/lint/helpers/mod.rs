@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::input::read::Reader;
+use crate::knowledge::blocks;
 use crate::knowledge::features::{self, Place};
 use crate::knowledge::module_source::{self, SourceKind};
 use crate::knowledge::releases::Release;
@@ -90,6 +91,14 @@ pub(crate) fn top_level_blocks<'a>(
         .iter()
         .chain(ctx.overrides.iter())
         .flat_map(|f| f.file.body.blocks.iter().map(move |b| (f, b)))
+}
+
+/// Whether HCL refuses the labels of `nested`, a native block of the tools' schema in a block
+/// of type `parent` (`lifecycle "x" {}`): the tools skip it, so no rule reads its settings
+/// (`block_labels_invalid` reports it, and the merge leaves it out).
+pub(crate) fn nested_labels_refused(parent: &str, nested: &Block) -> bool {
+    blocks::nested_labels(parent, &nested.kind)
+        .is_some_and(|names| names.len() != nested.labels.len())
 }
 
 /// The first OpenTofu release that ignores `terraform { language }` and `terraform {

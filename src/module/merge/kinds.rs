@@ -25,6 +25,7 @@ impl Merger<'_> {
             if self.labels_refused(block) {
                 continue;
             }
+            let block = &*self.decoded(block);
             match block.kind.as_str() {
                 "locals" => self.add_primary_locals(block),
                 "terraform" => self.add_primary_terraform(block, loaded.extension),
@@ -197,6 +198,7 @@ impl Merger<'_> {
             if self.labels_refused(block) {
                 continue;
             }
+            let block = &*self.decoded(block);
             match block.kind.as_str() {
                 "terraform" => {}
                 "locals" => self.override_locals(block),

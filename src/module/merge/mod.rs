@@ -16,6 +16,8 @@ mod variables;
 pub use model::{Address, MergedAttribute, MergedBlock, MergedBody, MergedObject, Module, Origin};
 pub(crate) use problems::MergeProblem;
 
+use std::borrow::Cow;
+
 use crate::knowledge::View;
 use crate::knowledge::blocks;
 use crate::knowledge::files::Extension;
@@ -258,6 +260,41 @@ impl Merger<'_> {
             block,
             blocks::terraform_nested_labels(&block.kind),
         )
+    }
+
+    /// A top-level block as the tools decode it: without the nested blocks of their schema
+    /// whose labels HCL refuses (`lifecycle "x" {}`, a `provisioner` without its type), which
+    /// the tools skip as they do a top-level block's, so that neither the merge nor the rules
+    /// read them (`block_labels_invalid` reports them). Borrowed when nothing is skipped.
+    pub(super) fn decoded<'b>(&self, block: &'b Block) -> Cow<'b, Block> {
+        let refused = |parent: &str, nested: &Block| {
+            Self::refused(
+                self.files,
+                nested,
+                blocks::nested_labels(parent, &nested.kind),
+            )
+        };
+        let in_lifecycle = |nested: &Block| {
+            nested.kind == "lifecycle" && nested.body.blocks.iter().any(|b| refused("lifecycle", b))
+        };
+        let nested = &block.body.blocks;
+        if !nested
+            .iter()
+            .any(|b| refused(&block.kind, b) || in_lifecycle(b))
+        {
+            return Cow::Borrowed(block);
+        }
+        let mut decoded = block.clone();
+        decoded.body.blocks.retain(|b| !refused(&block.kind, b));
+        for lifecycle in decoded
+            .body
+            .blocks
+            .iter_mut()
+            .filter(|b| b.kind == "lifecycle")
+        {
+            lifecycle.body.blocks.retain(|b| !refused("lifecycle", b));
+        }
+        Cow::Owned(decoded)
     }
 
     fn refused(files: &SourceFiles, block: &Block, names: Option<&[&str]>) -> bool {
