@@ -78,7 +78,9 @@ mod provider_reference_quoted;
 mod provider_reserved_argument;
 mod provisioner_removed;
 mod read_error;
+mod reference_not_static;
 mod reference_string_invalid;
+mod replace_triggered_by_invalid;
 mod required_providers_top_level;
 mod required_version_conflict;
 mod required_version_ignored;
@@ -200,7 +202,9 @@ pub(crate) static RULES: &[&Rule] = &[
     &provider_reserved_argument::RULE,
     &provisioner_removed::RULE,
     &read_error::RULE,
+    &reference_not_static::RULE,
     &reference_string_invalid::RULE,
+    &replace_triggered_by_invalid::RULE,
     &required_providers_top_level::RULE,
     &required_version_conflict::RULE,
     &required_version_ignored::RULE,
