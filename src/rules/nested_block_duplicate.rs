@@ -4,18 +4,23 @@
 //! hashicorp/terraform and opentofu/opentofu `internal/configs/resource.go`,
 //! `decodeResourceBlock`, `decodeDataBlock`, `decodeEphemeralBlock`). In JSON, an array of
 //! `lifecycle` objects is one block each.
+//!
+//! Likewise a second `data` block in a `check` block, which may scope one data source only
+//! ("Multiple data resource blocks": `internal/configs/checks.go`, `decodeCheckBlock`); a check
+//! in an override file is refused whole (`override_not_allowed`) and not decoded. A nested
+//! block whose labels HCL refuses is skipped by the tools, and so is no first block here.
 
 use crate::diagnostic::Diagnostic;
-use crate::source::Span;
+use crate::source::{Span, Syntax};
 use crate::syntax::{Block, Body};
 
-use crate::lint::helpers::top_level_blocks;
+use crate::lint::helpers::nested_labels_refused;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
     id: "nested_block_duplicate",
     kind: LoadError,
-    summary: "a second `lifecycle` or `connection` block in one resource",
+    summary: "a second `lifecycle` or `connection` block in one resource, or `data` in a check",
     check: Check::View(RuleViews::Both, check),
 };
 
@@ -24,14 +29,25 @@ fn single_blocks(kind: &str) -> &'static [&'static str] {
     match kind {
         "resource" => &["lifecycle", "connection"],
         "data" | "ephemeral" => &["lifecycle"],
+        "check" => &["data"],
         _ => &[],
     }
 }
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    for (_, block) in top_level_blocks(ctx) {
+    let files = (ctx.primary.iter().map(|loaded| (loaded, false)))
+        .chain(ctx.overrides.iter().map(|loaded| (loaded, true)));
+    let blocks = files.flat_map(|(loaded, is_override)| {
+        let native = loaded.extension.syntax() == Syntax::Native;
+        (loaded.file.body.blocks.iter()).map(move |block| (block, is_override, native))
+    });
+    for (block, is_override, native) in blocks {
+        if is_override && block.kind == "check" {
+            continue;
+        }
         for &single in single_blocks(&block.kind) {
-            let mut written = block.body.blocks_of(single);
+            let mut written = (block.body.blocks_of(single))
+                .filter(|nested| !native || !nested_labels_refused(&block.kind, nested));
             let Some(first) = written.next() else {
                 continue;
             };
@@ -52,9 +68,18 @@ struct Siblings<'a> {
     kind: &'a str,
 }
 
-/// `Duplicate lifecycle block` (or `connection`), at the second block (HCL's `DefRange`).
+/// `Duplicate lifecycle block` (or `connection`), at the second block (HCL's `DefRange`);
+/// `Multiple data resource blocks` for a check's.
 fn duplicate(ctx: &Context, siblings: &Siblings, first: &Block, again: &Block) -> Diagnostic {
     let kind = siblings.kind;
+    if kind == "data" {
+        return ctx
+            .finding(&RULE, "Multiple data resource blocks")
+            .at(ctx.files, def_range(ctx, siblings, again), "a second one")
+            .with_label(ctx.files, def_range(ctx, siblings, first), "the first")
+            .with_note("This check block already has a data resource.")
+            .with_help("a check scopes one data source: move the other to a check of its own");
+    }
     ctx.finding(&RULE, format!("Duplicate {kind} block"))
         .at(ctx.files, def_range(ctx, siblings, again), "a second one")
         .with_label(ctx.files, def_range(ctx, siblings, first), "the first")
@@ -104,6 +129,24 @@ mod tests {
             "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    create_before_destroy = \
              true\n  }\n  connection {\n    host = \"h\"\n  }\n}\n",
         )],
+        // A block whose labels HCL refuses is skipped, so it is no duplicate.
+        &[(
+            "main.tf",
+            "resource \"terraform_data\" \"a\" {\n  lifecycle {\n  }\n  lifecycle \"x\" {\n  \
+             }\n}\n",
+        )],
+        // A check in an override file is refused whole, not decoded.
+        &[
+            (
+                "main.tf",
+                "check \"c\" {\n  assert {\n    condition     = true\n    error_message = \
+                 \"x\"\n  }\n}\n",
+            ),
+            (
+                "override.tf",
+                "check \"c\" {\n  data \"a\" \"s\" {}\n  data \"a\" \"t\" {}\n}\n",
+            ),
+        ],
         // One in the base and one in an override are merged, not duplicates.
         &[
             (
@@ -122,6 +165,17 @@ mod tests {
             &[(
                 "main.tf",
                 "resource \"terraform_data\" \"a\" {\n  lifecycle {\n  }\n  lifecycle {\n  }\n}\n",
+            )],
+            1,
+        ),
+        // Terraform 1.6.6 and 1.15.5: "Multiple data resource blocks" at the second.
+        (
+            &[(
+                "main.tf",
+                "check \"c\" {\n  data \"terraform_remote_state\" \"s\" {\n    backend = \
+                 \"local\"\n  }\n  data \"terraform_remote_state\" \"t\" {\n    backend = \
+                 \"local\"\n  }\n  assert {\n    condition     = true\n    error_message = \
+                 \"x\"\n  }\n}\n",
             )],
             1,
         ),
