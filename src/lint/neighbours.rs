@@ -634,6 +634,10 @@ pub(crate) struct Interface {
     pub(crate) outputs: Vec<String>,
     /// The aliased provider configurations a call must pass in its `providers` map.
     pub(crate) required_configurations: Vec<RequiredConfiguration>,
+    /// The last `required_providers` entry of each local name.
+    provider_requirements: Vec<ProviderRequirement>,
+    /// Its aliased `provider` blocks, configured or empty: (name, alias).
+    aliased_providers: Vec<(String, String)>,
     variable_names: foldhash::HashSet<String>,
     output_names: foldhash::HashSet<String>,
 }
@@ -653,9 +657,27 @@ impl Interface {
                 .collect(),
             outputs: summary.outputs.clone(),
             required_configurations: required_configurations(summary),
+            provider_requirements: (last_requirements(summary).into_iter().cloned()).collect(),
+            aliased_providers: summary.aliased_providers.clone(),
             variable_names: summary.variables.iter().cloned().collect(),
             output_names: summary.outputs.iter().cloned().collect(),
         }
+    }
+
+    /// The `source` of the module's `required_providers` entry `name` when that entry does
+    /// not accept a configuration `name.alias` from a caller: `alias` is not among its
+    /// `configuration_aliases` and no `provider` block of the module has that alias
+    /// (hashicorp/terraform `internal/configs/provider_validation.go`,
+    /// `validateProviderConfigs`: a passed configuration needs a local name, a configuration
+    /// alias or an empty configuration block). `None` when it does, or when the module has no
+    /// entry `name` with a `source`.
+    pub(crate) fn source_refusing_alias(&self, name: &str, alias: &str) -> Option<&str> {
+        let requirement = (self.provider_requirements.iter()).find(|r| r.name == name)?;
+        let declared = requirement.aliases.iter().any(|a| a == alias)
+            || (self.aliased_providers.iter()).any(|(n, a)| n == name && a == alias);
+        (!declared)
+            .then_some(requirement.source.as_deref())
+            .flatten()
     }
 
     /// Whether the module declares an input variable of this name.
@@ -684,17 +706,16 @@ pub(crate) struct RequiredConfiguration {
 
 /// One entry of a `required_providers` block: the local name, its `source` and the aliases of
 /// its `configuration_aliases`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct ProviderRequirement {
     name: String,
     source: Option<String>,
     aliases: Vec<String>,
 }
 
-/// The configurations a module's callers must pass: an override file's entry replaces the
-/// whole entry of its name (`internal/configs/module.go`, `mergeFile`), so the last entry of
-/// each name counts; a `provider` block that configures the alias satisfies it.
-fn required_configurations(summary: &Summary) -> Vec<RequiredConfiguration> {
+/// The last `required_providers` entry of each local name: an override file's entry replaces
+/// the whole entry of its name (`internal/configs/module.go`, `mergeFile`).
+fn last_requirements(summary: &Summary) -> Vec<&ProviderRequirement> {
     let mut last: Vec<&ProviderRequirement> = Vec::new();
     for requirement in &summary.provider_requirements {
         match last.iter_mut().find(|r| r.name == requirement.name) {
@@ -702,6 +723,14 @@ fn required_configurations(summary: &Summary) -> Vec<RequiredConfiguration> {
             None => last.push(requirement),
         }
     }
+    last
+}
+
+/// The configurations a module's callers must pass: an override file's entry replaces the
+/// whole entry of its name (`internal/configs/module.go`, `mergeFile`), so the last entry of
+/// each name counts; a `provider` block that configures the alias satisfies it.
+fn required_configurations(summary: &Summary) -> Vec<RequiredConfiguration> {
+    let last = last_requirements(summary);
     let configured = |name: &str, alias: &str| {
         (summary.configured_aliases.iter()).any(|(n, a)| n == name && a == alias)
     };
@@ -733,6 +762,8 @@ struct Summary {
     provider_requirements: Vec<ProviderRequirement>,
     /// The aliased `provider` blocks that configure their provider: (name, alias).
     configured_aliases: Vec<(String, String)>,
+    /// Every aliased `provider` block, configured or empty: (name, alias).
+    aliased_providers: Vec<(String, String)>,
     /// Its module calls with a local source: (name, source).
     local_calls: Vec<(String, String)>,
     /// The constructs the release tables date (see `schema::dated_constructs`), each once.
@@ -758,6 +789,9 @@ impl Summary {
                 .collect(),
             configured_aliases: (files.iter())
                 .flat_map(|f| f.configured_aliases.iter().cloned())
+                .collect(),
+            aliased_providers: (files.iter())
+                .flat_map(|f| f.aliased_providers.iter().cloned())
                 .collect(),
             local_calls: (files.iter())
                 .flat_map(|f| f.local_calls.iter().cloned())
@@ -789,6 +823,7 @@ fn summarize(file: &File) -> Arc<Summary> {
             configured_provider: None,
             provider_requirements: Vec::new(),
             configured_aliases: Vec::new(),
+            aliased_providers: Vec::new(),
             local_calls: Vec::new(),
             dated: Vec::new(),
         })
@@ -799,6 +834,7 @@ fn summarize(file: &File) -> Arc<Summary> {
         && summary.configured_provider.is_none()
         && summary.provider_requirements.is_empty()
         && summary.configured_aliases.is_empty()
+        && summary.aliased_providers.is_empty()
         && summary.local_calls.is_empty()
         && summary.dated.is_empty();
     if nothing {
@@ -834,6 +870,12 @@ fn summary_of(file: &File) -> Summary {
         // either: merged, it configures when any part does.
         configured_aliases: labelled("provider")
             .filter(|(block, _)| configures(&block.body))
+            .filter_map(|(block, name)| {
+                let alias = block.body.attribute("alias")?.expr.literal_string()?;
+                Some((name.to_string(), alias.to_string()))
+            })
+            .collect(),
+        aliased_providers: labelled("provider")
             .filter_map(|(block, name)| {
                 let alias = block.body.attribute("alias")?.expr.literal_string()?;
                 Some((name.to_string(), alias.to_string()))

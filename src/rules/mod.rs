@@ -47,6 +47,7 @@ mod module_input_unknown;
 mod module_local_source_missing;
 mod module_output_undeclared;
 mod module_provider_alias_missing;
+mod module_provider_key_undeclared;
 mod module_provider_undeclared;
 mod module_reserved_block;
 mod module_source_invalid;
@@ -171,6 +172,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &module_local_source_missing::RULE,
     &module_output_undeclared::RULE,
     &module_provider_alias_missing::RULE,
+    &module_provider_key_undeclared::RULE,
     &module_provider_undeclared::RULE,
     &module_reserved_block::RULE,
     &module_source_invalid::RULE,
