@@ -1702,11 +1702,10 @@ def provider_reference_files(rng):
             as_json = "{%s}" % ", ".join(f'{s(k)}: "terraform.pp"' for k in keys)
             return A("providers", native, as_json)
         call = [A("source", s("./pchild"))]
-        # A key the child does not expect is another error ("Reference to undefined
-        # provider"), not judged here: `terraform.py` only where the child expects it.
-        # Nor `terraform.px` where the child's override dropped it.
-        keys = ([] if choice == 0 else [["terraform.px"]]) + [["terraform"]] + (
-            [["terraform.px", "terraform.py"]] if choice == 1 else [])
+        # A key the child does not expect (`terraform.py` but where its override expects it,
+        # `terraform.px` where its override dropped it) is "Reference to undefined provider":
+        # the built-in provider is not a `hashicorp` one (`module_provider_key_undeclared`).
+        keys = [["terraform.px"], ["terraform"], ["terraform.px", "terraform.py"]]
         passed = rng.choice([[]] + keys)
         if passed:
             call.append(providers(passed))
@@ -1990,6 +1989,11 @@ WRONG_LABELS = [
     B("resource", ["terraform_data", "sh_p"], [B("provisioner", [], [])]),
     B("resource", ["terraform_data", "sh_c"], [B("connection", ["sh_c"], [])]),
     B("resource", ["terraform_data", "sh_l"], [B("lifecycle", ["sh_l"], [])]),
+    # Settings other checks would judge, were the block not skipped.
+    B("resource", ["terraform_data", "sh_ls"], [B("lifecycle", ["sh_l"], [
+        A("create_before_destroy", s("no")), A("replace_triggered_by", "[var.sh_nope]")])]),
+    B("resource", ["terraform_data", "sh_cs"], [B("connection", ["sh_c"], [
+        A("host", "var.sh_nope")])]),
     B("variable", ["sh_w"], [A("default", "1"), B("validation", ["sh_v"], condition(
         "var.sh_w > 0"))]),
 ]
@@ -2073,6 +2077,97 @@ def lifecycle_not_static_files(rng):
     if rng.random() < 0.3:
         return [("sh_lifecycle.tf", base), ("sh_lifecycle_override" + ext, [flagged])]
     return [("sh_lifecycle" + ext, [base[0], flagged])]
+
+
+# --- addresses the tools read without evaluation (see `reference_not_static` and
+# `replace_triggered_by_invalid`), in native syntax: `depends_on`, `ignore_changes`, `moved`
+# and `removed` addresses, `replace_triggered_by` elements. Static and computed forms, in a
+# primary or an override file.
+
+STATIC_ADDRESS_LISTS = [
+    "var.sh_sk", "[terraform_data.sh_sb[var.sh_sk]]", "[terraform_data.sh_sb[*]]",
+    '[terraform_data.sh_sb["a${1}"]]', "[terraform_data.sh_sb]", '[terraform_data.sh_sb["a"]]',
+    "concat([])", "[]",
+]
+STATIC_IGNORE_CHANGES = [
+    "all", "[input]", '[triggers_replace["a"]]', "concat([input])", "[input[var.sh_sk]]",
+    "var.sh_sk",
+]
+STATIC_MOVED = [
+    ('terraform_data.sh_sm["a"]', "terraform_data.sh_sb"),
+    ("terraform_data.sh_sm[var.sh_sk]", "terraform_data.sh_sb"),
+    ("terraform_data.sh_sm", 'terraform_data.sh_sb[length("x")]'),
+]
+
+
+def static_address_files(rng):
+    """Now and then a `depends_on`, an `ignore_changes`, a `moved` or a `removed` address
+    written statically or computed (`Invalid expression`), native, `ignore_changes` now and
+    then in an override file."""
+    if rng.random() < 0.85:
+        return []
+    base = [B("variable", ["sh_sk"], [A("default", s("a"))]),
+            B("resource", ["terraform_data", "sh_sb"], [])]
+    what = rng.choice(["depends_on", "ignore_changes", "moved", "removed"])
+    if what == "depends_on":
+        return [("sh_static.tf", base + [B("resource", ["terraform_data", "sh_sd"], [
+            A("depends_on", rng.choice(STATIC_ADDRESS_LISTS))])])]
+    if what == "ignore_changes":
+        lifecycle = B("lifecycle", [], [A("ignore_changes", rng.choice(STATIC_IGNORE_CHANGES))])
+        if rng.random() < 0.3:
+            return [("sh_static.tf", base),
+                    ("sh_static_override.tf", [B("resource", ["terraform_data", "sh_sb"],
+                                                 [lifecycle])])]
+        return [("sh_static.tf", base + [B("resource", ["terraform_data", "sh_si"],
+                                           [lifecycle])])]
+    if what == "moved":
+        source, target = rng.choice(STATIC_MOVED)
+        return [("sh_static.tf", base + [B("moved", [], [A("from", source), A("to", target)])])]
+    # A `removed` address takes no instance key ("Resource instance keys not allowed").
+    source = rng.choice(["terraform_data.sh_sm", "terraform_data.sh_sm[var.sh_sk]"])
+    return [("sh_static.tf", base + [B("removed", [], [
+        A("from", source), B("lifecycle", [], [A("destroy", "false")])])])]
+
+
+REPLACE_TRIGGERED_BY = [
+    "[terraform_data.sh_tb]", "[terraform_data.sh_tb.output]", "[var.sh_tv]",
+    "terraform_data.sh_tb", "[local.sh_tl, terraform_data.sh_tb]",
+    "[terraform_data.sh_tb, path.module]", "[each.value]", "[count.index]",
+    "[terraform_data.sh_tb.id, terraform_data.sh_tb.output]",
+    "[terraform_data.sh_tb[length(var.sh_tv)]]", "[self.input]", "[module.sh_tm.out]",
+    "[count.index, each.value, var.sh_tv]",
+]
+
+
+def replace_triggered_by_files(rng):
+    """Now and then a `replace_triggered_by` naming resources or other things (`Invalid
+    reference in replace_triggered_by expression`, `Invalid replace_triggered_by
+    expression`), native, in a primary or an override file."""
+    if rng.random() < 0.85:
+        return []
+    base = [B("variable", ["sh_tv"], [A("default", s("a"))]),
+            B("locals", [], [A("sh_tl", "1")]),
+            B("resource", ["terraform_data", "sh_tb"], [])]
+    lifecycle = B("lifecycle", [], [A("replace_triggered_by", rng.choice(REPLACE_TRIGGERED_BY))])
+    if rng.random() < 0.3:
+        return [("sh_triggers.tf", base + [B("resource", ["terraform_data", "sh_ta"], [])]),
+                ("sh_triggers_override.tf", [B("resource", ["terraform_data", "sh_ta"],
+                                               [lifecycle])])]
+    return [("sh_triggers.tf", base + [B("resource", ["terraform_data", "sh_ta"], [lifecycle])])]
+
+
+def check_data_twice_files(rng):
+    """Now and then a check with two scoped data sources (`Multiple data resource blocks`),
+    native or JSON."""
+    if rng.random() < 0.9:
+        return []
+    variable = B("variable", ["sh_c2v"], [A("default", s(""))])
+    check = B("check", ["sh_c2"], [
+        B("data", ["terraform_remote_state", "sh_c2a"], [A("backend", s("local"))]),
+        B("data", ["terraform_remote_state", "sh_c2b"], [A("backend", s("local"))]),
+        B("assert", [], condition('var.sh_c2v == ""'))])
+    ext = ".tf.json" if rng.random() < 0.4 else ".tf"
+    return [("sh_check_twice" + ext, [variable, check])]
 
 
 def random_content(rng, builtin, taken):
@@ -2308,6 +2403,9 @@ class Scenarios:
         files += check_data_files(random.Random(f"check-data-{seed}"))
         files += duplicate_import_files(random.Random(f"imports-{seed}"))
         files += lifecycle_not_static_files(random.Random(f"lifecycle-{seed}"))
+        files += static_address_files(random.Random(f"static-addresses-{seed}"))
+        files += replace_triggered_by_files(random.Random(f"replace-triggers-{seed}"))
+        files += check_data_twice_files(random.Random(f"check-data-twice-{seed}"))
         modules = module_files(random.Random(f"modules-{seed}"))
         nested = nested_module_files(random.Random(f"nested-modules-{seed}"))
         provider_files, provider_modules = provider_reference_files(
