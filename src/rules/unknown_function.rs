@@ -17,10 +17,11 @@ use std::collections::HashSet;
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
+use crate::knowledge::features::Place;
 use crate::lint::helpers::evaluated_calls::Unevaluated;
 use crate::module::merge::MergedBody;
-use crate::source::Span;
-use crate::syntax::Expr;
+use crate::source::{Span, Syntax};
+use crate::syntax::{Expr, hcl};
 
 use crate::lint::helpers::function_namespace::{self, Problem};
 use crate::lint::helpers::schema::{
@@ -53,10 +54,65 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     // Built only when some call is refused, which is rare.
     let reached = reached_calls(ctx);
     for judgement in refused {
-        if reached.contains(&judgement.span) {
+        if !reached.contains(&judgement.span) {
+            continue;
+        }
+        if judgement.place != Place::FunctionNamespace || judgement.written != Written::Function {
             out.push(unknown_function(ctx, judgement));
+            continue;
+        }
+        // A namespaced name no targeted release parses: in a native file the file does not
+        // parse (`syntax_newer_than_target`); in JSON the tools parse a string's template
+        // when they evaluate it, and refuse it then.
+        if judgement.syntax != Syntax::Native {
+            out.push(template_before_namespaces(ctx, judgement));
         }
     }
+}
+
+/// The error of a JSON string's template that a release without function namespaces parses
+/// (see `syntax::hcl::parse_before_namespaces`), at the call: `Extra characters after
+/// interpolation expression` where the call makes up an interpolation.
+fn template_before_namespaces(ctx: &Context, judgement: &Judgement) -> Diagnostic {
+    let error = enclosing_json_string(ctx, judgement.span)
+        .and_then(|value| hcl::parse_value_template_before_namespaces(&value));
+    let (summary, label) = match &error {
+        Some(error) => (error.summary, error.message.clone()),
+        None => (
+            judgement.summary(),
+            format!("no function `{}`", judgement.name),
+        ),
+    };
+    let mut d = ctx
+        .finding(&RULE, summary)
+        .at(ctx.files, judgement.span, label)
+        .with_note(function_namespace::before_namespaces_note(ctx));
+    if let Some(note) = availability_note(ctx, judgement) {
+        d = d.with_note(note);
+    }
+    d
+}
+
+/// The value of the JSON string that holds `span` in its file (a call's name).
+fn enclosing_json_string(ctx: &Context, span: Span) -> Option<String> {
+    let text = ctx.files.get(span.file).whole_text()?;
+    let bytes = text.as_bytes();
+    // A quote ends a JSON string unless an odd number of backslashes precede it.
+    let unescaped_quote = |at: usize| {
+        bytes[at] == b'"'
+            && bytes[..at]
+                .iter()
+                .rev()
+                .take_while(|&&b| b == b'\\')
+                .count()
+                % 2
+                == 0
+    };
+    let start = (0..span.start as usize)
+        .rev()
+        .find(|&at| unescaped_quote(at))?;
+    let end = (span.end as usize..bytes.len()).find(|&at| unescaped_quote(at))?;
+    serde_json::from_str(&text[start..=end]).ok()
 }
 
 /// Where the calls of the effective module the tools reach are: in the merged objects, locals
@@ -562,22 +618,32 @@ unknown "x" {
         assert!(namespace_errors(files, OpenTofu).is_empty());
     }
 
-    /// Before namespaces (Terraform 1.8, OpenTofu 1.7), every namespaced call is refused by its
-    /// namespace: one finding, not one per problem.
+    /// Before namespaces (Terraform 1.8, OpenTofu 1.7) the parser ends a function's name before
+    /// `::`: in a JSON template the interpolation then meets a colon, as Terraform 1.6.6
+    /// `validate` reports (`Extra characters after interpolation expression`), one finding per
+    /// view; a native file does not parse at all (`syntax_newer_than_target`), whatever the
+    /// namespace.
     #[test]
     fn namespaced_calls_before_namespaces() {
-        let call = "locals {\n  a = provider::gcp::f(1)\n}\n";
-        let targets = TargetVersions {
+        let targets = || TargetVersions {
             terraform: Some("~> 1.7.0".into()),
             opentofu: Some("~> 1.6.0".into()),
         };
-        let unknown = findings_targeting(&super::RULE, &[("main.tf", call)], targets);
-        assert_eq!(unknown.len(), 2, "{unknown:#?}"); // one per view, each its own release
-        assert!(
-            unknown
-                .iter()
-                .all(|d| d.message == "Call to unknown function")
-        );
+        for name in ["provider::gcp::f", "core::upper", "aws::f"] {
+            let json = format!(r#"{{"locals": {{"a": "x${{{name}(1)}}"}}}}"#);
+            let unknown = findings_targeting(&super::RULE, &[("main.tf.json", &json)], targets());
+            assert_eq!(unknown.len(), 2, "{unknown:#?}"); // one per view, each its own release
+            assert!(
+                unknown
+                    .iter()
+                    .all(|d| d.message == "Extra characters after interpolation expression"),
+                "{unknown:#?}"
+            );
+            let native = format!("locals {{\n  a = {name}(1)\n}}\n");
+            let files: Files = &[("main.tf", &native)];
+            assert!(findings_targeting(&super::RULE, files, targets()).is_empty());
+        }
+        let call = "locals {\n  a = provider::gcp::f(1)\n}\n";
         // With a release that has namespaces among the targets: the problem, and the warning.
         let targets = TargetVersions {
             terraform: Some(">= 1.7".into()),

@@ -320,14 +320,14 @@ fn judge_call(
         }
         return;
     };
-    // Releases without namespaces refuse the call by its namespace (or, for one no release
-    // has, by the problem below when some targeted release has namespaces).
-    if matches!(namespace, "core" | "provider") {
-        judge(Place::FunctionNamespace, namespace, Written::Function, span);
-    }
     let namespaces_targeted = ctx.targets.releases.iter().any(|&release| {
         features::accepts(ctx.view, release, Place::FunctionNamespace, "provider") == Some(true)
     });
+    // Releases without namespaces refuse the call by its namespace (or, for one no release
+    // has, by the problem below when some targeted release has namespaces).
+    if matches!(namespace, "core" | "provider") || !namespaces_targeted {
+        judge(Place::FunctionNamespace, namespace, Written::Function, span);
+    }
     if !namespaces_targeted {
         return;
     }
