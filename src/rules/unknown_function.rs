@@ -13,7 +13,7 @@
 //! evaluate the merged configuration, so a call an override file replaced is never looked up
 //! (hashicorp/terraform `internal/configs/module.go`, `mergeFile`).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
@@ -21,7 +21,7 @@ use crate::knowledge::features::Place;
 use crate::lint::helpers::evaluated_calls::Unevaluated;
 use crate::module::merge::MergedBody;
 use crate::source::{Span, Syntax};
-use crate::syntax::{Expr, hcl};
+use crate::syntax::{Call, Expr, hcl};
 
 use crate::lint::helpers::function_namespace::{self, Problem};
 use crate::lint::helpers::schema::{
@@ -54,7 +54,19 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     // Built only when some call is refused, which is rare.
     let reached = reached_calls(ctx);
     for judgement in refused {
-        if !reached.contains(&judgement.span) {
+        if !reached.contains_key(&judgement.span) {
+            continue;
+        }
+        let type_keywords = reached
+            .get(&judgement.span)
+            .map(|call| type_keywords(ctx, call));
+        if let Some(keywords) = type_keywords.filter(|k| !k.is_empty()) {
+            // Validate analyses an expression's references before it evaluates the expression:
+            // a type keyword taken for a reference (`convert(x, string)` before 1.15) is
+            // refused first, and the call is never looked up.
+            for keyword in keywords {
+                out.push(invalid_reference(ctx, keyword));
+            }
             continue;
         }
         if judgement.place != Place::FunctionNamespace || judgement.written != Written::Function {
@@ -115,24 +127,57 @@ fn enclosing_json_string(ctx: &Context, span: Span) -> Option<String> {
     serde_json::from_str(&text[start..=end]).ok()
 }
 
+/// The arguments of a call that are a bare type keyword (`string`, `number`, `bool`, `any`),
+/// which a function that takes a type, `convert`, reads as a type and every other expression
+/// as a reference to a resource type, an invalid one.
+fn type_keywords(ctx: &Context, call: &Call) -> Vec<Span> {
+    (call.arguments.items.iter())
+        .filter(|argument| argument.literal.is_none())
+        .filter(|argument| {
+            matches!(
+                ctx.files.text(argument.span),
+                "string" | "number" | "bool" | "any"
+            )
+        })
+        .map(|argument| argument.span)
+        .collect()
+}
+
+/// `Invalid reference`, at a type keyword read as a reference (hashicorp/terraform
+/// `internal/addrs/parse_ref.go`: a name that is no other root is a resource type).
+fn invalid_reference(ctx: &Context, keyword: Span) -> Diagnostic {
+    ctx.finding(&RULE, "Invalid reference")
+        .at(ctx.files, keyword, "a type, read as a reference")
+        .with_note(
+            "A reference to a resource type must be followed by at least one attribute access, \
+             specifying the resource name.",
+        )
+        .with_note(format!(
+            "Only a function that takes a type reads it as one, and no such function is known \
+             to {}.",
+            ctx.targets.describe()
+        ))
+}
+
 /// Where the calls of the effective module the tools reach are: in the merged objects, locals
-/// and the blocks that are not merged, and not in the arguments of a refused call.
-fn reached_calls(ctx: &Context) -> HashSet<Span> {
+/// and the blocks that are not merged, and not in the arguments of a refused call; each with
+/// its call.
+fn reached_calls<'c>(ctx: &'c Context) -> HashMap<Span, &'c Call> {
     struct Walk<'c, 'a> {
         ctx: &'c Context<'a>,
         unevaluated: Unevaluated,
-        spans: HashSet<Span>,
+        calls: HashMap<Span, &'c Call>,
     }
-    impl Walk<'_, '_> {
-        fn expression(&mut self, expr: &Expr) {
+    impl<'c> Walk<'c, '_> {
+        fn expression(&mut self, expr: &'c Expr) {
             self.unevaluated.next_expression();
             expr.for_each_call(&mut |site| {
                 if self.unevaluated.reached(self.ctx, site.call) {
-                    self.spans.insert(site.call.span);
+                    self.calls.insert(site.call.span, site.call);
                 }
             });
         }
-        fn body(&mut self, body: &MergedBody) {
+        fn body(&mut self, body: &'c MergedBody) {
             for attr in &body.attributes {
                 self.expression(&attr.expr);
             }
@@ -144,7 +189,7 @@ fn reached_calls(ctx: &Context) -> HashSet<Span> {
     let mut walk = Walk {
         ctx,
         unevaluated: Unevaluated::new(ctx),
-        spans: HashSet::new(),
+        calls: HashMap::new(),
     };
     let module = ctx.module;
     for object in &module.objects {
@@ -156,7 +201,7 @@ fn reached_calls(ctx: &Context) -> HashSet<Span> {
     for local in &module.locals {
         walk.expression(&local.attribute.expr);
     }
-    walk.spans
+    walk.calls
 }
 
 /// `Call to unknown function`, or for a namespaced call the tool's own summary, with the tools'
@@ -466,6 +511,44 @@ unknown "x" {
             .map(|c| c.0)
             .collect();
         assert_eq!(names, ["nofunc", "nofunc", "nofunc"]);
+    }
+
+    /// A release without `convert` reads its type argument as a reference, and refuses that
+    /// first: Terraform 1.6.6 to 1.14.9 `validate` say `Invalid reference` at `string` (line 2,
+    /// column 18) and nothing of the call; 1.15 has `convert`.
+    #[test]
+    fn a_type_keyword_read_as_a_reference() {
+        let files: Files = &[("main.tf", "locals {\n  a = convert(1, string)\n}\n")];
+        let targeting = |terraform: &str| {
+            let targets = TargetVersions {
+                terraform: Some(terraform.into()),
+                opentofu: Some("1.13.0".into()),
+            };
+            let found = findings_targeting(&super::RULE, files, targets);
+            (found.iter())
+                .map(|d| {
+                    let start = d.primary.as_ref().map(|l| l.start());
+                    (d.message.clone(), start)
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            targeting("1.9.8"),
+            [("Invalid reference".to_string(), Some((2, 18)))]
+        );
+        assert!(targeting("1.15.0").is_empty());
+        // A value that is not a type keyword: the call itself.
+        let other: Files = &[(
+            "main.tf",
+            "locals {\n  a = convert(1, local.t)\n  t = 1\n}\n",
+        )];
+        let targets = TargetVersions {
+            terraform: Some("1.9.8".into()),
+            opentofu: Some("1.13.0".into()),
+        };
+        let found = findings_targeting(&super::RULE, other, targets);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].message, "Call to unknown function");
     }
 
     /// What `validate` refuses can be wrong where the tools evaluate: an inline ignore silences
