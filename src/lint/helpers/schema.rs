@@ -132,8 +132,11 @@ fn judge_all(ctx: &Context) -> Vec<Judgement> {
     // The path of block types down to the body being walked for calls: one vector for every
     // block of the view, rather than one allocated per block.
     let mut path = Vec::new();
-    let files = ctx.primary.iter().map(|f| (f, false));
-    for (loaded, is_override) in files.chain(ctx.overrides.iter().map(|f| (f, true))) {
+    let files = ctx.primary.iter();
+    // Override files are decoded with the same schema: a variable's, output's or lifecycle's
+    // misspelled argument is refused there too (`decodeVariableBlock`, `decodeOutputBlock`,
+    // `decodeResourceBlock` in hashicorp/terraform `internal/configs`, whatever their `override`).
+    for loaded in files.chain(ctx.overrides.iter()) {
         let syntax = loaded.extension.syntax();
         let mut judge = |place: Place, name: &str, written: Written, span: Span| {
             if left_to_other_checks(ctx.view, place, name) {
@@ -145,9 +148,6 @@ fn judge_all(ctx: &Context) -> Vec<Judgement> {
             // Looked up once for whether the tables describe it and which releases refuse it.
             let acceptance = features::acceptance(ctx.view, place, name);
             let described = acceptance.is_some();
-            if misspelling_in_override(place, described, is_override) {
-                return;
-            }
             let refusing = match acceptance {
                 Some(acceptance) => ctx.targets.refusing_described(acceptance, place, name),
                 None => ctx.targets.releases.clone(),
@@ -262,17 +262,6 @@ fn left_to_other_checks(view: View, place: Place, name: &str) -> bool {
         || matches!(
             (place, name),
             (Place::TopLevel, "required_providers") | (Place::In(Body::Output), "postcondition")
-        )
-}
-
-/// Misspelled arguments of variables, outputs and lifecycle blocks in override files are
-/// `override_misspelled_argument`'s, which names the base block they were meant for.
-fn misspelling_in_override(place: Place, described: bool, is_override: bool) -> bool {
-    is_override
-        && !described
-        && matches!(
-            place,
-            Place::In(Body::Variable | Body::Output | Body::Lifecycle)
         )
 }
 
