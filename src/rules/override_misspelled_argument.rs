@@ -141,7 +141,10 @@ mod tests {
     #[test]
     fn other_blocks_are_the_schemas() {
         let files: Files = &[
-            ("main.tf", "variable \"v\" {}\noutput \"o\" {\n  value = 1\n}\n"),
+            (
+                "main.tf",
+                "variable \"v\" {}\noutput \"o\" {\n  value = 1\n}\n",
+            ),
             (
                 "override.tf",
                 "variable \"v\" {\n  defualt = 1\n}\noutput \"o\" {\n  sensitiv = true\n}\n",
