@@ -259,9 +259,8 @@ def worker_main():
                 answer["validate_error"] = str(error)[:300]
         if request.get("init"):
             answer["init"] = backend_init(directory)
-        elif (request.get("backend_init") and answer["module"]
-              and answer["module"]["facts"].get("terraform backend") and not any(
-                  d["severity"] == "error" for d in answer["loader"] or [])):
+        elif (request.get("backend_init") and has_backend(answer["module"], directory)
+              and not any(d["severity"] == "error" for d in answer["loader"] or [])):
             # Before 1.15 only `init` checks the backend's type: asked on a copy (init writes
             # `.terraform/`, which later loads would read) of a module that loads, as init
             # loads it before anything else; only its verdict on the backend's type is kept.
@@ -272,6 +271,19 @@ def worker_main():
             shutil.rmtree(copy, ignore_errors=True)
         os.chdir(here)
         print(json.dumps(answer), flush=True)
+
+
+def has_backend(module, directory):
+    """Whether the loader's module has a backend; where the binding could not give the module,
+    whether a configuration file of the directory names one."""
+    if module is not None:
+        return "terraform backend" in module["facts"]
+    for name in os.listdir(directory):
+        if name.endswith((".tf", ".tf.json")):
+            with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
+                if "backend" in f.read():
+                    return True
+    return False
 
 
 def backend_init(directory):
