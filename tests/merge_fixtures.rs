@@ -70,13 +70,6 @@ fn event(files: &SourceFiles, event: &Event) -> String {
                 list(by)
             )
         }
-        Event::UnknownArgument {
-            address,
-            name,
-            span,
-        } => {
-            format!("{address}: unknown argument {name} at {}", at(files, *span))
-        }
         Event::IgnoredSetting {
             address,
             name,

@@ -50,3 +50,9 @@ resource "aws_instance" "web" {
 output "instance_ids" {
   value = aws_instance.web[*].id
 }
+
+# Overridden in override.tf (an input).
+module "dns" {
+  source = "./modules/dns"
+  zone   = "example.com"
+}

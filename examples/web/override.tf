@@ -1,7 +1,7 @@
 # Local development: only SSH, never destroy, and a cheaper default.
 variable "instance_type" {
   default    = "t3.nano"
-  descripton = "Cheaper for local runs."
+  description = "Cheaper for local runs."
 }
 
 variable "replicas" {
@@ -38,4 +38,8 @@ resource "aws_instance" "web" {
 
 resource "aws_eip" "web" {
   instance = aws_instance.web[0].id
+}
+
+module "dns" {
+  zome = "dev.example.com"
 }

@@ -4,44 +4,6 @@
 //! `internal/configs/language.go`. Provider-defined bodies (resources, data sources) are not
 //! here: their schema comes from the provider, which we do not have.
 
-/// Arguments and nested blocks of a `variable` block.
-pub(crate) const VARIABLE: &[&str] = &[
-    "description",
-    "default",
-    "type",
-    "sensitive",
-    "nullable",
-    "ephemeral",
-    "const",
-    "deprecated",
-    "validation",
-];
-
-/// Arguments and nested blocks of an `output` block.
-pub(crate) const OUTPUT: &[&str] = &[
-    "value",
-    "description",
-    "sensitive",
-    "ephemeral",
-    "deprecated",
-    "type",
-    "depends_on",
-    "precondition",
-];
-
-/// Arguments and nested blocks of a `lifecycle` block (of either tool).
-pub(crate) const LIFECYCLE: &[&str] = &[
-    "create_before_destroy",
-    "prevent_destroy",
-    "ignore_changes",
-    "replace_triggered_by",
-    "precondition",
-    "postcondition",
-    "destroy",
-    "enabled",
-    "action_trigger",
-];
-
 /// Arguments of a module call that are not input variables.
 pub(crate) const MODULE_CALL_META: &[&str] = &[
     "source",

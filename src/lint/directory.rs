@@ -363,6 +363,9 @@ pub(crate) fn check_listed_directory(
         let decodes = merge::Decodes {
             state_store: (targets.refusing(Place::In(Body::Terraform), "state_store")).is_empty(),
             lifecycle_enabled: (targets.refusing(Place::In(Body::Lifecycle), "enabled")).is_empty(),
+            import_id_required: targets.refusing(Place::TopLevel, "import").is_empty()
+                && targets.refusing(Place::In(Body::Import), "identity").len()
+                    == targets.releases.len(),
         };
         let views = (primary.as_slice(), overrides.as_slice());
         let merged = merge::merge(*view, &result.files, views, decodes, &memo);

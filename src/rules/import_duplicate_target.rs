@@ -11,10 +11,10 @@
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::knowledge::releases::Release;
+use crate::lint::helpers::{json_array_def_range, static_traversal};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::module::merge::{MergedAttribute, MergedBlock};
 use crate::source::{SourceFiles, Span};
-use crate::syntax;
 
 pub(crate) const RULE: Rule = declare_rule! {
     id: "import_duplicate_target",
@@ -31,7 +31,11 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let at_to = ctx.view == View::Terraform
         && (ctx.targets.releases.last()).is_some_and(|&r| r >= TERRAFORM_REPORTS_AT_TO);
     let mut earlier: Vec<(String, &MergedBlock)> = Vec::new();
-    for import in ctx.module.unmerged.iter().filter(|b| b.kind == "import") {
+    let imports = || ctx.module.unmerged.iter().filter(|b| b.kind == "import");
+    // Found only for a duplicate reported at its block: an import of a JSON array is reported
+    // at the array's bracket.
+    let mut import_bodies: Option<Vec<Span>> = None;
+    for import in imports() {
         let Some(to) = import.body.attribute("to") else {
             continue;
         };
@@ -51,7 +55,13 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 let resource = target.split('[').next().unwrap_or_default();
                 (to.value_span(), resource.to_string())
             } else {
-                (def_range(ctx.files, import), target.clone())
+                let siblings =
+                    import_bodies.get_or_insert_with(|| imports().map(|b| b.body_span).collect());
+                let block = (import.header_span, import.body_span);
+                (
+                    json_array_def_range(ctx.files, block, siblings),
+                    target.clone(),
+                )
             };
             out.push(duplicate_import(ctx, &named, place, first.header_span));
         }
@@ -62,39 +72,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 /// The address an import's `to` names when it is static, without blanks: names joined by dots,
 /// each key a number or a string without interpolation (`aws_instance.web["a"]`).
 fn static_target(files: &SourceFiles, to: &MergedAttribute) -> Option<String> {
-    let text: String = match &to.expr.json_string {
-        Some(value) => value.to_string(),
-        None => files.text(to.expr.span).to_string(),
-    };
-    let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    let mut rest = text.as_str();
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix('[') {
-            let end = after.find(']')?;
-            let key = &after[..end];
-            let quoted = key.len() >= 2
-                && key.starts_with('"')
-                && key.ends_with('"')
-                && !key[1..key.len() - 1].contains(['"', '$', '%', '\\']);
-            let number = !key.is_empty() && key.bytes().all(|b| b.is_ascii_digit());
-            if !(quoted || number) {
-                return None;
-            }
-            rest = &after[end + 1..];
-        } else {
-            let name = rest.trim_start_matches('.');
-            let end = name.find(['.', '[']).unwrap_or(name.len());
-            let ident = &name[..end];
-            if ident.is_empty()
-                || !ident
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-            {
-                return None;
-            }
-            rest = &name[end..];
-        }
-    }
+    let text = static_traversal(files, &to.expr)?;
     // `each.key` and other references are names too: a static target starts with a resource
     // type or `module`, never with a reference root.
     let root = text.split(['.', '[']).next().unwrap_or_default();
@@ -109,11 +87,6 @@ fn static_target(files: &SourceFiles, to: &MergedAttribute) -> Option<String> {
         "terraform",
     ];
     (!dynamic.contains(&root) && !text.contains("each.")).then_some(text)
-}
-
-/// Where the tools report a merged block: as for a written one ([`syntax::def_range`]).
-fn def_range(files: &SourceFiles, block: &MergedBlock) -> Span {
-    syntax::def_range(files, block.header_span, block.body_span)
 }
 
 /// `Duplicate import configuration for "<address>"`
@@ -135,7 +108,8 @@ fn duplicate_import(ctx: &Context, named: &str, place: Span, first: Span) -> Dia
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{Files, check_table};
+    use crate::lint::directory::TargetVersions;
+    use crate::lint::testing::{Files, check_table, findings_targeting};
 
     const RESOURCE: &str = "resource \"terraform_data\" \"a\" {\n  for_each = toset([\"a\"])\n}\n";
 
@@ -179,13 +153,59 @@ mod tests {
                     r#"{"import": [{"to": "terraform_data.a[\"a\"]", "id": "y"}, {"to": "terraform_data.a[\"a\"]", "id": "z"}]}"#,
                 ),
             ],
-            // Terraform: two for the third import; OpenTofu: one.
-            5,
+            // Terraform: two for the third import; OpenTofu: one for each JSON import, both at
+            // the array's bracket, the same finding.
+            4,
         ),
     ];
 
     #[test]
     fn table() {
         check_table(&super::RULE, PASS, FAIL);
+    }
+
+    /// Before 1.7 Terraform reports a duplicate at the later block's `DefRange`, which for an
+    /// element of a JSON array is the array's bracket, whichever element it is: Terraform 1.6.6
+    /// reports both duplicates below at line 2 (`"import": [`); a block written as an object
+    /// is reported at its brace. From 1.7, at the later `to`.
+    #[test]
+    fn in_a_json_array_at_its_bracket_before_1_7() {
+        let json = "{\n  \"import\": [\n    {\"to\": \"terraform_data.a[\\\"a\\\"]\", \"id\": \"x\"},\n    \
+                    {\"to\": \"terraform_data.a[\\\"a\\\"]\", \"id\": \"y\"},\n    \
+                    {\"to\": \"terraform_data.a[\\\"a\\\"]\", \"id\": \"z\"}\n  ]\n}\n";
+        let object = r#"{"import": {"to": "terraform_data.a[\"a\"]", "id": "w"}}"#;
+        let places = |terraform: &str| -> Vec<(String, (usize, usize))> {
+            let targets = TargetVersions {
+                terraform: Some(terraform.into()),
+                opentofu: None,
+            };
+            let files: Files = &[
+                ("main.tf", RESOURCE),
+                ("i.tf.json", json),
+                ("j.tf.json", object),
+            ];
+            let mut found: Vec<_> = findings_targeting(&super::RULE, files, targets)
+                .iter()
+                .filter(|d| d.views.terraform)
+                .filter_map(|d| d.primary.as_ref())
+                .map(|l| (l.file.file_name().to_string(), l.start()))
+                .collect();
+            found.sort_unstable();
+            found.dedup();
+            found
+        };
+        let at = |file: &str, line, column| (file.to_string(), (line, column));
+        assert_eq!(
+            places("1.6.6"),
+            [at("i.tf.json", 2, 13), at("j.tf.json", 1, 12)]
+        );
+        assert_eq!(
+            places("1.7.0"),
+            [
+                at("i.tf.json", 4, 12),
+                at("i.tf.json", 5, 12),
+                at("j.tf.json", 1, 19)
+            ]
+        );
     }
 }

@@ -1,8 +1,10 @@
 //! An argument the tools require in a block, missing from it in a primary file: an output's
 //! `value`, a condition block's `condition` or `error_message` (`checkRuleBlockSchema`). Both
 //! tools check every primary block on its own, before override files are merged, and refuse the
-//! module (`Missing required argument`); an override cannot supply it. A module call's `source`
-//! is `module_source_missing`'s.
+//! module (`Missing required argument`); an override cannot supply it. An import's `id` too,
+//! in every file, where every targeted release has imports without `identity` (before 1.12:
+//! `importBlockSchema` in hashicorp/terraform `internal/configs/import.go`). A module call's
+//! `source` is `module_source_missing`'s.
 
 use crate::diagnostic::Diagnostic;
 use crate::module::merge::MergeProblem;
@@ -32,7 +34,8 @@ fn check(ctx: &MergeContext, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::testing::{Files, check_table, findings};
+    use crate::lint::directory::TargetVersions;
+    use crate::lint::testing::{Files, check_table, findings, findings_targeting};
 
     const PASS: &[Files] = &[&[("main.tf", "output \"a\" {\n  value = 1\n}\n")]];
 
@@ -52,6 +55,45 @@ mod tests {
     #[test]
     fn table() {
         check_table(&super::RULE, PASS, FAIL);
+    }
+
+    /// Before 1.12 an import's `id` is required (Terraform 1.6.6 and 1.9.8 say so at the
+    /// body's `{` in native syntax, at its `}` in JSON, in an override file too), with or
+    /// without the `identity` those releases lack; from 1.12 `identity` may stand for it.
+    #[test]
+    fn an_import_id_before_1_12() {
+        let native = "import {\n  to = terraform_data.a\n  identity = {\n    id = \"x\"\n  }\n}\n";
+        let json = r#"{"import": {"to": "terraform_data.b"}}"#;
+        let files: Files = &[
+            ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
+            ("i.tf", native),
+            ("x_override.tf.json", json),
+        ];
+        let found = |terraform: &str| -> Vec<(String, (usize, usize))> {
+            let targets = TargetVersions {
+                terraform: Some(terraform.into()),
+                opentofu: None,
+            };
+            let mut found: Vec<_> = findings_targeting(&super::RULE, files, targets)
+                .iter()
+                .filter(|d| d.views.terraform && d.message == "Missing required argument")
+                .filter_map(|d| d.primary.as_ref())
+                .map(|l| (l.file.file_name().to_string(), l.start()))
+                .collect();
+            found.sort_unstable();
+            found
+        };
+        let at = |file: &str, line, column| (file.to_string(), (line, column));
+        for release in ["1.6.6", "1.11.0"] {
+            assert_eq!(
+                found(release),
+                [at("i.tf", 1, 8), at("x_override.tf.json", 1, 37)],
+                "{release}"
+            );
+        }
+        assert!(found("1.12.0").is_empty());
+        // Releases without imports refuse the block itself, not its contents.
+        assert!(found("1.4.0").is_empty());
     }
 
     /// Where the tools report it: HCL's `MissingItemRange` of the body, the opening brace in

@@ -28,6 +28,7 @@ mod function_argument_count;
 mod function_argument_type;
 mod import_duplicate_target;
 mod import_provider_invalid;
+mod import_target_not_static;
 mod instance_reference_invalid;
 mod internal_error;
 mod io_error;
@@ -89,6 +90,7 @@ mod required_version_terraform_only;
 mod resource_provider_undeclared;
 mod self_reference_invalid;
 mod syntax_error;
+mod syntax_newer_than_target;
 mod terraform_language_ignored;
 mod terragrunt_config_path_missing;
 mod terragrunt_dependency_cycle;
@@ -153,6 +155,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &function_argument_type::RULE,
     &import_duplicate_target::RULE,
     &import_provider_invalid::RULE,
+    &import_target_not_static::RULE,
     &instance_reference_invalid::RULE,
     &internal_error::RULE,
     &io_error::RULE,
@@ -214,6 +217,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &resource_provider_undeclared::RULE,
     &self_reference_invalid::RULE,
     &syntax_error::RULE,
+    &syntax_newer_than_target::RULE,
     &terraform_language_ignored::RULE,
     &terragrunt_config_path_missing::RULE,
     &terragrunt_dependency_cycle::RULE,

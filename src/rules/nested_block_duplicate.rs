@@ -14,7 +14,7 @@ use crate::diagnostic::Diagnostic;
 use crate::source::{Span, Syntax};
 use crate::syntax::{Block, Body};
 
-use crate::lint::helpers::nested_labels_refused;
+use crate::lint::helpers::{json_array_def_range, nested_labels_refused};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -87,36 +87,13 @@ fn duplicate(ctx: &Context, siblings: &Siblings, first: &Block, again: &Block) -
         .with_help(format!("merge the two `{kind}` blocks into one"))
 }
 
-/// Where the tools report a nested block: [`Block::def_range`], except for a block written in
-/// JSON as an element of an array, which HCL reports at the array's opening bracket whichever
-/// element it is (hashicorp/hcl `json/structure.go`, `unpackBlock`: each value of an array
-/// value gets `DefRange: tv.OpenRange`). The bracket is found by stepping back from the block
-/// over the commas and the earlier elements, which are its siblings of the same type.
+/// Where the tools report a nested block: at the array's bracket for one of a JSON array (see
+/// [`json_array_def_range`]).
 fn def_range(ctx: &Context, siblings: &Siblings, block: &Block) -> Span {
-    let file = ctx.files.get(block.body_span.file);
-    let own = block.def_range(ctx.files);
-    let (Some(text), true) = (file.whole_text(), file.file_name().ends_with(".json")) else {
-        return own;
-    };
-    let before = |end: usize| text[..end].trim_end_matches([' ', '\t', '\n', '\r']);
-    let mut element = block;
-    loop {
-        let preceding = before(element.body_span.start as usize);
-        if preceding.ends_with('[') {
-            let at = preceding.len() - 1;
-            return Span::new(block.body_span.file, at..at + 1);
-        }
-        let Some(earlier_end) = preceding.strip_suffix(',').map(|t| before(t.len()).len()) else {
-            return own;
-        };
-        let earlier = siblings.body.blocks_of(siblings.kind).find(|b| {
-            b.body_span.file == block.body_span.file && b.body_span.end as usize == earlier_end
-        });
-        match earlier {
-            Some(earlier) => element = earlier,
-            None => return own,
-        }
-    }
+    let spans: Vec<Span> = (siblings.body.blocks_of(siblings.kind))
+        .map(|b| b.body_span)
+        .collect();
+    json_array_def_range(ctx.files, (block.header_span, block.body_span), &spans)
 }
 
 #[cfg(test)]

@@ -13,14 +13,15 @@
 //! evaluate the merged configuration, so a call an override file replaced is never looked up
 //! (hashicorp/terraform `internal/configs/module.go`, `mergeFile`).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
+use crate::knowledge::features::Place;
 use crate::lint::helpers::evaluated_calls::Unevaluated;
 use crate::module::merge::MergedBody;
-use crate::source::Span;
-use crate::syntax::Expr;
+use crate::source::{Span, Syntax};
+use crate::syntax::{Call, Expr, hcl};
 
 use crate::lint::helpers::function_namespace::{self, Problem};
 use crate::lint::helpers::schema::{
@@ -53,30 +54,130 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     // Built only when some call is refused, which is rare.
     let reached = reached_calls(ctx);
     for judgement in refused {
-        if reached.contains(&judgement.span) {
+        if !reached.contains_key(&judgement.span) {
+            continue;
+        }
+        let type_keywords = reached
+            .get(&judgement.span)
+            .map(|call| type_keywords(ctx, call));
+        if let Some(keywords) = type_keywords.filter(|k| !k.is_empty()) {
+            // Validate analyses an expression's references before it evaluates the expression:
+            // a type keyword taken for a reference (`convert(x, string)` before 1.15) is
+            // refused first, and the call is never looked up.
+            for keyword in keywords {
+                out.push(invalid_reference(ctx, keyword));
+            }
+            continue;
+        }
+        if judgement.place != Place::FunctionNamespace || judgement.written != Written::Function {
             out.push(unknown_function(ctx, judgement));
+            continue;
+        }
+        // A namespaced name no targeted release parses: in a native file the file does not
+        // parse (`syntax_newer_than_target`); in JSON the tools parse a string's template
+        // when they evaluate it, and refuse it then.
+        if judgement.syntax != Syntax::Native {
+            out.push(template_before_namespaces(ctx, judgement));
         }
     }
 }
 
+/// The error of a JSON string's template that a release without function namespaces parses
+/// (see `syntax::hcl::parse_before_namespaces`), at the call: `Extra characters after
+/// interpolation expression` where the call makes up an interpolation.
+fn template_before_namespaces(ctx: &Context, judgement: &Judgement) -> Diagnostic {
+    let error = enclosing_json_string(ctx, judgement.span)
+        .and_then(|value| hcl::parse_value_template_before_namespaces(&value));
+    let (summary, label) = match &error {
+        Some(error) => (error.summary, error.message.clone()),
+        None => (
+            judgement.summary(),
+            format!("no function `{}`", judgement.name),
+        ),
+    };
+    let mut d = ctx
+        .finding(&RULE, summary)
+        .at(ctx.files, judgement.span, label)
+        .with_note(function_namespace::before_namespaces_note(ctx));
+    if let Some(note) = availability_note(ctx, judgement) {
+        d = d.with_note(note);
+    }
+    d
+}
+
+/// The value of the JSON string that holds `span` in its file (a call's name).
+fn enclosing_json_string(ctx: &Context, span: Span) -> Option<String> {
+    let text = ctx.files.get(span.file).whole_text()?;
+    let bytes = text.as_bytes();
+    // A quote ends a JSON string unless an odd number of backslashes precede it.
+    let unescaped_quote = |at: usize| {
+        bytes[at] == b'"'
+            && bytes[..at]
+                .iter()
+                .rev()
+                .take_while(|&&b| b == b'\\')
+                .count()
+                % 2
+                == 0
+    };
+    let start = (0..span.start as usize)
+        .rev()
+        .find(|&at| unescaped_quote(at))?;
+    let end = (span.end as usize..bytes.len()).find(|&at| unescaped_quote(at))?;
+    serde_json::from_str(&text[start..=end]).ok()
+}
+
+/// The arguments of a call that are a bare type keyword (`string`, `number`, `bool`, `any`),
+/// which a function that takes a type, `convert`, reads as a type and every other expression
+/// as a reference to a resource type, an invalid one.
+fn type_keywords(ctx: &Context, call: &Call) -> Vec<Span> {
+    (call.arguments.items.iter())
+        .filter(|argument| argument.literal.is_none())
+        .filter(|argument| {
+            matches!(
+                ctx.files.text(argument.span),
+                "string" | "number" | "bool" | "any"
+            )
+        })
+        .map(|argument| argument.span)
+        .collect()
+}
+
+/// `Invalid reference`, at a type keyword read as a reference (hashicorp/terraform
+/// `internal/addrs/parse_ref.go`: a name that is no other root is a resource type).
+fn invalid_reference(ctx: &Context, keyword: Span) -> Diagnostic {
+    ctx.finding(&RULE, "Invalid reference")
+        .at(ctx.files, keyword, "a type, read as a reference")
+        .with_note(
+            "A reference to a resource type must be followed by at least one attribute access, \
+             specifying the resource name.",
+        )
+        .with_note(format!(
+            "Only a function that takes a type reads it as one, and no such function is known \
+             to {}.",
+            ctx.targets.describe()
+        ))
+}
+
 /// Where the calls of the effective module the tools reach are: in the merged objects, locals
-/// and the blocks that are not merged, and not in the arguments of a refused call.
-fn reached_calls(ctx: &Context) -> HashSet<Span> {
+/// and the blocks that are not merged, and not in the arguments of a refused call; each with
+/// its call.
+fn reached_calls<'c>(ctx: &'c Context) -> HashMap<Span, &'c Call> {
     struct Walk<'c, 'a> {
         ctx: &'c Context<'a>,
         unevaluated: Unevaluated,
-        spans: HashSet<Span>,
+        calls: HashMap<Span, &'c Call>,
     }
-    impl Walk<'_, '_> {
-        fn expression(&mut self, expr: &Expr) {
+    impl<'c> Walk<'c, '_> {
+        fn expression(&mut self, expr: &'c Expr) {
             self.unevaluated.next_expression();
             expr.for_each_call(&mut |site| {
                 if self.unevaluated.reached(self.ctx, site.call) {
-                    self.spans.insert(site.call.span);
+                    self.calls.insert(site.call.span, site.call);
                 }
             });
         }
-        fn body(&mut self, body: &MergedBody) {
+        fn body(&mut self, body: &'c MergedBody) {
             for attr in &body.attributes {
                 self.expression(&attr.expr);
             }
@@ -88,7 +189,7 @@ fn reached_calls(ctx: &Context) -> HashSet<Span> {
     let mut walk = Walk {
         ctx,
         unevaluated: Unevaluated::new(ctx),
-        spans: HashSet::new(),
+        calls: HashMap::new(),
     };
     let module = ctx.module;
     for object in &module.objects {
@@ -100,7 +201,7 @@ fn reached_calls(ctx: &Context) -> HashSet<Span> {
     for local in &module.locals {
         walk.expression(&local.attribute.expr);
     }
-    walk.spans
+    walk.calls
 }
 
 /// `Call to unknown function`, or for a namespaced call the tool's own summary, with the tools'
@@ -412,6 +513,44 @@ unknown "x" {
         assert_eq!(names, ["nofunc", "nofunc", "nofunc"]);
     }
 
+    /// A release without `convert` reads its type argument as a reference, and refuses that
+    /// first: Terraform 1.6.6 to 1.14.9 `validate` say `Invalid reference` at `string` (line 2,
+    /// column 18) and nothing of the call; 1.15 has `convert`.
+    #[test]
+    fn a_type_keyword_read_as_a_reference() {
+        let files: Files = &[("main.tf", "locals {\n  a = convert(1, string)\n}\n")];
+        let targeting = |terraform: &str| {
+            let targets = TargetVersions {
+                terraform: Some(terraform.into()),
+                opentofu: Some("1.13.0".into()),
+            };
+            let found = findings_targeting(&super::RULE, files, targets);
+            (found.iter())
+                .map(|d| {
+                    let start = d.primary.as_ref().map(|l| l.start());
+                    (d.message.clone(), start)
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            targeting("1.9.8"),
+            [("Invalid reference".to_string(), Some((2, 18)))]
+        );
+        assert!(targeting("1.15.0").is_empty());
+        // A value that is not a type keyword: the call itself.
+        let other: Files = &[(
+            "main.tf",
+            "locals {\n  a = convert(1, local.t)\n  t = 1\n}\n",
+        )];
+        let targets = TargetVersions {
+            terraform: Some("1.9.8".into()),
+            opentofu: Some("1.13.0".into()),
+        };
+        let found = findings_targeting(&super::RULE, other, targets);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].message, "Call to unknown function");
+    }
+
     /// What `validate` refuses can be wrong where the tools evaluate: an inline ignore silences
     /// it, and the configuration turns it off (a load error allows neither).
     #[test]
@@ -562,22 +701,32 @@ unknown "x" {
         assert!(namespace_errors(files, OpenTofu).is_empty());
     }
 
-    /// Before namespaces (Terraform 1.8, OpenTofu 1.7), every namespaced call is refused by its
-    /// namespace: one finding, not one per problem.
+    /// Before namespaces (Terraform 1.8, OpenTofu 1.7) the parser ends a function's name before
+    /// `::`: in a JSON template the interpolation then meets a colon, as Terraform 1.6.6
+    /// `validate` reports (`Extra characters after interpolation expression`), one finding per
+    /// view; a native file does not parse at all (`syntax_newer_than_target`), whatever the
+    /// namespace.
     #[test]
     fn namespaced_calls_before_namespaces() {
-        let call = "locals {\n  a = provider::gcp::f(1)\n}\n";
-        let targets = TargetVersions {
+        let targets = || TargetVersions {
             terraform: Some("~> 1.7.0".into()),
             opentofu: Some("~> 1.6.0".into()),
         };
-        let unknown = findings_targeting(&super::RULE, &[("main.tf", call)], targets);
-        assert_eq!(unknown.len(), 2, "{unknown:#?}"); // one per view, each its own release
-        assert!(
-            unknown
-                .iter()
-                .all(|d| d.message == "Call to unknown function")
-        );
+        for name in ["provider::gcp::f", "core::upper", "aws::f"] {
+            let json = format!(r#"{{"locals": {{"a": "x${{{name}(1)}}"}}}}"#);
+            let unknown = findings_targeting(&super::RULE, &[("main.tf.json", &json)], targets());
+            assert_eq!(unknown.len(), 2, "{unknown:#?}"); // one per view, each its own release
+            assert!(
+                unknown
+                    .iter()
+                    .all(|d| d.message == "Extra characters after interpolation expression"),
+                "{unknown:#?}"
+            );
+            let native = format!("locals {{\n  a = {name}(1)\n}}\n");
+            let files: Files = &[("main.tf", &native)];
+            assert!(findings_targeting(&super::RULE, files, targets()).is_empty());
+        }
+        let call = "locals {\n  a = provider::gcp::f(1)\n}\n";
         // With a release that has namespaces among the targets: the problem, and the warning.
         let targets = TargetVersions {
             terraform: Some(">= 1.7".into()),

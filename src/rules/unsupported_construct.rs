@@ -227,6 +227,31 @@ mod tests {
         );
     }
 
+    /// Override files are decoded with the full schema of variables, outputs and `lifecycle`:
+    /// Terraform 1.6.6 and 1.15.5 refuse each misspelling below, with "Did you mean".
+    #[test]
+    fn misspellings_in_override_files() {
+        let main = "variable \"v\" {}\noutput \"o\" {\n  value = 1\n}\nresource \"terraform_data\" \
+                    \"r\" {}\n";
+        let over = "variable \"v\" {\n  descripton = \"d\"\n}\noutput \"o\" {\n  descripton = \
+                    \"d\"\n}\nresource \"terraform_data\" \"r\" {\n  lifecycle {\n    \
+                    create_before_destroyy = true\n  }\n}\n";
+        let found = errors(&[("main.tf", main), ("x_override.tf", over)]);
+        let details: Vec<&str> = found.iter().map(|(_, detail, _)| detail.as_str()).collect();
+        assert_eq!(
+            details,
+            [
+                "An argument named \"descripton\" is not expected here. Did you mean \"description\"?",
+                "An argument named \"descripton\" is not expected here. Did you mean \"description\"?",
+                "An argument named \"create_before_destroyy\" is not expected here. Did you mean \
+                 \"create_before_destroy\"?",
+            ]
+        );
+        let json = r#"{"variable": {"v": {"nulable": true}}}"#;
+        let (summary, _, _) = one(&[("main.tf", main), ("x_override.tf.json", json)]);
+        assert_eq!(summary, "Extraneous JSON object property");
+    }
+
     #[test]
     fn cross_tool_constructs_in_the_view_that_refuses_them() {
         let lifecycle = "resource \"a\" \"b\" {\n  lifecycle {\n    enabled = true\n  }\n}\n";

@@ -1,8 +1,9 @@
 //! Namespaced function calls that no release of a tool resolves, whatever its providers offer, with
 //! each tool's own texts (`internal/lang/eval.go` of hashicorp/terraform and opentofu/opentofu).
 //! Both tools have had the `core::` and `provider::` namespaces since Terraform 1.8 and OpenTofu
-//! 1.7 (the release tables say so; older releases refuse any namespaced call, which
-//! `unknown_function` judges by the namespace).
+//! 1.7 (the release tables say so). Older releases cannot parse a namespaced name: a native file
+//! with one is `syntax_newer_than_target`'s, a JSON template with one `unknown_function`'s, both
+//! with [`before_namespaces_note`].
 //!
 //! - Terraform (`internal/lang/eval.go`, `CheckForUnknownFunctionDiags`, 1.8 to HEAD): every
 //!   unresolved namespaced call becomes `Unknown provider function`. Its functions are the
@@ -19,6 +20,22 @@
 //! Whether a declared provider offers the function is the provider's schema: left to the tools.
 
 use crate::knowledge::View;
+use crate::knowledge::features::{self, Place};
+use crate::lint::Context;
+
+/// Why a targeted release refuses a namespaced name: its parser (HCL before 2.20 scans `::` as
+/// two colons) ends the name before them.
+pub(crate) fn before_namespaces_note(ctx: &Context) -> String {
+    let since = features::find(Place::FunctionNamespace, "core")
+        .and_then(|f| f.availability(ctx.view).since())
+        .map_or_else(String::new, |since| format!(" before {since}"));
+    format!(
+        "{} has no `::` in function names{since}: its parser ends the name before the `::`, and \
+         what follows is out of place; this module targets {}.",
+        ctx.view.tool_name(),
+        ctx.targets.describe()
+    )
+}
 
 /// What is wrong with a namespaced call, as one tool sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

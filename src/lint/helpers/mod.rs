@@ -209,6 +209,83 @@ pub(crate) fn all_restated(ctx: &Context, dropped: &[Span], by: &[Span]) -> bool
             .all(|d| over.iter().any(|o| same_block(d, o, ctx.files)))
 }
 
+/// Where the tools report a block (HCL's `DefRange`), given the body spans of the blocks of its
+/// type beside it: [`syntax::def_range`], except for a block written in JSON as an element of an
+/// array, which HCL reports at the array's opening bracket whichever element it is
+/// (hashicorp/hcl `json/structure.go`, `unpackBlock`: each value of an array value gets
+/// `DefRange: tv.OpenRange`). The bracket is found by stepping back from the block over the
+/// commas and the earlier elements, which are among `siblings`.
+pub(crate) fn json_array_def_range(
+    files: &SourceFiles,
+    (header, body): (Span, Span),
+    siblings: &[Span],
+) -> Span {
+    let own = crate::syntax::def_range(files, header, body);
+    let file = files.get(body.file);
+    let (Some(text), true) = (file.whole_text(), file.file_name().ends_with(".json")) else {
+        return own;
+    };
+    let before = |end: usize| text[..end].trim_end_matches([' ', '\t', '\n', '\r']);
+    let mut element = body;
+    loop {
+        let preceding = before(element.start as usize);
+        if preceding.ends_with('[') {
+            let at = preceding.len() - 1;
+            return Span::new(body.file, at..at + 1);
+        }
+        let Some(earlier_end) = preceding.strip_suffix(',').map(|t| before(t.len()).len()) else {
+            return own;
+        };
+        let earlier =
+            (siblings.iter()).find(|b| b.file == body.file && b.end as usize == earlier_end);
+        match earlier {
+            Some(&earlier) => element = earlier,
+            None => return own,
+        }
+    }
+}
+
+/// The text of a reference written as the tools read an address (`hcl.AbsTraversalForExpr`),
+/// without blanks, when it is static: names joined by dots, each key a number or a string
+/// without interpolation (`aws_instance.web["a"]`); in JSON, the string's value. `None` for
+/// anything else (a key that is a reference, a call, a template).
+pub(crate) fn static_traversal(files: &SourceFiles, expr: &Expr) -> Option<String> {
+    let text: String = match &expr.json_string {
+        Some(value) => value.to_string(),
+        None => files.text(expr.span).to_string(),
+    };
+    let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut rest = text.as_str();
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('[') {
+            let end = after.find(']')?;
+            let key = &after[..end];
+            let quoted = key.len() >= 2
+                && key.starts_with('"')
+                && key.ends_with('"')
+                && !key[1..key.len() - 1].contains(['"', '$', '%', '\\']);
+            let number = !key.is_empty() && key.bytes().all(|b| b.is_ascii_digit());
+            if !(quoted || number) {
+                return None;
+            }
+            rest = &after[end + 1..];
+        } else {
+            let name = rest.trim_start_matches('.');
+            let end = name.find(['.', '[']).unwrap_or(name.len());
+            let ident = &name[..end];
+            if ident.is_empty()
+                || !ident
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            {
+                return None;
+            }
+            rest = &name[end..];
+        }
+    }
+    Some(text)
+}
+
 /// The top-level `module` blocks of the files a view loads.
 pub(crate) fn module_calls<'a>(ctx: &'a Context<'a>) -> impl Iterator<Item = &'a Block> + 'a {
     top_level_blocks(ctx)

@@ -132,8 +132,11 @@ fn judge_all(ctx: &Context) -> Vec<Judgement> {
     // The path of block types down to the body being walked for calls: one vector for every
     // block of the view, rather than one allocated per block.
     let mut path = Vec::new();
-    let files = ctx.primary.iter().map(|f| (f, false));
-    for (loaded, is_override) in files.chain(ctx.overrides.iter().map(|f| (f, true))) {
+    let files = ctx.primary.iter();
+    // Override files are decoded with the same schema: a variable's, output's or lifecycle's
+    // misspelled argument is refused there too (`decodeVariableBlock`, `decodeOutputBlock`,
+    // `decodeResourceBlock` in hashicorp/terraform `internal/configs`, whatever their `override`).
+    for loaded in files.chain(ctx.overrides.iter()) {
         let syntax = loaded.extension.syntax();
         let mut judge = |place: Place, name: &str, written: Written, span: Span| {
             if left_to_other_checks(ctx.view, place, name) {
@@ -145,9 +148,6 @@ fn judge_all(ctx: &Context) -> Vec<Judgement> {
             // Looked up once for whether the tables describe it and which releases refuse it.
             let acceptance = features::acceptance(ctx.view, place, name);
             let described = acceptance.is_some();
-            if misspelling_in_override(place, described, is_override) {
-                return;
-            }
             let refusing = match acceptance {
                 Some(acceptance) => ctx.targets.refusing_described(acceptance, place, name),
                 None => ctx.targets.releases.clone(),
@@ -265,17 +265,6 @@ fn left_to_other_checks(view: View, place: Place, name: &str) -> bool {
         )
 }
 
-/// Misspelled arguments of variables, outputs and lifecycle blocks in override files are
-/// `override_misspelled_argument`'s, which names the base block they were meant for.
-fn misspelling_in_override(place: Place, described: bool, is_override: bool) -> bool {
-    is_override
-        && !described
-        && matches!(
-            place,
-            Place::In(Body::Variable | Body::Output | Body::Lifecycle)
-        )
-}
-
 /// Judges every argument and nested block of a closed tool-defined body.
 fn judge_body(kind: Body, body: &syntax::Body, judge: &mut impl FnMut(Place, &str, Written, Span)) {
     for attr in &body.attributes {
@@ -320,14 +309,14 @@ fn judge_call(
         }
         return;
     };
-    // Releases without namespaces refuse the call by its namespace (or, for one no release
-    // has, by the problem below when some targeted release has namespaces).
-    if matches!(namespace, "core" | "provider") {
-        judge(Place::FunctionNamespace, namespace, Written::Function, span);
-    }
     let namespaces_targeted = ctx.targets.releases.iter().any(|&release| {
         features::accepts(ctx.view, release, Place::FunctionNamespace, "provider") == Some(true)
     });
+    // Releases without namespaces refuse the call by its namespace (or, for one no release
+    // has, by the problem below when some targeted release has namespaces).
+    if matches!(namespace, "core" | "provider") || !namespaces_targeted {
+        judge(Place::FunctionNamespace, namespace, Written::Function, span);
+    }
     if !namespaces_targeted {
         return;
     }

@@ -137,19 +137,6 @@ impl Merger<'_> {
         }
     }
 
-    pub(super) fn unknown_argument(
-        &mut self,
-        address: &Subject,
-        name: &str,
-        span: crate::source::Span,
-    ) {
-        self.module.events.push(Event::UnknownArgument {
-            address: address.clone(),
-            name: name.to_string(),
-            span,
-        });
-    }
-
     pub(super) fn ignored(
         &mut self,
         address: &Subject,

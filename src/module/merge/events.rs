@@ -94,13 +94,6 @@ pub enum Event {
         /// Headers (or attribute spans) of what was dropped.
         dropped: Vec<Span>,
     },
-    /// An override sets an argument or block that this kind of block does not have; the tools
-    /// decode overridden bodies leniently and drop it without a word.
-    UnknownArgument {
-        address: Subject,
-        name: String,
-        span: Span,
-    },
     /// An override set something the tool silently drops; the base setting stays.
     IgnoredSetting {
         address: Subject,

@@ -395,9 +395,8 @@ impl Merger<'_> {
                     nested.header_span,
                     "OpenTofu has no action triggers",
                 ),
-                kind => {
-                    self.unknown_argument(address, &format!("lifecycle.{kind}"), nested.header_span)
-                }
+                // Anything else is refused while the block is decoded (`unsupported_construct`).
+                _ => {}
             }
         }
         if !managed {
@@ -441,7 +440,8 @@ impl Merger<'_> {
                 "ignore_changes" => self.set_attribute(address, &event_name, &mut lifecycle.attributes, attr),
                 "replace_triggered_by" => self.ignored(address, &event_name, attr.span(), "`replace_triggered_by` is not merged from override files; the base setting stays"),
                 "enabled" => self.ignored(address, &event_name, attr.span(), "`enabled` is not merged from override files; the base setting stays"),
-                _ => self.unknown_argument(address, &event_name, attr.span()),
+                // Refused while the block is decoded (`unsupported_construct`).
+                _ => {}
             }
         }
         if self.is_terraform() {
@@ -484,16 +484,11 @@ impl Merger<'_> {
                 self.set_attribute(address, name, &mut body.attributes, attr);
             } else if name == "deprecated" {
                 self.ignored(address, name, attr.span(), DEPRECATED_IS_OPENTOFUS);
-            } else {
-                self.unknown_argument(address, name, attr.span());
             }
+            // Any other name is refused while the block is decoded (`unsupported_construct`).
         }
-        for nested in &block.body.blocks {
-            if nested.kind == "validation" {
-                self.not_overridable_nested(nested);
-            } else {
-                self.unknown_argument(address, &nested.kind, nested.header_span);
-            }
+        for nested in (block.body.blocks.iter()).filter(|n| n.kind == "validation") {
+            self.not_overridable_nested(nested);
         }
     }
 
@@ -533,9 +528,8 @@ impl Merger<'_> {
                     attr.span(),
                     "an output's `type` is a Terraform argument: OpenTofu does not merge it",
                 );
-            } else if name != "depends_on" {
-                self.unknown_argument(address, name, attr.span());
             }
+            // Any other name is refused while the block is decoded (`unsupported_construct`).
         }
         for nested in &block.body.blocks {
             if nested.kind == "postcondition" {
@@ -546,8 +540,6 @@ impl Merger<'_> {
                 });
             } else if nested.kind == "precondition" {
                 self.not_overridable_nested(nested);
-            } else {
-                self.unknown_argument(address, &nested.kind, nested.header_span);
             }
         }
     }

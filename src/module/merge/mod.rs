@@ -46,6 +46,10 @@ pub(crate) struct Decodes {
     pub(crate) state_store: bool,
     /// `enabled` in `lifecycle` (OpenTofu 1.11 and later): a third repetition meta-argument.
     pub(crate) lifecycle_enabled: bool,
+    /// An import's `id` as a required argument: releases with `import` blocks but without
+    /// `identity` (Terraform and OpenTofu before 1.12) decode it with `Required: true`
+    /// (hashicorp/terraform v1.11 `internal/configs/import.go`, `importBlockSchema`).
+    pub(crate) import_id_required: bool,
 }
 
 /// What the merges of one directory's views decode alike, decoded once for them all (and for
@@ -70,6 +74,7 @@ pub(crate) fn merge(
         memo,
         state_store: decodes.state_store,
         lifecycle_enabled: decodes.lifecycle_enabled,
+        import_id_required: decodes.import_id_required,
         files,
         module: Module::new(view),
         problems: Vec::new(),
@@ -129,6 +134,8 @@ pub(crate) struct Merger<'a> {
     state_store: bool,
     /// Whether `lifecycle { enabled }` is decoded (see [`Decodes`]).
     lifecycle_enabled: bool,
+    /// Whether an import's `id` is required (see [`Decodes`]).
+    import_id_required: bool,
     files: &'a SourceFiles,
     memo: &'a DirectoryMemo,
     module: Module,
@@ -179,6 +186,11 @@ impl Merger<'_> {
             if block.kind == "required_providers" {
                 let block = block.def_range(self.files);
                 self.report(MergeProblem::RequiredProvidersTopLevel { block });
+            }
+            // An import is decoded with its schema in override files too (`decodeImportBlock`
+            // takes no override flag), before `override_not_allowed` refuses it there.
+            if block.kind == "import" && self.import_id_required {
+                self.require(block, &["id"]);
             }
             if is_override {
                 continue;

@@ -465,7 +465,7 @@ impl Parser<'_> {
     fn name_or_call(&mut self, name: std::ops::Range<usize>, newlines: bool) -> Result<Expr> {
         let before = self.pos;
         self.skip_trivia(newlines);
-        if !(self.peek() == Some(b'(') || self.starts_with("::")) {
+        if !(self.peek() == Some(b'(') || (self.namespaces && self.starts_with("::"))) {
             self.pos = before;
             let text = &self.text[name.clone()];
             let span = self.span(name.clone());
@@ -486,7 +486,7 @@ impl Parser<'_> {
         }
         let mut full_name = self.text[name.clone()].to_string();
         let mut name_end = name.end;
-        while self.starts_with("::") {
+        while self.namespaces && self.starts_with("::") {
             self.pos += 2;
             self.skip_trivia(newlines);
             let Some(part) = self.ident() else {

@@ -78,6 +78,11 @@ pub(crate) struct Parser<'t> {
     /// any error the parser meets first (hashicorp/hcl `json/structure.go` parses the value
     /// with `hclsyntax.ParseTemplate`).
     pub(crate) json_value: bool,
+    /// Whether `::` joins the parts of a function's name (`core::upper`, `provider::p::f`):
+    /// hashicorp/hcl 2.20 brought it (Terraform 1.8, OpenTofu 1.7). Without it a name ends
+    /// before `::`, whose first colon is then out of place wherever the name stands, as in
+    /// the releases before (see [`parse_before_namespaces`]).
+    namespaces: bool,
     /// Where the innermost template being read starts (after its opening quote or its
     /// heredoc's first line): where HCL reports an interpolation left open in it.
     template_start: usize,
@@ -98,6 +103,7 @@ impl<'t> Parser<'t> {
             trivia_memo: (usize::MAX, false, 0),
             duplicates: Vec::new(),
             json_value: false,
+            namespaces: true,
             template_start: 0,
             steps: 0,
         }
@@ -372,6 +378,36 @@ fn strip_comment_delimiters(comment: &str) -> &str {
         comment.strip_prefix('#').unwrap_or(comment)
     };
     inner.trim()
+}
+
+/// The syntax error the native text gets from a parser without function namespaces (hashicorp/hcl
+/// before 2.20, in Terraform before 1.8 and OpenTofu before 1.7, scans `::` as two colons): the
+/// first place where a `::` in a function's name stands, in the words of the construct that
+/// meets its first colon (`Missing newline after argument`, `Missing item separator`, `Extra
+/// characters after interpolation expression`...). `None` when the text parses that way (it
+/// has no such name) or fails earlier for another reason, which the ordinary parse reports.
+pub(crate) fn parse_before_namespaces(id: FileId, text: &str) -> Option<SyntaxError> {
+    let mut parser = Parser::new(id, text);
+    parser.namespaces = false;
+    if text.starts_with('\u{feff}') {
+        parser.pos = '\u{feff}'.len_utf8();
+    }
+    let error = parser.file_body().err()?;
+    Some(SyntaxError {
+        summary: error.summary,
+        message: error.message,
+        span: Span::new(id, error.at),
+        beyond_tool_limit: error.beyond_limit,
+    })
+}
+
+/// Parses a JSON string's value as a template without function namespaces (see
+/// [`parse_before_namespaces`]): the error, at its offset in the value.
+pub(crate) fn parse_value_template_before_namespaces(value: &str) -> Option<ParseError> {
+    let mut parser = Parser::new(FileId(0), value);
+    parser.json_value = true;
+    parser.namespaces = false;
+    parser.unquoted_template().err()
 }
 
 /// Parses a native-syntax expression embedded elsewhere (the `${...}` of a JSON string, a JSON
