@@ -352,7 +352,7 @@ impl<'r> Neighbours<'r> {
             Some((canonical, is_dir))
         };
         let below = self.checked.as_ref().and_then(|checked| {
-            let rest = dir.strip_prefix(&checked.dir).ok()?;
+            let rest = below_dir(dir, &checked.dir)?;
             let canonical = checked
                 .canonical
                 .get_or_init(|| checked.dir.canonicalize().ok());
@@ -603,6 +603,20 @@ impl<'r> Neighbours<'r> {
             _ => None,
         };
         self.file_summaries.insert(key, found)
+    }
+}
+
+/// What `path` adds to `dir`, as `path.strip_prefix(dir)` finds it: first by the paths' text
+/// (`dir` joined with a call's source), which is cheaper than comparing them component by
+/// component, as `strip_prefix` does for the paths the text does not settle.
+fn below_dir<'p>(path: &'p Path, dir: &Path) -> Option<&'p Path> {
+    let by_text = (path.to_str().zip(dir.to_str()))
+        .and_then(|(path, dir)| path.strip_prefix(dir))
+        .filter(|rest| rest.starts_with(std::path::is_separator))
+        .map(|rest| rest.trim_start_matches(std::path::is_separator));
+    match by_text {
+        Some(rest) => Some(Path::new(rest)),
+        None => path.strip_prefix(dir).ok(),
     }
 }
 
@@ -981,6 +995,29 @@ mod tests {
                 });
                 assert_eq!(neighbours.resolve(&named), expected, "{}", named.display());
             }
+        }
+    }
+
+    /// What a path adds to a directory is what `strip_prefix` finds, whether the text settles
+    /// it or not: a name that only starts like the directory's last one is not below it.
+    #[test]
+    fn below_dir_is_strip_prefix() {
+        let cases = [
+            ("/a/b/../c", "/a/b"),
+            ("/a/b", "/a/b"),
+            ("/a/bc", "/a/b"),
+            ("/a/bc/d", "/a/b"),
+            ("/a/b//x/./y", "/a/b"),
+            ("/a/b/x", "/a/b/"),
+            ("/a/./b/x", "/a/b"),
+            ("a/b/c", "a"),
+            ("/elsewhere", "/a/b"),
+            ("/a", "/a/b"),
+        ];
+        for (path, dir) in cases {
+            let (path, dir) = (Path::new(path), Path::new(dir));
+            let expected = path.strip_prefix(dir).ok();
+            assert_eq!(below_dir(path, dir), expected, "{path:?} below {dir:?}");
         }
     }
 
