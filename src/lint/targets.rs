@@ -708,6 +708,39 @@ mod tests {
         );
     }
 
+    /// Targets kept per thread by the constraints read are what deriving them again gives:
+    /// in either view, whichever reading differs, in any order, and once the thread has kept
+    /// more than it keeps.
+    #[test]
+    fn kept_targets_are_derived_ones() {
+        let tf = |c: &str| format!("terraform {{\n  required_version = \"{c}\"\n}}\n");
+        let (old, new) = (tf(">= 1.3, < 1.9"), tf(">= 1.10"));
+        let cases: Vec<Vec<(&str, &str)>> = vec![
+            vec![("v.tf", &old)],
+            vec![("v.tf", &new)],
+            vec![("v.tf", &old), ("v.tofu", &new)],
+            vec![("v.tf", &new), ("v.tofu", &old)],
+            vec![("v.tf", &old), ("v_override.tf", &new)],
+        ];
+        let views = [View::Terraform, View::OpenTofu];
+        let first: Vec<String> = (cases.iter())
+            .flat_map(|files| views.map(|view| targets(files, view)))
+            .collect();
+        let crowd: Vec<String> = (0..DERIVED_KEPT + 10)
+            .map(|i| tf(&format!(">= 1.{i}")))
+            .collect();
+        for text in &crowd {
+            targets(&[("v.tf", text)], View::Terraform);
+        }
+        let again: Vec<String> = (cases.iter().rev())
+            .flat_map(|files| views.map(|view| targets(files, view)))
+            .collect();
+        let expected: Vec<String> = (first.chunks(2).rev()).flatten().cloned().collect();
+        assert_eq!(again, expected);
+        assert_eq!(targets(&cases[0], View::Terraform), "Terraform 1.3–1.8");
+        assert_eq!(targets(&cases[0], View::OpenTofu), "OpenTofu 1.6–1.8, 1.12");
+    }
+
     #[test]
     fn the_rules_listing_names_the_known_releases() {
         let text = explain_targets();
