@@ -25,7 +25,6 @@
 //! loads, which `module::views` decides.
 
 use std::cell::{OnceCell, RefCell};
-use std::collections::HashSet;
 use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
@@ -353,7 +352,7 @@ impl<'r> Neighbours<'r> {
             Some((canonical, is_dir))
         };
         let below = self.checked.as_ref().and_then(|checked| {
-            let rest = dir.strip_prefix(&checked.dir).ok()?;
+            let rest = below_dir(dir, &checked.dir)?;
             let canonical = checked
                 .canonical
                 .get_or_init(|| checked.dir.canonicalize().ok());
@@ -470,11 +469,10 @@ impl<'r> Neighbours<'r> {
         // modules can be long): each step is (directory, the step that called it, the call).
         let mut steps: Vec<(PathBuf, Option<usize>, (String, String))> = Vec::new();
         let mut todo = vec![(dir.to_path_buf(), None, (String::new(), String::new()))];
-        let mut seen = HashSet::new();
+        let mut seen = Seen::default();
         while let Some((dir, parent, call)) = todo.pop() {
             let module = self.module(&dir);
-            if !(module.canonical.as_ref()).is_some_and(|canonical| seen.insert(canonical.clone()))
-            {
+            if !seen.first_time(&module) {
                 continue;
             }
             let Some(found) = self.summary(&dir, view) else {
@@ -518,18 +516,16 @@ impl<'r> Neighbours<'r> {
         caller_files: impl Iterator<Item = &'f File>,
     ) -> Vec<(Place, Box<str>)> {
         let mut found = Vec::new();
-        let mut seen = HashSet::new();
-        let Some(canonical) = self.module(dir).canonical.clone() else {
+        let mut seen = Seen::default();
+        if !seen.first_time(&self.module(dir)) {
             return found;
-        };
-        seen.insert(canonical);
+        }
         let mut todo: Vec<PathBuf> = (caller_files.flat_map(local_module_calls))
             .map(|(_, source)| dir.join(source))
             .collect();
         while let Some(dir) = todo.pop() {
             let module = self.module(&dir);
-            if !(module.canonical.as_ref()).is_some_and(|canonical| seen.insert(canonical.clone()))
-            {
+            if !seen.first_time(&module) {
                 continue;
             }
             let Some(module_summary) = self.summary(&dir, view) else {
@@ -557,9 +553,8 @@ impl<'r> Neighbours<'r> {
         let module = self.module(dir);
         // Listed, so it exists: without a canonical path (a race with the disk) the module is
         // not judged.
-        let found = match &module.canonical {
-            Some(canonical) if !module.files.is_empty() => {
-                let shared = self.file_summaries.module(canonical);
+        let found = match (&module.canonical, &module.shared) {
+            (Some(canonical), Some(shared)) if !module.files.is_empty() => {
                 let slot = &shared.views[view_index(view)];
                 // Not under `get_or_init`: the check may run other checks of the run on this
                 // thread (rayon's work stealing), one of which may want this summary too.
@@ -608,6 +603,33 @@ impl<'r> Neighbours<'r> {
             _ => None,
         };
         self.file_summaries.insert(key, found)
+    }
+}
+
+/// What `path` adds to `dir`, as `path.strip_prefix(dir)` finds it: first by the paths' text
+/// (`dir` joined with a call's source), which is cheaper than comparing them component by
+/// component, as `strip_prefix` does for the paths the text does not settle.
+fn below_dir<'p>(path: &'p Path, dir: &Path) -> Option<&'p Path> {
+    let by_text = (path.to_str().zip(dir.to_str()))
+        .and_then(|(path, dir)| path.strip_prefix(dir))
+        .filter(|rest| rest.starts_with(std::path::is_separator))
+        .map(|rest| rest.trim_start_matches(std::path::is_separator));
+    match by_text {
+        Some(rest) => Some(Path::new(rest)),
+        None => path.strip_prefix(dir).ok(),
+    }
+}
+
+/// The module directories a walk through calls has looked at, by canonical path (calls may
+/// loop). Keyed by the path's bytes, as [`ShardedMap`] is.
+#[derive(Default)]
+struct Seen(foldhash::HashSet<OsString>);
+
+impl Seen {
+    /// Whether `module` exists and is looked at for the first time.
+    fn first_time(&mut self, module: &LocalModule) -> bool {
+        (module.canonical.as_ref())
+            .is_some_and(|canonical| self.0.insert(canonical.as_os_str().to_owned()))
     }
 }
 
@@ -1015,6 +1037,29 @@ mod tests {
                 });
                 assert_eq!(neighbours.resolve(&named), expected, "{}", named.display());
             }
+        }
+    }
+
+    /// What a path adds to a directory is what `strip_prefix` finds, whether the text settles
+    /// it or not: a name that only starts like the directory's last one is not below it.
+    #[test]
+    fn below_dir_is_strip_prefix() {
+        let cases = [
+            ("/a/b/../c", "/a/b"),
+            ("/a/b", "/a/b"),
+            ("/a/bc", "/a/b"),
+            ("/a/bc/d", "/a/b"),
+            ("/a/b//x/./y", "/a/b"),
+            ("/a/b/x", "/a/b/"),
+            ("/a/./b/x", "/a/b"),
+            ("a/b/c", "a"),
+            ("/elsewhere", "/a/b"),
+            ("/a", "/a/b"),
+        ];
+        for (path, dir) in cases {
+            let (path, dir) = (Path::new(path), Path::new(dir));
+            let expected = path.strip_prefix(dir).ok();
+            assert_eq!(below_dir(path, dir), expected, "{path:?} below {dir:?}");
         }
     }
 

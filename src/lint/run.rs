@@ -97,9 +97,9 @@ pub(crate) fn run_rules(target: Target, out: &mut Vec<Diagnostic>) {
 /// rules still run.
 pub(crate) fn run_rule(rule: &Rule, target: Target, out: &mut Vec<Diagnostic>) {
     let settings = target.settings();
-    if !settings.is_enabled(rule.id()) {
+    let Some(severity) = settings.enabled_severity(&rule.meta) else {
         return;
-    }
+    };
     for check in rule.checks {
         let mut found = Vec::new();
         let outcome = match (*check, target) {
@@ -128,7 +128,6 @@ pub(crate) fn run_rule(rule: &Rule, target: Target, out: &mut Vec<Diagnostic>) {
         };
         match outcome {
             Ok(()) => {
-                let severity = settings.severity(&rule.meta);
                 // Unless the user set the rule's severity, a finding keeps the milder one its
                 // rule may give a milder case (equal duplicate values are a notice, not a
                 // warning).

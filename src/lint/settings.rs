@@ -71,6 +71,14 @@ impl RuleSettings {
             .map_or(meta.severity, |e| e.severity)
     }
 
+    /// The severity `meta`'s findings are reported at, or `None` when it is disabled: one
+    /// look-up for what [`RuleSettings::is_enabled`] and [`RuleSettings::severity`] say, for
+    /// the engine, which asks it of every rule in each view of each directory.
+    pub(crate) fn enabled_severity(&self, meta: &RuleMeta) -> Option<Severity> {
+        let entry = self.entries.get(&meta.id)?;
+        entry.enabled.then_some(entry.severity)
+    }
+
     pub(crate) fn number_option(&self, id: FindingId, name: &str) -> Option<f64> {
         self.entries.get(&id)?.options.get(name).copied()
     }

@@ -2,16 +2,20 @@
 //! own lock: a lock is held for a look-up or an insert only, and two threads that want two
 //! different paths seldom wait for each other.
 
+use std::ffi::OsString;
 use std::hash::BuildHasher;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
 /// How many parts the map is cut into.
 const SHARDS: usize = 16;
 
+/// Keyed by the path's bytes: `Path`'s own hash and equality look at each component, several
+/// times the work for the canonical paths the run keys these maps by, which are spelled one
+/// way only (two spellings of one path would be two entries: the same answer found twice).
 #[derive(Debug)]
 pub(crate) struct ShardedMap<V> {
-    shards: [Mutex<foldhash::HashMap<PathBuf, V>>; SHARDS],
+    shards: [Mutex<foldhash::HashMap<OsString, V>>; SHARDS],
 }
 
 impl<V> Default for ShardedMap<V> {
@@ -23,7 +27,7 @@ impl<V> Default for ShardedMap<V> {
 }
 
 impl<V: Clone> ShardedMap<V> {
-    fn shard(&self, key: &Path) -> &Mutex<foldhash::HashMap<PathBuf, V>> {
+    fn shard(&self, key: &Path) -> &Mutex<foldhash::HashMap<OsString, V>> {
         // A fixed seed: which part a path is in need not be hard to guess, only spread.
         let hash = foldhash::fast::FixedState::with_seed(0).hash_one(key.as_os_str());
         &self.shards[(hash as usize) % SHARDS]
@@ -35,7 +39,7 @@ impl<V: Clone> ShardedMap<V> {
             .shard(key)
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        shard.get(key).cloned()
+        shard.get(key.as_os_str()).cloned()
     }
 
     /// The value at `key`, made by `make` (under the part's lock: it must be quick) and kept
@@ -45,11 +49,11 @@ impl<V: Clone> ShardedMap<V> {
             .shard(key)
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some(found) = shard.get(key) {
+        if let Some(found) = shard.get(key.as_os_str()) {
             return found.clone();
         }
         let value = make();
-        shard.insert(key.to_path_buf(), value.clone());
+        shard.insert(key.as_os_str().to_owned(), value.clone());
         value
     }
 }

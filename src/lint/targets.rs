@@ -18,6 +18,8 @@
 //! of every OpenTofu release (OpenTofu itself warns when it admits 1.11, "Ineffective version
 //! constraint").
 
+use std::cell::RefCell;
+
 use crate::knowledge::View;
 use crate::knowledge::features::{self, Place};
 use crate::knowledge::releases::{self, Release, Stage};
@@ -55,6 +57,32 @@ impl<'a> ConstraintFiles<'a> {
             before_tofu: (primary, overrides),
         }
     }
+}
+
+/// The version constraints of one [`Reading`] of a module's files, in order, as written: `None`
+/// for one that is not a literal string (it admits every version).
+type ConstraintTexts = Vec<Option<Box<str>>>;
+
+/// The constraints each [`Reading`] of a module's files gives (empty where the view has no such
+/// reading): all that the targets derived without a setting depend on.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct ReadConstraints {
+    all_files: ConstraintTexts,
+    before_tofu: ConstraintTexts,
+    tofu_only: ConstraintTexts,
+}
+
+/// How many derived targets a thread keeps before it starts afresh: a run's directories mostly
+/// write the same few constraints, and a long-running language server must not grow without
+/// bound.
+const DERIVED_KEPT: usize = 256;
+
+thread_local! {
+    /// The targets derived from each set of constraints, by view: deriving intersects each
+    /// constraint with the versions of every known release, and a repository's directories
+    /// write the same few `required_version`s again and again.
+    static DERIVED: RefCell<foldhash::HashMap<(View, ReadConstraints), Targets>> =
+        RefCell::default();
 }
 
 /// Which of a view's files a release takes its version constraints from.
@@ -166,21 +194,54 @@ impl Targets {
             };
         }
         // Which constraints a release reads depends only on which of the view's files it reads
-        // them from: each list is gathered and parsed once, not again for every known release.
-        let admitted_sets = |reading: Reading| -> Vec<VersionSet> {
-            let constraints = constraints_read(view, reading, files);
-            constraints.into_iter().map(admitted_set).collect()
+        // them from: each list is gathered once, not again for every known release.
+        let texts = |reading: Reading| -> ConstraintTexts {
+            (constraints_read(view, reading, files).into_iter())
+                .map(|expr| expr.literal_string().map(Box::from))
+                .collect()
+        };
+        let read = match view {
+            View::Terraform => ReadConstraints {
+                all_files: texts(Reading::AllFiles),
+                before_tofu: Vec::new(),
+                tofu_only: Vec::new(),
+            },
+            View::OpenTofu => ReadConstraints {
+                all_files: texts(Reading::AllFiles),
+                before_tofu: texts(Reading::BeforeTofu),
+                tofu_only: texts(Reading::TofuOnly),
+            },
+        };
+        DERIVED.with_borrow_mut(|derived| {
+            if let Some(found) = derived.get(&(view, read.clone())) {
+                return found.clone();
+            }
+            if derived.len() >= DERIVED_KEPT {
+                derived.clear();
+            }
+            let targets = Targets::from_constraints(view, &read);
+            derived.insert((view, read), targets.clone());
+            targets
+        })
+    }
+
+    /// The targets of a module whose files' constraints are `read`, without a setting.
+    fn from_constraints(view: View, read: &ReadConstraints) -> Targets {
+        let admitted_sets = |texts: &ConstraintTexts| -> Vec<VersionSet> {
+            (texts.iter())
+                .map(|text| text.as_deref().map_or_else(VersionSet::all, constraint_set))
+                .collect()
         };
         let (before_tofu, all_files, tofu_only) = match view {
-            View::Terraform => (Vec::new(), admitted_sets(Reading::AllFiles), Vec::new()),
+            View::Terraform => (Vec::new(), admitted_sets(&read.all_files), Vec::new()),
             View::OpenTofu => {
-                let all_files = admitted_sets(Reading::AllFiles);
+                let all_files = admitted_sets(&read.all_files);
                 // The releases before `.tofu` files enforce the `.tf` files' constraints; a
                 // `.tofu` file's still says which OpenTofu releases the module is written for,
                 // so it narrows their targets too, as `compatible_with` does.
-                let mut before_tofu = admitted_sets(Reading::BeforeTofu);
+                let mut before_tofu = admitted_sets(&read.before_tofu);
                 before_tofu.extend(all_files.iter().cloned());
-                (before_tofu, all_files, admitted_sets(Reading::TofuOnly))
+                (before_tofu, all_files, admitted_sets(&read.tofu_only))
             }
         };
         let admitted_by = |release: Release| match reading(view, release) {
@@ -645,6 +706,39 @@ mod tests {
             targets(&[("v.tf", &tf("~> 0.12"))], View::Terraform),
             "Terraform 1.15"
         );
+    }
+
+    /// Targets kept per thread by the constraints read are what deriving them again gives:
+    /// in either view, whichever reading differs, in any order, and once the thread has kept
+    /// more than it keeps.
+    #[test]
+    fn kept_targets_are_derived_ones() {
+        let tf = |c: &str| format!("terraform {{\n  required_version = \"{c}\"\n}}\n");
+        let (old, new) = (tf(">= 1.3, < 1.9"), tf(">= 1.10"));
+        let cases: Vec<Vec<(&str, &str)>> = vec![
+            vec![("v.tf", &old)],
+            vec![("v.tf", &new)],
+            vec![("v.tf", &old), ("v.tofu", &new)],
+            vec![("v.tf", &new), ("v.tofu", &old)],
+            vec![("v.tf", &old), ("v_override.tf", &new)],
+        ];
+        let views = [View::Terraform, View::OpenTofu];
+        let first: Vec<String> = (cases.iter())
+            .flat_map(|files| views.map(|view| targets(files, view)))
+            .collect();
+        let crowd: Vec<String> = (0..DERIVED_KEPT + 10)
+            .map(|i| tf(&format!(">= 1.{i}")))
+            .collect();
+        for text in &crowd {
+            targets(&[("v.tf", text)], View::Terraform);
+        }
+        let again: Vec<String> = (cases.iter().rev())
+            .flat_map(|files| views.map(|view| targets(files, view)))
+            .collect();
+        let expected: Vec<String> = (first.chunks(2).rev()).flatten().cloned().collect();
+        assert_eq!(again, expected);
+        assert_eq!(targets(&cases[0], View::Terraform), "Terraform 1.3–1.8");
+        assert_eq!(targets(&cases[0], View::OpenTofu), "OpenTofu 1.6–1.8, 1.12");
     }
 
     #[test]

@@ -20,10 +20,9 @@
 //! variable's `type` is `type_constraint_invalid`'s.
 
 use crate::diagnostic::Diagnostic;
-use crate::source::Span;
+use crate::source::{Span, Syntax};
 use crate::syntax::{Block, Expr, ExprKind};
 
-use crate::lint::helpers::top_level_blocks;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -48,9 +47,11 @@ enum ReadAs {
 const WITH_DEPENDS_ON_AND_PROVIDER: &[&str] = &["resource", "data", "ephemeral", "action"];
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    let json_blocks = top_level_blocks(ctx)
-        .filter(|(file, _)| ctx.files.get(file.file.id).file_name().ends_with(".json"));
-    for (_, block) in json_blocks {
+    // By the file's extension, not its name: looked at once per file rather than per block.
+    let json_blocks = (ctx.primary.iter().chain(ctx.overrides))
+        .filter(|file| file.extension.syntax() == Syntax::Json)
+        .flat_map(|file| &file.file.body.blocks);
+    for block in json_blocks {
         let mut each = |expr: &Expr, read_as: ReadAs| judge(ctx, expr, read_as, out);
         match block.kind.as_str() {
             kind if WITH_DEPENDS_ON_AND_PROVIDER.contains(&kind) => {
