@@ -165,13 +165,6 @@ impl Parser<'_> {
         }
     }
 
-    fn ident_follows(&self) -> bool {
-        self.text[self.pos..]
-            .chars()
-            .next()
-            .is_some_and(super::is_id_start)
-    }
-
     /// The value of an argument, after its `=`.
     fn attribute_value(&mut self, name: String, name_span: Span) -> Result<Attribute> {
         self.skip_trivia(false);

@@ -856,8 +856,7 @@ impl Parser<'_> {
         if !self.starts_with(word) {
             return false;
         }
-        let after = self.text[self.pos + word.len()..].chars().next();
-        if after.is_some_and(super::is_id_continue) {
+        if self.continues_ident(self.pos + word.len()) {
             return false;
         }
         self.pos += word.len();
@@ -900,7 +899,7 @@ impl Parser<'_> {
             Some('\0' | '\u{feff}' | '`' | '@' | '^' | '\\') => {
                 Some("this character is not valid here")
             }
-            Some(c) if c as u32 >= 0x80 && !super::is_id_start(c) => {
+            Some(c) if c as u32 >= 0x80 && !self.ident_follows() => {
                 Some("this character is not valid here")
             }
             _ => None,

@@ -17,6 +17,8 @@
 
 use std::ops::Range;
 
+use super::ident::ident_end;
+
 /// Summaries of the tokens the scanner refuses (`checkInvalidTokens`).
 const INVALID_CHARACTER: &str = "Invalid character";
 const BAD_ENCODING: &str = "Invalid character encoding";
@@ -337,33 +339,6 @@ fn character_len(bytes: &[u8], at: usize) -> Option<usize> {
         .iter()
         .all(|&b| (0x80..=0xbf).contains(&b))
         .then_some(len)
-}
-
-/// The end of the identifier at `at` (HCL's: ID_Start or `_`, then ID_Continue or `-`), if one
-/// starts there.
-fn ident_end(bytes: &[u8], at: usize) -> Option<usize> {
-    let (first, len) = char_at(bytes, at)?;
-    if !super::is_id_start(first) {
-        return None;
-    }
-    let mut end = at + len;
-    while let Some((c, len)) = char_at(bytes, end) {
-        if !super::is_id_continue(c) {
-            break;
-        }
-        end += len;
-    }
-    Some(end)
-}
-
-/// The character at `at`, when the bytes there are UTF-8.
-fn char_at(bytes: &[u8], at: usize) -> Option<(char, usize)> {
-    let len = character_len(bytes, at)?;
-    let c = std::str::from_utf8(&bytes[at..at + len])
-        .ok()?
-        .chars()
-        .next()?;
-    Some((c, len))
 }
 
 /// Where a heredoc that `<<` opens at `at` has its marker, and where its lines start: `<<` or

@@ -784,3 +784,54 @@ fn comments_are_found_where_they_are_comments() {
         .collect();
     assert_eq!(texts, ["# yes", "# a", "/* b */", "// c"]);
 }
+
+/// The first error of a file read from `bytes`, as the reader parses it (with stand-ins for
+/// bytes that are not UTF-8): its summary and byte offset, `None` if it parses.
+fn first_error_of_bytes(bytes: &[u8]) -> Option<(&'static str, u32)> {
+    let parsed = match std::str::from_utf8(bytes) {
+        Ok(text) => parse(FileId(0), text),
+        Err(_) => {
+            let text = crate::syntax::stand_in_for_not_utf8(bytes, crate::syntax::Syntax::Native);
+            parse_not_utf8(FileId(0), &text, bytes)
+        }
+    };
+    parsed
+        .file
+        .err()
+        .map(|error| (error.summary, error.span.start))
+}
+
+/// Names are cut where HCL's scanner cuts them: its byte ranges (`unicode_derived.rl`) take a
+/// lead byte with the bytes after it as one character even where they are no UTF-8, so a bad
+/// byte next to a name is part of the name, not a bad encoding (each as Terraform 1.15.5's
+/// loader gives it).
+#[test]
+fn bytes_next_to_a_name_are_read_as_hcls_scanner_reads_them() {
+    let cases: [(&[u8], Option<(&str, u32)>); 9] = [
+        (
+            b"\xe4\n**>=",
+            Some(("Argument or block definition required", 0)),
+        ),
+        (b"a \xe4 = 1\n", Some(("Invalid block definition", 6))),
+        (b"b\xe4ab = 1\n", None),
+        (b"locals {\n  x\xe4\x80 = 1\n}\n", None),
+        // The name ends inside `\xc3\xa9`: the byte left is a bad encoding.
+        (
+            b"\xe4 \xc3\xa9 = 1\n",
+            Some(("Invalid character encoding", 3)),
+        ),
+        (b"a = x\xe4\n", Some(("Invalid character encoding", 5))),
+        (b"a = 1\n\xe4", Some(("Invalid character encoding", 6))),
+        (b"a = \"\xe4 \"\n", Some(("Invalid character encoding", 5))),
+        // Bad bytes in a comment are the comment's.
+        (b"# \xff\na = 1\n", None),
+    ];
+    for (bytes, expected) in cases {
+        assert_eq!(
+            first_error_of_bytes(bytes),
+            expected,
+            "{}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
+}
