@@ -47,9 +47,12 @@ impl Parser<'_> {
             }
             match self.item()? {
                 Item::Attribute(attribute) => {
+                    // HCL reports what stands wrongly after an argument before it reports the
+                    // argument as a repeat (`ParseBody` appends the item's own diagnostics
+                    // first).
+                    self.end_of_item(false)?;
                     self.record_repeat(&body, &mut first_spans, &attribute);
                     body.attributes.push(Arc::new(attribute));
-                    self.end_of_item(false)?;
                 }
                 Item::Block(block) => {
                     body.blocks.push(block);

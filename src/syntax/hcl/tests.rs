@@ -835,3 +835,27 @@ fn bytes_next_to_a_name_are_read_as_hcls_scanner_reads_them() {
         );
     }
 }
+
+/// What stands wrongly after an argument comes before the argument's repeat: HCL's `ParseBody`
+/// appends an item's own diagnostics before "Attribute redefined" (each as Terraform 1.15.5's
+/// loader gives it), so the repeat is not the file's first error.
+#[test]
+fn an_arguments_end_is_judged_before_its_repeat() {
+    let cases = [
+        ("a = 1\na = 2 3\n", ("Missing newline after argument", 12)),
+        ("a = 1\na = 2,\n", ("Unexpected comma after argument", 11)),
+        (
+            "b {\n  a = 1\n  a = 2 x\n}\n",
+            ("Missing newline after argument", 20),
+        ),
+    ];
+    for (text, expected) in cases {
+        let parsed = parse(FileId(0), text);
+        assert!(parsed.duplicate_attributes.is_empty(), "{text:?}");
+        let error = parsed.file.expect_err(text);
+        assert_eq!((error.summary, error.span.start), expected, "{text:?}");
+    }
+    // A repeat whose line ends well is reported, as HCL does.
+    let parsed = parse(FileId(0), "a = 1\na = 2\n");
+    assert_eq!(parsed.duplicate_attributes.len(), 1);
+}
