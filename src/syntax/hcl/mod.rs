@@ -22,6 +22,7 @@ mod expr;
 mod gather;
 mod ident;
 mod ident_tables;
+mod recovery;
 pub(crate) mod scanner;
 mod template;
 

@@ -859,3 +859,35 @@ fn an_arguments_end_is_judged_before_its_repeat() {
     let parsed = parse(FileId(0), "a = 1\na = 2\n");
     assert_eq!(parsed.duplicate_attributes.len(), 1);
 }
+
+/// A single-line block whose one item is refused: HCL's parser skips to the end of the line
+/// (brackets, strings, heredocs and sequences opened on it held open) and refuses a newline or
+/// a comma that begins what follows before the item itself (`finishParsingBodyBlock` after
+/// `parseSingleAttrBody` and `recoverAfterBodyItem`; each as Terraform 1.15.5's loader gives
+/// it).
+#[test]
+fn a_refused_single_line_item_is_judged_after_its_recovery() {
+    const SINGLE: &str = "Invalid single-argument block definition";
+    let cases = [
+        ("b {\n  nested \"\" { ab \"x\" }\n\n}\n", (SINGLE, 27)),
+        ("b { x }\n\n", (SINGLE, 8)),
+        ("b { x }\n, = 1\n", (SINGLE, 8)),
+        (
+            "b { x }\ny = 1\n",
+            ("Argument or block definition required", 4),
+        ),
+        ("b { \"a\" = 1 }\n# c\n", (SINGLE, 14)),
+        ("b { x [\n\n] }\n\n", (SINGLE, 13)),
+        (
+            "b { x <<EOT\nEOT\n}\n\n",
+            ("Argument or block definition required", 4),
+        ),
+        ("b { x y }\n  /* c */ // d\n", (SINGLE, 20)),
+        ("b { x \"${\n}\" }\n\n", (SINGLE, 15)),
+        ("b { 1 }\n\n", (SINGLE, 8)),
+        ("b { x }\n# c", ("Argument or block definition required", 4)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+}
