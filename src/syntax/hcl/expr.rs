@@ -591,13 +591,11 @@ impl Parser<'_> {
         ))
     }
 
-    /// Whether the keyword `for` starts a `for` expression at the current position.
+    /// Whether the keyword `for` starts a `for` expression at the current position: the
+    /// name `for`, whatever follows it (hashicorp/hcl `parseTupleCons` and `parseObjectCons`
+    /// match the token alone, so `[for]` and `{for = 1}` are `for` expressions gone wrong).
     fn for_keyword(&self) -> bool {
-        self.starts_with("for")
-            && matches!(
-                self.peek_at(3),
-                Some(b' ' | b'\t' | b'\n' | b'\r' | b'#' | b'/')
-            )
+        self.starts_with("for") && !self.continues_ident(self.pos + 3)
     }
 
     /// `[a, b]` or `[for ...]`.

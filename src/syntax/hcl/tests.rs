@@ -891,3 +891,21 @@ fn a_refused_single_line_item_is_judged_after_its_recovery() {
         assert_eq!(first_error(text), expected, "{text:?}");
     }
 }
+
+/// `for` opens a `for` expression in brackets or braces whatever follows the name (HCL matches
+/// the token alone); a longer name is a reference (each as Terraform 1.15.5's loader gives it).
+#[test]
+fn for_is_a_keyword_whatever_follows_it() {
+    const FOR: &str = "Invalid 'for' expression";
+    let cases = [
+        ("a = [for]\n", Some((FOR, 8))),
+        ("a = [for, 1]\n", Some((FOR, 8))),
+        ("a = {for = 1}\n", Some((FOR, 9))),
+        ("a = [for<<-EOT\n a in 1 : true]\n", Some((FOR, 8))),
+        ("a = {for{\"\" = 1}}\n", Some((FOR, 8))),
+        ("a = [for-x]\n", None),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error_of_bytes(text.as_bytes()), expected, "{text:?}");
+    }
+}
