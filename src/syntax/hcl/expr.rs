@@ -682,7 +682,8 @@ impl Parser<'_> {
             // comma means the value is missing; the end of the file, the object unclosed.
             match (self.peek(), self.peek_at(1)) {
                 (Some(b'='), next) if !matches!(next, Some(b'=' | b'>')) => self.pos += 1,
-                (Some(b':'), _) => self.pos += 1,
+                // `::` is a token of its own (HCL's `DoubleColon`), no separator.
+                (Some(b':'), next) if next != Some(b':') => self.pos += 1,
                 _ if self.line_comment_ends_the_text() => {
                     return Err(self.error_at(
                         start,

@@ -909,3 +909,17 @@ fn for_is_a_keyword_whatever_follows_it() {
         assert_eq!(first_error_of_bytes(text.as_bytes()), expected, "{text:?}");
     }
 }
+
+/// `::` after an object's key is a token of its own, not the `:` that separates the value
+/// (each as Terraform 1.15.5's loader gives it).
+#[test]
+fn a_double_colon_is_no_key_value_separator() {
+    let cases = [
+        ("b = {(0) :: 2}\n", ("Missing key/value separator", 9)),
+        ("b = {a :: 2}\n", ("Missing function name", 10)),
+        ("b = {a ::}\n", ("Missing function name", 9)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+}
