@@ -434,24 +434,21 @@ impl Parser<'_> {
                 self.pos += 1;
             }
         }
-        let digits = |p: &mut Parser| {
-            while p.peek().is_some_and(|b| b.is_ascii_digit()) {
-                p.pos += 1;
-            }
+        // HCL's scanner reads a number token as a digit, then digits, dots and exponents
+        // (`number_token_end`); its parser refuses a token Go's number parsing does not read,
+        // at the token, after any sign (`parseExpressionTerm`, `cty.ParseNumberVal`).
+        let digits_start = self.pos;
+        let end = number_token_end(self.bytes, digits_start);
+        let Some(exponent_at) = number_form(&self.bytes[digits_start..end]) else {
+            return Err(self.error_at(
+                digits_start,
+                "Invalid number literal",
+                "this is not a number: digits, one decimal point, then an exponent maybe",
+            ));
         };
-        digits(self);
-        if self.peek() == Some(b'.') && self.peek_at(1).is_some_and(|b| b.is_ascii_digit()) {
-            self.pos += 1;
-            digits(self);
-        }
-        if matches!(self.peek(), Some(b'e' | b'E')) {
-            let sign = usize::from(matches!(self.peek_at(1), Some(b'+' | b'-')));
-            if self.peek_at(1 + sign).is_some_and(|b| b.is_ascii_digit()) {
-                let exponent_start = self.pos + 1 + sign;
-                self.pos = exponent_start;
-                digits(self);
-                check_exponent(self, start, exponent_start)?;
-            }
+        self.pos = end;
+        if let Some(exponent_at) = exponent_at {
+            check_exponent(self, digits_start, digits_start + exponent_at)?;
         }
         let written = self.text[start..self.pos].to_string();
         Ok(Expr::new(
@@ -1019,6 +1016,29 @@ fn recovered_close_bracket(bytes: &[u8], from: usize) -> usize {
         i += 1;
     }
     bytes.len()
+}
+
+/// Whether a number token (see [`number_token_end`]) is a number: digits, a decimal point and
+/// digits maybe, an exponent maybe (`1.e5` is one). `Some` with where the exponent's digits
+/// start, if it has one; `None` for a token that is no number (`1.2.3`, `1e5e5`).
+fn number_form(token: &[u8]) -> Option<Option<usize>> {
+    let digits_end = |from: usize| {
+        from + token[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
+    let mut i = digits_end(0);
+    if token.get(i) == Some(&b'.') {
+        i = digits_end(i + 1);
+    }
+    let mut exponent = None;
+    if matches!(token.get(i), Some(b'e' | b'E')) {
+        i += 1 + usize::from(matches!(token.get(i + 1), Some(b'+' | b'-')));
+        exponent = Some(i);
+        i = digits_end(i);
+    }
+    (i == token.len()).then_some(exponent)
 }
 
 /// Where the number token that starts at `start` (a digit) ends, as HCL's scanner reads one

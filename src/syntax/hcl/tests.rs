@@ -923,3 +923,25 @@ fn a_double_colon_is_no_key_value_separator() {
         assert_eq!(first_error(text), expected, "{text:?}");
     }
 }
+
+/// A number is read as HCL's scanner reads the token (digits, dots and exponents in any
+/// order) and refused, at its first digit, when it is no number (each as Terraform 1.15.5's
+/// loader gives it).
+#[test]
+fn numbers_are_whole_tokens() {
+    const NUMBER: &str = "Invalid number literal";
+    let cases = [
+        ("a = 1.e5\n", None),
+        ("a = 1.5\n", None),
+        ("a = 1..2\n", Some((NUMBER, 4))),
+        ("a = 1.2.3\n", Some((NUMBER, 4))),
+        ("a = 1e5e5\n", Some((NUMBER, 4))),
+        ("a = 1e5.5\n", Some((NUMBER, 4))),
+        ("a = - 1.2.3\n", Some((NUMBER, 6))),
+        ("a = [-1e999999999999]\n", Some((NUMBER, 6))),
+        ("a = \"x\" >= 7.40.0, 1\n", Some((NUMBER, 11))),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error_of_bytes(text.as_bytes()), expected, "{text:?}");
+    }
+}
