@@ -807,7 +807,9 @@ fn first_error_of_bytes(bytes: &[u8]) -> Option<(&'static str, u32)> {
 /// loader gives it).
 #[test]
 fn bytes_next_to_a_name_are_read_as_hcls_scanner_reads_them() {
-    let cases: [(&[u8], Option<(&str, u32)>); 9] = [
+    // A file's bytes, and its first error (summary, byte offset) if it has one.
+    type Case = (&'static [u8], Option<(&'static str, u32)>);
+    let cases: [Case; 9] = [
         (
             b"\xe4\n**>=",
             Some(("Argument or block definition required", 0)),
