@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use foldhash::HashMap;
 
-use super::{Parser, Result};
+use super::{ParseError, Parser, Result, recovery};
 use crate::source::{Span, Syntax};
 use crate::syntax::{Attribute, Block, Body, DuplicateAttribute, Label, Labels};
 
@@ -47,9 +47,12 @@ impl Parser<'_> {
             }
             match self.item()? {
                 Item::Attribute(attribute) => {
+                    // HCL reports what stands wrongly after an argument before it reports the
+                    // argument as a repeat (`ParseBody` appends the item's own diagnostics
+                    // first).
+                    self.end_of_item(false)?;
                     self.record_repeat(&body, &mut first_spans, &attribute);
                     body.attributes.push(Arc::new(attribute));
-                    self.end_of_item(false)?;
                 }
                 Item::Block(block) => {
                     body.blocks.push(block);
@@ -165,13 +168,6 @@ impl Parser<'_> {
         }
     }
 
-    fn ident_follows(&self) -> bool {
-        self.text[self.pos..]
-            .chars()
-            .next()
-            .is_some_and(super::is_id_start)
-    }
-
     /// The value of an argument, after its `=`.
     fn attribute_value(&mut self, name: String, name_span: Span) -> Result<Attribute> {
         self.skip_trivia(false);
@@ -251,28 +247,31 @@ impl Parser<'_> {
                 return Err(unclosed(self));
             }
             let Some(name) = self.ident() else {
-                return Err(self.unexpected(
+                let error = self.unexpected(
                     "Argument or block definition required",
                     "an argument definition is required here",
-                ));
+                );
+                return Err(self.single_line_item_refused(self.pos, true, error));
             };
             let name_span = self.span(name.clone());
             let name = self.text[name].to_string();
             self.skip_trivia(false);
             if matches!(self.peek(), Some(b'{' | b'"')) || self.ident_follows() {
-                return Err(self.error_at(
+                let error = self.error_at(
                     name_span.start as usize,
                     "Argument definition required",
                     "a single-line block definition can contain only a single argument, not \
                      a nested block",
-                ));
+                );
+                return Err(self.single_line_item_refused(self.pos, false, error));
             }
             if self.peek() != Some(b'=') || matches!(self.peek_at(1), Some(b'=' | b'>')) {
-                return Err(self.error_at(
+                let error = self.error_at(
                     name_span.start as usize,
                     "Argument or block definition required",
                     "an argument is set with an equals sign (`=`) introducing its value",
-                ));
+                );
+                return Err(self.single_line_item_refused(self.pos, false, error));
             }
             self.pos += 1;
             let attribute = self.attribute_value(name, name_span)?;
@@ -292,5 +291,32 @@ impl Parser<'_> {
         }
         self.pos += 1;
         Ok(body.fitted())
+    }
+
+    /// The first error of a single-line block whose item is refused with `error`, the
+    /// recovery starting at `from` (see [`super::recovery`]): a newline or a comma where the
+    /// recovery stops is refused before the item's own error.
+    #[cold]
+    #[inline(never)]
+    fn single_line_item_refused(
+        &self,
+        from: usize,
+        first_read_before: bool,
+        error: ParseError,
+    ) -> ParseError {
+        let stop = recovery::after_body_item(self.read_bytes, from, first_read_before);
+        match recovery::newline_or_comma(self.read_bytes, stop) {
+            Some(at) if self.bytes[at] == b',' => self.error_at(
+                at,
+                "Invalid single-argument block definition",
+                "a single-line block definition can contain only one argument definition",
+            ),
+            Some(at) => self.error_at(
+                at,
+                "Invalid single-argument block definition",
+                "a single-line block definition must be closed on the line it opens",
+            ),
+            None => error,
+        }
     }
 }

@@ -434,24 +434,21 @@ impl Parser<'_> {
                 self.pos += 1;
             }
         }
-        let digits = |p: &mut Parser| {
-            while p.peek().is_some_and(|b| b.is_ascii_digit()) {
-                p.pos += 1;
-            }
+        // HCL's scanner reads a number token as a digit, then digits, dots and exponents
+        // (`number_token_end`); its parser refuses a token Go's number parsing does not read,
+        // at the token, after any sign (`parseExpressionTerm`, `cty.ParseNumberVal`).
+        let digits_start = self.pos;
+        let end = number_token_end(self.bytes, digits_start);
+        let Some(exponent_at) = number_form(&self.bytes[digits_start..end]) else {
+            return Err(self.error_at(
+                digits_start,
+                "Invalid number literal",
+                "this is not a number: digits, one decimal point, then an exponent maybe",
+            ));
         };
-        digits(self);
-        if self.peek() == Some(b'.') && self.peek_at(1).is_some_and(|b| b.is_ascii_digit()) {
-            self.pos += 1;
-            digits(self);
-        }
-        if matches!(self.peek(), Some(b'e' | b'E')) {
-            let sign = usize::from(matches!(self.peek_at(1), Some(b'+' | b'-')));
-            if self.peek_at(1 + sign).is_some_and(|b| b.is_ascii_digit()) {
-                let exponent_start = self.pos + 1 + sign;
-                self.pos = exponent_start;
-                digits(self);
-                check_exponent(self, start, exponent_start)?;
-            }
+        self.pos = end;
+        if let Some(exponent_at) = exponent_at {
+            check_exponent(self, digits_start, digits_start + exponent_at)?;
         }
         let written = self.text[start..self.pos].to_string();
         Ok(Expr::new(
@@ -591,13 +588,11 @@ impl Parser<'_> {
         ))
     }
 
-    /// Whether the keyword `for` starts a `for` expression at the current position.
+    /// Whether the keyword `for` starts a `for` expression at the current position: the
+    /// name `for`, whatever follows it (hashicorp/hcl `parseTupleCons` and `parseObjectCons`
+    /// match the token alone, so `[for]` and `{for = 1}` are `for` expressions gone wrong).
     fn for_keyword(&self) -> bool {
-        self.starts_with("for")
-            && matches!(
-                self.peek_at(3),
-                Some(b' ' | b'\t' | b'\n' | b'\r' | b'#' | b'/')
-            )
+        self.starts_with("for") && !self.continues_ident(self.pos + 3)
     }
 
     /// `[a, b]` or `[for ...]`.
@@ -684,7 +679,8 @@ impl Parser<'_> {
             // comma means the value is missing; the end of the file, the object unclosed.
             match (self.peek(), self.peek_at(1)) {
                 (Some(b'='), next) if !matches!(next, Some(b'=' | b'>')) => self.pos += 1,
-                (Some(b':'), _) => self.pos += 1,
+                // `::` is a token of its own (HCL's `DoubleColon`), no separator.
+                (Some(b':'), next) if next != Some(b':') => self.pos += 1,
                 _ if self.line_comment_ends_the_text() => {
                     return Err(self.error_at(
                         start,
@@ -856,8 +852,7 @@ impl Parser<'_> {
         if !self.starts_with(word) {
             return false;
         }
-        let after = self.text[self.pos + word.len()..].chars().next();
-        if after.is_some_and(super::is_id_continue) {
+        if self.continues_ident(self.pos + word.len()) {
             return false;
         }
         self.pos += word.len();
@@ -900,7 +895,7 @@ impl Parser<'_> {
             Some('\0' | '\u{feff}' | '`' | '@' | '^' | '\\') => {
                 Some("this character is not valid here")
             }
-            Some(c) if c as u32 >= 0x80 && !super::is_id_start(c) => {
+            Some(c) if c as u32 >= 0x80 && !self.ident_follows() => {
                 Some("this character is not valid here")
             }
             _ => None,
@@ -1021,6 +1016,29 @@ fn recovered_close_bracket(bytes: &[u8], from: usize) -> usize {
         i += 1;
     }
     bytes.len()
+}
+
+/// Whether a number token (see [`number_token_end`]) is a number: digits, a decimal point and
+/// digits maybe, an exponent maybe (`1.e5` is one). `Some` with where the exponent's digits
+/// start, if it has one; `None` for a token that is no number (`1.2.3`, `1e5e5`).
+fn number_form(token: &[u8]) -> Option<Option<usize>> {
+    let digits_end = |from: usize| {
+        from + token[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
+    let mut i = digits_end(0);
+    if token.get(i) == Some(&b'.') {
+        i = digits_end(i + 1);
+    }
+    let mut exponent = None;
+    if matches!(token.get(i), Some(b'e' | b'E')) {
+        i += 1 + usize::from(matches!(token.get(i + 1), Some(b'+' | b'-')));
+        exponent = Some(i);
+        i = digits_end(i);
+    }
+    (i == token.len()).then_some(exponent)
 }
 
 /// Where the number token that starts at `start` (a digit) ends, as HCL's scanner reads one

@@ -20,6 +20,9 @@
 mod body;
 mod expr;
 mod gather;
+mod ident;
+mod ident_tables;
+mod recovery;
 pub(crate) mod scanner;
 mod template;
 
@@ -62,6 +65,9 @@ pub(crate) type Result<T> = std::result::Result<T, ParseError>;
 pub(crate) struct Parser<'t> {
     pub(crate) text: &'t str,
     pub(crate) bytes: &'t [u8],
+    /// The file's bytes as read: `text`'s own, or, in a file that is not all UTF-8, the bytes
+    /// that `text` has stand-ins for. Names are cut on these (see [`ident`]).
+    pub(crate) read_bytes: &'t [u8],
     pub(crate) pos: usize,
     pub(crate) id: FileId,
     /// How many nested constructs are open.
@@ -96,6 +102,7 @@ impl<'t> Parser<'t> {
         Parser {
             text,
             bytes: text.as_bytes(),
+            read_bytes: text.as_bytes(),
             pos: 0,
             id,
             depth: 0,
@@ -257,49 +264,30 @@ impl<'t> Parser<'t> {
     }
 
     /// The identifier at the current position (HCL's: a Unicode ID_Start or `_`, then
-    /// ID_Continue characters and `-`), consumed; `None` if there is none.
+    /// ID_Continue characters and `-`, as its scanner matches them), consumed; `None` if there
+    /// is none.
     pub(crate) fn ident(&mut self) -> Option<Range<usize>> {
         let start = self.pos;
-        let bytes = self.bytes;
-        // ASCII names (nearly all) a byte at a time; the rest by Unicode's classes.
-        let mut end = match bytes.get(start) {
-            Some(&b) if b.is_ascii_alphabetic() || b == b'_' => start + 1,
-            Some(&b) if b < 0x80 => return None,
-            None => return None,
-            Some(_) => {
-                let first = self.text[start..].chars().next()?;
-                if !is_id_start(first) {
-                    return None;
-                }
-                start + first.len_utf8()
-            }
-        };
-        loop {
-            match bytes.get(end) {
-                Some(&b) if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' => end += 1,
-                Some(&b) if b >= 0x80 => match self.text[end..].chars().next() {
-                    Some(c) if is_id_continue(c) => end += c.len_utf8(),
-                    _ => break,
-                },
-                _ => break,
-            }
+        let end = ident::ident_end(self.read_bytes, start)?;
+        // In a file that is not UTF-8, HCL's ranges may end a name inside a character of the
+        // text: the bytes left of that character are no token's but a bad encoding, which the
+        // scanner reports before anything the parser says (`scanner`).
+        if !self.text.is_char_boundary(end) {
+            return None;
         }
         self.pos = end;
         Some(start..end)
     }
-}
 
-/// Whether `c` may start an identifier (hashicorp/hcl `hclsyntax/scan_tokens.rl`: Unicode
-/// `ID_Start` and `_`).
-pub(crate) fn is_id_start(c: char) -> bool {
-    c == '_' || unicode_ident::is_xid_start(c)
-}
+    /// Whether an identifier starts at the current position.
+    pub(crate) fn ident_follows(&self) -> bool {
+        ident::start_len(self.read_bytes, self.pos).is_some()
+    }
 
-/// Whether `c` may continue an identifier: Unicode `ID_Continue` and `-`, but for the
-/// zero-width joiner and non-joiner, which newer Unicode counts in and hclsyntax refuses as
-/// invalid characters.
-pub(crate) fn is_id_continue(c: char) -> bool {
-    c == '-' || (unicode_ident::is_xid_continue(c) && !matches!(c, '\u{200c}' | '\u{200d}'))
+    /// Whether the character at `at` may continue an identifier.
+    pub(crate) fn continues_ident(&self, at: usize) -> bool {
+        ident::continue_len(self.read_bytes, at).is_some()
+    }
 }
 
 /// The work of parsing a whole native-syntax file, in parse steps (see [`Parser::steps`]).
@@ -329,6 +317,9 @@ pub(crate) const NOT_UTF8_STAND_IN: u8 = 0x1a;
 
 fn parse_read(id: FileId, text: &str, not_utf8: Option<&[u8]>) -> Parsed {
     let mut parser = Parser::new(id, text);
+    if let Some(bytes) = not_utf8 {
+        parser.read_bytes = bytes;
+    }
     // Terraform skips a UTF-8 byte-order mark at the start of a file.
     if text.starts_with('\u{feff}') {
         parser.pos = '\u{feff}'.len_utf8();

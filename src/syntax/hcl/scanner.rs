@@ -17,6 +17,8 @@
 
 use std::ops::Range;
 
+use super::ident::ident_end;
+
 /// Summaries of the tokens the scanner refuses (`checkInvalidTokens`).
 const INVALID_CHARACTER: &str = "Invalid character";
 const BAD_ENCODING: &str = "Invalid character encoding";
@@ -317,14 +319,14 @@ pub(crate) fn first_invalid_token(bytes: &[u8]) -> Option<InvalidToken> {
 }
 
 /// Where the line comment at `start` ends: after its newline, or at the end of the text.
-fn line_comment_end(bytes: &[u8], start: usize) -> usize {
+pub(crate) fn line_comment_end(bytes: &[u8], start: usize) -> usize {
     memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |p| start + p + 1)
 }
 
 /// The length of the character at `at` as the scanner reads one (`AnyUTF8`: a lead byte and
 /// its continuation bytes, overlong and surrogate encodings included); `None` for a byte that
 /// starts none (`BrokenUTF8`).
-fn character_len(bytes: &[u8], at: usize) -> Option<usize> {
+pub(crate) fn character_len(bytes: &[u8], at: usize) -> Option<usize> {
     let len = match *bytes.get(at)? {
         0x00..=0x7f => return Some(1),
         0xc0..=0xdf => 2,
@@ -337,33 +339,6 @@ fn character_len(bytes: &[u8], at: usize) -> Option<usize> {
         .iter()
         .all(|&b| (0x80..=0xbf).contains(&b))
         .then_some(len)
-}
-
-/// The end of the identifier at `at` (HCL's: ID_Start or `_`, then ID_Continue or `-`), if one
-/// starts there.
-fn ident_end(bytes: &[u8], at: usize) -> Option<usize> {
-    let (first, len) = char_at(bytes, at)?;
-    if !super::is_id_start(first) {
-        return None;
-    }
-    let mut end = at + len;
-    while let Some((c, len)) = char_at(bytes, end) {
-        if !super::is_id_continue(c) {
-            break;
-        }
-        end += len;
-    }
-    Some(end)
-}
-
-/// The character at `at`, when the bytes there are UTF-8.
-fn char_at(bytes: &[u8], at: usize) -> Option<(char, usize)> {
-    let len = character_len(bytes, at)?;
-    let c = std::str::from_utf8(&bytes[at..at + len])
-        .ok()?
-        .chars()
-        .next()?;
-    Some((c, len))
 }
 
 /// Where a heredoc that `<<` opens at `at` has its marker, and where its lines start: `<<` or
@@ -386,7 +361,7 @@ pub(crate) fn heredoc_start(bytes: &[u8], at: usize) -> Option<(Range<usize>, us
 
 /// Whether a heredoc's line is its closing marker: the marker alone, blanks aside (Go's
 /// `bytes.TrimSpace`, Unicode's white space).
-fn is_marker(line: &[u8], marker: &[u8]) -> bool {
+pub(crate) fn is_marker(line: &[u8], marker: &[u8]) -> bool {
     std::str::from_utf8(line).is_ok_and(|line| line.trim().as_bytes() == marker)
 }
 

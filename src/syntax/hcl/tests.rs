@@ -784,3 +784,166 @@ fn comments_are_found_where_they_are_comments() {
         .collect();
     assert_eq!(texts, ["# yes", "# a", "/* b */", "// c"]);
 }
+
+/// The first error of a file read from `bytes`, as the reader parses it (with stand-ins for
+/// bytes that are not UTF-8): its summary and byte offset, `None` if it parses.
+fn first_error_of_bytes(bytes: &[u8]) -> Option<(&'static str, u32)> {
+    let parsed = match std::str::from_utf8(bytes) {
+        Ok(text) => parse(FileId(0), text),
+        Err(_) => {
+            let text = crate::syntax::stand_in_for_not_utf8(bytes, crate::syntax::Syntax::Native);
+            parse_not_utf8(FileId(0), &text, bytes)
+        }
+    };
+    parsed
+        .file
+        .err()
+        .map(|error| (error.summary, error.span.start))
+}
+
+/// Names are cut where HCL's scanner cuts them: its byte ranges (`unicode_derived.rl`) take a
+/// lead byte with the bytes after it as one character even where they are no UTF-8, so a bad
+/// byte next to a name is part of the name, not a bad encoding (each as Terraform 1.15.5's
+/// loader gives it).
+#[test]
+fn bytes_next_to_a_name_are_read_as_hcls_scanner_reads_them() {
+    // A file's bytes, and its first error (summary, byte offset) if it has one.
+    type Case = (&'static [u8], Option<(&'static str, u32)>);
+    let cases: [Case; 9] = [
+        (
+            b"\xe4\n**>=",
+            Some(("Argument or block definition required", 0)),
+        ),
+        (b"a \xe4 = 1\n", Some(("Invalid block definition", 6))),
+        (b"b\xe4ab = 1\n", None),
+        (b"locals {\n  x\xe4\x80 = 1\n}\n", None),
+        // The name ends inside `\xc3\xa9`: the byte left is a bad encoding.
+        (
+            b"\xe4 \xc3\xa9 = 1\n",
+            Some(("Invalid character encoding", 3)),
+        ),
+        (b"a = x\xe4\n", Some(("Invalid character encoding", 5))),
+        (b"a = 1\n\xe4", Some(("Invalid character encoding", 6))),
+        (b"a = \"\xe4 \"\n", Some(("Invalid character encoding", 5))),
+        // Bad bytes in a comment are the comment's.
+        (b"# \xff\na = 1\n", None),
+    ];
+    for (bytes, expected) in cases {
+        assert_eq!(
+            first_error_of_bytes(bytes),
+            expected,
+            "{}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
+}
+
+/// What stands wrongly after an argument comes before the argument's repeat: HCL's `ParseBody`
+/// appends an item's own diagnostics before "Attribute redefined" (each as Terraform 1.15.5's
+/// loader gives it), so the repeat is not the file's first error.
+#[test]
+fn an_arguments_end_is_judged_before_its_repeat() {
+    let cases = [
+        ("a = 1\na = 2 3\n", ("Missing newline after argument", 12)),
+        ("a = 1\na = 2,\n", ("Unexpected comma after argument", 11)),
+        (
+            "b {\n  a = 1\n  a = 2 x\n}\n",
+            ("Missing newline after argument", 20),
+        ),
+    ];
+    for (text, expected) in cases {
+        let parsed = parse(FileId(0), text);
+        assert!(parsed.duplicate_attributes.is_empty(), "{text:?}");
+        let error = parsed.file.expect_err(text);
+        assert_eq!((error.summary, error.span.start), expected, "{text:?}");
+    }
+    // A repeat whose line ends well is reported, as HCL does.
+    let parsed = parse(FileId(0), "a = 1\na = 2\n");
+    assert_eq!(parsed.duplicate_attributes.len(), 1);
+}
+
+/// A single-line block whose one item is refused: HCL's parser skips to the end of the line
+/// (brackets, strings, heredocs and sequences opened on it held open) and refuses a newline or
+/// a comma that begins what follows before the item itself (`finishParsingBodyBlock` after
+/// `parseSingleAttrBody` and `recoverAfterBodyItem`; each as Terraform 1.15.5's loader gives
+/// it).
+#[test]
+fn a_refused_single_line_item_is_judged_after_its_recovery() {
+    const SINGLE: &str = "Invalid single-argument block definition";
+    let cases = [
+        ("b {\n  nested \"\" { ab \"x\" }\n\n}\n", (SINGLE, 27)),
+        ("b { x }\n\n", (SINGLE, 8)),
+        ("b { x }\n, = 1\n", (SINGLE, 8)),
+        (
+            "b { x }\ny = 1\n",
+            ("Argument or block definition required", 4),
+        ),
+        ("b { \"a\" = 1 }\n# c\n", (SINGLE, 14)),
+        ("b { x [\n\n] }\n\n", (SINGLE, 13)),
+        (
+            "b { x <<EOT\nEOT\n}\n\n",
+            ("Argument or block definition required", 4),
+        ),
+        ("b { x y }\n  /* c */ // d\n", (SINGLE, 20)),
+        ("b { x \"${\n}\" }\n\n", (SINGLE, 15)),
+        ("b { 1 }\n\n", (SINGLE, 8)),
+        ("b { x }\n# c", ("Argument or block definition required", 4)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+}
+
+/// `for` opens a `for` expression in brackets or braces whatever follows the name (HCL matches
+/// the token alone); a longer name is a reference (each as Terraform 1.15.5's loader gives it).
+#[test]
+fn for_is_a_keyword_whatever_follows_it() {
+    const FOR: &str = "Invalid 'for' expression";
+    let cases = [
+        ("a = [for]\n", Some((FOR, 8))),
+        ("a = [for, 1]\n", Some((FOR, 8))),
+        ("a = {for = 1}\n", Some((FOR, 9))),
+        ("a = [for<<-EOT\n a in 1 : true]\n", Some((FOR, 8))),
+        ("a = {for{\"\" = 1}}\n", Some((FOR, 8))),
+        ("a = [for-x]\n", None),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error_of_bytes(text.as_bytes()), expected, "{text:?}");
+    }
+}
+
+/// `::` after an object's key is a token of its own, not the `:` that separates the value
+/// (each as Terraform 1.15.5's loader gives it).
+#[test]
+fn a_double_colon_is_no_key_value_separator() {
+    let cases = [
+        ("b = {(0) :: 2}\n", ("Missing key/value separator", 9)),
+        ("b = {a :: 2}\n", ("Missing function name", 10)),
+        ("b = {a ::}\n", ("Missing function name", 9)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+}
+
+/// A number is read as HCL's scanner reads the token (digits, dots and exponents in any
+/// order) and refused, at its first digit, when it is no number (each as Terraform 1.15.5's
+/// loader gives it).
+#[test]
+fn numbers_are_whole_tokens() {
+    const NUMBER: &str = "Invalid number literal";
+    let cases = [
+        ("a = 1.e5\n", None),
+        ("a = 1.5\n", None),
+        ("a = 1..2\n", Some((NUMBER, 4))),
+        ("a = 1.2.3\n", Some((NUMBER, 4))),
+        ("a = 1e5e5\n", Some((NUMBER, 4))),
+        ("a = 1e5.5\n", Some((NUMBER, 4))),
+        ("a = - 1.2.3\n", Some((NUMBER, 6))),
+        ("a = [-1e999999999999]\n", Some((NUMBER, 6))),
+        ("a = \"x\" >= 7.40.0, 1\n", Some((NUMBER, 11))),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error_of_bytes(text.as_bytes()), expected, "{text:?}");
+    }
+}
