@@ -224,7 +224,7 @@ mod tests {
             ],
             1,
         ),
-        // A template, a heredoc-free string with an interpolation (1.6.6 to 1.15.5 validate).
+        // A string template (1.6.6 to 1.15.5 validate).
         (
             &[
                 ("vars.tf", SECRET),
@@ -272,6 +272,17 @@ mod tests {
                 ),
             ],
             3,
+        ),
+        // An `if` directive on a sensitive, unknown condition (1.6.6 to 1.15.5).
+        (
+            &[
+                ("vars.tf", SECRET),
+                (
+                    "main.tf",
+                    "output \"o\" {\n  value = \"a-%{ if var.v != \"\" }b%{ endif }\"\n}\n",
+                ),
+            ],
+            1,
         ),
     ];
 

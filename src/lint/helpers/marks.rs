@@ -7,7 +7,8 @@
 //! value: a tuple or object (hashicorp/hcl `hclsyntax/expression.go`), a template (its
 //! `TemplateExpr` collects every part's marks, an unknown part's too), a comparison (cty's
 //! `Equals` keeps the operands' marks, even unknown), a conditional whose condition is unknown
-//! (`ConditionalExpr` combines the marks of the condition and of both results). Each is followed
+//! (`ConditionalExpr` combines the marks of the condition and of both results; a template's
+//! `%{ if }` is one). Each is followed
 //! only where it cannot fail: an error there (a tuple in a template, results of types that do
 //! not unify, a null condition) stops the evaluation, and the mark with it.
 //!
@@ -20,6 +21,7 @@
 
 use crate::lint::Context;
 use crate::module::merge::Address;
+use crate::source::Span;
 use crate::syntax::hcl::{self, TemplatePart};
 use crate::syntax::{Expr, ExprKind, TraversalStep};
 
@@ -155,12 +157,32 @@ impl Evaluator<'_, '_> {
                     sensitive |= value.sensitive;
                     known &= value.shape.known();
                 }
-                TemplatePart::Directive(_) => return None,
+                TemplatePart::Directive(span) => {
+                    let value = self.if_directive(*span, text, depth)?;
+                    sensitive |= value.sensitive;
+                    known = false;
+                }
             }
         }
         Some(Value {
             sensitive,
             shape: Shape::Primitive { known },
+        })
+    }
+
+    /// A `%{ if }` directive, a conditional of its branches' templates (strings, which always
+    /// unify): certainly sensitive when its condition is sensitive and unknown, whatever the
+    /// branches hold (an error in a branch is dropped when the condition is unknown:
+    /// `ConditionalExpr.Value`). A `for` directive, or another condition, is left unknown.
+    fn if_directive(&self, span: Span, text: &str, depth: usize) -> Option<Value> {
+        let condition = self.value(&hcl::if_condition(text, span)?, text, depth)?;
+        let unknown = matches!(
+            condition.shape,
+            Shape::Dynamic | Shape::Primitive { known: false }
+        );
+        (unknown && condition.sensitive).then_some(Value {
+            sensitive: true,
+            shape: Shape::Primitive { known: false },
         })
     }
 
@@ -178,10 +200,7 @@ impl Evaluator<'_, '_> {
         if !condition_unknown {
             return None;
         }
-        let (yes, no) = (
-            self.value(yes, text, depth)?,
-            self.value(no, text, depth)?,
-        );
+        let (yes, no) = (self.value(yes, text, depth)?, self.value(no, text, depth)?);
         // Results whose types HCL unifies without an error ("Inconsistent conditional result
         // types"): a null or an unknown of any type goes with anything, primitives together.
         let unify = |a: Shape, b: Shape| match (a, b) {

@@ -33,7 +33,7 @@ use super::{Call, Comment, DuplicateAttribute, Expr, File, Parsed, Reference, Sy
 use crate::source::{FileId, Span};
 
 pub(crate) use gather::embed;
-pub(crate) use operation::{Operation, operation};
+pub(crate) use operation::{Operation, if_condition, operation};
 pub(crate) use template::{TemplatePart, heredoc_end};
 
 /// How deeply constructs may nest. Terraform loads 1,000 levels of any of them; each level

@@ -67,9 +67,33 @@ pub(crate) fn operation(text: &str, span: Span) -> Option<Operation> {
     (whole && end as usize == range.end).then_some(operation)
 }
 
+/// The condition of the `%{ if }` directive that starts at `span` of `text` (a file's text, or
+/// a JSON string's value): hashicorp/hcl `hclsyntax/parser_template.go`, `parseIf`, makes the
+/// directive a conditional of that condition and of its two branches' templates.
+pub(crate) fn if_condition(text: &str, span: Span) -> Option<Expr> {
+    let start = span.range().start;
+    let mut parser = Parser::new(span.file, text);
+    if !text.get(start..)?.starts_with("%{") {
+        return None;
+    }
+    parser.pos = start + 2;
+    if parser.peek() == Some(b'~') {
+        parser.pos += 1;
+    }
+    parser.skip_trivia(true);
+    let keyword_end = parser.pos + 2;
+    let after = text.as_bytes().get(keyword_end).copied();
+    if !parser.starts_with("if") || after.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return None;
+    }
+    parser.pos = keyword_end;
+    parser.skip_trivia(true);
+    parser.expr(true).ok()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::operation;
+    use super::{if_condition, operation};
     use crate::source::{FileId, Span};
 
     /// The operation of the whole text: its operands' and results' texts, and its operators.
@@ -120,5 +144,23 @@ mod tests {
         // The span ends before what the parser would read.
         let text = "a == b + c";
         assert!(operation(text, Span::new(FileId(0), 0..6)).is_none());
+    }
+
+    #[test]
+    fn reads_the_condition_of_an_if_directive() {
+        let condition = |text: &str| {
+            let span = Span::new(FileId(0), 0..text.len());
+            if_condition(text, span).map(|e| text[e.span.range()].to_string())
+        };
+        assert_eq!(
+            condition("%{ if var.a != \"\" }x%{ endif }").as_deref(),
+            Some("var.a != \"\"")
+        );
+        assert_eq!(
+            condition("%{~if var.b~}x%{ endif }").as_deref(),
+            Some("var.b")
+        );
+        assert_eq!(condition("%{ for x in var.c }x%{ endfor }"), None);
+        assert_eq!(condition("%{ iffy }"), None);
     }
 }
