@@ -203,10 +203,13 @@ impl Evaluator<'_, '_> {
         let (yes, no) = (self.value(yes, text, depth)?, self.value(no, text, depth)?);
         // Results whose types HCL unifies without an error ("Inconsistent conditional result
         // types"): a null or an unknown of any type goes with anything, primitives together.
-        let unify = |a: Shape, b: Shape| match (a, b) {
-            (Shape::Null | Shape::Dynamic, _) | (_, Shape::Null | Shape::Dynamic) => true,
-            (Shape::Primitive { .. }, Shape::Primitive { .. }) => true,
-            _ => false,
+        let unify = |a: Shape, b: Shape| {
+            matches!(
+                (a, b),
+                (Shape::Null | Shape::Dynamic, _)
+                    | (_, Shape::Null | Shape::Dynamic)
+                    | (Shape::Primitive { .. }, Shape::Primitive { .. })
+            )
         };
         unify(yes.shape, no.shape).then_some(Value {
             sensitive: condition.sensitive || yes.sensitive || no.sensitive,

@@ -96,41 +96,49 @@ mod tests {
     use super::{if_condition, operation};
     use crate::source::{FileId, Span};
 
-    /// The operation of the whole text: its operands' and results' texts, and its operators.
-    fn parts(text: &str) -> Option<(Vec<&str>, Vec<String>, Option<(&str, &str)>)> {
+    /// An operation as text: its operands, operators and results.
+    #[derive(Debug, PartialEq)]
+    struct Parts<'t> {
+        operands: Vec<&'t str>,
+        operators: Vec<String>,
+        results: Option<(&'t str, &'t str)>,
+    }
+
+    /// The operation of the whole text.
+    fn parts(text: &str) -> Option<Parts<'_>> {
         let op = operation(text, Span::new(FileId(0), 0..text.len()))?;
         let at = |e: &crate::syntax::Expr| &text[e.span.range()];
-        Some((
-            op.operands.iter().map(at).collect(),
-            op.operators,
-            op.results.as_deref().map(|(yes, no)| (at(yes), at(no))),
-        ))
+        Some(Parts {
+            operands: op.operands.iter().map(at).collect(),
+            operators: op.operators,
+            results: op.results.as_deref().map(|(yes, no)| (at(yes), at(no))),
+        })
     }
 
     #[test]
     fn reads_operands_operators_and_results() {
         assert_eq!(
             parts("var.a == \"x\" && !var.b"),
-            Some((
-                vec!["var.a", "\"x\"", "!var.b"],
-                vec!["==".to_string(), "&&".to_string()],
-                None
-            ))
+            Some(Parts {
+                operands: vec!["var.a", "\"x\"", "!var.b"],
+                operators: vec!["==".to_string(), "&&".to_string()],
+                results: None,
+            })
         );
         assert_eq!(
             parts("var.a != \"\" ? local.b : (var.c)"),
-            Some((
-                vec!["var.a", "\"\""],
-                vec!["!=".to_string()],
-                Some(("local.b", "(var.c)"))
-            ))
+            Some(Parts {
+                operands: vec!["var.a", "\"\""],
+                operators: vec!["!=".to_string()],
+                results: Some(("local.b", "(var.c)")),
+            })
         );
         assert_eq!(
-            parts("a ? b : c ? d : e").map(|p| p.2),
-            Some(Some(("b", "c ? d : e")))
+            parts("a ? b : c ? d : e").and_then(|p| p.results),
+            Some(("b", "c ? d : e"))
         );
         assert_eq!(
-            parts("var.a ==\n  1").map(|p| p.0),
+            parts("var.a ==\n  1").map(|p| p.operands),
             Some(vec!["var.a", "1"])
         );
     }
