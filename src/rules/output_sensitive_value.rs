@@ -7,10 +7,10 @@
 //! Reported only where the mark is certain without evaluating (see
 //! [`crate::lint::helpers::marks`]): the output's effective `value`, native or JSON, carries an
 //! input variable whose effective `sensitive` is the literal `true` through local values,
-//! lists, objects, templates, comparisons and conditionals on an unknown condition, and the
-//! output's `sensitive` is absent or the literal `false`. Function calls, other operators,
-//! `for` expressions, template directives, resources' and modules' attributes are left to
-//! evaluation, as are ephemeral outputs (another error).
+//! lists, objects, templates, comparisons and conditionals (`? :`, `%{ if }`) on an unknown
+//! condition, and the output's `sensitive` is absent or the literal `false`. Function calls,
+//! other operators, `for` expressions and `%{ for }`, resources' and modules' attributes are
+//! left to evaluation, as are ephemeral outputs (another error).
 
 use crate::diagnostic::Diagnostic;
 use crate::module::merge::{Address, MergedObject};
@@ -66,7 +66,7 @@ fn declaration(ctx: &Context, output: &MergedObject) -> Span {
     }
 }
 
-/// Terraform's "Output refers to sensitive values", at the output block's header.
+/// Terraform's "Output refers to sensitive values", at the output's declaration.
 fn output_sensitive_value_diagnostic(
     ctx: &Context,
     output: &MergedObject,
