@@ -17,7 +17,7 @@ use crate::module::merge::{Address, MergedObject};
 use crate::source::{Span, Syntax};
 use crate::syntax::ExprKind;
 
-use crate::lint::helpers::marks::value_of;
+use crate::lint::helpers::marks::Evaluator;
 use crate::lint::helpers::syntax_of;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
@@ -29,6 +29,7 @@ pub(crate) const RULE: Rule = declare_rule! {
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    let evaluator = Evaluator::new(ctx);
     for output in &ctx.module.objects {
         let Address::Output(name) = &output.address else {
             continue;
@@ -46,7 +47,10 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         let Some(text) = ctx.files.get(value.expr.span.file).whole_text() else {
             continue;
         };
-        if value_of(ctx, &value.expr, text).is_some_and(|v| v.sensitive) {
+        if evaluator
+            .value_of(&value.expr, text)
+            .is_some_and(|v| v.sensitive)
+        {
             out.push(output_sensitive_value_diagnostic(ctx, output, name));
         }
     }

@@ -19,6 +19,9 @@
 //! conditionals on a known condition (before 1.12 only the chosen result's marks are kept),
 //! traversals into a value, and references to anything but input variables and local values.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use crate::lint::Context;
 use crate::module::merge::Address;
 use crate::source::Span;
@@ -55,21 +58,51 @@ impl Shape {
     }
 }
 
-/// How many local values, templates and operations deep a value is followed; beyond, and for
-/// a cycle of local values (the tools' own error), the answer is `None`.
+/// How many local values, templates, operations and collections deep a value is followed;
+/// beyond, and for a cycle of local values (the tools' own error), the answer is `None`.
 const DEPTH: usize = 16;
 
-/// What validate knows of `expr`'s value, or `None` where that is not certain. `text` is what
-/// the expression's spans are offsets into: its file's text.
-pub(crate) fn value_of(ctx: &Context, expr: &Expr, text: &str) -> Option<Value> {
-    Evaluator { ctx }.value(expr, text, DEPTH)
-}
-
-struct Evaluator<'c, 'a> {
+/// Decides the values of one module's expressions, each local value's once: a local value
+/// read many times, at any depth, is followed once, so that the work stays linear in the
+/// module's size.
+pub(crate) struct Evaluator<'c, 'a> {
     ctx: &'c Context<'a>,
+    locals: RefCell<HashMap<&'c str, Option<Value>>>,
 }
 
-impl Evaluator<'_, '_> {
+impl<'c, 'a> Evaluator<'c, 'a> {
+    pub(crate) fn new(ctx: &'c Context<'a>) -> Self {
+        Evaluator {
+            ctx,
+            locals: RefCell::default(),
+        }
+    }
+
+    /// What validate knows of `expr`'s value, or `None` where that is not certain. `text` is
+    /// what the expression's spans are offsets into: its file's text.
+    pub(crate) fn value_of(&self, expr: &Expr, text: &str) -> Option<Value> {
+        self.value(expr, text, DEPTH)
+    }
+
+    /// A local value's value, found once. One found short of depth is `None`, as it would be
+    /// at any depth for a cycle: the answer only ever errs towards not reporting.
+    fn local(&self, name: &str, depth: usize) -> Option<Value> {
+        let local = self.ctx.module.local(name)?;
+        let name: &'c str = &local.attribute.name;
+        if let Some(found) = self.locals.borrow().get(name) {
+            return *found;
+        }
+        let expr = &local.attribute.expr;
+        let value = self
+            .ctx
+            .files
+            .get(expr.span.file)
+            .whole_text()
+            .and_then(|text| self.value(expr, text, depth));
+        self.locals.borrow_mut().insert(name, value);
+        value
+    }
+
     fn value(&self, expr: &Expr, text: &str, depth: usize) -> Option<Value> {
         let depth = depth.checked_sub(1)?;
         if let Some(string) = expr.json_string.as_deref() {
@@ -104,10 +137,7 @@ impl Evaluator<'_, '_> {
                     self.variable(name)
                 }
                 (ExprKind::Variable(root), [TraversalStep::Attr(name)]) if root == "local" => {
-                    let local = self.ctx.module.local(name)?;
-                    let expr = &local.attribute.expr;
-                    let text = self.ctx.files.get(expr.span.file).whole_text()?;
-                    self.value(expr, text, depth)
+                    self.local(name, depth)
                 }
                 _ => None,
             },
