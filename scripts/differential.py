@@ -2784,6 +2784,7 @@ def judge_errors(answer):
         details.setdefault(key, diag["detail"])
     if any(d["severity"] == "error" for d in answer.get("loader") or []):
         complete = False
+    drop_placeless_echoes(errors, details)
     if answer.get("loader") is None and any(
             d["severity"] == "error" and d["summary"] not in VALIDATE_ONLY
             for d in validate or []):
@@ -2792,6 +2793,26 @@ def judge_errors(answer):
         # does not report itself may be the loader's, after which it evaluates nothing.
         complete = False
     return errors, details, complete
+
+
+# Terraform's second report of a `path` or `terraform` reference taken whole or indexed: the
+# reference parser reports "Invalid reference" at it and still returns it, as the attribute
+# named "" with no place (internal/addrs/parse_ref.go, parseSingleAttrRef returns an empty
+# hcl.Range), and evaluating the expression then looks that attribute up and reports it again,
+# at that empty range (internal/terraform/evaluate.go, GetPathAttr and GetTerraformAttr).
+PLACELESS_ECHO = re.compile(r'Invalid "(path|terraform)" attribute')
+
+
+def drop_placeless_echoes(errors, details):
+    """Drops each placeless echo (above) whose "Invalid reference" to the same object Terraform
+    reported with a place, which is compared like any error; an echo without one stays."""
+    for key in [k for k in errors if not k[1] and PLACELESS_ECHO.fullmatch(k[0])]:
+        if 'named ""' not in details.get(key, ""):
+            continue
+        subject = f'The "{PLACELESS_ECHO.fullmatch(key[0]).group(1)}" object'
+        if any(k[0] == "Invalid reference" and k[1] and details.get(k, "").startswith(subject)
+               for k in errors):
+            errors.discard(key)
 
 
 def our_errors(findings, directory):

@@ -4,22 +4,20 @@
 //! `internal/terraform/node_output.go` ("Output refers to sensitive values"). An override file
 //! can cause it by making a variable sensitive, or by removing an output's `sensitive`.
 //!
-//! Reported only where the mark is certain without evaluating: the output's effective `value`
-//! is built of `var.NAME` references, literals, lists, tuples and objects (whose values keep
-//! their elements' marks), or `local.NAME` references to such values, at least one names a variable whose effective `sensitive` is the
-//! literal `true`, and the output's `sensitive` is absent or the literal `false`. Left alone:
-//! function calls (`nonsensitive` removes the mark), templates, operators, conditionals and `for`
-//! expressions, references to anything but input variables and local values (resources,
-//! module outputs, whose marks come from evaluation or provider schemas), traversals into a variable
-//! (`var.v.x`, which may be an error of its own), undeclared variables (then the output is not
-//! evaluated), ephemeral variables and outputs (another error), variables with both `type` and
-//! `default` (whose default may fail to convert), and outputs in JSON files.
+//! Reported only where the mark is certain without evaluating (see
+//! [`crate::lint::helpers::marks`]): the output's effective `value`, native or JSON, carries an
+//! input variable whose effective `sensitive` is the literal `true` through local values,
+//! lists, objects, templates, comparisons and conditionals (`? :`, `%{ if }`) on an unknown
+//! condition, and the output's `sensitive` is absent or the literal `false`. Function calls,
+//! other operators, `for` expressions and `%{ for }`, resources' and modules' attributes are
+//! left to evaluation, as are ephemeral outputs (another error).
 
 use crate::diagnostic::Diagnostic;
 use crate::module::merge::{Address, MergedObject};
-use crate::source::Syntax;
-use crate::syntax::{Expr, ExprKind, TraversalStep};
+use crate::source::{Span, Syntax};
+use crate::syntax::ExprKind;
 
+use crate::lint::helpers::marks::Evaluator;
 use crate::lint::helpers::syntax_of;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
@@ -31,13 +29,12 @@ pub(crate) const RULE: Rule = declare_rule! {
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
+    let evaluator = Evaluator::new(ctx);
     for output in &ctx.module.objects {
         let Address::Output(name) = &output.address else {
             continue;
         };
-        if syntax_of(ctx, output.base_header) != Syntax::Native
-            || output.body.attribute("ephemeral").is_some()
-        {
+        if output.body.attribute("ephemeral").is_some() {
             continue;
         }
         match output.body.attribute("sensitive").map(|a| &a.expr.kind) {
@@ -47,84 +44,33 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         let Some(value) = output.body.attribute("value") else {
             continue;
         };
-        let mut variables = Vec::new();
-        if !plain_variable_references(ctx, &value.expr, &mut variables, LOCALS_DEPTH) {
+        let Some(text) = ctx.files.get(value.expr.span.file).whole_text() else {
             continue;
-        }
-        let mut sensitive = false;
-        let mut certain = true;
-        for name in variables {
-            match variable_sensitivity(ctx, name) {
-                Some(true) => sensitive = true,
-                Some(false) => {}
-                None => certain = false,
-            }
-        }
-        if sensitive && certain {
+        };
+        if evaluator
+            .value_of(&value.expr, text)
+            .is_some_and(|v| v.sensitive)
+        {
             out.push(output_sensitive_value_diagnostic(ctx, output, name));
         }
     }
 }
 
-/// How many local values deep a value is followed; beyond, and for a cycle (the tools' own
-/// error), the rule says nothing.
-const LOCALS_DEPTH: usize = 8;
-
-/// Collects the variables `expr` reads into `names`, and says whether `expr` is only literals,
-/// tuples, objects, plain `var.NAME` references and plain `local.NAME` references to such
-/// values: values that keep every element's mark.
-fn plain_variable_references<'e>(
-    ctx: &'e Context,
-    expr: &'e Expr,
-    names: &mut Vec<&'e str>,
-    depth: usize,
-) -> bool {
-    let mut plain = |e: &'e Expr| plain_variable_references(ctx, e, names, depth);
-    match &expr.kind {
-        ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::String(_) => true,
-        ExprKind::Tuple(items) => items.iter().all(plain),
-        ExprKind::Object(items) => items.iter().all(|i| {
-            matches!(i.key.kind, ExprKind::String(_) | ExprKind::Variable(_)) && plain(&i.value)
-        }),
-        ExprKind::Parenthesis(inner) => plain(inner),
-        ExprKind::Traversal { root, steps } => match (&root.kind, steps.as_slice()) {
-            (ExprKind::Variable(root), [TraversalStep::Attr(name)]) if root == "var" => {
-                names.push(name);
-                true
-            }
-            (ExprKind::Variable(root), [TraversalStep::Attr(name)])
-                if root == "local" && depth > 0 =>
-            {
-                ctx.module.local(name).is_some_and(|local| {
-                    plain_variable_references(ctx, &local.attribute.expr, names, depth - 1)
-                })
-            }
-            _ => false,
-        },
-        ExprKind::Template
-        | ExprKind::Variable(_)
-        | ExprKind::FunctionCall { .. }
-        | ExprKind::Other => false,
+/// Where the tools report an output: its block's `DeclRange`, which in a JSON file is the key
+/// of its label (hashicorp/hcl `json/structure.go`), in a native one the block's header.
+fn declaration(ctx: &Context, output: &MergedObject) -> Span {
+    match output.labels.last() {
+        Some(label)
+            if label.span.file == output.base_header.file
+                && syntax_of(ctx, output.base_header) == Syntax::Json =>
+        {
+            label.span
+        }
+        _ => output.base_header,
     }
 }
 
-/// Whether the variable `name` is sensitive; `None` when it is undeclared, or when the tools
-/// may refuse it before evaluating the output.
-fn variable_sensitivity(ctx: &Context, name: &str) -> Option<bool> {
-    let variable: &MergedObject = ctx.module.object(&Address::Variable(name.to_string()))?;
-    let body = &variable.body;
-    let typed_default = body.attribute("type").is_some() && body.attribute("default").is_some();
-    if typed_default || body.attribute("ephemeral").is_some() {
-        return None;
-    }
-    match body.attribute("sensitive").map(|a| &a.expr.kind) {
-        None | Some(ExprKind::Bool(false)) => Some(false),
-        Some(ExprKind::Bool(true)) => Some(true),
-        Some(_) => None,
-    }
-}
-
-/// Terraform's "Output refers to sensitive values", at the output block's header.
+/// Terraform's "Output refers to sensitive values", at the output's declaration.
 fn output_sensitive_value_diagnostic(
     ctx: &Context,
     output: &MergedObject,
@@ -133,7 +79,7 @@ fn output_sensitive_value_diagnostic(
     ctx.finding(&RULE, "Output refers to sensitive values")
         .at(
             ctx.files,
-            output.base_header,
+            declaration(ctx, output),
             format!("output `{name}` holds a sensitive value"),
         )
         .with_note(
@@ -195,7 +141,7 @@ mod tests {
                 "variable \"v\" {\n  sensitive = false\n}\n",
             ),
         ],
-        // Not certain without evaluating: a template, a JSON output, local values in a cycle.
+        // Not certain without evaluating: local values in a cycle.
         &[
             ("vars.tf", SECRET),
             (
@@ -204,15 +150,27 @@ mod tests {
                  output \"o\" {\n  value = local.l\n}\n",
             ),
         ],
-        &[
-            ("vars.tf", SECRET),
-            ("main.tf", "output \"o\" {\n  value = \"x${var.v}\"\n}\n"),
-        ],
+        // Marks lost, or evaluation stopped by an error, in 1.15.5 validate: a `for` directive
+        // whose body is unknown, a unary operator on an unknown value, a tuple in a template,
+        // results of types that do not unify.
         &[
             ("vars.tf", SECRET),
             (
-                "main.tf.json",
-                "{\"output\": {\"o\": {\"value\": \"${var.v}\"}}}",
+                "main.tf",
+                "output \"a\" {\n  value = \"%{for x in [1]}${var.v}%{endfor}\"\n}\n\
+                 output \"b\" {\n  value = -var.v\n}\n\
+                 output \"c\" {\n  value = \"${[var.v]}-x\"\n}\n\
+                 output \"d\" {\n  value = var.v == \"\" ? \"a\" : [1]\n}\n",
+            ),
+        ],
+        // Not followed: a conditional on a known condition (before 1.12 only the chosen
+        // result's marks are kept), arithmetic (before 1.12 an unknown operand's mark is lost).
+        &[
+            ("vars.tf", SECRET),
+            (
+                "main.tf",
+                "output \"a\" {\n  value = false ? var.v : \"z\"\n}\n\
+                 output \"b\" {\n  value = var.v + 1\n}\n",
             ),
         ],
     ];
@@ -266,6 +224,66 @@ mod tests {
                     "main.tf",
                     "locals {\n  l = var.v\n  m = { a = [local.l] }\n}\n\
                      output \"o\" {\n  value = local.m\n}\n",
+                ),
+            ],
+            1,
+        ),
+        // A string template (1.6.6 to 1.15.5 validate).
+        (
+            &[
+                ("vars.tf", SECRET),
+                ("main.tf", "output \"o\" {\n  value = \"x-${var.v}\"\n}\n"),
+            ],
+            1,
+        ),
+        // JSON outputs: a single interpolation, a template inside one, a list.
+        (
+            &[
+                ("vars.tf", SECRET),
+                (
+                    "main.tf.json",
+                    "{\"output\": {\"a\": {\"value\": \"${var.v}\"},\n\
+                     \"b\": {\"value\": \"${\\\"b-${var.v}\\\"}\"},\n\
+                     \"c\": {\"value\": [\"x-${var.v}\"]}}}",
+                ),
+            ],
+            3,
+        ),
+        // A JSON override gives a native output its value.
+        (
+            &[
+                ("vars.tf", SECRET),
+                ("main.tf", "output \"o\" {\n  value = 1\n}\n"),
+                (
+                    "o_override.tf.json",
+                    "{\"output\": {\"o\": {\"value\": \"${\\\"${var.v}-x\\\"}\"}}}",
+                ),
+            ],
+            1,
+        ),
+        // Comparisons, and conditionals on an unknown condition, whose marks are the
+        // condition's and both results' (1.6.6 to 1.15.5).
+        (
+            &[
+                ("vars.tf", SECRET),
+                (
+                    "main.tf",
+                    "variable \"b\" {\n  type = bool\n}\n\
+                     locals {\n  base = \"x\"\n}\n\
+                     output \"a\" {\n  value = var.v != \"\" ? local.base : \"y\"\n}\n\
+                     output \"b\" {\n  value = var.b ? \"a\" : var.v\n}\n\
+                     output \"c\" {\n  value = var.v == \"d\"\n}\n",
+                ),
+            ],
+            3,
+        ),
+        // An `if` directive on a sensitive, unknown condition (1.6.6 to 1.15.5).
+        (
+            &[
+                ("vars.tf", SECRET),
+                (
+                    "main.tf",
+                    "output \"o\" {\n  value = \"a-%{ if var.v != \"\" }b%{ endif }\"\n}\n",
                 ),
             ],
             1,

@@ -7,6 +7,7 @@ pub(crate) mod depends_on;
 pub(crate) mod evaluated_calls;
 pub(crate) mod function_namespace;
 pub(crate) mod legacy_module;
+pub(crate) mod marks;
 pub(crate) mod null_module_version;
 pub(crate) mod provider_reference;
 pub(crate) mod schema;

@@ -89,7 +89,7 @@ impl Parser<'_> {
     }
 
     /// The length of the binary operator at the current position, if there is one.
-    fn binary_operator(&self) -> Option<usize> {
+    pub(super) fn binary_operator(&self) -> Option<usize> {
         let (a, b) = (self.peek()?, self.peek_at(1));
         match (a, b) {
             (b'=', Some(b'=')) | (b'!', Some(b'=')) | (b'<', Some(b'=')) | (b'>', Some(b'=')) => {
@@ -110,7 +110,7 @@ impl Parser<'_> {
     }
 
     /// An operand of a binary operator: a term, maybe after unary operators.
-    fn operand(&mut self, newlines: bool) -> Result<Expr> {
+    pub(super) fn operand(&mut self, newlines: bool) -> Result<Expr> {
         let is_unary = match self.peek() {
             // `!=` is an operator of its own to HCL's scanner, no `!`.
             Some(b'!') => self.peek_at(1) != Some(b'='),

@@ -22,6 +22,7 @@ mod expr;
 mod gather;
 mod ident;
 mod ident_tables;
+mod operation;
 mod recovery;
 pub(crate) mod scanner;
 mod template;
@@ -35,6 +36,7 @@ use super::{Call, Comment, DuplicateAttribute, Expr, File, Parsed, Reference, Sy
 use crate::source::{FileId, Span};
 
 pub(crate) use gather::embed;
+pub(crate) use operation::{Operation, if_condition, operation};
 pub(crate) use template::{TemplatePart, heredoc_end};
 
 /// How deeply constructs may nest. Terraform loads 1,000 levels of any of them; each level
