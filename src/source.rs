@@ -76,8 +76,10 @@ pub struct SourceFile {
     /// when a column is first counted over a long stretch, so that counting the columns of many
     /// findings on one very long line (a minified JSON file) is not quadratic.
     char_counts: OnceLock<Vec<u32>>,
-    /// In an excerpt, where its lines were in the whole file.
-    excerpt: Option<Excerpt>,
+    /// In an excerpt, where its lines were in the whole file. Boxed: every file read has this
+    /// field and only the few a finding keeps are excerpts, so a whole file pays one pointer,
+    /// not the excerpt's three fields.
+    excerpt: Option<Box<Excerpt>>,
 }
 
 /// The stretch of text whose characters [`SourceFile::chars_between`] counts one by one; over
@@ -133,13 +135,13 @@ impl SourceFile {
             text,
             line_starts: OnceLock::from(line_starts),
             char_counts: OnceLock::new(),
-            excerpt: Some(Excerpt {
+            excerpt: Some(Box::new(Excerpt {
                 starts: lines.iter().map(|&kept| self.whole_start(kept)).collect(),
                 line_numbers: (lines.iter())
                     .map(|&kept| clamp_u32(self.line_of_local(self.line_starts()[kept] as usize)))
                     .collect(),
                 len: self.len(),
-            }),
+            })),
         }
     }
 
@@ -382,6 +384,20 @@ pub(crate) fn clean(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run holds a `SourceFile` for every file of a directory until its check is done (a
+    /// directory of 100,000 files holds 100,000): a whole file's struct carries no room for an
+    /// excerpt's tables: nine words of paths and text, eight of the two lazily made indexes, one
+    /// pointer.
+    #[test]
+    fn a_whole_file_keeps_no_room_for_an_excerpt() {
+        let word = size_of::<usize>();
+        assert!(
+            size_of::<SourceFile>() <= 18 * word,
+            "{} bytes",
+            size_of::<SourceFile>()
+        );
+    }
 
     /// An excerpt answers for its labels' ranges as the whole file does, and keeps the line
     /// after each range.
