@@ -107,6 +107,22 @@ fn inputs(n: usize) -> Vec<(&'static str, Vec<(&'static str, String)>)> {
             )],
         ),
         (
+            // Each unused ignore's fix removes a trailing comment of one long run of aligned
+            // attributes: fmt's alignment around each is judged without reading the run again.
+            "fixes in one run of aligned lines",
+            vec![(
+                "main.tf",
+                format!(
+                    "locals {{\n{}}}\n",
+                    (0..n / 10)
+                        .map(|i| format!(
+                            "  a{i:06} = {i:06} # tflint-merge-ignore: module_source_not_static\n"
+                        ))
+                        .collect::<String>()
+                ),
+            )],
+        ),
+        (
             "repeated attribute",
             vec![(
                 "main.tf",

@@ -118,23 +118,45 @@ pub(crate) fn prove_fixes(diagnostics: &mut [Diagnostic], checked: Checked, o: &
                     .is_some_and(|f| is_safe(f) == safe)
             })
             .collect();
+        prove_in_passes(diagnostics, batch, safe, &checked, &before, o);
+    }
+}
+
+/// Proves the fixes at `batch` (all safe, or all unsafe) in passes, as `--fix` applies them:
+/// each pass applies the fixes still unproved together; those that wait for another (their
+/// edits overlap one applied in the pass) make the next pass, so that many fixes that overlap
+/// in pairs (an unused ignore comment on the line of an unused declaration) cost a few passes,
+/// not a check of the directory per fix. A pass that changes something is proved fix by fix.
+fn prove_in_passes(
+    diagnostics: &mut [Diagnostic],
+    mut batch: Vec<usize>,
+    safe: bool,
+    checked: &Checked,
+    before: &Semantics,
+    o: &Options,
+) {
+    while !batch.is_empty() {
         let fixes: Vec<&Fix> = batch
             .iter()
             .filter_map(|&i| diagnostics[i].fix.as_deref())
             .collect();
-        let proven = match change(&fixes, &checked, &before, o) {
+        let proven = match change(&fixes, checked, before, o) {
             (Change::None, applied) => applied,
             (Change::Module(_) | Change::Verdict, applied) if !safe => applied,
             _ => Vec::new(),
         };
-        let proven: Vec<usize> = proven.into_iter().map(|i| batch[i]).collect();
-        if safe && proven.is_empty() {
-            prove_in_turn(diagnostics, &batch, &checked, &before, o);
-            continue;
+        let proven: BTreeSet<usize> = proven.into_iter().map(|i| batch[i]).collect();
+        if proven.is_empty() {
+            if safe {
+                prove_in_turn(diagnostics, &batch, checked, before, o);
+            } else {
+                for &index in &batch {
+                    prove_alone(&mut diagnostics[index], checked, before, o);
+                }
+            }
+            return;
         }
-        for &index in batch.iter().filter(|i| !proven.contains(i)) {
-            prove_alone(&mut diagnostics[index], &checked, &before, o);
-        }
+        batch.retain(|i| !proven.contains(i));
     }
 }
 
