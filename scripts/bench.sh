@@ -10,7 +10,8 @@
 # of directories 1,000 deep <= 11x the time of 100 deep; each input that was once super-linear,
 # at 10x the size, <= 10.5x the CPU time: the scaling rows, which replace a wall-clock ratio
 # test that failed on a busy machine; every output format of a one-line 10 MB file with 100,000
-# findings <= 1 s of CPU, and <= 11x the CPU of a tenth of it: the render rows).
+# findings <= 1 s of CPU, and <= 11x the CPU of a tenth of it: the render rows; the language
+# server's hover answered within 200 ms while another document's long check runs: the server row).
 #
 # usage: scripts/bench.sh [--quick] [--runs K] [--trees DIR] [--bin PATH]
 #   --quick      small trees (the CI smoke run: the figures are printed, nothing is asserted)
@@ -358,4 +359,81 @@ for fmt in FORMATS:
     line("render", f"{fmt}: x10 findings cpu <= 11", ratio, verdict(ratio, 11))
     line("render", f"{fmt}: {10 * keys - 10} findings cpu s <= 1", large_cpu,
          verdict(large_cpu, 1))
+
+# The language server while one document's check takes long (#37): a `locals` block of 150,000
+# `for` expressions, a few megabytes (15,000 with --quick), is opened in one directory; half a
+# second later, while it is still being checked, another directory's document is hovered ten
+# times. Each answer must come within 200 ms: checks run off the reader.
+def server_hover_latencies(items):
+    import json, queue, threading
+    root = os.path.join(work, "server")
+    for sub in ("slow", "fast"):
+        os.makedirs(os.path.join(root, sub), exist_ok=True)
+    base = ('resource "aws_instance" "web" {\n  ami = "ami-1"\n}\n')
+    with open(os.path.join(root, "fast", "main.tf"), "w") as f:
+        f.write(base)
+    with open(os.path.join(root, "slow", "main.tf"), "w") as f:
+        f.write("")
+    slow = "locals {\n" + "".join(f'  k{i} = [for x in var.l : "${{x}}-{i}" if x != "a"]\n'
+                                  for i in range(items)) + "}\n"
+    server = subprocess.Popen([lint, "server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL)
+    inbox = queue.Queue()
+
+    def read():
+        while True:
+            length = None
+            header = server.stdout.readline()
+            if not header:
+                return
+            while header.strip():
+                if header.lower().startswith(b"content-length:"):
+                    length = int(header.split(b":")[1])
+                header = server.stdout.readline()
+            inbox.put((time.monotonic(), json.loads(server.stdout.read(length))))
+
+    threading.Thread(target=read, daemon=True).start()
+
+    def send(message):
+        body = json.dumps(message).encode()
+        server.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        server.stdin.flush()
+
+    def answer_to(request_id):
+        while True:
+            at, message = inbox.get(timeout=60)
+            if message.get("id") == request_id:
+                return at
+
+    def uri(name):
+        return "file://" + os.path.join(root, name)
+
+    send({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+          "params": {"processId": None, "rootUri": "file://" + root, "capabilities": {}}})
+    answer_to(0)
+    send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    for name, text in (("fast/main.tf", base), ("slow/main.tf", slow)):
+        document = {"uri": uri(name), "languageId": "terraform", "version": 1, "text": text}
+        send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+              "params": {"textDocument": document}})
+    time.sleep(0.5)
+    latencies = []
+    for request_id in range(1, 11):
+        sent = time.monotonic()
+        send({"jsonrpc": "2.0", "id": request_id, "method": "textDocument/hover",
+              "params": {"textDocument": {"uri": uri("fast/main.tf")},
+                         "position": {"line": 0, "character": 2}}})
+        latencies.append(answer_to(request_id) - sent)
+        time.sleep(0.05)
+    send({"jsonrpc": "2.0", "id": 11, "method": "shutdown", "params": None})
+    answer_to(11)
+    send({"jsonrpc": "2.0", "method": "exit"})
+    server.wait(timeout=60)
+    return latencies
+
+
+latencies = server_hover_latencies(15_000 if quick == "true" else 150_000)
+slowest = max(latencies) * 1000
+line("server", "hover beside a long check: ms <= 200", slowest, verdict(slowest, 200))
+
 PY
