@@ -62,6 +62,25 @@ fn inputs(n: usize) -> Vec<(&'static str, Vec<(&'static str, String)>)> {
             )],
         ),
         (
+            // #37: a million of them once took 8 GB.
+            "objects in a tuple",
+            vec![(
+                "main.tf",
+                format!(
+                    "locals {{\n  t = [{}]\n}}\n",
+                    vec!["{ a = 1 }"; n].join(", ")
+                ),
+            )],
+        ),
+        (
+            // #37: a million of them once took 3 GB.
+            "parenthesised operations",
+            vec![(
+                "main.tf",
+                format!("locals {{\n  p = {}\n}}\n", vec!["(1 + 2)"; n].join(" * ")),
+            )],
+        ),
+        (
             "JSON key repeated on one line",
             vec![(
                 "main.tf.json",
