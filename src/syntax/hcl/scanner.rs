@@ -252,6 +252,15 @@ pub(crate) fn first_invalid_token(bytes: &[u8]) -> Option<InvalidToken> {
                     modes.push(Mode::Code);
                     i += 2 + usize::from(bytes.get(i + 2) == Some(&b'~'));
                 }
+                // As in a quoted string, the scanner needs the next character to tell a
+                // sequence from text: at the end of the file there is none.
+                b'$' | b'%' if next.is_none() => {
+                    return invalid(
+                        INVALID_CHARACTER,
+                        "this character is not used within the language",
+                        i,
+                    );
+                }
                 b'$' | b'%' => {
                     *start_of_line = false;
                     let escape = next == Some(b) && bytes.get(i + 2) == Some(&b'{');

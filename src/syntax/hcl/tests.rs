@@ -521,6 +521,25 @@ fn unclosed_interpolation_is_reported_at_its_templates_start() {
     }
 }
 
+/// Template text is cut where HCL's scanner cuts it (hashicorp/hcl `hclsyntax/scan_tokens.rl`:
+/// `stringTemplate`, `heredocTemplate`), so a file's first error is the one Terraform 1.15.5's
+/// loader gives (its summary and byte offset; `None` where it loads).
+#[test]
+fn template_text_is_scanned_as_hcls_scanner_scans_it() {
+    let cases: [(&[u8], Option<(&str, u32)>); 4] = [
+        // A `$` or `%` needs the character after it to tell a sequence from text: at the end
+        // of the file the scan stops there, an invalid character.
+        (b"a = <<X\nx\nX$", Some(("Invalid character", 11))),
+        (b"a = <<X\n%", Some(("Invalid character", 8))),
+        (b"a = <<X\n$$", Some(("Invalid character", 9))),
+        (b"a = <<X\n${x}$", Some(("Invalid character", 12))),
+    ];
+    for (bytes, expected) in cases {
+        let text = String::from_utf8_lossy(bytes);
+        assert_eq!(first_error_of_bytes(bytes), expected, "{text:?}");
+    }
+}
+
 /// A `for` expression's key and grouping `...` are judged once the expression is read, as
 /// HCL's `finishParsingForExpr` judges them; a call's `...` must be followed by `)`, and `!=`
 /// is no `!` (each as Terraform 1.15.5's loader gives it).
