@@ -134,7 +134,8 @@ pub(crate) fn first_invalid_token(bytes: &[u8]) -> Option<InvalidToken> {
                         });
                         i = body;
                     }
-                    None => i += 2,
+                    // No heredoc: a `<` of its own, and the next `<` may open one.
+                    None => i += 1,
                 },
                 b'['
                 | b']'
