@@ -354,7 +354,7 @@ impl Parser<'_> {
                 }
                 b'$' if self.peek_at(1) == Some(b'{') => {
                     flush(&mut literal, &mut pieces);
-                    let expr = self.interpolation()?;
+                    let expr = self.interpolation(flavor)?;
                     pieces.push(Piece::Interpolation(expr));
                 }
                 b'%' if self.peek_at(1) == Some(b'{') => {
@@ -509,7 +509,7 @@ impl Parser<'_> {
 
     /// `${ expr }`, with its strip markers.
     #[inline(never)]
-    fn interpolation(&mut self) -> Result<Expr> {
+    fn interpolation(&mut self, flavor: Flavor) -> Result<Expr> {
         let open = self.pos;
         self.enter()?;
         self.pos += 2;
@@ -540,18 +540,19 @@ impl Parser<'_> {
                     "Unclosed template interpolation sequence",
                     "there is no closing brace for this interpolation",
                 )
-            } else if self.peek() == Some(b'"') && !self.json_value {
-                // HCL's scanner opens a string there: its error comes first (in a file; in a
-                // JSON string's value the parser's "Extra characters" comes first).
-                let quote = self.pos;
-                match self.quoted_template() {
-                    Err(error) => error,
-                    Ok(_) => self.error_at(
-                        quote,
-                        "Extra characters after interpolation expression",
-                        "a closing brace is expected to end the interpolation expression",
-                    ),
-                }
+            } else if self.peek() == Some(b'"') && flavor == Flavor::Quoted {
+                // In a quoted template a quote there suggests the sequence lacks its closing
+                // brace: HCL reports it at the template's first part, as at the end of the file
+                // (hashicorp/hcl `hclsyntax/parser_template.go`, parseTemplateParts: a
+                // `TokenOQuote` or `TokenCQuote` where `end` is `TokenCQuote`). What the string
+                // opened there holds is never parsed; the scanner's errors in it come first
+                // all the same (`scanner`).
+                self.error_at(
+                    self.template_start,
+                    "Unclosed template interpolation sequence",
+                    "there is no closing brace for this interpolation before the end of the \
+                     quoted template",
+                )
             } else {
                 self.unexpected(
                     "Extra characters after interpolation expression",

@@ -526,15 +526,31 @@ fn unclosed_interpolation_is_reported_at_its_templates_start() {
 /// loader gives (its summary and byte offset; `None` where it loads).
 #[test]
 fn template_text_is_scanned_as_hcls_scanner_scans_it() {
-    let cases: [(&[u8], Option<(&str, u32)>); 4] = [
+    const INVALID: &str = "Invalid character";
+    const UNCLOSED: &str = "Unclosed template interpolation sequence";
+    const EXTRA: &str = "Extra characters after interpolation expression";
+    let cases: &[(&[u8], Option<(&str, u32)>)] = &[
         // A `$` or `%` needs the character after it to tell a sequence from text: at the end
         // of the file the scan stops there, an invalid character.
-        (b"a = <<X\nx\nX$", Some(("Invalid character", 11))),
-        (b"a = <<X\n%", Some(("Invalid character", 8))),
-        (b"a = <<X\n$$", Some(("Invalid character", 9))),
-        (b"a = <<X\n${x}$", Some(("Invalid character", 12))),
+        (b"a = <<X\nx\nX$", Some((INVALID, 11))),
+        (b"a = <<X\n%", Some((INVALID, 8))),
+        (b"a = <<X\n$$", Some((INVALID, 9))),
+        (b"a = <<X\n${x}$", Some((INVALID, 12))),
+        // `<<<EOT`: a `<`, then a heredoc, whose lines hide what they hold.
+        (b"a = <<<-EOT\n<-EOT\n  ${x}\nEOT\n", Some(("Invalid expression", 4))),
+        (b"a = x<<<EOT\n;\nEOT\n", None),
+        // A quote after an interpolation's expression in a quoted template: the sequence is
+        // unclosed, at the template's start, whatever the string opened there holds; in a
+        // heredoc the quote is extra characters.
+        (b"a = \"x${a \"b\" }\"\n", Some((UNCLOSED, 5))),
+        (b"a = \"${a\"", Some((UNCLOSED, 5))),
+        (b"a = \"x${a}${b \"c\"~}\"\n", Some((UNCLOSED, 5))),
+        (b"a = \"x${a \"b\\q\"\n", Some((UNCLOSED, 5))),
+        (b"a = \"x${a # c\n\"%{ endif }\"\n", Some((UNCLOSED, 5))),
+        (b"a = \"${a\"\n", Some(("Invalid multi-line string", 9))),
+        (b"a = <<E\nx${a \"b\\q\"}\nE\n", Some((EXTRA, 13))),
     ];
-    for (bytes, expected) in cases {
+    for &(bytes, expected) in cases {
         let text = String::from_utf8_lossy(bytes);
         assert_eq!(first_error_of_bytes(bytes), expected, "{text:?}");
     }
