@@ -264,7 +264,20 @@ impl Parser<'_> {
         // At the marker line: the marker, after the blanks that may indent it.
         let rest = &self.text[self.pos..];
         let closing = self.pos + (rest.len() - rest.trim_start().len()) + marker.len();
-        self.pos = closing;
+        // HCL's closing token is the whole line but its newline (hashicorp/hcl
+        // `hclsyntax/scan_tokens.rl`, `heredocLiteralEOL`), so the blanks after the marker,
+        // Unicode's too (Go's `bytes.TrimSpace`), are read with it, not as code. A carriage
+        // return among them is left where it is, for the scanner to refuse.
+        let line_end =
+            memchr::memchr(b'\n', &self.bytes[closing..]).map_or(self.bytes.len(), |p| closing + p);
+        let trailing = self.bytes[closing..line_end]
+            .strip_suffix(b"\r")
+            .unwrap_or(&self.bytes[closing..line_end]);
+        self.pos = if trailing.contains(&b'\r') {
+            closing
+        } else {
+            closing + trailing.len()
+        };
         Ok(template.into_expr(self.span(start..closing), indented))
     }
 
