@@ -130,7 +130,8 @@ impl Parser<'_> {
         let start = self.pos;
         self.enter()?;
         self.pos += 1;
-        self.skip_trivia(false);
+        // Where newlines are ignored (in brackets), they may stand before the operand too.
+        self.skip_trivia(newlines);
         let operand = self.operand(newlines)?;
         self.leave();
         let span = self.span(start..operand.span.end as usize);
@@ -350,6 +351,21 @@ impl Parser<'_> {
                         "two legacy indexes may not be chained (`.0.1`): use the index syntax, \
                          `[0][1]`",
                     ));
+                }
+                // The token is then read as a number (`numberLitValue`, `cty.ParseNumberVal`):
+                // refused, at the token, where Go's number parsing fails.
+                match number_form(written.as_bytes()) {
+                    None => {
+                        return Err(self.error_at(
+                            digits_start,
+                            "Invalid number literal",
+                            "this is not a number: digits, then an exponent maybe",
+                        ));
+                    }
+                    Some(Some(exponent_at)) => {
+                        check_exponent(self, digits_start, digits_start + exponent_at)?;
+                    }
+                    Some(None) => {}
                 }
                 let value = super::gather::number_value_text(written);
                 let index = Expr::new(ExprKind::Number(value.clone()), self.span(dot..self.pos));
@@ -863,8 +879,12 @@ impl Parser<'_> {
     #[cold]
     #[inline(never)]
     pub(crate) fn invalid_expression(&self) -> ParseError {
-        if self.at_end() {
-            return self.error(
+        // A line comment that ends the file without a newline is no token to HCL's parser
+        // (its peeker drops comments, and makes a newline only of the one a comment ends
+        // with): what follows is the end of the file.
+        if self.at_end() || self.line_comment_ends_the_text() {
+            return self.error_at(
+                self.text.len(),
                 "Missing expression",
                 "an expression is expected here, but the file ends",
             );
@@ -885,6 +905,10 @@ impl Parser<'_> {
         summary: &'static str,
         message: impl Into<String>,
     ) -> ParseError {
+        // As in `invalid_expression`, such a comment is the end of the file to the parser.
+        if self.line_comment_ends_the_text() {
+            return self.error_at(self.text.len(), summary, message);
+        }
         let rest = &self.text[self.pos.min(self.text.len())..];
         let invalid = match rest.chars().next() {
             Some('\r') if !rest.starts_with("\r\n") => {
@@ -955,13 +979,26 @@ fn check_exponent(parser: &Parser, start: usize, exponent_start: usize) -> Resul
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let digits = format!("{whole}{fraction}");
     let digits = digits.trim_start_matches('0');
+    let exponent_text = &parser.text[exponent_start..parser.pos];
+    let negative = parser.text.as_bytes()[exponent_start - 1] == b'-';
+    let overflow = || {
+        parser.error_at(
+            start,
+            "Invalid number literal",
+            "the exponent of this number is too large (the tools fail with an exponent overflow)",
+        )
+    };
+    // The decimal exponent is read as an `int64` first (`math/big`, `scanExponent`), whatever
+    // the digits before it: beyond that range even zero fails.
+    let sign = if negative { "-" } else { "" };
+    if format!("{sign}{exponent_text}").parse::<i64>().is_err() {
+        return Err(overflow());
+    }
     if digits.is_empty() {
-        // Zero has no exponent.
+        // Zero has no binary exponent.
         return Ok(());
     }
-    let exponent_text = &parser.text[exponent_start..parser.pos];
     let exponent_digits = exponent_text.trim_start_matches('0');
-    let negative = parser.text.as_bytes()[exponent_start - 1] == b'-';
     let limit = i64::from(i32::MAX);
     let exponent = if exponent_digits.len() > 12 {
         limit * 4
@@ -976,11 +1013,7 @@ fn check_exponent(parser: &Parser, start: usize, exponent_start: usize) -> Resul
     };
     let binary_exponent = bit_length + exponent - fraction.len() as i64;
     if binary_exponent > limit || binary_exponent < -limit - 1 {
-        return Err(parser.error_at(
-            start,
-            "Invalid number literal",
-            "the exponent of this number is too large (the tools fail with an exponent overflow)",
-        ));
+        return Err(overflow());
     }
     Ok(())
 }

@@ -537,7 +537,10 @@ fn template_text_is_scanned_as_hcls_scanner_scans_it() {
         (b"a = <<X\n$$", Some((INVALID, 9))),
         (b"a = <<X\n${x}$", Some((INVALID, 12))),
         // `<<<EOT`: a `<`, then a heredoc, whose lines hide what they hold.
-        (b"a = <<<-EOT\n<-EOT\n  ${x}\nEOT\n", Some(("Invalid expression", 4))),
+        (
+            b"a = <<<-EOT\n<-EOT\n  ${x}\nEOT\n",
+            Some(("Invalid expression", 4)),
+        ),
         (b"a = x<<<EOT\n;\nEOT\n", None),
         // A quote after an interpolation's expression in a quoted template: the sequence is
         // unclosed, at the template's start, whatever the string opened there holds; in a
@@ -549,10 +552,70 @@ fn template_text_is_scanned_as_hcls_scanner_scans_it() {
         (b"a = \"x${a # c\n\"%{ endif }\"\n", Some((UNCLOSED, 5))),
         (b"a = \"${a\"\n", Some(("Invalid multi-line string", 9))),
         (b"a = <<E\nx${a \"b\\q\"}\nE\n", Some((EXTRA, 13))),
+        // A heredoc's closing line is one token to its newline, the blanks after its marker
+        // included, Unicode's too; a carriage return among them is no newline.
+        (b"a = <<EOT\nx\nEOT\xe2\x80\xa8\n", None),
+        (b"a = <<EOT\nx\n\x0bEOT\x0c\r\nb = 1\n", None),
+        (b"a = <<EOT\nx\nEOT \x0c\r\r\n", Some((INVALID, 17))),
     ];
     for &(bytes, expected) in cases {
         let text = String::from_utf8_lossy(bytes);
         assert_eq!(first_error_of_bytes(bytes), expected, "{text:?}");
+    }
+}
+
+/// A line comment that ends the file without a newline is no token to HCL's parser: where an
+/// expression or a name should follow, the file ends there (each as Terraform 1.15.5's loader
+/// gives it).
+#[test]
+fn a_comment_ending_the_file_is_its_end() {
+    let cases = [
+        ("x = #", ("Missing expression", 5)),
+        ("x = 1 + // c", ("Missing expression", 12)),
+        ("x = !#", ("Missing expression", 6)),
+        ("x = {a = #", ("Missing expression", 10)),
+        ("x = a.#", ("Invalid attribute name", 7)),
+        ("x = 1 ? 2 #", ("Missing false expression in conditional", 11)),
+        ("b \"x\" #", ("Invalid block definition", 7)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+    assert!(parses("x = 1 #"));
+}
+
+/// A unary operator's operand may follow it on another line where newlines are ignored (each
+/// as Terraform 1.15.5's loader gives it).
+#[test]
+fn a_unary_operand_may_follow_a_newline_in_brackets() {
+    assert!(parses("a = (-\n2)\n"));
+    assert!(parses("a = [!\n  # c\n  true]\n"));
+    assert_eq!(first_error("a = -\n2\n"), ("Invalid expression", 5));
+}
+
+/// A number's decimal exponent is read as a 64-bit integer before anything else (Go's
+/// `math/big`, `scanExponent`): beyond that even zero is refused; a legacy index is read as a
+/// number too (each as Terraform 1.15.5's loader gives it).
+#[test]
+fn an_exponent_beyond_64_bits_is_refused_even_for_zero() {
+    const NUMBER: &str = "Invalid number literal";
+    let cases = [
+        ("a = 0e9223372036854775807\n", None),
+        ("a = 0e-9223372036854775808\n", None),
+        ("a = 0e+0009223372036854775807\n", None),
+        ("a = 0e9223372036854775808\n", Some((NUMBER, 4))),
+        ("a = 0e-9223372036854775809\n", Some((NUMBER, 4))),
+        ("a = 00.00E-99999999999999999999\n", Some((NUMBER, 4))),
+        // A legacy index (`.0`) is a number token read as a number, refused as one.
+        ("a = x.1e5\n", None),
+        ("a = x.1e5e5\n", Some((NUMBER, 6))),
+        ("a = x.0e99999999999999999999\n", Some((NUMBER, 6))),
+        ("a = x.*.1e999999999999\n", Some((NUMBER, 8))),
+        ("a = x.a.1e2147483647\n", Some((NUMBER, 8))),
+        ("name = var.1e999999999999x", Some((NUMBER, 11))),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error_of_bytes(text.as_bytes()), expected, "{text:?}");
     }
 }
 
