@@ -290,7 +290,11 @@ impl Parser<'_> {
         let Some(line_len) = memchr::memchr(b'\n', &self.bytes[self.pos..]) else {
             return false;
         };
-        self.text[self.pos..self.pos + line_len].trim() == &self.text[from..to]
+        let line = &self.text[self.pos..self.pos + line_len];
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        // A carriage return elsewhere in the line is no blank to HCL's scanner but a character
+        // it refuses (a heredoc's text holds none): such a line is no marker.
+        !line.contains('\r') && line.trim() == &self.text[from..to]
     }
 
     /// Reads a `\n` or `\r\n`, nothing else.
@@ -329,7 +333,7 @@ impl Parser<'_> {
                 .position(|&b| match flavor {
                     Flavor::Quoted => matches!(b, b'$' | b'%') || is_quoted_stop(b),
                     Flavor::Unquoted => matches!(b, b'$' | b'%'),
-                    Flavor::Heredoc { .. } => matches!(b, b'$' | b'%' | b'\n'),
+                    Flavor::Heredoc { .. } => matches!(b, b'$' | b'%' | b'\n' | b'\r'),
                 })
                 .unwrap_or(self.bytes.len() - run_start);
             literal.push_str(&self.text[run_start..run_start + run_len]);
@@ -350,6 +354,18 @@ impl Parser<'_> {
                         flush(&mut literal, &mut pieces);
                         return Ok(pieces);
                     }
+                }
+                b'\r' if matches!(flavor, Flavor::Heredoc { .. }) => {
+                    // Only as the start of a line's end: HCL's scanner matches a lone one to
+                    // nothing (hashicorp/hcl `hclsyntax/scan_tokens.rl`, `heredocTemplate`).
+                    if self.peek_at(1) != Some(b'\n') {
+                        return Err(self.error(
+                            "Invalid character",
+                            "a carriage return must be followed by a newline",
+                        ));
+                    }
+                    literal.push('\r');
+                    self.pos += 1;
                 }
                 b'\\' => literal.push(self.escape()?),
                 b'\n' | b'\r' => {

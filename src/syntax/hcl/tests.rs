@@ -557,6 +557,11 @@ fn template_text_is_scanned_as_hcls_scanner_scans_it() {
         (b"a = <<EOT\nx\nEOT\xe2\x80\xa8\n", None),
         (b"a = <<EOT\nx\n\x0bEOT\x0c\r\nb = 1\n", None),
         (b"a = <<EOT\nx\nEOT \x0c\r\r\n", Some((INVALID, 17))),
+        // Nor is a carriage return alone in a heredoc's line, which the scanner refuses.
+        (b"a = <<EOT\n\rEOT\n", Some((INVALID, 10))),
+        (b"a = <<EOT\nx\ry\nEOT\n", Some((INVALID, 11))),
+        (b"a = <<EOT\n${x}\ry\nEOT\n", Some((INVALID, 14))),
+        (b"a = <<EOT\r\nx\r\nEOT\r\n", None),
     ];
     for &(bytes, expected) in cases {
         let text = String::from_utf8_lossy(bytes);
