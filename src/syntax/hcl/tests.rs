@@ -562,6 +562,19 @@ fn template_text_is_scanned_as_hcls_scanner_scans_it() {
         (b"a = <<EOT\nx\ry\nEOT\n", Some((INVALID, 11))),
         (b"a = <<EOT\n${x}\ry\nEOT\n", Some((INVALID, 14))),
         (b"a = <<EOT\r\nx\r\nEOT\r\n", None),
+        // In a heredoc, a `$` or `%` and the byte after it end a line of text, whatever the
+        // byte; not followed by a line's end, a byte that is no UTF-8 is refused.
+        (b"a = <<EOT\n%\xac\nEOT\n", None),
+        (b"a = <<EOT\n${x}$$\xac\r\nEOT\n", None),
+        (
+            b"a = <<EOT\n%\xac\n",
+            Some(("Unterminated template string", 13)),
+        ),
+        (
+            b"a = <<EOT\n%\xacx\nEOT\n",
+            Some(("Invalid character encoding", 11)),
+        ),
+        (b"a = \"%\xac\"\n", Some(("Invalid character encoding", 6))),
     ];
     for &(bytes, expected) in cases {
         let text = String::from_utf8_lossy(bytes);
@@ -580,7 +593,10 @@ fn a_comment_ending_the_file_is_its_end() {
         ("x = !#", ("Missing expression", 6)),
         ("x = {a = #", ("Missing expression", 10)),
         ("x = a.#", ("Invalid attribute name", 7)),
-        ("x = 1 ? 2 #", ("Missing false expression in conditional", 11)),
+        (
+            "x = 1 ? 2 #",
+            ("Missing false expression in conditional", 11),
+        ),
         ("b \"x\" #", ("Invalid block definition", 7)),
     ];
     for (text, expected) in cases {
