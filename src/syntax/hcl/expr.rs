@@ -69,7 +69,9 @@ impl Parser<'_> {
                 self.skip_trivia(newlines);
                 found.add_conditional(&self.expr(newlines)?);
                 self.skip_trivia(newlines);
-                if self.peek() != Some(b':') {
+                // `::` is a token of its own (HCL's `DoubleColon`), no `:`.
+                let double_colon = self.namespaces && self.starts_with("::");
+                if self.peek() != Some(b':') || double_colon {
                     return Err(self.unexpected(
                         "Missing false expression in conditional",
                         "the conditional needs a `:` and the value when the condition is false",

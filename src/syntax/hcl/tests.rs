@@ -605,6 +605,17 @@ fn a_comment_ending_the_file_is_its_end() {
     assert!(parses("x = 1 #"));
 }
 
+/// `::` is one token to HCL's scanner, no conditional's `:` (each as Terraform 1.15.5's loader
+/// gives it).
+#[test]
+fn a_double_colon_is_no_conditionals_colon() {
+    const MISSING: &str = "Missing false expression in conditional";
+    assert_eq!(first_error("a = x ? 1 :: 2\n"), (MISSING, 10));
+    assert_eq!(first_error("a = {x ? 1 :::p::f()}\n"), (MISSING, 11));
+    assert_eq!(first_error("a = x ? 1 : :2\n"), ("Invalid expression", 12));
+    assert!(parses("a = x ? 1 : p::f()\n"));
+}
+
 /// A unary operator's operand may follow it on another line where newlines are ignored (each
 /// as Terraform 1.15.5's loader gives it).
 #[test]
