@@ -529,7 +529,9 @@ fn template_text_is_scanned_as_hcls_scanner_scans_it() {
     const INVALID: &str = "Invalid character";
     const UNCLOSED: &str = "Unclosed template interpolation sequence";
     const EXTRA: &str = "Extra characters after interpolation expression";
-    let cases: &[(&[u8], Option<(&str, u32)>)] = &[
+    // A file's bytes, and its first error (summary, byte offset) if it has one.
+    type Case = (&'static [u8], Option<(&'static str, u32)>);
+    let cases: &[Case] = &[
         // A `$` or `%` needs the character after it to tell a sequence from text: at the end
         // of the file the scan stops there, an invalid character.
         (b"a = <<X\nx\nX$", Some((INVALID, 11))),
