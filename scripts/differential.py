@@ -2214,6 +2214,11 @@ REPLACE_TRIGGERED_BY = [
     "[terraform_data.sh_tb.id, terraform_data.sh_tb.output]",
     "[terraform_data.sh_tb[length(var.sh_tv)]]", "[self.input]", "[module.sh_tm.out]",
     "[count.index, each.value, var.sh_tv]",
+    # Computed elements: the tools count the references in them, the names a `for` binds aside.
+    '[terraform_data.sh_tb.output == "x"]', '[var.sh_tv == "a"]',
+    "[true ? terraform_data.sh_tb : terraform_data.sh_tb]", '["${terraform_data.sh_tb.id}"]',
+    "[sh_bare]", "[[for x in [1] : terraform_data.sh_tb]]",
+    "[for x in [terraform_data.sh_tb] : x]", "[terraform_data.sh_tb.id + each.value]",
 ]
 
 
