@@ -27,7 +27,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::knowledge::releases::Release;
-use crate::lint::helpers::declared::RESERVED_ROOTS;
+use crate::lint::helpers::declared::{RESERVED_ROOTS, is_bare_name};
 use crate::lint::helpers::nested_labels_refused;
 use crate::source::{Span, Syntax};
 use crate::syntax::{Expr, ExprKind, Reference};
@@ -125,9 +125,7 @@ fn judge(item: &Expr) -> Vec<&'static Problem> {
     item.for_each_reference(&mut |reference| references.push(reference));
     // The tools parse every reference first and judge nothing else of an element that holds
     // one they cannot parse.
-    let bare_names = (references.iter())
-        .filter(|r| r.steps.is_empty() && !RESERVED_ROOTS.contains(&r.root.as_str()))
-        .count();
+    let bare_names = references.iter().filter(|r| is_bare_name(r)).count();
     let mut problems = Vec::new();
     let mut resources = 0;
     for reference in references {
@@ -144,7 +142,7 @@ fn judge(item: &Expr) -> Vec<&'static Problem> {
             root if !RESERVED_ROOTS.contains(&root) && reference.attr(0).is_some() => {
                 resources += 1
             }
-            root if !RESERVED_ROOTS.contains(&root) && reference.steps.is_empty() => {}
+            _ if is_bare_name(reference) => {}
             // A reference `addrs.ParseRef` refuses, or one this reading does not judge: the
             // tools say something else of the element.
             _ => return Vec::new(),

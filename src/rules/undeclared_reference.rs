@@ -29,7 +29,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::lint::helpers::declared::{
-    Mode, RESERVED_ROOTS, Undeclared, self_unbound, undeclared,
+    Mode, Undeclared, is_bare_name, self_unbound, undeclared,
 };
 use crate::lint::helpers::depends_on::{Element, for_each_list};
 use crate::lint::helpers::tools_suggestion;
@@ -108,13 +108,6 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             }
         }
     });
-}
-
-/// Whether `reference` is a name alone that the tools read as a resource type: no step after
-/// it, and not one of the roots they reserve (`self`, `count`, `each`, ... alone are judged by
-/// other checks, or are valid where the tools bind them).
-fn is_bare_name(reference: &Reference) -> bool {
-    reference.steps.is_empty() && !RESERVED_ROOTS.contains(&reference.root.as_str())
 }
 
 /// `Invalid reference` at a bare name, with the tools' detail.
@@ -409,7 +402,7 @@ resource "terraform_data" "a" {
   d = try(qux, 1)
   e = { for k, v in {} : k => v }
   f = "%{ for z in [1] }${z}%{ endfor }"
-  g = [null, true, false, self, count]
+  g = [null, true, false, self, count, convert(1, string)]
 }
 output "o" {
   value = [foo, terraform_data.nope.id, var.z]
