@@ -459,7 +459,10 @@ fn json_blocks_are_placed_where_terraform_places_them() {
         serde_json::from_str(&print(module, &report.files, PrintFormat::Json)).expect("JSON");
     let line_of = |address: &str| {
         let objects = json["objects"].as_array().expect("objects");
-        let object = objects.iter().find(|o| o["address"] == address).expect(address);
+        let object = objects
+            .iter()
+            .find(|o| o["address"] == address)
+            .expect(address);
         object["location"]["line"].clone()
     };
     assert_eq!(line_of("resource.terraform_data.web"), 5);

@@ -302,17 +302,37 @@ mod tests {
         let line = |i: usize| 6 + 5 * i;
         let expected = [
             (line(1), 29, "Invalid replace_triggered_by expression"),
-            (line(2), 29, "Invalid reference in replace_triggered_by expression"),
+            (
+                line(2),
+                29,
+                "Invalid reference in replace_triggered_by expression",
+            ),
             (line(2), 29, "Invalid replace_triggered_by expression"),
             (line(3), 29, "Invalid replace_triggered_by expression"),
-            (line(6), 29, "Invalid reference in replace_triggered_by expression"),
+            (
+                line(6),
+                29,
+                "Invalid reference in replace_triggered_by expression",
+            ),
             (line(6), 29, "Invalid replace_triggered_by expression"),
             (line(7), 29, "Invalid reference"),
-            (line(8), 29, "Invalid each reference in replace_triggered_by expression"),
+            (
+                line(8),
+                29,
+                "Invalid each reference in replace_triggered_by expression",
+            ),
             (line(10), 29, "Invalid replace_triggered_by expression"),
-            (line(11), 29, "Invalid reference in replace_triggered_by expression"),
+            (
+                line(11),
+                29,
+                "Invalid reference in replace_triggered_by expression",
+            ),
             (line(11), 29, "Invalid replace_triggered_by expression"),
-            (line(12), 29, "Invalid reference in replace_triggered_by expression"),
+            (
+                line(12),
+                29,
+                "Invalid reference in replace_triggered_by expression",
+            ),
             (line(12), 29, "Invalid replace_triggered_by expression"),
             (line(13), 29, "Invalid replace_triggered_by expression"),
             (line(14), 28, "Invalid expression"),

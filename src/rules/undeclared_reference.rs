@@ -28,9 +28,7 @@
 //! `terraform`, ...), which other checks of the tools judge.
 
 use crate::diagnostic::Diagnostic;
-use crate::lint::helpers::declared::{
-    Mode, Undeclared, is_bare_name, self_unbound, undeclared,
-};
+use crate::lint::helpers::declared::{Mode, Undeclared, is_bare_name, self_unbound, undeclared};
 use crate::lint::helpers::depends_on::{Element, for_each_list};
 use crate::lint::helpers::tools_suggestion;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
@@ -433,8 +431,10 @@ output "o" {
         let note = &findings(&super::RULE, &[("main.tf", "locals {\n  a = foo\n}\n")])[0].notes;
         assert_eq!(
             note,
-            &["A reference to a resource type must be followed by at least one attribute \
-               access, specifying the resource name."]
+            &[
+                "A reference to a resource type must be followed by at least one attribute \
+               access, specifying the resource name."
+            ]
         );
     }
 

@@ -454,11 +454,15 @@ fn local_removals<'a>(dir: &'a DirectoryContext, unused: &HashSet<&str>) -> Loca
                     block.body.attributes.first(),
                     block_removal_span(dir.files, block),
                 ) {
-                    removals.of.entry(first.name.as_str()).or_default().push(Removal {
-                        span,
-                        block_values: Some(block.body.attributes.len()),
-                        comment_lines: lines_between(text, span.range().start, block.span()),
-                    });
+                    removals
+                        .of
+                        .entry(first.name.as_str())
+                        .or_default()
+                        .push(Removal {
+                            span,
+                            block_values: Some(block.body.attributes.len()),
+                            comment_lines: lines_between(text, span.range().start, block.span()),
+                        });
                     for other in &block.body.attributes[1..] {
                         let with = removals.removed_with.entry(other.name.as_str());
                         with.or_default().push(RemovedWith {
@@ -477,11 +481,15 @@ fn local_removals<'a>(dir: &'a DirectoryContext, unused: &HashSet<&str>) -> Loca
                         false => leading_comments_start(text, span.range().start),
                     };
                     // A value set twice in one block is a load error; its fix removes both.
-                    removals.of.entry(attr.name.as_str()).or_default().push(Removal {
-                        span,
-                        block_values: None,
-                        comment_lines: lines_between(text, start, span),
-                    });
+                    removals
+                        .of
+                        .entry(attr.name.as_str())
+                        .or_default()
+                        .push(Removal {
+                            span,
+                            block_values: None,
+                            comment_lines: lines_between(text, start, span),
+                        });
                 }
             }
         }
@@ -694,7 +702,8 @@ data "archive_file" "bundle" {
     /// the block's other values point at that fix.
     #[test]
     fn a_whole_block_removal_says_what_it_removes() {
-        let text = "# keep me\nlocals {\n  a   = 1\n  bb  = 2\n  ccc = 3\n}\noutput \"o\" { value = 1 }\n";
+        let text =
+            "# keep me\nlocals {\n  a   = 1\n  bb  = 2\n  ccc = 3\n}\noutput \"o\" { value = 1 }\n";
         let found = findings(&super::RULE, &[("main.tf", text)]);
         let fix = found[0].fix.as_ref().expect("a fix");
         assert_eq!(
@@ -708,7 +717,12 @@ data "archive_file" "bundle" {
             assert!(other.fix.is_none());
             let labels: Vec<&str> = other.secondary.iter().map(|l| l.message.as_str()).collect();
             assert_eq!(labels, ["removed whole by the fix of `local.a`"]);
-            assert!(other.notes.iter().any(|n| n.contains("the fix of `local.a` removes")));
+            assert!(
+                other
+                    .notes
+                    .iter()
+                    .any(|n| n.contains("the fix of `local.a` removes"))
+            );
         }
     }
 
@@ -729,10 +743,15 @@ data "archive_file" "bundle" {
             .collect();
         assert_eq!(
             titles,
-            ["Remove the unused local value `a`, and a `locals` block none of whose values is \
-              used, with the 2 comment lines above them"]
+            [
+                "Remove the unused local value `a`, and a `locals` block none of whose values is \
+              used, with the 2 comment lines above them"
+            ]
         );
-        let single: Files = &[("main.tf", "locals {\n  a = 1\n  b = 2\n}\noutput \"o\" { value = local.b }\n")];
+        let single: Files = &[(
+            "main.tf",
+            "locals {\n  a = 1\n  b = 2\n}\noutput \"o\" { value = local.b }\n",
+        )];
         let found = findings(&super::RULE, single);
         let fix = found[0].fix.as_ref().expect("a fix");
         assert_eq!(fix.title, "Remove the unused local value `a`");

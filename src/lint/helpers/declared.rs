@@ -43,7 +43,10 @@ pub(crate) const RESERVED_ROOTS: &[&str] = &[
 pub(crate) fn is_bare_name(reference: &Reference) -> bool {
     reference.steps.is_empty()
         && !RESERVED_ROOTS.contains(&reference.root.as_str())
-        && !matches!(reference.root.as_str(), "string" | "number" | "bool" | "any")
+        && !matches!(
+            reference.root.as_str(),
+            "string" | "number" | "bool" | "any"
+        )
 }
 
 /// What a reference names that the module does not declare.
