@@ -1834,6 +1834,38 @@ DEPENDS_ON_UNDECLARED = ["terraform_data.nope", "data.terraform_remote_state.nop
                          "module.nope", "var.nope", "local.nope"]
 
 
+# Bare names, which Terraform reads as a resource type with no name after it (`Invalid
+# reference`, internal/addrs/parse_ref.go), in the places a reference goes; and names a `for`
+# binds, which are not references.
+BARE_NAMES = [
+    "nope", "bare_nope", '"${nope}-x"', "try(nope, 1)", "[for x in [1] : nope]",
+    "[nope, var.nope]", "upper(nope)", "true ? nope : 1", "[for nope in [1] : nope]",
+    '"%{ for nope in [1] }${nope}%{ endfor }"',
+]
+
+
+def bare_name_files(rng):
+    """Now and then a file whose locals, resource and output hold bare names (`foo` alone) or
+    names a `for` binds, native or JSON, now and then with an override file that replaces the
+    output's value. Drawn from its own generator, so that the rest of a scenario stays as it
+    was."""
+    if rng.random() < 0.85:
+        return []
+    native = rng.random() < 0.6
+    blocks = [
+        B("locals", [], [A(f"bare_{i}", rng.choice(BARE_NAMES))
+                         for i in range(1 + rng.randrange(2))]),
+        B("resource", ["terraform_data", "bare"], [A("input", rng.choice(BARE_NAMES))]),
+        B("output", ["bare"], [A("value", rng.choice(BARE_NAMES + ["1"]))]),
+    ]
+    files = [("bare.tf" if native else "bare.tf.json", blocks)]
+    if rng.random() < 0.3:
+        override = [B("output", ["bare"], [A("value", rng.choice(BARE_NAMES + ["1"]))])]
+        files.append(("bare_override.tf" if rng.random() < 0.5 else "bare_override.tf.json",
+                      override))
+    return files
+
+
 def address_references(rng):
     """Blocks naming a resource by its address, which `validate` resolves: a lifecycle's
     `replace_triggered_by` (a declared resource or an attribute of one, or not), and the
@@ -2182,6 +2214,11 @@ REPLACE_TRIGGERED_BY = [
     "[terraform_data.sh_tb.id, terraform_data.sh_tb.output]",
     "[terraform_data.sh_tb[length(var.sh_tv)]]", "[self.input]", "[module.sh_tm.out]",
     "[count.index, each.value, var.sh_tv]",
+    # Computed elements: the tools count the references in them, the names a `for` binds aside.
+    '[terraform_data.sh_tb.output == "x"]', '[var.sh_tv == "a"]',
+    "[true ? terraform_data.sh_tb : terraform_data.sh_tb]", '["${terraform_data.sh_tb.id}"]',
+    "[sh_bare]", "[[for x in [1] : terraform_data.sh_tb]]",
+    "[for x in [terraform_data.sh_tb] : x]", "[terraform_data.sh_tb.id + each.value]",
 ]
 
 
@@ -2452,6 +2489,7 @@ class Scenarios:
         files += static_address_files(random.Random(f"static-addresses-{seed}"))
         files += replace_triggered_by_files(random.Random(f"replace-triggers-{seed}"))
         files += check_data_twice_files(random.Random(f"check-data-twice-{seed}"))
+        files += bare_name_files(random.Random(f"bare-names-{seed}"))
         modules = module_files(random.Random(f"modules-{seed}"))
         nested = nested_module_files(random.Random(f"nested-modules-{seed}"))
         provider_files, provider_modules = provider_reference_files(

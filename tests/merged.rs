@@ -427,3 +427,54 @@ variable "settings" {
     // A JSON default is read literally: the string `$${x}`, written `"$$${x}"` natively.
     assert_eq!(default("template").1, json!("\"$$${x}\""));
 }
+
+/// In JSON files a block is where Terraform places it (its `DeclRange`, HCL's `DefRange`): the
+/// opening brace of the object its last label's key holds, and of each block of an array its
+/// own object's; checked against Terraform 1.15.5's loader (`load_config_dir`), which places
+/// `resource.terraform_data.web` on line 5 (its brace, not its key), `variable.v` on line 9 and
+/// the backend on line 14, and its provisioners on lines 5 and 6.
+#[test]
+fn json_blocks_are_placed_where_terraform_places_them() {
+    let main = r#"{
+  "resource": {
+    "terraform_data":
+      {"web":
+        {"provisioner": [{"local-exec": {"command": "a"}},
+          {"local-exec": {"command": "b"}}]}}
+  },
+  "variable": {
+    "v": {}
+  },
+  "terraform": {
+    "backend": {
+      "local":
+        {}
+    }
+  }
+}
+"#;
+    let (_dir, report) = check_terraform(&[("main.tf.json", main)], "1.15.5");
+    let module = report.modules.first().expect("module");
+    let json: serde_json::Value =
+        serde_json::from_str(&print(module, &report.files, PrintFormat::Json)).expect("JSON");
+    let line_of = |address: &str| {
+        let objects = json["objects"].as_array().expect("objects");
+        let object = objects
+            .iter()
+            .find(|o| o["address"] == address)
+            .expect(address);
+        object["location"]["line"].clone()
+    };
+    assert_eq!(line_of("resource.terraform_data.web"), 5);
+    assert_eq!(line_of("variable.v"), 9);
+    let web = (json["objects"].as_array().into_iter().flatten())
+        .find(|o| o["address"] == "resource.terraform_data.web")
+        .expect("web");
+    let provisioners: Vec<serde_json::Value> = (web["body"]["blocks"].as_array())
+        .into_iter()
+        .flatten()
+        .map(|b| b["location"]["line"].clone())
+        .collect();
+    assert_eq!(provisioners, [5, 6]);
+    assert_eq!(json["terraform"]["backend"]["location"]["line"], 14);
+}

@@ -22,7 +22,7 @@ use crate::module::merge::{
 };
 use crate::module::references::{self, Use};
 use crate::source::{SourceFiles, Span};
-use crate::syntax::{Expr, ExprKind, quote};
+use crate::syntax::{Expr, ExprKind, def_range, quote};
 use crate::types::{Converted, Type, Value as TypesValue, decode_default, parse_type};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -673,6 +673,31 @@ fn location(files: &SourceFiles, span: Span) -> Value {
     json!({ "file": file.display, "line": line, "column": column })
 }
 
+/// Where the tools place a top-level block (its `DeclRange`): the header in native syntax; in
+/// JSON the opening brace of the object its last label's key holds (`"web": {...}` of
+/// `resource.aws_instance.web`), which hashicorp/hcl's `json/structure.go` (`unpackBlock`:
+/// `DefRange: tv.OpenRange`) makes the block's place, on the line of that key unless the brace
+/// is written on a line of its own.
+fn declared_at(files: &SourceFiles, header: Span, labels: &[crate::syntax::Label]) -> Span {
+    let file = files.get(header.file);
+    let Some(label) = labels.last() else {
+        return header;
+    };
+    if !crate::diagnostic::fix::is_json(&file.path) {
+        return header;
+    }
+    let after = label.span.end as usize;
+    let rest = file.text.get(after..).unwrap_or_default();
+    let skipped = rest.len()
+        - rest
+            .trim_start_matches(|c: char| c == '"' || c == ':' || c.is_whitespace())
+            .len();
+    match rest[skipped..].starts_with('{') {
+        true => Span::new(header.file, after + skipped..after + skipped + 1),
+        false => label.span,
+    }
+}
+
 fn origin(origin: Origin) -> &'static str {
     match origin {
         Origin::Base => "base",
@@ -703,7 +728,7 @@ fn block_json(files: &SourceFiles, parent: &[&str], block: &MergedBlock) -> Valu
     json!({
         "type": block.kind,
         "labels": block.labels.iter().map(|l| l.value.clone()).collect::<Vec<_>>(),
-        "location": location(files, block.header_span),
+        "location": location(files, def_range(files, block.header_span, block.body_span)),
         "origin": origin(block.origin),
         "body": body_json(files, &path, &block.body),
     })
@@ -772,7 +797,7 @@ pub(crate) fn to_json(module: &Module, files: &SourceFiles) -> Value {
             "address": o.address.to_string(),
             "type": o.kind,
             "labels": o.labels.iter().map(|l| l.value.clone()).collect::<Vec<_>>(),
-            "location": location(files, o.base_header),
+            "location": location(files, declared_at(files, o.base_header, &o.labels)),
             "overrides": o.overrides.iter().map(|&s| location(files, s)).collect::<Vec<_>>(),
             "body": with_default_value(body_json(files, &[o.kind.as_str()], &o.body), o),
             "references": references_json(files, |f| {

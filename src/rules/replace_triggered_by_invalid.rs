@@ -11,15 +11,23 @@
 //! Terraform from 1.9 (judged on 1.9.8; 1.6.6 reports every element) stops at the first
 //! element it refuses, since its loop skips the later elements once it has an error; OpenTofu,
 //! forked from 1.6, reports every element. Only native syntax (a JSON element's string is
-//! parsed as an expression, `reference_string_invalid`'s), and only elements without `for`
-//! expressions, conditionals or operators, whose references this static reading cannot scope;
-//! an element with a reference the tools cannot parse as an address (`var` alone, an
-//! `ephemeral` resource) is left alone.
+//! parsed as an expression, `reference_string_invalid`'s).
+//!
+//! An element is any expression: the tools count the references in it
+//! (`langrefs.ReferencesInExpr`), operators, conditionals, templates, function calls and `for`
+//! expressions included, the names a `for` binds aside, and each reference once per time it is
+//! written (`a.id != null ? a : null` names two). So `[aws_instance.a.id == "x"]` is accepted,
+//! `[var.v == 1]` is refused twice and `[true ? aws_instance.a : aws_instance.b]` once
+//! (Terraform 1.6.6 and 1.15.5 alike). A list written as a `for` expression is not a list
+//! written out (`Invalid expression`). A bare name (`[foo]`) is a reference the tools cannot
+//! parse: `Invalid reference` at the element, and nothing else of it is judged. An element
+//! with another reference the tools cannot parse (`var` alone, an `ephemeral` resource) is
+//! left alone.
 
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::knowledge::releases::Release;
-use crate::lint::helpers::declared::RESERVED_ROOTS;
+use crate::lint::helpers::declared::{RESERVED_ROOTS, is_bare_name};
 use crate::lint::helpers::nested_labels_refused;
 use crate::source::{Span, Syntax};
 use crate::syntax::{Expr, ExprKind, Reference};
@@ -57,6 +65,11 @@ const INVALID_EACH: Problem = Problem {
 const INVALID_COUNT: Problem = Problem {
     summary: "Invalid count reference in replace_triggered_by expression",
     detail: "Only count.index may be used in replace_triggered_by.",
+};
+const BARE_NAME: Problem = Problem {
+    summary: "Invalid reference",
+    detail: "A reference to a resource type must be followed by at least one attribute access, \
+             specifying the resource name.",
 };
 const NO_RESOURCE: Problem = Problem {
     summary: "Invalid replace_triggered_by expression",
@@ -105,11 +118,14 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 /// What the tools refuse in one element, in their order.
 fn judge(item: &Expr) -> Vec<&'static Problem> {
-    if item.json_string.is_some() || holds_computation(item) {
+    if item.json_string.is_some() {
         return Vec::new();
     }
     let mut references: Vec<&Reference> = Vec::new();
     item.for_each_reference(&mut |reference| references.push(reference));
+    // The tools parse every reference first and judge nothing else of an element that holds
+    // one they cannot parse.
+    let bare_names = references.iter().filter(|r| is_bare_name(r)).count();
     let mut problems = Vec::new();
     let mut resources = 0;
     for reference in references {
@@ -126,10 +142,14 @@ fn judge(item: &Expr) -> Vec<&'static Problem> {
             root if !RESERVED_ROOTS.contains(&root) && reference.attr(0).is_some() => {
                 resources += 1
             }
+            _ if is_bare_name(reference) => {}
             // A reference `addrs.ParseRef` refuses, or one this reading does not judge: the
             // tools say something else of the element.
             _ => return Vec::new(),
         }
+    }
+    if bare_names > 0 {
+        return vec![&BARE_NAME; bare_names];
     }
     match resources {
         0 => problems.push(&NO_RESOURCE),
@@ -137,13 +157,6 @@ fn judge(item: &Expr) -> Vec<&'static Problem> {
         _ => problems.push(&SEVERAL_RESOURCES),
     }
     problems
-}
-
-/// Whether `expr` holds a `for` expression, conditional or operator, kept as text.
-fn holds_computation(expr: &Expr) -> bool {
-    let mut found = matches!(expr.kind, ExprKind::Other | ExprKind::Template);
-    expr.for_each_child(|child| found |= holds_computation(child));
-    found
 }
 
 /// The tools' summary, one of [`Problem`]'s.
@@ -180,11 +193,14 @@ mod tests {
             "variable \"v\" {}\nresource \"terraform_data\" \"a\" {\n  lifecycle \"x\" {\n    \
              replace_triggered_by = [var.v]\n  }\n}\n",
         )],
-        // Not judged: a `for` expression, whose iterator this reading cannot scope.
+        // Computed elements naming one resource: the names a `for` binds are not references.
         &[(
             "main.tf",
-            "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    replace_triggered_by = \
-             [[for x in terraform_data.b : x.id]]\n  }\n}\n",
+            "resource \"terraform_data\" \"b\" {}\nresource \"terraform_data\" \"a\" {\n  \
+             lifecycle {\n    replace_triggered_by = [[for x in terraform_data.b : x.id], \
+             terraform_data.b.id == \"x\", \"${terraform_data.b.id}\", \
+             terraform_data.b[count.index + 1], { for k, v in terraform_data.b : k => v }, \
+             length(terraform_data.b), [for x in [1] : terraform_data.b]]\n  }\n}\n",
         )],
     ];
 
@@ -241,6 +257,91 @@ mod tests {
             2,
         ),
     ];
+
+    /// Computed elements, one per resource: exactly what Terraform 1.6.6's and 1.15.5's
+    /// loaders report (line, column, summary), which OpenTofu shares.
+    #[test]
+    fn computed_elements_as_the_tools_judge_them() {
+        let elements = [
+            r#"terraform_data.b.id == "x""#,
+            "terraform_data.b.id == terraform_data.c.id",
+            "var.v == 1",
+            "true ? terraform_data.b : terraform_data.c",
+            r#""${terraform_data.b.id}""#,
+            "terraform_data.b[count.index + 1]",
+            "!var.v",
+            "foo",
+            "terraform_data.b.id + each.value",
+            "{ for k, v in terraform_data.b : k => v }",
+            "terraform_data.b.id != null ? terraform_data.b : null",
+            r#""a-${var.v}""#,
+            "local.l + 1",
+            "[for x in [1] : x]",
+        ];
+        let mut text = String::from(
+            "variable \"v\" {}\nlocals { l = 1 }\nresource \"terraform_data\" \"b\" {}\n",
+        );
+        for (i, element) in elements.iter().enumerate() {
+            text.push_str(&format!(
+                "resource \"terraform_data\" \"r{i}\" {{\n  lifecycle {{\n    \
+                 replace_triggered_by = [{element}]\n  }}\n}}\n"
+            ));
+        }
+        // A list written as a `for` expression is no list.
+        text.push_str(
+            "resource \"terraform_data\" \"f\" {\n  lifecycle {\n    \
+             replace_triggered_by = [for x in terraform_data.b : x.id]\n  }\n}\n",
+        );
+        let mut found: Vec<(usize, usize, String)> =
+            crate::lint::testing::findings(&super::RULE, &[("main.tf", text.as_str())])
+                .into_iter()
+                .map(|d| (d.start().0, d.start().1, d.message))
+                .collect();
+        found.sort();
+        found.dedup();
+        let line = |i: usize| 6 + 5 * i;
+        let expected = [
+            (line(1), 29, "Invalid replace_triggered_by expression"),
+            (
+                line(2),
+                29,
+                "Invalid reference in replace_triggered_by expression",
+            ),
+            (line(2), 29, "Invalid replace_triggered_by expression"),
+            (line(3), 29, "Invalid replace_triggered_by expression"),
+            (
+                line(6),
+                29,
+                "Invalid reference in replace_triggered_by expression",
+            ),
+            (line(6), 29, "Invalid replace_triggered_by expression"),
+            (line(7), 29, "Invalid reference"),
+            (
+                line(8),
+                29,
+                "Invalid each reference in replace_triggered_by expression",
+            ),
+            (line(10), 29, "Invalid replace_triggered_by expression"),
+            (
+                line(11),
+                29,
+                "Invalid reference in replace_triggered_by expression",
+            ),
+            (line(11), 29, "Invalid replace_triggered_by expression"),
+            (
+                line(12),
+                29,
+                "Invalid reference in replace_triggered_by expression",
+            ),
+            (line(12), 29, "Invalid replace_triggered_by expression"),
+            (line(13), 29, "Invalid replace_triggered_by expression"),
+            (line(14), 28, "Invalid expression"),
+        ];
+        let expected: Vec<(usize, usize, String)> = (expected.into_iter())
+            .map(|(line, column, summary)| (line, column, summary.to_string()))
+            .collect();
+        assert_eq!(found, expected);
+    }
 
     #[test]
     fn table() {

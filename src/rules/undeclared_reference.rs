@@ -6,6 +6,14 @@
 //! `GetLocalValue`). References are judged where the tools evaluate them, as merged: an
 //! override's expression where it won, and a declaration an override file adds counts.
 //!
+//! A bare name (`foo`, a root alone that the tools do not reserve) is what they read as a
+//! resource type with no name after it: `Invalid reference` ("A reference to a resource type
+//! must be followed by at least one attribute access, specifying the resource name.", at the
+//! name), from hashicorp/terraform `internal/addrs/parse_ref.go` (`parseResourceRef`), while it
+//! parses the references, inside `try` and `can` too. It stops nothing else: the block's other
+//! references are still checked, variables and locals included (Terraform 1.6.6 and 1.15.5
+//! `validate` report both in `locals { a = [foo, var.y] }`).
+//!
 //! In a `depends_on` list the tools judge the elements in order and stop at the first that
 //! fails: an undeclared object is reported, a part of an object
 //! (`depends_on_reference_invalid`) ends the list silently; only the first undeclared
@@ -16,11 +24,11 @@
 //! `content`, which the tools evaluate only for the elements they expand it for (none while
 //! `for_each` is unknown, as at `validate`); a root with no underscore (a name a
 //! `dynamic` block or `for` binds in a way this reading does not follow, or a rare resource type
-//! named after its provider), and roots the tools reserve (`each`, `count`, `self`, `path`,
+//! named after its provider) when a name follows it, and roots the tools reserve (`each`, `count`, `self`, `path`,
 //! `terraform`, ...), which other checks of the tools judge.
 
 use crate::diagnostic::Diagnostic;
-use crate::lint::helpers::declared::{Mode, Undeclared, self_unbound, undeclared};
+use crate::lint::helpers::declared::{Mode, Undeclared, is_bare_name, self_unbound, undeclared};
 use crate::lint::helpers::depends_on::{Element, for_each_list};
 use crate::lint::helpers::tools_suggestion;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
@@ -30,7 +38,7 @@ use crate::syntax::Reference;
 pub(crate) const RULE: Rule = declare_rule! {
     id: "undeclared_reference",
     kind: Validate,
-    summary: "a reference to a variable, local, module call or resource the module does not declare",
+    summary: "a reference to a variable, local, module call or resource the module does not declare, or a bare name",
     check: Check::View(RuleViews::Both, check),
 };
 
@@ -41,6 +49,8 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let mut found = Vec::new();
     // Whether the block holds `self` where nothing binds it, which also stops evaluation.
     let mut self_unbound_here = false;
+    // Bare names, reported whatever else the block holds: they stop nothing.
+    let mut bare_names: Vec<&Reference> = Vec::new();
     let mut report = |found: &mut Vec<(&Reference, Undeclared)>, self_unbound_here: &mut bool| {
         // The tools check module and resource references (and `self`) before evaluating, and
         // evaluate only when those pass: only then do they find an undeclared variable or local.
@@ -59,6 +69,9 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             if used.iterator || used.in_dynamic {
                 continue;
             }
+            if is_bare_name(used.reference) {
+                bare_names.push(used.reference);
+            }
             self_unbound_here |= self_unbound(used.reference, used.self_bound);
             if let Some(undeclared) = undeclared(declared, used.reference) {
                 found.push((used.reference, undeclared));
@@ -68,6 +81,9 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     }
     for local in &module.locals {
         local.attribute.expr.for_each_reference(&mut |reference| {
+            if is_bare_name(reference) {
+                bare_names.push(reference);
+            }
             self_unbound_here |= self_unbound(reference, false);
             if let Some(undeclared) = undeclared(declared, reference) {
                 found.push((reference, undeclared));
@@ -75,6 +91,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         });
         report(&mut found, &mut self_unbound_here);
     }
+    out.extend(bare_names.into_iter().map(|r| bare_name(ctx, r)));
     for_each_list(module, ctx.files, &mut |_, elements| {
         for element in elements {
             match element {
@@ -89,6 +106,25 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             }
         }
     });
+}
+
+/// `Invalid reference` at a bare name, with the tools' detail.
+fn bare_name(ctx: &Context, reference: &Reference) -> Diagnostic {
+    let name = &reference.root;
+    ctx.finding(&RULE, "Invalid reference")
+        .at(
+            ctx.files,
+            reference.span,
+            format!("`{name}` alone names nothing"),
+        )
+        .with_note(
+            "A reference to a resource type must be followed by at least one attribute access, \
+             specifying the resource name.",
+        )
+        .with_help(format!(
+            "write the whole reference (`var.{name}`, `local.{name}`, `TYPE.{name}`...), or \
+             quote it (`\"{name}\"`) if it is meant as a string"
+        ))
 }
 
 /// The names of the module's declarations of one kind, for the tools' "Did you mean".
@@ -348,6 +384,58 @@ resource "terraform_data" "a" {
                 assert!(note.contains(name), "{list}: {note}");
             }
         }
+    }
+
+    /// Bare names: `Invalid reference` at each, in a template, a `for` body and `try` too, and
+    /// beside an undeclared variable, which is still reported; a name a `for` binds is not
+    /// one. Exactly what Terraform 1.15.5's and 1.6.6's `validate` report on this module.
+    #[test]
+    fn bare_names() {
+        let files: Files = &[(
+            "main.tf",
+            r#"locals {
+  a = [foo, var.y]
+  b = [for x in [1] : x + bar]
+  c = "${baz}"
+  d = try(qux, 1)
+  e = { for k, v in {} : k => v }
+  f = "%{ for z in [1] }${z}%{ endfor }"
+  g = [null, true, false, self, count, convert(1, string)]
+}
+output "o" {
+  value = [foo, terraform_data.nope.id, var.z]
+}
+"#,
+        )];
+        let mut found: Vec<(usize, usize, String)> = findings(&super::RULE, files)
+            .into_iter()
+            .map(|d| {
+                let (line, column) = d.primary.as_ref().map_or((0, 0), |p| p.start());
+                (line, column, d.message)
+            })
+            .collect();
+        found.sort();
+        let expected = [
+            (2, 8, "Invalid reference"),
+            (2, 13, "Reference to undeclared input variable"),
+            (3, 27, "Invalid reference"),
+            (4, 10, "Invalid reference"),
+            (5, 11, "Invalid reference"),
+            (11, 12, "Invalid reference"),
+            (11, 17, "Reference to undeclared resource"),
+        ];
+        let expected: Vec<(usize, usize, String)> = (expected.into_iter())
+            .map(|(line, column, summary)| (line, column, summary.to_string()))
+            .collect();
+        assert_eq!(found, expected);
+        let note = &findings(&super::RULE, &[("main.tf", "locals {\n  a = foo\n}\n")])[0].notes;
+        assert_eq!(
+            note,
+            &[
+                "A reference to a resource type must be followed by at least one attribute \
+               access, specifying the resource name."
+            ]
+        );
     }
 
     /// The tools' summaries and details: exactly what Terraform 1.15.5's `validate` reports on

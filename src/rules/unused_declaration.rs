@@ -35,7 +35,7 @@ use std::sync::Arc;
 
 use foldhash::{HashMap, HashSet};
 
-use crate::diagnostic::fix::Fix;
+use crate::diagnostic::fix::{Fix, is_json, leading_comments_start};
 use crate::diagnostic::{Applicability, Diagnostic};
 use crate::lint::neighbours::Interface;
 use crate::module::merge::{Address, MergedBody, Module};
@@ -159,7 +159,9 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
                         place,
                         name,
                         read_by_unused: read_by_locals.contains(name.as_str()),
-                        removals: removals.get(name.as_str()).map_or(&[][..], Vec::as_slice),
+                        removals: (removals.of.get(name.as_str())).map_or(&[][..], Vec::as_slice),
+                        removed_with: (removals.removed_with.get(name.as_str()))
+                            .map_or(&[][..], Vec::as_slice),
                     },
                 ),
                 Declaration::DataSource(kind, name) => unused_data_source(dir, place, kind, name),
@@ -294,8 +296,28 @@ struct UnusedLocal<'a> {
     name: &'a str,
     /// Only other unused local values read it.
     read_by_unused: bool,
-    /// The spans that remove each of its definitions.
-    removals: &'a [Span],
+    /// What its fix removes.
+    removals: &'a [Removal],
+    /// The `locals` blocks that hold it and that another value's fix removes whole.
+    removed_with: &'a [RemovedWith<'a>],
+}
+
+/// One removal of an unused local value's fix: its definition, or the whole `locals` block
+/// that holds it when none of the block's values is used.
+struct Removal {
+    /// What the fix removes, the comment lines right above included.
+    span: Span,
+    /// How many values the block holds, when the removal is a whole block.
+    block_values: Option<usize>,
+    /// How many comment lines above it the removal takes with it.
+    comment_lines: usize,
+}
+
+/// A `locals` block removed whole by the fix of its first value (`first`), which holds
+/// another unused value: the finding of that value points at the block.
+struct RemovedWith<'a> {
+    first: &'a str,
+    header: Span,
 }
 
 /// `` local.x is declared but not used ``, with a fix that removes each of its definitions.
@@ -308,20 +330,78 @@ fn unused_local(dir: &DirectoryContext, local: UnusedLocal) -> Diagnostic {
         }
     };
     let fix = (!local.removals.is_empty()).then(|| {
-        let fix = Fix::new(
-            format!("Remove the unused local value `{}`", local.name),
-            Applicability::Safe,
-        );
-        (local.removals.iter()).fold(fix, |fix, &span| fix.remove_with_comments(dir.files, span))
+        let fix = Fix::new(fix_title(local.name, local.removals), Applicability::Safe);
+        (local.removals.iter()).fold(fix, |fix, removal| {
+            fix.remove_with_comments(dir.files, removal.span)
+        })
     });
-    dir.finding(
-        &RULE,
-        format!("local.{} is declared but not used", local.name),
-    )
-    .at(dir.files, local.place, "declared here, read nowhere")
-    .with_note(note)
-    .with_help("remove it, or use it")
-    .with_fix(fix)
+    let mut finding = dir
+        .finding(
+            &RULE,
+            format!("local.{} is declared but not used", local.name),
+        )
+        .at(dir.files, local.place, "declared here, read nowhere")
+        .with_note(note);
+    for removed in local.removed_with {
+        finding = finding
+            .with_label(
+                dir.files,
+                removed.header,
+                format!("removed whole by the fix of `local.{}`", removed.first),
+            )
+            .with_note(format!(
+                "none of the values of its `locals` block is used: the fix of `local.{}` \
+                 removes the whole block, this value with it",
+                removed.first
+            ));
+    }
+    finding.with_help("remove it, or use it").with_fix(fix)
+}
+
+/// What the fix does, in words: removing a whole `locals` block is not what removing one
+/// value says, and the comment lines above a removed definition go with it (they describe
+/// it, as TFLint's fixer also takes them: `RemoveBlock` and `RemoveAttribute` in
+/// terraform-linters/tflint-plugin-sdk `internal/fixer.go`), which the title says so that no
+/// comment goes unannounced.
+fn fix_title(name: &str, removals: &[Removal]) -> String {
+    let blocks: Vec<usize> = removals.iter().filter_map(|r| r.block_values).collect();
+    let definitions = removals.len() - blocks.len();
+    let mut title = match (blocks.as_slice(), definitions) {
+        ([1], 0) => format!("Remove the `locals` block of the unused local value `{name}`"),
+        ([values], 0) => format!("Remove the `locals` block: none of its {values} values is used"),
+        ([], _) => format!("Remove the unused local value `{name}`"),
+        (_, 0) => format!(
+            "Remove {} `locals` blocks: none of their values is used",
+            blocks.len()
+        ),
+        ([_], _) => format!(
+            "Remove the unused local value `{name}`, and a `locals` block none of whose values \
+             is used"
+        ),
+        _ => format!(
+            "Remove the unused local value `{name}`, and {} `locals` blocks none of whose \
+             values is used",
+            blocks.len()
+        ),
+    };
+    let comment_lines: usize = removals.iter().map(|r| r.comment_lines).sum();
+    if comment_lines > 0 {
+        let above = match removals.len() {
+            1 => "it",
+            _ => "them",
+        };
+        let lines = comment_lines_phrase(comment_lines);
+        title.push_str(&format!(", with {lines} above {above}"));
+    }
+    title
+}
+
+/// `the comment line`, `3 comment lines`.
+fn comment_lines_phrase(n: usize) -> String {
+    match n {
+        1 => "the comment line".to_string(),
+        _ => format!("the {n} comment lines"),
+    }
 }
 
 /// The local values that another local value of either view names (`local.NAME`).
@@ -340,17 +420,23 @@ fn read_by_other_locals<'a>(dir: &'a DirectoryContext) -> HashSet<&'a str> {
     read
 }
 
-/// For each unused local value, the spans that remove its definitions (an override file may
-/// set it again), in the order of the files: the attribute, or its whole `locals` block when
-/// each value of the block is unused. A whole block's removal goes to the fix of its first
-/// value alone: a fix per value, each covering the whole block, would make the work of
-/// checking and aligning the fixes grow with the square of the block's size, and applying
-/// that one fix removes the others' definitions too. Each file and block is looked at once.
-fn local_removals<'a>(
-    dir: &'a DirectoryContext,
-    unused: &HashSet<&str>,
-) -> HashMap<&'a str, Vec<Span>> {
-    let mut removals: HashMap<&'a str, Vec<Span>> = HashMap::default();
+/// What the fixes of the unused local values remove, and which values a block removal of
+/// another value's fix takes.
+#[derive(Default)]
+struct LocalRemovals<'a> {
+    of: HashMap<&'a str, Vec<Removal>>,
+    removed_with: HashMap<&'a str, Vec<RemovedWith<'a>>>,
+}
+
+/// For each unused local value, the removals of its definitions (an override file may set it
+/// again), in the order of the files: the attribute, or its whole `locals` block when each
+/// value of the block is unused. A whole block's removal goes to the fix of its first value
+/// alone: a fix per value, each covering the whole block, would make the work of checking and
+/// aligning the fixes grow with the square of the block's size, and applying that one fix
+/// removes the others' definitions too (their findings say so). Each file and block is looked
+/// at once.
+fn local_removals<'a>(dir: &'a DirectoryContext, unused: &HashSet<&str>) -> LocalRemovals<'a> {
+    let mut removals = LocalRemovals::default();
     let mut seen: HashSet<FileId> = HashSet::default();
     let files = dir
         .views
@@ -360,26 +446,62 @@ fn local_removals<'a>(
         if !seen.insert(loaded.file.id) {
             continue;
         }
+        let source = dir.files.get(loaded.file.id);
+        let text = source.text.as_str();
         for block in loaded.file.body.blocks_of("locals") {
             if all_unused(block, unused) {
                 if let (Some(first), Some(span)) = (
                     block.body.attributes.first(),
                     block_removal_span(dir.files, block),
                 ) {
-                    removals.entry(first.name.as_str()).or_default().push(span);
+                    removals
+                        .of
+                        .entry(first.name.as_str())
+                        .or_default()
+                        .push(Removal {
+                            span,
+                            block_values: Some(block.body.attributes.len()),
+                            comment_lines: lines_between(text, span.range().start, block.span()),
+                        });
+                    for other in &block.body.attributes[1..] {
+                        let with = removals.removed_with.entry(other.name.as_str());
+                        with.or_default().push(RemovedWith {
+                            first: first.name.as_str(),
+                            header: block.header_span,
+                        });
+                    }
                 }
                 continue;
             }
             for attr in &block.body.attributes {
                 if unused.contains(attr.name.as_str()) {
-                    let spans = removals.entry(attr.name.as_str()).or_default();
+                    let span = attr.span();
+                    let start = match is_json(&source.path) {
+                        true => span.range().start,
+                        false => leading_comments_start(text, span.range().start),
+                    };
                     // A value set twice in one block is a load error; its fix removes both.
-                    spans.push(attr.span());
+                    removals
+                        .of
+                        .entry(attr.name.as_str())
+                        .or_default()
+                        .push(Removal {
+                            span,
+                            block_values: None,
+                            comment_lines: lines_between(text, start, span),
+                        });
                 }
             }
         }
     }
     removals
+}
+
+/// The lines from `start` to the line of `span`: the comment lines a removal that starts at
+/// `start` takes above what it removes.
+fn lines_between(text: &str, start: usize, span: Span) -> usize {
+    let end = span.range().start.max(start);
+    text[start..end].matches('\n').count()
 }
 
 /// Whether every value a `locals` block sets is unused (and it sets one at least).
@@ -574,6 +696,65 @@ data "archive_file" "bundle" {
         let fix = found[0].fix.as_ref().expect("a fix");
         assert_eq!(fix.edits.len(), 1);
         assert_eq!(fix.edits[0].range.len(), files[0].1.len());
+    }
+
+    /// The fix of a whole block says so, and says that the comment line above goes with it;
+    /// the block's other values point at that fix.
+    #[test]
+    fn a_whole_block_removal_says_what_it_removes() {
+        let text =
+            "# keep me\nlocals {\n  a   = 1\n  bb  = 2\n  ccc = 3\n}\noutput \"o\" { value = 1 }\n";
+        let found = findings(&super::RULE, &[("main.tf", text)]);
+        let fix = found[0].fix.as_ref().expect("a fix");
+        assert_eq!(
+            fix.title,
+            "Remove the `locals` block: none of its 3 values is used, with the comment line \
+             above it"
+        );
+        assert_eq!(fix.edits.len(), 1);
+        assert_eq!(fix.edits[0].range, 0..text.find("output").unwrap());
+        for other in &found[1..] {
+            assert!(other.fix.is_none());
+            let labels: Vec<&str> = other.secondary.iter().map(|l| l.message.as_str()).collect();
+            assert_eq!(labels, ["removed whole by the fix of `local.a`"]);
+            assert!(
+                other
+                    .notes
+                    .iter()
+                    .any(|n| n.contains("the fix of `local.a` removes"))
+            );
+        }
+    }
+
+    /// A value's own definitions: the title counts the comment lines that go with them.
+    #[test]
+    fn a_value_removal_counts_its_comment_lines() {
+        let files: Files = &[
+            (
+                "main.tf",
+                "locals {\n  # old\n  # really\n  a = 1\n  b = 2\n}\noutput \"o\" { value = local.b }\n",
+            ),
+            ("override.tf", "locals {\n  a = 2\n}\n"),
+        ];
+        let found = findings(&super::RULE, files);
+        let titles: Vec<&str> = (found.iter())
+            .filter_map(|d| d.fix.as_ref())
+            .map(|f| f.title.as_str())
+            .collect();
+        assert_eq!(
+            titles,
+            [
+                "Remove the unused local value `a`, and a `locals` block none of whose values is \
+              used, with the 2 comment lines above them"
+            ]
+        );
+        let single: Files = &[(
+            "main.tf",
+            "locals {\n  a = 1\n  b = 2\n}\noutput \"o\" { value = local.b }\n",
+        )];
+        let found = findings(&super::RULE, single);
+        let fix = found[0].fix.as_ref().expect("a fix");
+        assert_eq!(fix.title, "Remove the unused local value `a`");
     }
 
     #[test]

@@ -33,6 +33,22 @@ pub(crate) const RESERVED_ROOTS: &[&str] = &[
     "var",
 ];
 
+/// Whether `reference` is a name alone that the tools read as a resource type with no name
+/// after it, which they refuse as `Invalid reference` (hashicorp/terraform
+/// `internal/addrs/parse_ref.go`, `parseResourceRef`): no step after it, not one of the roots
+/// they reserve (`self`, `count`, `each`... alone are judged by other checks, or valid where
+/// the tools bind them), and not a type keyword (`string`, `number`, `bool`, `any`), which a
+/// function that takes a type (`convert`) reads as a type (`unknown_function` judges it in
+/// releases without such a function).
+pub(crate) fn is_bare_name(reference: &Reference) -> bool {
+    reference.steps.is_empty()
+        && !RESERVED_ROOTS.contains(&reference.root.as_str())
+        && !matches!(
+            reference.root.as_str(),
+            "string" | "number" | "bool" | "any"
+        )
+}
+
 /// What a reference names that the module does not declare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Undeclared<'r> {
