@@ -6,6 +6,7 @@
 //! sequences), or end it (an argument's value, an object item).
 
 use super::gather::Found;
+use super::recovery::{self, Opener};
 use super::{ParseError, Parser, Result};
 use crate::syntax::references::{Reference, ReferenceStep};
 use crate::syntax::{
@@ -232,7 +233,7 @@ impl Parser<'_> {
                                 return Err(error);
                             }
                             return Err(self.error_at(
-                                recovered_close_bracket(self.bytes, self.pos),
+                                recovery::closing_token(self.read_bytes, self.pos, Opener::Bracket),
                                 error.summary,
                                 "the star of a full splat must be followed by `]`",
                             ));
@@ -307,7 +308,7 @@ impl Parser<'_> {
         if refused.summary != SUMMARY {
             return refused;
         }
-        let at = recovered_close_bracket(self.bytes, self.pos);
+        let at = recovery::closing_token(self.read_bytes, self.pos, Opener::Bracket);
         self.error_at(
             at,
             SUMMARY,
@@ -983,39 +984,6 @@ fn check_exponent(parser: &Parser, start: usize, exponent_start: usize) -> Resul
         ));
     }
     Ok(())
-}
-
-/// Where HCL's parser, recovering from `from`, finds the `]` that closes the bracket it is in:
-/// brackets nested in between balanced, strings and comments skipped; the end of the text if
-/// none does.
-fn recovered_close_bracket(bytes: &[u8], from: usize) -> usize {
-    let mut nest = 0usize;
-    let mut i = from;
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'[' => nest += 1,
-            b']' if nest == 0 => return i,
-            b']' => nest -= 1,
-            b'"' => {
-                i += 1;
-                while let Some(&c) = bytes.get(i) {
-                    match c {
-                        b'\\' => i += 1,
-                        b'"' | b'\n' => break,
-                        _ => {}
-                    }
-                    i += 1;
-                }
-            }
-            b'#' => {
-                i = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |p| i + p);
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    bytes.len()
 }
 
 /// Whether a number token (see [`number_token_end`]) is a number: digits, a decimal point and

@@ -947,3 +947,28 @@ fn numbers_are_whole_tokens() {
         assert_eq!(first_error_of_bytes(text.as_bytes()), expected, "{text:?}");
     }
 }
+
+/// A missing `]` after an index (or a splat's `*`) is reported where HCL's `recover` stops:
+/// the `]` it takes for the closer, counting only brackets that are tokens, so not those in
+/// comments, strings or heredocs, while those in a string's interpolation count (each as
+/// Terraform 1.15.5's loader gives it).
+#[test]
+fn a_missing_index_bracket_is_reported_where_the_recovery_stops() {
+    const INDEX: &str = "Missing close bracket on index";
+    let cases = [
+        ("b=0[o<<X\n]\n", (INDEX, 11)),
+        ("b=0[o <<X\n]\nX\n", (INDEX, 14)),
+        ("b=0[o ) <<X\n]\nX\n]\n", (INDEX, 16)),
+        ("b=0[o ) // ]\n]\n", (INDEX, 13)),
+        ("b=0[o ) /* ] */ ]\n", (INDEX, 16)),
+        ("b=0[o ) \"${a[1]}]\" ]\n", (INDEX, 19)),
+        ("b=0[o ) [ ] ]\n", (INDEX, 12)),
+        (
+            "b=x[* <<E\n]\nE\n]\n",
+            ("Missing close bracket on splat index", 14),
+        ),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+}
