@@ -70,7 +70,7 @@ impl Parser<'_> {
                 self.skip_trivia(newlines);
                 found.add_conditional(&self.expr(newlines)?);
                 self.skip_trivia(newlines);
-                if self.peek() != Some(b':') {
+                if !self.colon_follows() {
                     return Err(self.unexpected(
                         "Missing false expression in conditional",
                         "the conditional needs a `:` and the value when the condition is false",
@@ -87,6 +87,13 @@ impl Parser<'_> {
             }
             return Ok(found.into_expr(ExprKind::Other, self.span(start..end)));
         }
+    }
+
+    /// Whether a `:` token stands here: with function namespaces, `::` is a token of its own
+    /// (HCL's `TokenDoubleColon`), which no conditional or `for` expression takes for its
+    /// colon.
+    fn colon_follows(&self) -> bool {
+        self.peek() == Some(b':') && !(self.namespaces && self.peek_at(1) == Some(b':'))
     }
 
     /// The length of the binary operator at the current position, if there is one.
@@ -780,7 +787,7 @@ impl Parser<'_> {
         self.skip_trivia(true);
         let collection = self.expr(true)?;
         self.skip_trivia(true);
-        if self.peek() != Some(b':') {
+        if !self.colon_follows() {
             return Err(self.unexpected(INVALID, "a colon is expected after the collection"));
         }
         self.pos += 1;

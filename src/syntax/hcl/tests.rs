@@ -972,3 +972,17 @@ fn a_missing_index_bracket_is_reported_where_the_recovery_stops() {
         assert_eq!(first_error(text), expected, "{text:?}");
     }
 }
+
+/// `::` is one token (HCL's `TokenDoubleColon`), which neither a `for` expression nor a
+/// conditional takes for its `:` (each as Terraform 1.15.5's loader gives it).
+#[test]
+fn a_double_colon_is_no_for_or_conditional_colon() {
+    let cases = [
+        ("a={for k in 1::", ("Invalid 'for' expression", 13)),
+        ("a=[for k in 1 :: 2]\n", ("Invalid 'for' expression", 14)),
+        ("e=l?r.c::", ("Missing false expression in conditional", 7)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+}
