@@ -83,6 +83,48 @@ pub(crate) fn closing_token(bytes: &[u8], from: usize, opener: Opener) -> usize 
     stop.unwrap_or(bytes.len())
 }
 
+/// Where HCL's parser stands once the constructs around an error at `at` in an expression
+/// that starts at `from` have recovered: each bracket open at `at` (a tuple's, an object's,
+/// a call's, an index's, parentheses) recovers to its closer, innermost first (`recover`).
+/// `consumed` is set when the parser had read the token at `at` before recovering (a missing
+/// separator's). `None` when a string, heredoc or template sequence is open at `at`: their
+/// recoveries are not modelled here.
+pub(crate) fn after_enclosing_recoveries(
+    bytes: &[u8],
+    from: usize,
+    at: usize,
+    consumed: bool,
+) -> Option<usize> {
+    let mut open: Vec<Opener> = Vec::new();
+    read_tokens(bytes, from, |token, start, _| {
+        if start >= at {
+            return ControlFlow::Break(start);
+        }
+        match token {
+            Token::Open(opener) => open.push(opener),
+            Token::Close(opener) => close(&mut open, opener),
+            Token::Newline | Token::LineComment { .. } => {}
+        }
+        ControlFlow::Continue(())
+    });
+    let brackets = [Opener::Bracket, Opener::Paren, Opener::Brace];
+    if !open.iter().all(|opener| brackets.contains(opener)) {
+        return None;
+    }
+    let mut pos = at;
+    if consumed && matches!(bytes.get(at), Some(b'[' | b'(' | b'{' | b']' | b')' | b'}')) {
+        pos += 1;
+    }
+    for &opener in open.iter().rev() {
+        pos = closing_token(bytes, pos, opener);
+        if pos >= bytes.len() {
+            return Some(bytes.len());
+        }
+        pos += 1;
+    }
+    Some(pos)
+}
+
 /// What the recoveries see of a token.
 enum Token {
     Newline,

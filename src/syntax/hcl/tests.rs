@@ -986,3 +986,34 @@ fn a_double_colon_is_no_for_or_conditional_colon() {
         assert_eq!(first_error(text), expected, "{text:?}");
     }
 }
+
+/// A single-line block whose argument's value is refused: HCL's parser recovers the brackets
+/// around the error to their closers, then the argument to the end of its line, and refuses a
+/// newline or a comma standing there before the value's own error; a conditional missing its
+/// `:` leaves the parser at that token, refused unless it is the block's `}`
+/// (`finishParsingBodyBlock`; each as Terraform 1.15.5's loader gives it).
+#[test]
+fn a_refused_single_line_value_is_judged_after_its_recovery() {
+    const SINGLE: &str = "Invalid single-argument block definition";
+    const CONDITIONAL: &str = "Missing false expression in conditional";
+    let cases = [
+        ("d{n=(1+)}\n\n", (SINGLE, 10)),
+        ("d{n=y(1+)}\n\n", (SINGLE, 11)),
+        ("d{n={a=}}\n\n", (SINGLE, 10)),
+        ("d{n=y(,)}\n\n", (SINGLE, 10)),
+        ("b{u={1=i\"x\"}\n\n", (SINGLE, 13)),
+        ("b{u=a?b,}\n\n", (SINGLE, 7)),
+        ("b{u=a?b)\n", (SINGLE, 7)),
+        ("b{u=a?b\n\n", (SINGLE, 7)),
+        // The call's recovery runs to the end: nothing is judged after it.
+        ("d{n=y(y()}\n\n", ("Missing argument separator", 9)),
+        // Inside a heredoc, or a conditional inside brackets: the value's own error first.
+        ("t{x=<<D\n${}\n\n", ("Invalid expression", 10)),
+        ("b{u=[a?b,]}\n\n", (CONDITIONAL, 8)),
+        ("b{u=a?b}\n\n", (CONDITIONAL, 7)),
+        ("d{n=(1+)}\nc = 1\n", ("Invalid expression", 7)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+}
