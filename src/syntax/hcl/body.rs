@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use foldhash::HashMap;
 
-use super::{ParseError, Parser, Result, recovery};
+use super::{ParseError, Parser, Result, recovery, scanner};
 use crate::source::{Span, Syntax};
 use crate::syntax::{Attribute, Block, Body, DuplicateAttribute, Label, Labels};
 
@@ -274,7 +274,10 @@ impl Parser<'_> {
                 return Err(self.single_line_item_refused(self.pos, false, error));
             }
             self.pos += 1;
-            let attribute = self.attribute_value(name, name_span)?;
+            let value_start = self.pos;
+            let attribute = self
+                .attribute_value(name, name_span)
+                .map_err(|error| self.single_line_value_refused(value_start, open, error))?;
             body.attributes.push(Arc::new(attribute));
             self.skip_trivia(false);
             match self.peek() {
@@ -291,6 +294,64 @@ impl Parser<'_> {
         }
         self.pos += 1;
         Ok(body.fitted())
+    }
+
+    /// The first error of a single-line block whose argument's value (from `value_start`) is
+    /// refused with `error`. HCL's `finishParsingBodyBlock` judges what follows the value
+    /// before it appends the value's diagnostics: after a conditional missing its `:` (which
+    /// leaves the parser where the `:` should be, not recovering) anything but the block's `}`
+    /// is refused there; after the other errors the brackets around the error recover to
+    /// their closers and the argument to the end of its line (`finishParsingBodyAttribute`,
+    /// `recoverAfterBodyItem`), as for a refused item.
+    #[cold]
+    #[inline(never)]
+    fn single_line_value_refused(
+        &self,
+        value_start: usize,
+        open: usize,
+        error: ParseError,
+    ) -> ParseError {
+        if error.beyond_limit || scanner::SUMMARIES.contains(&error.summary) {
+            return error;
+        }
+        let at = error.at.start;
+        let consumed = error.summary.ends_with(" separator");
+        let Some(stop) =
+            recovery::after_enclosing_recoveries(self.read_bytes, value_start, at, consumed)
+        else {
+            return error;
+        };
+        if error.summary != "Missing false expression in conditional" {
+            return self.single_line_item_refused(stop, false, error);
+        }
+        if stop != at {
+            // Inside brackets, which go on being parsed as if nothing were wrong (no recovery
+            // is set): not modelled here.
+            return error;
+        }
+        let refused =
+            |at, message| self.error_at(at, "Invalid single-argument block definition", message);
+        match (
+            self.read_bytes.get(at),
+            recovery::newline_or_comma(self.read_bytes, at),
+        ) {
+            (Some(b'}'), _) => error,
+            (None, _) => self.error_at(
+                open,
+                "Unclosed configuration block",
+                "there is no closing brace for this block before the end of the file",
+            ),
+            (_, Some(stop)) if stop == at => refused(
+                at,
+                "a single-line block definition must be closed on the line it opens, with \
+                 one argument definition",
+            ),
+            _ => refused(
+                at,
+                "a single-line block definition must end with a closing brace right after \
+                 its single argument",
+            ),
+        }
     }
 
     /// The first error of a single-line block whose item is refused with `error`, the

@@ -6,6 +6,7 @@
 //! sequences), or end it (an argument's value, an object item).
 
 use super::gather::Found;
+use super::recovery::{self, Opener};
 use super::{ParseError, Parser, Result};
 use crate::syntax::references::{Reference, ReferenceStep};
 use crate::syntax::{
@@ -69,9 +70,7 @@ impl Parser<'_> {
                 self.skip_trivia(newlines);
                 found.add_conditional(&self.expr(newlines)?);
                 self.skip_trivia(newlines);
-                // `::` is a token of its own (HCL's `DoubleColon`), no `:`.
-                let double_colon = self.namespaces && self.starts_with("::");
-                if self.peek() != Some(b':') || double_colon {
+                if !self.colon_follows() {
                     return Err(self.unexpected(
                         "Missing false expression in conditional",
                         "the conditional needs a `:` and the value when the condition is false",
@@ -88,6 +87,13 @@ impl Parser<'_> {
             }
             return Ok(found.into_expr(ExprKind::Other, self.span(start..end)));
         }
+    }
+
+    /// Whether a `:` token stands here: with function namespaces, `::` is a token of its own
+    /// (HCL's `TokenDoubleColon`), which no conditional or `for` expression takes for its
+    /// colon.
+    fn colon_follows(&self) -> bool {
+        self.peek() == Some(b':') && !(self.namespaces && self.peek_at(1) == Some(b':'))
     }
 
     /// The length of the binary operator at the current position, if there is one.
@@ -235,7 +241,7 @@ impl Parser<'_> {
                                 return Err(error);
                             }
                             return Err(self.error_at(
-                                recovered_close_bracket(self.bytes, self.pos),
+                                recovery::closing_token(self.read_bytes, self.pos, Opener::Bracket),
                                 error.summary,
                                 "the star of a full splat must be followed by `]`",
                             ));
@@ -310,7 +316,7 @@ impl Parser<'_> {
         if refused.summary != SUMMARY {
             return refused;
         }
-        let at = recovered_close_bracket(self.bytes, self.pos);
+        let at = recovery::closing_token(self.read_bytes, self.pos, Opener::Bracket);
         self.error_at(
             at,
             SUMMARY,
@@ -797,7 +803,7 @@ impl Parser<'_> {
         self.skip_trivia(true);
         let collection = self.expr(true)?;
         self.skip_trivia(true);
-        if self.peek() != Some(b':') {
+        if !self.colon_follows() {
             return Err(self.unexpected(INVALID, "a colon is expected after the collection"));
         }
         self.pos += 1;
@@ -1018,39 +1024,6 @@ fn check_exponent(parser: &Parser, start: usize, exponent_start: usize) -> Resul
         return Err(overflow());
     }
     Ok(())
-}
-
-/// Where HCL's parser, recovering from `from`, finds the `]` that closes the bracket it is in:
-/// brackets nested in between balanced, strings and comments skipped; the end of the text if
-/// none does.
-fn recovered_close_bracket(bytes: &[u8], from: usize) -> usize {
-    let mut nest = 0usize;
-    let mut i = from;
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'[' => nest += 1,
-            b']' if nest == 0 => return i,
-            b']' => nest -= 1,
-            b'"' => {
-                i += 1;
-                while let Some(&c) = bytes.get(i) {
-                    match c {
-                        b'\\' => i += 1,
-                        b'"' | b'\n' => break,
-                        _ => {}
-                    }
-                    i += 1;
-                }
-            }
-            b'#' => {
-                i = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |p| i + p);
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    bytes.len()
 }
 
 /// Whether a number token (see [`number_token_end`]) is a number: digits, a decimal point and

@@ -1,4 +1,5 @@
-//! Where HCL's parser stands after it gives up on a body item, read over the file's bytes.
+//! Where HCL's parser stands after it gives up on a body item or a bracket, read over the
+//! file's bytes.
 //!
 //! hashicorp/hcl `hclsyntax/parser.go` reports an error in the one argument of a single-line
 //! block (`parseSingleAttrBody`) only after it has looked at what follows: the item's
@@ -6,17 +7,22 @@
 //! heredoc or template sequence it opened, and then `finishParsingBodyBlock` refuses a comma
 //! or a newline standing there ("Invalid single-argument block definition") before it appends
 //! the item's own diagnostics. So the first error of such a file can be lines below the item.
+//! And some errors are reported where `recover` stops, not where they are found: a missing
+//! `]` after an index, for one, is reported at the `]` that the recovery takes for its closer
+//! (`parseExpressionTraversals` points the diagnostic at the token variable that the
+//! recovery's result then replaces), which may be lines below, past strings and heredocs
+//! holding brackets of their own.
 //! This reads the tokens as `hclsyntax/scan_tokens.rl` scans them (see [`super::scanner`]),
-//! tracking only what the recovery counts.
+//! handing on only what the recoveries count.
 
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 
 use super::ident::ident_end;
 use super::scanner::{character_len, heredoc_start, is_marker, line_comment_end};
 
 /// What the recovery counts as open: each opening token it reads, until its closer.
 #[derive(Clone, Copy, PartialEq)]
-enum Opener {
+pub(crate) enum Opener {
     Brace,
     Bracket,
     Paren,
@@ -42,94 +48,186 @@ enum Mode {
 /// `from`: an opener there is not counted.
 pub(crate) fn after_body_item(bytes: &[u8], from: usize, first_read_before: bool) -> usize {
     let mut open: Vec<Opener> = Vec::new();
+    let stop = read_tokens(bytes, from, |token, at, end| {
+        match token {
+            Token::Newline if open.is_empty() => return ControlFlow::Break(end),
+            Token::LineComment { ends_line: true } if open.is_empty() => {
+                return ControlFlow::Break(end);
+            }
+            Token::Open(_) if first_read_before && at == from => {}
+            Token::Open(opener) => open.push(opener),
+            Token::Close(opener) => close(&mut open, opener),
+            Token::Newline | Token::LineComment { .. } => {}
+        }
+        ControlFlow::Continue(())
+    });
+    stop.unwrap_or(bytes.len())
+}
+
+/// Where `recover` finds the closer of `opener` (`]`, `)` or `}`) when its first read is the
+/// token at `from`: the first one with as many of its openers as closers read before it
+/// (other brackets are not counted), or the end of the text if none is.
+pub(crate) fn closing_token(bytes: &[u8], from: usize, opener: Opener) -> usize {
+    let mut nest = 0usize;
+    let stop = read_tokens(bytes, from, |token, at, _| {
+        match token {
+            Token::Open(kind) if kind == opener => nest += 1,
+            Token::Close(kind) if kind == opener => match nest.checked_sub(1) {
+                Some(outer) => nest = outer,
+                None => return ControlFlow::Break(at),
+            },
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    });
+    stop.unwrap_or(bytes.len())
+}
+
+/// Where HCL's parser stands once the constructs around an error at `at` in an expression
+/// that starts at `from` have recovered: each bracket open at `at` (a tuple's, an object's,
+/// a call's, an index's, parentheses) recovers to its closer, innermost first (`recover`).
+/// `consumed` is set when the parser had read the token at `at` before recovering (a missing
+/// separator's). `None` when a string, heredoc or template sequence is open at `at`: their
+/// recoveries are not modelled here.
+pub(crate) fn after_enclosing_recoveries(
+    bytes: &[u8],
+    from: usize,
+    at: usize,
+    consumed: bool,
+) -> Option<usize> {
+    let mut open: Vec<Opener> = Vec::new();
+    read_tokens(bytes, from, |token, start, _| {
+        if start >= at {
+            return ControlFlow::Break(start);
+        }
+        match token {
+            Token::Open(opener) => open.push(opener),
+            Token::Close(opener) => close(&mut open, opener),
+            Token::Newline | Token::LineComment { .. } => {}
+        }
+        ControlFlow::Continue(())
+    });
+    let brackets = [Opener::Bracket, Opener::Paren, Opener::Brace];
+    if !open.iter().all(|opener| brackets.contains(opener)) {
+        return None;
+    }
+    let mut pos = at;
+    if consumed && matches!(bytes.get(at), Some(b'[' | b'(' | b'{' | b']' | b')' | b'}')) {
+        pos += 1;
+    }
+    for &opener in open.iter().rev() {
+        pos = closing_token(bytes, pos, opener);
+        if pos >= bytes.len() {
+            return Some(bytes.len());
+        }
+        pos += 1;
+    }
+    Some(pos)
+}
+
+/// What the recoveries see of a token.
+enum Token {
+    Newline,
+    /// A line comment; `ends_line` when it ends with a newline (the parser takes it for one).
+    LineComment {
+        ends_line: bool,
+    },
+    Open(Opener),
+    Close(Opener),
+}
+
+/// Reads the tokens from `from` as `hclsyntax/scan_tokens.rl` scans them, handing each that a
+/// recovery counts to `visit` with where it starts and ends, until `visit` breaks (its value
+/// returned) or the text ends (`None`).
+fn read_tokens(
+    bytes: &[u8],
+    from: usize,
+    mut visit: impl FnMut(Token, usize, usize) -> ControlFlow<usize>,
+) -> Option<usize> {
     let mut modes = vec![Mode::Code];
     // The scanner's brace count and the counts at which template sequences opened (the `}`
     // that ends one), as in `scanner::first_invalid_token`.
     let mut braces: i64 = 0;
     let mut sequence_braces: Vec<i64> = Vec::new();
-    let mut uncounted = first_read_before;
     let mut i = from;
-    while i < bytes.len() {
-        let count = !std::mem::replace(&mut uncounted, false);
-        let push = |open: &mut Vec<Opener>, opener| {
-            if count {
-                open.push(opener);
+    // Hands a token to `visit`, returning what it breaks with.
+    macro_rules! token {
+        ($token:expr, $at:expr, $end:expr) => {
+            if let ControlFlow::Break(stop) = visit($token, $at, $end) {
+                return Some(stop);
             }
         };
+    }
+    while i < bytes.len() {
         let b = bytes[i];
         let next = bytes.get(i + 1).copied();
         match modes.last_mut() {
             None | Some(Mode::Code) => match b {
                 b'\n' | b'\r' if b == b'\n' || next == Some(b'\n') => {
-                    i += if b == b'\n' { 1 } else { 2 };
-                    if open.is_empty() {
-                        return i;
-                    }
+                    let end = i + if b == b'\n' { 1 } else { 2 };
+                    token!(Token::Newline, i, end);
+                    i = end;
                 }
                 b'#' | b'/' if b == b'#' || next == Some(b'/') => {
-                    match line_comment(bytes, i, &open) {
-                        Ok(stop) => return stop,
-                        Err(end) => i = end,
-                    }
+                    let end = line_comment_end(bytes, i);
+                    let ends_line = bytes[end - 1] == b'\n';
+                    token!(Token::LineComment { ends_line }, i, end);
+                    i = end;
                 }
                 b'/' if next == Some(b'*') => {
                     i = memchr::memmem::find(&bytes[i + 2..], b"*/").map_or(i + 1, |p| i + 4 + p);
                 }
                 b'"' => {
-                    push(&mut open, Opener::Quote);
                     modes.push(Mode::Quoted);
+                    token!(Token::Open(Opener::Quote), i, i + 1);
                     i += 1;
                 }
                 b'<' if next == Some(b'<') => match heredoc_start(bytes, i) {
                     Some((marker, body)) => {
-                        push(&mut open, Opener::Heredoc);
                         modes.push(Mode::Heredoc {
                             marker,
                             start_of_line: true,
                         });
+                        token!(Token::Open(Opener::Heredoc), i, body);
                         i = body;
                     }
                     None => i += 2,
                 },
                 b'{' => {
-                    push(&mut open, Opener::Brace);
                     braces += 1;
+                    token!(Token::Open(Opener::Brace), i, i + 1);
                     i += 1;
                 }
                 b'}' | b'~' if b == b'}' || next == Some(b'}') => {
                     // A `}` at the count where a sequence opened ends it; a `~}` is taken for
                     // a sequence's end whatever the count (`closeTemplateSeqEatWhitespace`).
-                    if sequence_braces.last() == Some(&braces) {
+                    let closed = if sequence_braces.last() == Some(&braces) {
                         sequence_braces.pop();
                         modes.pop();
-                        close(&mut open, Opener::Sequence);
+                        Opener::Sequence
                     } else if b == b'~' {
-                        close(&mut open, Opener::Sequence);
+                        Opener::Sequence
                     } else {
-                        close(&mut open, Opener::Brace);
-                    }
+                        Opener::Brace
+                    };
                     braces -= 1;
-                    i += if b == b'~' { 2 } else { 1 };
+                    let end = i + if b == b'~' { 2 } else { 1 };
+                    token!(Token::Close(closed), i, end);
+                    i = end;
                 }
-                b'[' => {
-                    push(&mut open, Opener::Bracket);
-                    i += 1;
-                }
-                b'(' => {
-                    push(&mut open, Opener::Paren);
-                    i += 1;
-                }
-                b']' => {
-                    close(&mut open, Opener::Bracket);
-                    i += 1;
-                }
-                b')' => {
-                    close(&mut open, Opener::Paren);
+                b'[' | b'(' | b']' | b')' => {
+                    let token = match b {
+                        b'[' => Token::Open(Opener::Bracket),
+                        b'(' => Token::Open(Opener::Paren),
+                        b']' => Token::Close(Opener::Bracket),
+                        _ => Token::Close(Opener::Paren),
+                    };
+                    token!(token, i, i + 1);
                     i += 1;
                 }
                 _ => {
                     // A name may run over bytes that are not UTF-8, newlines too (see
-                    // `ident`); anything else is a token the recovery only steps over.
+                    // `ident`); anything else is a token the recoveries only step over.
                     i = ident_end(bytes, i)
                         .or_else(|| character_len(bytes, i).map(|len| i + len))
                         .unwrap_or(i + 1);
@@ -137,18 +235,19 @@ pub(crate) fn after_body_item(bytes: &[u8], from: usize, first_read_before: bool
             },
             Some(Mode::Quoted) => match b {
                 b'$' | b'%' if next == Some(b'{') => {
-                    push(&mut open, Opener::Sequence);
                     braces += 1;
                     sequence_braces.push(braces);
                     modes.push(Mode::Code);
-                    i += 2 + usize::from(bytes.get(i + 2) == Some(&b'~'));
+                    let end = i + 2 + usize::from(bytes.get(i + 2) == Some(&b'~'));
+                    token!(Token::Open(Opener::Sequence), i, end);
+                    i = end;
                 }
                 b'$' | b'%' if next == Some(b) && bytes.get(i + 2) == Some(&b'{') => {
                     i += 3 + usize::from(bytes.get(i + 3) == Some(&b'~'));
                 }
                 b'"' => {
                     modes.pop();
-                    close(&mut open, Opener::Quote);
+                    token!(Token::Close(Opener::Quote), i, i + 1);
                     i += 1;
                 }
                 b'\\' => i += 1 + character_len(bytes, i + 1).unwrap_or(1),
@@ -160,11 +259,12 @@ pub(crate) fn after_body_item(bytes: &[u8], from: usize, first_read_before: bool
             }) => match b {
                 b'$' | b'%' if next == Some(b'{') => {
                     *start_of_line = false;
-                    push(&mut open, Opener::Sequence);
                     braces += 1;
                     sequence_braces.push(braces);
                     modes.push(Mode::Code);
-                    i += 2 + usize::from(bytes.get(i + 2) == Some(&b'~'));
+                    let end = i + 2 + usize::from(bytes.get(i + 2) == Some(&b'~'));
+                    token!(Token::Open(Opener::Sequence), i, end);
+                    i = end;
                 }
                 b'$' | b'%' => {
                     *start_of_line = false;
@@ -189,7 +289,7 @@ pub(crate) fn after_body_item(bytes: &[u8], from: usize, first_read_before: bool
                             end
                         };
                         modes.pop();
-                        close(&mut open, Opener::Heredoc);
+                        token!(Token::Close(Opener::Heredoc), i, marker_end);
                         i = marker_end;
                     } else {
                         *start_of_line = true;
@@ -199,19 +299,7 @@ pub(crate) fn after_body_item(bytes: &[u8], from: usize, first_read_before: bool
             },
         }
     }
-    bytes.len()
-}
-
-/// Reads the line comment at `start`: `Ok` with where the recovery stops if it ends with a
-/// newline and nothing is open (the parser takes such a comment for a newline), else `Err`
-/// with where it ends.
-fn line_comment(bytes: &[u8], start: usize, open: &[Opener]) -> Result<usize, usize> {
-    let end = line_comment_end(bytes, start);
-    if open.is_empty() && bytes[end - 1] == b'\n' {
-        Ok(end)
-    } else {
-        Err(end)
-    }
+    None
 }
 
 /// Closes the innermost `opener` the recovery counts, and everything opened inside it; with

@@ -1079,3 +1079,73 @@ fn numbers_are_whole_tokens() {
         assert_eq!(first_error_of_bytes(text.as_bytes()), expected, "{text:?}");
     }
 }
+
+/// A missing `]` after an index (or a splat's `*`) is reported where HCL's `recover` stops:
+/// the `]` it takes for the closer, counting only brackets that are tokens, so not those in
+/// comments, strings or heredocs, while those in a string's interpolation count (each as
+/// Terraform 1.15.5's loader gives it).
+#[test]
+fn a_missing_index_bracket_is_reported_where_the_recovery_stops() {
+    const INDEX: &str = "Missing close bracket on index";
+    let cases = [
+        ("b=0[o<<X\n]\n", (INDEX, 11)),
+        ("b=0[o <<X\n]\nX\n", (INDEX, 14)),
+        ("b=0[o ) <<X\n]\nX\n]\n", (INDEX, 16)),
+        ("b=0[o ) // ]\n]\n", (INDEX, 13)),
+        ("b=0[o ) /* ] */ ]\n", (INDEX, 16)),
+        ("b=0[o ) \"${a[1]}]\" ]\n", (INDEX, 19)),
+        ("b=0[o ) [ ] ]\n", (INDEX, 12)),
+        (
+            "b=x[* <<E\n]\nE\n]\n",
+            ("Missing close bracket on splat index", 14),
+        ),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+}
+
+/// `::` is one token (HCL's `TokenDoubleColon`), which neither a `for` expression nor a
+/// conditional takes for its `:` (each as Terraform 1.15.5's loader gives it).
+#[test]
+fn a_double_colon_is_no_for_or_conditional_colon() {
+    let cases = [
+        ("a={for k in 1::", ("Invalid 'for' expression", 13)),
+        ("a=[for k in 1 :: 2]\n", ("Invalid 'for' expression", 14)),
+        ("e=l?r.c::", ("Missing false expression in conditional", 7)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+}
+
+/// A single-line block whose argument's value is refused: HCL's parser recovers the brackets
+/// around the error to their closers, then the argument to the end of its line, and refuses a
+/// newline or a comma standing there before the value's own error; a conditional missing its
+/// `:` leaves the parser at that token, refused unless it is the block's `}`
+/// (`finishParsingBodyBlock`; each as Terraform 1.15.5's loader gives it).
+#[test]
+fn a_refused_single_line_value_is_judged_after_its_recovery() {
+    const SINGLE: &str = "Invalid single-argument block definition";
+    const CONDITIONAL: &str = "Missing false expression in conditional";
+    let cases = [
+        ("d{n=(1+)}\n\n", (SINGLE, 10)),
+        ("d{n=y(1+)}\n\n", (SINGLE, 11)),
+        ("d{n={a=}}\n\n", (SINGLE, 10)),
+        ("d{n=y(,)}\n\n", (SINGLE, 10)),
+        ("b{u={1=i\"x\"}\n\n", (SINGLE, 13)),
+        ("b{u=a?b,}\n\n", (SINGLE, 7)),
+        ("b{u=a?b)\n", (SINGLE, 7)),
+        ("b{u=a?b\n\n", (SINGLE, 7)),
+        // The call's recovery runs to the end: nothing is judged after it.
+        ("d{n=y(y()}\n\n", ("Missing argument separator", 9)),
+        // Inside a heredoc, or a conditional inside brackets: the value's own error first.
+        ("t{x=<<D\n${}\n\n", ("Invalid expression", 10)),
+        ("b{u=[a?b,]}\n\n", (CONDITIONAL, 8)),
+        ("b{u=a?b}\n\n", (CONDITIONAL, 7)),
+        ("d{n=(1+)}\nc = 1\n", ("Invalid expression", 7)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+}
