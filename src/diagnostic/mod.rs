@@ -194,12 +194,12 @@ impl Diagnostic {
         span: Span,
         message: impl Into<String>,
     ) -> Self {
-        self.secondary.push(Label::new(files, span, message));
+        push_fitted(&mut self.secondary, Label::new(files, span, message));
         self
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
-        self.notes.push(note.into());
+        push_fitted(&mut self.notes, note.into());
         self
     }
 
@@ -375,6 +375,17 @@ impl Finding for Diagnostic {
     fn tally(&self) -> Tally {
         Diagnostic::tally(self)
     }
+}
+
+/// Pushes `item`, allocating room for it alone when the list is empty: most findings have
+/// one related label or note, and a push into an empty `Vec` makes room for four, which a
+/// run holding many findings pays for each (`RawVec`'s `MIN_NON_ZERO_CAP`). Later pushes grow
+/// the list as usual, so a long list is not reallocated for every item.
+pub(crate) fn push_fitted<T>(list: &mut Vec<T>, item: T) {
+    if list.capacity() == 0 {
+        list.reserve_exact(1);
+    }
+    list.push(item);
 }
 
 /// Sorts findings into their stable output order.
