@@ -65,14 +65,27 @@ pub(crate) fn tools_suggestion<'a>(
 /// its length squared. (Every unknown name of a hundred thousand ignore comments is compared
 /// with every rule id.)
 fn edit_distance_within(a: &str, b: &str, limit: usize) -> Option<usize> {
+    if a.is_ascii() && b.is_ascii() {
+        // A byte a character: nothing to count or collect.
+        return banded_distance(a.as_bytes(), b.as_bytes(), limit);
+    }
     if a.chars().count().abs_diff(b.chars().count()) > limit {
         return None;
     }
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    banded_distance(&a, &b, limit)
+}
+
+/// [`edit_distance_within`] of two sequences of characters.
+fn banded_distance<T: PartialEq>(a: &[T], b: &[T], limit: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
     // Any cell beyond the bound holds this: which of them is larger no longer matters.
     let beyond = limit + 1;
     let mut row: Vec<usize> = (0..=b.len()).map(|j| j.min(beyond)).collect();
-    for (i, ca) in a.chars().enumerate() {
+    for (i, ca) in a.iter().enumerate() {
         let line = i + 1;
         let first = line.saturating_sub(limit);
         let last = (line + limit).min(b.len());
@@ -87,7 +100,7 @@ fn edit_distance_within(a: &str, b: &str, limit: usize) -> Option<usize> {
             row[first - 1] = beyond;
         }
         for j in first.max(1)..=last {
-            let substitution = previous + usize::from(ca != b[j - 1]);
+            let substitution = previous + usize::from(*ca != b[j - 1]);
             previous = row[j];
             row[j] = substitution.min(row[j - 1] + 1).min(previous + 1);
             smallest = smallest.min(row[j]);
