@@ -450,6 +450,25 @@ pub fn merge_views(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
 mod tests {
     use super::*;
 
+    /// A finding's first label, note and fix edit take room for one, not the four a push into
+    /// an empty list makes; more still fit (a run may hold very many findings, most with one
+    /// of each).
+    #[test]
+    fn a_findings_lists_hold_no_spare_room_for_one_item() {
+        let mut files = SourceFiles::default();
+        let file = files.add(SourceFile::new("main.tf".into(), "a = 1\n".to_string()));
+        let span = Span::new(file, 0..1);
+        let finding = Diagnostic::error(TEST_ID, "m")
+            .with_label(&files, span, "first")
+            .with_note("note");
+        assert_eq!(finding.secondary.capacity(), 1);
+        assert_eq!(finding.notes.capacity(), 1);
+        let fix = Fix::new("t", Applicability::Safe).edit("main.tf".as_ref(), 0..1, "b");
+        assert_eq!(fix.edits.capacity(), 1);
+        let two = finding.with_label(&files, span, "second");
+        assert_eq!(two.secondary.len(), 2);
+    }
+
     /// Merging sorted sources gives what a stable sort of their concatenation gives: findings
     /// with equal keys (told apart by their note) stay in source order, whatever source and
     /// place they are in.
