@@ -88,11 +88,14 @@ impl Fix {
     }
 
     pub fn edit(mut self, path: &Path, range: Range<usize>, replacement: impl Into<String>) -> Fix {
-        self.edits.push(TextEdit {
-            path: path.to_path_buf(),
-            range,
-            replacement: replacement.into(),
-        });
+        super::push_fitted(
+            &mut self.edits,
+            TextEdit {
+                path: path.to_path_buf(),
+                range,
+                replacement: replacement.into(),
+            },
+        );
         self
     }
 

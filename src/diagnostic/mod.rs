@@ -194,12 +194,12 @@ impl Diagnostic {
         span: Span,
         message: impl Into<String>,
     ) -> Self {
-        self.secondary.push(Label::new(files, span, message));
+        push_fitted(&mut self.secondary, Label::new(files, span, message));
         self
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
-        self.notes.push(note.into());
+        push_fitted(&mut self.notes, note.into());
         self
     }
 
@@ -377,6 +377,17 @@ impl Finding for Diagnostic {
     }
 }
 
+/// Pushes `item`, allocating room for it alone when the list is empty: most findings have
+/// one related label or note, and a push into an empty `Vec` makes room for four, which a
+/// run holding many findings pays for each (`RawVec`'s `MIN_NON_ZERO_CAP`). Later pushes grow
+/// the list as usual, so a long list is not reallocated for every item.
+pub(crate) fn push_fitted<T>(list: &mut Vec<T>, item: T) {
+    if list.capacity() == 0 {
+        list.reserve_exact(1);
+    }
+    list.push(item);
+}
+
 /// Sorts findings into their stable output order.
 pub(crate) fn sort<F: Finding>(findings: &mut [F]) {
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
@@ -438,6 +449,25 @@ pub fn merge_views(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A finding's first label, note and fix edit take room for one, not the four a push into
+    /// an empty list makes; more still fit (a run may hold very many findings, most with one
+    /// of each).
+    #[test]
+    fn a_findings_lists_hold_no_spare_room_for_one_item() {
+        let mut files = SourceFiles::default();
+        let file = files.add(SourceFile::new("main.tf".into(), "a = 1\n".to_string()));
+        let span = Span::new(file, 0..1);
+        let finding = Diagnostic::error(TEST_ID, "m")
+            .with_label(&files, span, "first")
+            .with_note("note");
+        assert_eq!(finding.secondary.capacity(), 1);
+        assert_eq!(finding.notes.capacity(), 1);
+        let fix = Fix::new("t", Applicability::Safe).edit("main.tf".as_ref(), 0..1, "b");
+        assert_eq!(fix.edits.capacity(), 1);
+        let two = finding.with_label(&files, span, "second");
+        assert_eq!(two.secondary.len(), 2);
+    }
 
     /// Merging sorted sources gives what a stable sort of their concatenation gives: findings
     /// with equal keys (told apart by their note) stay in source order, whatever source and

@@ -58,24 +58,52 @@ pub(crate) fn tools_suggestion<'a>(
 }
 
 /// The edit distance of `a` and `b` when it is at most `limit`, found without finishing the
-/// table when it cannot be: the distance is at least the difference of the lengths, and at
-/// least the smallest value of any row. (Every unknown name of a hundred thousand ignore
-/// comments is compared with every rule id.)
+/// table when it cannot be: the distance is at least the difference of the lengths (checked
+/// before anything is allocated), and at least the smallest value of any row. Only the cells
+/// within `limit` of the diagonal are computed: a path through any other cell already costs
+/// more than `limit` (Ukkonen's band), so a long name costs its length times the bound, not
+/// its length squared. (Every unknown name of a hundred thousand ignore comments is compared
+/// with every rule id.)
 fn edit_distance_within(a: &str, b: &str, limit: usize) -> Option<usize> {
-    let b: Vec<char> = b.chars().collect();
-    if a.chars().count().abs_diff(b.len()) > limit {
+    if a.is_ascii() && b.is_ascii() {
+        // A byte a character: nothing to count or collect.
+        return banded_distance(a.as_bytes(), b.as_bytes(), limit);
+    }
+    if a.chars().count().abs_diff(b.chars().count()) > limit {
         return None;
     }
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        let mut smallest = row[0];
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
-            smallest = smallest.min(row[j + 1]);
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    banded_distance(&a, &b, limit)
+}
+
+/// [`edit_distance_within`] of two sequences of characters.
+fn banded_distance<T: PartialEq>(a: &[T], b: &[T], limit: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
+    // Any cell beyond the bound holds this: which of them is larger no longer matters.
+    let beyond = limit + 1;
+    let mut row: Vec<usize> = (0..=b.len()).map(|j| j.min(beyond)).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let line = i + 1;
+        let first = line.saturating_sub(limit);
+        let last = (line + limit).min(b.len());
+        // The cell up and to the left of the band's first cell, from the row before.
+        let mut previous = row[first.saturating_sub(1)];
+        let mut smallest = beyond;
+        if first == 0 {
+            row[0] = line.min(beyond);
+            smallest = row[0];
+        } else {
+            // Left of the band: the next row reads it as its first cell's left neighbour.
+            row[first - 1] = beyond;
+        }
+        for j in first.max(1)..=last {
+            let substitution = previous + usize::from(*ca != b[j - 1]);
+            previous = row[j];
+            row[j] = substitution.min(row[j - 1] + 1).min(previous + 1);
+            smallest = smallest.min(row[j]);
         }
         if smallest > limit {
             return None;
@@ -862,6 +890,14 @@ mod tests {
             "foreach",
             "unused_ignore",
             "é_x",
+            // Longer than the band is wide, differing at either end and in the middle.
+            "no_such_rule_1234",
+            "no_such_rule_12345",
+            "xo_such_rule_12354",
+            "module_source_not_static",
+            "abcdefghij",
+            "bcdefghija",
+            "abcdexghij",
         ];
         for a in words {
             for b in words {

@@ -83,8 +83,13 @@ pub(crate) fn merge(
         variable_defaults: foldhash::HashMap::default(),
     };
     // Most top-level blocks of the primary files are objects: sized once rather than grown, so
-    // the index is not re-hashed as it grows.
-    let blocks = primary.iter().map(|f| f.file.body.blocks.len()).sum();
+    // the index is not re-hashed as it grows. `locals` and `terraform` blocks never are (see
+    // `add_primary_file`): a file of many `locals` blocks would otherwise reserve room for as
+    // many objects, in each view.
+    let blocks = (primary.iter())
+        .flat_map(|f| &f.file.body.blocks)
+        .filter(|b| !matches!(b.kind.as_str(), "locals" | "terraform"))
+        .count();
     (merger.module.index).reserve(&merger.module.objects, blocks);
     merger.module.objects.reserve(blocks);
     for loaded in primary {

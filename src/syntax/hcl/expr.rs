@@ -281,6 +281,11 @@ impl Parser<'_> {
                 }
             }
         }
+        // The lists are kept as long as the directory's check: without their spare room
+        // (most traversals have one or two steps, and a `Vec` grown by pushes has room for
+        // four).
+        steps.shrink_to_fit();
+        reference_steps.shrink_to_fit();
         let mut root = root;
         let reference = match &root.kind {
             ExprKind::Variable(name) => Some(Reference {
@@ -291,7 +296,9 @@ impl Parser<'_> {
             _ => None,
         };
         if reference.is_some() {
-            root.references.clear();
+            // The traversal holds the name's reference, with its steps: the name's own list
+            // is dropped, allocation and all.
+            root.references = Vec::new();
         }
         let mut expr = Expr::new(
             ExprKind::Traversal {
@@ -300,7 +307,9 @@ impl Parser<'_> {
             },
             self.span(start..end),
         );
-        expr.references.extend(reference);
+        if let Some(reference) = reference {
+            expr.references = vec![reference];
+        }
         Ok(expr)
     }
 
@@ -496,11 +505,12 @@ impl Parser<'_> {
                 "false" => Expr::new(ExprKind::Bool(false), span),
                 _ => {
                     let mut expr = Expr::new(ExprKind::Variable(text.to_string()), span);
-                    expr.references.push(Reference {
+                    // `vec!`: room for the one reference, not the four a push makes.
+                    expr.references = vec![Reference {
                         root: text.to_string(),
                         steps: Vec::new(),
                         span,
-                    });
+                    }];
                     expr
                 }
             });

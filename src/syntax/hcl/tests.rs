@@ -1149,3 +1149,28 @@ fn a_refused_single_line_value_is_judged_after_its_recovery() {
         assert_eq!(first_error(text), expected, "{text:?}");
     }
 }
+
+/// A traversal's lists hold no spare room, and the name it starts from keeps no list of its
+/// own: every attribute's syntax tree lives until its directory is checked, and a list grown by
+/// pushes keeps room for four items (which made `source = var.s` in a hundred thousand module
+/// blocks hold about a kilobyte each).
+#[test]
+fn traversals_hold_their_steps_and_references_without_spare_room() {
+    let parsed = parse(FileId(0), "a = var.s.t[0]\nb = var\n")
+        .file
+        .expect("parses");
+    let value = |name: &str| &parsed.body.attribute(name).expect("attribute").expr;
+    let traversal = value("a");
+    let ExprKind::Traversal { root, steps } = &traversal.kind else {
+        panic!("{:?}", traversal.kind)
+    };
+    assert_eq!((steps.len(), steps.capacity()), (3, 3));
+    assert_eq!(root.references.capacity(), 0);
+    let [reference] = &traversal.references[..] else {
+        panic!("{:?}", traversal.references)
+    };
+    assert_eq!(traversal.references.capacity(), 1);
+    assert_eq!((reference.steps.len(), reference.steps.capacity()), (3, 3));
+    let name = value("b");
+    assert_eq!((name.references.len(), name.references.capacity()), (1, 1));
+}
