@@ -65,7 +65,9 @@ type Variables = Option<Arc<[String]>>;
 /// A module's [`ViewSummary`] per directory and view, `None` when it cannot be known.
 /// Paths are keyed by their bytes (`Path`'s own hash looks at each component), so two
 /// spellings of one path are two entries: the same answer found twice.
-type Summaries = foldhash::HashMap<(OsString, View), Option<Arc<ViewSummary>>>;
+/// The views are the value's (by [`view_index`]), not part of the key: a look-up needs no key
+/// made for it.
+type Summaries = foldhash::HashMap<OsString, [OnceCell<Option<Arc<ViewSummary>>>; 2]>;
 
 /// What a called module offers in each view (by [`view_index`]), once found.
 type CalledInViews = [OnceCell<Option<Arc<Interface>>>; 2];
@@ -552,9 +554,11 @@ impl<'r> Neighbours<'r> {
     /// none or one cannot be read or parsed (then nothing should be judged). Found once in the
     /// run for each module and view, whichever checks and spellings of its path ask.
     fn summary(&self, dir: &Path, view: View) -> Option<Arc<ViewSummary>> {
-        let key = (dir.as_os_str().to_owned(), view);
-        if let Some(found) = self.summaries.borrow().get(&key) {
-            return found.clone();
+        let index = view_index(view);
+        let known = (self.summaries.borrow().get(dir.as_os_str()))
+            .and_then(|views| views[index].get().cloned());
+        if let Some(found) = known {
+            return found;
         }
         (self.file_summaries.wanted).store(true, Ordering::Relaxed);
         let module = self.module(dir);
@@ -562,7 +566,7 @@ impl<'r> Neighbours<'r> {
         // not judged.
         let found = match (&module.canonical, &module.shared) {
             (Some(canonical), Some(shared)) => {
-                let slot = &shared.views[view_index(view)];
+                let slot = &shared.views[index];
                 // Not under `get_or_init`: the check may run other checks of the run on this
                 // thread (rayon's work stealing), one of which may want this summary too.
                 // Before the module is listed: the check publishes the listing discovery made.
@@ -578,7 +582,7 @@ impl<'r> Neighbours<'r> {
                     }
                     let files: Option<Vec<Arc<Summary>>> = view_files(&names, view)
                         .loaded()
-                        .map(|index| self.file_summary(dir, canonical, &names[index]))
+                        .map(|file| self.file_summary(dir, canonical, &names[file]))
                         .collect();
                     let summary = Summary::concat(&files?);
                     let interface = Arc::new(Interface::new(&summary));
@@ -588,8 +592,9 @@ impl<'r> Neighbours<'r> {
             }
             _ => None,
         };
-        self.summaries.borrow_mut().insert(key, found.clone());
-        found
+        let mut summaries = self.summaries.borrow_mut();
+        let views = summaries.entry(dir.as_os_str().to_owned()).or_default();
+        views[index].get_or_init(|| found).clone()
     }
 
     /// The summary of the file `name` in `dir` (whose canonical path is `canonical`), from one
@@ -632,16 +637,17 @@ fn below_dir<'p>(path: &'p Path, dir: &Path) -> Option<&'p Path> {
     }
 }
 
-/// The module directories a walk through calls has looked at, by canonical path (calls may
-/// loop). Keyed by the path's bytes, as [`ShardedMap`] is.
+/// The module directories a walk through calls has looked at (calls may loop), by their
+/// run's entry: the one [`SharedModule`] of a canonical path, which the run keeps to its end,
+/// so its address names the module as the canonical path does, without a copy of the path.
 #[derive(Default)]
-struct Seen(foldhash::HashSet<OsString>);
+struct Seen(foldhash::HashSet<*const SharedModule>);
 
 impl Seen {
     /// Whether `module` exists and is looked at for the first time.
     fn first_time(&mut self, module: &LocalModule) -> bool {
-        (module.canonical.as_ref())
-            .is_some_and(|canonical| self.0.insert(canonical.as_os_str().to_owned()))
+        // A module has its run's entry exactly when it has a canonical path.
+        (module.shared.as_ref()).is_some_and(|shared| self.0.insert(Arc::as_ptr(shared)))
     }
 }
 
