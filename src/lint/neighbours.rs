@@ -424,10 +424,14 @@ impl<'r> Neighbours<'r> {
         let Some(checked) = &self.checked else {
             return false;
         };
-        let canonical = checked
-            .canonical
-            .get_or_init(|| checked.dir.canonicalize().ok());
-        canonical.is_some() && self.module(dir).canonical == *canonical
+        let Some(canonical) = (checked.canonical).get_or_init(|| checked.dir.canonicalize().ok())
+        else {
+            return false;
+        };
+        // Canonical paths are the same exactly when their bytes are (neither holds `.`, `..` or
+        // a doubled separator): compared as bytes, not component by component.
+        (self.module(dir).canonical.as_ref())
+            .is_some_and(|c| c.as_os_str() == canonical.as_os_str())
     }
 
     /// What the module at `dir` offers its callers in `view`: its input variables, which of
