@@ -479,27 +479,6 @@ pub(crate) fn availability_note(ctx: &Context, judgement: &Judgement) -> Option<
 
 #[cfg(test)]
 mod tests {
-    /// The constructs found fine for one view and its targets are kept for the next directory
-    /// judged on the thread with the same ones only: a module targeting releases older than a
-    /// function, judged after one that targets newer releases, still has the call refused.
-    #[test]
-    fn fine_constructs_are_kept_per_targets() {
-        let rule = (crate::rules::RULES.iter())
-            .find(|r| r.id().as_str() == "feature_newer_than_target")
-            .expect("the rule");
-        let module = |constraint: &str| {
-            format!(
-                "terraform {{\n  required_version = \"{constraint}\"\n}}\n\n\
-                 locals {{\n  a = templatestring(\"x\", {{}})\n}}\n"
-            )
-        };
-        let (newer, older) = (module(">= 1.10"), module(">= 1.5, < 1.10"));
-        let found = |text: &str| crate::lint::testing::findings(rule, &[("main.tf", text)]).len();
-        let in_newer = found(&newer);
-        assert!(found(&older) > in_newer);
-        assert_eq!(found(&newer), in_newer);
-    }
-
     #[test]
     fn namespaces_split_at_the_first_double_colon() {
         use super::split_namespace;
