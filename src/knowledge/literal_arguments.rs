@@ -13,6 +13,8 @@
 //! `prevent_destroy` with a static context), an argument is listed when either tool reads it
 //! literally: a string is reported only where both would reject it.
 
+use std::sync::LazyLock;
+
 /// Stands for every argument of a block, and everything nested in it.
 const EVERY_ARGUMENT: &str = "*";
 
@@ -20,7 +22,7 @@ const EVERY_ARGUMENT: &str = "*";
 /// says how an argument is read, `blocks` which arguments exist: the names overlap (every
 /// argument of a `variable` is literal) but neither list follows from the other.
 /// Sources are Terraform's `internal/configs` unless named otherwise.
-const LITERAL_ARGUMENTS: &[(&[&str], &[&str])] = &[
+const LITERAL_ARGUMENTS: &[Row] = &[
     // named_values.go, decodeVariableBlock: description, sensitive, ephemeral, const,
     // nullable, deprecated by gohcl.DecodeExpression with nil; default by Value(nil); type by
     // decodeVariableType (typeexpr on the string's text).
@@ -123,6 +125,21 @@ const LITERAL_ARGUMENTS: &[(&[&str], &[&str])] = &[
 /// `iterator` of a `dynamic` block is a traversal (`hcl.AbsTraversalForExpr`).
 const LITERAL_ARGUMENTS_ANYWHERE: &[(&str, &[&str])] = &[("dynamic", &["iterator"])];
 
+/// The rows of [`LITERAL_ARGUMENTS`] by the first block kind of their path: every block of every
+/// file is looked up (for its calls, its references, per view), and most kinds start no row.
+static BY_ROOT: LazyLock<foldhash::HashMap<&'static str, Vec<Row>>> = LazyLock::new(|| {
+    let mut rows: foldhash::HashMap<&'static str, Vec<Row>> = foldhash::HashMap::default();
+    for row in LITERAL_ARGUMENTS {
+        if let Some(root) = row.0.first() {
+            rows.entry(root).or_default().push(*row);
+        }
+    }
+    rows
+});
+
+/// A row of [`LITERAL_ARGUMENTS`]: a path of block kinds and the arguments read literally there.
+type Row = (&'static [&'static str], &'static [&'static str]);
+
 /// The arguments of one block (reached by a path of block kinds from the root of the file) that
 /// the tools read literally: looked up once per block, then asked for each of its arguments,
 /// rather than the tables being searched again for every argument.
@@ -151,7 +168,10 @@ impl LiteralIn {
                 .find(|(block, _)| kind == Some(*block))
                 .map_or(&[], |(_, arguments)| arguments),
         };
-        for (path, arguments) in LITERAL_ARGUMENTS.iter().filter(|(path, _)| reaches(path)) {
+        let rows = (block_path.first())
+            .and_then(|root| BY_ROOT.get(root.as_ref()))
+            .map_or(&[][..], Vec::as_slice);
+        for (path, arguments) in rows.iter().filter(|(path, _)| reaches(path)) {
             found.every |= arguments.contains(&EVERY_ARGUMENT);
             if path.len() == block_path.len() {
                 found.listed = arguments;

@@ -53,8 +53,6 @@ use super::sharded::ShardedMap;
 pub(crate) struct LocalModule {
     /// The directory exists (following symlinks).
     pub(crate) exists: bool,
-    /// Its configuration files; empty when it cannot be listed.
-    pub(crate) files: Arc<[ConfigName]>,
     /// Its canonical path, when it exists: which module it is, however a call names it.
     canonical: Option<PathBuf>,
     /// What the run knows of it, when it exists.
@@ -67,7 +65,9 @@ type Variables = Option<Arc<[String]>>;
 /// A module's [`ViewSummary`] per directory and view, `None` when it cannot be known.
 /// Paths are keyed by their bytes (`Path`'s own hash looks at each component), so two
 /// spellings of one path are two entries: the same answer found twice.
-type Summaries = foldhash::HashMap<(OsString, View), Option<Arc<ViewSummary>>>;
+/// The views are the value's (by [`view_index`]), not part of the key: a look-up needs no key
+/// made for it.
+type Summaries = foldhash::HashMap<OsString, [OnceCell<Option<Arc<ViewSummary>>>; 2]>;
 
 /// What a called module offers in each view (by [`view_index`]), once found.
 type CalledInViews = [OnceCell<Option<Arc<Interface>>>; 2];
@@ -318,19 +318,11 @@ impl<'r> Neighbours<'r> {
             Some((canonical, true)) => (true, Some(canonical)),
             _ => (false, None),
         };
-        // Listed once in the run, by whichever check first looks at it.
         let shared = canonical
             .as_ref()
             .map(|canonical| self.file_summaries.module(canonical));
-        let files = match &shared {
-            Some(shared) => Arc::clone(
-                (shared.files).get_or_init(|| config_files(dir).unwrap_or_default().names.into()),
-            ),
-            None => Arc::new([]),
-        };
         let module = Rc::new(LocalModule {
             exists,
-            files,
             canonical,
             shared,
         });
@@ -338,6 +330,20 @@ impl<'r> Neighbours<'r> {
             .borrow_mut()
             .insert(dir.as_os_str().to_owned(), Rc::clone(&module));
         module
+    }
+
+    /// The configuration files of `module`, the module at `dir`; none when it does not exist
+    /// or cannot be listed. Listed once in the run, when first wanted: most modules a check
+    /// looks at are directories of the run, whose own checks publish the listing discovery
+    /// made of them (the directory being checked, whose calls `dated_in_children` follows, is
+    /// one; so is a called module that [`CheckNow`] checks before its summary is read).
+    fn files(module: &LocalModule, dir: &Path) -> Arc<[ConfigName]> {
+        match &module.shared {
+            Some(shared) => Arc::clone(
+                (shared.files).get_or_init(|| config_files(dir).unwrap_or_default().names.into()),
+            ),
+            None => Arc::new([]),
+        }
     }
 
     /// `dir`'s canonical path and whether it is a directory (following symlinks); `None` when
@@ -395,7 +401,10 @@ impl<'r> Neighbours<'r> {
     /// Whether `view`'s tool loads at least one file of the module at `dir`.
     pub(crate) fn has_configuration(&self, dir: &Path, view: View) -> bool {
         let module = self.module(dir);
-        let loads = || view_files(&module.files, view).loaded().next().is_some();
+        let loads = || {
+            let files = Self::files(&module, dir);
+            view_files(&files, view).loaded().next().is_some()
+        };
         match &module.shared {
             Some(shared) => *shared.loaded[view_index(view)].get_or_init(loads),
             None => loads(),
@@ -415,10 +424,14 @@ impl<'r> Neighbours<'r> {
         let Some(checked) = &self.checked else {
             return false;
         };
-        let canonical = checked
-            .canonical
-            .get_or_init(|| checked.dir.canonicalize().ok());
-        canonical.is_some() && self.module(dir).canonical == *canonical
+        let Some(canonical) = (checked.canonical).get_or_init(|| checked.dir.canonicalize().ok())
+        else {
+            return false;
+        };
+        // Canonical paths are the same exactly when their bytes are (neither holds `.`, `..` or
+        // a doubled separator): compared as bytes, not component by component.
+        (self.module(dir).canonical.as_ref())
+            .is_some_and(|c| c.as_os_str() == canonical.as_os_str())
     }
 
     /// What the module at `dir` offers its callers in `view`: its input variables, which of
@@ -545,28 +558,35 @@ impl<'r> Neighbours<'r> {
     /// none or one cannot be read or parsed (then nothing should be judged). Found once in the
     /// run for each module and view, whichever checks and spellings of its path ask.
     fn summary(&self, dir: &Path, view: View) -> Option<Arc<ViewSummary>> {
-        let key = (dir.as_os_str().to_owned(), view);
-        if let Some(found) = self.summaries.borrow().get(&key) {
-            return found.clone();
+        let index = view_index(view);
+        let known = (self.summaries.borrow().get(dir.as_os_str()))
+            .and_then(|views| views[index].get().cloned());
+        if let Some(found) = known {
+            return found;
         }
         (self.file_summaries.wanted).store(true, Ordering::Relaxed);
         let module = self.module(dir);
         // Listed, so it exists: without a canonical path (a race with the disk) the module is
         // not judged.
         let found = match (&module.canonical, &module.shared) {
-            (Some(canonical), Some(shared)) if !module.files.is_empty() => {
-                let slot = &shared.views[view_index(view)];
+            (Some(canonical), Some(shared)) => {
+                let slot = &shared.views[index];
                 // Not under `get_or_init`: the check may run other checks of the run on this
                 // thread (rayon's work stealing), one of which may want this summary too.
+                // Before the module is listed: the check publishes the listing discovery made.
                 if slot.get().is_none()
                     && let Some(CheckNow(check_now)) = self.check_now
                 {
                     check_now(canonical);
                 }
                 let found = slot.get_or_init(|| {
-                    let files: Option<Vec<Arc<Summary>>> = view_files(&module.files, view)
+                    let names = Self::files(&module, dir);
+                    if names.is_empty() {
+                        return None;
+                    }
+                    let files: Option<Vec<Arc<Summary>>> = view_files(&names, view)
                         .loaded()
-                        .map(|index| self.file_summary(dir, canonical, &module.files[index]))
+                        .map(|file| self.file_summary(dir, canonical, &names[file]))
                         .collect();
                     let summary = Summary::concat(&files?);
                     let interface = Arc::new(Interface::new(&summary));
@@ -576,8 +596,9 @@ impl<'r> Neighbours<'r> {
             }
             _ => None,
         };
-        self.summaries.borrow_mut().insert(key, found.clone());
-        found
+        let mut summaries = self.summaries.borrow_mut();
+        let views = summaries.entry(dir.as_os_str().to_owned()).or_default();
+        views[index].get_or_init(|| found).clone()
     }
 
     /// The summary of the file `name` in `dir` (whose canonical path is `canonical`), from one
@@ -620,16 +641,17 @@ fn below_dir<'p>(path: &'p Path, dir: &Path) -> Option<&'p Path> {
     }
 }
 
-/// The module directories a walk through calls has looked at, by canonical path (calls may
-/// loop). Keyed by the path's bytes, as [`ShardedMap`] is.
+/// The module directories a walk through calls has looked at (calls may loop), by their
+/// run's entry: the one [`SharedModule`] of a canonical path, which the run keeps to its end,
+/// so its address names the module as the canonical path does, without a copy of the path.
 #[derive(Default)]
-struct Seen(foldhash::HashSet<OsString>);
+struct Seen(foldhash::HashSet<*const SharedModule>);
 
 impl Seen {
     /// Whether `module` exists and is looked at for the first time.
     fn first_time(&mut self, module: &LocalModule) -> bool {
-        (module.canonical.as_ref())
-            .is_some_and(|canonical| self.0.insert(canonical.as_os_str().to_owned()))
+        // A module has its run's entry exactly when it has a canonical path.
+        (module.shared.as_ref()).is_some_and(|shared| self.0.insert(Arc::as_ptr(shared)))
     }
 }
 
@@ -1139,6 +1161,39 @@ mod tests {
         let expected = Some(vec!["as_checked".to_string()]);
         assert_eq!(variables(&caller(), &published), expected);
         assert_eq!(shared.parsed_apart(), 1);
+    }
+
+    /// Looking at a module directory (whether it exists, whether it is the checked one) does
+    /// not list it, nor does following the calls of the checked directory list that one: a
+    /// directory of the run is listed by discovery, and its own check publishes that listing.
+    /// A called module is listed when its summary is wanted.
+    #[test]
+    fn a_module_is_listed_only_for_its_summary() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let caller_text = "module \"child\" {\n  source = \"../child\"\n}\n";
+        for (module, text) in [("caller", caller_text), ("child", "variable \"a\" {}\n")] {
+            let module = dir.path().join(module);
+            std::fs::create_dir(&module).expect("mkdir");
+            std::fs::write(module.join("main.tf"), text).expect("write");
+        }
+        let shared = Arc::new(SharedSummaries::default());
+        let (caller, child) = (dir.path().join("caller"), dir.path().join("child"));
+        let neighbours = Neighbours::new(1024)
+            .with_shared(Arc::clone(&shared))
+            .named_from(&caller, None);
+        let listed = |dir: &Path| {
+            let canonical = dir.canonicalize().expect("canonical");
+            shared.module(&canonical).files.get().is_some()
+        };
+        assert!(neighbours.module(&child).exists);
+        assert!(!neighbours.is_checked(&child));
+        assert!(!listed(&child));
+        let parsed = crate::syntax::parse(FileId(0), Syntax::Native, caller_text);
+        let file = parsed.file.expect("parses");
+        let found = neighbours.dated_in_children(&caller, View::Terraform, [&file].into_iter());
+        assert!(found.is_empty());
+        assert!(listed(&child));
+        assert!(!listed(&caller));
     }
 
     /// The dated constructs of a directory's children are found from the caller's own parsed

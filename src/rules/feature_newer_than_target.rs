@@ -525,4 +525,23 @@ mod tests {
             "the `etcd` backend was removed in Terraform 1.3"
         );
     }
+
+    /// The constructs the judgements find fine for one view and its targets are kept for the
+    /// next directory judged on the thread with the same ones only (`lint::helpers::schema`):
+    /// a module targeting releases older than a function, judged after one that targets newer
+    /// releases, still has the call refused.
+    #[test]
+    fn fine_constructs_are_kept_per_targets() {
+        let module = |constraint: &str| {
+            format!(
+                "terraform {{\n  required_version = \"{constraint}\"\n}}\n\n\
+                 locals {{\n  a = templatestring(\"x\", {{}})\n}}\n"
+            )
+        };
+        let (newer, older) = (module(">= 1.10"), module(">= 1.5, < 1.10"));
+        let found = |text: &str| findings(&super::RULE, &[("main.tf", text)]).len();
+        let in_newer = found(&newer);
+        assert!(found(&older) > in_newer);
+        assert_eq!(found(&newer), in_newer);
+    }
 }

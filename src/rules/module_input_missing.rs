@@ -28,11 +28,21 @@ pub(crate) const RULE: Rule = declare_rule! {
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let in_primary = |span: Span| ctx.primary.iter().any(|l| l.file.id == span.file);
     for call in local_calls(ctx) {
-        // A set: a call may pass hundreds of arguments to a module that requires as many.
-        let set_in_base: foldhash::HashSet<&str> = (call.object.body.attributes.iter())
-            .filter(|a| a.origin == Origin::Base || a.replaced.is_some_and(&in_primary))
-            .map(|a| a.name())
-            .collect();
+        // Most modules a component calls require something, but a call to one that requires
+        // nothing needs no set.
+        if call.interface.required.is_empty() {
+            continue;
+        }
+        // A set: a call may pass hundreds of arguments to a module that requires as many. Sized
+        // once, not grown (and rehashed) argument by argument.
+        let attributes = &call.object.body.attributes;
+        let mut set_in_base: foldhash::HashSet<&str> =
+            foldhash::HashSet::with_capacity_and_hasher(attributes.len(), Default::default());
+        set_in_base.extend(
+            (attributes.iter())
+                .filter(|a| a.origin == Origin::Base || a.replaced.is_some_and(&in_primary))
+                .map(|a| a.name()),
+        );
         let missing: Vec<&String> = (call.interface.required.iter())
             .filter(|name| !set_in_base.contains(name.as_str()))
             .collect();

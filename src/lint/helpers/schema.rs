@@ -11,6 +11,7 @@
 //! connections) and module calls (whose arguments are the callee's variables) are never judged
 //! for unknown names: their schema is not ours.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 
 use crate::knowledge::View;
@@ -123,12 +124,46 @@ pub(crate) fn judgements<'c>(ctx: &'c Context) -> &'c [Judgement] {
     ctx.judgements.get_or_init(|| judge_all(ctx))
 }
 
+/// The constructs every targeted release has and reads, by place (see [`judge_all`]).
+type Fine = foldhash::HashMap<Place, foldhash::HashSet<Box<str>>>;
+
+/// What decides which constructs are [`Fine`]: the view and its targeted releases (the tables
+/// say which releases have a construct, refuse it or ignore it; experimental builds accept
+/// more).
+#[derive(PartialEq, Eq, Hash)]
+struct FineFor {
+    view: View,
+    releases: Vec<Release>,
+    experiments: bool,
+}
+
+/// How many sets of targets a thread keeps the fine constructs of before it starts afresh: a
+/// run's directories mostly target the same few, and a long-running language server must not
+/// grow without bound. (Only constructs the tables describe are fine: a set holds at most
+/// their names.)
+const FINE_KEPT: usize = 64;
+
+thread_local! {
+    /// The fine constructs found so far, by what decides them: a repository's directories
+    /// target the same releases and write the same constructs, which each directory's
+    /// judgements otherwise looked up in the tables again.
+    static FINE: RefCell<foldhash::HashMap<FineFor, Fine>> = RefCell::default();
+}
+
 fn judge_all(ctx: &Context) -> Vec<Judgement> {
     let mut out = Vec::new();
     let required_providers = required_provider_names(ctx);
     // The constructs every targeted release has and reads, by place: most of a module's, each
-    // written again and again (argument names, functions), so looked up once each.
-    let mut fine: foldhash::HashMap<Place, foldhash::HashSet<Box<str>>> = Default::default();
+    // written again and again (argument names, functions), so looked up once each. Taken out
+    // of the thread's, and put back when done.
+    let fine_for = FineFor {
+        view: ctx.view,
+        releases: ctx.targets.releases.clone(),
+        experiments: ctx.targets.experiments,
+    };
+    let mut fine: Fine = FINE
+        .with_borrow_mut(|kept| kept.remove(&fine_for))
+        .unwrap_or_default();
     // The path of block types down to the body being walked for calls: one vector for every
     // block of the view, rather than one allocated per block.
     let mut path = Vec::new();
@@ -214,6 +249,12 @@ fn judge_all(ctx: &Context) -> Vec<Judgement> {
             // `enabled` only in OpenTofu).
         }
     }
+    FINE.with_borrow_mut(|kept| {
+        if kept.len() >= FINE_KEPT {
+            kept.clear();
+        }
+        kept.insert(fine_for, fine);
+    });
     out
 }
 
