@@ -18,6 +18,10 @@ use counting_alloc::Counting;
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
+/// Held by each test while it counts: the counts are of the whole process, and the test
+/// harness runs tests on parallel threads.
+static COUNTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The allocations (calls, bytes) of checking a directory holding `files`.
 fn work(files: &[(&str, String)]) -> (u64, u64) {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -186,6 +190,9 @@ const MAX_BYTES_RATIO: f64 = 15.0;
 
 #[test]
 fn work_grows_linearly_with_the_input() {
+    let _counting = COUNTING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     const BASE: usize = 1_000;
     let small = inputs(BASE);
     let large = inputs(10 * BASE);
@@ -243,6 +250,9 @@ fn fixed_files(n: usize) -> Vec<(&'static str, String, String)> {
 
 #[test]
 fn the_diff_of_a_fix_on_every_line_grows_linearly() {
+    let _counting = COUNTING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     const BASE: usize = 1_000;
     // The allocations (calls, bytes) and the lines compared or looked up for one diff.
     let work = |old: &str, new: &str| {
