@@ -149,6 +149,14 @@ pub mod fuzzing {
 
     use crate::source::{FileId, Syntax};
 
+    /// The unified diff `--diff` prints for a file whose text `old` a fix makes `new`, and the
+    /// lines it compared or looked up to make it (a measure of work that does not depend on
+    /// the machine, for tests that hold it to grow linearly).
+    pub fn unified_diff(old: &str, new: &str) -> (String, u64) {
+        let diff = crate::cli::fix::unified::unified_diff(old, new, "a/main.tf", "b/main.tf");
+        (diff.text, diff.steps)
+    }
+
     /// Parses `text` as a native-syntax file (`.tf`), lowering included; whether it parsed.
     pub fn parse_native(text: &str) -> bool {
         crate::syntax::parse(FileId(0), Syntax::Native, text)

@@ -18,6 +18,10 @@ use counting_alloc::Counting;
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
+/// Held by each test while it counts: the counts are of the whole process, and the test
+/// harness runs tests on parallel threads.
+static COUNTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The allocations (calls, bytes) of checking a directory holding `files`.
 fn work(files: &[(&str, String)]) -> (u64, u64) {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -186,6 +190,9 @@ const MAX_BYTES_RATIO: f64 = 15.0;
 
 #[test]
 fn work_grows_linearly_with_the_input() {
+    let _counting = COUNTING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     const BASE: usize = 1_000;
     let small = inputs(BASE);
     let large = inputs(10 * BASE);
@@ -202,6 +209,76 @@ fn work_grows_linearly_with_the_input() {
         if calls > MAX_CALLS_RATIO || bytes > MAX_BYTES_RATIO {
             failures.push(format!(
                 "{name}: {calls:.1}x allocations, {bytes:.1}x bytes"
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "super-linear at 10x the input: {failures:#?}"
+    );
+}
+
+/// #37: `--diff` of a fix on every line, by the lines `old` and `new` of a file at size `n`:
+/// every line of a run of aligned attributes losing its unused ignore, and an unused ignore
+/// line deleted above every variable. Myers' diff of the whole text took time in the lines
+/// times the lines changed, which a fix on every line makes quadratic.
+fn fixed_files(n: usize) -> Vec<(&'static str, String, String)> {
+    let aligned = |comment: &str| -> String {
+        let body: String = (0..n)
+            .map(|i| format!("  a{i:06} = {i:06}{comment}\n"))
+            .collect();
+        format!("locals {{\n{body}}}\n")
+    };
+    let ignored = |ignore: &str| -> String {
+        (0..n)
+            .map(|i| format!("{ignore}variable \"v{i}\" {{}}\n"))
+            .collect()
+    };
+    vec![
+        (
+            "an ignore removed from every aligned line",
+            aligned(" # tflint-merge-ignore: module_source_not_static"),
+            aligned(""),
+        ),
+        (
+            "an ignore line deleted above every block",
+            ignored("# tflint-merge-ignore: module_source_not_static\n"),
+            ignored(""),
+        ),
+    ]
+}
+
+#[test]
+fn the_diff_of_a_fix_on_every_line_grows_linearly() {
+    let _counting = COUNTING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    const BASE: usize = 1_000;
+    // The allocations (calls, bytes) and the lines compared or looked up for one diff.
+    let work = |old: &str, new: &str| {
+        let (calls, bytes) = counting_alloc::asked();
+        let (diff, steps) = tflint_merge::fuzzing::unified_diff(old, new);
+        let (calls_after, bytes_after) = counting_alloc::asked();
+        assert!(diff.starts_with("--- a/main.tf\n"), "no diff");
+        (calls_after - calls, bytes_after - bytes, steps)
+    };
+    let mut failures = Vec::new();
+    for ((name, old, new), (_, large_old, large_new)) in
+        fixed_files(BASE).iter().zip(&fixed_files(10 * BASE))
+    {
+        let (small_calls, small_bytes, small_steps) = work(old, new);
+        let (large_calls, large_bytes, large_steps) = work(large_old, large_new);
+        let calls = large_calls as f64 / small_calls.max(1) as f64;
+        let bytes = large_bytes as f64 / small_bytes.max(1) as f64;
+        let steps = large_steps as f64 / small_steps.max(1) as f64;
+        println!(
+            "{name}: {small_calls} -> {large_calls} allocations ({calls:.1}x), \
+             {small_bytes} -> {large_bytes} bytes ({bytes:.1}x), \
+             {small_steps} -> {large_steps} steps ({steps:.1}x)"
+        );
+        if calls > MAX_CALLS_RATIO || bytes > MAX_BYTES_RATIO || steps > MAX_CALLS_RATIO {
+            failures.push(format!(
+                "{name}: {calls:.1}x allocations, {bytes:.1}x bytes, {steps:.1}x steps"
             ));
         }
     }

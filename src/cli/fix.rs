@@ -11,6 +11,7 @@
 pub(super) mod disk;
 mod lease;
 mod linked;
+pub(crate) mod unified;
 
 pub(crate) use linked::unsafe_where_linked;
 
@@ -528,13 +529,7 @@ pub(crate) fn diff(planned: &Planned) -> (String, Vec<String>) {
             before.as_deref().unwrap_or(""),
             after.as_deref().unwrap_or(""),
         );
-        let text_diff = similar::TextDiff::from_lines(old, new);
-        let unified = text_diff
-            .unified_diff()
-            .context_radius(3)
-            .header(&old_name, &new_name)
-            .to_string();
-        out.push_str(&unified);
+        out.push_str(&unified::unified_diff(old, new, &old_name, &new_name).text);
     }
     (out, problems)
 }

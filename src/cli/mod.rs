@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 mod add_ignore;
 mod compat;
 mod config;
-mod fix;
+pub(crate) mod fix;
 mod map_sarif;
 mod merged_out;
 mod outputs;
