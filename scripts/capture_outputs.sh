@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Captures every output of a tflint-merge binary, for a byte-identical comparison of two builds
 # (the performance work of #16 must not change a byte): every --format on examples/ and
-# ../shared/corpus, both views, colour, `rules`, `explain` of every rule, `merged` of every
-# example and fixture directory in both views and both formats, `graph` of the Terragrunt
-# fixtures, and `-j 1` next to `-j 2` on the corpus.
+# ../shared/corpus, both views, colour, `--diff` (safe and unsafe fixes), `rules`, `explain` of
+# every rule, `merged` of every example and fixture directory in both views and both formats,
+# `graph` of the Terragrunt fixtures, and `-j 1` next to `-j 2` on the corpus.
 #
 # usage: scripts/capture_outputs.sh BIN OUTDIR
 #   then: diff -r OUTDIR_BEFORE OUTDIR_AFTER   (must print nothing)
@@ -27,6 +27,15 @@ for fmt in human json sarif short github checkstyle junit gitlab; do
     "$B" --format "$fmt" --color never "$t" > "$O/$n.$fmt.out" 2> "$O/$n.$fmt.err"
     echo "exit=$?" >> "$O/$n.$fmt.out"
   done
+done
+# What --fix would write, as diffs (nothing is written): the safe fixes, then the unsafe ones
+# too, on the examples and the corpus, each run from inside the tree (a diff leaves out files
+# that `patch -p1` run from the working directory cannot reach).
+for t in examples ../shared/corpus; do
+  n=$(basename "$t")
+  (cd "$t" && "$B" --diff . > "$O/$n.diff.out" 2> "$O/$n.diff.err"; echo "exit=$?" >> "$O/$n.diff.out")
+  (cd "$t" && "$B" --diff --unsafe-fixes . > "$O/$n.diff-unsafe.out" 2> "$O/$n.diff-unsafe.err"
+    echo "exit=$?" >> "$O/$n.diff-unsafe.out")
 done
 for j in 1 2; do
   "$B" -j "$j" --format json ../shared/corpus > "$O/corpus.j$j.out" 2>&1
