@@ -154,6 +154,33 @@ pub(crate) fn findings_targeting_opentofu(
     findings_targeting(rule, files, targets)
 }
 
+/// The findings of `rule` on a case, with the Terraform releases `terraform` (a constraint)
+/// targeted and OpenTofu's derived from the module.
+pub(crate) fn findings_targeting_terraform(
+    rule: &'static Rule,
+    files: Files,
+    terraform: &str,
+) -> Vec<Diagnostic> {
+    let targets = super::directory::TargetVersions {
+        terraform: Some(terraform.into()),
+        opentofu: None,
+    };
+    findings_targeting(rule, files, targets)
+}
+
+/// Where each of `found` starts: its file's name and (line, column), sorted.
+pub(crate) fn places<'a>(
+    found: impl IntoIterator<Item = &'a Diagnostic>,
+) -> Vec<(String, (usize, usize))> {
+    let mut places: Vec<_> = found
+        .into_iter()
+        .filter_map(|d| d.primary.as_ref())
+        .map(|l| (l.file.file_name().to_string(), l.start()))
+        .collect();
+    places.sort_unstable();
+    places
+}
+
 /// Every `pass` case gives no finding of `rule`; every `fail` case exactly `count`, each with a
 /// location.
 pub(crate) fn check_table(rule: &'static Rule, pass: &[Files], fail: &[(Files, usize)]) {

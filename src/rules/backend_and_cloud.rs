@@ -111,8 +111,7 @@ fn backend_and_cloud(
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::directory::TargetVersions;
-    use crate::lint::testing::{Files, check_table, findings, findings_targeting};
+    use crate::lint::testing::{Files, check_table, findings, findings_targeting_terraform};
 
     const BACKEND: &str = "terraform {\n  backend \"s3\" {}\n}\n";
     const CLOUD: &str = "terraform {\n  cloud {}\n}\n";
@@ -178,11 +177,7 @@ mod tests {
             ),
         ];
         for (release, summary) in cases {
-            let targets = TargetVersions {
-                terraform: Some(release.into()),
-                opentofu: None,
-            };
-            let found = findings_targeting(&super::RULE, files, targets);
+            let found = findings_targeting_terraform(&super::RULE, files, release);
             let terraform: Vec<_> = found.iter().filter(|d| d.views.terraform).collect();
             assert_eq!(terraform.len(), 1, "{release}");
             assert_eq!(terraform[0].message, summary, "{release}");

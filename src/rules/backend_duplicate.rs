@@ -78,8 +78,7 @@ fn backend_duplicate(
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::directory::TargetVersions;
-    use crate::lint::testing::{Files, check_table, findings, findings_targeting};
+    use crate::lint::testing::{Files, check_table, findings, findings_targeting_terraform};
 
     const S3: &str = "terraform {\n  backend \"s3\" {}\n}\n";
 
@@ -104,11 +103,7 @@ mod tests {
 
     /// (message, file, line) of each finding with `terraform` the targeted Terraform releases.
     fn terraform_findings(files: Files, terraform: &str) -> Vec<(String, String, usize)> {
-        let targets = TargetVersions {
-            terraform: Some(terraform.into()),
-            opentofu: None,
-        };
-        let found = findings_targeting(&super::RULE, files, targets);
+        let found = findings_targeting_terraform(&super::RULE, files, terraform);
         let terraform = found.iter().filter(|d| d.views.terraform);
         let mut found: Vec<_> = terraform
             .map(|d| {

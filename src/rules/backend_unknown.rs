@@ -158,19 +158,14 @@ mod tests {
     #[test]
     fn a_backend_replaced_by_a_state_store_is_not_judged_in_experimental_builds() {
         use crate::diagnostic::Views;
-        use crate::lint::directory::TargetVersions;
-        use crate::lint::testing::findings_targeting;
+        use crate::lint::testing::findings_targeting_terraform;
         let backend = "terraform {\n  backend \"s4\" {}\n}\n";
         let native = "terraform {\n  state_store \"x\" {}\n}\n";
         let json = r#"{"terraform": {"state_store": {"x": {}}}}"#;
         for over in [("override.tf", native), ("override.tf.json", json)] {
             let views = |terraform: &str| {
-                let targets = TargetVersions {
-                    terraform: Some(terraform.into()),
-                    opentofu: None,
-                };
                 let files: &[(&str, &str)] = &[("main.tf", backend), over];
-                let found = findings_targeting(&super::RULE, files, targets);
+                let found = findings_targeting_terraform(&super::RULE, files, terraform);
                 found.iter().map(|d| d.views).collect::<Vec<_>>()
             };
             assert_eq!(views("1.17.0-dev"), [Views::OPENTOFU], "{over:?}");

@@ -63,15 +63,10 @@ fn const_and(ctx: &Context, variable: &Block, setting: &Attribute) -> Diagnostic
 #[cfg(test)]
 mod tests {
     use crate::diagnostic::Views;
-    use crate::lint::directory::TargetVersions;
-    use crate::lint::testing::{Files, findings_targeting};
+    use crate::lint::testing::{Files, findings_targeting_terraform};
 
     fn found(files: Files, terraform: &str) -> Vec<(String, Views)> {
-        let targets = TargetVersions {
-            terraform: Some(terraform.into()),
-            opentofu: None,
-        };
-        findings_targeting(&super::RULE, files, targets)
+        findings_targeting_terraform(&super::RULE, files, terraform)
             .into_iter()
             .map(|d| (d.message, d.views))
             .collect()

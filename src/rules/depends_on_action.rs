@@ -76,15 +76,10 @@ fn action_reference(ctx: &Context, item: &Expr) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use crate::diagnostic::Views;
-    use crate::lint::directory::TargetVersions;
-    use crate::lint::testing::{Files, findings_targeting};
+    use crate::lint::testing::{Files, findings_targeting_terraform};
 
     fn found(files: Files, terraform: &str) -> Vec<Views> {
-        let targets = TargetVersions {
-            terraform: Some(terraform.into()),
-            opentofu: None,
-        };
-        let all = findings_targeting(&super::RULE, files, targets);
+        let all = findings_targeting_terraform(&super::RULE, files, terraform);
         all.into_iter().map(|d| d.views).collect()
     }
 

@@ -257,8 +257,7 @@ fn duplicate_help(ctx: &MergeContext, first: Span, again: Span, same_file: &str)
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::directory::TargetVersions;
-    use crate::lint::testing::{Files, check_table, findings, findings_targeting};
+    use crate::lint::testing::{Files, check_table, findings, findings_targeting_terraform};
 
     /// A block type every targeted release refuses is not added to the module: a second one
     /// is no duplicate (Terraform 1.9 has no `ephemeral` blocks, 1.10 has).
@@ -267,11 +266,7 @@ mod tests {
         let block = "ephemeral \"random_password\" \"p\" {\n  length = 8\n}\n";
         let files: Files = &[("a.tf", block), ("b.tf", block)];
         let terraform = |version: &str| {
-            let targets = TargetVersions {
-                terraform: Some(version.into()),
-                opentofu: None,
-            };
-            let found = findings_targeting(&super::RULE, files, targets);
+            let found = findings_targeting_terraform(&super::RULE, files, version);
             found.into_iter().filter(|d| d.views.terraform).count()
         };
         assert_eq!(terraform("1.9.8"), 0);

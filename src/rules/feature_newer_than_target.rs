@@ -292,7 +292,8 @@ fn not_in_every_target(
 mod tests {
     use crate::lint::directory::TargetVersions;
     use crate::lint::testing::{
-        Files, check_table, findings, findings_targeting, terraform_required_version as required,
+        Files, check_table, findings, findings_targeting, findings_targeting_terraform,
+        terraform_required_version as required,
     };
     use crate::rules::unsupported_construct;
 
@@ -453,14 +454,7 @@ mod tests {
     #[test]
     fn terraform_1_13_ignores_actions() {
         let files: Files = &[("main.tf", ACTION)];
-        let found = findings_targeting(
-            &super::RULE,
-            files,
-            TargetVersions {
-                terraform: Some("~> 1.13.0".into()),
-                opentofu: None,
-            },
-        );
+        let found = findings_targeting_terraform(&super::RULE, files, "~> 1.13.0");
         assert_eq!(found.len(), 1, "the block only, not its contents");
         assert_eq!(
             found[0].message,
@@ -470,11 +464,8 @@ mod tests {
         assert_eq!(label, Some("ignored by Terraform 1.13"));
         assert!(found[0].notes[0].contains("silently ignore it"));
         // Not an `Unsupported block type` there: Terraform 1.13 loads the module.
-        let only_1_13 = TargetVersions {
-            terraform: Some("~> 1.13.0".into()),
-            opentofu: None,
-        };
-        let unsupported = findings_targeting(&unsupported_construct::RULE, files, only_1_13);
+        let unsupported =
+            findings_targeting_terraform(&unsupported_construct::RULE, files, "~> 1.13.0");
         assert!(
             unsupported.iter().all(|d| !d.views.terraform),
             "{unsupported:?}"

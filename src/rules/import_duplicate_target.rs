@@ -108,8 +108,7 @@ fn duplicate_import(ctx: &Context, named: &str, place: Span, first: Span) -> Dia
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::directory::TargetVersions;
-    use crate::lint::testing::{Files, check_table, findings_targeting};
+    use crate::lint::testing::{Files, check_table, findings_targeting_terraform, places};
 
     const RESOURCE: &str = "resource \"terraform_data\" \"a\" {\n  for_each = toset([\"a\"])\n}\n";
 
@@ -174,23 +173,14 @@ mod tests {
                     {\"to\": \"terraform_data.a[\\\"a\\\"]\", \"id\": \"y\"},\n    \
                     {\"to\": \"terraform_data.a[\\\"a\\\"]\", \"id\": \"z\"}\n  ]\n}\n";
         let object = r#"{"import": {"to": "terraform_data.a[\"a\"]", "id": "w"}}"#;
-        let places = |terraform: &str| -> Vec<(String, (usize, usize))> {
-            let targets = TargetVersions {
-                terraform: Some(terraform.into()),
-                opentofu: None,
-            };
+        let places = |terraform: &str| {
             let files: Files = &[
                 ("main.tf", RESOURCE),
                 ("i.tf.json", json),
                 ("j.tf.json", object),
             ];
-            let mut found: Vec<_> = findings_targeting(&super::RULE, files, targets)
-                .iter()
-                .filter(|d| d.views.terraform)
-                .filter_map(|d| d.primary.as_ref())
-                .map(|l| (l.file.file_name().to_string(), l.start()))
-                .collect();
-            found.sort_unstable();
+            let found = findings_targeting_terraform(&super::RULE, files, terraform);
+            let mut found = places(found.iter().filter(|d| d.views.terraform));
             found.dedup();
             found
         };

@@ -70,8 +70,7 @@ fn for_each_since(ctx: &Context) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::directory::TargetVersions;
-    use crate::lint::testing::{Files, check_table, findings_targeting};
+    use crate::lint::testing::{Files, check_table, findings_targeting_terraform, places};
 
     /// Terraform 1.5 and 1.6, OpenTofu 1.6: imports without `for_each`.
     const BEFORE: &str = "terraform {\n  required_version = \">= 1.5, < 1.7\"\n}\n";
@@ -137,19 +136,9 @@ mod tests {
             ("i.tf", DYNAMIC),
             ("j.tf.json", json),
         ];
-        let targets = TargetVersions {
-            terraform: Some("1.6.6".into()),
-            opentofu: None,
-        };
-        let mut found: Vec<_> = findings_targeting(&super::RULE, files, targets)
-            .iter()
-            .filter(|d| d.views.terraform)
-            .filter_map(|d| d.primary.as_ref())
-            .map(|l| (l.file.file_name().to_string(), l.start()))
-            .collect();
-        found.sort_unstable();
+        let found = findings_targeting_terraform(&super::RULE, files, "1.6.6");
         assert_eq!(
-            found,
+            places(found.iter().filter(|d| d.views.terraform)),
             [
                 ("i.tf".to_string(), (3, 8)),
                 ("j.tf.json".to_string(), (1, 19))

@@ -34,8 +34,9 @@ fn check(ctx: &MergeContext, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::directory::TargetVersions;
-    use crate::lint::testing::{Files, check_table, findings, findings_targeting};
+    use crate::lint::testing::{
+        Files, check_table, findings, findings_targeting_terraform, places,
+    };
 
     const PASS: &[Files] = &[&[("main.tf", "output \"a\" {\n  value = 1\n}\n")]];
 
@@ -69,19 +70,12 @@ mod tests {
             ("i.tf", native),
             ("x_override.tf.json", json),
         ];
-        let found = |terraform: &str| -> Vec<(String, (usize, usize))> {
-            let targets = TargetVersions {
-                terraform: Some(terraform.into()),
-                opentofu: None,
-            };
-            let mut found: Vec<_> = findings_targeting(&super::RULE, files, targets)
-                .iter()
-                .filter(|d| d.views.terraform && d.message == "Missing required argument")
-                .filter_map(|d| d.primary.as_ref())
-                .map(|l| (l.file.file_name().to_string(), l.start()))
-                .collect();
-            found.sort_unstable();
-            found
+        let found = |terraform: &str| {
+            let found = findings_targeting_terraform(&super::RULE, files, terraform);
+            places(
+                (found.iter())
+                    .filter(|d| d.views.terraform && d.message == "Missing required argument"),
+            )
         };
         let at = |file: &str, line, column| (file.to_string(), (line, column));
         for release in ["1.6.6", "1.11.0"] {

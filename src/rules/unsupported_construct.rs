@@ -185,7 +185,8 @@ fn kind_word(kind: &str) -> &'static str {
 mod tests {
     use crate::lint::directory::TargetVersions;
     use crate::lint::testing::{
-        Files, described, findings, findings_of, findings_targeting, findings_targeting_of, only,
+        Files, described, findings, findings_of, findings_targeting_of,
+        findings_targeting_terraform, only,
     };
     use crate::rules::unknown_function;
 
@@ -325,11 +326,7 @@ mod tests {
     #[test]
     fn experimental_builds_accept_experimental_constructs() {
         let terraform = |version: &str, files: Files| {
-            let targets = TargetVersions {
-                terraform: Some(version.into()),
-                opentofu: None,
-            };
-            let all = findings_targeting(&super::RULE, files, targets);
+            let all = findings_targeting_terraform(&super::RULE, files, version);
             all.into_iter()
                 .filter(|d| d.views.terraform)
                 .map(|d| d.message)
