@@ -9,6 +9,7 @@ pub(crate) mod files;
 pub(crate) mod function_signatures;
 pub(crate) mod literal_arguments;
 pub(crate) mod module_source;
+pub(crate) mod provider_address;
 pub(crate) mod releases;
 pub(crate) mod version;
 

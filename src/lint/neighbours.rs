@@ -36,6 +36,7 @@ use crate::knowledge::View;
 use crate::knowledge::features::Place;
 use crate::knowledge::files::ConfigName;
 use crate::knowledge::module_source::{self, SourceKind};
+use crate::knowledge::provider_address::ProviderAddress;
 use crate::lint::helpers::provider_reference::provider_reference;
 use crate::lint::helpers::schema::dated_constructs;
 use crate::module::views::view_files;
@@ -724,6 +725,26 @@ impl Interface {
             .flatten()
     }
 
+    /// The provider the module's local name `name` stands for: its last `required_providers`
+    /// entry's, or `hashicorp/NAME` without one (hashicorp/terraform `internal/configs/
+    /// config.go`, `resolveProviderTypes`, then `validateProviderConfigs`'
+    /// `addrs.NewDefaultProvider`). `None` when that is not known.
+    pub(crate) fn provider_of(&self, name: &str, view: View) -> Option<ProviderAddress> {
+        match (self.provider_requirements.iter()).find(|r| r.name == name) {
+            Some(requirement) => requirement.address(view),
+            None => ProviderAddress::implied(name, view),
+        }
+    }
+
+    /// The local names of the module's `required_providers` entries, in the order of their
+    /// first entries, each with the provider it stands for (`None` when that is not known).
+    pub(crate) fn required_local_names(
+        &self,
+        view: View,
+    ) -> impl Iterator<Item = (&str, Option<ProviderAddress>)> {
+        (self.provider_requirements.iter()).map(move |r| (r.name.as_str(), r.address(view)))
+    }
+
     /// Whether the module declares an input variable of this name.
     pub(crate) fn has_variable(&self, name: &str) -> bool {
         self.variable_names.contains(name)
@@ -753,8 +774,24 @@ pub(crate) struct RequiredConfiguration {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct ProviderRequirement {
     name: String,
+    /// `None` when the entry has no `source` (a version constraint alone, as Terraform 0.12
+    /// wrote it, or an object without one): the name then implies `hashicorp/NAME`.
     source: Option<String>,
+    /// The entry has a `source` that is not a literal string: which provider it names is not
+    /// known.
+    source_unread: bool,
     aliases: Vec<String>,
+}
+
+impl ProviderRequirement {
+    /// The provider the entry names, when that is known.
+    fn address(&self, view: View) -> Option<ProviderAddress> {
+        match (&self.source, self.source_unread) {
+            (_, true) => None,
+            (Some(source), false) => ProviderAddress::parse(source, view),
+            (None, false) => ProviderAddress::implied(&self.name, view),
+        }
+    }
 }
 
 /// The last `required_providers` entry of each local name: an override file's entry replaces
@@ -943,7 +980,15 @@ fn provider_requirements(file: &File) -> Vec<ProviderRequirement> {
     for block in blocks {
         for entry in &block.body.attributes {
             let ExprKind::Object(items) = &entry.expr.kind else {
-                continue; // a version string alone, as Terraform 0.12 wrote it: no aliases
+                // A version constraint alone, as Terraform 0.12 wrote it: no source, no
+                // aliases; not a constraint the model reads: not known.
+                requirements.push(ProviderRequirement {
+                    name: entry.name.clone(),
+                    source: None,
+                    source_unread: entry.expr.literal_string().is_none(),
+                    aliases: Vec::new(),
+                });
+                continue;
             };
             let setting = |key: &str| {
                 (items.iter())
@@ -960,11 +1005,11 @@ fn provider_requirements(file: &File) -> Vec<ProviderRequirement> {
                     .collect(),
                 _ => Vec::new(),
             };
+            let source = setting("source");
             requirements.push(ProviderRequirement {
                 name: entry.name.clone(),
-                source: setting("source")
-                    .and_then(Expr::literal_string)
-                    .map(str::to_string),
+                source: source.and_then(Expr::literal_string).map(str::to_string),
+                source_unread: source.is_some_and(|s| s.literal_string().is_none()),
                 aliases,
             });
         }

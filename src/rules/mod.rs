@@ -49,6 +49,7 @@ mod module_local_source_missing;
 mod module_output_undeclared;
 mod module_provider_alias_missing;
 mod module_provider_key_undeclared;
+mod module_provider_type_mismatch;
 mod module_provider_undeclared;
 mod module_reserved_block;
 mod module_source_invalid;
@@ -176,6 +177,7 @@ pub(crate) static RULES: &[&Rule] = &[
     &module_output_undeclared::RULE,
     &module_provider_alias_missing::RULE,
     &module_provider_key_undeclared::RULE,
+    &module_provider_type_mismatch::RULE,
     &module_provider_undeclared::RULE,
     &module_reserved_block::RULE,
     &module_source_invalid::RULE,
