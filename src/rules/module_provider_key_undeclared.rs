@@ -12,9 +12,9 @@
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::source::Span;
-use crate::syntax::{Expr, ExprKind};
+use crate::syntax::ExprKind;
 
-use crate::lint::helpers::provider_reference::provider_reference;
+use crate::lint::helpers::provider_reference::{provider_name_place, provider_reference};
 use crate::lint::helpers::{LocalCall, local_calls};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
@@ -44,22 +44,13 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
                 out.push(undefined(
                     ctx,
                     &call,
-                    name_place(&item.key),
+                    provider_name_place(ctx, &item.key, name),
                     name,
                     alias,
                     source,
                 ));
             }
         }
-    }
-}
-
-/// Where the tools report the key: its provider name (`NameRange`), or the whole key when it
-/// is a string.
-fn name_place(key: &Expr) -> Span {
-    match &key.kind {
-        ExprKind::Traversal { root, .. } => root.span,
-        _ => key.span,
     }
 }
 

@@ -19,11 +19,11 @@ use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::knowledge::provider_address::ProviderAddress;
 use crate::module::merge::{MergedAttribute, Module};
-use crate::source::{Span, Syntax};
+use crate::source::Span;
 use crate::syntax::{Expr, ExprKind};
 
-use crate::lint::helpers::provider_reference::provider_reference;
-use crate::lint::helpers::{LocalCall, local_calls, syntax_of};
+use crate::lint::helpers::provider_reference::{provider_name_place, provider_reference};
+use crate::lint::helpers::{LocalCall, local_calls};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -127,7 +127,7 @@ impl<'a> Named<'a> {
         Named {
             name,
             alias,
-            at: name_place(ctx, expr, name),
+            at: provider_name_place(ctx, expr, name),
         }
     }
 
@@ -136,28 +136,6 @@ impl<'a> Named<'a> {
         match self.alias {
             Some(alias) => format!("{}.{alias}", self.name),
             None => self.name.to_string(),
-        }
-    }
-}
-
-/// Where the tools place a reference's provider name (`NameRange`): the name of a traversal;
-/// for a string, its text parsed as a traversal from after the quote in the native syntax and,
-/// in JSON, from the quote itself (hashicorp/hcl `json/structure.go`: an expression's traversal
-/// is parsed from the start of its token's range).
-fn name_place(ctx: &Context, expr: &Expr, name: &str) -> Span {
-    match &expr.kind {
-        ExprKind::Traversal { root, .. } => root.span,
-        ExprKind::Variable(_) => expr.span,
-        _ => {
-            let start = match syntax_of(ctx, expr.span) {
-                Syntax::Json | Syntax::TerragruntJson => expr.span.start,
-                _ => expr.span.start + 1,
-            };
-            Span {
-                start,
-                end: start + name.len() as u32,
-                ..expr.span
-            }
         }
     }
 }
