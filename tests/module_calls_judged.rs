@@ -1,10 +1,11 @@
 //! What `terraform validate` refuses in a call's `providers` map, judged by Terraform itself:
 //! each case is a caller and a local child module (`./child`, installed as `init` would record
 //! it in `.terraform/modules/modules.json`), validated by the Terraform judges of
-//! `target/judges` (`scripts/judge_validate.py`), whose "Provider type mismatch" and
-//! "Reference to undefined provider" errors must be tflint-merge's findings, place for place
-//! (`module_provider_type_mismatch`, `module_provider_key_undeclared`). Without a judge the
-//! test says it skipped (with `CI=true` it fails).
+//! `target/judges` (`scripts/judge_validate.py`), whose "Provider type mismatch", "Reference
+//! to undefined provider" and "Missing required provider configuration" errors must be
+//! tflint-merge's findings, place for place (`module_provider_type_mismatch`,
+//! `module_provider_key_undeclared`, `module_provider_alias_missing`). Without a judge the test
+//! says it skipped (with `CI=true` it fails).
 
 #[path = "common/corpus.rs"]
 mod corpus;
@@ -19,11 +20,15 @@ const RELEASES: [&str; 2] = ["1.6.6", "1.15.5"];
 /// (summary, file, line, column) of an error.
 type Place = (String, String, u64, u64);
 
-const JUDGED: [(&str, &str); 2] = [
+const JUDGED: [(&str, &str); 3] = [
     ("Provider type mismatch", "module_provider_type_mismatch"),
     (
         "Reference to undefined provider",
         "module_provider_key_undeclared",
+    ),
+    (
+        "Missing required provider configuration",
+        "module_provider_alias_missing",
     ),
 ];
 
@@ -40,11 +45,14 @@ fn caller(entries: &str, map: &str) -> String {
 
 const EXAMPLE: &str = "    foo = { source = \"example/foo\" }\n";
 const OTHER: &str = "    foo = { source = \"other/foo\" }\n";
+const ALIASED: &str =
+    "    foo = {\n      source = \"example/foo\"\n      configuration_aliases = [foo.x]\n    }\n";
 
 /// Each case's files: the caller's at the top, the child's under `child/`.
 fn cases() -> Vec<Vec<(&'static str, String)>> {
     let call_only =
         "module \"c\" {\n  source = \"./child\"\n  providers = {\n    foo = foo\n  }\n}\n";
+    let no_map = "module \"c\" {\n  source = \"./child\"\n}\n";
     vec![
         vec![
             ("main.tf", caller(EXAMPLE, "foo = foo")),
@@ -147,6 +155,17 @@ fn cases() -> Vec<Vec<(&'static str, String)>> {
                     .to_string(),
             ),
             ("child/main.tf", requiring(EXAMPLE)),
+        ],
+        // An alias the child expects and the call does not pass; the child's override file
+        // replaces the whole entry, a version alone dropping the alias with the rest.
+        vec![
+            ("main.tf", no_map.to_string()),
+            ("child/main.tf", requiring(ALIASED)),
+        ],
+        vec![
+            ("main.tf", no_map.to_string()),
+            ("child/main.tf", requiring(ALIASED)),
+            ("child/override.tf", requiring("    foo = \"~> 1.0\"\n")),
         ],
     ]
 }
