@@ -16,6 +16,7 @@ use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::knowledge::releases::Release;
 use crate::lint::helpers::declared::stops_evaluation;
+use crate::lint::helpers::reference_shape::step_span;
 use crate::lint::helpers::tools_suggestion;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::syntax::Reference;
@@ -206,8 +207,13 @@ fn builtin_attribute_invalid(ctx: &Context, reference: &Reference, invalid: Inva
             "use `terraform.workspace`".to_string(),
         ),
     };
+    // Indexed, the tools report the index (`parseSingleAttrRef`: `traversal[1]`).
+    let at = match invalid {
+        Invalid::Indexed(_) => step_span(ctx, reference, 0),
+        _ => reference.span,
+    };
     ctx.finding(&RULE, summary)
-        .at(ctx.files, reference.span, label)
+        .at(ctx.files, at, label)
         .with_note(detail)
         .with_help(help)
 }
@@ -297,6 +303,20 @@ check "c" {
     #[test]
     fn table() {
         check_table(&super::RULE, PASS, FAIL);
+    }
+
+    /// An indexed `path` or `terraform` is reported at the index, as Terraform 1.15.5 and
+    /// 1.6.6 do (`parseSingleAttrRef`: `traversal[1]`).
+    #[test]
+    fn indexed_at_the_index() {
+        let main = "locals {\n  a = path[0]\n  b = terraform [\"x\"]\n}\n";
+        let found = findings(&super::RULE, &[("main.tf", main)]);
+        let mut places: Vec<_> = (found.iter())
+            .filter_map(|d| d.primary.as_ref())
+            .map(|p| (p.start(), p.end()))
+            .collect();
+        places.sort_unstable();
+        assert_eq!(places, [((2, 11), (2, 14)), ((3, 17), (3, 22))]);
     }
 
     /// The tools' summaries and details, as Terraform 1.15.5 reports them.

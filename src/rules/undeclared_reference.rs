@@ -10,7 +10,8 @@
 //! resource type with no name after it: `Invalid reference` ("A reference to a resource type
 //! must be followed by at least one attribute access, specifying the resource name.", at the
 //! name), from hashicorp/terraform `internal/addrs/parse_ref.go` (`parseResourceRef`), while it
-//! parses the references, inside `try` and `can` too. It stops nothing else: the block's other
+//! parses the references, inside `try` and `can` too. So are the other shapes that file
+//! refuses (`var` alone, `var[0]`, `data.x`, `foo[0]`...: `lint::helpers::reference_shape`). It stops nothing else: the block's other
 //! references are still checked, variables and locals included (Terraform 1.6.6 and 1.15.5
 //! `validate` report both in `locals { a = [foo, var.y] }`).
 //!
@@ -28,8 +29,9 @@
 //! `terraform`, ...), which other checks of the tools judge.
 
 use crate::diagnostic::Diagnostic;
-use crate::lint::helpers::declared::{Mode, Undeclared, is_bare_name, self_unbound, undeclared};
+use crate::lint::helpers::declared::{Mode, Undeclared, self_unbound, undeclared};
 use crate::lint::helpers::depends_on::{Element, for_each_list};
+use crate::lint::helpers::reference_shape::{Shape, invalid_shape, step_span};
 use crate::lint::helpers::tools_suggestion;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::module::merge::{Address, Module};
@@ -38,7 +40,7 @@ use crate::syntax::Reference;
 pub(crate) const RULE: Rule = declare_rule! {
     id: "undeclared_reference",
     kind: Validate,
-    summary: "a reference to a variable, local, module call or resource the module does not declare, or a bare name",
+    summary: "a reference to a variable, local, module call or resource the module does not declare, or of a shape the tools refuse",
     check: Check::View(RuleViews::Both, check),
 };
 
@@ -49,8 +51,9 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     let mut found = Vec::new();
     // Whether the block holds `self` where nothing binds it, which also stops evaluation.
     let mut self_unbound_here = false;
-    // Bare names, reported whatever else the block holds: they stop nothing.
-    let mut bare_names: Vec<&Reference> = Vec::new();
+    // References whose shape the tools refuse (a bare name...), reported whatever else the
+    // block holds: they stop nothing.
+    let mut misshapen: Vec<&Reference> = Vec::new();
     let mut report = |found: &mut Vec<(&Reference, Undeclared)>, self_unbound_here: &mut bool| {
         // The tools check module and resource references (and `self`) before evaluating, and
         // evaluate only when those pass: only then do they find an undeclared variable or local.
@@ -69,8 +72,8 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             if used.iterator || used.in_dynamic {
                 continue;
             }
-            if is_bare_name(used.reference) {
-                bare_names.push(used.reference);
+            if invalid_shape(used.reference).is_some() {
+                misshapen.push(used.reference);
             }
             self_unbound_here |= self_unbound(used.reference, used.self_bound);
             if let Some(undeclared) = undeclared(declared, used.reference) {
@@ -81,8 +84,8 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     }
     for local in &module.locals {
         local.attribute.expr.for_each_reference(&mut |reference| {
-            if is_bare_name(reference) {
-                bare_names.push(reference);
+            if invalid_shape(reference).is_some() {
+                misshapen.push(reference);
             }
             self_unbound_here |= self_unbound(reference, false);
             if let Some(undeclared) = undeclared(declared, reference) {
@@ -91,7 +94,11 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         });
         report(&mut found, &mut self_unbound_here);
     }
-    out.extend(bare_names.into_iter().map(|r| bare_name(ctx, r)));
+    out.extend(
+        misshapen
+            .into_iter()
+            .filter_map(|r| invalid_reference(ctx, r)),
+    );
     for_each_list(module, ctx.files, &mut |_, elements| {
         for element in elements {
             match element {
@@ -108,24 +115,71 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     });
 }
 
-/// `Invalid reference` at a bare name, with the tools' detail.
-fn bare_name(ctx: &Context, reference: &Reference) -> Diagnostic {
-    let name = &reference.root;
-    ctx.finding(&RULE, "Invalid reference")
-        .at(
-            ctx.files,
-            reference.span,
+/// `Invalid reference` at a reference whose shape the tools refuse, with their detail, at
+/// the place they report it.
+fn invalid_reference(ctx: &Context, reference: &Reference) -> Option<Diagnostic> {
+    let (shape, step) = invalid_shape(reference)?;
+    let at = step.map_or(reference.span, |i| step_span(ctx, reference, i));
+    let (label, detail, help) = match shape {
+        Shape::BareName(name) => (
             format!("`{name}` alone names nothing"),
-        )
-        .with_note(
-            "A reference to a resource type must be followed by at least one attribute access, \
-             specifying the resource name.",
-        )
-        .with_help(format!(
-            "write the whole reference (`var.{name}`, `local.{name}`, `TYPE.{name}`...), or \
-             quote it (`\"{name}\"`) if it is meant as a string"
-        ))
+            RESOURCE_NAME_REQUIRED.to_string(),
+            format!(
+                "write the whole reference (`var.{name}`, `local.{name}`, `TYPE.{name}`...), or \
+                 quote it (`\"{name}\"`) if it is meant as a string"
+            ),
+        ),
+        Shape::RootAlone(root) => (
+            format!("`{root}` alone names nothing"),
+            format!(
+                "The \"{root}\" object cannot be accessed directly. Instead, access one of its \
+                 attributes."
+            ),
+            format!("name one of its attributes: `{root}.NAME`"),
+        ),
+        Shape::RootIndexed(root) => (
+            format!("`{root}` takes a name here, not an index"),
+            format!("The \"{root}\" object does not support this operation."),
+            format!("write `{root}.NAME`, then any index after the name"),
+        ),
+        Shape::ModeShort(root) => (
+            format!("`{root}` needs a type and a name after it"),
+            format!(
+                "The \"{root}\" object must be followed by two attribute names: the {} type and \
+                 the resource name.",
+                if root == "data" {
+                    "data source"
+                } else {
+                    "resource"
+                }
+            ),
+            format!("write `{root}.TYPE.NAME`"),
+        ),
+        Shape::ModeIndexed(root) => (
+            format!("`{root}` takes a type here, not an index"),
+            format!("The \"{root}\" object does not support this operation."),
+            format!("write `{root}.TYPE.NAME`, then any index after the name"),
+        ),
+        Shape::NameIndexed(mode) => (
+            "an index where the resource's name belongs".to_string(),
+            match mode {
+                Some("data") => RESOURCE_NAME_REQUIRED.replace("a resource type", "a data source"),
+                _ => RESOURCE_NAME_REQUIRED.to_string(),
+            },
+            "name the resource before the index: `TYPE.NAME[0]`".to_string(),
+        ),
+    };
+    Some(
+        ctx.finding(&RULE, "Invalid reference")
+            .at(ctx.files, at, label)
+            .with_note(detail)
+            .with_help(help),
+    )
 }
+
+/// The tools' detail for a resource type with no name after it.
+const RESOURCE_NAME_REQUIRED: &str = "A reference to a resource type must be followed by at \
+                                      least one attribute access, specifying the resource name.";
 
 /// The names of the module's declarations of one kind, for the tools' "Did you mean".
 fn suggestion(module: &Module, undeclared: Undeclared) -> Option<String> {
@@ -388,7 +442,9 @@ resource "terraform_data" "a" {
 
     /// Bare names: `Invalid reference` at each, in a template, a `for` body and `try` too, and
     /// beside an undeclared variable, which is still reported; a name a `for` binds is not
-    /// one. Exactly what Terraform 1.15.5's and 1.6.6's `validate` report on this module.
+    /// one. Exactly what Terraform 1.15.5's and 1.6.6's `validate` report on this module
+    /// (`count` alone included; 1.6.6 also refuses `string`, which its `convert`-less release
+    /// reads as a bare name: `unknown_function` judges that).
     #[test]
     fn bare_names() {
         let files: Files = &[(
@@ -421,6 +477,7 @@ output "o" {
             (3, 27, "Invalid reference"),
             (4, 10, "Invalid reference"),
             (5, 11, "Invalid reference"),
+            (8, 33, "Invalid reference"),
             (11, 12, "Invalid reference"),
             (11, 17, "Reference to undeclared resource"),
         ];
@@ -436,6 +493,123 @@ output "o" {
                access, specifying the resource name."
             ]
         );
+    }
+
+    /// References whose shape the tools refuse, one per local: exactly the `Invalid reference`
+    /// places and details Terraform 1.15.5's and 1.6.6's `validate` report (each shape alone in a
+    /// module of its own, with the same line and column). `ephemeral.x` is a resource to 1.6.6
+    /// (not judged); `path[0]` is `builtin_attribute_invalid`'s.
+    #[test]
+    fn misshapen_references() {
+        let shapes = [
+            (
+                "foo[0]",
+                10,
+                "A reference to a resource type must be followed",
+            ),
+            (
+                "foo[0].x",
+                10,
+                "A reference to a resource type must be followed",
+            ),
+            ("var", 7, "The \"var\" object cannot be accessed directly."),
+            (
+                "local",
+                7,
+                "The \"local\" object cannot be accessed directly.",
+            ),
+            (
+                "count",
+                7,
+                "The \"count\" object cannot be accessed directly.",
+            ),
+            (
+                "each",
+                7,
+                "The \"each\" object cannot be accessed directly.",
+            ),
+            (
+                "module",
+                7,
+                "The \"module\" object cannot be accessed directly.",
+            ),
+            (
+                "var[0]",
+                10,
+                "The \"var\" object does not support this operation.",
+            ),
+            (
+                "local[\"a\"]",
+                12,
+                "The \"local\" object does not support this operation.",
+            ),
+            (
+                "module[0]",
+                13,
+                "The \"module\" object does not support this operation.",
+            ),
+            (
+                "data",
+                7,
+                "The \"data\" object must be followed by two attribute names: the data",
+            ),
+            (
+                "data.x",
+                7,
+                "The \"data\" object must be followed by two attribute names",
+            ),
+            (
+                "resource.x",
+                7,
+                "The \"resource\" object must be followed by two attribute",
+            ),
+            (
+                "data[0].x.y",
+                11,
+                "The \"data\" object does not support this operation.",
+            ),
+            (
+                "data.x[0]",
+                13,
+                "A reference to a data source must be followed",
+            ),
+        ];
+        for (expr, column, detail) in shapes {
+            let main = format!("locals {{\n  a = {expr}\n}}\n");
+            let found = findings(&super::RULE, &[("main.tf", &main)]);
+            let invalid: Vec<_> = (found.iter())
+                .filter(|d| d.message == "Invalid reference")
+                .collect();
+            assert_eq!(invalid.len(), 1, "{expr}: {found:#?}");
+            let place = invalid[0].primary.as_ref().map(|p| p.start());
+            assert_eq!(place, Some((2, column)), "{expr}");
+            assert!(
+                invalid[0].notes[0].starts_with(detail),
+                "{expr}: {:?}",
+                invalid[0].notes
+            );
+        }
+        // Valid shapes, and those other rules judge.
+        for expr in [
+            "foo.bar",
+            "foo.bar[0].id",
+            "data.x.y[0]",
+            "var.v[0]",
+            "path[0]",
+            "self",
+        ] {
+            let main = format!("locals {{\n  a = {expr}\n}}\n");
+            let found = findings(&super::RULE, &[("main.tf", &main)]);
+            assert!(
+                found.iter().all(|d| d.message != "Invalid reference"),
+                "{expr}: {found:#?}"
+            );
+        }
+        // In JSON, an index's escaped quotes are skipped over.
+        let json = r#"{"locals": {"a": "${local[\"a]\"].b}"}}"#;
+        let found = findings(&super::RULE, &[("main.tf.json", json)]);
+        let place = found[0].primary.as_ref().map(|p| (p.start(), p.end()));
+        assert_eq!(place, Some(((1, 26), (1, 34))));
     }
 
     /// The tools' summaries and details: exactly what Terraform 1.15.5's `validate` reports on

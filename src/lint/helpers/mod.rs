@@ -10,6 +10,7 @@ pub(crate) mod legacy_module;
 pub(crate) mod marks;
 pub(crate) mod null_module_version;
 pub(crate) mod provider_reference;
+pub(crate) mod reference_shape;
 pub(crate) mod schema;
 
 use std::sync::Arc;
