@@ -1841,12 +1841,17 @@ BARE_NAMES = [
     "nope", "bare_nope", '"${nope}-x"', "try(nope, 1)", "[for x in [1] : nope]",
     "[nope, var.nope]", "upper(nope)", "true ? nope : 1", "[for nope in [1] : nope]",
     '"%{ for nope in [1] }${nope}%{ endfor }"',
+    # The other shapes `parse_ref.go` refuses as "Invalid reference".
+    "var", "local", "module", "count", "each", "var[0]", 'local["a"]', "module[0]", "data",
+    "data.nope", "resource.nope", "data[0].x.y", "data.nope[0]", "nope[0]", "nope[0].x",
+    "[var.nope[0], local]", 'try(var["x"], 1)',
 ]
 
 
 def bare_name_files(rng):
-    """Now and then a file whose locals, resource and output hold bare names (`foo` alone) or
-    names a `for` binds, native or JSON, now and then with an override file that replaces the
+    """Now and then a file whose locals, resource and output hold bare names (`foo` alone),
+    other reference shapes the tools refuse (`var` alone, `var[0]`, `data.x`...) or names a
+    `for` binds, native or JSON, now and then with an override file that replaces the
     output's value. Drawn from its own generator, so that the rest of a scenario stays as it
     was."""
     if rng.random() < 0.85:
