@@ -71,13 +71,17 @@ impl Tally {
 pub fn bound(mut findings: Vec<Diagnostic>, shown: usize) -> Vec<Diagnostic> {
     // Sorted already, as a run's findings are: the sort (stable) only checks it then.
     sort(&mut findings);
-    let mut bounded: Vec<Diagnostic> = Vec::with_capacity(findings.len());
+    // Compacted in place: the kept findings move to the front (`kept` of them), the omitted
+    // ones behind them, which are dropped at the end. A second list as long as the first,
+    // touched once per finding, was the most memory a run of many findings used.
+    let mut kept = 0;
     let mut path = String::new();
     // Of the current file: per rule, how many are shown and where the finding that stands for
-    // the others is in `bounded`.
+    // the others is among the kept.
     let mut per_rule = foldhash::HashMap::<FindingId, (usize, Option<usize>)>::default();
     let mut omitted_any = false;
-    for finding in findings {
+    for next in 0..findings.len() {
+        let finding = &findings[next];
         if finding.path != path {
             per_rule.clear();
             path.clone_from(&finding.path);
@@ -85,18 +89,29 @@ pub fn bound(mut findings: Vec<Diagnostic>, shown: usize) -> Vec<Diagnostic> {
         let (count, stands_for) = per_rule.entry(finding.rule).or_default();
         if *count < shown {
             *count += 1;
-            bounded.push(finding);
+            findings.swap(kept, next);
+            kept += 1;
             continue;
         }
         omitted_any = true;
         match *stands_for {
-            Some(at) => omit(&mut bounded[at], &finding),
+            Some(at) => {
+                // `at` is among the kept, all before `next`.
+                let (before, after) = findings.split_at_mut(next);
+                omit(&mut before[at], &after[0]);
+            }
             None => {
-                *stands_for = Some(bounded.len());
-                bounded.push(first_omitted(finding, shown));
+                *stands_for = Some(kept);
+                let placeholder = Diagnostic::new(finding.rule, finding.severity, String::new());
+                findings.swap(kept, next);
+                let first = std::mem::replace(&mut findings[kept], placeholder);
+                findings[kept] = first_omitted(first, shown);
+                kept += 1;
             }
         }
     }
+    findings.truncate(kept);
+    let mut bounded = findings;
     if omitted_any {
         for finding in &mut bounded {
             if let Some(tally) = &finding.omitted {
@@ -213,5 +228,30 @@ mod tests {
         // Within the bound, nothing changes.
         let kept = bound(findings.clone(), 6);
         assert_eq!(format!("{kept:?}"), format!("{findings:?}"));
+    }
+
+    /// The bound keeps its findings in the list it was given: a run of very many findings is
+    /// not held twice while they are copied into a second list.
+    #[test]
+    fn the_bound_works_in_the_list_it_is_given() {
+        let mut files = SourceFiles::default();
+        let file = files.add(SourceFile::new("a.tf".into(), "x".repeat(100)));
+        let findings = |n: usize| -> Vec<Diagnostic> {
+            let mut list = Vec::with_capacity(n);
+            list.extend((0..n).map(|at| {
+                Diagnostic::error(TEST_ID, "m").at(&files, Span::new(file, at..at + 1), "here")
+            }));
+            list
+        };
+        for (n, shown) in [(10, 20), (10, 10), (40, 20)] {
+            let list = findings(n);
+            let given = list.as_ptr();
+            let bounded = bound(list, shown);
+            assert_eq!(bounded.len(), n.min(shown + 1));
+            // Nothing omitted: the list, exactly as long as it was, is the one given.
+            if bounded.len() == n {
+                assert_eq!(bounded.as_ptr(), given, "{n} findings, {shown} shown");
+            }
+        }
     }
 }

@@ -206,7 +206,7 @@ fn rule_list(text: &str) -> Vec<(String, Range<usize>)> {
 /// Drops the findings that directives silence; with them, the ids of the directives that
 /// silenced nothing.
 fn apply(
-    diagnostics: Vec<Diagnostic>,
+    mut diagnostics: Vec<Diagnostic>,
     directives: &[Directive],
     files: &SourceFiles,
     settings: &RuleSettings,
@@ -214,24 +214,27 @@ fn apply(
     if directives.is_empty() {
         return (diagnostics, Vec::new());
     }
-    // (directive index, rule id as written) pairs that silenced something.
-    let mut used: HashSet<(usize, String)> = HashSet::new();
-    let mut kept = Vec::with_capacity(diagnostics.len());
+    // (directive index, rule id as written) pairs that silenced something: the names borrowed
+    // from the directives, not copied per silenced finding.
+    let mut used: HashSet<(usize, &str)> = HashSet::new();
     let index = DirectiveIndex::new(directives, files);
-    for diagnostic in diagnostics {
-        let silenced_by = silencing(&diagnostic, directives, &index, settings);
-        match silenced_by {
-            Some((index, name)) => {
-                used.insert((index, name));
+    // Filtered in place: a file full of findings is not held twice while the kept ones are
+    // copied into a second list.
+    diagnostics.retain(
+        |diagnostic| match silencing(diagnostic, directives, &index, settings) {
+            Some(silenced_by) => {
+                used.insert(silenced_by);
+                false
             }
-            None => kept.push(diagnostic),
-        }
-    }
+            None => true,
+        },
+    );
+    let kept = diagnostics;
     let mut problems = Vec::new();
     for (index, directive) in directives.iter().enumerate() {
         let mut unused = Vec::new();
         for (position, name) in directive.rules.iter().enumerate() {
-            if used.contains(&(index, name.clone())) {
+            if used.contains(&(index, name.as_str())) {
                 continue;
             }
             let registry = settings.registry();
@@ -306,43 +309,49 @@ impl DirectiveIndex {
         index
     }
 
-    /// The indices of the directives that apply to `line` of `file`, in directive order.
-    fn applying(&self, file: FileKey, line: usize) -> Vec<usize> {
-        let mut found: Vec<usize> = [self.by_line.get(&(file, line)), self.by_file.get(&file)]
-            .into_iter()
-            .flatten()
-            .flatten()
-            .copied()
-            .collect();
-        found.sort_unstable();
-        found
+    /// The first directive, in directive order, that applies to `line` of `file` and for which
+    /// `pick` gives something. Each list is in directive order (indices pushed as they come), so
+    /// the first of the two lists' first picks is the first overall: no merged list is built
+    /// per finding.
+    fn first_applying<T>(
+        &self,
+        file: FileKey,
+        line: usize,
+        mut pick: impl FnMut(usize) -> Option<T>,
+    ) -> Option<T> {
+        let mut first = |list: Option<&Vec<usize>>| {
+            (list?.iter()).find_map(|&i| pick(i).map(|found| (i, found)))
+        };
+        let on_line = first(self.by_line.get(&(file, line)));
+        let in_file = first(self.by_file.get(&file));
+        match (on_line, in_file) {
+            (Some(a), Some(b)) => Some(if a.0 <= b.0 { a.1 } else { b.1 }),
+            (a, b) => a.or(b).map(|(_, found)| found),
+        }
     }
 }
 
 /// The directive (and the name in it) that silences this finding, if any: the first one, in
 /// directive order, that applies to its line and names its rule or `all`.
-fn silencing(
+fn silencing<'d>(
     diagnostic: &Diagnostic,
-    directives: &[Directive],
+    directives: &'d [Directive],
     index: &DirectiveIndex,
     settings: &RuleSettings,
-) -> Option<(usize, String)> {
+) -> Option<(usize, &'d str)> {
     let meta = settings.registry().find(diagnostic.rule.as_str())?;
     if !meta.kind.ignorable_inline() {
         return None;
     }
     let primary = diagnostic.primary.as_ref()?;
     let line = primary.file.line_index(primary.range.start);
-    index
-        .applying(Arc::as_ptr(&primary.file), line)
-        .into_iter()
-        .find_map(|i| {
-            directives[i]
-                .rules
-                .iter()
-                .find(|name| *name == diagnostic.rule.as_str() || *name == "all")
-                .map(|name| (i, name.clone()))
-        })
+    index.first_applying(Arc::as_ptr(&primary.file), line, |i| {
+        directives[i]
+            .rules
+            .iter()
+            .find(|name| *name == diagnostic.rule.as_str() || *name == "all")
+            .map(|name| (i, name.as_str()))
+    })
 }
 
 #[cfg(test)]

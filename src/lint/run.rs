@@ -101,28 +101,32 @@ pub(crate) fn run_rule(rule: &Rule, target: Target, out: &mut Vec<Diagnostic>) {
         return;
     };
     for check in rule.checks {
-        let mut found = Vec::new();
+        // Each check pushes onto `out` itself, and its findings are adjusted in place there:
+        // no list per check, which a file of a hundred thousand read problems made per
+        // problem.
+        let start = out.len();
+        let found = &mut *out;
         let outcome = match (*check, target) {
             (Check::View(views, check), Target::View(ctx)) if views.includes(ctx.view) => {
-                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+                catch_unwind(AssertUnwindSafe(|| check(ctx, found)))
             }
             (Check::Directory(check), Target::Directory(ctx)) => {
-                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+                catch_unwind(AssertUnwindSafe(|| check(ctx, found)))
             }
             (Check::Terragrunt(check), Target::Tree(ctx)) => {
-                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+                catch_unwind(AssertUnwindSafe(|| check(ctx, found)))
             }
             (Check::Merge(check), Target::Merge(ctx)) => {
-                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+                catch_unwind(AssertUnwindSafe(|| check(ctx, found)))
             }
             (Check::Read(check), Target::Read(ctx)) => {
-                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+                catch_unwind(AssertUnwindSafe(|| check(ctx, found)))
             }
             (Check::Ignore(check), Target::Ignore(ctx)) => {
-                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+                catch_unwind(AssertUnwindSafe(|| check(ctx, found)))
             }
             (Check::Crash(check), Target::Crash(ctx)) => {
-                catch_unwind(AssertUnwindSafe(|| check(ctx, &mut found)))
+                catch_unwind(AssertUnwindSafe(|| check(ctx, found)))
             }
             _ => continue,
         };
@@ -133,19 +137,20 @@ pub(crate) fn run_rule(rule: &Rule, target: Target, out: &mut Vec<Diagnostic>) {
                 // warning).
                 let configured = severity != rule.meta.severity;
                 let views = target.views();
-                out.extend(found.into_iter().map(|mut d| {
+                for d in &mut out[start..] {
                     if configured || d.severity > severity {
                         d.severity = severity;
                     }
                     if views != Views::NONE {
                         d.views = views;
                     }
-                    d
-                }));
+                }
             }
             // The rule that reports crashes crashed: nothing is left to say it but the panic.
             Err(panic) if matches!(target, Target::Crash(_)) => resume_unwind(panic),
             Err(panic) => {
+                // What the check pushed before it panicked is not reported, as before.
+                out.truncate(start);
                 let crash = Crash {
                     path: target.place(),
                     message: panic_message(&*panic),
