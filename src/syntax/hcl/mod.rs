@@ -97,6 +97,14 @@ pub(crate) struct Parser<'t> {
     /// How many terms and blank runs the parse has read: its work, for the tests and the fuzz
     /// target (`fuzz/fuzz_targets/linear_work.rs`) that pin it as linear in the input.
     pub(crate) steps: u64,
+    /// Set while the value of a single-line block's argument is read: there, an error HCL's
+    /// parser reports without recovering (see [`Parser::soft`]) does not end the parse, since
+    /// what follows still decides which error comes first.
+    soft_errors: bool,
+    /// The first such error, once one is found.
+    soft_error: Option<ParseError>,
+    /// How many such errors were found.
+    soft_count: usize,
 }
 
 impl<'t> Parser<'t> {
@@ -115,7 +123,25 @@ impl<'t> Parser<'t> {
             namespaces: true,
             template_start: 0,
             steps: 0,
+            soft_errors: false,
+            soft_error: None,
+            soft_count: 0,
         }
+    }
+
+    /// An error that hashicorp/hcl `hclsyntax/parser.go` reports without entering its recovery
+    /// mode (a conditional missing its `:`, a number `cty` cannot read, a chained legacy index,
+    /// a misplaced template directive): its parser goes on as if the construct were whole.
+    /// That matters only in a single-line block, whose closing check (`finishParsingBodyBlock`)
+    /// is reported before the argument's errors and is skipped once recovery is on; there the
+    /// error is kept and the parse goes on, elsewhere it is returned.
+    pub(crate) fn soft(&mut self, error: ParseError) -> Result<()> {
+        if !self.soft_errors {
+            return Err(error);
+        }
+        self.soft_error.get_or_insert(error);
+        self.soft_count += 1;
+        Ok(())
     }
 
     pub(crate) fn span(&self, range: Range<usize>) -> Span {

@@ -403,7 +403,7 @@ impl Parser<'_> {
     /// `parseIf`, `parseFor`): the first closing directive that closes nothing open, or
     /// closes the other kind, is the error; an `if` or `for` still open at the end is
     /// "Unexpected end of template" where the template stops (the current position).
-    fn assemble(&self, pieces: Vec<Piece>) -> Result<Template> {
+    fn assemble(&mut self, pieces: Vec<Piece>) -> Result<Template> {
         let mut template = Template::default();
         let mut open: Vec<OpenDirective> = Vec::new();
         for piece in pieces {
@@ -450,11 +450,13 @@ impl Parser<'_> {
                         directive.in_else = true;
                     }
                     _ => {
-                        return Err(self.error_at(
+                        let error = self.error_at(
                             at,
                             "Unexpected else directive",
                             "an `else` directive belongs in an `if` directive, once",
-                        ));
+                        );
+                        self.soft(error)?;
+                        return Ok(template);
                     }
                 },
                 Piece::EndIf { at, end } | Piece::EndFor { at, end } => {
@@ -471,7 +473,9 @@ impl Parser<'_> {
                                 "no `if` directive is open here",
                             )
                         };
-                        return Err(self.error_at(at, summary, message));
+                        let error = self.error_at(at, summary, message);
+                        self.soft(error)?;
+                        return Ok(template);
                     };
                     let mut found = directive.found;
                     let bound: Vec<&str> = directive.bound.iter().map(String::as_str).collect();
@@ -495,7 +499,8 @@ impl Parser<'_> {
             } else {
                 "the `if` directive has no `endif`"
             };
-            return Err(self.error("Unexpected end of template", message));
+            let error = self.error("Unexpected end of template", message);
+            self.soft(error)?;
         }
         Ok(template)
     }
