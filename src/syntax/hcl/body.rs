@@ -325,8 +325,18 @@ impl Parser<'_> {
             return error;
         }
         let at = error.at.start;
+        let over_paren = matches!(
+            error.summary,
+            "Missing function name" | "Missing open parenthesis"
+        );
         let consumed = error.summary.ends_with(" separator");
-        let stop = recovery::after_enclosing_recoveries(self.read_bytes, value_start, at, consumed);
+        let stop = recovery::after_enclosing_recoveries(
+            self.read_bytes,
+            value_start,
+            at,
+            consumed,
+            over_paren,
+        );
         self.single_line_item_refused(stop, false, soft.unwrap_or(error))
     }
 

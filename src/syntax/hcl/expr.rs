@@ -232,7 +232,10 @@ impl Parser<'_> {
                     attribute_splat = None;
                     self.enter()?;
                     self.pos += 1;
-                    self.skip_trivia(true);
+                    // HCL looks for the `*` of a splat with the newlines around the traversal
+                    // still counting (`parseExpressionTraversals`): after a newline that ends
+                    // something, a `*` starts the index's expression, which it cannot.
+                    self.skip_trivia(newlines);
                     let step = if self.peek() == Some(b'*') {
                         self.pos += 1;
                         after_splat = true;
@@ -253,6 +256,7 @@ impl Parser<'_> {
                         }
                         TraversalStep::Splat
                     } else {
+                        self.skip_trivia(true);
                         let mut index = self.expr(true)?;
                         if after_splat {
                             // Evaluated once per element, of a collection maybe unknown.

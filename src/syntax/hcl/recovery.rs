@@ -90,26 +90,39 @@ pub(crate) fn closing_token(bytes: &[u8], from: usize, opener: Opener) -> usize 
 /// opener); a template sequence likewise to its end (`parseTemplateParts` recovers to
 /// `TokenTemplateSeqEnd`); a string or heredoc template reads its parts on to its closing
 /// quote or marker. `consumed` is set when the parser had read the token at `at` before
-/// recovering (a missing separator's).
+/// recovering (a missing separator's). `over_paren` is set when the error first recovers over
+/// the next parenthesised group (`recoverOver(TokenOParen)`, after a function call's name
+/// that is missing its name or its `(`, whose token at `at` was read).
 pub(crate) fn after_enclosing_recoveries(
     bytes: &[u8],
     from: usize,
     at: usize,
     consumed: bool,
+    over_paren: bool,
 ) -> usize {
     let mut open: Vec<Opener> = Vec::new();
     let mut recovering = false;
+    let mut awaiting_paren = over_paren;
     // How many of the innermost open construct's own kind opened since it began recovering.
     let mut nest = 0usize;
     let stop = read_tokens(bytes, from, |token, start, end| {
         if !recovering && start >= at {
             recovering = true;
-            if open.is_empty() {
+            if open.is_empty() && !awaiting_paren {
                 return ControlFlow::Break(start);
             }
-            if consumed && start == at && matches!(token, Token::Open(_) | Token::Close(_)) {
+            let read =
+                (consumed && matches!(token, Token::Open(_) | Token::Close(_))) || awaiting_paren;
+            if start == at && read {
                 return ControlFlow::Continue(());
             }
+        }
+        if recovering && awaiting_paren {
+            if let Token::Open(Opener::Paren) = token {
+                awaiting_paren = false;
+                open.push(Opener::Paren);
+            }
+            return ControlFlow::Continue(());
         }
         if !recovering {
             match token {

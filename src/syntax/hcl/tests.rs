@@ -1209,8 +1209,28 @@ fn errors_hcl_does_not_recover_from_leave_a_single_line_block_parsed_on() {
         ("b{u=\"${%}\"\n\n", (SINGLE, 11)),
         ("b{u=<<E\n${%}\nE\n,", (SINGLE, 15)),
         ("b{u=[a,%]\n,\n", (SINGLE, 10)),
+        // An invalid escape is found decoding the string, without recovering.
+        ("b{a=\"\\q\"\n", (SINGLE, 8)),
+        ("b{a=x?\"\\q\"", ("Unclosed configuration block", 1)),
+        ("b{a=\"\\u12\"\n", (SINGLE, 10)),
+        ("b{a=\"\\q\"}", ("Invalid escape sequence", 5)),
+        // A call missing its name or its `(` recovers over the next parenthesised group.
+        ("b{b=t::\n/**/\n", ("Missing function name", 7)),
+        ("b{b=t::\n(\n)\n\n", (SINGLE, 12)),
+        ("b{b=t::x\n(\n)\n\n", (SINGLE, 13)),
     ];
     for (text, expected) in cases {
         assert_eq!(first_error(text), expected, "{text:?}");
     }
+}
+
+/// A `[` after a newline that counts (in an argument's value, an object's) starts an index
+/// whose expression cannot begin with `*`: HCL looks for a splat's `*` with those newlines
+/// counting (`parseExpressionTraversals`; as Terraform 1.15.5's loader gives it).
+#[test]
+fn a_splat_star_must_be_on_the_line_of_its_bracket_where_newlines_count() {
+    assert_eq!(first_error("a=c[\n*]\n"), ("Invalid expression", 5));
+    assert_eq!(first_error("a={b=c[\n*]}\n"), ("Invalid expression", 8));
+    assert!(parses("a=[c[\n*]]\n"));
+    assert!(parses("a=c[\n0]\n"));
 }
