@@ -249,7 +249,7 @@ impl Parser<'_> {
                                 return Err(error);
                             }
                             return Err(self.error_at(
-                                recovery::closing_token(self.read_bytes, self.pos, Opener::Bracket),
+                                self.closing_bracket(),
                                 error.summary,
                                 "the star of a full splat must be followed by `]`",
                             ));
@@ -322,6 +322,16 @@ impl Parser<'_> {
         Ok(expr)
     }
 
+    /// Where HCL's `recover` finds the `]` of an index from the current position: the file
+    /// is read from its start when the parse is of a whole file, as then the scanner's mode
+    /// at the position is known.
+    #[cold]
+    #[inline(never)]
+    fn closing_bracket(&self) -> usize {
+        let scan_from = if self.whole_file { 0 } else { self.pos };
+        recovery::closing_token(self.read_bytes, scan_from, self.pos, Opener::Bracket)
+    }
+
     /// The error for an index whose `]` does not follow its key. HCL reports it where it
     /// recovers: at the `]` that closes the index after all, or at the end of the text
     /// (hashicorp/hcl `hclsyntax/parser.go`, the index case of `parseExpressionTraversals`,
@@ -334,7 +344,7 @@ impl Parser<'_> {
         if refused.summary != SUMMARY {
             return refused;
         }
-        let at = recovery::closing_token(self.read_bytes, self.pos, Opener::Bracket);
+        let at = self.closing_bracket();
         self.error_at(
             at,
             SUMMARY,

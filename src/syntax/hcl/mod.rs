@@ -105,6 +105,9 @@ pub(crate) struct Parser<'t> {
     soft_error: Option<ParseError>,
     /// How many such errors were found.
     soft_count: usize,
+    /// The text is a whole file, read from its start in the scanner's code mode: a recovery
+    /// model may read it from there (see `recovery::closing_token`).
+    pub(crate) whole_file: bool,
 }
 
 impl<'t> Parser<'t> {
@@ -126,6 +129,7 @@ impl<'t> Parser<'t> {
             soft_errors: false,
             soft_error: None,
             soft_count: 0,
+            whole_file: false,
         }
     }
 
@@ -345,6 +349,7 @@ pub(crate) const NOT_UTF8_STAND_IN: u8 = 0x1a;
 
 fn parse_read(id: FileId, text: &str, not_utf8: Option<&[u8]>) -> Parsed {
     let mut parser = Parser::new(id, text);
+    parser.whole_file = true;
     if let Some(bytes) = not_utf8 {
         parser.read_bytes = bytes;
     }
@@ -407,6 +412,7 @@ fn strip_comment_delimiters(comment: &str) -> &str {
 /// has no such name) or fails earlier for another reason, which the ordinary parse reports.
 pub(crate) fn parse_before_namespaces(id: FileId, text: &str) -> Option<SyntaxError> {
     let mut parser = Parser::new(id, text);
+    parser.whole_file = true;
     parser.namespaces = false;
     if text.starts_with('\u{feff}') {
         parser.pos = '\u{feff}'.len_utf8();

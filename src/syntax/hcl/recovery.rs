@@ -66,10 +66,16 @@ pub(crate) fn after_body_item(bytes: &[u8], from: usize, first_read_before: bool
 
 /// Where `recover` finds the closer of `opener` (`]`, `)` or `}`) when its first read is the
 /// token at `from`: the first one with as many of its openers as closers read before it
-/// (other brackets are not counted), or the end of the text if none is.
-pub(crate) fn closing_token(bytes: &[u8], from: usize, opener: Opener) -> usize {
+/// (other brackets are not counted), or the end of the text if none is. The tokens are read
+/// from `scan_from`, where the scanner reads code, so that a `from` inside a template
+/// sequence is read as the scanner reads it there (the sequence's `}` ends it, and the
+/// template's text after it holds no brackets).
+pub(crate) fn closing_token(bytes: &[u8], scan_from: usize, from: usize, opener: Opener) -> usize {
     let mut nest = 0usize;
-    let stop = read_tokens(bytes, from, |token, at, _| {
+    let stop = read_tokens(bytes, scan_from, |token, at, _| {
+        if at < from {
+            return ControlFlow::Continue(());
+        }
         match token {
             Token::Open(kind) if kind == opener => nest += 1,
             Token::Close(kind) if kind == opener => match nest.checked_sub(1) {

@@ -1234,3 +1234,19 @@ fn a_splat_star_must_be_on_the_line_of_its_bracket_where_newlines_count() {
     assert!(parses("a=[c[\n*]]\n"));
     assert!(parses("a=c[\n0]\n"));
 }
+
+/// A missing `]` is reported where HCL's `recover` finds one, reading the tokens as its scanner
+/// does from the start of the file: after an index inside a template sequence, the sequence's
+/// `}` ends it and a `]` in the template's text after it is no bracket (as Terraform 1.15.5's
+/// loader gives it).
+#[test]
+fn a_missing_index_close_is_found_with_the_scanners_modes() {
+    const INDEX: &str = "Missing close bracket on index";
+    assert_eq!(first_error("a=\"${f.*[T}]"), (INDEX, 12));
+    assert_eq!(first_error("a=\"${f[T}]\"]\n"), (INDEX, 11));
+    assert_eq!(first_error("a=<<E\n${f[T}]\nE\n]"), (INDEX, 16));
+    assert_eq!(
+        first_error("a=\"${f[*x}]\"]\n"),
+        ("Missing close bracket on splat index", 12)
+    );
+}
