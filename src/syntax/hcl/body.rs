@@ -275,14 +275,20 @@ impl Parser<'_> {
             }
             self.pos += 1;
             let value_start = self.pos;
-            let attribute = self
-                .attribute_value(name, name_span)
-                .map_err(|error| self.single_line_value_refused(value_start, open, error))?;
+            self.soft_errors = true;
+            let value = self.attribute_value(name, name_span);
+            self.soft_errors = false;
+            let soft = self.soft_error.take();
+            let attribute = value.map_err(|error| {
+                self.single_line_value_refused(value_start, soft.clone(), error)
+            })?;
             body.attributes.push(Arc::new(attribute));
             self.skip_trivia(false);
             match self.peek() {
                 Some(b'}') => {}
                 None => return Err(unclosed(self)),
+                // A comment to the end of the text is no token: the block is unclosed.
+                Some(_) if self.line_comment_ends_the_text() => return Err(unclosed(self)),
                 Some(_) => {
                     return Err(self.unexpected(
                         "Invalid single-argument block definition",
@@ -291,67 +297,47 @@ impl Parser<'_> {
                     ));
                 }
             }
+            // The block closes: the value's first error is the first.
+            if let Some(error) = soft {
+                return Err(error);
+            }
         }
         self.pos += 1;
         Ok(body.fitted())
     }
 
     /// The first error of a single-line block whose argument's value (from `value_start`) is
-    /// refused with `error`. HCL's `finishParsingBodyBlock` judges what follows the value
-    /// before it appends the value's diagnostics: after a conditional missing its `:` (which
-    /// leaves the parser where the `:` should be, not recovering) anything but the block's `}`
-    /// is refused there; after the other errors the brackets around the error recover to
-    /// their closers and the argument to the end of its line (`finishParsingBodyAttribute`,
-    /// `recoverAfterBodyItem`), as for a refused item.
+    /// refused with `error`, which HCL recovers from; `soft` is an error found before it that
+    /// HCL did not recover from (see [`Parser::soft`]), which comes before it. HCL's
+    /// `finishParsingBodyBlock` judges what follows the value before it appends the value's
+    /// diagnostics: the brackets around the error recover to their closers and the argument
+    /// to the end of its line (`finishParsingBodyAttribute`, `recoverAfterBodyItem`), as for a
+    /// refused item, and a newline or comma standing there is refused first.
     #[cold]
     #[inline(never)]
     fn single_line_value_refused(
         &self,
         value_start: usize,
-        open: usize,
+        soft: Option<ParseError>,
         error: ParseError,
     ) -> ParseError {
         if error.beyond_limit || scanner::SUMMARIES.contains(&error.summary) {
             return error;
         }
         let at = error.at.start;
+        let over_paren = matches!(
+            error.summary,
+            "Missing function name" | "Missing open parenthesis"
+        );
         let consumed = error.summary.ends_with(" separator");
-        let Some(stop) =
-            recovery::after_enclosing_recoveries(self.read_bytes, value_start, at, consumed)
-        else {
-            return error;
-        };
-        if error.summary != "Missing false expression in conditional" {
-            return self.single_line_item_refused(stop, false, error);
-        }
-        if stop != at {
-            // Inside brackets, which go on being parsed as if nothing were wrong (no recovery
-            // is set): not modelled here.
-            return error;
-        }
-        let refused =
-            |at, message| self.error_at(at, "Invalid single-argument block definition", message);
-        match (
-            self.read_bytes.get(at),
-            recovery::newline_or_comma(self.read_bytes, at),
-        ) {
-            (Some(b'}'), _) => error,
-            (None, _) => self.error_at(
-                open,
-                "Unclosed configuration block",
-                "there is no closing brace for this block before the end of the file",
-            ),
-            (_, Some(stop)) if stop == at => refused(
-                at,
-                "a single-line block definition must be closed on the line it opens, with \
-                 one argument definition",
-            ),
-            _ => refused(
-                at,
-                "a single-line block definition must end with a closing brace right after \
-                 its single argument",
-            ),
-        }
+        let stop = recovery::after_enclosing_recoveries(
+            self.read_bytes,
+            value_start,
+            at,
+            consumed,
+            over_paren,
+        );
+        self.single_line_item_refused(stop, false, soft.unwrap_or(error))
     }
 
     /// The first error of a single-line block whose item is refused with `error`, the

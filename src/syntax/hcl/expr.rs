@@ -71,10 +71,15 @@ impl Parser<'_> {
                 found.add_conditional(&self.expr(newlines)?);
                 self.skip_trivia(newlines);
                 if !self.colon_follows() {
-                    return Err(self.unexpected(
+                    // HCL reports it without recovering: the condition stands for the whole
+                    // conditional and parsing goes on at this token (`parseTernaryConditional`).
+                    let error = self.unexpected(
                         "Missing false expression in conditional",
                         "the conditional needs a `:` and the value when the condition is false",
-                    ));
+                    );
+                    self.soft(error)?;
+                    self.leave();
+                    return Ok(found.into_expr(ExprKind::Other, self.span(start..end)));
                 }
                 self.pos += 1;
                 self.skip_trivia(newlines);
@@ -227,7 +232,10 @@ impl Parser<'_> {
                     attribute_splat = None;
                     self.enter()?;
                     self.pos += 1;
-                    self.skip_trivia(true);
+                    // HCL looks for the `*` of a splat with the newlines around the traversal
+                    // still counting (`parseExpressionTraversals`): after a newline that ends
+                    // something, a `*` starts the index's expression, which it cannot.
+                    self.skip_trivia(newlines);
                     let step = if self.peek() == Some(b'*') {
                         self.pos += 1;
                         after_splat = true;
@@ -241,13 +249,14 @@ impl Parser<'_> {
                                 return Err(error);
                             }
                             return Err(self.error_at(
-                                recovery::closing_token(self.read_bytes, self.pos, Opener::Bracket),
+                                self.closing_bracket(),
                                 error.summary,
                                 "the star of a full splat must be followed by `]`",
                             ));
                         }
                         TraversalStep::Splat
                     } else {
+                        self.skip_trivia(true);
                         let mut index = self.expr(true)?;
                         if after_splat {
                             // Evaluated once per element, of a collection maybe unknown.
@@ -313,6 +322,16 @@ impl Parser<'_> {
         Ok(expr)
     }
 
+    /// Where HCL's `recover` finds the `]` of an index from the current position: the file
+    /// is read from its start when the parse is of a whole file, as then the scanner's mode
+    /// at the position is known.
+    #[cold]
+    #[inline(never)]
+    fn closing_bracket(&self) -> usize {
+        let scan_from = if self.whole_file { 0 } else { self.pos };
+        recovery::closing_token(self.read_bytes, scan_from, self.pos, Opener::Bracket)
+    }
+
     /// The error for an index whose `]` does not follow its key. HCL reports it where it
     /// recovers: at the `]` that closes the index after all, or at the end of the text
     /// (hashicorp/hcl `hclsyntax/parser.go`, the index case of `parseExpressionTraversals`,
@@ -325,7 +344,7 @@ impl Parser<'_> {
         if refused.summary != SUMMARY {
             return refused;
         }
-        let at = recovery::closing_token(self.read_bytes, self.pos, Opener::Bracket);
+        let at = self.closing_bracket();
         self.error_at(
             at,
             SUMMARY,
@@ -361,29 +380,36 @@ impl Parser<'_> {
                 let digits_start = self.pos;
                 self.pos = number_token_end(self.bytes, digits_start);
                 let written = &self.text[digits_start..self.pos];
+                // Both errors leave the traversal going on after the token (HCL recovers
+                // from neither, `parseExpressionTraversals`).
                 if written.contains('.') {
-                    return Err(self.error_at(
+                    self.soft(self.error_at(
                         splat.unwrap_or(digits_start),
                         "Invalid legacy index syntax",
                         "two legacy indexes may not be chained (`.0.1`): use the index syntax, \
                          `[0][1]`",
-                    ));
-                }
-                // The token is then read as a number (`numberLitValue`, `cty.ParseNumberVal`):
-                // refused, at the token, where Go's number parsing fails.
-                match number_form(written.as_bytes()) {
-                    None => {
-                        return Err(self.error_at(
+                    ))?;
+                } else {
+                    // The token is then read as a number (`numberLitValue`,
+                    // `cty.ParseNumberVal`): refused, at the token, where Go's number parsing
+                    // fails.
+                    match number_form(written.as_bytes()) {
+                        None => self.soft(self.error_at(
                             digits_start,
                             "Invalid number literal",
                             "this is not a number: digits, then an exponent maybe",
-                        ));
+                        ))?,
+                        Some(Some(exponent_at)) => {
+                            if let Err(error) =
+                                check_exponent(self, digits_start, digits_start + exponent_at)
+                            {
+                                self.soft(error)?;
+                            }
+                        }
+                        Some(None) => {}
                     }
-                    Some(Some(exponent_at)) => {
-                        check_exponent(self, digits_start, digits_start + exponent_at)?;
-                    }
-                    Some(None) => {}
                 }
+                let written = &self.text[digits_start..self.pos];
                 let value = super::gather::number_value_text(written);
                 let index = Expr::new(ExprKind::Number(value.clone()), self.span(dot..self.pos));
                 Ok((
@@ -440,8 +466,14 @@ impl Parser<'_> {
         self.enter()?;
         self.pos += 1;
         self.skip_trivia(true);
+        let soft_before = self.soft_count;
         let inner = self.expr(true)?;
         self.skip_trivia(true);
+        if self.soft_count != soft_before {
+            // Any error in the parentheses makes HCL recover to their closer, from where its
+            // parser stands (`parseExpressionTerm`): the first error found is reported.
+            return Err(self.error("Unbalanced parentheses", "an error inside parentheses"));
+        }
         if self.peek() != Some(b')') {
             return Err(self.unexpected(
                 "Unbalanced parentheses",
@@ -472,16 +504,26 @@ impl Parser<'_> {
         // at the token, after any sign (`parseExpressionTerm`, `cty.ParseNumberVal`).
         let digits_start = self.pos;
         let end = number_token_end(self.bytes, digits_start);
-        let Some(exponent_at) = number_form(&self.bytes[digits_start..end]) else {
-            return Err(self.error_at(
-                digits_start,
-                "Invalid number literal",
-                "this is not a number: digits, one decimal point, then an exponent maybe",
-            ));
-        };
-        self.pos = end;
-        if let Some(exponent_at) = exponent_at {
-            check_exponent(self, digits_start, digits_start + exponent_at)?;
+        // HCL recovers from neither error: the token stands for an unknown number.
+        match number_form(&self.bytes[digits_start..end]) {
+            None => {
+                let error = self.error_at(
+                    digits_start,
+                    "Invalid number literal",
+                    "this is not a number: digits, one decimal point, then an exponent maybe",
+                );
+                self.soft(error)?;
+                self.pos = end;
+            }
+            Some(exponent_at) => {
+                self.pos = end;
+                if let Some(exponent_at) = exponent_at
+                    && let Err(error) =
+                        check_exponent(self, digits_start, digits_start + exponent_at)
+                {
+                    self.soft(error)?;
+                }
+            }
         }
         let written = self.text[start..self.pos].to_string();
         Ok(Expr::new(

@@ -97,6 +97,17 @@ pub(crate) struct Parser<'t> {
     /// How many terms and blank runs the parse has read: its work, for the tests and the fuzz
     /// target (`fuzz/fuzz_targets/linear_work.rs`) that pin it as linear in the input.
     pub(crate) steps: u64,
+    /// Set while the value of a single-line block's argument is read: there, an error HCL's
+    /// parser reports without recovering (see [`Parser::soft`]) does not end the parse, since
+    /// what follows still decides which error comes first.
+    soft_errors: bool,
+    /// The first such error, once one is found.
+    soft_error: Option<ParseError>,
+    /// How many such errors were found.
+    soft_count: usize,
+    /// The text is a whole file, read from its start in the scanner's code mode: a recovery
+    /// model may read it from there (see `recovery::closing_token`).
+    pub(crate) whole_file: bool,
 }
 
 impl<'t> Parser<'t> {
@@ -115,7 +126,26 @@ impl<'t> Parser<'t> {
             namespaces: true,
             template_start: 0,
             steps: 0,
+            soft_errors: false,
+            soft_error: None,
+            soft_count: 0,
+            whole_file: false,
         }
+    }
+
+    /// An error that hashicorp/hcl `hclsyntax/parser.go` reports without entering its recovery
+    /// mode (a conditional missing its `:`, a number `cty` cannot read, a chained legacy index,
+    /// a misplaced template directive): its parser goes on as if the construct were whole.
+    /// That matters only in a single-line block, whose closing check (`finishParsingBodyBlock`)
+    /// is reported before the argument's errors and is skipped once recovery is on; there the
+    /// error is kept and the parse goes on, elsewhere it is returned.
+    pub(crate) fn soft(&mut self, error: ParseError) -> Result<()> {
+        if !self.soft_errors {
+            return Err(error);
+        }
+        self.soft_error.get_or_insert(error);
+        self.soft_count += 1;
+        Ok(())
     }
 
     pub(crate) fn span(&self, range: Range<usize>) -> Span {
@@ -319,6 +349,7 @@ pub(crate) const NOT_UTF8_STAND_IN: u8 = 0x1a;
 
 fn parse_read(id: FileId, text: &str, not_utf8: Option<&[u8]>) -> Parsed {
     let mut parser = Parser::new(id, text);
+    parser.whole_file = true;
     if let Some(bytes) = not_utf8 {
         parser.read_bytes = bytes;
     }
@@ -381,6 +412,7 @@ fn strip_comment_delimiters(comment: &str) -> &str {
 /// has no such name) or fails earlier for another reason, which the ordinary parse reports.
 pub(crate) fn parse_before_namespaces(id: FileId, text: &str) -> Option<SyntaxError> {
     let mut parser = Parser::new(id, text);
+    parser.whole_file = true;
     parser.namespaces = false;
     if text.starts_with('\u{feff}') {
         parser.pos = '\u{feff}'.len_utf8();

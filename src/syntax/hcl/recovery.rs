@@ -66,10 +66,16 @@ pub(crate) fn after_body_item(bytes: &[u8], from: usize, first_read_before: bool
 
 /// Where `recover` finds the closer of `opener` (`]`, `)` or `}`) when its first read is the
 /// token at `from`: the first one with as many of its openers as closers read before it
-/// (other brackets are not counted), or the end of the text if none is.
-pub(crate) fn closing_token(bytes: &[u8], from: usize, opener: Opener) -> usize {
+/// (other brackets are not counted), or the end of the text if none is. The tokens are read
+/// from `scan_from`, where the scanner reads code, so that a `from` inside a template
+/// sequence is read as the scanner reads it there (the sequence's `}` ends it, and the
+/// template's text after it holds no brackets).
+pub(crate) fn closing_token(bytes: &[u8], scan_from: usize, from: usize, opener: Opener) -> usize {
     let mut nest = 0usize;
-    let stop = read_tokens(bytes, from, |token, at, _| {
+    let stop = read_tokens(bytes, scan_from, |token, at, _| {
+        if at < from {
+            return ControlFlow::Continue(());
+        }
         match token {
             Token::Open(kind) if kind == opener => nest += 1,
             Token::Close(kind) if kind == opener => match nest.checked_sub(1) {
@@ -84,45 +90,73 @@ pub(crate) fn closing_token(bytes: &[u8], from: usize, opener: Opener) -> usize 
 }
 
 /// Where HCL's parser stands once the constructs around an error at `at` in an expression
-/// that starts at `from` have recovered: each bracket open at `at` (a tuple's, an object's,
-/// a call's, an index's, parentheses) recovers to its closer, innermost first (`recover`).
-/// `consumed` is set when the parser had read the token at `at` before recovering (a missing
-/// separator's). `None` when a string, heredoc or template sequence is open at `at`: their
-/// recoveries are not modelled here.
+/// that starts at `from` have recovered: each construct open at `at` goes on to its closer,
+/// innermost first, read on one token stream. A bracket (a tuple's, an object's, a call's, an
+/// index's, parentheses) recovers to its closer (`recover`, counting only its own kind of
+/// opener); a template sequence likewise to its end (`parseTemplateParts` recovers to
+/// `TokenTemplateSeqEnd`); a string or heredoc template reads its parts on to its closing
+/// quote or marker. `consumed` is set when the parser had read the token at `at` before
+/// recovering (a missing separator's). `over_paren` is set when the error first recovers over
+/// the next parenthesised group (`recoverOver(TokenOParen)`, after a function call's name
+/// that is missing its name or its `(`, whose token at `at` was read).
 pub(crate) fn after_enclosing_recoveries(
     bytes: &[u8],
     from: usize,
     at: usize,
     consumed: bool,
-) -> Option<usize> {
+    over_paren: bool,
+) -> usize {
     let mut open: Vec<Opener> = Vec::new();
-    read_tokens(bytes, from, |token, start, _| {
-        if start >= at {
-            return ControlFlow::Break(start);
+    let mut recovering = false;
+    let mut awaiting_paren = over_paren;
+    // How many of the innermost open construct's own kind opened since it began recovering.
+    let mut nest = 0usize;
+    let stop = read_tokens(bytes, from, |token, start, end| {
+        if !recovering && start >= at {
+            recovering = true;
+            if open.is_empty() && !awaiting_paren {
+                return ControlFlow::Break(start);
+            }
+            let read =
+                (consumed && matches!(token, Token::Open(_) | Token::Close(_))) || awaiting_paren;
+            if start == at && read {
+                return ControlFlow::Continue(());
+            }
         }
+        if recovering && awaiting_paren {
+            if let Token::Open(Opener::Paren) = token {
+                awaiting_paren = false;
+                open.push(Opener::Paren);
+            }
+            return ControlFlow::Continue(());
+        }
+        if !recovering {
+            match token {
+                Token::Open(opener) => open.push(opener),
+                Token::Close(opener) => close(&mut open, opener),
+                Token::Newline | Token::LineComment { .. } => {}
+            }
+            return ControlFlow::Continue(());
+        }
+        let Some(&innermost) = open.last() else {
+            return ControlFlow::Break(start);
+        };
         match token {
-            Token::Open(opener) => open.push(opener),
-            Token::Close(opener) => close(&mut open, opener),
-            Token::Newline | Token::LineComment { .. } => {}
+            Token::Open(kind) if kind == innermost => nest += 1,
+            Token::Close(kind) if kind == innermost => match nest.checked_sub(1) {
+                Some(outer) => nest = outer,
+                None => {
+                    open.pop();
+                    if open.is_empty() {
+                        return ControlFlow::Break(end);
+                    }
+                }
+            },
+            _ => {}
         }
         ControlFlow::Continue(())
     });
-    let brackets = [Opener::Bracket, Opener::Paren, Opener::Brace];
-    if !open.iter().all(|opener| brackets.contains(opener)) {
-        return None;
-    }
-    let mut pos = at;
-    if consumed && matches!(bytes.get(at), Some(b'[' | b'(' | b'{' | b']' | b')' | b'}')) {
-        pos += 1;
-    }
-    for &opener in open.iter().rev() {
-        pos = closing_token(bytes, pos, opener);
-        if pos >= bytes.len() {
-            return Some(bytes.len());
-        }
-        pos += 1;
-    }
-    Some(pos)
+    stop.unwrap_or(bytes.len())
 }
 
 /// What the recoveries see of a token.

@@ -2,6 +2,7 @@
 //! `hclsyntax/parser_template.go`; the lexical rules of `hclsyntax/scan_tokens.rl`).
 
 use super::gather::Found;
+use super::scanner::character_len;
 use super::{Parser, Result};
 use crate::source::Span;
 use crate::syntax::{Expr, ExprKind};
@@ -403,7 +404,7 @@ impl Parser<'_> {
     /// `parseIf`, `parseFor`): the first closing directive that closes nothing open, or
     /// closes the other kind, is the error; an `if` or `for` still open at the end is
     /// "Unexpected end of template" where the template stops (the current position).
-    fn assemble(&self, pieces: Vec<Piece>) -> Result<Template> {
+    fn assemble(&mut self, pieces: Vec<Piece>) -> Result<Template> {
         let mut template = Template::default();
         let mut open: Vec<OpenDirective> = Vec::new();
         for piece in pieces {
@@ -450,11 +451,13 @@ impl Parser<'_> {
                         directive.in_else = true;
                     }
                     _ => {
-                        return Err(self.error_at(
+                        let error = self.error_at(
                             at,
                             "Unexpected else directive",
                             "an `else` directive belongs in an `if` directive, once",
-                        ));
+                        );
+                        self.soft(error)?;
+                        return Ok(template);
                     }
                 },
                 Piece::EndIf { at, end } | Piece::EndFor { at, end } => {
@@ -471,7 +474,9 @@ impl Parser<'_> {
                                 "no `if` directive is open here",
                             )
                         };
-                        return Err(self.error_at(at, summary, message));
+                        let error = self.error_at(at, summary, message);
+                        self.soft(error)?;
+                        return Ok(template);
                     };
                     let mut found = directive.found;
                     let bound: Vec<&str> = directive.bound.iter().map(String::as_str).collect();
@@ -495,7 +500,8 @@ impl Parser<'_> {
             } else {
                 "the `if` directive has no `endif`"
             };
-            return Err(self.error("Unexpected end of template", message));
+            let error = self.error("Unexpected end of template", message);
+            self.soft(error)?;
         }
         Ok(template)
     }
@@ -503,13 +509,31 @@ impl Parser<'_> {
     /// A backslash escape of a quoted string (hashicorp/hcl `hclsyntax/scan_string_lit.rl`).
     fn escape(&mut self) -> Result<char> {
         let at = self.pos;
-        let invalid = |p: &Parser| {
-            p.error_at(
-                at,
-                "Invalid escape sequence",
-                "the only escapes here are \\n, \\r, \\t, \\\", \\\\, \\uNNNN and \\UNNNNNNNN",
-            )
-        };
+        match self.valid_escape() {
+            Some(c) => Ok(c),
+            None => {
+                let error = self.error_at(
+                    at,
+                    "Invalid escape sequence",
+                    "the only escapes here are \\n, \\r, \\t, \\\", \\\\, \\uNNNN and \\UNNNNNNNN",
+                );
+                // HCL finds it decoding a literal its scanner has already delimited
+                // (`ParseStringLiteralToken`), without recovering: the string reads on after
+                // the backslash and the character it escapes.
+                self.soft(error)?;
+                self.pos = match self.peek_at(1) {
+                    None | Some(b'\n' | b'\r') => at + 1,
+                    Some(_) => at + 1 + character_len(self.bytes, at + 1).unwrap_or(1),
+                };
+                Ok('\u{fffd}')
+            }
+        }
+    }
+
+    /// The character the escape at the current position stands for, read; `None` if the
+    /// escape is not valid.
+    fn valid_escape(&mut self) -> Option<char> {
+        let at = self.pos;
         let c = match self.peek_at(1) {
             Some(b'n') => '\n',
             Some(b'r') => '\r',
@@ -518,22 +542,18 @@ impl Parser<'_> {
             Some(b'\\') => '\\',
             Some(kind @ (b'u' | b'U')) => {
                 let len = if kind == b'u' { 4 } else { 8 };
-                let hex = self
-                    .text
-                    .get(at + 2..at + 2 + len)
-                    .ok_or_else(|| invalid(self))?;
+                let hex = self.text.get(at + 2..at + 2 + len)?;
                 let code = (hex.bytes().all(|b| b.is_ascii_hexdigit()))
                     .then(|| u32::from_str_radix(hex, 16).ok())
                     .flatten()
-                    .and_then(char::from_u32)
-                    .ok_or_else(|| invalid(self))?;
+                    .and_then(char::from_u32)?;
                 self.pos = at + 2 + len;
-                return Ok(code);
+                return Some(code);
             }
-            _ => return Err(invalid(self)),
+            _ => return None,
         };
         self.pos = at + 2;
-        Ok(c)
+        Some(c)
     }
 
     /// `${ expr }`, with its strip markers.

@@ -1123,7 +1123,8 @@ fn a_double_colon_is_no_for_or_conditional_colon() {
 /// around the error to their closers, then the argument to the end of its line, and refuses a
 /// newline or a comma standing there before the value's own error; a conditional missing its
 /// `:` leaves the parser at that token, refused unless it is the block's `}`
-/// (`finishParsingBodyBlock`; each as Terraform 1.15.5's loader gives it).
+/// (`finishParsingBodyBlock`; each as Terraform 1.15.5's loader gives it). More in
+/// `errors_hcl_does_not_recover_from_leave_a_single_line_block_parsed_on`.
 #[test]
 fn a_refused_single_line_value_is_judged_after_its_recovery() {
     const SINGLE: &str = "Invalid single-argument block definition";
@@ -1173,4 +1174,79 @@ fn traversals_hold_their_steps_and_references_without_spare_room() {
     assert_eq!((reference.steps.len(), reference.steps.capacity()), (3, 3));
     let name = value("b");
     assert_eq!((name.references.len(), name.references.capacity()), (1, 1));
+}
+
+/// The errors HCL's parser reports without recovering (a conditional missing its `:`, a number
+/// `cty` cannot read, a chained legacy index, a misplaced template directive) leave it parsing
+/// a single-line block's argument on as if nothing were wrong: what the brackets around meet
+/// next, and the token after the argument, are judged as usual, and the block's own check
+/// comes first (`finishParsingBodyBlock`). Parentheses recover from any error in them
+/// (`parseExpressionTerm`); an error in a template sequence recovers to its end and the
+/// template reads on to its closing quote or marker (`parseTemplateParts`). Each as Terraform
+/// 1.15.5's loader gives it.
+#[test]
+fn errors_hcl_does_not_recover_from_leave_a_single_line_block_parsed_on() {
+    const SINGLE: &str = "Invalid single-argument block definition";
+    const CONDITIONAL: &str = "Missing false expression in conditional";
+    let cases = [
+        ("b{u=[a?b]\n}", (SINGLE, 9)),
+        ("b{u=[a?b,c]\n}", (SINGLE, 11)),
+        ("b{u=[a?b]c}", (SINGLE, 9)),
+        ("b{u=f(a?b)\n}", (SINGLE, 10)),
+        ("b{u={x=a?b}\n}", (SINGLE, 11)),
+        ("b{a=1e9999999999999999999\n}", (SINGLE, 25)),
+        ("b{a=x.0.1\n}", (SINGLE, 9)),
+        ("b{a=\"%{endif}\"\n}", (SINGLE, 14)),
+        ("b{a=\"%{if x}\"\n}", (SINGLE, 13)),
+        ("b{a=\"%{else}\",\n}", (SINGLE, 13)),
+        // A later error recovers: the block's check is skipped.
+        ("b{u=[a?b c]\n}", (CONDITIONAL, 9)),
+        ("b{u=(a?b)\n}", (CONDITIONAL, 8)),
+        ("b{u=[a?b\n", (CONDITIONAL, 9)),
+        ("b{b=[a?<<X\nX\n//", (CONDITIONAL, 15)),
+        // Recovering from inside templates: to the sequence's end, then the template's.
+        ("\u{e9}{e={\"\"=\"%{if\"\"}${%\"\"}\"}\n//\n", (SINGLE, 26)),
+        ("b{u=\"${%}\"\n\n", (SINGLE, 11)),
+        ("b{u=<<E\n${%}\nE\n,", (SINGLE, 15)),
+        ("b{u=[a,%]\n,\n", (SINGLE, 10)),
+        // An invalid escape is found decoding the string, without recovering.
+        ("b{a=\"\\q\"\n", (SINGLE, 8)),
+        ("b{a=x?\"\\q\"", ("Unclosed configuration block", 1)),
+        ("b{a=\"\\u12\"\n", (SINGLE, 10)),
+        ("b{a=\"\\q\"}", ("Invalid escape sequence", 5)),
+        // A call missing its name or its `(` recovers over the next parenthesised group.
+        ("b{b=t::\n/**/\n", ("Missing function name", 7)),
+        ("b{b=t::\n(\n)\n\n", (SINGLE, 12)),
+        ("b{b=t::x\n(\n)\n\n", (SINGLE, 13)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_error(text), expected, "{text:?}");
+    }
+}
+
+/// A `[` after a newline that counts (in an argument's value, an object's) starts an index
+/// whose expression cannot begin with `*`: HCL looks for a splat's `*` with those newlines
+/// counting (`parseExpressionTraversals`; as Terraform 1.15.5's loader gives it).
+#[test]
+fn a_splat_star_must_be_on_the_line_of_its_bracket_where_newlines_count() {
+    assert_eq!(first_error("a=c[\n*]\n"), ("Invalid expression", 5));
+    assert_eq!(first_error("a={b=c[\n*]}\n"), ("Invalid expression", 8));
+    assert!(parses("a=[c[\n*]]\n"));
+    assert!(parses("a=c[\n0]\n"));
+}
+
+/// A missing `]` is reported where HCL's `recover` finds one, reading the tokens as its scanner
+/// does from the start of the file: after an index inside a template sequence, the sequence's
+/// `}` ends it and a `]` in the template's text after it is no bracket (as Terraform 1.15.5's
+/// loader gives it).
+#[test]
+fn a_missing_index_close_is_found_with_the_scanners_modes() {
+    const INDEX: &str = "Missing close bracket on index";
+    assert_eq!(first_error("a=\"${f.*[T}]"), (INDEX, 12));
+    assert_eq!(first_error("a=\"${f[T}]\"]\n"), (INDEX, 11));
+    assert_eq!(first_error("a=<<E\n${f[T}]\nE\n]"), (INDEX, 16));
+    assert_eq!(
+        first_error("a=\"${f[*x}]\"]\n"),
+        ("Missing close bracket on splat index", 12)
+    );
 }
