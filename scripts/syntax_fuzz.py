@@ -25,7 +25,12 @@ plain (no override file), and what the loader finds while decoding or merging th
 (after parsing every file) is not compared.
 
 For each file the two verdicts must agree: both accept it, or both refuse it with the same
-first error (summary, line and byte offset, so the column too). A disagreement is classed by
+first error (summary, line and byte offset, so the column too). The line is compared only
+where the bytes before the error are valid UTF-8: HCL counts lines a grapheme cluster at a time
+(apparentlymart/go-textseg), and over invalid UTF-8 its cluster tables take in the bytes after a
+bad lead byte, a newline among them, so Terraform's line there is one an editor does not show.
+tflint-merge keeps the editor's line (one per newline); the byte offset, compared always, still
+pins the place. The run prints how many refusals were compared so, by byte only. A disagreement is classed by
 (what differs, Terraform's summary, ours) and the first inputs of each class are kept under
 target/syntax-fuzz/kept/. A class that is not a matter of syntax may be accepted in
 scripts/syntax_fuzz_known.txt with its reason; any other fails the run (exit status 1).
@@ -457,6 +462,17 @@ def differs(theirs, mine):
     return "line" if theirs[1] != mine[1] else "byte"
 
 
+def line_comparable(data, byte):
+    """Whether a refusal's line is compared: the bytes before its place are valid UTF-8 (see
+    the docstring: over invalid UTF-8, HCL's line count follows grapheme clusters that take in
+    newlines)."""
+    try:
+        data[:byte].decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
 def load_known():
     """(what, theirs, ours) -> reason, from scripts/syntax_fuzz_known.txt."""
     known = {}
@@ -512,6 +528,7 @@ def main():
     start = time.monotonic()
     total = 0
     unjudged = 0
+    by_byte_only = 0
     try:
         while (not args.count or total < args.count) and (
             not args.seconds or time.monotonic() - start < args.seconds
@@ -539,6 +556,10 @@ def main():
             for name in sources:
                 compared[sources[name]] += 1
                 t, m = theirs.get(name), mine.get(name)
+                if t and m and not line_comparable(contents[name], t[2]):
+                    # Invalid UTF-8 before the place: the line is not compared (see above).
+                    by_byte_only += 1
+                    t, m = [t[0], 0, t[2]], [m[0], 0, m[2]]
                 what = differs(t, m)
                 if what is None:
                     continue
@@ -563,6 +584,9 @@ def main():
         print(f"  {source}: {n}")
     if unjudged:
         print(f"  not compared: {unjudged} (the judge's binding could not serialise their module)")
+    if by_byte_only:
+        print(f"  refusals compared by summary and byte, not line (invalid UTF-8 before the "
+              f"place): {by_byte_only}")
     failed = False
     for key, n in classes.most_common():
         reason = known.get(key)
