@@ -11,7 +11,6 @@
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::source::Span;
-use crate::syntax::ExprKind;
 
 use crate::lint::helpers::provider_reference::provider_reference;
 use crate::lint::helpers::{LocalCall, local_calls, top_level_blocks};
@@ -33,15 +32,12 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         if call.interface.required_configurations.is_empty() {
             continue;
         }
-        let passed: Vec<(&str, Option<&str>)> = match call.object.body.attribute("providers") {
-            None => Vec::new(),
-            Some(providers) => match &providers.expr.kind {
-                ExprKind::Object(items) => (items.iter())
-                    .filter_map(|item| provider_reference(&item.key))
-                    .collect(),
-                _ => continue, // not a map the model reads: not judged
-            },
+        let Some(items) = call.providers_map() else {
+            continue; // not a map the model reads: not judged
         };
+        let passed: Vec<(&str, Option<&str>)> = (items.iter())
+            .filter_map(|item| provider_reference(&item.key))
+            .collect();
         for required in &call.interface.required_configurations {
             let key = (required.name.as_str(), Some(required.alias.as_str()));
             if !passed.contains(&key) {

@@ -12,7 +12,6 @@
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::source::Span;
-use crate::syntax::ExprKind;
 
 use crate::lint::helpers::provider_reference::{provider_name_place, provider_reference};
 use crate::lint::helpers::{LocalCall, local_calls};
@@ -27,10 +26,7 @@ pub(crate) const RULE: Rule = declare_rule! {
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for call in local_calls(ctx) {
-        let Some(providers) = call.object.body.attribute("providers") else {
-            continue;
-        };
-        let ExprKind::Object(items) = &providers.expr.kind else {
+        let Some(items) = call.providers_map() else {
             continue; // not a map the model reads: not judged
         };
         for item in items {

@@ -35,10 +35,7 @@ pub(crate) const RULE: Rule = declare_rule! {
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     for call in local_calls(ctx) {
-        let Some(providers) = call.object.body.attribute("providers") else {
-            continue;
-        };
-        let ExprKind::Object(items) = &providers.expr.kind else {
+        let Some(items) = call.providers_map() else {
             continue; // not a map the model reads: not judged
         };
         for item in items {

@@ -26,7 +26,7 @@ use crate::lint::neighbours::Interface;
 use crate::module::merge::problems::DefaultProblem;
 use crate::module::merge::{Address, LoadedFile, MergedBlock, MergedBody, MergedObject};
 use crate::source::{SourceFiles, Span, Syntax};
-use crate::syntax::{Attribute, Block, Expr, ExprKind, Reference, catches_errors};
+use crate::syntax::{Attribute, Block, Expr, ExprKind, ObjectItem, Reference, catches_errors};
 
 use super::{Context, MergeContext, Rule};
 
@@ -794,6 +794,20 @@ pub(crate) struct LocalCall<'a> {
     /// The source as written.
     pub(crate) source: &'a str,
     pub(crate) interface: Arc<Interface>,
+}
+
+impl<'a> LocalCall<'a> {
+    /// The items of the call's `providers` map: none without one; `None` when it is not a map
+    /// the model reads (not judged).
+    pub(crate) fn providers_map(&self) -> Option<&'a [ObjectItem]> {
+        match self.object.body.attribute("providers") {
+            None => Some(&[]),
+            Some(providers) => match &providers.expr.kind {
+                ExprKind::Object(items) => Some(items),
+                _ => None,
+            },
+        }
+    }
 }
 
 /// The effective module's calls to local modules whose files were all read and parsed (a module
