@@ -22,7 +22,10 @@ directory and reports each file's diagnostics, its parser's first; tflint-merge'
 `syntax_verdicts` example (cargo builds it in release), which prints the first error of each
 file as tflint-merge reports it. Files do not interact at the level of syntax: the names are
 plain (no override file), and what the loader finds while decoding or merging the module
-(after parsing every file) is not compared.
+(after parsing every file) is not compared: a file Terraform parses and then refuses while
+decoding agrees with tflint-merge accepting its syntax or refusing it while decoding too (the
+JSON lowering judges a block given a number, a block without its label), not with a refusal
+in one of the parser's summaries.
 
 For each file the two verdicts must agree: both accept it, or both refuse it with the same
 first error (summary, line and byte offset, so the column too). The line is compared only
@@ -95,6 +98,10 @@ JSON_SUMMARIES = {
     "Trailing comma in object", "Unclosed object", "Root value must be object",
     "Invalid character encoding",
 }
+# A file the parser accepts and the loader refuses while decoding it (its first error is not
+# one of the parser's): the place and summary are not compared, since the decoder's order is
+# not the parser's, but a file tflint-merge refuses as a matter of syntax is a disagreement.
+DECODING = "(decoding)"
 # Terraform's decoding says "Invalid expression" too, with these details (hcl.ExprList,
 # hcl.AbsTraversalForExpr): not the parser's.
 DECODE_DETAILS = ("A static list expression is required", "A single static variable reference")
@@ -141,8 +148,11 @@ def judge_directory(directory, names, first, unjudged):
         summary = diag.get("Summary", "")
         syntax = JSON_SUMMARIES if name.endswith(".json") else NATIVE_SUMMARIES
         detail = diag.get("Detail") or ""
-        if diag.get("Severity") != 1 or summary not in syntax or detail.startswith(DECODE_DETAILS):
+        if diag.get("Severity") != 1:
             first[name] = None
+            continue
+        if summary not in syntax or detail.startswith(DECODE_DETAILS):
+            first[name] = DECODING
             continue
         start = subject.get("Start") or {}
         first[name] = [summary, start.get("Line", 0), start.get("Byte", 0)]
@@ -451,10 +461,17 @@ def ours(binary, directory):
     return verdicts
 
 
-def differs(theirs, mine):
-    """What differs between two verdicts, or None."""
+def differs(theirs, mine, parser_summaries):
+    """What differs between two verdicts, or None; `parser_summaries` are those of the file's
+    syntax."""
     if theirs == mine:
         return None
+    if theirs == DECODING:
+        # Terraform parsed the file and refused it while decoding: tflint-merge agrees when it
+        # accepts the syntax or refuses it while decoding too (its JSON lowering judges some of
+        # what HCL's decoder does: a block given a number, a block without its label).
+        decoding = mine is None or mine[0] not in parser_summaries
+        return None if decoding else "summary"
     if theirs is None or mine is None:
         return "refused" if mine is None else "accepted"
     if theirs[0] != mine[0]:
@@ -529,6 +546,7 @@ def main():
     total = 0
     unjudged = 0
     by_byte_only = 0
+    decoding = 0
     try:
         while (not args.count or total < args.count) and (
             not args.seconds or time.monotonic() - start < args.seconds
@@ -556,14 +574,16 @@ def main():
             for name in sources:
                 compared[sources[name]] += 1
                 t, m = theirs.get(name), mine.get(name)
-                if t and m and not line_comparable(contents[name], t[2]):
+                if t == DECODING:
+                    decoding += 1
+                elif t and m and not line_comparable(contents[name], t[2]):
                     # Invalid UTF-8 before the place: the line is not compared (see above).
                     by_byte_only += 1
                     t, m = [t[0], 0, t[2]], [m[0], 0, m[2]]
-                what = differs(t, m)
+                what = differs(t, m, JSON_SUMMARIES if name.endswith(".json") else NATIVE_SUMMARIES)
                 if what is None:
                     continue
-                key = (what, t[0] if t else "-", m[0] if m else "-")
+                key = (what, t if t == DECODING else t[0] if t else "-", m[0] if m else "-")
                 classes[key] += 1
                 if classes[key] <= 3:
                     directory = os.path.join(kept_dir, "_".join(key).replace(" ", "-").replace("/", "-"))
@@ -587,6 +607,8 @@ def main():
     if by_byte_only:
         print(f"  refusals compared by summary and byte, not line (invalid UTF-8 before the "
               f"place): {by_byte_only}")
+    if decoding:
+        print(f"  parsed by Terraform and refused while decoding (place not compared): {decoding}")
     failed = False
     for key, n in classes.most_common():
         reason = known.get(key)
