@@ -37,15 +37,27 @@ use crate::source::{FileId, Span, Syntax};
 type Result<T> = std::result::Result<T, SyntaxError>;
 
 pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
-    parse_with(id, text, Schema::Root)
+    parse_with(id, text, text.as_bytes(), Schema::Root)
 }
 
 /// A `terragrunt.hcl.json` file: the same JSON rules, with Terragrunt's blocks at the root.
 pub(crate) fn parse_terragrunt(id: FileId, text: &str) -> Parsed {
-    parse_with(id, text, Schema::TerragruntRoot)
+    parse_with(id, text, text.as_bytes(), Schema::TerragruntRoot)
 }
 
-fn parse_with(id: FileId, text: &str, schema: Schema) -> Parsed {
+/// A file whose `bytes` are not all UTF-8, `text` standing in for them byte for byte: HCL's
+/// scanner finds the tokens in the bytes themselves (a string's grapheme clusters may take in
+/// its closing quote after a byte that is not UTF-8), the values are read from `text`.
+pub(crate) fn parse_not_utf8(id: FileId, text: &str, bytes: &[u8], terragrunt: bool) -> Parsed {
+    let schema = if terragrunt {
+        Schema::TerragruntRoot
+    } else {
+        Schema::Root
+    };
+    parse_with(id, text, bytes, schema)
+}
+
+fn parse_with(id: FileId, text: &str, bytes: &[u8], schema: Schema) -> Parsed {
     let mut lowerer = Lowerer {
         id,
         text,
@@ -57,7 +69,7 @@ fn parse_with(id: FileId, text: &str, schema: Schema) -> Parsed {
         block_path: Vec::new(),
         in_check_condition: false,
     };
-    let file = parse_root(id, text).and_then(|root| {
+    let file = parse_root(id, text, bytes).and_then(|root| {
         let body = lowerer.root(&root, schema)?;
         match lowerer.invalid_template.take() {
             Some(error) => Err(error),
@@ -81,8 +93,8 @@ fn parse_with(id: FileId, text: &str, schema: Schema) -> Parsed {
 }
 
 /// Parses the text as HCL's JSON parser does: the first error HCL reports, where it reports it.
-fn parse_root(id: FileId, text: &str) -> Result<Value<'_>> {
-    tree::parse(text).map_err(|error| {
+fn parse_root<'t>(id: FileId, text: &'t str, bytes: &'t [u8]) -> Result<Value<'t>> {
+    tree::parse(text, bytes).map_err(|error| {
         let at = error.at.min(text.len());
         SyntaxError {
             summary: error.summary,

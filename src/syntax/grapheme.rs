@@ -1,0 +1,199 @@
+//! Grapheme clusters as HCL steps over them: apparentlymart/go-textseg v15's
+//! `ScanGraphemeClusters`, on any bytes.
+//!
+//! HCL's JSON scanner advances through a string a cluster at a time (hashicorp/hcl
+//! `json/scanner.go`, `scanString`), so a quote or a backslash that a cluster takes in is text,
+//! not the string's end or an escape. go-textseg finds clusters with a ragel scanner
+//! (`textseg/grapheme_clusters.rl`): the longest prefix that one of its sequences matches
+//! (CR LF, a control, a Hangul syllable sequence, an emoji sequence, a ZWJ sequence, a flag, a
+//! run of prepends with what follows, any other character with its extenders). Its classes
+//! match more than UTF-8 (see [`super::grapheme_tables`]), and when nothing matches it takes
+//! one character as Go's `utf8.DecodeRune` decodes it: one byte of a sequence that is not UTF-8.
+
+use super::grapheme_tables::{
+    Alternative, BY_LEAD, CONTROL, CR, EXTEND, EXTENDED_PICTOGRAPHIC, L, LF, LV, LVT, PREPEND,
+    REGIONAL_INDICATOR, SPACING_MARK, T, V, ZWJ,
+};
+
+/// U+FFFD (`EF BF BD` exactly): a cluster of its own in go-textseg's grammar (`ControlSeq`).
+const REPLACEMENT: u16 = 1 << 14;
+/// A character of well-formed shape (`AnyUTF8`: a lead byte and continuation bytes) in none of
+/// the classes that start a sequence of their own: go-textseg's `OtherSeq` starts with one.
+const OTHER: u16 = 1 << 15;
+/// The classes `OtherSeq` excludes from its first character.
+const NOT_OTHER: u16 = CR
+    | LF
+    | CONTROL
+    | REPLACEMENT
+    | L
+    | LV
+    | V
+    | LVT
+    | T
+    | EXTENDED_PICTOGRAPHIC
+    | ZWJ
+    | REGIONAL_INDICATOR
+    | PREPEND;
+
+/// The length in bytes of the grapheme cluster that starts at `at` (`at < bytes.len()`), as
+/// go-textseg's `ScanGraphemeClusters(bytes[at..], true)` advances: always at least 1.
+pub(crate) fn cluster_len(bytes: &[u8], at: usize) -> usize {
+    match &bytes[at..] {
+        [] => 0,
+        [b'\r', b'\n', ..] => 2,
+        // No ASCII character joins the one before it but LF after CR, so an ASCII character
+        // followed by one is a cluster of its own (a lone CR or LF matches no sequence, and
+        // go-textseg takes it alone too).
+        [first, second, ..] if first.is_ascii() && second.is_ascii() => 1,
+        [first] if first.is_ascii() => 1,
+        rest => longest_match(rest).unwrap_or_else(|| decoded_len(rest)),
+    }
+}
+
+/// The length of the longest prefix of `rest` that a sequence of go-textseg's grammar matches.
+fn longest_match(rest: &[u8]) -> Option<usize> {
+    let mut states = START;
+    let mut at = 0;
+    let mut matched = None;
+    while let Some((classes, len)) = character(&rest[at..]) {
+        states = step(states, classes);
+        if states == 0 {
+            break;
+        }
+        at += len;
+        if states & ACCEPTING != 0 {
+            matched = Some(at);
+        }
+    }
+    matched
+}
+
+/// What Go's `utf8.DecodeRune` takes: a whole character when `rest` starts with one, else a
+/// byte.
+fn decoded_len(rest: &[u8]) -> usize {
+    let len = match rest[0] {
+        0x00..=0x7f => 1,
+        0xc2..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf4 => 4,
+        _ => return 1,
+    };
+    match rest.get(..len).map(std::str::from_utf8) {
+        Some(Ok(_)) => len,
+        _ => 1,
+    }
+}
+
+/// The classes of the character at the start of `rest` and its length, the length set by the
+/// lead byte alone (as in every class machine); `None` where no character can start (a
+/// continuation byte, `F8..FF`) or `rest` ends inside one.
+fn character(rest: &[u8]) -> Option<(u16, usize)> {
+    let lead = *rest.first()?;
+    let len = match lead {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf7 => 4,
+        _ => return None,
+    };
+    let tail = rest.get(1..len)?;
+    let mut classes = BY_LEAD[usize::from(lead)]
+        .iter()
+        .filter(|alternative| matches(alternative, tail))
+        .fold(0, |classes, (bits, _)| classes | bits);
+    if rest[..len] == [0xef, 0xbf, 0xbd] {
+        classes |= REPLACEMENT;
+    }
+    let well_formed = tail.iter().all(|&b| (0x80..=0xbf).contains(&b));
+    if well_formed && classes & NOT_OTHER == 0 {
+        classes |= OTHER;
+    }
+    Some((classes, len))
+}
+
+fn matches((_, ranges): &Alternative, tail: &[u8]) -> bool {
+    ranges.len() == tail.len()
+        && ranges
+            .iter()
+            .zip(tail)
+            .all(|(&(low, high), &b)| (low..=high).contains(&b))
+}
+
+// The states of go-textseg's sequences, as bits: the scanner follows every sequence at once.
+/// Nothing read yet.
+const START: u16 = 1 << 0;
+/// After CR: only LF may follow (`CRLFSeq`).
+const AFTER_CR: u16 = 1 << 1;
+/// A sequence that takes nothing more (CR LF, a control, U+FFFD).
+const DONE: u16 = 1 << 2;
+/// In `L+` of `HangulSeq`.
+const HANGUL_L: u16 = 1 << 3;
+/// After an LV syllable that starts a sequence: `LV V* T*`.
+const HANGUL_LV: u16 = 1 << 4;
+/// After `L+ LV`: only V may follow (`L+ LV? V+ T*`), not T.
+const HANGUL_L_LV: u16 = 1 << 5;
+/// In `V+` (`V+ T*`).
+const HANGUL_V: u16 = 1 << 6;
+/// In `T*`, after an LVT syllable or a V.
+const HANGUL_T: u16 = 1 << 7;
+/// In `Extension` (Extend, SpacingMark, ZWJ, an Extended_Pictographic after a ZWJ), after a
+/// Hangul or emoji sequence or a flag.
+const EXTENSION: u16 = 1 << 8;
+/// In `Extension`, just after a ZWJ: an Extended_Pictographic may follow (`ZWJGlue`).
+const EXTENSION_ZWJ: u16 = 1 << 9;
+/// After one regional indicator: a second may follow, then `Extension`.
+const FLAG: u16 = 1 << 10;
+/// In `ZWJSeq` or `OtherSeq`: ZWJ, Extend and SpacingMark may follow.
+const MARKS: u16 = 1 << 11;
+/// In `Prepend+`: any sequence but CR LF and a control may follow.
+const PREPENDS: u16 = 1 << 12;
+
+/// The states where a sequence is complete.
+const ACCEPTING: u16 = !(START | AFTER_CR);
+/// The states where `Extension` may follow.
+const EXTENDABLE: u16 =
+    HANGUL_L | HANGUL_LV | HANGUL_L_LV | HANGUL_V | HANGUL_T | EXTENSION | EXTENSION_ZWJ | FLAG;
+
+/// The states after a character of `classes` from `states`.
+fn step(states: u16, classes: u16) -> u16 {
+    let is = |class: u16| classes & class != 0;
+    let from = |state: u16| states & state != 0;
+    let mut next = 0;
+    let mut to = |state: u16, condition: bool| {
+        if condition {
+            next |= state;
+        }
+    };
+    if from(START | PREPENDS) {
+        // The sequences a run of prepends may precede, and the same from the start.
+        to(HANGUL_L, is(L));
+        to(HANGUL_LV, is(LV));
+        to(HANGUL_V, is(V));
+        to(HANGUL_T, is(LVT | T));
+        to(EXTENSION, is(EXTENDED_PICTOGRAPHIC));
+        to(MARKS, is(ZWJ | OTHER));
+        to(FLAG, is(REGIONAL_INDICATOR));
+        to(PREPENDS, is(PREPEND));
+    }
+    if from(START) {
+        to(AFTER_CR, is(CR));
+        to(DONE, is(CONTROL | REPLACEMENT));
+    }
+    to(DONE, from(AFTER_CR) && is(LF));
+    if from(HANGUL_L) {
+        to(HANGUL_L, is(L));
+        to(HANGUL_L_LV, is(LV));
+        to(HANGUL_V, is(V));
+        to(HANGUL_T, is(LVT));
+    }
+    to(HANGUL_V, from(HANGUL_LV | HANGUL_L_LV | HANGUL_V) && is(V));
+    to(HANGUL_T, from(HANGUL_LV | HANGUL_V | HANGUL_T) && is(T));
+    if from(EXTENDABLE) {
+        to(EXTENSION, is(EXTEND | SPACING_MARK));
+        to(EXTENSION_ZWJ, is(ZWJ));
+    }
+    to(EXTENSION, from(EXTENSION_ZWJ) && is(EXTENDED_PICTOGRAPHIC));
+    to(EXTENSION, from(FLAG) && is(REGIONAL_INDICATOR));
+    to(MARKS, from(MARKS) && is(ZWJ | EXTEND | SPACING_MARK));
+    next
+}
