@@ -197,3 +197,127 @@ fn step(states: u16, classes: u16) -> u16 {
     to(MARKS, from(MARKS) && is(ZWJ | EXTEND | SPACING_MARK));
     next
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{cluster_len, decoded_len, longest_match};
+
+    /// The lengths of the clusters of `bytes`, one after another.
+    fn clusters(bytes: &[u8]) -> Vec<usize> {
+        let mut at = 0;
+        let mut out = Vec::new();
+        while at < bytes.len() {
+            let len = cluster_len(bytes, at);
+            out.push(len);
+            at += len;
+        }
+        out
+    }
+
+    /// Each case with the clusters go-textseg finds, checked on Terraform 1.15.5: unless a
+    /// comment says otherwise, as the text of the JSON string in `{"a": "TEXT" 1}`, whose
+    /// error (`Missing attribute seperator comma`, at the end of the file) is at column 12 plus
+    /// the number of clusters, since HCL counts a string's columns by cluster.
+    const CASES: &[(&str, &[u8], &[usize])] = &[
+        // Column 15.
+        ("ASCII", b"abc", &[1, 1, 1]),
+        // Column 13: one cluster.
+        ("Hangul L V T", "\u{1100}\u{1161}\u{11a8}".as_bytes(), &[9]),
+        // Column 14.
+        ("Hangul syllables", "\u{d55c}\u{ad6d}".as_bytes(), &[3, 3]),
+        // Column 14: go-textseg's `L+ LV? V+` lets no T follow `L LV` (Unicode's rules do).
+        (
+            "Hangul L LV T",
+            "\u{1100}\u{ac00}\u{11a8}".as_bytes(),
+            &[6, 3],
+        ),
+        // Column 13.
+        ("Hangul LV T", "\u{ac00}\u{11a8}".as_bytes(), &[6]),
+        // Column 13: man ZWJ woman ZWJ girl, one cluster.
+        (
+            "emoji ZWJ sequence",
+            "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}".as_bytes(),
+            &[18],
+        ),
+        // Column 14: two flags.
+        (
+            "regional indicators",
+            "\u{1f1fa}\u{1f1f8}\u{1f1eb}\u{1f1f7}".as_bytes(),
+            &[8, 8],
+        ),
+        // Column 14: a flag and a lone indicator.
+        (
+            "three regional indicators",
+            "\u{1f1fa}\u{1f1f8}\u{1f1eb}".as_bytes(),
+            &[8, 4],
+        ),
+        // Column 14.
+        ("combining accent", "e\u{301}x".as_bytes(), &[3, 1]),
+        // Column 14: U+FFFD takes no extender (`ControlSeq`); the accent alone is `OtherSeq`.
+        (
+            "replacement character",
+            "\u{fffd}\u{301}".as_bytes(),
+            &[3, 2],
+        ),
+        // Column 13: overlong, but of UTF-8's shape (`AnyUTF8`).
+        ("overlong encoding", b"\xc0\xaf", &[2]),
+        // Column 13.
+        ("surrogate encoding", b"\xed\xa0\x80", &[3]),
+        // Column 14: no sequence starts with a continuation byte; `DecodeRune` takes one.
+        ("continuation bytes", b"\x80\x80", &[1, 1]),
+        // `{"a": "\u{600}" 1}`: `Invalid JSON string` at byte 12, the quote taken as text.
+        ("prepend and quote", "\u{600}\"".as_bytes(), &[3]),
+        // `{"a\xEBb": "x"}`: `Invalid JSON string` at byte 7: `EB 62 22` is a widened LVT.
+        ("bad lead byte, letter, quote", b"\xebb\"", &[3]),
+        // `{"a": "x\xCD"}`: `Invalid JSON string` at byte 11: `CD 22` is a widened Extend.
+        ("bad byte before a quote", b"x\xcd\"", &[3]),
+        // `{"a": "\xEB\nb"}`: `Invalid JSON string` at byte 9 (Go's decoder refusing the
+        // newline the string took in), line 1.
+        ("bad byte before a newline", b"\xeb\nb", &[3]),
+        // Native `a = 1\r\nb = ;`: `Invalid character` at line 2, column 5 (CR LF is one
+        // line break, `CRLFSeq`); a lone CR matches no sequence.
+        ("CRLF", b"\r\r\n", &[1, 2]),
+    ];
+
+    #[test]
+    fn clusters_as_go_textseg_finds_them() {
+        for (name, bytes, expected) in CASES {
+            assert_eq!(clusters(bytes), *expected, "{name}: {bytes:x?}");
+        }
+    }
+
+    /// The ASCII shortcut of [`cluster_len`] gives what the whole grammar gives.
+    #[test]
+    fn the_ascii_shortcut_agrees_with_the_grammar() {
+        for first in 0..0x80u8 {
+            for second in 0..0x80u8 {
+                let bytes = [first, second];
+                let full = longest_match(&bytes).unwrap_or_else(|| decoded_len(&bytes));
+                assert_eq!(cluster_len(&bytes, 0), full, "{bytes:x?}");
+            }
+            let full = longest_match(&[first]).unwrap_or_else(|| decoded_len(&[first]));
+            assert_eq!(cluster_len(&[first], 0), full, "{first:x?}");
+        }
+    }
+
+    /// Any bytes: a cluster is never empty and never runs past the end.
+    #[test]
+    fn every_byte_sequence_advances() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..20_000 {
+            let mut bytes = Vec::new();
+            for _ in 0..(state % 9) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                bytes.push((state >> 24) as u8);
+            }
+            let mut at = 0;
+            while at < bytes.len() {
+                let len = cluster_len(&bytes, at);
+                assert!(len >= 1 && at + len <= bytes.len(), "{bytes:x?} at {at}");
+                at += len;
+            }
+        }
+    }
+}

@@ -790,6 +790,47 @@ mod tests {
         }
     }
 
+    /// Files that are not UTF-8, read as the reader reads them (a stand-in for each bad
+    /// byte): HCL's scanner steps over a string by grapheme clusters (go-textseg), whose
+    /// classes take a bad lead byte with the bytes after it, a quote or a newline among them.
+    /// Each with Terraform 1.15.5's first error (summary, byte).
+    #[test]
+    fn strings_over_bytes_that_are_not_utf8_end_where_hcl_clusters_end_them() {
+        let cases: &[(&[u8], &str, usize)] = &[
+            // `EB 62 22` is a Hangul LVT syllable to go-textseg: the key runs on to `: "`, and
+            // Go's decoder refuses the `:` after its quote.
+            (b"{\"a\xebb\": \"x\"}", "Invalid JSON string", 7),
+            // The same in a value: the string runs to the end; `}` after the taken quote.
+            (
+                b"{\"locals\": {\"a\": \"x\xeby\"}}",
+                "Invalid JSON string",
+                23,
+            ),
+            // A bad byte before the quote: `CD 22` is an Extend, joined to the `x`.
+            (b"{\"a\": \"x\xcd\"}", "Invalid JSON string", 11),
+            (b"{\"a\": \"x\xcd\", \"b\": 1}", "Invalid JSON string", 11),
+            // A bad byte before a newline: `EB 0A 31` is one cluster, so the newline is in the
+            // string (and Go's decoder refuses it there), not its end.
+            (b"{\"a\": \"x\xeb\n1\"}", "Invalid JSON string", 10),
+            (b"{\"a\": \"\xeb\nb\"}", "Invalid JSON string", 9),
+        ];
+        for (bytes, summary, at) in cases {
+            let text = crate::syntax::stand_in_for_not_utf8(bytes, Syntax::Json);
+            let parsed = crate::syntax::parse_not_utf8(FileId(0), Syntax::Json, &text, bytes);
+            let error = parsed.file.expect_err("refused");
+            assert_eq!(
+                (error.summary, error.span.start as usize),
+                (*summary, *at),
+                "{bytes:x?}"
+            );
+        }
+        // Where no cluster takes the quote, a bad byte is text (Terraform 1.15.5 loads it).
+        let bytes: &[u8] = b"{\"locals\": {\"a\": \"x\xff\"}}";
+        let text = crate::syntax::stand_in_for_not_utf8(bytes, Syntax::Json);
+        let parsed = crate::syntax::parse_not_utf8(FileId(0), Syntax::Json, &text, bytes);
+        assert!(parsed.file.is_ok());
+    }
+
     /// The dotted name of a static reference (`var.x`, `path.module`).
     fn reference_name(expr: &Expr) -> Option<String> {
         match &expr.kind {

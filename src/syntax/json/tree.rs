@@ -738,7 +738,11 @@ mod tests {
                 assert!(parse(&ok, ok.as_bytes()).is_ok());
                 // Far deeper input: the limit comes first.
                 let deeper = "{\"a\":".repeat(1_000_000);
-                assert!(parse(&deeper, deeper.as_bytes()).expect_err("too deep").beyond_limit);
+                assert!(
+                    parse(&deeper, deeper.as_bytes())
+                        .expect_err("too deep")
+                        .beyond_limit
+                );
             })
             .expect("a thread")
             .join()
