@@ -33,7 +33,9 @@ are those machines, so that `syntax::grapheme` matches what go-textseg matches o
 The Rust file maps each lead byte to its alternatives: the ranges of the bytes after the lead
 and the classes (bits) whose machines match them. Each class's alternatives are merged where
 they touch (as in the identifier tables), then alternatives of several classes with the same
-byte ranges are joined into one with their bits together.
+byte ranges are joined into one with their bits together. For a valid character the widened
+machines match just the classes of its code point, so the file also has the classes by code
+point (`CODE_POINTS`), which a binary search finds faster than a scan of the alternatives.
 
 `--compare OLD` proves that the written tables give every byte sequence the same classes as
 OLD (another grapheme_tables.rs, e.g. `git show REV:src/syntax/grapheme_tables.rs`);
@@ -43,6 +45,7 @@ widening here is unicode2ragel's.
 """
 
 import argparse
+import bisect
 import hashlib
 import os
 import re
@@ -105,6 +108,36 @@ def class_alternatives(grapheme_text, emoji_text):
     return alternatives
 
 
+def code_point_table(grapheme_text, emoji_text):
+    """The classes of valid characters by code point: disjoint (first, last, bits), in order.
+
+    For a character that is valid UTF-8 the widened byte machines match exactly the classes
+    its code point has (the widening adds only sequences that are not UTF-8; a test of
+    `syntax::grapheme` checks every character), so `syntax::grapheme` looks valid characters
+    up here, by binary search, and only bytes that are not UTF-8 in the byte tables.
+    """
+    ranges = []
+    for index, cls in enumerate(CLASSES):
+        text = emoji_text if cls in EMOJI_CLASSES else grapheme_text
+        ranges += [(first, last, 1 << index) for first, last in read_property_ranges(text, cls)]
+    # Cut the code points where any range begins or ends: each piece has one set of classes.
+    cuts = sorted({first for first, _, _ in ranges} | {last + 1 for _, last, _ in ranges})
+    classes = [0] * len(cuts)
+    for first, last, bit in ranges:
+        for piece in range(bisect.bisect_left(cuts, first), bisect.bisect_left(cuts, last + 1)):
+            classes[piece] |= bit
+    table = []
+    for piece, bits in enumerate(classes[:-1]):
+        first, last = cuts[piece], cuts[piece + 1] - 1
+        if not bits:
+            continue
+        if table and table[-1][1] == first - 1 and table[-1][2] == bits:
+            table[-1] = (table[-1][0], last, bits)
+        else:
+            table.append((first, last, bits))
+    return table
+
+
 def tails_by_lead(alternatives):
     """For each lead byte, the merged tails (ranges after the lead) of each class."""
     by_lead = {}
@@ -156,7 +189,9 @@ HEADER = """\
 //! (a bad lead byte followed by a quote or a newline) match a class too. These tables are those
 //! machines: [`BY_LEAD`] gives each lead byte its alternatives, each the classes (bits) it
 //! matches and the range each byte after the lead may take; every alternative of a lead byte
-//! has the same length.
+//! has the same length. A valid character's bytes match the classes of its code point and no
+//! other (the widening adds only sequences that are not UTF-8), which [`CODE_POINTS`] lists
+//! for a faster look-up.
 
 /// One alternative: the classes it matches, and the range of each byte after the lead.
 pub(super) type Alternative = (u16, &'static [(u8, u8)]);
@@ -165,7 +200,27 @@ pub(super) type Alternative = (u16, &'static [(u8, u8)]);
 LINE_WIDTH = 100
 
 
-def rust_file(table):
+def rust_code_points(code_points):
+    """The code point table of the Rust file, packed into lines of at most 100 columns."""
+    lines = [
+        "",
+        "/// The classes of valid characters: (first, last, classes), disjoint, in order.",
+        "#[rustfmt::skip]",
+        "pub(super) static CODE_POINTS: &[(u32, u32, u16)] = &[",
+    ]
+    line = "   "
+    for first, last, bits in code_points:
+        item = f" (0x{first:04X}, 0x{last:04X}, 0x{bits:04X}),"
+        if len(line) + len(item) > LINE_WIDTH:
+            lines.append(line)
+            line = "   "
+        line += item
+    lines.append(line)
+    lines.append("];")
+    return "\n".join(lines) + "\n"
+
+
+def rust_file(table, code_points):
     text = HEADER.format(
         grapheme_url=GRAPHEME_URL,
         grapheme_sha=GRAPHEME_SHA256,
@@ -206,6 +261,7 @@ def rust_file(table):
             items.append(names[alternatives] if alternatives else "&[]")
         text += "    " + ", ".join(items) + ",\n"
     text += "];\n"
+    text += rust_code_points(code_points)
     return text
 
 
@@ -316,7 +372,7 @@ def main():
         return report("ragel", {cls: machines[cls] for cls in CLASSES}, entries_of_table(table))
 
     with open(args.out, "w", encoding="utf-8") as out:
-        out.write(rust_file(table))
+        out.write(rust_file(table, code_point_table(grapheme_text, emoji_text)))
     return 0
 
 

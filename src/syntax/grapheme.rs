@@ -11,8 +11,8 @@
 //! one character as Go's `utf8.DecodeRune` decodes it: one byte of a sequence that is not UTF-8.
 
 use super::grapheme_tables::{
-    Alternative, BY_LEAD, CONTROL, CR, EXTEND, EXTENDED_PICTOGRAPHIC, L, LF, LV, LVT, PREPEND,
-    REGIONAL_INDICATOR, SPACING_MARK, T, V, ZWJ,
+    Alternative, BY_LEAD, CODE_POINTS, CONTROL, CR, EXTEND, EXTENDED_PICTOGRAPHIC, L, LF, LV, LVT,
+    PREPEND, REGIONAL_INDICATOR, SPACING_MARK, T, V, ZWJ,
 };
 
 /// U+FFFD (`EF BF BD` exactly): a cluster of its own in go-textseg's grammar (`ControlSeq`).
@@ -97,10 +97,12 @@ fn character(rest: &[u8]) -> Option<(u16, usize)> {
         _ => return None,
     };
     let tail = rest.get(1..len)?;
-    let mut classes = BY_LEAD[usize::from(lead)]
-        .iter()
-        .filter(|alternative| matches(alternative, tail))
-        .fold(0, |classes, (bits, _)| classes | bits);
+    // A valid character has its code point's classes; other bytes, what the widened byte
+    // machines give them.
+    let mut classes = match valid_char(lead, tail) {
+        Some(c) => code_point_classes(c),
+        None => byte_classes(lead, tail),
+    };
     if rest[..len] == [0xef, 0xbf, 0xbd] {
         classes |= REPLACEMENT;
     }
@@ -109,6 +111,46 @@ fn character(rest: &[u8]) -> Option<(u16, usize)> {
         classes |= OTHER;
     }
     Some((classes, len))
+}
+
+/// The character `lead` and `tail` encode when they are valid UTF-8 (no overlong encoding, no
+/// surrogate, nothing beyond U+10FFFF); `lead` is a lead byte of `tail.len() + 1` bytes.
+fn valid_char(lead: u8, tail: &[u8]) -> Option<char> {
+    let mut c = u32::from(lead) & (0x7f >> tail.len());
+    for &b in tail {
+        if b & 0xc0 != 0x80 {
+            return None;
+        }
+        c = c << 6 | u32::from(b & 0x3f);
+    }
+    let shortest = match c {
+        0..=0x7f => 0,
+        0x80..=0x7ff => 1,
+        0x800..=0xffff => 2,
+        _ => 3,
+    };
+    if shortest != tail.len() {
+        return None;
+    }
+    char::from_u32(c)
+}
+
+/// The classes whose byte machines match `lead` followed by `tail`.
+fn byte_classes(lead: u8, tail: &[u8]) -> u16 {
+    BY_LEAD[usize::from(lead)]
+        .iter()
+        .filter(|alternative| matches(alternative, tail))
+        .fold(0, |classes, (bits, _)| classes | bits)
+}
+
+/// The classes of a character's code point.
+fn code_point_classes(c: char) -> u16 {
+    let c = u32::from(c);
+    let at = CODE_POINTS.partition_point(|&(_, last, _)| last < c);
+    match CODE_POINTS.get(at) {
+        Some(&(first, _, classes)) if first <= c => classes,
+        _ => 0,
+    }
 }
 
 fn matches((_, ranges): &Alternative, tail: &[u8]) -> bool {
@@ -200,7 +242,7 @@ fn step(states: u16, classes: u16) -> u16 {
 
 #[cfg(test)]
 mod tests {
-    use super::{cluster_len, decoded_len, longest_match};
+    use super::{byte_classes, cluster_len, code_point_classes, decoded_len, longest_match};
 
     /// The lengths of the clusters of `bytes`, one after another.
     fn clusters(bytes: &[u8]) -> Vec<usize> {
@@ -297,6 +339,56 @@ mod tests {
             }
             let full = longest_match(&[first]).unwrap_or_else(|| decoded_len(&[first]));
             assert_eq!(cluster_len(&[first], 0), full, "{first:x?}");
+        }
+    }
+
+    /// What lets [`super::character`] look a valid character up by its code point: the
+    /// widened byte machines give every valid character the classes of its code point.
+    #[test]
+    fn valid_characters_have_their_code_points_classes() {
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let mut buffer = [0; 4];
+            let bytes = c.encode_utf8(&mut buffer).as_bytes();
+            assert_eq!(
+                byte_classes(bytes[0], &bytes[1..]),
+                code_point_classes(c),
+                "{c:?}"
+            );
+        }
+    }
+
+    /// The decoding [`super::character`] relies on agrees with Rust's on every sequence of
+    /// up to four bytes in the shapes that matter (each byte drawn from its boundary values).
+    #[test]
+    fn valid_char_is_utf8() {
+        use super::valid_char;
+        let edges = [
+            0x00, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed,
+            0xef, 0xf0, 0xf4, 0xf5, 0xf7,
+        ];
+        for &lead in &edges {
+            // The lengths `character` gives lead bytes (a continuation byte leads nothing).
+            let len = match lead {
+                0x00..=0x7f => 1,
+                0xc0..=0xdf => 2,
+                0xe0..=0xef => 3,
+                0xf0..=0xf7 => 4,
+                _ => continue,
+            };
+            let mut tails: Vec<Vec<u8>> = vec![Vec::new()];
+            for _ in 1..len {
+                tails = tails
+                    .iter()
+                    .flat_map(|tail| edges.iter().map(move |&b| [&tail[..], &[b]].concat()))
+                    .collect();
+            }
+            for tail in tails {
+                let bytes = [&[lead][..], &tail].concat();
+                let rust = std::str::from_utf8(&bytes)
+                    .ok()
+                    .and_then(|s| s.chars().next());
+                assert_eq!(valid_char(lead, &tail), rust, "{bytes:x?}");
+            }
         }
     }
 

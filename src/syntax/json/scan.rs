@@ -164,20 +164,35 @@ fn string_end(bytes: &[u8], start: usize) -> usize {
                 escaping = false;
             }
             0..=0x1f => break,
-            _ => {
-                // An ASCII character followed by one (or the end) is a cluster of its own: the
-                // common case needs no look-up.
-                let next_is_ascii = bytes.get(i + 1).is_none_or(u8::is_ascii);
-                i += if b.is_ascii() && next_is_ascii {
-                    1
-                } else {
-                    grapheme::cluster_len(bytes, i)
+            0x20..=0x7f => {
+                // A run of plain ASCII characters is a cluster each, but for the last, which a
+                // non-ASCII character after it may join: the common case needs no look-up.
+                let run_end = plain_ascii_end(bytes, i + 1);
+                i = match bytes.get(run_end) {
+                    Some(next) if !next.is_ascii() => {
+                        run_end - 1 + grapheme::cluster_len(bytes, run_end - 1)
+                    }
+                    _ => run_end,
                 };
+                escaping = false;
+            }
+            _ => {
+                i += grapheme::cluster_len(bytes, i);
                 escaping = false;
             }
         }
     }
     i
+}
+
+/// Where the run of ASCII characters from `i` (at most the end) that the string scan has
+/// nothing to decide about (no quote, backslash or control character) ends.
+fn plain_ascii_end(bytes: &[u8], i: usize) -> usize {
+    let plain = |b: &u8| matches!(b, 0x20..=0x7f) && *b != b'"' && *b != b'\\';
+    i + bytes[i..]
+        .iter()
+        .position(|b| !plain(b))
+        .unwrap_or(bytes.len() - i)
 }
 
 #[cfg(test)]
