@@ -51,6 +51,10 @@ pub(crate) fn cluster_len(bytes: &[u8], at: usize) -> usize {
 }
 
 /// The length of the longest prefix of `rest` that a sequence of go-textseg's grammar matches.
+///
+/// Every state but the start and the one after CR completes a sequence, so the match ends at
+/// most one character before the character that stopped the scan: stepping over a text cluster
+/// by cluster reads each character at most twice.
 fn longest_match(rest: &[u8]) -> Option<usize> {
     let mut states = START;
     let mut at = 0;
