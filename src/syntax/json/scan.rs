@@ -2,7 +2,8 @@
 //!
 //! HCL's scanner is lax on purpose: a keyword is any run of letters (and `_` after the first),
 //! a number any run of `-+.eE` and digits, a string everything up to its closing quote or the
-//! first control character; the parser judges each token's bytes afterwards. The first byte
+//! first control character, stepped over by grapheme clusters; the parser judges each token's
+//! bytes afterwards. It scans the file's bytes, which need not be UTF-8. The first byte
 //! that starts no token ends the stream: an invalid token, then the end.
 //!
 //! Tokens are produced on demand (the parser never looks more than one token ahead), so the
