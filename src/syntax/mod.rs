@@ -4,6 +4,8 @@
 //! native parser ([`hcl`], our own) and the JSON parser stay replaceable.
 
 pub(crate) mod errors;
+pub(crate) mod grapheme;
+mod grapheme_tables;
 pub(crate) mod hcl;
 pub(crate) mod json;
 pub(crate) mod literals;
@@ -667,8 +669,9 @@ pub(crate) fn parse_not_utf8(id: FileId, syntax: Syntax, text: &str, bytes: &[u8
     match syntax {
         Syntax::Native => hcl::parse_not_utf8(id, text, bytes),
         // HCL's JSON scanner takes any byte inside a string and refuses any outside one, as
-        // the stand-in is.
-        Syntax::Json | Syntax::TerragruntJson => parse(id, syntax, text),
+        // the stand-in is; where a string ends it finds in the bytes themselves.
+        Syntax::Json => json::parse_not_utf8(id, text, bytes, false),
+        Syntax::TerragruntJson => json::parse_not_utf8(id, text, bytes, true),
     }
 }
 

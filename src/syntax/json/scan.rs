@@ -2,11 +2,14 @@
 //!
 //! HCL's scanner is lax on purpose: a keyword is any run of letters (and `_` after the first),
 //! a number any run of `-+.eE` and digits, a string everything up to its closing quote or the
-//! first control character; the parser judges each token's bytes afterwards. The first byte
+//! first control character, stepped over by grapheme clusters; the parser judges each token's
+//! bytes afterwards. It scans the file's bytes, which need not be UTF-8. The first byte
 //! that starts no token ends the stream: an invalid token, then the end.
 //!
 //! Tokens are produced on demand (the parser never looks more than one token ahead), so the
 //! scan costs one pass over the text and no memory beyond the token being looked at.
+
+use crate::syntax::grapheme;
 
 /// What kind of token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,9 +51,10 @@ pub(super) struct Tokens<'t> {
 }
 
 impl<'t> Tokens<'t> {
-    pub(super) fn new(text: &'t str) -> Self {
+    /// The tokens of a file's bytes (which need not be UTF-8: HCL scans bytes).
+    pub(super) fn new(bytes: &'t [u8]) -> Self {
         Tokens {
-            bytes: text.as_bytes(),
+            bytes,
             at: 0,
             ended_at: None,
             peeked: None,
@@ -139,10 +143,11 @@ fn run_end(bytes: &[u8], start: usize, belongs: impl Fn(u8) -> bool) -> usize {
 /// quote, or at the first control character or the end of the text when there is none.
 ///
 /// HCL's `scanString` attends to escapes only to find the closing quote, and steps over the
-/// rest a grapheme cluster at a time. A cluster never reaches past a control character, a quote
-/// or a backslash, except where it starts with a "prepend" character (Unicode's Grapheme
-/// Cluster Break property, e.g. U+0600 ARABIC NUMBER SIGN): the next character then belongs to
-/// the same cluster, so a quote or a backslash right after one is ordinary text to the scanner.
+/// rest a grapheme cluster at a time ([`grapheme::cluster_len`]). A cluster may take in a quote,
+/// a backslash or a control character after its first character: after a "prepend" character
+/// (U+0600 ARABIC NUMBER SIGN), or after bytes that are not UTF-8 which go-textseg's widened
+/// classes take for a character (`0xEB 0x62 0x22` is a Hangul syllable to it). Those bytes are
+/// then text of the string, as they are to Terraform.
 fn string_end(bytes: &[u8], start: usize) -> usize {
     let mut i = start + 1;
     let mut escaping = false;
@@ -160,71 +165,35 @@ fn string_end(bytes: &[u8], start: usize) -> usize {
                 escaping = false;
             }
             0..=0x1f => break,
-            // No ASCII character is a prepend character.
             0x20..=0x7f => {
-                i += 1;
+                // A run of plain ASCII characters is a cluster each, but for the last, which a
+                // non-ASCII character after it may join: the common case needs no look-up.
+                let run_end = plain_ascii_end(bytes, i + 1);
+                i = match bytes.get(run_end) {
+                    Some(next) if !next.is_ascii() => {
+                        run_end - 1 + grapheme::cluster_len(bytes, run_end - 1)
+                    }
+                    _ => run_end,
+                };
                 escaping = false;
             }
             _ => {
-                let (c, len) = char_at(bytes, i);
-                i += len;
+                i += grapheme::cluster_len(bytes, i);
                 escaping = false;
-                // A run of prepend characters takes the next character with it, unless that
-                // one is a control character (a cluster breaks before controls).
-                let mut previous = c;
-                while is_prepend(previous) {
-                    match bytes.get(i) {
-                        Some(&next) if next >= 0x20 && next != 0x7f => {
-                            let (c, len) = char_at(bytes, i);
-                            i += len;
-                            previous = c;
-                        }
-                        _ => break,
-                    }
-                }
             }
         }
     }
     i
 }
 
-/// The character starting at byte `i` (a character boundary of valid UTF-8) and its length.
-fn char_at(bytes: &[u8], i: usize) -> (char, usize) {
-    let len = match bytes[i] {
-        0..=0x7f => 1,
-        0xc0..=0xdf => 2,
-        0xe0..=0xef => 3,
-        _ => 4,
-    };
-    let end = (i + len).min(bytes.len());
-    let c = std::str::from_utf8(&bytes[i..end])
-        .ok()
-        .and_then(|s| s.chars().next())
-        .unwrap_or('\u{fffd}');
-    (c, end - i)
-}
-
-/// Grapheme_Cluster_Break=Prepend in Unicode 15 (the version of the segmentation HCL uses,
-/// apparentlymart/go-textseg v15).
-fn is_prepend(c: char) -> bool {
-    matches!(
-        c,
-        '\u{0600}'..='\u{0605}'
-            | '\u{06DD}'
-            | '\u{070F}'
-            | '\u{0890}'..='\u{0891}'
-            | '\u{08E2}'
-            | '\u{0D4E}'
-            | '\u{110BD}'
-            | '\u{110CD}'
-            | '\u{111C2}'..='\u{111C3}'
-            | '\u{1193F}'
-            | '\u{11941}'
-            | '\u{11A3A}'
-            | '\u{11A84}'..='\u{11A89}'
-            | '\u{11D46}'
-            | '\u{11F02}'
-    )
+/// Where the run of ASCII characters from `i` (at most the end) that the string scan has
+/// nothing to decide about (no quote, backslash or control character) ends.
+fn plain_ascii_end(bytes: &[u8], i: usize) -> usize {
+    let plain = |b: &u8| matches!(b, 0x20..=0x7f) && *b != b'"' && *b != b'\\';
+    i + bytes[i..]
+        .iter()
+        .position(|b| !plain(b))
+        .unwrap_or(bytes.len() - i)
 }
 
 #[cfg(test)]
@@ -232,7 +201,7 @@ mod tests {
     use super::*;
 
     fn kinds(text: &str) -> Vec<(TokenKind, &str)> {
-        let mut tokens = Tokens::new(text);
+        let mut tokens = Tokens::new(text.as_bytes());
         let mut out = Vec::new();
         loop {
             let token = tokens.read();
@@ -281,7 +250,7 @@ mod tests {
             kinds("[\u{b}1]"),
             [(BracketOpen, "["), (Invalid, "\u{b}"), (End, "")]
         );
-        let mut tokens = Tokens::new("; 1");
+        let mut tokens = Tokens::new(b"; 1");
         tokens.read();
         assert_eq!(tokens.read().start, 1);
     }

@@ -101,16 +101,18 @@ fn error<T>(summary: &'static str, detail: &'static str, at: usize) -> Result<T>
 const NOT_A_VALUE: &str =
     "A JSON value must start with a brace, a bracket, a number, a string, or a keyword.";
 
-/// Parses the whole text as one JSON value (HCL's `parseFileContent`).
-pub(super) fn parse(text: &str) -> Result<Value<'_>> {
-    let mut parser = Parser::new(text);
+/// Parses the whole text as one JSON value (HCL's `parseFileContent`). `bytes` are the file's
+/// bytes, which the tokens are scanned from: `text` itself, or, for a file that is not UTF-8,
+/// what `text` stands in for byte for byte (HCL's scanner steps over them as bytes).
+pub(super) fn parse<'t>(text: &'t str, bytes: &'t [u8]) -> Result<Value<'t>> {
+    let mut parser = Parser::new(text, bytes);
     parser.file()
 }
 
 /// The work of parsing a whole text, in steps: tokens scanned plus bytes of strings and
 /// numbers judged. The `linear_work` fuzz target checks that it grows linearly.
 pub(crate) fn parse_steps(text: &str) -> u64 {
-    let mut parser = Parser::new(text);
+    let mut parser = Parser::new(text, text.as_bytes());
     // Only the work counts, not whether the text is valid.
     let _ = parser.file();
     parser.tokens.scanned + parser.judged_bytes
@@ -125,10 +127,11 @@ struct Parser<'t> {
 }
 
 impl<'t> Parser<'t> {
-    fn new(text: &'t str) -> Self {
+    fn new(text: &'t str, bytes: &'t [u8]) -> Self {
+        debug_assert_eq!(text.len(), bytes.len());
         Parser {
             text,
-            tokens: Tokens::new(text),
+            tokens: Tokens::new(bytes),
             depth: 0,
             judged_bytes: 0,
         }
@@ -595,7 +598,7 @@ mod tests {
     use super::*;
 
     fn first_error(text: &str) -> (&'static str, usize) {
-        match parse(text) {
+        match parse(text, text.as_bytes()) {
             Ok(value) => panic!("{text:?} parsed: {value:?}"),
             Err(error) => (error.summary, error.at),
         }
@@ -669,7 +672,7 @@ mod tests {
     #[test]
     fn values_and_their_ranges() {
         let text = r#"{"a\n\u00e9\ud83d\ude00\ud800x": [1.5e3, true, null, "b"], "c": {}}"#;
-        let Ok(Value::Object(object)) = parse(text) else {
+        let Ok(Value::Object(object)) = parse(text, text.as_bytes()) else {
             panic!("not an object");
         };
         assert_eq!(object.range, range(0, text.len()));
@@ -728,14 +731,18 @@ mod tests {
             .stack_size(256 << 20)
             .spawn(|| {
                 let deep = "[".repeat(MAX_DEPTH + 1);
-                let error = parse(&deep).expect_err("too deep");
+                let error = parse(&deep, deep.as_bytes()).expect_err("too deep");
                 assert!(error.beyond_limit);
                 assert_eq!(error.at, MAX_DEPTH);
                 let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
-                assert!(parse(&ok).is_ok());
+                assert!(parse(&ok, ok.as_bytes()).is_ok());
                 // Far deeper input: the limit comes first.
                 let deeper = "{\"a\":".repeat(1_000_000);
-                assert!(parse(&deeper).expect_err("too deep").beyond_limit);
+                assert!(
+                    parse(&deeper, deeper.as_bytes())
+                        .expect_err("too deep")
+                        .beyond_limit
+                );
             })
             .expect("a thread")
             .join()
