@@ -34,8 +34,13 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
     else {
         return;
     };
-    let only_tf = only_in(terraform, opentofu);
-    let only_tofu = only_in(opentofu, terraform);
+    // The views almost always define the same objects in the same order: then neither has
+    // one the other lacks, which one pass over both finds without indexing either.
+    let defined = |ctx| definitions(ctx).map(|(defined, _)| defined);
+    let (only_tf, only_tofu) = match defined(terraform).eq(defined(opentofu)) {
+        true => (Vec::new(), Vec::new()),
+        false => (only_in(terraform, opentofu), only_in(opentofu, terraform)),
+    };
     // Load errors and what `validate` refuses, of one view only: the module works for one tool's
     // users and not the other's.
     let errors: Vec<&Diagnostic> = dir
