@@ -1,7 +1,6 @@
 //! Appending primary blocks and merging override blocks, kind by kind (hashicorp/terraform
 //! `internal/configs/module.go`, `appendFile` and `mergeFile`, and `module_merge.go`).
 
-
 use crate::source::Span;
 use crate::syntax::{Block, ExprKind, Labels};
 

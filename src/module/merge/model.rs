@@ -4,7 +4,6 @@ use std::fmt;
 use std::hash::BuildHasher as _;
 use std::sync::Arc;
 
-
 use crate::knowledge::View;
 use crate::source::Span;
 use crate::syntax::{Attribute, Block, Body, Labels};
@@ -318,13 +317,17 @@ impl LocalIndex {
     pub(super) fn get(&self, locals: &[MergedLocal], name: &str) -> Option<usize> {
         let hash = self.hasher.hash_one(name);
         (self.positions)
-            .find(hash, |&(h, i)| h == hash && locals[i].attribute.name == name)
+            .find(hash, |&(h, i)| {
+                h == hash && locals[i].attribute.name == name
+            })
             .map(|&(_, i)| i)
     }
 
     /// Indexes `locals[position]`, whose name no other local of the index has.
     pub(super) fn insert(&mut self, locals: &[MergedLocal], position: usize) {
-        let hash = self.hasher.hash_one(locals[position].attribute.name.as_str());
+        let hash = self
+            .hasher
+            .hash_one(locals[position].attribute.name.as_str());
         (self.positions).insert_unique(hash, (hash, position), |&(hash, _)| hash);
     }
 }
