@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use foldhash::HashSet;
+use foldhash::{HashMap, HashSet};
 
 use crate::diagnostic::{Diagnostic, Label, Views};
 use crate::knowledge::View;
@@ -34,8 +34,13 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
     else {
         return;
     };
-    let only_tf = only_in(terraform, opentofu);
-    let only_tofu = only_in(opentofu, terraform);
+    // The views almost always define the same objects in the same order: then neither has
+    // one the other lacks, which one pass over both finds without indexing either.
+    let defined = |ctx| definitions(ctx).map(|(defined, _)| defined);
+    let (only_tf, only_tofu) = match defined(terraform).eq(defined(opentofu)) {
+        true => (Vec::new(), Vec::new()),
+        false => (only_in(terraform, opentofu), only_in(opentofu, terraform)),
+    };
     // Load errors and what `validate` refuses, of one view only: the module works for one tool's
     // users and not the other's.
     let errors: Vec<&Diagnostic> = dir
@@ -51,6 +56,7 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
         })
         .collect();
 
+    let failures = one_view_failures(&errors);
     let mut parts = Vec::new();
     if !only_tf.is_empty() {
         parts.push(format!("only Terraform has {}", list(&only_tf)));
@@ -58,22 +64,28 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
     if !only_tofu.is_empty() {
         parts.push(format!("only OpenTofu has {}", list(&only_tofu)));
     }
-    for error in &errors {
-        let tool = tool(error.views);
-        parts.push(format!("only {tool} fails with \"{}\"", error.message));
+    for (first, times) in &failures {
+        let tool = tool(first.views);
+        parts.push(match times {
+            1 => format!("only {tool} fails with \"{}\"", first.message),
+            _ => format!(
+                "only {tool} fails with \"{}\" ({times} times)",
+                first.message
+            ),
+        });
     }
     if parts.is_empty() {
         return;
     }
-    let definitions = only_tf
-        .iter()
-        .map(|(_, span)| Label::new(dir.files, *span, "only in the Terraform view"))
-        .chain(
-            only_tofu
-                .iter()
-                .map(|(_, span)| Label::new(dir.files, *span, "only in the OpenTofu view")),
-        );
-    let failures = errors.iter().filter_map(|e| {
+    let marked = |only: &Vec<(Subject, Span)>, message: &'static str| -> Vec<Label> {
+        let only = only.iter().take(LISTED);
+        only.map(|(_, span)| Label::new(dir.files, *span, message))
+            .collect()
+    };
+    let definitions = marked(&only_tf, "only in the Terraform view")
+        .into_iter()
+        .chain(marked(&only_tofu, "only in the OpenTofu view"));
+    let failures = failures.iter().filter_map(|(e, _)| {
         let label = e.primary.as_ref()?;
         Some(Label {
             message: format!("only {} reports: {}", tool(e.views), e.message),
@@ -82,6 +94,28 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
     });
     let labels: Vec<Label> = definitions.chain(failures).collect();
     out.push(views_differ(dir, &parts, labels));
+}
+
+/// How many objects of each view the finding names and marks: a view with thousands of its
+/// own is summed up (`and 9,990 more`), so the finding stays one a reader takes in.
+const LISTED: usize = 10;
+
+/// The one-view errors, one per tool and message, with how many times each was reported: a
+/// file of a thousand repeated keys read by one tool is one difference, not a thousand.
+fn one_view_failures<'d>(errors: &[&'d Diagnostic]) -> Vec<(&'d Diagnostic, usize)> {
+    let mut failures: Vec<(&Diagnostic, usize)> = Vec::new();
+    let mut seen: HashMap<(bool, &str), usize> = HashMap::default();
+    for &error in errors {
+        let key = (error.views.terraform, error.message.as_str());
+        match seen.get(&key) {
+            Some(&i) => failures[i].1 += 1,
+            None => {
+                seen.insert(key, failures.len());
+                failures.push((error, 1));
+            }
+        }
+    }
+    failures
 }
 
 /// A definition of a view, borrowed from its module: both views' definitions are compared in
@@ -128,10 +162,15 @@ fn only_in(view: &Context, other: &Context) -> Vec<(Subject, Span)> {
     only.into_values().collect()
 }
 
-/// `` `resource.T.N`, `local.x` ``
+/// `` `resource.T.N`, `local.x` ``, the first [`LISTED`] of them and how many more.
 fn list(items: &[(Subject, Span)]) -> String {
-    let quoted: Vec<String> = items.iter().map(|(s, _)| format!("`{s}`")).collect();
-    quoted.join(", ")
+    let quoted: Vec<String> = (items.iter().take(LISTED))
+        .map(|(s, _)| format!("`{s}`"))
+        .collect();
+    match items.len().saturating_sub(LISTED) {
+        0 => quoted.join(", "),
+        more => format!("{} and {more} more", quoted.join(", ")),
+    }
 }
 
 /// The tool of a one-view finding.
@@ -216,5 +255,35 @@ mod tests {
             "{}",
             found[0].message
         );
+    }
+
+    /// A view with many objects or errors of its own is summed up: the finding names and marks
+    /// the first ten objects and says how many more, and each one-view error once, with how
+    /// many times it was reported.
+    #[test]
+    fn many_differences_are_summed_up() {
+        let rules = [&super::RULE, &crate::rules::duplicate_definition::RULE];
+        let variables: String = (0..25)
+            .map(|i| format!("variable \"v{i}\" {{}}\n"))
+            .collect();
+        let keys = vec![r#""k": 1"#; 30].join(", ");
+        let json = format!(r#"{{"locals": {{{keys}}}}}"#);
+        let files: Files = &[
+            ("main.tf", "variable \"x\" {}\n"),
+            ("more.tofu", &variables),
+            ("locals.tofu.json", &json),
+        ];
+        let all = findings_of(&rules, files).into_iter();
+        let found: Vec<_> = all.filter(|d| d.rule == super::RULE.id()).collect();
+        assert_eq!(found.len(), 1, "{found:#?}");
+        let message = &found[0].message;
+        assert!(message.contains("`variable.v16` and 16 more;"), "{message}");
+        assert!(
+            message.ends_with("only OpenTofu fails with \"Duplicate argument\" (29 times)"),
+            "{message}"
+        );
+        // Ten definitions and the first of the repeated errors.
+        let labels = found[0].primary.iter().count() + found[0].secondary.len();
+        assert_eq!(labels, 11, "{:#?}", found[0]);
     }
 }

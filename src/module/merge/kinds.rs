@@ -1,8 +1,6 @@
 //! Appending primary blocks and merging override blocks, kind by kind (hashicorp/terraform
 //! `internal/configs/module.go`, `appendFile` and `mergeFile`, and `module_merge.go`).
 
-use foldhash::HashSet;
-
 use crate::source::Span;
 use crate::syntax::{Block, ExprKind, Labels};
 
@@ -162,17 +160,23 @@ impl Merger<'_> {
     }
 
     fn add_primary_locals(&mut self, block: &Block) {
-        let own_names: HashSet<Span> = block.body.attributes.iter().map(|a| a.name_span).collect();
+        // A block's attributes are within its body (in JSON, a block's header may be a key
+        // that several blocks share: `"locals": [{...}, {...}]`).
+        let within_block = |span: Span| {
+            let body = block.body_span;
+            span.file == body.file && body.start <= span.start && span.end <= body.end
+        };
+        self.module.local_index.reserve(block.body.attributes.len());
         for attr in &block.body.attributes {
             let local = MergedLocal {
                 attribute: MergedAttribute::from_syntax(attr, Origin::Base),
                 declared: attr.name_span,
             };
-            match self.module.local_index.get(&attr.name) {
-                Some(&i) => {
+            match (self.module.local_index).get(&self.module.locals, &attr.name) {
+                Some(i) => {
                     let first = self.module.locals[i].attribute.name_span;
                     // Within one block the parser already reported `Attribute redefined`.
-                    if !own_names.contains(&first) {
+                    if !within_block(first) {
                         self.report(MergeProblem::DuplicateLocal {
                             name: attr.name.clone(),
                             again: attr.name_span,
@@ -182,10 +186,9 @@ impl Merger<'_> {
                     self.module.locals[i] = local;
                 }
                 None => {
-                    self.module
-                        .local_index
-                        .insert(attr.name.clone(), self.module.locals.len());
                     self.module.locals.push(local);
+                    let position = self.module.locals.len() - 1;
+                    (self.module.local_index).insert(&self.module.locals, position);
                 }
             }
         }
@@ -546,7 +549,7 @@ impl Merger<'_> {
 
     fn override_locals(&mut self, block: &Block) {
         for attr in &block.body.attributes {
-            let Some(&i) = self.module.local_index.get(&attr.name) else {
+            let Some(i) = (self.module.local_index).get(&self.module.locals, &attr.name) else {
                 self.report(MergeProblem::LocalOverrideWithoutBase {
                     name: attr.name.clone(),
                     at: attr.name_span,

@@ -4,8 +4,6 @@ use std::fmt;
 use std::hash::BuildHasher as _;
 use std::sync::Arc;
 
-use foldhash::HashMap;
-
 use crate::knowledge::View;
 use crate::source::Span;
 use crate::syntax::{Attribute, Block, Body, Labels};
@@ -268,7 +266,7 @@ pub struct Module {
     pub objects: Vec<MergedObject>,
     pub(super) index: ObjectIndex,
     pub locals: Vec<MergedLocal>,
-    pub(super) local_index: HashMap<String, usize>,
+    pub(super) local_index: LocalIndex,
     pub terraform: TerraformSettings,
     /// Top-level blocks that are not merged (`moved`, `import`, `removed`, `check`, `language`,
     /// unknown types), from primary files, in load order.
@@ -284,7 +282,7 @@ impl Module {
             objects: Vec::new(),
             index: ObjectIndex::default(),
             locals: Vec::new(),
-            local_index: HashMap::default(),
+            local_index: LocalIndex::default(),
             terraform: TerraformSettings::default(),
             unmerged: Vec::new(),
             events: Vec::new(),
@@ -296,7 +294,41 @@ impl Module {
     }
 
     pub fn local(&self, name: &str) -> Option<&MergedLocal> {
-        self.local_index.get(name).map(|&i| &self.locals[i])
+        (self.local_index.get(&self.locals, name)).map(|i| &self.locals[i])
+    }
+}
+
+/// A module's local values by name: their positions in [`Module::locals`], each with its
+/// name's hash. The names are read from the locals themselves, not copied into the index; the
+/// hashes kept beside the positions let the table grow without reading every name again.
+#[derive(Debug, Clone, Default)]
+pub(super) struct LocalIndex {
+    positions: hashbrown::HashTable<(u64, usize)>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl LocalIndex {
+    /// Room for `more` locals.
+    pub(super) fn reserve(&mut self, more: usize) {
+        (self.positions).reserve(more, |&(hash, _)| hash);
+    }
+
+    /// The position of the local named `name`.
+    pub(super) fn get(&self, locals: &[MergedLocal], name: &str) -> Option<usize> {
+        let hash = self.hasher.hash_one(name);
+        (self.positions)
+            .find(hash, |&(h, i)| {
+                h == hash && locals[i].attribute.name == name
+            })
+            .map(|&(_, i)| i)
+    }
+
+    /// Indexes `locals[position]`, whose name no other local of the index has.
+    pub(super) fn insert(&mut self, locals: &[MergedLocal], position: usize) {
+        let hash = self
+            .hasher
+            .hash_one(locals[position].attribute.name.as_str());
+        (self.positions).insert_unique(hash, (hash, position), |&(hash, _)| hash);
     }
 }
 
