@@ -114,7 +114,9 @@ impl Parser<'_> {
             (b'/', Some(b'/')) => None,
             // `<<`, a marker and a newline is a heredoc to HCL's scanner, no operator: it ends
             // the expression (and the caller refuses what follows it).
-            (b'<', Some(b'<')) if super::scanner::heredoc_start(self.bytes, self.pos).is_some() => {
+            (b'<', Some(b'<'))
+                if super::scanner::heredoc_start(self.read_bytes, self.pos).is_some() =>
+            {
                 None
             }
             (b'<' | b'>' | b'+' | b'-' | b'*' | b'/' | b'%', _) => Some(1),

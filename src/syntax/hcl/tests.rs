@@ -941,7 +941,7 @@ fn first_error_of_bytes(bytes: &[u8]) -> Option<(&'static str, u32)> {
 fn bytes_next_to_a_name_are_read_as_hcls_scanner_reads_them() {
     // A file's bytes, and its first error (summary, byte offset) if it has one.
     type Case = (&'static [u8], Option<(&'static str, u32)>);
-    let cases: [Case; 9] = [
+    let cases: [Case; 11] = [
         (
             b"\xe4\n**>=",
             Some(("Argument or block definition required", 0)),
@@ -959,6 +959,14 @@ fn bytes_next_to_a_name_are_read_as_hcls_scanner_reads_them() {
         (b"a = \"\xe4 \"\n", Some(("Invalid character encoding", 5))),
         // Bad bytes in a comment are the comment's.
         (b"# \xff\na = 1\n", None),
+        // `\xdd)` is a character of a name to HCL's scanner, so `<<b\xdd)` and a newline open
+        // a heredoc, which ends the expression before it; without the `)`, `\xdd` and the
+        // newline are one character, and `<<` no heredoc.
+        (
+            b"a = u<<b\xdd)\n",
+            Some(("Missing newline after argument", 5)),
+        ),
+        (b"a = u<<b\xdd\n", Some(("Invalid expression", 6))),
     ];
     for (bytes, expected) in cases {
         assert_eq!(
