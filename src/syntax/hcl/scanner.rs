@@ -137,24 +137,9 @@ pub(crate) fn first_invalid_token(bytes: &[u8]) -> Option<InvalidToken> {
                     // No heredoc: a `<` of its own, and the next `<` may open one.
                     None => i += 1,
                 },
-                b'['
-                | b']'
-                | b'('
-                | b')'
-                | b'.'
-                | b','
-                | b'*'
-                | b'/'
-                | b'%'
-                | b'+'
-                | b'-'
-                | b'='
-                | b'<'
-                | b'>'
-                | b'!'
-                | b'?'
-                | b':'
-                | b'0'..=b'9' => i += 1,
+                b'[' | b']' | b'(' | b')' | b'.' | b',' | b'*' | b'/' | b'%' | b'+' | b'-'
+                | b'=' | b'<' | b'>' | b'!' | b'?' | b':' => i += 1,
+                b'0'..=b'9' => i = number_end(bytes, i),
                 b'{' => {
                     braces += 1;
                     i += 1;
@@ -357,6 +342,31 @@ pub(crate) fn character_len(bytes: &[u8], at: usize) -> Option<usize> {
         .iter()
         .all(|&b| (0x80..=0xbf).contains(&b))
         .then_some(len)
+}
+
+/// Where the number at `at` (a digit) ends: HCL's scanner takes the longest `Number`, digits,
+/// then `.` and digits, then `e` or `E`, a sign and digits, each part only when whole
+/// (hashicorp/hcl `hclsyntax/scan_tokens.rl`). What follows is a token of its own: in `1e3é`
+/// the `é` cannot start a name, where in `1eé` the `eé` is one.
+fn number_end(bytes: &[u8], at: usize) -> usize {
+    let digits_end = |from: usize| {
+        from + bytes[from.min(bytes.len())..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
+    let mut end = digits_end(at);
+    if bytes.get(end) == Some(&b'.') && digits_end(end + 1) > end + 1 {
+        end = digits_end(end + 1);
+    }
+    if matches!(bytes.get(end), Some(b'e' | b'E')) {
+        let sign = usize::from(matches!(bytes.get(end + 1), Some(b'+' | b'-')));
+        let digits = end + 1 + sign;
+        if digits_end(digits) > digits {
+            end = digits_end(digits);
+        }
+    }
+    end
 }
 
 /// Where a heredoc that `<<` opens at `at` has its marker, and where its lines start: `<<` or

@@ -941,7 +941,7 @@ fn first_error_of_bytes(bytes: &[u8]) -> Option<(&'static str, u32)> {
 fn bytes_next_to_a_name_are_read_as_hcls_scanner_reads_them() {
     // A file's bytes, and its first error (summary, byte offset) if it has one.
     type Case = (&'static [u8], Option<(&'static str, u32)>);
-    let cases: [Case; 11] = [
+    let cases: [Case; 14] = [
         (
             b"\xe4\n**>=",
             Some(("Argument or block definition required", 0)),
@@ -967,6 +967,20 @@ fn bytes_next_to_a_name_are_read_as_hcls_scanner_reads_them() {
             Some(("Missing newline after argument", 5)),
         ),
         (b"a = u<<b\xdd\n", Some(("Invalid expression", 6))),
+        // A number is a token of its own: `\xdc\xc3` continues a name, but starts none, so
+        // after `1e3` it is a bad encoding (where after `x` it is part of the name).
+        (
+            b"a = 1e3\xdc\xc3\xa9 = \"\"\n",
+            Some(("Invalid character encoding", 7)),
+        ),
+        (
+            b"a = 1e3\xdc\xc3\n",
+            Some(("Invalid character encoding", 7)),
+        ),
+        (
+            b"a = x\xdc\xc3\xa9\n",
+            Some(("Invalid character encoding", 7)),
+        ),
     ];
     for (bytes, expected) in cases {
         assert_eq!(
