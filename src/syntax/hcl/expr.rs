@@ -250,8 +250,18 @@ impl Parser<'_> {
                             if error.summary != "Missing close bracket on splat index" {
                                 return Err(error);
                             }
+                            // HCL has read the token after the `*` before it recovers: a `[`
+                            // there opens nothing its recovery counts.
+                            let read = usize::from(self.peek() == Some(b'['));
+                            let scan_from = if self.whole_file { 0 } else { self.pos };
+                            let at = recovery::closing_token(
+                                self.read_bytes,
+                                scan_from,
+                                self.pos + read,
+                                Opener::Bracket,
+                            );
                             return Err(self.error_at(
-                                self.closing_bracket(),
+                                at,
                                 error.summary,
                                 "the star of a full splat must be followed by `]`",
                             ));

@@ -441,6 +441,16 @@ fn legacy_indexes_and_attribute_only_splats() {
         ("a = x[*\n]\n", ("Missing close bracket on splat index", 8)),
         ("a = x[* 1]\n", ("Missing close bracket on splat index", 9)),
         ("a = x[*", ("Missing close bracket on splat index", 7)),
+        // HCL reads the token after the `*` before it recovers: a `[` there is not counted,
+        // so its `]` ends the recovery.
+        (
+            "a = v[*[0]&&l]\n",
+            ("Missing close bracket on splat index", 9),
+        ),
+        (
+            "a = \"${v[*[0]}\"\n",
+            ("Missing close bracket on splat index", 12),
+        ),
     ];
     for (text, expected) in cases {
         assert_eq!(first_error(text), expected, "{text:?}");
