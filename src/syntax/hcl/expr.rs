@@ -7,6 +7,7 @@
 
 use super::gather::Found;
 use super::recovery::{self, Opener};
+use super::scanner::number_token_end;
 use super::{ParseError, Parser, Result};
 use crate::syntax::references::{Reference, ReferenceStep};
 use crate::syntax::{
@@ -1111,31 +1112,4 @@ fn number_form(token: &[u8]) -> Option<Option<usize>> {
         i = digits_end(i);
     }
     (i == token.len()).then_some(exponent)
-}
-
-/// Where the number token that starts at `start` (a digit) ends, as HCL's scanner reads one
-/// (hashicorp/hcl `hclsyntax/scan_tokens.rl`, NumberLit): a digit, then digits, dots and
-/// exponents (`e`, a sign maybe, a digit), the longest run that does not end with a dot. So
-/// `0.1` after a traversal's dot is one token, as is `1e3`.
-fn number_token_end(bytes: &[u8], start: usize) -> usize {
-    let mut i = start + 1;
-    let mut end = i;
-    loop {
-        match bytes.get(i) {
-            Some(b'0'..=b'9') => {
-                i += 1;
-                end = i;
-            }
-            Some(b'.') => i += 1,
-            Some(b'e' | b'E') => {
-                let sign = usize::from(matches!(bytes.get(i + 1), Some(b'+' | b'-')));
-                if !bytes.get(i + 1 + sign).is_some_and(u8::is_ascii_digit) {
-                    return end;
-                }
-                i += 2 + sign;
-                end = i;
-            }
-            _ => return end,
-        }
-    }
 }

@@ -139,7 +139,7 @@ pub(crate) fn first_invalid_token(bytes: &[u8]) -> Option<InvalidToken> {
                 },
                 b'[' | b']' | b'(' | b')' | b'.' | b',' | b'*' | b'/' | b'%' | b'+' | b'-'
                 | b'=' | b'<' | b'>' | b'!' | b'?' | b':' => i += 1,
-                b'0'..=b'9' => i = number_end(bytes, i),
+                b'0'..=b'9' => i = number_token_end(bytes, i),
                 b'{' => {
                     braces += 1;
                     i += 1;
@@ -344,29 +344,31 @@ pub(crate) fn character_len(bytes: &[u8], at: usize) -> Option<usize> {
         .then_some(len)
 }
 
-/// Where the number at `at` (a digit) ends: HCL's scanner takes the longest `Number`, digits,
-/// then `.` and digits, then `e` or `E`, a sign and digits, each part only when whole
-/// (hashicorp/hcl `hclsyntax/scan_tokens.rl`). What follows is a token of its own: in `1e3é`
-/// the `é` cannot start a name, where in `1eé` the `eé` is one.
-fn number_end(bytes: &[u8], at: usize) -> usize {
-    let digits_end = |from: usize| {
-        from + bytes[from.min(bytes.len())..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count()
-    };
-    let mut end = digits_end(at);
-    if bytes.get(end) == Some(&b'.') && digits_end(end + 1) > end + 1 {
-        end = digits_end(end + 1);
-    }
-    if matches!(bytes.get(end), Some(b'e' | b'E')) {
-        let sign = usize::from(matches!(bytes.get(end + 1), Some(b'+' | b'-')));
-        let digits = end + 1 + sign;
-        if digits_end(digits) > digits {
-            end = digits_end(digits);
+/// Where the number token that starts at `start` (a digit) ends, as HCL's scanner reads one
+/// (hashicorp/hcl `hclsyntax/scan_tokens.rl`, NumberLit): a digit, then digits, dots and
+/// exponents (`e`, a sign maybe, a digit), the longest run that does not end with a dot. So
+/// `0.1` after a traversal's dot is one token, as is `1e3`.
+pub(crate) fn number_token_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    let mut end = i;
+    loop {
+        match bytes.get(i) {
+            Some(b'0'..=b'9') => {
+                i += 1;
+                end = i;
+            }
+            Some(b'.') => i += 1,
+            Some(b'e' | b'E') => {
+                let sign = usize::from(matches!(bytes.get(i + 1), Some(b'+' | b'-')));
+                if !bytes.get(i + 1 + sign).is_some_and(u8::is_ascii_digit) {
+                    return end;
+                }
+                i += 2 + sign;
+                end = i;
+            }
+            _ => return end,
         }
     }
-    end
 }
 
 /// Where a heredoc that `<<` opens at `at` has its marker, and where its lines start: `<<` or
