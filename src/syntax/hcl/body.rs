@@ -330,12 +330,12 @@ impl Parser<'_> {
             "Missing function name" | "Missing open parenthesis"
         );
         let consumed = error.summary.ends_with(" separator");
+        let innermost_ended = error.message == super::expr::PARENTHESIS_NOT_CLOSED;
         let stop = recovery::after_enclosing_recoveries(
             self.read_bytes,
             value_start,
             at,
-            consumed,
-            over_paren,
+            (consumed, over_paren, innermost_ended),
         );
         self.single_line_item_refused(stop, false, soft.unwrap_or(error))
     }

@@ -472,7 +472,8 @@ impl Parser<'_> {
         }
     }
 
-    /// `(expr)`.
+    /// `(expr)`. Where the `)` is missing, HCL reports the token standing there and goes on in
+    /// recovery mode without reading on (see [`PARENTHESIS_NOT_CLOSED`]).
     #[inline(never)]
     fn parenthesis(&mut self) -> Result<Expr> {
         let start = self.pos;
@@ -488,10 +489,7 @@ impl Parser<'_> {
             return Err(self.error("Unbalanced parentheses", "an error inside parentheses"));
         }
         if self.peek() != Some(b')') {
-            return Err(self.unexpected(
-                "Unbalanced parentheses",
-                "a closing parenthesis (`)`) is expected to end the expression",
-            ));
+            return Err(self.unexpected("Unbalanced parentheses", PARENTHESIS_NOT_CLOSED));
         }
         self.pos += 1;
         self.leave();
@@ -1012,6 +1010,12 @@ impl Parser<'_> {
         self.error(summary, message)
     }
 }
+
+/// The detail of "Unbalanced parentheses" where the `)` is missing after a whole expression:
+/// HCL's `parseExpressionTerm` then stands at the token it found, not at the parentheses' closer,
+/// which a single-line block's recovery starts from (see `body::single_line_value_refused`).
+pub(super) const PARENTHESIS_NOT_CLOSED: &str =
+    "a closing parenthesis (`)`) is expected to end the expression";
 
 impl Found {
     /// What one expression holds.

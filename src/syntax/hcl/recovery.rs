@@ -98,13 +98,15 @@ pub(crate) fn closing_token(bytes: &[u8], scan_from: usize, from: usize, opener:
 /// quote or marker. `consumed` is set when the parser had read the token at `at` before
 /// recovering (a missing separator's). `over_paren` is set when the error first recovers over
 /// the next parenthesised group (`recoverOver(TokenOParen)`, after a function call's name
-/// that is missing its name or its `(`, whose token at `at` was read).
+/// that is missing its name or its `(`, whose token at `at` was read). `innermost_ended` is
+/// set when the innermost construct open at `at` ends there without recovering: parentheses
+/// whose `)` is missing (`parseExpressionTerm` reports the token standing there and returns
+/// in recovery mode, without reading on).
 pub(crate) fn after_enclosing_recoveries(
     bytes: &[u8],
     from: usize,
     at: usize,
-    consumed: bool,
-    over_paren: bool,
+    (consumed, over_paren, innermost_ended): (bool, bool, bool),
 ) -> usize {
     let mut open: Vec<Opener> = Vec::new();
     let mut recovering = false;
@@ -114,6 +116,9 @@ pub(crate) fn after_enclosing_recoveries(
     let stop = read_tokens(bytes, from, |token, start, end| {
         if !recovering && start >= at {
             recovering = true;
+            if innermost_ended {
+                open.pop();
+            }
             if open.is_empty() && !awaiting_paren {
                 return ControlFlow::Break(start);
             }

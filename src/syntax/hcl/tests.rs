@@ -1177,6 +1177,11 @@ fn a_refused_single_line_value_is_judged_after_its_recovery() {
         ("b{u=[a?b,]}\n\n", (CONDITIONAL, 8)),
         ("b{u=a?b}\n\n", (CONDITIONAL, 7)),
         ("d{n=(1+)}\nc = 1\n", ("Invalid expression", 7)),
+        // Parentheses whose `)` is missing after a whole expression do not recover: the
+        // parser stands at the token it found, and the argument recovers from there.
+        ("c{h=(7]\n\n", (SINGLE, 8)),
+        ("c{h=[(7]]\n\n", (SINGLE, 10)),
+        ("c{h=[(7]]}\n", ("Unbalanced parentheses", 7)),
     ];
     for (text, expected) in cases {
         assert_eq!(first_error(text), expected, "{text:?}");
