@@ -324,12 +324,16 @@ impl Parser<'_> {
         if error.beyond_limit || scanner::SUMMARIES.contains(&error.summary) {
             return error;
         }
-        let at = error.at.start;
+        // The token HCL read where an index's `]` was missing was read before it recovered;
+        // a missing separator's too.
+        let (at, consumed) = match error.recovered_from {
+            Some(from) => (from, true),
+            None => (error.at.start, error.summary.ends_with(" separator")),
+        };
         let over_paren = matches!(
             error.summary,
             "Missing function name" | "Missing open parenthesis"
         );
-        let consumed = error.summary.ends_with(" separator");
         let innermost_ended = error.message == super::expr::PARENTHESIS_NOT_CLOSED;
         let stop = recovery::after_enclosing_recoveries(
             self.read_bytes,

@@ -261,11 +261,13 @@ impl Parser<'_> {
                                 self.pos + read,
                                 Opener::Bracket,
                             );
-                            return Err(self.error_at(
+                            let mut error = self.error_at(
                                 at,
                                 error.summary,
                                 "the star of a full splat must be followed by `]`",
-                            ));
+                            );
+                            error.recovered_from = Some(self.pos);
+                            return Err(error);
                         }
                         TraversalStep::Splat
                     } else {
@@ -358,11 +360,13 @@ impl Parser<'_> {
             return refused;
         }
         let at = self.closing_bracket();
-        self.error_at(
+        let mut error = self.error_at(
             at,
             SUMMARY,
             "the index operator must end with a closing bracket (`]`)",
-        )
+        );
+        error.recovered_from = Some(self.pos);
+        error
     }
 
     /// What follows a `.` of a traversal (at `dot`): a name, a legacy index (`.0`) or a splat

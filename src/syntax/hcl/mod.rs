@@ -59,6 +59,10 @@ pub(crate) struct ParseError {
     pub(crate) message: String,
     pub(crate) at: Range<usize>,
     pub(crate) beyond_limit: bool,
+    /// Where HCL's parser began recovering from the error, when that is not where it reports
+    /// it: the token it read in the place of an index's missing `]`, whose recovery it reports
+    /// at the `]` it stops at. The token there was read before the recovery.
+    pub(crate) recovered_from: Option<usize>,
 }
 
 pub(crate) type Result<T> = std::result::Result<T, ParseError>;
@@ -190,6 +194,7 @@ impl<'t> Parser<'t> {
             message: message.into(),
             at: at..at,
             beyond_limit: false,
+            recovered_from: None,
         }
     }
 

@@ -1182,6 +1182,12 @@ fn a_refused_single_line_value_is_judged_after_its_recovery() {
         ("c{h=(7]\n\n", (SINGLE, 8)),
         ("c{h=[(7]]\n\n", (SINGLE, 10)),
         ("c{h=[(7]]}\n", ("Unbalanced parentheses", 7)),
+        // An index's missing `]` recovers from the token HCL read in its place, counting only
+        // brackets: the `{` there opens nothing.
+        ("l{a=b[\"\"{]\n\n", (SINGLE, 11)),
+        ("l{a=[b[\"\"{]]\n\n", (SINGLE, 13)),
+        ("l{a=b[*{]\n\n", (SINGLE, 10)),
+        ("l{a=b[\"\"{]}\n", ("Missing close bracket on index", 9)),
     ];
     for (text, expected) in cases {
         assert_eq!(first_error(text), expected, "{text:?}");
