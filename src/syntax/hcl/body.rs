@@ -325,10 +325,14 @@ impl Parser<'_> {
             return error;
         }
         // The token HCL read where an index's `]` was missing was read before it recovered;
-        // a missing separator's too.
+        // so was a call's missing argument separator (`parseFunctionCall` reads the token),
+        // where the others are only peeked at.
         let (at, consumed) = match error.recovered_from {
             Some(from) => (from, true),
-            None => (error.at.start, error.summary.ends_with(" separator")),
+            None => (
+                error.at.start,
+                error.summary == "Missing argument separator",
+            ),
         };
         let over_paren = matches!(
             error.summary,

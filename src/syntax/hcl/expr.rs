@@ -907,31 +907,27 @@ impl Parser<'_> {
                 format!("a closing `{}` is expected here", char::from(close)),
             ));
         }
-        match (close, key, grouping) {
-            (b']', Some(key), _) => {
-                return Err(self.error_at(
-                    key,
-                    INVALID,
-                    "a key expression (`key => value`) is not valid when building a tuple",
-                ));
-            }
-            (b']', None, Some(grouping)) => {
-                return Err(self.error_at(
-                    grouping,
-                    INVALID,
-                    "a grouping `...` cannot be used when building a tuple",
-                ));
-            }
-            (b'}', None, _) => {
-                return Err(self.error_at(
-                    first,
-                    INVALID,
-                    "a key expression (`key => value`) is required when building an object",
-                ));
-            }
-            _ => {}
-        }
+        // HCL judges whether the key and the `...` fit the brackets once it has read the
+        // closing one, and does not recover: a single-line block's parse goes on (see `soft`).
         self.pos += 1;
+        let misfit = match (close, key, grouping) {
+            (b']', Some(key), _) => Some((
+                key,
+                "a key expression (`key => value`) is not valid when building a tuple",
+            )),
+            (b']', None, Some(grouping)) => Some((
+                grouping,
+                "a grouping `...` cannot be used when building a tuple",
+            )),
+            (b'}', None, _) => Some((
+                first,
+                "a key expression (`key => value`) is required when building an object",
+            )),
+            _ => None,
+        };
+        if let Some((at, message)) = misfit {
+            self.soft(self.error_at(at, INVALID, message))?;
+        }
         let mut found = Found::from_expr(&collection);
         let bound: Vec<&str> = names.iter().map(String::as_str).collect();
         found.add_bound(inner, &bound);

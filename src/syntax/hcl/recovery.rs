@@ -96,7 +96,7 @@ pub(crate) fn closing_token(bytes: &[u8], scan_from: usize, from: usize, opener:
 /// opener); a template sequence likewise to its end (`parseTemplateParts` recovers to
 /// `TokenTemplateSeqEnd`); a string or heredoc template reads its parts on to its closing
 /// quote or marker. `consumed` is set when the parser had read the token at `at` before
-/// recovering (a missing separator's). `over_paren` is set when the error first recovers over
+/// recovering (a call's missing argument separator). `over_paren` is set when the error first recovers over
 /// the next parenthesised group (`recoverOver(TokenOParen)`, after a function call's name
 /// that is missing its name or its `(`, whose token at `at` was read). `innermost_ended` is
 /// set when the innermost construct open at `at` ends there without recovering: parentheses

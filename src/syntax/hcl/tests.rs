@@ -1188,6 +1188,13 @@ fn a_refused_single_line_value_is_judged_after_its_recovery() {
         ("l{a=[b[\"\"{]]\n\n", (SINGLE, 13)),
         ("l{a=b[*{]\n\n", (SINGLE, 10)),
         ("l{a=b[\"\"{]}\n", ("Missing close bracket on index", 9)),
+        // An object's and a tuple's missing separators are peeked at, not read: the object
+        // recovers from the token standing there, a `}` or a `{` of its own kind included.
+        ("l{u={e}\n\n", (SINGLE, 8)),
+        ("l{u={e}}\n", ("Missing key/value separator", 6)),
+        ("l{u={a=1 {}}\n\n", (SINGLE, 13)),
+        ("l{u=[a {}]\n\n", (SINGLE, 11)),
+        ("l{u={a=1 {}}}\n", ("Missing attribute separator", 9)),
     ];
     for (text, expected) in cases {
         assert_eq!(first_error(text), expected, "{text:?}");
@@ -1242,6 +1249,12 @@ fn errors_hcl_does_not_recover_from_leave_a_single_line_block_parsed_on() {
         ("b{a=\"%{endif}\"\n}", (SINGLE, 14)),
         ("b{a=\"%{if x}\"\n}", (SINGLE, 13)),
         ("b{a=\"%{else}\",\n}", (SINGLE, 13)),
+        // A `for` expression's key or `...` that does not fit its brackets is judged once
+        // it is read whole (`finishParsingForExpr`).
+        ("t{a={for v in[]:N}\n", (SINGLE, 18)),
+        ("t{a=[for v in[]:k=>N]\n", (SINGLE, 21)),
+        ("t{a=[for v in[]:N...]\n\n", (SINGLE, 21)),
+        ("t{a=[for v in[]:k=>N]}\n", ("Invalid 'for' expression", 16)),
         // A later error recovers: the block's check is skipped.
         ("b{u=[a?b c]\n}", (CONDITIONAL, 9)),
         ("b{u=(a?b)\n}", (CONDITIONAL, 8)),
