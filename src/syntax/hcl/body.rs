@@ -251,7 +251,7 @@ impl Parser<'_> {
                     "Argument or block definition required",
                     "an argument definition is required here",
                 );
-                return Err(self.single_line_item_refused(self.pos, true, error));
+                return Err(self.single_line_item_refused((self.pos, self.pos), true, error));
             };
             let name_span = self.span(name.clone());
             let name = self.text[name].to_string();
@@ -263,7 +263,7 @@ impl Parser<'_> {
                     "a single-line block definition can contain only a single argument, not \
                      a nested block",
                 );
-                return Err(self.single_line_item_refused(self.pos, false, error));
+                return Err(self.single_line_item_refused((self.pos, self.pos), false, error));
             }
             if self.peek() != Some(b'=') || matches!(self.peek_at(1), Some(b'=' | b'>')) {
                 let error = self.error_at(
@@ -271,7 +271,7 @@ impl Parser<'_> {
                     "Argument or block definition required",
                     "an argument is set with an equals sign (`=`) introducing its value",
                 );
-                return Err(self.single_line_item_refused(self.pos, false, error));
+                return Err(self.single_line_item_refused((self.pos, self.pos), false, error));
             }
             self.pos += 1;
             let value_start = self.pos;
@@ -345,21 +345,24 @@ impl Parser<'_> {
             at,
             (consumed, over_paren, innermost_ended),
         );
-        self.single_line_item_refused(stop, false, soft.unwrap_or(error))
+        // The recovery goes on in the scanner's state at `stop` (inside a heredoc, say),
+        // read from the value's start.
+        self.single_line_item_refused((value_start, stop), false, soft.unwrap_or(error))
     }
 
     /// The first error of a single-line block whose item is refused with `error`, the
-    /// recovery starting at `from` (see [`super::recovery`]): a newline or a comma where the
-    /// recovery stops is refused before the item's own error.
+    /// recovery starting at `from`, the tokens read from `scan_from`, where the scanner reads
+    /// code (see [`super::recovery`]): a newline or a comma where the recovery stops is
+    /// refused before the item's own error.
     #[cold]
     #[inline(never)]
     fn single_line_item_refused(
         &self,
-        from: usize,
+        (scan_from, from): (usize, usize),
         first_read_before: bool,
         error: ParseError,
     ) -> ParseError {
-        let stop = recovery::after_body_item(self.read_bytes, from, first_read_before);
+        let stop = recovery::after_body_item(self.read_bytes, (scan_from, from), first_read_before);
         match recovery::newline_or_comma(self.read_bytes, stop) {
             Some(at) if self.bytes[at] == b',' => self.error_at(
                 at,

@@ -44,11 +44,20 @@ enum Mode {
 
 /// Where `recoverAfterBodyItem` stops when its first read is the token at `from`: after the
 /// first newline (or line comment, which the parser takes for one) read with nothing open, or
-/// at the end. `first_read_before` is set when the parser had already read the token at
-/// `from`: an opener there is not counted.
-pub(crate) fn after_body_item(bytes: &[u8], from: usize, first_read_before: bool) -> usize {
+/// at the end. The tokens are read from `scan_from`, where the scanner reads code, so that a
+/// `from` inside a heredoc or a string is read in the scanner's state there (the newlines of a
+/// heredoc's text are no tokens). `first_read_before` is set when the parser had already read
+/// the token at `from`: an opener there is not counted.
+pub(crate) fn after_body_item(
+    bytes: &[u8],
+    (scan_from, from): (usize, usize),
+    first_read_before: bool,
+) -> usize {
     let mut open: Vec<Opener> = Vec::new();
-    let stop = read_tokens(bytes, from, |token, at, end| {
+    let stop = read_tokens(bytes, scan_from, |token, at, end| {
+        if at < from {
+            return ControlFlow::Continue(());
+        }
         match token {
             Token::Newline if open.is_empty() => return ControlFlow::Break(end),
             Token::LineComment { ends_line: true } if open.is_empty() => {

@@ -1255,6 +1255,10 @@ fn errors_hcl_does_not_recover_from_leave_a_single_line_block_parsed_on() {
         ("t{a=[for v in[]:k=>N]\n", (SINGLE, 21)),
         ("t{a=[for v in[]:N...]\n\n", (SINGLE, 21)),
         ("t{a=[for v in[]:k=>N]}\n", ("Invalid 'for' expression", 16)),
+        // The argument's recovery goes on in the scanner's state where the value's stopped:
+        // in a heredoc's text, whose newlines are no tokens, it reaches the end.
+        ("k{b=[for<<X\n%{]}\n\n", ("Invalid 'for' expression", 8)),
+        ("u{u=\"${4%{e}}\"\n//\n", (SINGLE, 15)),
         // A later error recovers: the block's check is skipped.
         ("b{u=[a?b c]\n}", (CONDITIONAL, 9)),
         ("b{u=(a?b)\n}", (CONDITIONAL, 8)),
