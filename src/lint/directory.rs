@@ -26,7 +26,7 @@ use crate::module::merge::{self, LoadedFile, Module};
 use crate::module::references::ObjectUses;
 
 use super::helpers::declared::Declared;
-use crate::module::views::{ViewFiles, view_files};
+use crate::module::views::{ViewFiles, name_order, view_files_in};
 use crate::source::{FileId, SourceFiles, display_path};
 use crate::types::ParsedTypes;
 
@@ -262,11 +262,17 @@ pub(crate) fn check_listed_directory(
             return result;
         }
     };
+    let order = name_order(&names);
     let view_files: Vec<(View, ViewFiles)> = options
         .views
         .views()
         .iter()
-        .map(|&view| (view, view_files(&names, files_view(view, options))))
+        .map(|&view| {
+            (
+                view,
+                view_files_in(&names, &order, files_view(view, options)),
+            )
+        })
         .collect();
     if options.cancel.is_cancelled() {
         return result;
@@ -275,7 +281,7 @@ pub(crate) fn check_listed_directory(
     // constraints: the Terraform view's files, read too when a `.tofu` file hides one.
     let before_tofu = (view_files.iter().any(|(view, _)| *view == View::OpenTofu)
         && names.iter().any(|name| name.extension.is_tofu()))
-    .then(|| crate::module::views::view_files(&names, View::Terraform));
+    .then(|| view_files_in(&names, &order, View::Terraform));
     let mut dir_files = read_files(
         dir,
         anchor,

@@ -29,12 +29,26 @@ impl ViewFiles {
 
 /// Selects and orders the files one tool loads. `names` may be in any order.
 pub fn view_files(names: &[ConfigName], view: View) -> ViewFiles {
-    let mut order: Vec<usize> = (0..names.len()).collect();
-    // Unstable is enough: the names of a directory are unique.
-    order.sort_unstable_by(|&a, &b| names[a].name.as_bytes().cmp(names[b].name.as_bytes()));
+    view_files_in(names, &name_order(names), view)
+}
+
+/// The indices of `names` in byte-wise name order: computed once for a directory and given to
+/// [`view_files_in`] for each view, so that a directory of many files is sorted once.
+pub fn name_order(names: &[ConfigName]) -> Vec<usize> {
+    // The bytes beside the index, so that a comparison reads them without going through
+    // `names` first. Unstable is enough: the names of a directory are unique.
+    let mut keyed: Vec<(&[u8], usize)> = (names.iter().enumerate())
+        .map(|(i, name)| (name.name.as_bytes(), i))
+        .collect();
+    keyed.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    keyed.into_iter().map(|(_, i)| i).collect()
+}
+
+/// [`view_files`] with the names' order already computed by [`name_order`].
+pub fn view_files_in(names: &[ConfigName], order: &[usize], view: View) -> ViewFiles {
     let mut files = ViewFiles::default();
     let shadowing = shadowing_files(names);
-    for i in order {
+    for &i in order {
         let file = &names[i];
         if file.extension.is_tofu() && view == View::Terraform {
             continue;
