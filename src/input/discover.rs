@@ -778,9 +778,11 @@ impl DirWalk<'_> {
         // load it in this checkout, so the run says so; --no-respect-gitignore loads it.
         let mut listing = listing;
         if let (true, Some(listing)) = (is_module, listing.as_mut()) {
+            // By name, looked up: a directory may hold thousands of ignored files.
+            let ignored: HashSet<&str> = (ignored_files.iter()).map(|(n, _)| n.as_str()).collect();
             listing
                 .names
-                .retain(|config| !ignored_files.iter().any(|(name, _)| *name == config.name));
+                .retain(|config| !ignored.contains(config.name.as_str()));
             for (_, path) in &ignored_files {
                 out.notes.push(format!(
                     "{}: ignored by .gitignore: not loaded, though Terraform and OpenTofu load \
