@@ -254,13 +254,7 @@ impl Parser<'_> {
                             // HCL has read the token after the `*` before it recovers: a `[`
                             // there opens nothing its recovery counts.
                             let read = usize::from(self.peek() == Some(b'['));
-                            let scan_from = if self.whole_file { 0 } else { self.pos };
-                            let at = recovery::closing_token(
-                                self.read_bytes,
-                                scan_from,
-                                self.pos + read,
-                                Opener::Bracket,
-                            );
+                            let at = self.closing_bracket_from(self.pos + read);
                             let mut error = self.error_at(
                                 at,
                                 error.summary,
@@ -343,8 +337,13 @@ impl Parser<'_> {
     #[cold]
     #[inline(never)]
     fn closing_bracket(&self) -> usize {
+        self.closing_bracket_from(self.pos)
+    }
+
+    /// [`Self::closing_bracket`] for a recovery whose first read is at `from`.
+    fn closing_bracket_from(&self, from: usize) -> usize {
         let scan_from = if self.whole_file { 0 } else { self.pos };
-        recovery::closing_token(self.read_bytes, scan_from, self.pos, Opener::Bracket)
+        recovery::closing_token(self.read_bytes, scan_from, from, Opener::Bracket)
     }
 
     /// The error for an index whose `]` does not follow its key. HCL reports it where it
