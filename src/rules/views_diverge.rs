@@ -97,7 +97,7 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
 }
 
 /// How many objects of each view the finding names and marks: a view with thousands of its
-/// own is summed up (`and 9,990 more`), so the finding stays one a reader takes in.
+/// own is summed up (`and 9990 more`), so the finding stays one a reader takes in.
 const LISTED: usize = 10;
 
 /// The one-view errors, one per tool and message, with how many times each was reported: a
