@@ -29,6 +29,10 @@ pub(crate) struct File {
     pub(crate) comments: Vec<Comment>,
 }
 
+/// The longest list [`Body::fitted`] fits: the spare room of a longer one is at most half of
+/// it, which its items outweigh.
+const SHORT_LIST: usize = 64;
+
 /// A body: attributes and nested blocks, each in source order.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Body {
@@ -47,13 +51,19 @@ impl Body {
         self.attributes.iter().rev().find(|a| a.name == name)
     }
 
-    /// The body with no spare room in its lists: a parsed file's bodies live as long as its
-    /// directory's check, and a list grown item by item keeps room for up to four items (most
-    /// bodies hold one block, or a few attributes), which for a directory of many small files
-    /// is most of what its syntax trees hold.
+    /// The body with no spare room in its short lists: a parsed file's bodies live as long as
+    /// its directory's check, and a list grown item by item keeps room for up to four items
+    /// (most bodies hold one block, or a few attributes), which for a directory of many small
+    /// files is most of what its syntax trees hold. A long list is left as it is: fitting it
+    /// copies every item into fresh memory to give back room that was never written.
     pub(crate) fn fitted(mut self) -> Body {
-        self.attributes.shrink_to_fit();
-        self.blocks.shrink_to_fit();
+        fn fit<T>(list: &mut Vec<T>) {
+            if list.len() <= SHORT_LIST {
+                list.shrink_to_fit();
+            }
+        }
+        fit(&mut self.attributes);
+        fit(&mut self.blocks);
         self
     }
 

@@ -166,6 +166,9 @@ impl Merger<'_> {
             let body = block.body_span;
             span.file == body.file && body.start <= span.start && span.end <= body.end
         };
+        // Sized once: grown local by local, the list would be copied into fresh memory at each
+        // doubling, and a block may hold very many locals.
+        self.module.locals.reserve(block.body.attributes.len());
         self.module.local_index.reserve(block.body.attributes.len());
         for attr in &block.body.attributes {
             let local = MergedLocal {
