@@ -1113,6 +1113,38 @@ fn a_gitignored_file_of_a_module_directory_is_not_loaded_and_the_run_says_so() {
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
 }
 
+/// Past a few git-ignored files in one directory, one notice counts the rest: a directory of
+/// thousands of local override files does not print a line for each.
+#[test]
+fn many_gitignored_files_of_a_directory_are_counted_in_one_notice() {
+    let names: Vec<String> = (0..8).map(|i| format!("m/l{i}_override.tf")).collect();
+    let mut files: Vec<(&str, &[u8])> = vec![
+        (".gitignore", b"*_override.tf\n"),
+        ("m/main.tf", b"variable \"a\" {}\n"),
+    ];
+    files.extend(
+        names
+            .iter()
+            .map(|n| (n.as_str(), &b"variable \"a\" {}\n"[..])),
+    );
+    let (_t, repo) = git_work_tree(&files);
+    let out = tflint_merge(&repo, &["--format", "short", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let named = stderr
+        .lines()
+        .filter(|l| l.contains(": ignored by .gitignore"))
+        .count();
+    assert_eq!(named, 5, "{stderr}");
+    assert!(
+        stderr.contains(
+            "notice: m: 3 more configuration files ignored by .gitignore: not loaded, though \
+             Terraform and OpenTofu load them here (--no-respect-gitignore checks them)"
+        ),
+        "{stderr}"
+    );
+}
+
 /// The JSON `views` of each finding of `args` run on `dir`, by rule.
 fn json_views(dir: &Path, args: &[&str]) -> Vec<(String, Vec<String>)> {
     let out = tflint_merge(dir, &[&["--format", "json"], args].concat());

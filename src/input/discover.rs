@@ -783,11 +783,22 @@ impl DirWalk<'_> {
             listing
                 .names
                 .retain(|config| !ignored.contains(config.name.as_str()));
-            for (_, path) in &ignored_files {
+            // Each file by name, up to a few per directory; the rest in one line, so that a
+            // directory of thousands of ignored files does not flood a CI log.
+            for (_, path) in ignored_files.iter().take(IGNORED_FILES_NAMED) {
                 out.notes.push(format!(
                     "{}: ignored by .gitignore: not loaded, though Terraform and OpenTofu load \
                      it here (--no-respect-gitignore checks it)",
                     display_path(path)
+                ));
+            }
+            let more = ignored_files.len().saturating_sub(IGNORED_FILES_NAMED);
+            if more > 0 {
+                out.notes.push(format!(
+                    "{}: {more} more configuration files ignored by .gitignore: not loaded, \
+                     though Terraform and OpenTofu load them here (--no-respect-gitignore checks \
+                     them)",
+                    display_path(&dir)
                 ));
             }
         }
@@ -873,6 +884,10 @@ impl DirWalk<'_> {
 
 /// Where the standard module structure keeps nested modules (see [`Walk`]).
 const MODULES: &str = "modules";
+
+/// How many git-ignored configuration files of one directory the run names, each in a notice of
+/// its own; one more notice counts the others.
+const IGNORED_FILES_NAMED: usize = 5;
 
 /// Whether `dir` is a nested module: a directory of a `modules` directory, where the standard
 /// module structure keeps the modules that the directory holding it, its examples and its
