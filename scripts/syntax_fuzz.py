@@ -2,7 +2,7 @@
 """Syntax judged by Terraform: a differential fuzzer of tflint-merge's parsers.
 
     scripts/syntax_fuzz.py --count 1000000            # a long campaign
-    scripts/syntax_fuzz.py --seconds 90               # CI: as many inputs as fit in 90 s
+    scripts/syntax_fuzz.py --seconds 60               # CI: as many inputs as fit in 60 s
     scripts/syntax_fuzz.py --count 20000 --seed 7 -v  # another stream, each class shown
     scripts/syntax_fuzz.py --count 20000 --syntax json  # JSON inputs only
 
