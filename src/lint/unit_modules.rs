@@ -87,7 +87,7 @@ fn read_interface(
     let result = check_directory(dir, &options);
     let module = result.modules.first()?;
     let variables = (module.objects.iter())
-        .filter(|object| object.kind == "variable")
+        .filter(|object| object.kind() == "variable")
         .filter_map(|object| {
             let name = object.labels.first()?.value.clone();
             let required = object.body.attribute("default").is_none();

@@ -109,7 +109,7 @@ fn expr_text(files: &SourceFiles, expr: &Expr, mode: JsonString) -> String {
 }
 
 fn json_to_native(files: &SourceFiles, expr: &Expr, mode: JsonString) -> String {
-    if let Some(s) = &expr.json_string {
+    if let Some(s) = expr.json_string() {
         return match mode {
             JsonString::Expression => s.to_string(),
             JsonString::Literal => quote(s, true),
@@ -129,7 +129,7 @@ fn json_to_native(files: &SourceFiles, expr: &Expr, mode: JsonString) -> String 
             let items: Vec<String> = items
                 .iter()
                 .map(|item| {
-                    let key_string = item.key.json_string.as_deref();
+                    let key_string = item.key.json_string();
                     let key = key_string.map_or_else(
                         || files.text(item.key.span).to_string(),
                         |k| {
@@ -265,8 +265,11 @@ pub(crate) fn print_hcl_marked(module: &Module, files: &SourceFiles) -> (String,
             std::iter::once(object.base_header).chain(object.overrides.iter().copied()),
         );
         let _ = writeln!(out, "\n# from {sources}");
-        let header = header(&object.kind, object.labels.iter().map(|l| l.value.as_str()));
-        let path = [object.kind.as_str()];
+        let header = header(
+            object.kind(),
+            object.labels.iter().map(|l| l.value.as_str()),
+        );
+        let path = [object.kind()];
         let mut printer = Printer {
             files,
             out: &mut out,
@@ -758,7 +761,7 @@ fn references_json(files: &SourceFiles, walk: impl FnOnce(&mut dyn FnMut(Use))) 
 /// so does the value.
 /// The `"expression"` stays the source text, at its location.
 fn with_default_value(mut body: Value, object: &MergedObject) -> Value {
-    if object.kind != "variable" {
+    if object.kind() != "variable" {
         return body;
     }
     let value = default_value(object);
@@ -774,7 +777,7 @@ fn with_default_value(mut body: Value, object: &MergedObject) -> Value {
 /// `type`.
 fn default_value(object: &MergedObject) -> Option<String> {
     if let Some(value) = &object.default_value {
-        return Some(value.clone());
+        return Some(value.to_string());
     }
     let default = object.body.attribute("default")?;
     let ty = match object.body.attribute("type") {
@@ -795,13 +798,13 @@ pub(crate) fn to_json(module: &Module, files: &SourceFiles) -> Value {
         "view": module.view.as_str(),
         "objects": module.objects.iter().map(|o| json!({
             "address": o.address.to_string(),
-            "type": o.kind,
+            "type": o.kind(),
             "labels": o.labels.iter().map(|l| l.value.clone()).collect::<Vec<_>>(),
             "location": location(files, declared_at(files, o.base_header, &o.labels)),
             "overrides": o.overrides.iter().map(|&s| location(files, s)).collect::<Vec<_>>(),
-            "body": with_default_value(body_json(files, &[o.kind.as_str()], &o.body), o),
+            "body": with_default_value(body_json(files, &[o.kind()], &o.body), o),
             "references": references_json(files, |f| {
-                references::for_each_use(&[o.kind.as_str()], &o.body, &mut |u| f(u));
+                references::for_each_use(&[o.kind()], &o.body, &mut |u| f(u));
             }),
         })).collect::<Vec<_>>(),
         "locals": module.locals.iter().map(|l| {

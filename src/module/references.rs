@@ -81,7 +81,7 @@ impl<'m> ObjectUses<'m> {
         let mut uses = Vec::new();
         let mut ends = Vec::with_capacity(module.objects.len());
         for object in &module.objects {
-            walk.for_each(&[object.kind.as_str()], &object.body, &mut |used| {
+            walk.for_each(&[object.kind()], &object.body, &mut |used| {
                 uses.push(used);
             });
             ends.push(uses.len());

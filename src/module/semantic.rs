@@ -31,7 +31,7 @@ pub(crate) fn semantic_form(module: &Module, files: &SourceFiles) -> Vec<String>
         let path = object.address.to_string();
         let labels: Vec<&str> = object.labels.iter().map(|l| l.value.as_str()).collect();
         form.lines
-            .push(format!("{path} = {} {}", object.kind, labels.join(" ")));
+            .push(format!("{path} = {} {}", object.kind(), labels.join(" ")));
         form.body(&path, &object.body);
         if let Some(default) = &object.default_value {
             // The converted default stands for the `default` expression.

@@ -61,7 +61,7 @@ impl<'m> Used<'m> {
         };
         for object in &module.objects {
             walk.own = Some(&object.address);
-            walk.body(&object.body, AddressesOnly::No, &object.kind);
+            walk.body(&object.body, AddressesOnly::No, object.kind());
         }
         walk.own = None;
         let terraform = &module.terraform;

@@ -96,7 +96,7 @@ fn refers_to_variable(expr: &Expr, name: &str) -> bool {
 
 /// `Invalid precondition expression` (`postcondition`, `assert`, `validation`), on the condition.
 fn refers_to_nothing(ctx: &Context, rule: &Block, condition: &Attribute) -> Diagnostic {
-    let invalid_template = match condition.expr.json_string.as_deref() {
+    let invalid_template = match condition.expr.json_string() {
         Some(s) if s.contains("${") => {
             " A JSON string that is not a valid template refers to nothing: the tools look for \
              references before they evaluate it."

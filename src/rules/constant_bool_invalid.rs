@@ -179,7 +179,7 @@ fn holders<'b>(block: &'b Block, path: &'b [&str], native: bool) -> Vec<&'b Bloc
 /// Why the value is no bool, in go-cty's words; `None` when it is one or is not a literal (a
 /// reference or call, which the tools refuse with other words).
 fn not_a_bool(attr: &Attribute) -> Option<String> {
-    if attr.expr.json_string.is_none() && matches!(attr.expr.kind, ExprKind::Null) {
+    if attr.expr.json_string().is_none() && matches!(attr.expr.kind, ExprKind::Null) {
         // gocty.FromCtyValue refuses a null for a Go bool (go-cty `gocty/in.go`).
         return Some("null value is not allowed".to_string());
     }
@@ -191,7 +191,7 @@ fn not_a_bool(attr: &Attribute) -> Option<String> {
 
 /// `Unsuitable value type`, on the value.
 fn unsuitable_value(ctx: &Context, attr: &Attribute, reason: &str) -> Diagnostic {
-    let literal_json = match attr.expr.json_string.as_deref() {
+    let literal_json = match attr.expr.json_string() {
         Some(s) if s.contains("${") => {
             " In JSON syntax this string is taken as it is written, not as a template."
         }

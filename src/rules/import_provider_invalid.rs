@@ -65,7 +65,7 @@ fn declared_resource<'m>(ctx: &'m Context, target: &str) -> Option<&'m MergedObj
     let resource = target.split('[').next().unwrap_or_default();
     let (kind, name) = resource.split_once('.')?;
     (ctx.module.objects.iter()).find(|o| {
-        o.kind == "resource"
+        o.kind() == "resource"
             && o.labels.first().is_some_and(|l| l.value == kind)
             && o.labels.get(1).is_some_and(|l| l.value == name)
     })
@@ -74,7 +74,7 @@ fn declared_resource<'m>(ctx: &'m Context, target: &str) -> Option<&'m MergedObj
 /// An address argument's text without blanks: a JSON string's value, else the expression as
 /// written (`aws.east`, `terraform_data.a["x"]`).
 fn value_text(files: &SourceFiles, attr: &MergedAttribute) -> String {
-    let text = match &attr.expr.json_string {
+    let text = match attr.expr.json_string() {
         Some(value) => value,
         None => files.text(attr.expr.span),
     };

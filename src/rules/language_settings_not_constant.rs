@@ -44,7 +44,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 /// Native: a bare name; JSON: any string (a keyword is written as a string there). Quoted
 /// strings in native syntax are `language_edition_unsupported`'s to judge.
 fn is_keyword(expr: &Expr) -> bool {
-    matches!(expr.kind, ExprKind::Variable(_) | ExprKind::String(_)) || expr.json_string.is_some()
+    matches!(expr.kind, ExprKind::Variable(_) | ExprKind::String(_)) || expr.json_string().is_some()
 }
 
 fn is_keyword_list(expr: &Expr) -> bool {

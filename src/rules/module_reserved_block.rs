@@ -32,7 +32,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
             .iter()
             .filter(|a| a.name == "locals" || a.name == "provider")
         {
-            if attr.expr.json_string.is_none() && matches!(attr.expr.kind, ExprKind::Object(_)) {
+            if attr.expr.json_string().is_none() && matches!(attr.expr.kind, ExprKind::Object(_)) {
                 out.push(reserved_argument(ctx, call, attr));
             }
         }

@@ -30,7 +30,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         let Some(attr) = block.body.attribute("source") else {
             continue;
         };
-        if let Some(written) = attr.expr.json_string.as_deref() {
+        if let Some(written) = attr.expr.json_string() {
             if let Some(problem) = json_source_problem(ctx, written) {
                 out.push(match problem {
                     JsonSourceProblem::Address(source) => {

@@ -130,7 +130,7 @@ fn is_const_variable(ctx: &Context, name: &str) -> bool {
 
 /// Terraform before 1.15: only a literal string (JSON strings are read literally).
 fn terraform_problem(expr: &Expr) -> Option<(&'static str, String)> {
-    if expr.json_string.is_some() || matches!(expr.kind, ExprKind::String(_) | ExprKind::Null) {
+    if expr.json_string().is_some() || matches!(expr.kind, ExprKind::String(_) | ExprKind::Null) {
         return None;
     }
     if matches!(expr.kind, ExprKind::FunctionCall { .. }) {
@@ -148,10 +148,10 @@ fn terraform_problem(expr: &Expr) -> Option<(&'static str, String)> {
 /// The references of a `source` or `version` expression; `None` for a JSON string without
 /// interpolation, which is read literally.
 fn static_references(ctx: &Context, expr: &Expr) -> Option<Vec<String>> {
-    if expr.json_string.is_some() && !json_interpolates(expr) {
+    if expr.json_string().is_some() && !json_interpolates(expr) {
         return None;
     }
-    let text = match &expr.json_string {
+    let text = match expr.json_string() {
         Some(s) => format!("\"{s}\""),
         None => ctx.files.text(expr.span).to_string(),
     };

@@ -39,7 +39,7 @@ fn check_provider(ctx: &Context, provider: &Block, out: &mut Vec<Diagnostic>) {
         let name = attr.name.as_str();
         // In JSON a reserved block is written as an object property, which we read as an
         // argument; the tools, whose schema names it a block type, decode it as a block.
-        let json_object = attr.expr.json_string.is_none()
+        let json_object = attr.expr.json_string().is_none()
             && matches!(attr.expr.kind, ExprKind::Object(_))
             && ctx
                 .files

@@ -110,7 +110,7 @@ fn value_of(block: &Block, name: &str, read_as: ReadAs, each: &mut impl FnMut(&E
 
 /// Reports a JSON string holding a template sequence: never a reference.
 fn judge(ctx: &Context, expr: &Expr, read_as: ReadAs, out: &mut Vec<Diagnostic>) {
-    let Some(text) = expr.json_string.as_deref() else {
+    let Some(text) = expr.json_string() else {
         return;
     };
     if !(text.contains("${") || text.contains("%{")) {

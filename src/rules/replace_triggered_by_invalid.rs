@@ -118,7 +118,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 /// What the tools refuse in one element, in their order.
 fn judge(item: &Expr) -> Vec<&'static Problem> {
-    if item.json_string.is_some() {
+    if item.json_string().is_some() {
         return Vec::new();
     }
     let mut references: Vec<&Reference> = Vec::new();

@@ -26,7 +26,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 
 /// `Invalid type specification` (or the quoted-type summaries), with the tools' detail.
 fn invalid_type(ctx: &Context, attr: &Attribute, detail: String) -> Diagnostic {
-    let summary = match (&attr.expr.kind, &attr.expr.json_string) {
+    let summary = match (&attr.expr.kind, attr.expr.json_string()) {
         (ExprKind::String(_), None) => "Invalid quoted type constraints",
         (ExprKind::Template, None) => "Invalid legacy variable type hint",
         _ => "Invalid type specification",

@@ -763,7 +763,7 @@ impl Evaluated {
     /// The expression of a JSON string (`s` at `span`) that holds them.
     fn into_expr(self, kind: ExprKind, span: Span, s: &str) -> Expr {
         let mut expr = Expr::with_calls(kind, span, Some(s.into()), self.calls);
-        expr.references = self.references;
+        expr.set_references(self.references);
         expr
     }
 }
@@ -1080,16 +1080,16 @@ mod tests {
         let locals = &file.body.blocks[0].body;
         let get = |name: &str| &locals.attribute(name).expect(name).expr;
         assert_eq!(get("lit").kind, ExprKind::String("plain".into()));
-        assert_eq!(get("lit").json_string.as_deref(), Some("plain"));
+        assert_eq!(get("lit").json_string(), Some("plain"));
         assert_eq!(get("esc").kind, ExprKind::String("a ${b} %{c} A".into()));
-        assert_eq!(get("esc").json_string.as_deref(), Some("a $${b} %%{c} A"));
+        assert_eq!(get("esc").json_string(), Some("a $${b} %%{c} A"));
         assert_eq!(get("tpl").kind, ExprKind::Template);
-        assert_eq!(get("tpl").json_string.as_deref(), Some("a-${var.x}"));
+        assert_eq!(get("tpl").json_string(), Some("a-${var.x}"));
         assert_eq!(get("dir").kind, ExprKind::Template);
         let expr = get("expr");
         assert!(matches!(expr.kind, ExprKind::Traversal { .. }), "{expr:?}");
         assert_eq!(reference_name(expr).as_deref(), Some("var.x"));
-        assert_eq!(expr.json_string.as_deref(), Some("${var.x}"));
+        assert_eq!(expr.json_string(), Some("${var.x}"));
         assert_eq!(&text[expr.span.range()], "\"${var.x}\"");
         let ExprKind::Traversal { root, .. } = &expr.kind else {
             unreachable!()

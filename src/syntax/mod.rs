@@ -159,21 +159,6 @@ pub(crate) struct Comment {
 pub(crate) struct Expr {
     pub(crate) kind: ExprKind,
     pub(crate) span: Span,
-    /// For a JSON string value: the string itself. Where the tools read a value without
-    /// evaluating it (variable defaults, `required_version`, ...) this is the value, even when
-    /// `kind` is the template it would be elsewhere.
-    pub(crate) json_string: Option<Box<str>>,
-    /// The function calls of this expression that `kind` does not hold in an expression of its
-    /// own: a call's own name, and every call inside a template (interpolations and directives)
-    /// or an operator, conditional or `for` expression, which the model keeps as text. Where the
-    /// tools read a JSON string literally it has none. [`Expr::for_each_call`] visits them all.
-    pub(crate) calls: Vec<Call>,
-    /// The references (`var.x`, `aws_instance.a.id`) this expression is or holds that no
-    /// expression inside it holds: a traversal's or a name's own, and every one inside a
-    /// template or an operator, conditional or `for` expression, which the model keeps as text.
-    /// Where the tools read a JSON string literally it has none. [`Expr::for_each_reference`]
-    /// visits them all.
-    pub(crate) references: Vec<Reference>,
     /// Whether `calls` or an expression inside this one holds a call: the walks for calls skip
     /// the rest (most expressions have none, and every argument of every file is walked for
     /// calls in each view). Set once, when the expression is made from its parts.
@@ -181,6 +166,21 @@ pub(crate) struct Expr {
     /// Whether this expression is or holds an object constructor, likewise: the walks for
     /// objects skip the rest.
     objects_within: bool,
+    /// What most expressions lack (literals, keys, the names traversals start from): boxed,
+    /// so that those hold one pointer for it, not three lists' room. Every expression of every
+    /// file lives until its directory is checked. `None` when all of it is empty.
+    parts: Option<Box<ExprParts>>,
+}
+
+/// The parts of an [`Expr`] that most expressions lack.
+#[derive(Debug, Clone, Default)]
+struct ExprParts {
+    /// See [`Expr::json_string`].
+    json_string: Option<Box<str>>,
+    /// See [`Expr::calls`].
+    calls: Vec<Call>,
+    /// See [`Expr::references`].
+    references: Vec<Reference>,
 }
 
 /// A function call as written: its name with any namespace (`upper`, `core::upper`,
@@ -331,7 +331,7 @@ impl PartialEq for Expr {
     /// Structural equality that ignores where the expressions are. Templates and `Other`
     /// expressions compare equal by kind alone: use [`Expr::same_as`] to compare values.
     fn eq(&self, other: &Expr) -> bool {
-        self.kind == other.kind && self.json_string == other.json_string
+        self.kind == other.kind && self.json_string() == other.json_string()
     }
 }
 
@@ -366,15 +366,80 @@ impl Expr {
             calls_within |= child.calls_within;
             objects_within |= child.objects_within;
         });
+        let parts = (json_string.is_some() || !calls.is_empty()).then(|| {
+            Box::new(ExprParts {
+                json_string,
+                calls,
+                references: Vec::new(),
+            })
+        });
         Expr {
             kind,
             span,
-            json_string,
-            calls,
-            references: Vec::new(),
             calls_within,
             objects_within,
+            parts,
         }
+    }
+
+    /// For a JSON string value: the string itself. Where the tools read a value without
+    /// evaluating it (variable defaults, `required_version`, ...) this is the value, even when
+    /// `kind` is the template it would be elsewhere.
+    pub(crate) fn json_string(&self) -> Option<&str> {
+        self.parts.as_ref()?.json_string.as_deref()
+    }
+
+    /// The function calls of this expression that `kind` does not hold in an expression of its
+    /// own: a call's own name, and every call inside a template (interpolations and directives)
+    /// or an operator, conditional or `for` expression, which the model keeps as text. Where the
+    /// tools read a JSON string literally it has none. [`Expr::for_each_call`] visits them all.
+    pub(crate) fn calls(&self) -> &[Call] {
+        self.parts.as_ref().map_or(&[], |parts| &parts.calls)
+    }
+
+    /// The references (`var.x`, `aws_instance.a.id`) this expression is or holds that no
+    /// expression inside it holds: a traversal's or a name's own, and every one inside a
+    /// template or an operator, conditional or `for` expression, which the model keeps as text.
+    /// Where the tools read a JSON string literally it has none. [`Expr::for_each_reference`]
+    /// visits them all.
+    pub(crate) fn references(&self) -> &[Reference] {
+        self.parts.as_ref().map_or(&[], |parts| &parts.references)
+    }
+
+    /// Sets [`Expr::references`] (made whole by the parser, so given whole).
+    pub(crate) fn set_references(&mut self, references: Vec<Reference>) {
+        match &mut self.parts {
+            Some(parts) => {
+                parts.references = references;
+                if parts.json_string.is_none()
+                    && parts.calls.is_empty()
+                    && parts.references.is_empty()
+                {
+                    self.parts = None;
+                }
+            }
+            None if references.is_empty() => {}
+            None => {
+                self.parts = Some(Box::new(ExprParts {
+                    references,
+                    ..ExprParts::default()
+                }));
+            }
+        }
+    }
+
+    /// Whether this expression holds a JSON string, calls or references of its own.
+    #[cfg(test)]
+    pub(crate) fn has_parts(&self) -> bool {
+        self.parts.is_some()
+    }
+
+    /// The room [`Expr::references`] holds.
+    #[cfg(test)]
+    pub(crate) fn references_capacity(&self) -> usize {
+        self.parts
+            .as_ref()
+            .map_or(0, |parts| parts.references.capacity())
     }
 
     /// Whether this expression holds a function call anywhere (see [`Expr::for_each_call`]).
@@ -400,7 +465,7 @@ impl Expr {
         if !self.calls_within {
             return;
         }
-        for call in &self.calls {
+        for call in self.calls() {
             f(CallSite {
                 call,
                 in_try: in_try || call.in_try,
@@ -417,8 +482,10 @@ impl Expr {
         if !self.calls_within {
             return;
         }
-        for call in &mut self.calls {
-            call.conditional = true;
+        if let Some(parts) = &mut self.parts {
+            for call in &mut parts.calls {
+                call.conditional = true;
+            }
         }
         match &mut self.kind {
             ExprKind::FunctionCall { args: items, .. } | ExprKind::Tuple(items) => {
@@ -444,7 +511,7 @@ impl Expr {
     /// Calls `f` with every reference in this expression, once each, in source order within
     /// each expression the model keeps.
     pub(crate) fn for_each_reference<'e>(&'e self, f: &mut impl FnMut(&'e Reference)) {
-        self.references.iter().for_each(&mut *f);
+        self.references().iter().for_each(&mut *f);
         self.for_each_child(|child| child.for_each_reference(f));
     }
 
@@ -458,7 +525,7 @@ impl Expr {
     /// The string this expression means where the tools read it without evaluating it: a
     /// native string literal, or any JSON string (templates included, taken literally).
     pub(crate) fn literal_string(&self) -> Option<&str> {
-        match (&self.kind, &self.json_string) {
+        match (&self.kind, self.json_string()) {
             (_, Some(s)) => Some(s),
             (ExprKind::String(s), None) => Some(s),
             _ => None,
@@ -471,7 +538,7 @@ impl Expr {
 
     /// A bare keyword such as `all` or `tofu2024` (native), or its JSON string form.
     pub(crate) fn keyword(&self) -> Option<&str> {
-        match (&self.kind, &self.json_string) {
+        match (&self.kind, self.json_string()) {
             (ExprKind::Variable(name), _) => Some(name),
             (_, Some(s)) => Some(s),
             _ => None,
@@ -752,7 +819,7 @@ pub(crate) mod tests {
 
     /// Every call of `expr`, walking the whole tree (no part skipped).
     fn every_call(expr: &Expr, out: &mut Vec<String>) {
-        out.extend(expr.calls.iter().map(|c| c.name.clone()));
+        out.extend(expr.calls().iter().map(|c| c.name.clone()));
         expr.for_each_child(|child| every_call(child, out));
     }
 

@@ -26,7 +26,7 @@ enum Val {
 
 /// The value of a literal expression; None for anything that needs evaluating.
 fn literal(expr: &Expr) -> Option<Val> {
-    if let Some(s) = &expr.json_string {
+    if let Some(s) = expr.json_string() {
         return Some(Val::String(s.to_string()));
     }
     match &expr.kind {
@@ -58,7 +58,7 @@ fn literal(expr: &Expr) -> Option<Val> {
 
 /// The name an object key gives, when it is written as a name or a literal string.
 pub(crate) fn object_key(key: &Expr) -> Option<String> {
-    if let Some(s) = &key.json_string {
+    if let Some(s) = key.json_string() {
         return Some(s.to_string());
     }
     match &key.kind {

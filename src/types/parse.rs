@@ -13,14 +13,14 @@ pub(super) const TUPLE_ARGUMENT_ERROR: &str =
     "The tuple type constructor requires one argument specifying the element types as a list.";
 pub(super) const LEGACY_TYPE_HINT_ERROR: &str = "To provide a full type expression, remove the surrounding quotes and give the type expression directly.";
 
-/// Parses a `type` expression. For JSON files (`expr.json_string` is Some) the string is the
+/// Parses a `type` expression. For JSON files (`expr.json_string()` is Some) the string is the
 /// type expression text, parsed as native syntax.
 ///
 /// `Err` holds the detail Terraform gives (`Invalid type specification`, or for a native quoted
 /// type such as `"string"`, `Invalid quoted type constraints` / `Invalid legacy variable type
 /// hint`).
 pub(crate) fn parse_type(expr: &Expr) -> Result<Type, String> {
-    if let Some(text) = &expr.json_string {
+    if let Some(text) = expr.json_string() {
         let parsed =
             native::parse_expr_at(text, expr.span).ok_or_else(|| GENERIC_TYPE_ERROR.to_string())?;
         return variable_type(&parsed);

@@ -402,7 +402,7 @@ fn case(seed: u64) -> Vec<(String, String)> {
 /// heredoc template or of an expression kept as text (its value follows from it).
 fn strings_of(expr: &Expr, files: &SourceFiles, out: &mut Vec<String>) {
     let text = files.text(expr.span);
-    match (&expr.kind, &expr.json_string) {
+    match (&expr.kind, expr.json_string()) {
         (ExprKind::String(value), _) => out.push(format!("{value:?}")),
         (ExprKind::Template, Some(source)) => out.push(format!("template {source:?}")),
         (ExprKind::Template, None) => {

@@ -48,7 +48,7 @@ pub(crate) fn for_each_list<'m>(
 }
 
 fn element<'m>(item: &'m Expr, files: &SourceFiles) -> Element<'m> {
-    if let Some(text) = &item.json_string {
+    if let Some(text) = item.json_string() {
         return string_element(text, item.span);
     }
     if !matches!(

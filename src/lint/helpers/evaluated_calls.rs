@@ -85,7 +85,7 @@ pub(crate) fn for_each_expression<'m>(module: &'m Module, f: &mut impl FnMut(&[&
     };
     for object in &module.objects {
         walk.path.clear();
-        walk.path.push(object.kind.as_str());
+        walk.path.push(object.kind());
         walk.body(&object.body, f);
     }
     for local in &module.locals {

@@ -105,7 +105,7 @@ impl<'c, 'a> Evaluator<'c, 'a> {
 
     fn value(&self, expr: &Expr, text: &str, depth: usize) -> Option<Value> {
         let depth = depth.checked_sub(1)?;
-        if let Some(string) = expr.json_string.as_deref() {
+        if let Some(string) = expr.json_string() {
             // A JSON string is a template (hashicorp/hcl `json/structure.go`), whose
             // expressions' spans are offsets into the string's value.
             let template = hcl::parse_value_template(string).ok()?;
@@ -280,7 +280,7 @@ impl<'c, 'a> Evaluator<'c, 'a> {
     fn comparable(&self, expr: &Expr, text: &str, depth: usize) -> Option<Value> {
         let depth = depth.checked_sub(1)?;
         match &expr.kind {
-            _ if expr.json_string.is_some() => None,
+            _ if expr.json_string().is_some() => None,
             ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::String(_) => {
                 self.value(expr, text, depth)
             }

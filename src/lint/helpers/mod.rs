@@ -280,7 +280,7 @@ pub(crate) fn json_array_def_range(
 /// without interpolation (`aws_instance.web["a"]`); in JSON, the string's value. `None` for
 /// anything else (a key that is a reference, a call, a template).
 pub(crate) fn static_traversal(files: &SourceFiles, expr: &Expr) -> Option<String> {
-    let text: String = match &expr.json_string {
+    let text: String = match expr.json_string() {
         Some(value) => value.to_string(),
         None => files.text(expr.span).to_string(),
     };
@@ -420,9 +420,7 @@ pub(crate) fn releases_with_backend(ctx: &Context, kind: &str) -> Vec<Release> {
 /// the constant a keyword or literal setting must be. Rules that judge constants skip these and
 /// leave them to the rules that judge templates.
 pub(crate) fn json_interpolates(expr: &Expr) -> bool {
-    expr.json_string
-        .as_deref()
-        .is_some_and(|s| s.contains("${"))
+    expr.json_string().is_some_and(|s| s.contains("${"))
 }
 
 /// The `opentofu` attribute of each `compatible_with` block of a `language` block, in order:
@@ -849,8 +847,8 @@ pub(crate) fn for_each_reference_with_try<'e>(
     in_try: bool,
     f: &mut impl FnMut(&'e Reference, bool),
 ) {
-    let text_has_try = (expr.calls.iter()).any(|c| c.in_try || catches_errors(&c.name));
-    for reference in &expr.references {
+    let text_has_try = (expr.calls().iter()).any(|c| c.in_try || catches_errors(&c.name));
+    for reference in expr.references() {
         f(reference, in_try || text_has_try);
     }
     let arguments_in_try =

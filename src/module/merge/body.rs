@@ -164,7 +164,7 @@ fn same_value(address: &Subject, name: &str, old: &Expr, new: &Expr, files: &Sou
         Subject::Object(Address::Output(_)) => &OUTPUT_VALUES,
         _ => &[],
     };
-    let json = old.json_string.is_some() || new.json_string.is_some();
+    let json = old.json_string().is_some() || new.json_string().is_some();
     if json && read_as_value.contains(&name) {
         return match (Value::of_literal(old), Value::of_literal(new)) {
             (Some(old), Some(new)) => old == new,

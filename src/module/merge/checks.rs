@@ -30,11 +30,7 @@ impl Merger<'_> {
     /// targeted versions), and a variable may be null, so neither is judged here.
     fn is_known_version(&self, expr: &crate::syntax::Expr) -> bool {
         use crate::syntax::{ExprKind, TraversalStep};
-        if expr
-            .json_string
-            .as_deref()
-            .is_some_and(|s| s.contains("${"))
-        {
+        if expr.json_string().is_some_and(|s| s.contains("${")) {
             return false; // a JSON template: its value is only known when evaluating
         }
         match &expr.kind {

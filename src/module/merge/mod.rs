@@ -338,7 +338,7 @@ fn provider_pairs(files: &SourceFiles, providers: &Expr) -> Vec<(String, Span, S
     let ExprKind::Object(items) = &providers.kind else {
         return Vec::new();
     };
-    if providers.json_string.is_some()
+    if providers.json_string().is_some()
         || files
             .get(providers.span.file)
             .file_name()
@@ -347,7 +347,7 @@ fn provider_pairs(files: &SourceFiles, providers: &Expr) -> Vec<(String, Span, S
         return items
             .iter()
             .filter_map(|item| {
-                let address = item.key.json_string.as_deref()?.to_string();
+                let address = item.key.json_string()?.to_string();
                 Some((address, item.key.span, item.value.span))
             })
             .collect();

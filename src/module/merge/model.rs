@@ -196,8 +196,8 @@ impl MergedBody {
 #[derive(Debug, Clone)]
 pub struct MergedObject {
     pub address: Address,
-    /// The top-level block as the base file wrote it: its type and labels.
-    pub kind: String,
+    /// The top-level block's labels as the base file wrote them (its type is the address's:
+    /// see [`MergedObject::kind`]).
     pub(crate) labels: Labels,
     /// The base definition's header (or the first override's, for an un-aliased provider that
     /// only an override defines).
@@ -209,10 +209,23 @@ pub struct MergedObject {
     /// For a variable: its default as the tools hold it after merging, in native syntax, where
     /// the `default` expression decoded with the merged type would not give that value (an
     /// override changed the type, so the base's conversion or `optional()` defaults matter).
-    pub(crate) default_value: Option<String>,
+    pub(crate) default_value: Option<Box<str>>,
 }
 
 impl MergedObject {
+    /// The top-level block's type: the address says it (only these types merge), so it is
+    /// not kept beside it, in each view, for every object.
+    pub fn kind(&self) -> &str {
+        match &self.address {
+            Address::Resource(mode, ..) => mode,
+            Address::Variable(_) => "variable",
+            Address::Output(_) => "output",
+            Address::ModuleCall(_) => "module",
+            Address::Provider(..) => "provider",
+            Address::Check(_) => "check",
+        }
+    }
+
     /// An object defined by `block`; an override-defined object lists itself as its override.
     pub(crate) fn from_block(
         address: Address,
@@ -221,7 +234,6 @@ impl MergedObject {
     ) -> MergedObject {
         MergedObject {
             address,
-            kind: block.kind.clone(),
             labels: block.labels.clone(),
             base_header: block.header_span,
             base_span: block.span(),

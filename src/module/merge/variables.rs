@@ -140,7 +140,7 @@ impl Merger<'_> {
         };
         let as_printed = Value::of_literal(&default.expr).map(|v| decode_default(&v, &state.ty));
         if as_printed != Some(Converted::Ok(value.clone())) {
-            object.default_value = Some(value.to_native());
+            object.default_value = Some(value.to_native().into());
         }
     }
 

@@ -316,7 +316,7 @@ impl Parser<'_> {
         if reference.is_some() {
             // The traversal holds the name's reference, with its steps: the name's own list
             // is dropped, allocation and all.
-            root.references = Vec::new();
+            root.set_references(Vec::new());
         }
         let mut expr = Expr::new(
             ExprKind::Traversal {
@@ -326,7 +326,7 @@ impl Parser<'_> {
             self.span(start..end),
         );
         if let Some(reference) = reference {
-            expr.references = vec![reference];
+            expr.set_references(vec![reference]);
         }
         Ok(expr)
     }
@@ -562,11 +562,11 @@ impl Parser<'_> {
                 _ => {
                     let mut expr = Expr::new(ExprKind::Variable(text.to_string()), span);
                     // `vec!`: room for the one reference, not the four a push makes.
-                    expr.references = vec![Reference {
+                    expr.set_references(vec![Reference {
                         root: text.to_string(),
                         steps: Vec::new(),
                         span,
-                    }];
+                    }]);
                     expr
                 }
             });
@@ -1038,7 +1038,7 @@ fn object_key(key: Expr) -> Expr {
 fn static_index(index: &Expr) -> Option<String> {
     match &index.kind {
         ExprKind::Number(written) => Some(super::gather::number_value_text(written)),
-        ExprKind::String(s) if index.json_string.is_none() => Some(format!("{s:?}")),
+        ExprKind::String(s) if index.json_string().is_none() => Some(format!("{s:?}")),
         _ => None,
     }
 }

@@ -58,7 +58,7 @@ impl Found {
     /// The expression of `kind` (kept as text) at `span` that holds them.
     pub(crate) fn into_expr(self, kind: ExprKind, span: Span) -> Expr {
         let mut expr = Expr::with_calls(kind, span, None, self.calls);
-        expr.references = self.references;
+        expr.set_references(self.references);
         expr
     }
 }

@@ -480,7 +480,7 @@ pub(crate) fn template_parts(id: FileId, text: &str, span: Span) -> Option<Vec<T
 /// native file, from the string's value in a JSON file (where every part has the string's span:
 /// escapes make offsets into the value differ from offsets into the file).
 pub(crate) fn expr_template_parts(expr: &Expr, text: &str) -> Option<Vec<TemplatePart>> {
-    let Some(value) = expr.json_string.as_deref() else {
+    let Some(value) = expr.json_string() else {
         return template_parts(expr.span.file, text, expr.span);
     };
     let mut parser = Parser::new(expr.span.file, value);
