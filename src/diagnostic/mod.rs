@@ -12,6 +12,8 @@ pub mod fix;
 mod id;
 pub use bound::{SHOWN_PER_RULE_AND_FILE, Tally, bound};
 pub use fix::{Applicability, Fix};
+#[doc(hidden)]
+pub use id::Documented as FindingIdDoc;
 pub use id::FindingId;
 pub(crate) use id::finding_id;
 #[cfg(test)]

@@ -13,7 +13,7 @@
 //!   [`Comment`]s. At a label level, `"//"` is a label like any other;
 //! - strings are templates: `"${expr}"` is the expression, other strings with template
 //!   sequences are templates, the rest are plain strings. The JSON string itself is always kept
-//!   in [`Expr::json_string`], for the places where the tools read it literally.
+//!   by [`Expr::json_string`], for the places where the tools read it literally.
 
 use std::cell::OnceCell;
 use std::sync::Arc;

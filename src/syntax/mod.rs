@@ -159,7 +159,7 @@ pub(crate) struct Comment {
 pub(crate) struct Expr {
     pub(crate) kind: ExprKind,
     pub(crate) span: Span,
-    /// Whether `calls` or an expression inside this one holds a call: the walks for calls skip
+    /// Whether [`Expr::calls`] or an expression inside this one holds a call: the walks skip
     /// the rest (most expressions have none, and every argument of every file is walked for
     /// calls in each view). Set once, when the expression is made from its parts.
     calls_within: bool,
