@@ -813,6 +813,20 @@ mod tests {
             // string (and Go's decoder refuses it there), not its end.
             (b"{\"a\": \"x\xeb\n1\"}", "Invalid JSON string", 10),
             (b"{\"a\": \"\xeb\nb\"}", "Invalid JSON string", 9),
+            // `EB 22 0A` is one cluster: the quote ends the string to Go's decoder, which then
+            // skips JSON's whitespace (newlines and tabs too) and refuses what follows it, one
+            // byte past it.
+            (b"{\"a\": \"x\xeb\"\n  }\n", "Invalid JSON string", 14),
+            (b"{\"a\": \"x\xeb\"\t}\n", "Invalid JSON string", 12),
+            (b"{\"a\": \"x\xed\"\n  1}\n", "Invalid JSON string", 14),
+            (b"{\"a\": \"x\xeb\"\n\"b\": 1}", "Invalid JSON string", 12),
+            (
+                b"{\"locals\": {\"a\": \"x\xeb\"\n}}\n",
+                "Invalid JSON string",
+                23,
+            ),
+            // Only whitespace after the quote: the string is valid, the object unclosed.
+            (b"{\"a\": \"x\xeb\"\n", "Unclosed object", 0),
         ];
         for (bytes, summary, at) in cases {
             let text = crate::syntax::stand_in_for_not_utf8(bytes, Syntax::Json);
@@ -825,10 +839,19 @@ mod tests {
             );
         }
         // Where no cluster takes the quote, a bad byte is text (Terraform 1.15.5 loads it).
-        let bytes: &[u8] = b"{\"locals\": {\"a\": \"x\xff\"}}";
-        let text = crate::syntax::stand_in_for_not_utf8(bytes, Syntax::Json);
-        let parsed = crate::syntax::parse_not_utf8(FileId(0), Syntax::Json, &text, bytes);
-        assert!(parsed.file.is_ok());
+        // So does it where a cluster takes the quote and only whitespace after it, which Go's
+        // decoder skips after the string.
+        let accepted: &[&[u8]] = &[
+            b"{\"locals\": {\"a\": \"x\xff\"}}",
+            b"{\"locals\": {\"a\": \"x\xeb\"\n\n}}\n",
+            b"{\"locals\": {\"a\": \"x\xeb\"\r\n}}\n",
+            b"{\"locals\": {\"a\": \"x\xeb\"\n \t}}\n",
+        ];
+        for bytes in accepted {
+            let text = crate::syntax::stand_in_for_not_utf8(bytes, Syntax::Json);
+            let parsed = crate::syntax::parse_not_utf8(FileId(0), Syntax::Json, &text, bytes);
+            assert!(parsed.file.is_ok(), "{bytes:x?}");
+        }
     }
 
     /// The dotted name of a static reference (`var.x`, `path.module`).

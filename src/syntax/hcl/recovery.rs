@@ -109,8 +109,9 @@ pub(crate) fn closing_token(bytes: &[u8], scan_from: usize, from: usize, opener:
 /// the next parenthesised group (`recoverOver(TokenOParen)`, after a function call's name
 /// that is missing its name or its `(`, whose token at `at` was read). `innermost_ended` is
 /// set when the innermost construct open at `at` ends there without recovering: parentheses
-/// whose `)` is missing (`parseExpressionTerm` reports the token standing there and returns
-/// in recovery mode, without reading on).
+/// whose `)` is missing (`parseExpressionTerm` reports the token standing there, reads it as
+/// if it were the `)` and returns in recovery mode), so the constructs around them recover
+/// from the token after it: a template sequence's `}` read so is not its end.
 pub(crate) fn after_enclosing_recoveries(
     bytes: &[u8],
     from: usize,
@@ -128,12 +129,14 @@ pub(crate) fn after_enclosing_recoveries(
             if innermost_ended {
                 open.pop();
             }
+            let read = (consumed && matches!(token, Token::Open(_) | Token::Close(_)))
+                || awaiting_paren
+                || innermost_ended;
+            let read_at = start == at && read;
             if open.is_empty() && !awaiting_paren {
-                return ControlFlow::Break(start);
+                return ControlFlow::Break(if read_at { end } else { start });
             }
-            let read =
-                (consumed && matches!(token, Token::Open(_) | Token::Close(_))) || awaiting_paren;
-            if start == at && read {
+            if read_at {
                 return ControlFlow::Continue(());
             }
         }

@@ -1182,6 +1182,17 @@ fn a_refused_single_line_value_is_judged_after_its_recovery() {
         ("c{h=(7]\n\n", (SINGLE, 8)),
         ("c{h=[(7]]\n\n", (SINGLE, 10)),
         ("c{h=[(7]]}\n", ("Unbalanced parentheses", 7)),
+        // The token standing where the `)` is missing is read as if it were the `)`: a
+        // template sequence's `}` so read is not its end, and the sequence recovers to the
+        // end of the text; a bracket read so opens nothing; an object's `}` does not close it.
+        ("x{\u{e9}=\"${(E}\"\n\n", ("Unbalanced parentheses", 10)),
+        ("x{a=\"${(E}${1}\"\n\n", ("Unbalanced parentheses", 9)),
+        ("x{a=\"${(E}}\"\n\n", ("Unbalanced parentheses", 9)),
+        ("x{a=[\"${(E}\", 1]\n\n}\n", ("Unbalanced parentheses", 10)),
+        ("x{a=(\"${(E}\")\n\n", ("Unbalanced parentheses", 10)),
+        ("x{a=<<E\n${(E}\nE\n\n}\n", ("Unbalanced parentheses", 12)),
+        ("c{h=(7 {\n}\n\n", ("Unbalanced parentheses", 7)),
+        ("x{a={b=(7 }\n\n}\n", ("Unbalanced parentheses", 10)),
         // An index's missing `]` recovers from the token HCL read in its place, counting only
         // brackets: the `{` there opens nothing.
         ("l{a=b[\"\"{]\n\n", (SINGLE, 11)),

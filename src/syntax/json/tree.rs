@@ -466,9 +466,14 @@ impl<'t> Parser<'t> {
                 _ => i += 1,
             }
         };
-        // Anything after the closing quote (a quote the scanner took as text) other than
-        // spaces is an error after the value.
-        if let Some(extra) = bytes[close + 1..].iter().position(|&b| b != b' ') {
+        // Anything after the closing quote (a quote the scanner took as text, with what its
+        // cluster took after it) other than JSON's whitespace is an error after the value: Go's
+        // `encoding/json`, which HCL's `parseString` (json/parser.go) decodes the token with,
+        // skips spaces, tabs, newlines and carriage returns after a top-level value.
+        if let Some(extra) = bytes[close + 1..]
+            .iter()
+            .position(|&b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        {
             return fail(close + 1 + extra + 1);
         }
         let value = match decoded {
