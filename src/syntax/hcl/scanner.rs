@@ -252,10 +252,11 @@ pub(crate) fn first_invalid_token(bytes: &[u8]) -> Option<InvalidToken> {
                     let escape = next == Some(b) && bytes.get(i + 2) == Some(&b'{');
                     // `$` or `%` then any one byte but `{` is a text token of its own
                     // (`TemplateNotInterp`, `TemplateNotControl`), which gives the byte back
-                    // unless a line's end follows it: then the byte ends a line of text, even
-                    // a byte that is no UTF-8.
-                    let ends_line =
-                        matches!(bytes.get(i + 2..), Some([b'\n', ..] | [b'\r', b'\n', ..]));
+                    // unless a newline or a carriage return follows it (the start of the line's
+                    // end that `HeredocStringLiteral EndOfLine` reads on to): then the byte is
+                    // text, even a byte that is no UTF-8, and a carriage return alone after it
+                    // is what the scanner refuses.
+                    let ends_line = matches!(bytes.get(i + 2..), Some([b'\n' | b'\r', ..]));
                     i += if escape {
                         3 + usize::from(bytes.get(i + 3) == Some(&b'~'))
                     } else if ends_line {

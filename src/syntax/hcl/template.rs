@@ -391,6 +391,19 @@ impl Parser<'_> {
                     flush(&mut literal, &mut pieces);
                     pieces.push(self.directive()?);
                 }
+                // In a heredoc, a `$` or `%` takes the byte after it as text when a line's end
+                // starts after that byte (hashicorp/hcl `hclsyntax/scan_tokens.rl`:
+                // `TemplateNotInterp` then `EndOfLine`), a carriage return too: `$\r\r\n` is a
+                // line of text.
+                b'$' | b'%'
+                    if matches!(flavor, Flavor::Heredoc { .. })
+                        && self.peek_at(1) == Some(b'\r')
+                        && matches!(self.peek_at(2), Some(b'\n' | b'\r')) =>
+                {
+                    literal.push(char::from(b));
+                    literal.push('\r');
+                    self.pos += 2;
+                }
                 _ => {
                     literal.push(char::from(b));
                     self.pos += 1;

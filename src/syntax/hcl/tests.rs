@@ -575,8 +575,19 @@ fn template_text_is_scanned_as_hcls_scanner_scans_it() {
         (b"a = <<EOT\n${x}\ry\nEOT\n", Some((INVALID, 14))),
         (b"a = <<EOT\r\nx\r\nEOT\r\n", None),
         // In a heredoc, a `$` or `%` and the byte after it end a line of text, whatever the
-        // byte; not followed by a line's end, a byte that is no UTF-8 is refused.
+        // byte; not followed by a line's end, a byte that is no UTF-8 is refused. A carriage
+        // return after the byte takes it as text too; alone, the return is what is refused.
         (b"a = <<EOT\n%\xac\nEOT\n", None),
+        (b"a = <<EOT\n%\xc3\r\xa9%\nEOT\n", Some((INVALID, 12))),
+        (b"a = <<EOT\n$\xc3\rx\nEOT\n", Some((INVALID, 12))),
+        (b"a = <<EOT\n$\xc3\r\nEOT\n", None),
+        (
+            b"a = <<EOT\nx\xc3\rx\nEOT\n",
+            Some(("Invalid character encoding", 11)),
+        ),
+        (b"a = <<EOT\n$\r\r\nEOT\n", None),
+        (b"a = <<EOT\n%\r\r\nEOT\n", None),
+        (b"a = <<EOT\n$\rx\nEOT\n", Some((INVALID, 11))),
         (b"a = <<EOT\n${x}$$\xac\r\nEOT\n", None),
         (
             b"a = <<EOT\n%\xac\n",
