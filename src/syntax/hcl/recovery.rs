@@ -242,7 +242,9 @@ fn read_tokens(
                         token!(Token::Open(Opener::Heredoc), i, body);
                         i = body;
                     }
-                    None => i += 2,
+                    // No heredoc: a `<` of its own, and the next `<` may open one (`<<<EOT`),
+                    // as in the scanner.
+                    None => i += 1,
                 },
                 b'{' => {
                     braces += 1;

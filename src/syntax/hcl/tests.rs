@@ -401,6 +401,16 @@ fn body_items_are_refused_as_hcl_refuses_them() {
         ),
         ("b { = 1 }\n", ("Argument or block definition required", 4)),
         ("b { a }\n", ("Argument or block definition required", 4)),
+        // The recovery after a `<` reads the `<<EOT` after it as a heredoc, which an
+        // unterminated one keeps open to the end: no newline is refused after it.
+        (
+            "b {<<<EOT\n\n}\n",
+            ("Argument or block definition required", 3),
+        ),
+        (
+            "b {<EOT\n\n}\n",
+            ("Invalid single-argument block definition", 8),
+        ),
         ("b { a b }\n", ("Argument definition required", 4)),
         (
             "b { a = 1, }\n",
