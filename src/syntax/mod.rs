@@ -183,6 +183,13 @@ struct ExprParts {
     references: Vec<Reference>,
 }
 
+impl ExprParts {
+    /// Whether there is nothing to box: an expression then holds `None`.
+    fn is_empty(&self) -> bool {
+        self.json_string.is_none() && self.calls.is_empty() && self.references.is_empty()
+    }
+}
+
 /// A function call as written: its name with any namespace (`upper`, `core::upper`,
 /// `provider::aws::arn_parse`), and where that name is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -366,13 +373,12 @@ impl Expr {
             calls_within |= child.calls_within;
             objects_within |= child.objects_within;
         });
-        let parts = (json_string.is_some() || !calls.is_empty()).then(|| {
-            Box::new(ExprParts {
-                json_string,
-                calls,
-                references: Vec::new(),
-            })
-        });
+        let parts = ExprParts {
+            json_string,
+            calls,
+            references: Vec::new(),
+        };
+        let parts = (!parts.is_empty()).then(|| Box::new(parts));
         Expr {
             kind,
             span,
@@ -408,23 +414,13 @@ impl Expr {
 
     /// Sets [`Expr::references`] (made whole by the parser, so given whole).
     pub(crate) fn set_references(&mut self, references: Vec<Reference>) {
-        match &mut self.parts {
-            Some(parts) => {
-                parts.references = references;
-                if parts.json_string.is_none()
-                    && parts.calls.is_empty()
-                    && parts.references.is_empty()
-                {
-                    self.parts = None;
-                }
-            }
-            None if references.is_empty() => {}
-            None => {
-                self.parts = Some(Box::new(ExprParts {
-                    references,
-                    ..ExprParts::default()
-                }));
-            }
+        if references.is_empty() && self.parts.is_none() {
+            return;
+        }
+        let parts = self.parts.get_or_insert_default();
+        parts.references = references;
+        if parts.is_empty() {
+            self.parts = None;
         }
     }
 

@@ -256,10 +256,10 @@ pub(crate) fn first_invalid_token(bytes: &[u8]) -> Option<InvalidToken> {
                     // end that `HeredocStringLiteral EndOfLine` reads on to): then the byte is
                     // text, even a byte that is no UTF-8, and a carriage return alone after it
                     // is what the scanner refuses.
-                    let ends_line = matches!(bytes.get(i + 2..), Some([b'\n' | b'\r', ..]));
+                    let byte_is_text = matches!(bytes.get(i + 2..), Some([b'\n' | b'\r', ..]));
                     i += if escape {
                         3 + usize::from(bytes.get(i + 3) == Some(&b'~'))
-                    } else if ends_line {
+                    } else if byte_is_text {
                         2
                     } else {
                         1
