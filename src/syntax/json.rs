@@ -1120,7 +1120,7 @@ mod tests {
         assert_eq!(root.span, expr.span);
         let call = get("call");
         assert!(
-            matches!(&call.kind, ExprKind::FunctionCall { name, .. } if name == "upper"),
+            matches!(&call.kind, ExprKind::FunctionCall { name, .. } if &**name == "upper"),
             "{call:?}"
         );
         assert_eq!(&text[call.span.range()], r#""${upper(\"x\")}""#);

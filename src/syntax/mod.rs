@@ -295,8 +295,9 @@ pub(crate) enum ExprKind {
         steps: Vec<TraversalStep>,
     },
     FunctionCall {
-        /// With any namespace, as written (`provider::aws::arn_parse`).
-        name: String,
+        /// With any namespace, as written (`provider::aws::arn_parse`). Boxed, not a `String`:
+        /// the variant is the largest, and a word less in it is a word less in every `Expr`.
+        name: Box<str>,
         args: Vec<Expr>,
         expand_final: bool,
     },

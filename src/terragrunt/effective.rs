@@ -243,7 +243,7 @@ fn collect_inputs<'t>(expr: &'t Expr, node: usize, out: &mut BTreeMap<String, In
             complete
         }
         ExprKind::Parenthesis(inner) => collect_inputs(inner, node, out),
-        ExprKind::FunctionCall { name, args, .. } if name == "merge" => {
+        ExprKind::FunctionCall { name, args, .. } if &**name == "merge" => {
             let mut complete = true;
             for arg in args {
                 complete &= collect_inputs(arg, node, out);

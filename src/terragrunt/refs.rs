@@ -193,10 +193,10 @@ impl Walker<'_> {
         match &expr.kind {
             ExprKind::FunctionCall { name, args, .. } => {
                 out.calls.push(Call {
-                    name: name.clone(),
+                    name: name.to_string(),
                     span: expr.span,
                 });
-                if name == "read_terragrunt_config"
+                if &**name == "read_terragrunt_config"
                     && let Some(path) = args.first()
                 {
                     out.references.push(Reference {

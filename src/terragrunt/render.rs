@@ -178,7 +178,7 @@ fn merge_inputs(
         }
         ExprKind::Parenthesis(inner) => merge_inputs(tree, inner, layer, inputs),
         // `merge()` is shallow, whatever the file's strategy.
-        ExprKind::FunctionCall { name, args, .. } if name == "merge" => {
+        ExprKind::FunctionCall { name, args, .. } if &**name == "merge" => {
             let shallow = Layer {
                 node: layer.node,
                 how: Contribution::Unit,

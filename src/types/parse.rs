@@ -91,7 +91,7 @@ fn type_constraint(expr: &Expr) -> Result<Type, String> {
     let ExprKind::FunctionCall { name, args, .. } = &unparenthesized(expr).kind else {
         return Err(GENERIC_TYPE_ERROR.to_string());
     };
-    let name = name.as_str();
+    let name: &str = name;
     let single = match args.as_slice() {
         [arg] => Some(arg),
         _ => None,
@@ -146,7 +146,7 @@ fn object_type(arg: &Expr) -> Result<Type, String> {
             return Err("Object constructor map keys must be unique.".to_string());
         }
         let (type_expr, optional, default) = match &item.value.kind {
-            ExprKind::FunctionCall { name, args, .. } if name == "optional" => {
+            ExprKind::FunctionCall { name, args, .. } if &**name == "optional" => {
                 match args.as_slice() {
                     [] => {
                         return Err(

@@ -1,10 +1,10 @@
 //! Bodies: arguments and blocks, each ending its line (hashicorp/hcl `hclsyntax/parser.go`:
 //! `ParseBody`, `ParseBodyItem`, `finishParsingBodyAttribute`, `finishParsingBodyBlock`).
 
-use std::collections::hash_map::Entry;
+use std::hash::BuildHasher;
 use std::sync::Arc;
 
-use foldhash::HashMap;
+use hashbrown::hash_table::{Entry, HashTable};
 
 use super::{ParseError, Parser, Result, recovery, scanner};
 use crate::source::{Span, Syntax};
@@ -30,7 +30,7 @@ impl Parser<'_> {
     /// the end of the text.
     fn body(&mut self, open: Option<usize>) -> Result<Body> {
         let mut body = Body::default();
-        let mut first_spans: Option<HashMap<String, Span>> = None;
+        let mut names: Option<FirstByName> = None;
         loop {
             self.skip_trivia(true);
             match (self.peek(), open) {
@@ -51,7 +51,7 @@ impl Parser<'_> {
                     // argument as a repeat (`ParseBody` appends the item's own diagnostics
                     // first).
                     self.end_of_item(false)?;
-                    self.record_repeat(&body, &mut first_spans, &attribute);
+                    self.record_repeat(&body, &mut names, &attribute);
                     body.attributes.push(Arc::new(attribute));
                 }
                 Item::Block(block) => {
@@ -66,28 +66,22 @@ impl Parser<'_> {
     fn record_repeat(
         &mut self,
         body: &Body,
-        first_spans: &mut Option<HashMap<String, Span>>,
+        names: &mut Option<FirstByName>,
         attribute: &Attribute,
     ) {
-        if first_spans.is_none() && body.attributes.len() >= MAX_ATTRIBUTES_SEARCHED {
-            let mut map = HashMap::default();
-            for earlier in &body.attributes {
-                map.entry(earlier.name.clone()).or_insert(earlier.name_span);
+        let earlier = &body.attributes;
+        if names.is_none() && earlier.len() >= MAX_ATTRIBUTES_SEARCHED {
+            let mut index = FirstByName::default();
+            for (position, attribute) in earlier.iter().enumerate() {
+                index.first_or_insert(earlier, position, &attribute.name);
             }
-            *first_spans = Some(map);
+            *names = Some(index);
         }
-        let first = match first_spans {
-            Some(map) => match map.entry(attribute.name.clone()) {
-                Entry::Occupied(first) => Some(*first.get()),
-                Entry::Vacant(slot) => {
-                    slot.insert(attribute.name_span);
-                    None
-                }
-            },
-            None => (body.attributes.iter())
-                .find(|earlier| earlier.name == attribute.name)
-                .map(|earlier| earlier.name_span),
-        };
+        let first = match names {
+            Some(index) => index.first_or_insert(earlier, earlier.len(), &attribute.name),
+            None => earlier.iter().position(|e| e.name == attribute.name),
+        }
+        .map(|position| earlier[position].name_span);
         if let Some(first) = first {
             self.duplicates.push(DuplicateAttribute {
                 name: attribute.name.clone(),
@@ -344,10 +338,22 @@ impl Parser<'_> {
             value_start,
             at,
             (consumed, over_paren, innermost_ended),
+            &|at| self.expression_end(at),
         );
         // The recovery goes on in the scanner's state at `stop` (inside a heredoc, say),
         // read from the value's start.
         self.single_line_item_refused((value_start, stop), false, soft.unwrap_or(error))
+    }
+
+    /// The end of the whole expression at `at`, read as in brackets (newlines are blanks);
+    /// `None` if it holds an error.
+    fn expression_end(&self, at: usize) -> Option<usize> {
+        let mut parser = Parser::new(self.id, self.text);
+        parser.read_bytes = self.read_bytes;
+        parser.namespaces = self.namespaces;
+        parser.whole_file = self.whole_file;
+        parser.pos = at;
+        parser.expr(false).ok().map(|_| parser.pos)
     }
 
     /// The first error of a single-line block whose item is refused with `error`, the
@@ -375,6 +381,37 @@ impl Parser<'_> {
                 "a single-line block definition must be closed on the line it opens",
             ),
             None => error,
+        }
+    }
+}
+
+/// The attributes of a long body by name, for finding repeats: each name's first position in
+/// the body's list, with the name's hash. The names are read from the attributes, not copied:
+/// a body of many arguments would otherwise hold a second copy of every name while it is read.
+#[derive(Default)]
+struct FirstByName {
+    positions: HashTable<(u64, usize)>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl FirstByName {
+    /// The position of the first attribute named `name` among `attributes`; if there is none,
+    /// records `position` (where the attribute of that name is, or is about to be pushed) as
+    /// the first.
+    fn first_or_insert(
+        &mut self,
+        attributes: &[Arc<Attribute>],
+        position: usize,
+        name: &str,
+    ) -> Option<usize> {
+        let hash = self.hasher.hash_one(name);
+        let same = |&(h, i): &(u64, usize)| h == hash && attributes[i].name == name;
+        match self.positions.entry(hash, same, |&(h, _)| h) {
+            Entry::Occupied(first) => Some(first.get().1),
+            Entry::Vacant(slot) => {
+                slot.insert((hash, position));
+                None
+            }
         }
     }
 }

@@ -668,7 +668,7 @@ impl Parser<'_> {
         };
         Ok(Expr::with_calls(
             ExprKind::FunctionCall {
-                name: full_name,
+                name: full_name.into(),
                 args,
                 expand_final,
             },

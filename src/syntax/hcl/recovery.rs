@@ -117,12 +117,16 @@ pub(crate) fn after_enclosing_recoveries(
     from: usize,
     at: usize,
     (consumed, over_paren, innermost_ended): (bool, bool, bool),
+    expression_end: &dyn Fn(usize) -> Option<usize>,
 ) -> usize {
     let mut open: Vec<Opener> = Vec::new();
     let mut recovering = false;
     let mut awaiting_paren = over_paren;
     // How many of the innermost open construct's own kind opened since it began recovering.
     let mut nest = 0usize;
+    // The end of the indexes read after a construct that recovered: their tokens are no
+    // openers or closers of the constructs around.
+    let mut read_by_indexes = 0usize;
     let stop = read_tokens(bytes, from, |token, start, end| {
         if !recovering && start >= at {
             recovering = true;
@@ -158,6 +162,9 @@ pub(crate) fn after_enclosing_recoveries(
         let Some(&innermost) = open.last() else {
             return ControlFlow::Break(start);
         };
+        if start < read_by_indexes {
+            return ControlFlow::Continue(());
+        }
         match token {
             Token::Open(kind) if kind == innermost => nest += 1,
             Token::Close(kind) if kind == innermost => match nest.checked_sub(1) {
@@ -167,6 +174,9 @@ pub(crate) fn after_enclosing_recoveries(
                     if open.is_empty() {
                         return ControlFlow::Break(end);
                     }
+                    if kind != Opener::Sequence {
+                        read_by_indexes = indexes_read_while_recovering(bytes, end, expression_end);
+                    }
                 }
             },
             _ => {}
@@ -174,6 +184,75 @@ pub(crate) fn after_enclosing_recoveries(
         ControlFlow::Continue(())
     });
     stop.unwrap_or(bytes.len())
+}
+
+/// Where the indexes that follow a term at `at` end when HCL's parser reads them while
+/// recovering; `at` when none does. A construct that recovered to its closer is a term, and
+/// `parseExpressionTraversals` goes on after it with diagnostics off (`p.recovery`): an index
+/// reads its key, then the next token as its `]`, whatever it is. A key that is no expression
+/// is a placeholder that reads nothing (`[}`), a splat's `*` is one token. So the `}` of
+/// `${[*][}` ends the index, not the template sequence, which then recovers on to its next
+/// end. `expression_end` gives the end of a whole expression at a position (`None` if it
+/// holds an error, whose recovery is not followed here: the indexes stop before it).
+fn indexes_read_while_recovering(
+    bytes: &[u8],
+    at: usize,
+    expression_end: &dyn Fn(usize) -> Option<usize>,
+) -> usize {
+    let mut end = at;
+    loop {
+        let mut i = skip_blanks_and_comments(bytes, end);
+        if bytes.get(i) != Some(&b'[') {
+            return end;
+        }
+        i = skip_blanks_and_comments(bytes, i + 1);
+        let key_end = match bytes.get(i) {
+            Some(b'*') => i + 1,
+            Some(&b) if starts_expression(bytes, i, b) => match expression_end(i) {
+                Some(key_end) => key_end,
+                None => return end,
+            },
+            _ => i,
+        };
+        i = skip_blanks_and_comments(bytes, key_end);
+        // The token read as the `]`. One that opens something would be read as an opener by
+        // the scanner and as a closer by the parser: not followed.
+        end = match bytes.get(i) {
+            Some(b'~') if bytes.get(i + 1) == Some(&b'}') => i + 2,
+            Some(b'(' | b'[' | b'{' | b'"' | b'<' | b'~' | b'$' | b'%') | None => return end,
+            Some(_) => i + character_len(bytes, i).unwrap_or(1),
+        };
+    }
+}
+
+/// Whether the byte `b` at `at` starts an expression (`parseExpressionTerm`): a literal, a
+/// name, a string or heredoc, brackets, a sign or a negation.
+fn starts_expression(bytes: &[u8], at: usize, b: u8) -> bool {
+    matches!(b, b'(' | b'[' | b'{' | b'"' | b'-' | b'!' | b'0'..=b'9')
+        || (b == b'<' && heredoc_start(bytes, at).is_some())
+        || ident_end(bytes, at).is_some()
+}
+
+/// The first byte at or after `at` that is not a space, tab, newline or comment: inside
+/// brackets and template sequences the parser reads no newline (`PushIncludeNewlines(false)`)
+/// and never a comment.
+fn skip_blanks_and_comments(bytes: &[u8], at: usize) -> usize {
+    let mut i = at;
+    loop {
+        match bytes.get(i) {
+            Some(b' ' | b'\t' | b'\n') => i += 1,
+            Some(b'\r') if bytes.get(i + 1) == Some(&b'\n') => i += 2,
+            Some(b'#') => i = line_comment_end(bytes, i),
+            Some(b'/') if bytes.get(i + 1) == Some(&b'/') => i = line_comment_end(bytes, i),
+            Some(b'/') if bytes.get(i + 1) == Some(&b'*') => {
+                match memchr::memmem::find(&bytes[i + 2..], b"*/") {
+                    Some(p) => i += 4 + p,
+                    None => return i,
+                }
+            }
+            _ => return i,
+        }
+    }
 }
 
 /// What the recoveries see of a token.
