@@ -443,7 +443,7 @@ pub(crate) fn merge_sorted<F: Finding>(sources: Vec<Vec<F>>) -> Vec<F> {
 // The key's interior mutability is a label's file's lazily built line index (`OnceLock`),
 // which `Identity` neither hashes nor compares.
 #[allow(clippy::mutable_key_type)]
-pub fn merge_views(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+pub fn merge_views(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     // Each finding's first occurrence, with the views of all its occurrences.
     let mut views: Vec<Option<Views>> = vec![None; diagnostics.len()];
     let mut first = foldhash::HashMap::<Identity, usize>::default();
@@ -453,12 +453,16 @@ pub fn merge_views(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
         *seen = seen.union(diagnostic.views);
     }
     drop(first);
-    (diagnostics.into_iter().zip(views))
-        .filter_map(|(mut diagnostic, views)| {
-            diagnostic.views = views?;
-            Some(diagnostic)
-        })
-        .collect()
+    // In place: the list may be long, and a second one would be fresh memory.
+    let mut views = views.into_iter();
+    diagnostics.retain_mut(|diagnostic| match views.next().flatten() {
+        Some(views) => {
+            diagnostic.views = views;
+            true
+        }
+        None => false,
+    });
+    diagnostics
 }
 
 #[cfg(test)]

@@ -330,7 +330,7 @@ pub(crate) fn check_listed_directory(
             if result.diagnostics.is_empty() {
                 result.diagnostics = problems;
             } else {
-                result.diagnostics.append(&mut problems);
+                append_exact(&mut result.diagnostics, problems);
             }
         }
         // A broken file contributes nothing; the tools still load the others and report their
@@ -384,7 +384,9 @@ pub(crate) fn check_listed_directory(
             complete,
             settings: &options.settings,
         };
-        run_rules(Target::Merge(&load_errors), &mut result.diagnostics);
+        let mut load_findings = Vec::new();
+        run_rules(Target::Merge(&load_errors), &mut load_findings);
+        append_exact(&mut result.diagnostics, load_findings);
         if !complete {
             continue;
         }
@@ -413,7 +415,7 @@ pub(crate) fn check_listed_directory(
         options,
         &neighbours,
     );
-    result.diagnostics.extend(found);
+    append_exact(&mut result.diagnostics, found);
     result.local_modules = local_modules;
     result.modules = built.into_iter().map(|b| b.module).collect();
 
@@ -436,6 +438,17 @@ pub(crate) fn check_listed_directory(
     diagnostic::sort(&mut diagnostics);
     result.diagnostics = diagnostics;
     result
+}
+
+/// Appends `more` to `findings`, growing the list by what it takes: a list grown by pushes
+/// doubles when it is full, and a directory's first findings may be a file's hundreds of
+/// thousands, moved whole, with a few more to come (a rule's, another view's).
+fn append_exact(findings: &mut Vec<Diagnostic>, mut more: Vec<Diagnostic>) {
+    if more.is_empty() {
+        return;
+    }
+    findings.reserve_exact(more.len());
+    findings.append(&mut more);
 }
 
 /// The view whose files `view` loads: `compat` judges OpenTofu releases before `.tofu` files
@@ -753,19 +766,29 @@ fn one_view_errors<'d>(diagnostics: &'d [Diagnostic]) -> Vec<&'d Diagnostic> {
             .map(|l| (l.file.display.as_str(), l.range.clone()));
         (d.rule, at)
     };
-    // foldhash, not the default SipHash: a machine-written file can give a hundred thousand
-    // findings, each looked up three times here.
+    let one_view = |views: Views| views.terraform != views.opentofu;
+    // The places of the findings of one view, with the views of every finding there. Only a
+    // place that has one can have its findings in one view only: the others are looked up,
+    // not added (a machine-written file can give a hundred thousand findings, in every view
+    // that loads it at once). foldhash, not the default SipHash, for the same reason.
     let mut seen: foldhash::HashMap<Place, Views> = foldhash::HashMap::default();
-    for d in diagnostics {
+    for d in diagnostics.iter().filter(|d| one_view(d.views)) {
         let views = seen.entry(place(d)).or_default();
         *views = views.union(d.views);
+    }
+    if seen.is_empty() {
+        return Vec::new();
+    }
+    for d in diagnostics.iter().filter(|d| !one_view(d.views)) {
+        if let Some(views) = seen.get_mut(&place(d)) {
+            *views = views.union(d.views);
+        }
     }
     let mut out: Vec<&Diagnostic> = Vec::new();
     let mut reported: foldhash::HashSet<Place> = foldhash::HashSet::default();
     for d in diagnostics {
         let at = place(d);
-        let views = seen.get(&at).copied().unwrap_or_default();
-        if views.terraform != views.opentofu && reported.insert(at) {
+        if seen.get(&at).is_some_and(|&views| one_view(views)) && reported.insert(at) {
             out.push(d);
         }
     }

@@ -95,7 +95,9 @@ impl Undeclared<'_> {
 /// The names the module declares, by kind, looked up for every reference.
 pub(crate) struct Declared<'m> {
     variables: HashSet<&'m str>,
-    locals: HashSet<&'m str>,
+    /// Its locals are looked up in the module's own index of them: a module may have very
+    /// many, and a second set of their names would be built in each view for nothing.
+    module: &'m Module,
     module_calls: HashSet<&'m str>,
     /// (block type, resource type, name), data sources of `check` blocks included.
     resources: HashSet<(&'m str, &'m str, &'m str)>,
@@ -105,7 +107,7 @@ impl<'m> Declared<'m> {
     pub(crate) fn of(module: &'m Module) -> Declared<'m> {
         let mut declared = Declared {
             variables: HashSet::default(),
-            locals: module.locals.iter().map(|l| l.attribute.name()).collect(),
+            module,
             module_calls: HashSet::default(),
             resources: HashSet::default(),
         };
@@ -138,7 +140,7 @@ impl<'m> Declared<'m> {
     pub(crate) fn declares(&self, undeclared: Undeclared) -> bool {
         match undeclared {
             Undeclared::Variable(name) => self.variables.contains(name),
-            Undeclared::Local(name) => self.locals.contains(name),
+            Undeclared::Local(name) => self.module.local(name).is_some(),
             Undeclared::ModuleCall(name) => self.module_calls.contains(name),
             Undeclared::Resource { mode, kind, name } => {
                 self.resources.contains(&(mode.block(), kind, name))
