@@ -74,7 +74,7 @@ fn check_case(case: &Path) -> Vec<String> {
                 d.severity == Severity::Error
                     && (d.views == view.views() || d.views.terraform && d.views.opentofu)
             })
-            .map(|d| d.message.clone())
+            .map(|d| d.message.to_string())
             .collect();
         want.sort();
         got.sort();

@@ -187,11 +187,7 @@ fn terraform_merges_action_blocks_from_overrides() {
          \"y\"\n  }\n}\naction \"aws_lambda_invoke\" \"b\" {}\n",
     );
     let report = check_directory(dir.path(), ViewSelection::Terraform, &[]).expect("checked");
-    let messages: Vec<&str> = report
-        .diagnostics
-        .iter()
-        .map(|d| d.message.as_str())
-        .collect();
+    let messages: Vec<&str> = report.diagnostics.iter().map(|d| &*d.message).collect();
     assert_eq!(messages, ["Missing resource to override"], "{messages:?}");
     let module = report.modules.first().expect("the Terraform module");
     let printed = print(module, &report.files, PrintFormat::Hcl);
@@ -262,7 +258,7 @@ fn terraform_state_store_conflicts_in_experimental_builds() {
         let mut found: Vec<String> = report
             .diagnostics
             .into_iter()
-            .map(|d| d.message)
+            .map(|d| d.message.into_owned())
             .filter(|m| m != "Unsupported backend type")
             .collect();
         found.sort();

@@ -810,7 +810,7 @@ fn run_example(meta: &RuleMeta, doc: &str, example: &Example) -> Vec<String> {
     }
     if is_load_error && !MESSAGE_NOT_QUOTABLE.contains(&id) {
         for d in &ours {
-            if !doc.contains(&d.message) {
+            if !doc.contains(&*d.message) {
                 problems.push(format!(
                     "the doc never quotes the message `{}` this example produces",
                     d.message

@@ -119,7 +119,8 @@ pub fn bound(mut findings: Vec<Diagnostic>, shown: usize) -> Vec<Diagnostic> {
                     "{} more `{}` findings in this file are not shown",
                     tally.found(),
                     finding.rule
-                );
+                )
+                .into();
             }
         }
         // The finding that stands for the others sits at the first of them, its message now
@@ -197,7 +198,7 @@ mod tests {
         let shown: Vec<(String, usize, &str, Severity)> = (bounded.iter())
             .map(|d| {
                 let offset = d.primary.as_ref().map_or(0, |l| l.range.start);
-                (d.message.clone(), offset, d.path.as_str(), d.severity)
+                (d.message.to_string(), offset, d.path.as_str(), d.severity)
             })
             .collect();
         let more = format!("4 more `{TEST_ID}` findings in this file are not shown");

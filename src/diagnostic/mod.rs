@@ -1,5 +1,6 @@
 //! Plain-data diagnostics: what every stage reports and every output format renders.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
@@ -105,11 +106,11 @@ impl Views {
 pub struct Label {
     pub file: Arc<SourceFile>,
     pub range: Range<usize>,
-    pub message: String,
+    pub message: Cow<'static, str>,
 }
 
 impl Label {
-    pub fn new(files: &SourceFiles, span: Span, message: impl Into<String>) -> Label {
+    pub fn new(files: &SourceFiles, span: Span, message: impl Into<Cow<'static, str>>) -> Label {
         Label {
             file: Arc::clone(files.get(span.file)),
             range: span.range(),
@@ -135,7 +136,7 @@ pub struct Diagnostic {
     pub rule: FindingId,
     pub severity: Severity,
     /// One line. For load errors this is the summary Terraform/OpenTofu print.
-    pub message: String,
+    pub message: Cow<'static, str>,
     /// The path the finding is about (file or directory), shown as given.
     pub path: String,
     /// Where exactly, when the finding is about source text.
@@ -143,9 +144,9 @@ pub struct Diagnostic {
     /// Related places: the first definition, the base block an override touches...
     pub secondary: Vec<Label>,
     /// Why it matters and other detail.
-    pub notes: Vec<String>,
+    pub notes: Vec<Cow<'static, str>>,
     /// How to fix it.
-    pub help: Option<String>,
+    pub help: Option<Cow<'static, str>>,
     pub views: Views,
     /// What would fix it, when the rule knows: `--fix` and `--unsafe-fixes` apply it. Boxed:
     /// most findings have none, and a run can hold very many findings.
@@ -156,7 +157,11 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn new(rule: FindingId, severity: Severity, message: impl Into<String>) -> Diagnostic {
+    pub fn new(
+        rule: FindingId,
+        severity: Severity,
+        message: impl Into<Cow<'static, str>>,
+    ) -> Diagnostic {
         Diagnostic {
             rule,
             severity,
@@ -172,12 +177,17 @@ impl Diagnostic {
         }
     }
 
-    pub fn error(rule: FindingId, message: impl Into<String>) -> Diagnostic {
+    pub fn error(rule: FindingId, message: impl Into<Cow<'static, str>>) -> Diagnostic {
         Diagnostic::new(rule, Severity::Error, message)
     }
 
     /// Sets the primary location (and the path, from its file).
-    pub fn at(mut self, files: &SourceFiles, span: Span, message: impl Into<String>) -> Self {
+    pub fn at(
+        mut self,
+        files: &SourceFiles,
+        span: Span,
+        message: impl Into<Cow<'static, str>>,
+    ) -> Self {
         let label = Label::new(files, span, message);
         self.path = label.file.display.clone();
         self.primary = Some(label);
@@ -194,18 +204,18 @@ impl Diagnostic {
         mut self,
         files: &SourceFiles,
         span: Span,
-        message: impl Into<String>,
+        message: impl Into<Cow<'static, str>>,
     ) -> Self {
         push_fitted(&mut self.secondary, Label::new(files, span, message));
         self
     }
 
-    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+    pub fn with_note(mut self, note: impl Into<Cow<'static, str>>) -> Self {
         push_fitted(&mut self.notes, note.into());
         self
     }
 
-    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+    pub fn with_help(mut self, help: impl Into<Cow<'static, str>>) -> Self {
         self.help = Some(help.into());
         self
     }
@@ -255,7 +265,7 @@ impl Diagnostic {
     /// The message, then each note after `note_separator` and the help after
     /// `help_separator`: for the formats that give a finding one text.
     pub fn message_with_notes(&self, note_separator: &str, help_separator: &str) -> String {
-        let mut message = self.message.clone();
+        let mut message = self.message.to_string();
         for note in &self.notes {
             message.push_str(note_separator);
             message.push_str(note);
@@ -278,7 +288,7 @@ impl Identity<'_> {
     fn labels(&self) -> impl Iterator<Item = (&str, &Range<usize>, &str)> {
         let d = self.0;
         (d.primary.iter().chain(&d.secondary))
-            .map(|l| (l.file.display.as_str(), &l.range, l.message.as_str()))
+            .map(|l| (l.file.display.as_str(), &l.range, &*l.message))
     }
 }
 
@@ -494,7 +504,7 @@ mod tests {
     #[test]
     fn merge_sorted_is_the_stable_sort_of_the_concatenation() {
         let finding = |path: &str, message: &str, note: usize| {
-            Diagnostic::error(TEST_ID, message)
+            Diagnostic::error(TEST_ID, message.to_string())
                 .at_path(path)
                 .with_note(note.to_string())
         };

@@ -2,6 +2,8 @@
 //! load errors a merge found, a problem reading a file, and the engine's own events: an ignore
 //! comment that silences nothing, a crash.
 
+use std::borrow::Cow;
+
 use std::cell::OnceCell;
 use std::path::Path;
 
@@ -25,7 +27,7 @@ use super::targets::{ConstraintFiles, Targets};
 use super::{Rule, RuleSettings};
 
 /// A finding of `rule` with its default severity; the engine applies the configured one.
-fn finding(rule: &Rule, message: impl Into<String>) -> Diagnostic {
+fn finding(rule: &Rule, message: impl Into<Cow<'static, str>>) -> Diagnostic {
     Diagnostic::new(rule.meta.id, rule.meta.severity, message)
 }
 
@@ -98,7 +100,7 @@ impl<'a> Context<'a> {
     }
 
     /// A finding of `rule`, with its default severity (the engine applies the configured one).
-    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<Cow<'static, str>>) -> Diagnostic {
         finding(rule, message)
     }
 
@@ -127,7 +129,7 @@ impl DirectoryContext<'_> {
         self.views.iter().find(|c| c.view == view)
     }
 
-    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<Cow<'static, str>>) -> Diagnostic {
         finding(rule, message)
     }
 }
@@ -150,7 +152,7 @@ pub(crate) struct MergeContext<'a> {
 }
 
 impl MergeContext<'_> {
-    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<Cow<'static, str>>) -> Diagnostic {
         finding(rule, message)
     }
 }
@@ -165,7 +167,7 @@ pub(crate) struct ReadContext<'a> {
 }
 
 impl ReadContext<'_> {
-    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<Cow<'static, str>>) -> Diagnostic {
         finding(rule, message)
     }
 }
@@ -178,7 +180,7 @@ pub(crate) struct IgnoreContext<'a> {
 }
 
 impl IgnoreContext<'_> {
-    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<Cow<'static, str>>) -> Diagnostic {
         finding(rule, message)
     }
 }
@@ -190,7 +192,7 @@ pub(crate) struct CrashContext<'a> {
 }
 
 impl CrashContext<'_> {
-    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<Cow<'static, str>>) -> Diagnostic {
         finding(rule, message)
     }
 }
@@ -208,7 +210,7 @@ impl TreeContext<'_> {
         &self.tree.sources
     }
 
-    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn finding(&self, rule: &Rule, message: impl Into<Cow<'static, str>>) -> Diagnostic {
         finding(rule, message)
     }
 }

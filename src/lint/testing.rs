@@ -214,8 +214,8 @@ pub(crate) fn check_table(rule: &'static Rule, pass: &[Files], fail: &[(Files, u
 /// tools' summary and detail per view.
 pub(crate) fn described(found: Vec<Diagnostic>) -> Vec<(String, String, String)> {
     let describe = |d: Diagnostic| {
-        let note = d.notes.first().cloned().unwrap_or_default();
-        (d.message, note, format!("{:?}", d.views))
+        let note = d.notes.first().map(|n| n.to_string()).unwrap_or_default();
+        (d.message.into_owned(), note, format!("{:?}", d.views))
     };
     found.into_iter().map(describe).collect()
 }
@@ -338,7 +338,7 @@ pub(crate) mod stand_ins {
             let Some(span) = call.always.map(|(_, span)| span).or(call.enabled) else {
                 continue;
             };
-            let finding = ctx.finding(&LEGACY_CALLS, call.name);
+            let finding = ctx.finding(&LEGACY_CALLS, call.name.to_string());
             out.push(finding.at(ctx.files, span, "a call to a legacy module"));
         }
     }
@@ -364,7 +364,7 @@ pub(crate) mod stand_ins {
         let problem = format!("{:?}", ctx.problem);
         let kind = problem.split([' ', '{']).next().unwrap_or_default();
         let path = ctx.problem.shown(ctx.files);
-        out.push(ctx.finding(&READ_PROBLEMS, kind).at_path(path));
+        out.push(ctx.finding(&READ_PROBLEMS, kind.to_string()).at_path(path));
     }
 
     /// Every problem reading a file or walking a directory, named by its kind (`Syntax`,

@@ -334,7 +334,7 @@ mod tests {
                 .iter()
                 .zip(&diagnostics)
             {
-                assert_eq!(finding["message"], d.message.as_str(), "case {case}");
+                assert_eq!(finding["message"], &*d.message, "case {case}");
                 assert_eq!(
                     finding["file"],
                     super::super::location::file_of(d).as_str(),

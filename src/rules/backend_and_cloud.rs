@@ -130,7 +130,7 @@ mod tests {
     #[test]
     fn each_tools_summary() {
         let found = findings(&super::RULE, &[("main.tf", BACKEND), ("cloud.tf", CLOUD)]);
-        let mut summaries: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+        let mut summaries: Vec<&str> = found.iter().map(|d| &*d.message).collect();
         summaries.sort_unstable();
         assert_eq!(
             summaries,

@@ -65,7 +65,7 @@ fn summary(view: View, release: Release, kind: &str, in_override: bool) -> &'sta
 /// The finding on the second block.
 fn backend_duplicate(
     ctx: &MergeContext,
-    summary: &str,
+    summary: &'static str,
     kind: &str,
     again: Span,
     first: Span,
@@ -108,7 +108,7 @@ mod tests {
         let mut found: Vec<_> = terraform
             .map(|d| {
                 let name = d.path.rsplit('/').next().unwrap_or_default();
-                (d.message.clone(), name.to_string(), d.start().0)
+                (d.message.to_string(), name.to_string(), d.start().0)
             })
             .collect();
         found.sort();
@@ -164,7 +164,7 @@ mod tests {
     fn opentofu_summary() {
         let found = findings(&super::RULE, &[("main.tf", S3), ("state.tf", S3)]);
         let opentofu = found.iter().filter(|d| d.views.opentofu);
-        let messages: Vec<&str> = opentofu.map(|d| d.message.as_str()).collect();
+        let messages: Vec<&str> = opentofu.map(|d| &*d.message).collect();
         assert_eq!(messages, ["Duplicate backend configuration"]);
     }
 }

@@ -326,7 +326,12 @@ check "c" {
             "locals {\n  a = [path.modul, terraform.env, terraform.nope, path, path[0]]\n}\n";
         let found: Vec<(String, String)> = findings(&super::RULE, &[("main.tf", main)])
             .into_iter()
-            .map(|d| (d.message, d.notes.first().cloned().unwrap_or_default()))
+            .map(|d| {
+                (
+                    d.message.into_owned(),
+                    d.notes.first().map(|n| n.to_string()).unwrap_or_default(),
+                )
+            })
             .collect();
         let expected = [
             (

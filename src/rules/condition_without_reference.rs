@@ -195,7 +195,7 @@ mod tests {
     #[test]
     fn summaries_name_the_block() {
         let found = findings(&super::RULE, FAIL[0].0);
-        let summaries: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
+        let summaries: Vec<&str> = found.iter().map(|f| &*f.message).collect();
         assert_eq!(
             summaries,
             [

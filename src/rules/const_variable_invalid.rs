@@ -68,7 +68,7 @@ mod tests {
     fn found(files: Files, terraform: &str) -> Vec<(String, Views)> {
         findings_targeting_terraform(&super::RULE, files, terraform)
             .into_iter()
-            .map(|d| (d.message, d.views))
+            .map(|d| (d.message.into_owned(), d.views))
             .collect()
     }
 

@@ -198,7 +198,7 @@ fn unsuitable_value(ctx: &Context, attr: &Attribute, reason: &str) -> Diagnostic
         _ => "",
     };
     ctx.finding(&RULE, "Unsuitable value type")
-        .at(ctx.files, attr.expr.span, reason)
+        .at(ctx.files, attr.expr.span, reason.to_string())
         .with_note(format!(
             "Unsuitable value: {reason}. The tools read `{}` as a constant bool, without \
              evaluating it.{literal_json}",
@@ -322,7 +322,7 @@ mod tests {
             let found = findings_targeting_opentofu(&super::RULE, files, opentofu);
             assert_eq!(found.len(), 1, "{opentofu}: {found:#?}");
             assert_eq!(found[0].message, "Unsuitable value type");
-            let label = found[0].primary.as_ref().map(|l| l.message.as_str());
+            let label = found[0].primary.as_ref().map(|l| &*l.message);
             assert_eq!(label, Some("a bool is required"));
             assert!(found[0].views.terraform);
             assert_eq!(found[0].views.opentofu, in_opentofu, "{opentofu}");

@@ -150,7 +150,7 @@ mod tests {
     fn core(files: Files) -> Vec<(String, String)> {
         let found = findings(&super::RULE, files).into_iter();
         found
-            .map(|d| (d.message, format!("{:?}", d.views)))
+            .map(|d| (d.message.into_owned(), format!("{:?}", d.views)))
             .collect()
     }
 
@@ -186,7 +186,13 @@ mod tests {
         };
         let found = findings_targeting(&super::RULE, files, targets).into_iter();
         found
-            .map(|d| (d.message, format!("{:?}", d.views), d.notes.join("\n")))
+            .map(|d| {
+                (
+                    d.message.into_owned(),
+                    format!("{:?}", d.views),
+                    d.notes.join("\n"),
+                )
+            })
             .collect()
     }
 
@@ -333,7 +339,7 @@ mod tests {
         let mut options = Options::new(ViewSelection::OpenTofu, settings_of(&rules));
         options.target_versions.opentofu = Some("1.8".into());
         let found = check_directory(dir.path(), &options).diagnostics;
-        let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+        let messages: Vec<&str> = found.iter().map(|d| &*d.message).collect();
         assert!(
             messages.contains(&"Unsupported OpenTofu Core version"),
             "{messages:?}"

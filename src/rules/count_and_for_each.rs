@@ -161,7 +161,7 @@ mod tests {
     fn combinations(files: Files) -> Vec<(String, String)> {
         let found = findings(&super::RULE, files).into_iter();
         found
-            .map(|d| (d.message, format!("{:?}", d.views)))
+            .map(|d| (d.message.into_owned(), format!("{:?}", d.views)))
             .collect()
     }
 

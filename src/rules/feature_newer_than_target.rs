@@ -392,7 +392,7 @@ mod tests {
             opentofu: Some(opentofu.into()),
         };
         let found = findings_targeting(&super::RULE, files, targets);
-        found.into_iter().map(|d| d.message).collect()
+        found.into_iter().map(|d| d.message.into_owned()).collect()
     }
 
     #[test]
@@ -460,7 +460,7 @@ mod tests {
             found[0].message,
             "a `action` block needs Terraform 1.14 or later"
         );
-        let label = found[0].primary.as_ref().map(|l| l.message.as_str());
+        let label = found[0].primary.as_ref().map(|l| &*l.message);
         assert_eq!(label, Some("ignored by Terraform 1.13"));
         assert!(found[0].notes[0].contains("silently ignore it"));
         // Not an `Unsupported block type` there: Terraform 1.13 loads the module.
@@ -505,7 +505,7 @@ mod tests {
     #[test]
     fn messages_name_the_release() {
         let found = findings(&super::RULE, &[("variables.tf", EPHEMERAL)]);
-        let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+        let messages: Vec<&str> = found.iter().map(|d| &*d.message).collect();
         assert!(messages.contains(&"`ephemeral` in `variable` needs Terraform 1.10 or later"));
         assert!(messages.contains(&"`ephemeral` in `variable` needs OpenTofu 1.11 or later"));
         let etcd =

@@ -218,7 +218,7 @@ resource "terraform_data" "r" {
             .iter()
             .map(|d| {
                 let primary = d.primary.as_ref().expect("a place");
-                (d.message.as_str(), d.notes[0].as_str(), primary.start())
+                (&*d.message, &*d.notes[0], primary.start())
             })
             .collect();
         assert_eq!(

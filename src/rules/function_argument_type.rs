@@ -268,7 +268,7 @@ locals {
                     join(\",\", null)\n  e = tostring([])\n  f = transpose([])\n}\n";
         let mut found = findings(&super::RULE, &[("main.tf", main)]);
         found.sort_by_key(|d| d.primary.as_ref().map(|p| p.start()));
-        let notes: Vec<&str> = found.iter().map(|d| d.notes[0].as_str()).collect();
+        let notes: Vec<&str> = found.iter().map(|d| &*d.notes[0]).collect();
         assert_eq!(
             notes,
             [

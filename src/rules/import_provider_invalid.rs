@@ -90,7 +90,7 @@ fn invalid(ctx: &Context, provider: &MergedAttribute, detail: &str) -> Diagnosti
             provider.span(),
             "only for an import that generates configuration",
         )
-        .with_note(detail)
+        .with_note(detail.to_string())
         .with_help("remove `provider` from the import; set it in the target resource block")
 }
 

@@ -243,7 +243,7 @@ mod tests {
                     count.index]\n}\n";
         let messages: Vec<String> = findings(&super::RULE, &[("main.tf", main)])
             .into_iter()
-            .map(|d| d.message)
+            .map(|d| d.message.into_owned())
             .collect();
         assert_eq!(
             messages,

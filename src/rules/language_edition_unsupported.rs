@@ -134,7 +134,7 @@ fn unknown_edition(ctx: &Context, expr: &Expr, name: &str) -> Diagnostic {
 /// What the three findings share: the place and the help.
 fn edition_finding(
     ctx: &Context,
-    summary: &str,
+    summary: &'static str,
     expr: &Expr,
     label: String,
     note: String,
@@ -188,7 +188,9 @@ mod tests {
         use crate::lint::testing::findings_targeting_opentofu;
         let found = |files: Files, opentofu: &str| -> Vec<(String, Views)> {
             let all = findings_targeting_opentofu(&super::RULE, files, opentofu);
-            all.into_iter().map(|d| (d.message, d.views)).collect()
+            all.into_iter()
+                .map(|d| (d.message.into_owned(), d.views))
+                .collect()
         };
         let quoted = "terraform {\n  language = \"TF2021\"\n}\n";
         let newer = "terraform {\n  language = TF2038\n}\n";

@@ -168,7 +168,12 @@ fn quoted_experiment(ctx: &Context, item: &Expr, value: &str) -> Diagnostic {
 }
 
 /// What the two findings share: the place, the note and the help.
-fn experiment_finding(ctx: &Context, summary: &str, item: &Expr, label: String) -> Diagnostic {
+fn experiment_finding(
+    ctx: &Context,
+    summary: &'static str,
+    item: &Expr,
+    label: String,
+) -> Diagnostic {
     ctx.finding(&RULE, summary)
         .at(ctx.files, item.span, label)
         .with_note(NOTE)
@@ -267,7 +272,9 @@ mod tests {
             };
             let all = findings_targeting(&super::RULE, files, targets);
             let place = |d: &crate::diagnostic::Diagnostic| format!("{:?}", d.primary);
-            all.iter().map(|d| (d.message.clone(), place(d))).collect()
+            all.iter()
+                .map(|d| (d.message.to_string(), place(d)))
+                .collect()
         };
         let native = "terraform {\n  experiments = [module_variable_optional_attrs]\n}\n";
         let json = r#"{"terraform": {"experiments": ["module_variable_optional_attrs"]}}"#;
@@ -297,7 +304,7 @@ mod tests {
                 opentofu: Some(">= 1.12".into()),
             };
             let all = findings_targeting(&super::RULE, files, targets);
-            all.into_iter().map(|d| d.message).collect()
+            all.into_iter().map(|d| d.message.into_owned()).collect()
         };
         let native = "terraform {\n  experiments = [ephemeral_values, everything_is_a_plan, \
                       \"x\"]\n}\n";

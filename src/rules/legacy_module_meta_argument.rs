@@ -230,7 +230,7 @@ mod tests {
                 // One per view: OpenTofu 1.12 words it with `enabled`.
                 assert_eq!(found.len(), 2, "{call}{child}{found:#?}");
                 assert!(found.iter().all(|d| d.start() == start), "{call}");
-                let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+                let messages: Vec<&str> = found.iter().map(|d| &*d.message).collect();
                 assert!(messages.contains(&TERRAFORM), "{messages:?}");
                 assert!(messages.contains(&OPENTOFU_1_12), "{messages:?}");
             }
@@ -259,11 +259,11 @@ mod tests {
         let count = "module \"child\" {\n  source = \"./child\"\n  count  = 2\n}\n";
         let files: Files = &[("main.tf", count), ("child/main.tf", LEGACY)];
         let old = targeting(files, Some("~> 1.1.0"), Some("~> 1.6.0"));
-        let messages: Vec<&str> = old.iter().map(|d| d.message.as_str()).collect();
+        let messages: Vec<&str> = old.iter().map(|d| &*d.message).collect();
         assert!(messages.contains(&"Module module.child contains provider configuration"));
         assert!(messages.contains(&TERRAFORM));
         let new = targeting(files, Some(">= 1.2"), Some(">= 1.12"));
-        let messages: Vec<&str> = new.iter().map(|d| d.message.as_str()).collect();
+        let messages: Vec<&str> = new.iter().map(|d| &*d.message).collect();
         assert!(messages.contains(&TERRAFORM));
         assert!(messages.contains(&OPENTOFU_1_12));
     }

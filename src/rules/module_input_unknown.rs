@@ -160,7 +160,7 @@ mod tests {
         let notes = |files: Files| -> Vec<(String, String)> {
             let mut found: Vec<_> = findings(&super::RULE, files)
                 .into_iter()
-                .map(|d| (d.message, d.notes.join(" ")))
+                .map(|d| (d.message.into_owned(), d.notes.join(" ")))
                 .collect();
             found.dedup();
             found

@@ -189,7 +189,7 @@ mod tests {
             );
             let mut messages: Vec<String> = findings(&super::RULE, &[("main.tf", &main)])
                 .into_iter()
-                .map(|d| d.message)
+                .map(|d| d.message.into_owned())
                 .collect();
             messages.sort();
             messages

@@ -98,7 +98,7 @@ fn reserved_block(
     ctx: &Context,
     call: &Block,
     nested: &Block,
-    summary: &str,
+    summary: &'static str,
     note: String,
 ) -> Diagnostic {
     ctx.finding(&RULE, summary)

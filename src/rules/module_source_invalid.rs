@@ -117,7 +117,7 @@ fn address_problem(source: &str) -> Option<JsonSourceProblem> {
 fn invalid_template(
     ctx: &Context,
     source: &Attribute,
-    summary: &str,
+    summary: &'static str,
     detail: String,
 ) -> Diagnostic {
     ctx.finding(&RULE, summary)

@@ -49,7 +49,7 @@ fn not_static(
     ctx: &Context,
     call: &Block,
     attr: &Attribute,
-    summary: &str,
+    summary: &'static str,
     why: String,
 ) -> Diagnostic {
     let (also, help) = match ctx.view {

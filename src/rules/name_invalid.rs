@@ -71,7 +71,7 @@ fn is_identifier(name: &str) -> bool {
 }
 
 /// `Invalid module instance name` and the like, the tools' summaries.
-fn invalid_name(ctx: &Context, summary: &str, span: Span) -> Diagnostic {
+fn invalid_name(ctx: &Context, summary: &'static str, span: Span) -> Diagnostic {
     ctx.finding(&RULE, summary)
         .at(ctx.files, span, "not a valid name")
         .with_note(DETAIL)

@@ -194,7 +194,7 @@ mod tests {
             .iter()
             .map(|d| {
                 let first = d.secondary.first().expect("the first").start();
-                (d.message.as_str(), d.start(), first)
+                (&*d.message, d.start(), first)
             })
             .collect();
         assert_eq!(

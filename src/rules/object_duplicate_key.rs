@@ -239,10 +239,7 @@ mod tests {
     #[test]
     fn equal_values_are_a_notice_and_different_ones_a_warning() {
         let found = findings(&super::RULE, &[("main.tf", EKS)]);
-        let severities: Vec<_> = found
-            .iter()
-            .map(|d| (d.severity, d.message.as_str()))
-            .collect();
+        let severities: Vec<_> = found.iter().map(|d| (d.severity, &*d.message)).collect();
         assert_eq!(
             severities,
             [

@@ -361,7 +361,7 @@ mod tests {
     fn renamed(files: Files) -> (bool, String) {
         let found = findings(&super::RULE, files);
         assert_eq!(found.len(), 1, "{found:#?}");
-        let help = found[0].help.clone().unwrap_or_default();
+        let help = found[0].help.as_deref().unwrap_or_default().to_string();
         (found[0].fix.is_some(), help)
     }
 

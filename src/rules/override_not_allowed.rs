@@ -105,7 +105,7 @@ mod tests {
     fn each_kind_in_the_tools_words() {
         let summaries = |text: &str| -> Vec<String> {
             let found = findings(&super::RULE, &[("override.tofu", text)]).into_iter();
-            found.map(|d| d.message).collect()
+            found.map(|d| d.message.into_owned()).collect()
         };
         assert_eq!(
             summaries("check \"a\" {}\n"),

@@ -138,9 +138,7 @@ mod tests {
             ("override.tf", "variable \"a\" {\n  type = number\n}\n"),
         ];
         let found = findings(&super::RULE, files);
-        let labels: Vec<&str> = (found[0].secondary.iter())
-            .map(|l| l.message.as_str())
-            .collect();
+        let labels: Vec<&str> = (found[0].secondary.iter()).map(|l| &*l.message).collect();
         assert_eq!(
             labels,
             [

@@ -33,7 +33,7 @@ fn check(ctx: &ReadContext, out: &mut Vec<Diagnostic>) {
 
 /// The parser's message, which says how deep the constructs nest.
 fn parse_limit(ctx: &ReadContext, message: &str, at: Span, reader: Reader) -> Diagnostic {
-    ctx.finding(&RULE, message)
+    ctx.finding(&RULE, message.to_string())
         .at(ctx.files, at, "beyond the parser's limit here")
         .with_note(NOT_THE_TOOLS)
         .with_note(skipped_note(reader))

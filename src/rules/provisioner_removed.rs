@@ -63,7 +63,7 @@ mod tests {
             .map(|d| {
                 let label = d.primary.expect("a location");
                 let text = label.file.text[label.range].to_string();
-                (d.message, text, d.views)
+                (d.message.into_owned(), text, d.views)
             })
             .collect()
     }

@@ -106,7 +106,7 @@ mod tests {
         let dir = write_files(&[("d/x", "")]);
         std::os::unix::fs::symlink(dir.path().join("d"), dir.path().join("a.tf")).expect("link");
         let found = crate::lint::testing::findings_in(&super::RULE, dir.path());
-        let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+        let messages: Vec<&str> = found.iter().map(|d| &*d.message).collect();
         assert_eq!(messages, ["Failed to read file: it is a directory"]);
         assert!(findings(&super::RULE, &[("main.tf", "locals {}\n")]).is_empty());
     }

@@ -295,7 +295,7 @@ mod tests {
         let mut found: Vec<(usize, usize, String)> =
             crate::lint::testing::findings(&super::RULE, &[("main.tf", text.as_str())])
                 .into_iter()
-                .map(|d| (d.start().0, d.start().1, d.message))
+                .map(|d| (d.start().0, d.start().1, d.message.into_owned()))
                 .collect();
         found.sort();
         found.dedup();

@@ -38,8 +38,8 @@ fn syntax_error(
     at: Span,
     reader: Reader,
 ) -> Diagnostic {
-    ctx.finding(&RULE, summary)
-        .at(ctx.files, at, message)
+    ctx.finding(&RULE, summary.to_string())
+        .at(ctx.files, at, message.to_string())
         .with_note(skipped_note(reader))
 }
 

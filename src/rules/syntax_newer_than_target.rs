@@ -139,7 +139,7 @@ mod tests {
             .iter()
             .map(|d| {
                 let primary = d.primary.as_ref().expect("a location");
-                (d.message.clone(), primary.start())
+                (d.message.to_string(), primary.start())
             })
             .collect()
     }

@@ -43,7 +43,7 @@ fn unresolvable_path(
             &RULE,
             format!("cannot resolve the path of this {kind} statically"),
         )
-        .at(ctx.files(), part, why);
+        .at(ctx.files(), part, why.to_string());
     let finding = if reference.site != part && reference.path.span != part {
         finding.with_label(ctx.files(), reference.path.span, "in this path")
     } else {

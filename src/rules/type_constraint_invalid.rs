@@ -42,7 +42,7 @@ mod tests {
 
     fn summaries(files: Files) -> Vec<String> {
         let found = findings(&super::RULE, files).into_iter();
-        found.map(|d| d.message).collect()
+        found.map(|d| d.message.into_owned()).collect()
     }
 
     #[test]

@@ -397,7 +397,7 @@ resource "terraform_data" "a" {
     fn depends_on_json_strings() {
         let json = r#"{"output": {"o": {"value": 1, "depends_on": ["terraform_data.nope"]}}, "resource": {"terraform_data": {"a": {"depends_on": ["terraform_data.a", "not a traversal", "var.nope"]}}}}"#;
         let found = crate::lint::testing::findings(&super::RULE, &[("main.tf.json", json)]);
-        let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+        let messages: Vec<&str> = found.iter().map(|d| &*d.message).collect();
         assert_eq!(messages, ["Reference to undeclared resource"], "{found:?}");
     }
 
@@ -430,7 +430,7 @@ resource "terraform_data" "a" {
             let in_list: Vec<&str> = found
                 .iter()
                 .filter(|d| !d.notes[0].contains("\"missing\""))
-                .map(|d| d.notes[0].as_str())
+                .map(|d| &*d.notes[0])
                 .collect();
             assert_eq!(found.len() - in_list.len(), 1, "{list}");
             assert_eq!(in_list.len(), expected.len(), "{list}: {in_list:?}");
@@ -467,7 +467,7 @@ output "o" {
             .into_iter()
             .map(|d| {
                 let (line, column) = d.primary.as_ref().map_or((0, 0), |p| p.start());
-                (line, column, d.message)
+                (line, column, d.message.into_owned())
             })
             .collect();
         found.sort();
@@ -647,8 +647,8 @@ output "p" {
                 let line = d.primary.as_ref().map_or(0, |p| p.start().0);
                 (
                     line,
-                    d.message,
-                    d.notes.first().cloned().unwrap_or_default(),
+                    d.message.into_owned(),
+                    d.notes.first().map(|n| n.to_string()).unwrap_or_default(),
                 )
             })
             .collect();

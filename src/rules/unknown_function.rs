@@ -528,7 +528,7 @@ unknown "x" {
             (found.iter())
                 .map(|d| {
                     let start = d.primary.as_ref().map(|l| l.start());
-                    (d.message.clone(), start)
+                    (d.message.to_string(), start)
                 })
                 .collect::<Vec<_>>()
         };
@@ -582,7 +582,12 @@ unknown "x" {
                 crate::knowledge::View::Terraform => d.views.terraform,
                 crate::knowledge::View::OpenTofu => d.views.opentofu,
             })
-            .map(|d| (d.message, d.notes.first().cloned().unwrap_or_default()))
+            .map(|d| {
+                (
+                    d.message.into_owned(),
+                    d.notes.first().map(|n| n.to_string()).unwrap_or_default(),
+                )
+            })
             .collect()
     }
 
@@ -733,7 +738,7 @@ unknown "x" {
             opentofu: Some(">= 1.6".into()),
         };
         let found = findings_targeting(&super::RULE, &[("main.tf", call)], targets);
-        let mut messages: Vec<_> = found.iter().map(|d| d.message.as_str()).collect();
+        let mut messages: Vec<_> = found.iter().map(|d| &*d.message).collect();
         messages.sort_unstable();
         assert_eq!(
             messages,

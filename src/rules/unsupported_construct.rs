@@ -366,7 +366,7 @@ mod tests {
     fn managed_only_lifecycle_settings() {
         let summaries = |files: Files| -> Vec<(String, String)> {
             let mut found: Vec<(String, String)> = (findings(&super::RULE, files).into_iter())
-                .map(|d| (d.message, format!("{:?}", d.views)))
+                .map(|d| (d.message.into_owned(), format!("{:?}", d.views)))
                 .collect();
             found.sort();
             found

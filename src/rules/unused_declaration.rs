@@ -689,7 +689,7 @@ data "archive_file" "bundle" {
         let found = findings(&super::RULE, files);
         let with_fixes: Vec<&str> = (found.iter())
             .filter(|d| d.fix.is_some())
-            .map(|d| d.message.as_str())
+            .map(|d| &*d.message)
             .collect();
         assert_eq!(found.len(), 3);
         assert_eq!(with_fixes, ["local.a is declared but not used"]);
@@ -715,7 +715,7 @@ data "archive_file" "bundle" {
         assert_eq!(fix.edits[0].range, 0..text.find("output").unwrap());
         for other in &found[1..] {
             assert!(other.fix.is_none());
-            let labels: Vec<&str> = other.secondary.iter().map(|l| l.message.as_str()).collect();
+            let labels: Vec<&str> = other.secondary.iter().map(|l| &*l.message).collect();
             assert_eq!(labels, ["removed whole by the fix of `local.a`"]);
             assert!(
                 other
@@ -765,7 +765,7 @@ data "archive_file" "bundle" {
         )];
         let mut messages: Vec<String> = findings(&super::RULE, files)
             .into_iter()
-            .map(|d| d.message)
+            .map(|d| d.message.into_owned())
             .collect();
         messages.sort();
         assert_eq!(

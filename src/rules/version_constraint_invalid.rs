@@ -127,7 +127,7 @@ fn not_a_constant(expr: &Expr) -> Option<&'static str> {
 }
 
 /// `Variables not allowed` (or `Function calls not allowed`) on a `required_version`.
-fn not_constant(ctx: &Context, span: Span, summary: &str) -> Diagnostic {
+fn not_constant(ctx: &Context, span: Span, summary: &'static str) -> Diagnostic {
     ctx.finding(&RULE, summary)
         .at(ctx.files, span, "evaluated before anything else is")
         .with_note(

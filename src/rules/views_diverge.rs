@@ -88,7 +88,7 @@ fn check(dir: &DirectoryContext, out: &mut Vec<Diagnostic>) {
     let failures = failures.iter().filter_map(|(e, _)| {
         let label = e.primary.as_ref()?;
         Some(Label {
-            message: format!("only {} reports: {}", tool(e.views), e.message),
+            message: format!("only {} reports: {}", tool(e.views), e.message).into(),
             ..label.clone()
         })
     });
@@ -106,7 +106,7 @@ fn one_view_failures<'d>(errors: &[&'d Diagnostic]) -> Vec<(&'d Diagnostic, usiz
     let mut failures: Vec<(&Diagnostic, usize)> = Vec::new();
     let mut seen: HashMap<(bool, &str), usize> = HashMap::default();
     for &error in errors {
-        let key = (error.views.terraform, error.message.as_str());
+        let key = (error.views.terraform, &*error.message);
         match seen.get(&key) {
             Some(&i) => failures[i].1 += 1,
             None => {

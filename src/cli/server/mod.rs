@@ -291,7 +291,7 @@ impl<'a> Server<'a> {
         findings
             .into_iter()
             .next()
-            .map_or_else(|| crash.message.clone(), |d| d.message)
+            .map_or_else(|| crash.message.clone(), |d| d.message.into_owned())
     }
 
     fn request(&mut self, request: Request) {
@@ -502,7 +502,7 @@ impl<'a> Server<'a> {
             ..
         } = done;
         if result.crashed {
-            let crash = result.findings.first().map(|d| d.message.as_str());
+            let crash = result.findings.first().map(|d| &*d.message);
             let what = format!(
                 "checking {}: {}",
                 trigger.display(),

@@ -228,7 +228,7 @@ mod tests {
             ));
         }
         let messages: Vec<&str> = (published.values().flatten())
-            .map(|d| d.message.as_str())
+            .map(|d| &*d.message)
             .collect();
         let all = messages.join("\n");
         for expected in [
