@@ -66,7 +66,7 @@ pub struct SourceFile {
     /// relative path), used in every diagnostic.
     pub path: PathBuf,
     /// The path as shown to users (`/`-separated, no leading `./`).
-    pub display: String,
+    pub display: Arc<str>,
     /// The file's text; in an excerpt, only the kept lines, one after the other.
     pub text: String,
     /// Where each line of `text` starts in `text`: made when first asked for (only files with a
@@ -102,7 +102,7 @@ impl SourceFile {
         let display = display_path(&path);
         SourceFile {
             path,
-            display,
+            display: display.into(),
             text,
             line_starts: OnceLock::new(),
             char_counts: OnceLock::new(),

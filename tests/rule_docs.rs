@@ -608,8 +608,8 @@ fn describe(d: &Diagnostic) -> String {
 /// the example's root `root`, and its line (0 when it has no source location).
 fn at(d: &Diagnostic, root: &Path) -> At {
     let (path, line) = match &d.primary {
-        Some(label) => (label.file.display.as_str(), label.start().0),
-        None => (d.path.as_str(), 0),
+        Some(label) => (&*label.file.display, label.start().0),
+        None => (&*d.path, 0),
     };
     let root = root.to_string_lossy();
     let file = path

@@ -756,7 +756,7 @@ fn check(args: CheckArgs) -> i32 {
     let stdin_path = stdin_file.map(|(path, _)| crate::source::absolute(&path));
     let reported = |mut diagnostics: Vec<Diagnostic>| {
         if let Some(stdin_path) = &stdin_path {
-            diagnostics.retain(|d| crate::source::absolute(Path::new(&d.path)) == *stdin_path);
+            diagnostics.retain(|d| crate::source::absolute(Path::new(&*d.path)) == *stdin_path);
         }
         if !excludes.is_empty() {
             diagnostics.retain(|d| !excludes.excludes_finding(&d.path, &paths));

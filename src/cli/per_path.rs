@@ -178,7 +178,7 @@ impl PathRules {
     /// severity when on.
     pub(crate) fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
         diagnostics.retain_mut(|diagnostic| {
-            let relative = absolute(Path::new(&diagnostic.path));
+            let relative = absolute(Path::new(&*diagnostic.path));
             let relative = relative.strip_prefix(&self.base).ok().map(display_path);
             let level = relative.and_then(|path| {
                 (self.entries.iter().rev())

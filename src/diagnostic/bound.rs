@@ -75,16 +75,16 @@ pub fn bound(mut findings: Vec<Diagnostic>, shown: usize) -> Vec<Diagnostic> {
     // ones behind them, which are dropped at the end. A second list as long as the first,
     // touched once per finding, was the most memory a run of many findings used.
     let mut kept = 0;
-    let mut path = String::new();
+    let mut path: Option<std::sync::Arc<str>> = None;
     // Of the current file: per rule, how many are shown and where the finding that stands for
     // the others is among the kept.
     let mut per_rule = foldhash::HashMap::<FindingId, (usize, Option<usize>)>::default();
     let mut omitted_any = false;
     for next in 0..findings.len() {
         let finding = &findings[next];
-        if finding.path != path {
+        if path.as_ref() != Some(&finding.path) {
             per_rule.clear();
-            path.clone_from(&finding.path);
+            path = Some(finding.path.clone());
         }
         let (count, stands_for) = per_rule.entry(finding.rule).or_default();
         if *count < shown {
@@ -198,7 +198,7 @@ mod tests {
         let shown: Vec<(String, usize, &str, Severity)> = (bounded.iter())
             .map(|d| {
                 let offset = d.primary.as_ref().map_or(0, |l| l.range.start);
-                (d.message.to_string(), offset, d.path.as_str(), d.severity)
+                (d.message.to_string(), offset, &*d.path, d.severity)
             })
             .collect();
         let more = format!("4 more `{TEST_ID}` findings in this file are not shown");

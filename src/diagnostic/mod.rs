@@ -137,8 +137,9 @@ pub struct Diagnostic {
     pub severity: Severity,
     /// One line. For load errors this is the summary Terraform/OpenTofu print.
     pub message: Cow<'static, str>,
-    /// The path the finding is about (file or directory), shown as given.
-    pub path: String,
+    /// The path the finding is about (file or directory), shown as given. Shared with the
+    /// file's [`SourceFile::display`] for a finding in a file: not a copy per finding.
+    pub path: Arc<str>,
     /// Where exactly, when the finding is about source text.
     pub primary: Option<Label>,
     /// Related places: the first definition, the base block an override touches...
@@ -166,7 +167,7 @@ impl Diagnostic {
             rule,
             severity,
             message: message.into(),
-            path: String::new(),
+            path: Arc::from(""),
             primary: None,
             secondary: Vec::new(),
             notes: Vec::new(),
@@ -195,7 +196,7 @@ impl Diagnostic {
     }
 
     /// Sets the path for a finding that has no source location.
-    pub fn at_path(mut self, path: impl Into<String>) -> Self {
+    pub fn at_path(mut self, path: impl Into<Arc<str>>) -> Self {
         self.path = path.into();
         self
     }
@@ -287,8 +288,7 @@ impl Identity<'_> {
     /// The primary label, then the others: each as its file, place and message.
     fn labels(&self) -> impl Iterator<Item = (&str, &Range<usize>, &str)> {
         let d = self.0;
-        (d.primary.iter().chain(&d.secondary))
-            .map(|l| (l.file.display.as_str(), &l.range, &*l.message))
+        (d.primary.iter().chain(&d.secondary)).map(|l| (&*l.file.display, &l.range, &*l.message))
     }
 }
 

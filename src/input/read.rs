@@ -10,6 +10,7 @@
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::input::dir_handle::{Anchor, Links};
 use crate::input::overlay::Overlay;
@@ -105,7 +106,7 @@ pub(crate) enum DirectoryStep {
 
 impl ReadProblem {
     /// The file or directory the problem is about, as findings show it.
-    pub(crate) fn shown(&self, files: &SourceFiles) -> String {
+    pub(crate) fn shown(&self, files: &SourceFiles) -> Arc<str> {
         match self {
             ReadProblem::AttributeRedefined { again: at, .. }
             | ReadProblem::Syntax { at, .. }
@@ -115,7 +116,7 @@ impl ReadProblem {
             | ReadProblem::NameNotUtf8 { path }
             | ReadProblem::Outside { path, .. }
             | ReadProblem::Unreadable { path, .. }
-            | ReadProblem::Directory { path, .. } => path.clone(),
+            | ReadProblem::Directory { path, .. } => path.as_str().into(),
         }
     }
 }

@@ -559,7 +559,7 @@ mod tests {
     /// (path, rule, message) of each finding.
     fn described(findings: &[Diagnostic]) -> Vec<(String, &'static str, String)> {
         (findings.iter())
-            .map(|d| (d.path.clone(), d.rule.as_str(), d.message.to_string()))
+            .map(|d| (d.path.to_string(), d.rule.as_str(), d.message.to_string()))
             .collect()
     }
 

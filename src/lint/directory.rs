@@ -763,7 +763,7 @@ fn one_view_errors<'d>(diagnostics: &'d [Diagnostic]) -> Vec<&'d Diagnostic> {
         let at = d
             .primary
             .as_ref()
-            .map(|l| (l.file.display.as_str(), l.range.clone()));
+            .map(|l| (&*l.file.display, l.range.clone()));
         (d.rule, at)
     };
     let one_view = |views: Views| views.terraform != views.opentofu;

@@ -39,7 +39,7 @@ pub(crate) enum IgnoreProblem {
 
 impl IgnoreProblem {
     /// The file of the comment, as findings show it.
-    pub(crate) fn shown(&self, files: &SourceFiles) -> String {
+    pub(crate) fn shown(&self, files: &SourceFiles) -> std::sync::Arc<str> {
         let comment = match self {
             IgnoreProblem::Malformed { comment, .. } => *comment,
             IgnoreProblem::Unused { directive, .. } => directive.span,

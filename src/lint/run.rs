@@ -72,15 +72,15 @@ impl Target<'_> {
     }
 
     /// Where an `internal_error` of this target is reported.
-    fn place(&self) -> String {
+    fn place(&self) -> std::sync::Arc<str> {
         match self {
-            Target::View(ctx) => display_path(ctx.dir),
-            Target::Merge(ctx) => display_path(ctx.dir),
-            Target::Directory(ctx) => display_path(ctx.dir),
-            Target::Tree(ctx) => ctx.tree.root_display(),
+            Target::View(ctx) => display_path(ctx.dir).into(),
+            Target::Merge(ctx) => display_path(ctx.dir).into(),
+            Target::Directory(ctx) => display_path(ctx.dir).into(),
+            Target::Tree(ctx) => ctx.tree.root_display().into(),
             Target::Read(ctx) => ctx.problem.shown(ctx.files),
             Target::Ignore(ctx) => ctx.problem.shown(ctx.files),
-            Target::Crash(ctx) => ctx.crash.path.clone(),
+            Target::Crash(ctx) => ctx.crash.path.as_str().into(),
         }
     }
 }
@@ -152,7 +152,7 @@ pub(crate) fn run_rule(rule: &Rule, target: Target, out: &mut Vec<Diagnostic>) {
                 // What the check pushed before it panicked is not reported, as before.
                 out.truncate(start);
                 let crash = Crash {
-                    path: target.place(),
+                    path: target.place().to_string(),
                     message: panic_message(&*panic),
                     place: CrashPlace::Rule {
                         id: rule.id(),

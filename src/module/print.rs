@@ -673,7 +673,7 @@ fn brackets_opened(line: &str) -> i32 {
 fn location(files: &SourceFiles, span: Span) -> Value {
     let file = files.get(span.file);
     let (line, column) = file.line_col(span.start as usize);
-    json!({ "file": file.display, "line": line, "column": column })
+    json!({ "file": &*file.display, "line": line, "column": column })
 }
 
 /// Where the tools place a top-level block (its `DeclRange`): the header in native syntax; in

@@ -55,7 +55,7 @@ pub(crate) fn segments(text: &str, marks: &[Mark], files: &SourceFiles) -> Vec<S
                 line: index + 1,
                 column: column + 1,
                 lines: mark.lines.max(1),
-                file: file.display.clone(),
+                file: file.display.to_string(),
                 source_line,
                 source_column,
                 is_override: crate::knowledge::files::classify(file.file_name())

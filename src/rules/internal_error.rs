@@ -33,7 +33,7 @@ fn rule_crashed(ctx: &CrashContext, crash: &Crash, id: &str, view: Option<View>)
         &RULE,
         format!("internal error in rule `{id}`: {}", crash.message),
     )
-    .at_path(crash.path.as_str())
+    .at_path(&*crash.path)
     .with_note(format!(
         "The rule crashed on this directory{view}, so its findings here are missing; the other \
          rules and directories were checked. Please report this as a bug."
@@ -50,7 +50,7 @@ fn directory_crashed(ctx: &CrashContext, crash: &Crash) -> Diagnostic {
             crash.message
         ),
     )
-    .at_path(crash.path.as_str())
+    .at_path(&*crash.path)
     .with_note(
         "Checking this directory crashed, so none of its findings are reported; the other \
          directories were checked. Please report this as a bug.",
@@ -113,7 +113,7 @@ mod tests {
             crashed.message,
             format!("internal error in rule `{}`: boom", PANICS.id())
         );
-        assert_eq!(crashed.path, "m");
+        assert_eq!(&*crashed.path, "m");
         assert_eq!(crashed.views, View::OpenTofu.views());
         assert!(crashed.notes[0].contains("(OpenTofu view)"), "{crashed:#?}");
         assert_eq!(ok.rule, OPENTOFU_ONLY.id());

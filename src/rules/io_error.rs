@@ -70,9 +70,8 @@ mod tests {
         ];
         let settings = settings_for(&super::RULE);
         let found = read_findings(&problems, &SourceFiles::default(), &settings);
-        let described: Vec<(&str, &str)> = (found.iter())
-            .map(|d| (d.path.as_str(), &*d.message))
-            .collect();
+        let described: Vec<(&str, &str)> =
+            (found.iter()).map(|d| (&*d.path, &*d.message)).collect();
         assert_eq!(
             described,
             [

@@ -529,7 +529,7 @@ fn check(dir: &Path, texts: &Texts) -> Checked {
         .collect();
     let mut unloadable: Vec<String> = (result.diagnostics.iter())
         .filter(|d| d.rule == rules::SYNTAX_ERROR.id() || d.rule == rules::PARSE_LIMIT.id())
-        .map(|d| d.path.clone())
+        .map(|d| d.path.to_string())
         .collect();
     unloadable.sort();
     Checked {

@@ -34,7 +34,7 @@ pub(crate) fn by_file(
         let (path, range) = match &finding.primary {
             Some(label) => (label.file.path.clone(), range(label, encoding)),
             None => {
-                let path = PathBuf::from(&finding.path);
+                let path = PathBuf::from(&*finding.path);
                 let path = if path.is_dir() {
                     fallback.to_path_buf()
                 } else {
