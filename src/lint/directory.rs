@@ -447,6 +447,10 @@ fn append_exact(findings: &mut Vec<Diagnostic>, mut more: Vec<Diagnostic>) {
     if more.is_empty() {
         return;
     }
+    if findings.is_empty() {
+        *findings = more;
+        return;
+    }
     findings.reserve_exact(more.len());
     findings.append(&mut more);
 }

@@ -283,8 +283,11 @@ type FileKey = *const SourceFile;
 /// The directives that apply to each line of each file, so that finding the ones that apply to
 /// a finding does not look at every directive (many findings under many ignores stay linear).
 struct DirectiveIndex {
-    /// Indices of line directives by (file, line they apply to): their own line and the next.
-    by_line: HashMap<(FileKey, usize), Vec<usize>>,
+    /// (file address, line, directive index) for each line directive and each line it applies
+    /// to (its own and the next), sorted: a line's directives are found by a binary search, in
+    /// directive order. One list, not a map of lists: a file may hold a directive on every
+    /// other line, and a list per line was most of the memory the directives took.
+    by_line: Vec<(usize, usize, usize)>,
     /// Indices of whole-file directives by file.
     by_file: HashMap<FileKey, Vec<usize>>,
 }
@@ -292,7 +295,7 @@ struct DirectiveIndex {
 impl DirectiveIndex {
     fn new(directives: &[Directive], files: &SourceFiles) -> DirectiveIndex {
         let mut index = DirectiveIndex {
-            by_line: HashMap::new(),
+            by_line: Vec::new(),
             by_file: HashMap::new(),
         };
         for (i, directive) in directives.iter().enumerate() {
@@ -300,12 +303,14 @@ impl DirectiveIndex {
             match directive.line {
                 Some(line) => {
                     for applies_to in [line, line + 1] {
-                        index.by_line.entry((file, applies_to)).or_default().push(i);
+                        index.by_line.push((file.addr(), applies_to, i));
                     }
                 }
                 None => index.by_file.entry(file).or_default().push(i),
             }
         }
+        // Each entry is distinct (one directive, two lines): an unstable sort gives the order.
+        index.by_line.sort_unstable();
         index
     }
 
@@ -319,11 +324,13 @@ impl DirectiveIndex {
         line: usize,
         mut pick: impl FnMut(usize) -> Option<T>,
     ) -> Option<T> {
-        let mut first = |list: Option<&Vec<usize>>| {
-            (list?.iter()).find_map(|&i| pick(i).map(|found| (i, found)))
-        };
-        let on_line = first(self.by_line.get(&(file, line)));
-        let in_file = first(self.by_file.get(&file));
+        let at = (file.addr(), line);
+        let start = self.by_line.partition_point(|&(f, l, _)| (f, l) < at);
+        let on_line = (self.by_line[start..].iter())
+            .take_while(|&&(f, l, _)| (f, l) == at)
+            .find_map(|&(_, _, i)| pick(i).map(|found| (i, found)));
+        let in_file = (self.by_file.get(&file))
+            .and_then(|list| list.iter().find_map(|&i| pick(i).map(|found| (i, found))));
         match (on_line, in_file) {
             (Some(a), Some(b)) => Some(if a.0 <= b.0 { a.1 } else { b.1 }),
             (a, b) => a.or(b).map(|(_, found)| found),
