@@ -317,6 +317,76 @@ impl std::hash::Hash for Identity<'_> {
     }
 }
 
+/// Findings appended to one list with the findings the same as earlier ones of the list joined
+/// to them, as [`merge_views`] joins them: each view's merge and rules find again what the
+/// other views found (a hundred thousand duplicate locals, say), which the list would otherwise
+/// hold once per view until the directory's findings are merged. Only findings appended
+/// through it are looked for; `merge_views` still joins the rest.
+#[derive(Default)]
+pub(crate) struct JoinedViews {
+    /// Positions in the list of the findings appended through this, each with the hash of its
+    /// [`Identity`].
+    positions: hashbrown::HashTable<(u64, usize)>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl JoinedViews {
+    /// Appends `more` to `list`: a finding the same as one appended before adds its views to
+    /// it and is dropped, unless `apart` says to keep it as it is (a finding that silences its
+    /// view's others must keep its own views).
+    pub(crate) fn append(
+        &mut self,
+        list: &mut Vec<Diagnostic>,
+        mut more: Vec<Diagnostic>,
+        apart: impl Fn(&Diagnostic) -> bool,
+    ) {
+        use std::hash::BuildHasher;
+        // The new findings are moved to the front of `more`, in order, and the others dropped:
+        // no second list is made (`more` may be a view's hundreds of thousands).
+        let mut kept = 0;
+        for next in 0..more.len() {
+            let finding = &more[next];
+            let hash = (!apart(finding)).then(|| self.hasher.hash_one(Identity(finding)));
+            let at = |i: usize| {
+                if i < list.len() {
+                    &list[i]
+                } else {
+                    &more[i - list.len()]
+                }
+            };
+            let same = |&(h, i): &(u64, usize)| {
+                Some(h) == hash && Identity(at(i)) == Identity(&more[next])
+            };
+            match hash.and_then(|hash| self.positions.find(hash, same)) {
+                Some(&(_, first)) => {
+                    let views = more[next].views;
+                    let earlier = match first.checked_sub(list.len()) {
+                        Some(in_more) => &mut more[in_more],
+                        None => &mut list[first],
+                    };
+                    earlier.views = earlier.views.union(views);
+                }
+                None => {
+                    if let Some(hash) = hash {
+                        let position = list.len() + kept;
+                        self.positions
+                            .insert_unique(hash, (hash, position), |&(h, _)| h);
+                    }
+                    more.swap(kept, next);
+                    kept += 1;
+                }
+            }
+        }
+        more.truncate(kept);
+        if list.is_empty() {
+            *list = more;
+        } else {
+            list.reserve_exact(more.len());
+            list.append(&mut more);
+        }
+    }
+}
+
 /// Replaces the files `diagnostics`' labels point into by excerpts of them: the lines the
 /// labels touch ([`SourceFile::excerpt`]), one excerpt per file, so that a report keeps a few
 /// lines of each file with a finding instead of the whole file. The files a fix changes stay
@@ -496,6 +566,50 @@ mod tests {
         assert_eq!(fix.edits.capacity(), 1);
         let two = finding.with_label(&files, span, "second");
         assert_eq!(two.secondary.len(), 2);
+    }
+
+    /// Findings appended view by view keep the first of each, with the views of all of them,
+    /// in order, as `merge_views` joins them; one kept apart stays as it is; the list grows by
+    /// what is new, not by doubling.
+    #[test]
+    fn findings_appended_view_by_view_are_joined() {
+        let finding = |message: &'static str, views: Views| {
+            let mut d = Diagnostic::error(TEST_ID, message).at_path("m/main.tf");
+            d.views = views;
+            d
+        };
+        let mut list = vec![finding("from a file", Views::BOTH)];
+        list.shrink_to_fit();
+        let mut joined = JoinedViews::default();
+        let terraform = vec![
+            finding("a", Views::TERRAFORM),
+            finding("b", Views::TERRAFORM),
+        ];
+        joined.append(&mut list, terraform, |_| false);
+        let opentofu = vec![
+            finding("b", Views::OPENTOFU),
+            finding("silences", Views::OPENTOFU),
+            finding("a", Views::OPENTOFU),
+            finding("c", Views::OPENTOFU),
+        ];
+        joined.append(&mut list, opentofu, |d| d.message == "silences");
+        let got: Vec<(&str, Views)> = list.iter().map(|d| (&*d.message, d.views)).collect();
+        assert_eq!(
+            got,
+            [
+                ("from a file", Views::BOTH),
+                ("a", Views::BOTH),
+                ("b", Views::BOTH),
+                ("silences", Views::OPENTOFU),
+                ("c", Views::OPENTOFU),
+            ]
+        );
+        assert_eq!(list.capacity(), list.len());
+        // What is joined early, `merge_views` leaves as it is.
+        let merged: Vec<(String, Views)> = (merge_views(list).into_iter())
+            .map(|d| (d.message.into_owned(), d.views))
+            .collect();
+        assert_eq!(merged.len(), 5);
     }
 
     /// Merging sorted sources gives what a stable sort of their concatenation gives: findings

@@ -319,6 +319,8 @@ pub(crate) fn check_listed_directory(
     // Merge each view; rules run once every view is built, since some compare views.
     let memo = merge::DirectoryMemo::default();
     let mut built: Vec<BuiltView> = Vec::new();
+    let mut joined = diagnostic::JoinedViews::default();
+    let silencers = silencers(&options.settings);
     for (view, files) in &view_files {
         for index in files.loaded() {
             let mut problems = std::mem::take(&mut file_findings[index]);
@@ -386,7 +388,9 @@ pub(crate) fn check_listed_directory(
         };
         let mut load_findings = Vec::new();
         run_rules(Target::Merge(&load_errors), &mut load_findings);
-        append_exact(&mut result.diagnostics, load_findings);
+        joined.append(&mut result.diagnostics, load_findings, |d| {
+            silencers.contains(&d.rule)
+        });
         if !complete {
             continue;
         }
@@ -473,6 +477,16 @@ fn files_view(view: View, options: &Options) -> View {
         }
         view => view,
     }
+}
+
+/// The rules whose findings may silence their view's other findings (see
+/// [`drop_silenced_views`]): their findings keep their own views when views are joined early.
+fn silencers(settings: &RuleSettings) -> Vec<FindingId> {
+    let rules = settings.registry().rules().iter();
+    (rules
+        .filter(|r| r.drops_view_findings.is_some())
+        .map(|r| r.id()))
+    .collect()
 }
 
 /// Drops a view's other findings where one of its findings says the tool drops them (OpenTofu's
@@ -723,6 +737,8 @@ fn run_directory_rules(
         settings: &options.settings,
     };
     let mut found = Vec::new();
+    let mut joined = diagnostic::JoinedViews::default();
+    let silencers = silencers(&options.settings);
     for ctx in &contexts {
         let mut in_view = Vec::new();
         run_rules(Target::View(ctx), &mut in_view);
@@ -733,7 +749,7 @@ fn run_directory_rules(
         if refused(&result.diagnostics) || refused(&in_view) {
             in_view.retain(|d| kind_of(&options.settings, d.rule) != Some(super::Kind::Validate));
         }
-        found.extend(in_view);
+        joined.append(&mut found, in_view, |d| silencers.contains(&d.rule));
     }
     if contexts.len() == 2 {
         run_rules(Target::Directory(&directory), &mut found);

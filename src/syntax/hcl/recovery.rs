@@ -111,7 +111,9 @@ pub(crate) fn closing_token(bytes: &[u8], scan_from: usize, from: usize, opener:
 /// set when the innermost construct open at `at` ends there without recovering: parentheses
 /// whose `)` is missing (`parseExpressionTerm` reports the token standing there, reads it as
 /// if it were the `)` and returns in recovery mode), so the constructs around them recover
-/// from the token after it: a template sequence's `}` read so is not its end.
+/// from the token after it: a template sequence's `}` read so is not its end. Between two
+/// recoveries, the indexes after a construct that recovered read tokens of their own (see
+/// [`indexes_read_while_recovering`], which `expression_end` serves).
 pub(crate) fn after_enclosing_recoveries(
     bytes: &[u8],
     from: usize,
