@@ -378,13 +378,24 @@ impl JoinedViews {
             }
         }
         more.truncate(kept);
-        if list.is_empty() {
-            *list = more;
-        } else {
-            list.reserve_exact(more.len());
-            list.append(&mut more);
-        }
+        append_exact(list, more);
     }
+}
+
+/// Appends `more` to `findings`, moved whole when `findings` is empty, else growing the list
+/// by what it takes: a list grown by pushes doubles when it is full, and a directory's first
+/// findings may be a file's hundreds of thousands, with a few more to come (a rule's, another
+/// view's).
+pub(crate) fn append_exact(findings: &mut Vec<Diagnostic>, mut more: Vec<Diagnostic>) {
+    if more.is_empty() {
+        return;
+    }
+    if findings.is_empty() {
+        *findings = more;
+        return;
+    }
+    findings.reserve_exact(more.len());
+    findings.append(&mut more);
 }
 
 /// Replaces the files `diagnostics`' labels point into by excerpts of them: the lines the

@@ -329,11 +329,7 @@ pub(crate) fn check_listed_directory(
             }
             // Moved whole when they are the first findings (a file full of errors is not
             // held twice while it is copied).
-            if result.diagnostics.is_empty() {
-                result.diagnostics = problems;
-            } else {
-                append_exact(&mut result.diagnostics, problems);
-            }
+            diagnostic::append_exact(&mut result.diagnostics, problems);
         }
         // A broken file contributes nothing; the tools still load the others and report their
         // errors, so the view is merged all the same. Rules see only complete views.
@@ -419,7 +415,7 @@ pub(crate) fn check_listed_directory(
         options,
         &neighbours,
     );
-    append_exact(&mut result.diagnostics, found);
+    diagnostic::append_exact(&mut result.diagnostics, found);
     result.local_modules = local_modules;
     result.modules = built.into_iter().map(|b| b.module).collect();
 
@@ -442,21 +438,6 @@ pub(crate) fn check_listed_directory(
     diagnostic::sort(&mut diagnostics);
     result.diagnostics = diagnostics;
     result
-}
-
-/// Appends `more` to `findings`, growing the list by what it takes: a list grown by pushes
-/// doubles when it is full, and a directory's first findings may be a file's hundreds of
-/// thousands, moved whole, with a few more to come (a rule's, another view's).
-fn append_exact(findings: &mut Vec<Diagnostic>, mut more: Vec<Diagnostic>) {
-    if more.is_empty() {
-        return;
-    }
-    if findings.is_empty() {
-        *findings = more;
-        return;
-    }
-    findings.reserve_exact(more.len());
-    findings.append(&mut more);
 }
 
 /// The view whose files `view` loads: `compat` judges OpenTofu releases before `.tofu` files
