@@ -326,16 +326,29 @@ impl DirectiveIndex {
     ) -> Option<T> {
         let at = (file.addr(), line);
         let start = self.by_line.partition_point(|&(f, l, _)| (f, l) < at);
-        let on_line = (self.by_line[start..].iter())
-            .take_while(|&&(f, l, _)| (f, l) == at)
-            .find_map(|&(_, _, i)| pick(i).map(|found| (i, found)));
-        let in_file = (self.by_file.get(&file))
-            .and_then(|list| list.iter().find_map(|&i| pick(i).map(|found| (i, found))));
+        let on_line = first_picked(
+            (self.by_line[start..].iter())
+                .take_while(|&&(f, l, _)| (f, l) == at)
+                .map(|&(_, _, i)| i),
+            &mut pick,
+        );
+        let in_file = first_picked(
+            self.by_file.get(&file).into_iter().flatten().copied(),
+            &mut pick,
+        );
         match (on_line, in_file) {
             (Some(a), Some(b)) => Some(if a.0 <= b.0 { a.1 } else { b.1 }),
             (a, b) => a.or(b).map(|(_, found)| found),
         }
     }
+}
+
+/// The first of `list` (directive indices, in order) for which `pick` gives something, with it.
+fn first_picked<T>(
+    mut list: impl Iterator<Item = usize>,
+    pick: &mut impl FnMut(usize) -> Option<T>,
+) -> Option<(usize, T)> {
+    list.find_map(|i| pick(i).map(|found| (i, found)))
 }
 
 /// The directive (and the name in it) that silences this finding, if any: the first one, in
