@@ -262,6 +262,13 @@ pub(crate) fn check_listed_directory(
             return result;
         }
     };
+    // Read and parsed in name order, the order in which the views load the files and every
+    // rule walks them: each file's syntax tree is then allocated after the one walked before
+    // it, and a walk reads memory in order rather than jumping across it, which in a directory
+    // of many files makes the difference between data the processor fetches ahead and a cache
+    // miss at every step. (A directory lists its entries in an order of its own.)
+    let mut names = names;
+    names.sort_unstable_by(|a, b| a.name.cmp(&b.name));
     let order = name_order(&names);
     let view_files: Vec<(View, ViewFiles)> = options
         .views
@@ -558,7 +565,7 @@ fn read_files(
     result: &mut DirectoryResult,
 ) -> Vec<DirFile> {
     // A large directory's files are read and parsed in parallel, so that one directory with
-    // big files does not hold a run on one thread; the results keep the directory's order.
+    // big files does not hold a run on one thread; the results keep the names' order.
     // A file's id is its place among the files whose text is recorded (all but the unreadable
     // ones), so the ids are given between reading and parsing.
     let mut loaded = loaded_by_a_view(names.len(), view_files);
