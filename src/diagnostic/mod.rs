@@ -321,32 +321,44 @@ impl std::hash::Hash for Identity<'_> {
 /// to them, as [`merge_views`] joins them: each view's merge and rules find again what the
 /// other views found (a hundred thousand duplicate locals, say), which the list would otherwise
 /// hold once per view until the directory's findings are merged. Only findings appended
-/// through it are looked for; `merge_views` still joins the rest.
-#[derive(Default)]
+/// through it are looked for, and not those it is told to keep apart, which `merge_views`
+/// joins later.
 pub(crate) struct JoinedViews {
     /// Positions in the list of the findings appended through this, each with the hash of its
     /// [`Identity`].
     positions: hashbrown::HashTable<(u64, usize)>,
     hasher: foldhash::fast::RandomState,
+    /// The rules whose findings are kept as they are, not joined: a finding that silences its
+    /// view's other findings must keep its own views until they are dropped.
+    apart: Vec<FindingId>,
 }
 
 impl JoinedViews {
+    /// Joins the findings of every rule but those of `apart`.
+    pub(crate) fn new(apart: Vec<FindingId>) -> JoinedViews {
+        JoinedViews {
+            positions: hashbrown::HashTable::new(),
+            hasher: foldhash::fast::RandomState::default(),
+            apart,
+        }
+    }
+
+    /// Whether `finding` is kept apart, not joined, as it is appended.
+    pub(crate) fn keeps_apart(&self, finding: &Diagnostic) -> bool {
+        self.apart.contains(&finding.rule)
+    }
+
     /// Appends `more` to `list`: a finding the same as one appended before adds its views to
-    /// it and is dropped, unless `apart` says to keep it as it is (a finding that silences its
-    /// view's others must keep its own views).
-    pub(crate) fn append(
-        &mut self,
-        list: &mut Vec<Diagnostic>,
-        mut more: Vec<Diagnostic>,
-        apart: impl Fn(&Diagnostic) -> bool,
-    ) {
+    /// it and is dropped, unless it is kept apart.
+    pub(crate) fn append(&mut self, list: &mut Vec<Diagnostic>, mut more: Vec<Diagnostic>) {
         use std::hash::BuildHasher;
         // The new findings are moved to the front of `more`, in order, and the others dropped:
         // no second list is made (`more` may be a view's hundreds of thousands).
         let mut kept = 0;
         for next in 0..more.len() {
             let finding = &more[next];
-            let hash = (!apart(finding)).then(|| self.hasher.hash_one(Identity(finding)));
+            let hash =
+                (!self.keeps_apart(finding)).then(|| self.hasher.hash_one(Identity(finding)));
             let at = |i: usize| {
                 if i < list.len() {
                     &list[i]
@@ -529,29 +541,55 @@ pub(crate) fn merge_sorted<F: Finding>(sources: Vec<Vec<F>>) -> Vec<F> {
     merged
 }
 
-/// Merges findings that are the same in several views into one naming all of them, keeping
-/// first-seen order.
+/// Merges the findings `among` picks that are the same in several views into one naming all of
+/// them, keeping first-seen order; the findings it does not pick are left as they are. What
+/// [`JoinedViews`] appended is joined already and is not hashed again: `among` picks what it
+/// kept apart.
 // The key's interior mutability is a label's file's lazily built line index (`OnceLock`),
 // which `Identity` neither hashes nor compares.
 #[allow(clippy::mutable_key_type)]
-pub fn merge_views(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    // Each finding's first occurrence, with the views of all its occurrences.
-    let mut views: Vec<Option<Views>> = vec![None; diagnostics.len()];
+pub fn merge_views(
+    mut diagnostics: Vec<Diagnostic>,
+    among: impl Fn(&Diagnostic) -> bool,
+) -> Vec<Diagnostic> {
+    /// What becomes of each finding.
+    #[derive(Clone, Copy)]
+    enum Joined {
+        /// Not picked: left as it is.
+        Untouched,
+        /// The first occurrence, with the views of all occurrences.
+        First(Views),
+        /// A later occurrence, joined to the first.
+        Later,
+    }
+    if !diagnostics.iter().any(&among) {
+        return diagnostics;
+    }
+    let mut joined = vec![Joined::Untouched; diagnostics.len()];
     let mut first = foldhash::HashMap::<Identity, usize>::default();
     for (i, diagnostic) in diagnostics.iter().enumerate() {
+        if !among(diagnostic) {
+            continue;
+        }
         let at = *first.entry(Identity(diagnostic)).or_insert(i);
-        let seen = views[at].get_or_insert(Views::NONE);
-        *seen = seen.union(diagnostic.views);
+        if at != i {
+            joined[i] = Joined::Later;
+        }
+        joined[at] = match joined[at] {
+            Joined::First(views) => Joined::First(views.union(diagnostic.views)),
+            _ => Joined::First(diagnostic.views),
+        };
     }
     drop(first);
     // In place: the list may be long, and a second one would be fresh memory.
-    let mut views = views.into_iter();
-    diagnostics.retain_mut(|diagnostic| match views.next().flatten() {
-        Some(views) => {
+    let mut joined = joined.into_iter();
+    diagnostics.retain_mut(|diagnostic| match joined.next() {
+        Some(Joined::First(views)) => {
             diagnostic.views = views;
             true
         }
-        None => false,
+        Some(Joined::Later) => false,
+        Some(Joined::Untouched) | None => true,
     });
     diagnostics
 }
@@ -591,19 +629,24 @@ mod tests {
         };
         let mut list = vec![finding("from a file", Views::BOTH)];
         list.shrink_to_fit();
-        let mut joined = JoinedViews::default();
+        let mut joined = JoinedViews::new(vec![OTHER_TEST_ID]);
+        let silences = |views: Views| {
+            let mut d = finding("silences", views);
+            d.rule = OTHER_TEST_ID;
+            d
+        };
         let terraform = vec![
             finding("a", Views::TERRAFORM),
             finding("b", Views::TERRAFORM),
         ];
-        joined.append(&mut list, terraform, |_| false);
+        joined.append(&mut list, terraform);
         let opentofu = vec![
             finding("b", Views::OPENTOFU),
-            finding("silences", Views::OPENTOFU),
+            silences(Views::OPENTOFU),
             finding("a", Views::OPENTOFU),
             finding("c", Views::OPENTOFU),
         ];
-        joined.append(&mut list, opentofu, |d| d.message == "silences");
+        joined.append(&mut list, opentofu);
         let got: Vec<(&str, Views)> = list.iter().map(|d| (&*d.message, d.views)).collect();
         assert_eq!(
             got,
@@ -616,11 +659,26 @@ mod tests {
             ]
         );
         assert_eq!(list.capacity(), list.len());
-        // What is joined early, `merge_views` leaves as it is.
-        let merged: Vec<(String, Views)> = (merge_views(list).into_iter())
+        // What was kept apart is joined by `merge_views` once the silenced views are dropped;
+        // what it does not pick stays as it is, even the same as another finding.
+        joined.append(&mut list, vec![silences(Views::TERRAFORM)]);
+        list.push(finding("c", Views::TERRAFORM));
+        let merged: Vec<(String, Views)> = (merge_views(list, |d| joined.keeps_apart(d)))
+            .into_iter()
             .map(|d| (d.message.into_owned(), d.views))
             .collect();
-        assert_eq!(merged.len(), 5);
+        let merged: Vec<(&str, Views)> = merged.iter().map(|(m, v)| (m.as_str(), *v)).collect();
+        assert_eq!(
+            merged,
+            [
+                ("from a file", Views::BOTH),
+                ("a", Views::BOTH),
+                ("b", Views::BOTH),
+                ("silences", Views::BOTH),
+                ("c", Views::OPENTOFU),
+                ("c", Views::TERRAFORM),
+            ]
+        );
     }
 
     /// Merging sorted sources gives what a stable sort of their concatenation gives: findings

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use crate::diagnostic::{self, Applicability, Diagnostic, FindingId, Views};
+use crate::diagnostic::{self, Applicability, Diagnostic, FindingId, JoinedViews, Views};
 use crate::input::dir_handle::Anchor;
 use crate::input::listing::{Listing, config_files};
 use crate::input::overlay::Overlay;
@@ -311,9 +311,9 @@ pub(crate) fn check_listed_directory(
         .named_from(dir, canonical);
 
     // Each file's findings, found once, go in once, with every view that loads the file, where
-    // the first of those views is merged: not as a copy per view that `merge_views` then joins,
-    // which for a file full of errors held them all twice over. They are what each view's copy
-    // would have been but for their views, which `merge_views` would have joined alike.
+    // the first of those views is merged: not as a copy per view that is then joined, which for
+    // a file full of errors held them all twice over. They are what each view's copy would have
+    // been but for their views, which joining would have given alike.
     let mut file_findings: Vec<Vec<Diagnostic>> = (dir_files.iter_mut())
         .map(|file| std::mem::take(&mut file.findings))
         .collect();
@@ -326,17 +326,16 @@ pub(crate) fn check_listed_directory(
     // Merge each view; rules run once every view is built, since some compare views.
     let memo = merge::DirectoryMemo::default();
     let mut built: Vec<BuiltView> = Vec::new();
-    let mut joined = diagnostic::JoinedViews::default();
-    let silencers = silencers(&options.settings);
+    // Every finding of the directory is appended through `joined`, which joins each to the same
+    // finding found before (in another view, or twice in one), so that each is hashed once.
+    let mut joined = JoinedViews::new(silencers(&options.settings));
     for (view, files) in &view_files {
         for index in files.loaded() {
             let mut problems = std::mem::take(&mut file_findings[index]);
             for problem in &mut problems {
                 problem.views = loaded_in[index];
             }
-            // Moved whole when they are the first findings (a file full of errors is not
-            // held twice while it is copied).
-            diagnostic::append_exact(&mut result.diagnostics, problems);
+            joined.append(&mut result.diagnostics, problems);
         }
         // A broken file contributes nothing; the tools still load the others and report their
         // errors, so the view is merged all the same. Rules see only complete views.
@@ -391,9 +390,7 @@ pub(crate) fn check_listed_directory(
         };
         let mut load_findings = Vec::new();
         run_rules(Target::Merge(&load_errors), &mut load_findings);
-        joined.append(&mut result.diagnostics, load_findings, |d| {
-            silencers.contains(&d.rule)
-        });
+        joined.append(&mut result.diagnostics, load_findings);
         if !complete {
             continue;
         }
@@ -414,22 +411,23 @@ pub(crate) fn check_listed_directory(
         dir_files: &dir_files,
         text_override_copies: &text_override_copies,
     };
-    let (found, local_modules) = run_directory_rules(
+    result.local_modules = run_directory_rules(
         dir,
-        &result,
+        (&result.files, &mut result.diagnostics, &mut joined),
         (&built, &memo.types),
         &listed,
         options,
         &neighbours,
     );
-    diagnostic::append_exact(&mut result.diagnostics, found);
-    result.local_modules = local_modules;
     result.modules = built.into_iter().map(|b| b.module).collect();
 
     if !options.judge_releases {
         drop_silenced_views(&mut result.diagnostics, &options.settings);
     }
-    let mut diagnostics = diagnostic::merge_views(std::mem::take(&mut result.diagnostics));
+    // What `joined` kept apart (a finding that silences its view's others) is joined now that
+    // the findings of the views it silences are dropped.
+    let diagnostics = std::mem::take(&mut result.diagnostics);
+    let mut diagnostics = diagnostic::merge_views(diagnostics, |d| joined.keeps_apart(d));
     unsafe_where_views_differ(&mut diagnostics, dir, &dir_files, &view_files);
     let parsed = dir_files.iter().filter_map(|f| f.source.parsed.as_ref());
     diagnostics = ignore::apply_ignores(diagnostics, parsed, &result.files, &options.settings);
@@ -668,16 +666,16 @@ struct Listed<'a> {
 }
 
 /// Runs the per-view rules on every built view (with the type constraints their merges
-/// parsed), then the directory rules; with the findings, the local module directories they
-/// read.
+/// parsed), then the directory rules, appending their findings to the directory's through
+/// `joined`; returns the local module directories they read.
 fn run_directory_rules(
     dir: &Path,
-    result: &DirectoryResult,
+    (files, findings, joined): (&SourceFiles, &mut Vec<Diagnostic>, &mut JoinedViews),
     (built, types): (&[BuiltView], &ParsedTypes),
     listed: &Listed,
     options: &Options,
     neighbours: &Neighbours<'_>,
-) -> (Vec<Diagnostic>, Vec<PathBuf>) {
+) -> Vec<PathBuf> {
     let Listed {
         view_files,
         dir_files,
@@ -691,7 +689,7 @@ fn run_directory_rules(
             view: b.view,
             dir,
             module: &b.module,
-            files: &result.files,
+            files,
             primary: &b.primary,
             overrides: &b.overrides,
             before_tofu: (b.before_tofu.as_ref())
@@ -707,42 +705,48 @@ fn run_directory_rules(
             types,
         })
         .collect();
-    let shadowed: Vec<(FileId, FileId)> = view_files
-        .iter()
-        .flat_map(|(_, files)| &files.shadowed)
-        .filter_map(|&(hidden, by)| {
-            let id = |i: usize| dir_files[i].source.parsed.as_ref().map(|f| f.id);
-            Some((id(hidden)?, id(by)?))
-        })
+    // What the directory rules and `validate`'s findings depend on is the load errors found so
+    // far (the files' and the merges'), looked at before the views' rules add theirs.
+    let one_view_errors = one_view_errors(findings);
+    let refused_by_load: Vec<bool> = (contexts.iter())
+        .map(|ctx| refuses_to_load(findings, ctx.view, &options.settings))
         .collect();
-    let one_view_errors = one_view_errors(&result.diagnostics);
-    let directory = DirectoryContext {
-        dir,
-        files: &result.files,
-        views: &contexts,
-        shadowed: &shadowed,
-        one_view_errors: &one_view_errors,
-        settings: &options.settings,
-    };
-    let mut found = Vec::new();
-    let mut joined = diagnostic::JoinedViews::default();
-    let silencers = silencers(&options.settings);
-    for ctx in &contexts {
+    for (ctx, refused_by_load) in contexts.iter().zip(refused_by_load) {
         let mut in_view = Vec::new();
         run_rules(Target::View(ctx), &mut in_view);
         // `terraform validate` judges only a module its loader accepts
         // (hashicorp/terraform `internal/command/validate.go` returns the loader's errors
         // alone): what validate refuses shows once the load errors are fixed, as there.
-        let refused = |found: &[Diagnostic]| refuses_to_load(found, ctx.view, &options.settings);
-        if refused(&result.diagnostics) || refused(&in_view) {
+        if refused_by_load || refuses_to_load(&in_view, ctx.view, &options.settings) {
             in_view.retain(|d| kind_of(&options.settings, d.rule) != Some(super::Kind::Validate));
         }
-        joined.append(&mut found, in_view, |d| silencers.contains(&d.rule));
+        joined.append(findings, in_view);
     }
     if contexts.len() == 2 {
+        let shadowed: Vec<(FileId, FileId)> = view_files
+            .iter()
+            .flat_map(|(_, files)| &files.shadowed)
+            .filter_map(|&(hidden, by)| {
+                let id = |i: usize| dir_files[i].source.parsed.as_ref().map(|f| f.id);
+                Some((id(hidden)?, id(by)?))
+            })
+            .collect();
+        // The views' findings were appended after these.
+        let one_view_errors: Vec<&Diagnostic> =
+            one_view_errors.iter().map(|&i| &findings[i]).collect();
+        let directory = DirectoryContext {
+            dir,
+            files,
+            views: &contexts,
+            shadowed: &shadowed,
+            one_view_errors: &one_view_errors,
+            settings: &options.settings,
+        };
+        let mut found = Vec::new();
         run_rules(Target::Directory(&directory), &mut found);
+        joined.append(findings, found);
     }
-    (found, neighbours.directories())
+    neighbours.directories()
 }
 
 /// Whether `view`'s tool refuses to load the module: a load error found in that view (or in
@@ -763,9 +767,9 @@ fn kind_of(settings: &RuleSettings, id: FindingId) -> Option<super::Kind> {
     settings.registry().find(id.as_str()).map(|meta| meta.kind)
 }
 
-/// Load errors found in one view only. The same error can be worded differently by the two
-/// tools, so errors are matched by id and place, not by message.
-fn one_view_errors<'d>(diagnostics: &'d [Diagnostic]) -> Vec<&'d Diagnostic> {
+/// Where in `diagnostics` the load errors found in one view only are. The same error can be
+/// worded differently by the two tools, so errors are matched by id and place, not by message.
+fn one_view_errors<'d>(diagnostics: &'d [Diagnostic]) -> Vec<usize> {
     type Place<'d> = (FindingId, Option<(&'d str, std::ops::Range<usize>)>);
     let place = |d: &'d Diagnostic| -> Place<'d> {
         let at = d
@@ -792,12 +796,12 @@ fn one_view_errors<'d>(diagnostics: &'d [Diagnostic]) -> Vec<&'d Diagnostic> {
             *views = views.union(d.views);
         }
     }
-    let mut out: Vec<&Diagnostic> = Vec::new();
+    let mut out = Vec::new();
     let mut reported: foldhash::HashSet<Place> = foldhash::HashSet::default();
-    for d in diagnostics {
+    for (index, d) in diagnostics.iter().enumerate() {
         let at = place(d);
         if seen.get(&at).is_some_and(|&views| one_view(views)) && reported.insert(at) {
-            out.push(d);
+            out.push(index);
         }
     }
     out
