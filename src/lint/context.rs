@@ -15,6 +15,7 @@ use crate::lint::neighbours::Neighbours;
 use crate::module::merge::{LoadedFile, MergeProblem, Module};
 use crate::module::references::ObjectUses;
 
+use super::helpers::ModuleCalls;
 use super::helpers::declared::Declared;
 use crate::source::{FileId, SourceFiles};
 use crate::terragrunt::Tree;
@@ -52,6 +53,8 @@ pub(crate) struct Context<'a> {
     pub(crate) overlay: &'a Overlay,
     /// What [`super::helpers::schema::judgements`] found, once it was asked.
     pub(crate) judgements: OnceCell<Vec<Judgement>>,
+    /// The module's calls, found once they were asked for (see [`Context::calls`]).
+    pub(crate) calls: OnceCell<ModuleCalls>,
     /// The references each object of the module evaluates, walked once for every rule that
     /// reads them.
     pub(crate) object_uses: &'a ObjectUses<'a>,
@@ -92,11 +95,17 @@ impl<'a> Context<'a> {
             targets,
             overlay: self.overlay,
             judgements: OnceCell::new(),
+            calls: OnceCell::new(),
             object_uses: self.object_uses,
             declared: self.declared,
             text_override_copies: self.text_override_copies,
             types: self.types,
         }
+    }
+
+    /// The module's calls, found on the first ask.
+    pub(crate) fn calls(&self) -> &ModuleCalls {
+        self.calls.get_or_init(|| ModuleCalls::of(self))
     }
 
     /// A finding of `rule`, with its default severity (the engine applies the configured one).

@@ -699,6 +699,7 @@ fn run_directory_rules(
             targets: &b.targets,
             overlay: &options.overlay,
             judgements: std::cell::OnceCell::new(),
+            calls: std::cell::OnceCell::new(),
             object_uses,
             declared,
             text_override_copies,

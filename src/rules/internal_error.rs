@@ -96,6 +96,7 @@ mod tests {
             targets: &crate::lint::targets::Targets::newest_stable(View::OpenTofu),
             overlay: &crate::input::overlay::Overlay::default(),
             judgements: std::cell::OnceCell::new(),
+            calls: std::cell::OnceCell::new(),
             object_uses: &crate::module::references::ObjectUses::of(&module),
             declared: &crate::lint::helpers::declared::Declared::of(&module),
             text_override_copies: &[],

@@ -318,9 +318,12 @@ pub(crate) fn static_traversal(files: &SourceFiles, expr: &Expr) -> Option<Strin
 
 /// The top-level `module` blocks of the files a view loads.
 pub(crate) fn module_calls<'a>(ctx: &'a Context<'a>) -> impl Iterator<Item = &'a Block> + 'a {
-    top_level_blocks(ctx)
-        .map(|(_, b)| b)
-        .filter(|b| b.kind == "module")
+    let file = |index: usize| match index.checked_sub(ctx.primary.len()) {
+        None => ctx.primary.get(index),
+        Some(index) => ctx.overrides.get(index),
+    };
+    (ctx.calls().blocks.iter())
+        .filter_map(move |&(f, b)| file(f as usize)?.file.body.blocks.get(b as usize))
 }
 
 /// A module block's `source` attribute and its literal value, when it has one.
@@ -812,22 +815,59 @@ impl<'a> LocalCall<'a> {
 /// that cannot be read is not judged, nor one that calls itself), in order. The tools read a local module as its own
 /// effective module, override files merged, whoever calls it.
 pub(crate) fn local_calls<'a>(ctx: &'a Context<'a>) -> impl Iterator<Item = LocalCall<'a>> + 'a {
-    ctx.module.objects.iter().filter_map(|object| {
+    (ctx.calls().local.iter()).filter_map(|(index, interface)| {
+        let object = ctx.module.objects.get(*index)?;
         let Address::ModuleCall(name) = &object.address else {
             return None;
         };
-        let source = object.body.attribute("source")?.expr.literal_string()?;
-        if module_source::classify(source) != SourceKind::Local {
-            return None;
-        }
-        let interface = ctx.neighbours.called_interface(ctx.dir, source, ctx.view)?;
         Some(LocalCall {
             object,
             name,
-            source,
-            interface,
+            source: object.body.attribute("source")?.expr.literal_string()?,
+            interface: Arc::clone(interface),
         })
     })
+}
+
+/// Where the module calls of one view are, found once for every rule that reads them: a
+/// module may call a hundred thousand modules, or hold as many blocks of other types, which
+/// each rule would otherwise look through again. Places, not references, so that the view's
+/// [`Context`] can hold it.
+#[derive(Default)]
+pub(crate) struct ModuleCalls {
+    /// The top-level `module` blocks of the files the view loads, in load order: each as its
+    /// file's place among the view's files (primaries, then overrides) and its place there.
+    blocks: Vec<(u32, u32)>,
+    /// The effective module's calls to local modules whose interface is known: each as the
+    /// place of its object in the module, with the interface.
+    local: Vec<(usize, Arc<Interface>)>,
+}
+
+impl ModuleCalls {
+    pub(crate) fn of(ctx: &Context) -> ModuleCalls {
+        let files = ctx.primary.iter().chain(ctx.overrides);
+        let blocks = (files.enumerate())
+            .flat_map(|(f, loaded)| {
+                let modules = (loaded.file.body.blocks.iter().enumerate())
+                    .filter(|(_, block)| block.kind == "module");
+                modules.map(move |(b, _)| (f as u32, b as u32))
+            })
+            .collect();
+        let local = (ctx.module.objects.iter().enumerate())
+            .filter_map(|(index, object)| {
+                if !matches!(object.address, Address::ModuleCall(_)) {
+                    return None;
+                }
+                let source = object.body.attribute("source")?.expr.literal_string()?;
+                if module_source::classify(source) != SourceKind::Local {
+                    return None;
+                }
+                let interface = ctx.neighbours.called_interface(ctx.dir, source, ctx.view)?;
+                Some((index, interface))
+            })
+            .collect();
+        ModuleCalls { blocks, local }
+    }
 }
 
 /// The syntax of the file of `span`, one the view loads (native where it is not found).
