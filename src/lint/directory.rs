@@ -553,7 +553,7 @@ pub(crate) fn name_views(diagnostics: &mut [Diagnostic], selection: ViewSelectio
     }
 }
 
-/// Reads and parses every file that a selected view loads, in directory order.
+/// Reads and parses every file that a selected view loads, in the names' order.
 fn read_files(
     dir: &Path,
     anchor: Option<Anchor>,
@@ -570,19 +570,22 @@ fn read_files(
     for index in before_tofu.iter().flat_map(|files| files.loaded()) {
         loaded[index] = true;
     }
-    let bytes: Vec<Option<Result<Vec<u8>, ReadFailure>>> = (names.par_iter().enumerate())
-        .map(|(index, name)| {
-            let path = dir.join(&name.name);
-            loaded[index].then(|| {
-                read_config_bytes(
-                    &path,
-                    anchor.as_ref(),
-                    options.max_file_bytes,
-                    &options.overlay,
-                )
+    // Each file's path, joined once for reading it and for naming it.
+    let (paths, bytes): (Vec<PathBuf>, Vec<Option<Result<Vec<u8>, ReadFailure>>>) =
+        (names.par_iter().enumerate())
+            .map(|(index, name)| {
+                let path = dir.join(&name.name);
+                let read = loaded[index].then(|| {
+                    read_config_bytes(
+                        &path,
+                        anchor.as_ref(),
+                        options.max_file_bytes,
+                        &options.overlay,
+                    )
+                });
+                (path, read)
             })
-        })
-        .collect();
+            .unzip();
     let mut next_id = result.files.len();
     let ids: Vec<FileId> = (bytes.iter())
         .map(|read| {
@@ -603,11 +606,10 @@ fn read_files(
         })
         .collect();
     let mut dir_files = Vec::with_capacity(names.len());
-    for (name, read) in names.into_iter().zip(reads) {
+    for ((name, read), path) in names.into_iter().zip(reads).zip(paths) {
         let source = match read {
             Some(read) => {
-                let source =
-                    read.into_file(dir.join(&name.name), &mut result.files, Reader::Module);
+                let source = read.into_file(path, &mut result.files, Reader::Module);
                 result.bytes += source.bytes;
                 source
             }
