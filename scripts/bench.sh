@@ -276,11 +276,16 @@ if lint_figure("merge", "1", "wall") and lint_figure("spread", "1", "wall"):
 def scaling_inputs(n):
     """(name, files) of each input at size n: files maps a path below the tree to its text."""
     attributes = "".join(f"  a{i} = {i}\n" for i in range(n))
+    top_level = "".join(f"a{i} = {i}\n" for i in range(n))
     repeated = "".join(f'resource "x" "r{i}" {{\n  v = {i}\n}}\n' for i in range(n // 5))
     ignored = "".join(f'module "m{i}" {{\n  # tflint-merge-ignore: module_source_not_static\n'
                       f"  source = var.s\n}}\n" for i in range(n // 2))
     return [
         ("attributes in a body", {"m/main.tf": f"locals {{\n{attributes}}}\n"}),
+        # Each an `Unsupported argument` finding, as the tools refuse it.
+        ("top-level attributes", {"m/main.tf": top_level}),
+        ("JSON keys", {"m/main.tf.json":
+                           '{"locals": {' + ", ".join(f'"k{i}": {i}' for i in range(n)) + "}}"}),
         ("repeated attribute", {"m/main.tf": repeated + "dup = 1\n" * 20}),
         ("JSON key repeated", {"m/main.tofu.json":
                                       '{"locals": {' + ", ".join(['"k": 1'] * n) + "}}"}),
