@@ -15,8 +15,8 @@ use crate::input::dir_handle::Anchor;
 use crate::input::listing::{Listing, config_files};
 use crate::input::overlay::Overlay;
 use crate::input::read::{
-    DEFAULT_MAX_FILE_BYTES, DirectoryStep, LoadedSource, Read, ReadFailure, ReadProblem, Reader,
-    parse_bytes, read_config_bytes,
+    DEFAULT_MAX_FILE_BYTES, DirectoryStep, LoadedSource, Read, ReadProblem, Reader, parse_bytes,
+    read_config_bytes,
 };
 use crate::knowledge::View;
 use crate::knowledge::features::{Body, Place};
@@ -571,21 +571,20 @@ fn read_files(
         loaded[index] = true;
     }
     // Each file's path, joined once for reading it and for naming it.
-    let (paths, bytes): (Vec<PathBuf>, Vec<Option<Result<Vec<u8>, ReadFailure>>>) =
-        (names.par_iter().enumerate())
-            .map(|(index, name)| {
-                let path = dir.join(&name.name);
-                let read = loaded[index].then(|| {
-                    read_config_bytes(
-                        &path,
-                        anchor.as_ref(),
-                        options.max_file_bytes,
-                        &options.overlay,
-                    )
-                });
-                (path, read)
-            })
-            .unzip();
+    let (paths, bytes): (Vec<PathBuf>, Vec<_>) = (names.par_iter().enumerate())
+        .map(|(index, name)| {
+            let path = dir.join(&name.name);
+            let read = loaded[index].then(|| {
+                read_config_bytes(
+                    &path,
+                    anchor.as_ref(),
+                    options.max_file_bytes,
+                    &options.overlay,
+                )
+            });
+            (path, read)
+        })
+        .unzip();
     let mut next_id = result.files.len();
     let ids: Vec<FileId> = (bytes.iter())
         .map(|read| {
