@@ -6,7 +6,7 @@
 //! whatever a comment says. What `validate` refuses is silenced like a rule's finding: the tools
 //! decide some of it while evaluating, where a static reading can be wrong.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -159,11 +159,15 @@ fn directives(
             });
             continue;
         }
-        // Where `rest` starts in the file, if the comment is written as its text reads.
-        let rest_offset = source
-            .slice(comment.span)
-            .find(text)
-            .map(|at| comment.span.start as usize + at + (text.len() - rest.len()));
+        // Where `rest` starts in the file, if the comment is written as its text reads: most
+        // often the comment's text runs to its end (`# ...`), found without a search.
+        let written = source.slice(comment.span);
+        let text_at = match written.strip_suffix(text) {
+            Some(before) => Some(before.len()),
+            None => written.find(text),
+        };
+        let rest_offset =
+            text_at.map(|at| comment.span.start as usize + at + (text.len() - rest.len()));
         let rule_ranges = rest_offset.map(|offset| {
             (listed.iter())
                 .map(|(_, r)| offset + r.start..offset + r.end)
@@ -216,7 +220,8 @@ fn apply(
     }
     // (directive index, rule id as written) pairs that silenced something: the names borrowed
     // from the directives, not copied per silenced finding.
-    let mut used: HashSet<(usize, &str)> = HashSet::new();
+    // foldhash, not the default SipHash: a file may hold a directive on every other line.
+    let mut used: foldhash::HashSet<(usize, &str)> = foldhash::HashSet::default();
     let index = DirectiveIndex::new(directives, files);
     // Filtered in place: a file full of findings is not held twice while the kept ones are
     // copied into a second list.
