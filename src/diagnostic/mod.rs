@@ -670,13 +670,10 @@ mod tests {
         // what it does not pick stays as it is, even the same as another finding.
         joined.append(&mut list, vec![silences(Views::TERRAFORM)]);
         list.push(finding("c", Views::TERRAFORM));
-        let merged: Vec<(String, Views)> = (merge_views(list, |d| joined.keeps_apart(d)))
-            .into_iter()
-            .map(|d| (d.message.into_owned(), d.views))
-            .collect();
-        let merged: Vec<(&str, Views)> = merged.iter().map(|(m, v)| (m.as_str(), *v)).collect();
+        let merged = merge_views(list, |d| joined.keeps_apart(d));
+        let got: Vec<(&str, Views)> = merged.iter().map(|d| (&*d.message, d.views)).collect();
         assert_eq!(
-            merged,
+            got,
             [
                 ("from a file", Views::BOTH),
                 ("a", Views::BOTH),

@@ -26,7 +26,7 @@ use crate::module::merge::{self, LoadedFile, Module};
 use crate::module::references::ObjectUses;
 
 use super::helpers::declared::Declared;
-use crate::module::views::{ViewFiles, name_order, view_files_in};
+use crate::module::views::{ViewFiles, view_files_in};
 use crate::source::{FileId, SourceFiles, display_path};
 use crate::types::ParsedTypes;
 
@@ -269,7 +269,8 @@ pub(crate) fn check_listed_directory(
     // miss at every step. (A directory lists its entries in an order of its own.)
     let mut names = names;
     names.sort_unstable_by(|a, b| a.name.cmp(&b.name));
-    let order = name_order(&names);
+    // The names' own order is now the order the views take them in.
+    let order: Vec<usize> = (0..names.len()).collect();
     let view_files: Vec<(View, ViewFiles)> = options
         .views
         .views()
