@@ -833,7 +833,6 @@ pub(crate) fn local_calls<'a>(ctx: &'a Context<'a>) -> impl Iterator<Item = Loca
 /// module may call a hundred thousand modules, or hold as many blocks of other types, which
 /// each rule would otherwise look through again. Places, not references, so that the view's
 /// [`Context`] can hold it.
-#[derive(Default)]
 pub(crate) struct ModuleCalls {
     /// The top-level `module` blocks of the files the view loads, in load order: each as its
     /// file's place among the view's files (primaries, then overrides) and its place there.
