@@ -229,11 +229,16 @@ impl Merger<'_> {
 }
 
 /// Variables never overridden are only decoded; for the others, decoding happened at their
-/// first override. Without a default, decoding finds nothing wrong.
+/// first override. Without a default, decoding finds nothing wrong; nor without a `type` and a
+/// `nullable` (a default then has no type to be of, and may be null): what it reports is a
+/// default not of the type, or null where `nullable = false` forbids it (see
+/// [`Merger::decode_variable`]).
 pub(super) fn needs_decoding(object: &MergedObject) -> bool {
+    let has = |name| object.body.attribute(name).is_some();
     matches!(object.address, Address::Variable(_))
         && object.overrides.is_empty()
-        && object.body.attribute("default").is_some()
+        && has("default")
+        && (has("type") || has("nullable"))
 }
 
 /// The `type`, `default` and `nullable` attributes of a variable, or a null address for each
