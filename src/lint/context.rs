@@ -17,6 +17,7 @@ use crate::module::references::ObjectUses;
 
 use super::helpers::ModuleCalls;
 use super::helpers::declared::Declared;
+use super::helpers::top_level::TopLevel;
 use crate::source::{FileId, SourceFiles};
 use crate::terragrunt::Tree;
 use crate::types::ParsedTypes;
@@ -60,6 +61,9 @@ pub(crate) struct Context<'a> {
     pub(crate) object_uses: &'a ObjectUses<'a>,
     /// What the module declares, by kind: found once for every rule that looks names up.
     pub(crate) declared: &'a Declared<'a>,
+    /// The top-level blocks of `primary` and `overrides`, listed once for every rule that reads
+    /// them.
+    pub(crate) top_level: &'a [TopLevel<'a>],
     /// The directory's override files saved with a `.txt` extension, in name order.
     pub(crate) text_override_copies: &'a [String],
     /// The `type` expressions of the directory, each parsed once for every view.
@@ -98,6 +102,7 @@ impl<'a> Context<'a> {
             calls: OnceCell::new(),
             object_uses: self.object_uses,
             declared: self.declared,
+            top_level: self.top_level,
             text_override_copies: self.text_override_copies,
             types: self.types,
         }

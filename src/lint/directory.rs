@@ -26,6 +26,7 @@ use crate::module::merge::{self, LoadedFile, Module};
 use crate::module::references::ObjectUses;
 
 use super::helpers::declared::Declared;
+use super::helpers::top_level::{self, TopLevel};
 use crate::module::views::{ViewFiles, view_files_in};
 use crate::source::{FileId, SourceFiles, display_path};
 use crate::types::ParsedTypes;
@@ -686,28 +687,35 @@ fn run_directory_rules(
     // What several rules read of each view's module, found once for all of them.
     let object_uses: Vec<ObjectUses> = (built.iter()).map(|b| ObjectUses::of(&b.module)).collect();
     let declared: Vec<Declared> = built.iter().map(|b| Declared::of(&b.module)).collect();
-    let contexts: Vec<Context> = (built.iter().zip(&object_uses).zip(&declared))
-        .map(|((b, object_uses), declared)| Context {
-            view: b.view,
-            dir,
-            module: &b.module,
-            files,
-            primary: &b.primary,
-            overrides: &b.overrides,
-            before_tofu: (b.before_tofu.as_ref())
-                .map_or((&b.primary, &b.overrides), |(p, o)| (p, o)),
-            settings: &options.settings,
-            neighbours,
-            targets: &b.targets,
-            overlay: &options.overlay,
-            judgements: std::cell::OnceCell::new(),
-            calls: std::cell::OnceCell::new(),
-            object_uses,
-            declared,
-            text_override_copies,
-            types,
-        })
+    let top_level: Vec<Vec<TopLevel>> = (built.iter())
+        .map(|b| top_level::list(&b.primary, &b.overrides))
         .collect();
+    let contexts: Vec<Context> = (built
+        .iter()
+        .zip(&object_uses)
+        .zip(&declared)
+        .zip(&top_level))
+    .map(|(((b, object_uses), declared), top_level)| Context {
+        view: b.view,
+        dir,
+        module: &b.module,
+        files,
+        primary: &b.primary,
+        overrides: &b.overrides,
+        before_tofu: (b.before_tofu.as_ref()).map_or((&b.primary, &b.overrides), |(p, o)| (p, o)),
+        settings: &options.settings,
+        neighbours,
+        targets: &b.targets,
+        overlay: &options.overlay,
+        judgements: std::cell::OnceCell::new(),
+        calls: std::cell::OnceCell::new(),
+        object_uses,
+        declared,
+        top_level,
+        text_override_copies,
+        types,
+    })
+    .collect();
     // What the directory rules and `validate`'s findings depend on is the load errors found so
     // far (the files' and the merges'), looked at before the views' rules add theirs.
     let one_view_errors = one_view_errors(findings);

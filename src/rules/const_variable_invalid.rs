@@ -8,7 +8,7 @@ use crate::knowledge::View;
 use crate::knowledge::features::{Body, Place};
 use crate::syntax::{Attribute, Block, ExprKind};
 
-use crate::lint::helpers::top_level_blocks;
+use crate::lint::helpers::top_level_blocks_of;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -23,7 +23,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     if !has_const {
         return;
     }
-    for (_, variable) in top_level_blocks(ctx).filter(|(_, b)| b.kind == "variable") {
+    for (_, variable) in top_level_blocks_of(ctx, &["variable"]) {
         if !is_true(variable.body.attribute("const")) {
             continue;
         }

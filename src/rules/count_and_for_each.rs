@@ -15,7 +15,7 @@ use crate::module::merge::MergeProblem;
 use crate::source::Span;
 use crate::syntax::{Attribute, Block};
 
-use crate::lint::helpers::top_level_blocks;
+use crate::lint::helpers::top_level_blocks_of;
 use crate::lint::{Check, Context, MergeContext, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -99,13 +99,9 @@ fn enabled_and_count_or_for_each(ctx: &Context, out: &mut Vec<Diagnostic>) {
     if !has_enabled {
         return;
     }
-    let resources = top_level_blocks(ctx).map(|(_, block)| block).filter(|b| {
-        matches!(
-            b.kind.as_str(),
-            // Module calls are `module_count_and_for_each`'s, judged after merging.
-            "resource" | "data" | "ephemeral"
-        )
-    });
+    // Module calls are `module_count_and_for_each`'s, judged after merging.
+    let resources =
+        top_level_blocks_of(ctx, &["resource", "data", "ephemeral"]).map(|(_, block)| block);
     for block in resources {
         let Some(enabled) = block
             .body

@@ -10,7 +10,7 @@ use crate::diagnostic::Diagnostic;
 use crate::knowledge::features::{Body, Place};
 use crate::source::Span;
 
-use crate::lint::helpers::{static_traversal, top_level_blocks};
+use crate::lint::helpers::{static_traversal, top_level_blocks_of};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -31,7 +31,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     if !static_only {
         return;
     }
-    let imports = top_level_blocks(ctx).filter(|(_, b)| b.kind == "import");
+    let imports = top_level_blocks_of(ctx, &["import"]);
     for (_, import) in imports {
         let Some(to) = import.body.attribute("to") else {
             continue;

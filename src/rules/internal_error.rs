@@ -99,6 +99,7 @@ mod tests {
             calls: std::cell::OnceCell::new(),
             object_uses: &crate::module::references::ObjectUses::of(&module),
             declared: &crate::lint::helpers::declared::Declared::of(&module),
+            top_level: &[],
             text_override_copies: &[],
             types: &crate::types::ParsedTypes::default(),
         };

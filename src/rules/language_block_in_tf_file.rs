@@ -6,7 +6,7 @@ use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::knowledge::View;
 use crate::syntax::Block;
 
-use crate::lint::helpers::{block_removal_span, top_level_blocks};
+use crate::lint::helpers::{block_removal_span, top_level_blocks_of};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -27,15 +27,13 @@ const HELP: &str = "move the block to a `.tofu` file (for instance `language.tof
                     reads";
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    for (file, block) in top_level_blocks(ctx) {
-        if block.kind == "language" {
-            let name = ctx.files.get(file.file.id).file_name();
-            // In an override file the block is a load error of its own; moving it to a primary
-            // file changes more than this finding is about.
-            let primary = ctx.primary.iter().any(|f| f.file.id == file.file.id);
-            let fix = primary.then(|| move_to_tofu_file(ctx, block)).flatten();
-            out.push(language_in_tf(ctx, block, name).with_fix(fix));
-        }
+    for (file, block) in top_level_blocks_of(ctx, &["language"]) {
+        let name = ctx.files.get(file.file.id).file_name();
+        // In an override file the block is a load error of its own; moving it to a primary
+        // file changes more than this finding is about.
+        let primary = ctx.primary.iter().any(|f| f.file.id == file.file.id);
+        let fix = primary.then(|| move_to_tofu_file(ctx, block)).flatten();
+        out.push(language_in_tf(ctx, block, name).with_fix(fix));
     }
 }
 

@@ -13,7 +13,7 @@ use crate::knowledge::View;
 use crate::source::Span;
 
 use crate::lint::helpers::provider_reference::provider_reference;
-use crate::lint::helpers::{LocalCall, local_calls, top_level_blocks};
+use crate::lint::helpers::{LocalCall, local_calls, top_level_blocks_of};
 use crate::lint::neighbours::RequiredConfiguration;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
@@ -50,7 +50,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
 /// Where the tools report a module call (its `DeclRange`): the header of its base block in
 /// the native syntax, the opening brace of its object in JSON.
 fn call_place(ctx: &Context, call: &LocalCall) -> Span {
-    top_level_blocks(ctx)
+    top_level_blocks_of(ctx, &["module"])
         .map(|(_, block)| block)
         .find(|block| block.header_span == call.object.base_header)
         .map_or(call.object.base_header, |block| block.def_range(ctx.files))

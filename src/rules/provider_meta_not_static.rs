@@ -7,6 +7,7 @@
 //! and nothing is refused.
 
 use crate::diagnostic::Diagnostic;
+use crate::lint::helpers::top_level_blocks_of;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 use crate::source::{Span, Syntax};
 use crate::syntax::{Call, Expr, Reference};
@@ -19,12 +20,11 @@ pub(crate) const RULE: Rule = declare_rule! {
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    for loaded in ctx.primary.iter().chain(ctx.overrides) {
+    for (loaded, terraform) in top_level_blocks_of(ctx, &["terraform"]) {
         if loaded.extension.syntax() != Syntax::Native {
             continue;
         }
-        let terraform = loaded.file.body.blocks_of("terraform");
-        for meta in terraform.flat_map(|t| t.body.blocks_of("provider_meta")) {
+        for meta in terraform.body.blocks_of("provider_meta") {
             for attr in &meta.body.attributes {
                 judge_expression(ctx, &attr.expr, out);
             }

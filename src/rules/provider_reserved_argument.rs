@@ -11,7 +11,7 @@ use crate::knowledge::features::{self, Body, Place};
 use crate::source::Span;
 use crate::syntax::{Block, ExprKind};
 
-use crate::lint::helpers::top_level_blocks;
+use crate::lint::helpers::top_level_blocks_of;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -29,7 +29,7 @@ const RESERVED_ARGUMENTS: &[&str] = &["count", "depends_on", "source"];
 const RESERVED_BLOCKS: &[&str] = &["lifecycle", "locals"];
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    for (_, provider) in top_level_blocks(ctx).filter(|(_, b)| b.kind == "provider") {
+    for (_, provider) in top_level_blocks_of(ctx, &["provider"]) {
         check_provider(ctx, provider, out);
     }
 }

@@ -7,7 +7,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::syntax::Label;
 
-use crate::lint::helpers::top_level_blocks;
+use crate::lint::helpers::top_level_blocks_of;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -22,9 +22,7 @@ const REMOVED: [&str; 4] = ["chef", "habitat", "puppet", "salt-masterless"];
 
 /// A removed provisioner in any block that has provisioners.
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    let with_provisioners = top_level_blocks(ctx)
-        .map(|(_, block)| block)
-        .filter(|block| matches!(block.kind.as_str(), "resource" | "removed"));
+    let with_provisioners = top_level_blocks_of(ctx, &["resource", "removed"]).map(|(_, b)| b);
     let removed = with_provisioners
         .flat_map(|block| block.body.blocks_of("provisioner"))
         .filter_map(|provisioner| provisioner.labels.first())

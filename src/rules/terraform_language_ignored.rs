@@ -6,7 +6,7 @@ use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::syntax::{Attribute, Block};
 
-use crate::lint::helpers::top_level_blocks;
+use crate::lint::helpers::top_level_blocks_of;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -18,8 +18,8 @@ pub(crate) const RULE: Rule = declare_rule! {
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    for (file, block) in top_level_blocks(ctx) {
-        if block.kind != "terraform" || !file.extension.is_tofu() {
+    for (file, block) in top_level_blocks_of(ctx, &["terraform"]) {
+        if !file.extension.is_tofu() {
             continue;
         }
         for attr in block

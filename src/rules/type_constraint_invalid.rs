@@ -6,7 +6,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::syntax::{Attribute, ExprKind};
 
-use crate::lint::helpers::top_level_blocks;
+use crate::lint::helpers::top_level_blocks_of;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -18,8 +18,7 @@ pub(crate) const RULE: Rule = declare_rule! {
 
 /// One finding per `type` argument that is not a type constraint.
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    let types = top_level_blocks(ctx)
-        .filter(|(_, block)| matches!(block.kind.as_str(), "variable" | "output"))
+    let types = top_level_blocks_of(ctx, &["variable", "output"])
         .filter_map(|(_, block)| block.body.shared_attribute("type"));
     out.extend(types.filter_map(|attr| Some(invalid_type(ctx, attr, ctx.types.error_of(attr)?))));
 }

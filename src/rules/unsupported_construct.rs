@@ -20,7 +20,7 @@ use crate::syntax::Block;
 use crate::lint::helpers::schema::{
     Judgement, Written, availability_note, did_you_mean, judgements,
 };
-use crate::lint::helpers::top_level_blocks;
+use crate::lint::helpers::top_level_blocks_of;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -74,8 +74,7 @@ fn unsupported(ctx: &Context, judgement: &Judgement) -> Diagnostic {
 /// `lifecycle` settings that only managed resources (`resource` blocks) have, in every data
 /// source and ephemeral resource of the view.
 fn managed_only(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    let resources = top_level_blocks(ctx).map(|(_, b)| b);
-    for block in resources.filter(|b| matches!(b.kind.as_str(), "data" | "ephemeral")) {
+    for (_, block) in top_level_blocks_of(ctx, &["data", "ephemeral"]) {
         for lifecycle in block.body.blocks_of("lifecycle") {
             for attr in &lifecycle.body.attributes {
                 // OpenTofu's `enabled` (1.11) is for every kind of resource.

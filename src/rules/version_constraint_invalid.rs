@@ -8,7 +8,7 @@ use crate::source::Span;
 use crate::syntax::{Expr, ExprKind};
 
 use crate::lint::helpers::{
-    compatible_with_opentofu, constraint_span, parse_constraints, top_level_blocks,
+    compatible_with_opentofu, constraint_span, parse_constraints, top_level_blocks_of,
 };
 use crate::lint::targets::OPENTOFU_TOFU_ONLY_REQUIRED_VERSION;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
@@ -22,7 +22,7 @@ pub(crate) const RULE: Rule = declare_rule! {
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    for (file, block) in top_level_blocks(ctx) {
+    for (file, block) in top_level_blocks_of(ctx, &["terraform", "language", "module"]) {
         match block.kind.as_str() {
             // OpenTofu ≥ 1.12 never evaluates `required_version` in a `.tf` file; a targeted
             // OpenTofu 1.6–1.11 does.

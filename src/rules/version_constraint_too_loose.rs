@@ -120,9 +120,8 @@ fn fix_allowed(ctx: &Context, constraint: &Expr) -> bool {
 
 /// Whether `constraint` is a `language { compatible_with { opentofu = ... } }` value.
 fn is_compatible_with(ctx: &Context, constraint: &Expr) -> bool {
-    (ctx.primary.iter())
-        .flat_map(|f| f.file.body.blocks_of("language"))
-        .flat_map(crate::lint::helpers::compatible_with_opentofu)
+    crate::lint::helpers::language_blocks(ctx)
+        .flat_map(|(_, language)| crate::lint::helpers::compatible_with_opentofu(language))
         .any(|a| std::ptr::eq(&a.expr, constraint))
 }
 

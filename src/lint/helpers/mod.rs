@@ -12,6 +12,7 @@ pub(crate) mod null_module_version;
 pub(crate) mod provider_reference;
 pub(crate) mod reference_shape;
 pub(crate) mod schema;
+pub(crate) mod top_level;
 
 use std::sync::Arc;
 
@@ -113,14 +114,20 @@ fn banded_distance<T: PartialEq>(a: &[T], b: &[T], limit: usize) -> Option<usize
     Some(row[b.len()]).filter(|&distance| distance <= limit)
 }
 
-/// Every top-level block of the files a view loads, with its file.
+/// Every top-level block of the files a view loads, with its file, in load order.
 pub(crate) fn top_level_blocks<'a>(
     ctx: &'a Context<'a>,
 ) -> impl Iterator<Item = (&'a LoadedFile<'a>, &'a Block)> + 'a {
-    ctx.primary
-        .iter()
-        .chain(ctx.overrides.iter())
-        .flat_map(|f| f.file.body.blocks.iter().map(move |b| (f, b)))
+    ctx.top_level.iter().map(|b| (b.file, b.block))
+}
+
+/// The top-level blocks of the types `kinds` names (known ones: see [`top_level::picked`]),
+/// with their files, in load order.
+pub(crate) fn top_level_blocks_of<'a>(
+    ctx: &'a Context<'a>,
+    kinds: &[&str],
+) -> impl Iterator<Item = (&'a LoadedFile<'a>, &'a Block)> + 'a {
+    top_level::picked(ctx.top_level, kinds)
 }
 
 /// Whether HCL refuses the labels of `nested`, a native block of the tools' schema in a block
@@ -148,18 +155,16 @@ pub(crate) fn terraform_settings<'a>(
     ctx: &'a Context<'a>,
     name: &'a str,
 ) -> impl Iterator<Item = &'a Attribute> + 'a {
-    top_level_blocks(ctx)
-        .filter(|(_, b)| b.kind == "terraform")
-        .filter_map(move |(_, b)| b.body.attribute(name))
+    top_level_blocks_of(ctx, &["terraform"]).filter_map(move |(_, b)| b.body.attribute(name))
 }
 
 /// The top-level `language` blocks of a view's primary files, with their files.
 pub(crate) fn language_blocks<'a>(
     ctx: &'a Context<'a>,
 ) -> impl Iterator<Item = (&'a LoadedFile<'a>, &'a Block)> + 'a {
-    ctx.primary
-        .iter()
-        .flat_map(|f| f.file.body.blocks_of("language").map(move |b| (f, b)))
+    let primary = ctx.primary.as_ptr_range();
+    top_level_blocks_of(ctx, &["language"])
+        .filter(move |(f, _)| primary.contains(&(*f as *const _)))
 }
 
 /// A constraint string's parsed constraints, or the error located in the file: the exact bad

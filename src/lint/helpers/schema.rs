@@ -391,8 +391,7 @@ fn split_namespace(name: &str) -> Option<(&str, &str)> {
 /// The local names of the view's `required_providers` (primary and override files alike):
 /// the providers whose functions a module may call.
 fn required_provider_names<'c>(ctx: &Context<'c>) -> HashSet<&'c str> {
-    let files = ctx.primary.iter().chain(ctx.overrides);
-    let terraform = files.flat_map(|f| f.file.body.blocks_of("terraform"));
+    let terraform = super::top_level::picked(ctx.top_level, &["terraform"]).map(|(_, b)| b);
     terraform
         .flat_map(|t| t.body.blocks_of("required_providers"))
         .flat_map(|r| r.body.attributes.iter().map(|a| a.name.as_str()))
