@@ -7,6 +7,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::syntax::{Block, Expr};
 
+use crate::lint::helpers::primary_blocks_of;
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -17,12 +18,10 @@ pub(crate) const RULE: Rule = declare_rule! {
 };
 
 fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
-    for file in ctx.primary {
-        for check in file.file.body.blocks_of("check") {
-            let asserts: Vec<&Block> = check.body.blocks_of("assert").collect();
-            if !asserts.iter().any(|a| decodes(a)) {
-                out.push(zero_asserts(ctx, check, asserts.len()));
-            }
+    for (_, check) in primary_blocks_of(ctx, &["check"]) {
+        let asserts: Vec<&Block> = check.body.blocks_of("assert").collect();
+        if !asserts.iter().any(|a| decodes(a)) {
+            out.push(zero_asserts(ctx, check, asserts.len()));
         }
     }
 }

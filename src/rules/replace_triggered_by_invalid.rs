@@ -28,7 +28,7 @@ use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::knowledge::releases::Release;
 use crate::lint::helpers::declared::{RESERVED_ROOTS, is_bare_name};
-use crate::lint::helpers::nested_labels_refused;
+use crate::lint::helpers::{nested_labels_refused, top_level_blocks_of};
 use crate::source::{Span, Syntax};
 use crate::syntax::{Expr, ExprKind, Reference};
 
@@ -84,10 +84,9 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
     // Whether every targeted release goes on past an element it refuses.
     let reports_every_element = ctx.view == View::OpenTofu
         || (ctx.targets.releases.iter()).all(|&r| r < TERRAFORM_STOPS_AT_FIRST);
-    let native = ctx.primary.iter().chain(ctx.overrides.iter());
-    let native = native.filter(|loaded| loaded.extension.syntax() == Syntax::Native);
-    let resources = native.flat_map(|loaded| loaded.file.body.blocks_of("resource"));
-    for resource in resources {
+    let resources = top_level_blocks_of(ctx, &["resource"]);
+    let native = resources.filter(|(loaded, _)| loaded.extension.syntax() == Syntax::Native);
+    for (_, resource) in native {
         let lifecycles = (resource.body.blocks_of("lifecycle"))
             .filter(|lifecycle| !nested_labels_refused("resource", lifecycle));
         for lifecycle in lifecycles {

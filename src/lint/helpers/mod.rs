@@ -158,13 +158,21 @@ pub(crate) fn terraform_settings<'a>(
     top_level_blocks_of(ctx, &["terraform"]).filter_map(move |(_, b)| b.body.attribute(name))
 }
 
+/// The top-level blocks of the types `kinds` names in a view's primary files, with their files,
+/// in load order.
+pub(crate) fn primary_blocks_of<'a>(
+    ctx: &'a Context<'a>,
+    kinds: &[&str],
+) -> impl Iterator<Item = (&'a LoadedFile<'a>, &'a Block)> + 'a {
+    let primary = ctx.primary.as_ptr_range();
+    top_level_blocks_of(ctx, kinds).filter(move |(f, _)| primary.contains(&(*f as *const _)))
+}
+
 /// The top-level `language` blocks of a view's primary files, with their files.
 pub(crate) fn language_blocks<'a>(
     ctx: &'a Context<'a>,
 ) -> impl Iterator<Item = (&'a LoadedFile<'a>, &'a Block)> + 'a {
-    let primary = ctx.primary.as_ptr_range();
-    top_level_blocks_of(ctx, &["language"])
-        .filter(move |(f, _)| primary.contains(&(*f as *const _)))
+    primary_blocks_of(ctx, &["language"])
 }
 
 /// A constraint string's parsed constraints, or the error located in the file: the exact bad
@@ -323,12 +331,7 @@ pub(crate) fn static_traversal(files: &SourceFiles, expr: &Expr) -> Option<Strin
 
 /// The top-level `module` blocks of the files a view loads.
 pub(crate) fn module_calls<'a>(ctx: &'a Context<'a>) -> impl Iterator<Item = &'a Block> + 'a {
-    let file = |index: usize| match index.checked_sub(ctx.primary.len()) {
-        None => ctx.primary.get(index),
-        Some(index) => ctx.overrides.get(index),
-    };
-    (ctx.calls().blocks.iter())
-        .filter_map(move |&(f, b)| file(f as usize)?.file.body.blocks.get(b as usize))
+    top_level_blocks_of(ctx, &["module"]).map(|(_, block)| block)
 }
 
 /// A module block's `source` attribute and its literal value, when it has one.
@@ -834,14 +837,11 @@ pub(crate) fn local_calls<'a>(ctx: &'a Context<'a>) -> impl Iterator<Item = Loca
     })
 }
 
-/// Where the module calls of one view are, found once for every rule that reads them: a
-/// module may call a hundred thousand modules, or hold as many blocks of other types, which
+/// The calls to local modules of one view, found once for every rule that reads them: a
+/// module may call a hundred thousand modules, or hold as many objects of other types, which
 /// each rule would otherwise look through again. Places, not references, so that the view's
 /// [`Context`] can hold it.
 pub(crate) struct ModuleCalls {
-    /// The top-level `module` blocks of the files the view loads, in load order: each as its
-    /// file's place among the view's files (primaries, then overrides) and its place there.
-    blocks: Vec<(u32, u32)>,
     /// The effective module's calls to local modules whose interface is known: each as the
     /// place of its object in the module, with the interface.
     local: Vec<(usize, Arc<Interface>)>,
@@ -849,14 +849,6 @@ pub(crate) struct ModuleCalls {
 
 impl ModuleCalls {
     pub(crate) fn of(ctx: &Context) -> ModuleCalls {
-        let files = ctx.primary.iter().chain(ctx.overrides);
-        let blocks = (files.enumerate())
-            .flat_map(|(f, loaded)| {
-                let modules = (loaded.file.body.blocks.iter().enumerate())
-                    .filter(|(_, block)| block.kind == "module");
-                modules.map(move |(b, _)| (f as u32, b as u32))
-            })
-            .collect();
         let local = (ctx.module.objects.iter().enumerate())
             .filter_map(|(index, object)| {
                 if !matches!(object.address, Address::ModuleCall(_)) {
@@ -870,7 +862,7 @@ impl ModuleCalls {
                 Some((index, interface))
             })
             .collect();
-        ModuleCalls { blocks, local }
+        ModuleCalls { local }
     }
 }
 
