@@ -6,7 +6,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::knowledge::View;
 use crate::knowledge::releases::Release;
-use crate::module::merge::Address;
+use crate::module::merge::AddressKey;
 use crate::syntax::{Attribute, Block, Expr, ExprKind, scan::references};
 
 use crate::lint::helpers::{json_interpolates, module_calls};
@@ -122,7 +122,7 @@ fn terraform_const_problem(
 
 /// Whether the module declares input variable `name` with `const = true`.
 fn is_const_variable(ctx: &Context, name: &str) -> bool {
-    let variable = ctx.module.object(&Address::Variable(name.to_string()));
+    let variable = ctx.module.object_named(AddressKey::Variable(name));
     variable
         .and_then(|v| v.body.attribute("const"))
         .is_some_and(|c| c.expr.kind == ExprKind::Bool(true) || c.expr.keyword() == Some("true"))

@@ -6,7 +6,7 @@
 
 use foldhash::HashSet;
 
-use crate::module::merge::{Address, Module};
+use crate::module::merge::{Address, AddressKey, Module};
 use crate::syntax::Reference;
 
 /// Names the tools give a meaning of their own at the root of a reference (Terraform's
@@ -92,58 +92,35 @@ impl Undeclared<'_> {
     }
 }
 
-/// The names the module declares, by kind, looked up for every reference.
+/// The names the module declares, by kind, looked up for every reference: in the module's own
+/// index of its objects (and of its locals), not in sets of their names built again in each
+/// view, which a module of very many objects would have hashed for nothing.
 pub(crate) struct Declared<'m> {
-    variables: HashSet<&'m str>,
-    /// Its locals are looked up in the module's own index of them: a module may have very
-    /// many, and a second set of their names would be built in each view for nothing.
     module: &'m Module,
-    module_calls: HashSet<&'m str>,
-    /// (block type, resource type, name), data sources of `check` blocks included.
-    resources: HashSet<(&'m str, &'m str, &'m str)>,
+    /// (resource type, name) of the data sources of `check` blocks: scoped to their block in
+    /// the tools, but named as the module's own.
+    check_data: HashSet<(&'m str, &'m str)>,
 }
 
 impl<'m> Declared<'m> {
     pub(crate) fn of(module: &'m Module) -> Declared<'m> {
-        let mut declared = Declared {
-            variables: HashSet::default(),
-            module,
-            module_calls: HashSet::default(),
-            resources: HashSet::default(),
-        };
-        for object in &module.objects {
-            match &object.address {
-                Address::Variable(name) => {
-                    declared.variables.insert(name);
-                }
-                Address::ModuleCall(name) => {
-                    declared.module_calls.insert(name);
-                }
-                Address::Resource(mode, kind, name) => {
-                    declared.resources.insert((mode, kind, name));
-                }
-                // A data source a `check` block declares is scoped to it in the tools, but
-                // named the same way.
-                Address::Check(_) => {
-                    for data in object.body.blocks_of("data") {
-                        if let (Some(kind), Some(name)) = (data.label(0), data.label(1)) {
-                            declared.resources.insert(("data", kind, name));
-                        }
-                    }
-                }
-                Address::Output(_) | Address::Provider(..) => {}
-            }
-        }
-        declared
+        let checks = (module.objects.iter()).filter(|o| matches!(o.address, Address::Check(_)));
+        let check_data = checks
+            .flat_map(|check| check.body.blocks_of("data"))
+            .filter_map(|data| Some((data.label(0)?, data.label(1)?)))
+            .collect();
+        Declared { module, check_data }
     }
 
     pub(crate) fn declares(&self, undeclared: Undeclared) -> bool {
+        let object = |key| self.module.object_named(key).is_some();
         match undeclared {
-            Undeclared::Variable(name) => self.variables.contains(name),
+            Undeclared::Variable(name) => object(AddressKey::Variable(name)),
             Undeclared::Local(name) => self.module.local(name).is_some(),
-            Undeclared::ModuleCall(name) => self.module_calls.contains(name),
+            Undeclared::ModuleCall(name) => object(AddressKey::ModuleCall(name)),
             Undeclared::Resource { mode, kind, name } => {
-                self.resources.contains(&(mode.block(), kind, name))
+                object(AddressKey::Resource(mode.block(), kind, name))
+                    || (mode == Mode::Data && self.check_data.contains(&(kind, name)))
             }
         }
     }

@@ -23,7 +23,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::lint::Context;
-use crate::module::merge::Address;
+use crate::module::merge::AddressKey;
 use crate::source::Span;
 use crate::syntax::hcl::{self, TemplatePart};
 use crate::syntax::{Expr, ExprKind, TraversalStep};
@@ -306,10 +306,7 @@ impl<'c, 'a> Evaluator<'c, 'a> {
     /// (another error), or has both a type and a default (whose conversion may fail first), or
     /// when its `sensitive` is not a literal.
     fn variable(&self, name: &str) -> Option<Value> {
-        let variable = self
-            .ctx
-            .module
-            .object(&Address::Variable(name.to_string()))?;
+        let variable = self.ctx.module.object_named(AddressKey::Variable(name))?;
         let body = &variable.body;
         let type_expr = body.attribute("type").map(|a| &a.expr);
         if (type_expr.is_some() && body.attribute("default").is_some())

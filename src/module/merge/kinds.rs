@@ -92,7 +92,7 @@ impl Merger<'_> {
             return;
         }
         let module = &mut self.module;
-        let Some(existing) = module.index.get(&module.objects, &address) else {
+        let Some(existing) = module.index.get(&module.objects, address.key()) else {
             (module.objects).push(MergedObject::from_block(address, block, Origin::Base));
             (module.index).insert(&module.objects, module.objects.len() - 1);
             return;
@@ -132,7 +132,7 @@ impl Merger<'_> {
         let first = self
             .module
             .index
-            .get(&self.module.objects, &address)
+            .get(&self.module.objects, address.key())
             .map(|i| self.module.objects[i].base_header)
             .or_else(|| self.check_data.get(&address).copied())
             .or_else(|| {
@@ -242,7 +242,7 @@ impl Merger<'_> {
         let Some(address) = self.address_of(block) else {
             return;
         };
-        let Some(index) = self.module.index.get(&self.module.objects, &address) else {
+        let Some(index) = self.module.index.get(&self.module.objects, address.key()) else {
             self.override_without_base(block, address);
             return;
         };

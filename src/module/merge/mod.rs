@@ -13,7 +13,9 @@ pub(crate) mod problems;
 mod terraform;
 mod variables;
 
-pub use model::{Address, MergedAttribute, MergedBlock, MergedBody, MergedObject, Module, Origin};
+pub use model::{
+    Address, AddressKey, MergedAttribute, MergedBlock, MergedBody, MergedObject, Module, Origin,
+};
 pub(crate) use problems::MergeProblem;
 
 use std::borrow::Cow;

@@ -20,7 +20,7 @@ pub enum Origin {
 }
 
 /// The identity of a mergeable top-level object.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Address {
     /// `resource`, `data` or `ephemeral` (the block type), resource type, name.
     Resource(String, String, String),
@@ -30,6 +30,40 @@ pub enum Address {
     /// Provider name and alias (`None` for the default configuration).
     Provider(String, Option<String>),
     Check(String),
+}
+
+/// An [`Address`] borrowed: what looking an object up by its names takes, without a copy of
+/// them (see [`Module::object_named`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AddressKey<'a> {
+    Resource(&'a str, &'a str, &'a str),
+    Variable(&'a str),
+    Output(&'a str),
+    ModuleCall(&'a str),
+    Provider(&'a str, Option<&'a str>),
+    Check(&'a str),
+}
+
+impl Address {
+    /// The address, borrowed.
+    pub fn key(&self) -> AddressKey<'_> {
+        match self {
+            Address::Resource(mode, ty, name) => AddressKey::Resource(mode, ty, name),
+            Address::Variable(name) => AddressKey::Variable(name),
+            Address::Output(name) => AddressKey::Output(name),
+            Address::ModuleCall(name) => AddressKey::ModuleCall(name),
+            Address::Provider(name, alias) => AddressKey::Provider(name, alias.as_deref()),
+            Address::Check(name) => AddressKey::Check(name),
+        }
+    }
+}
+
+/// Hashed as its [`AddressKey`], so that the index of a module's objects finds one by a
+/// borrowed address as by an owned one.
+impl std::hash::Hash for Address {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
 }
 
 impl fmt::Display for Address {
@@ -302,7 +336,13 @@ impl Module {
     }
 
     pub fn object(&self, address: &Address) -> Option<&MergedObject> {
-        (self.index.get(&self.objects, address)).map(|i| &self.objects[i])
+        self.object_named(address.key())
+    }
+
+    /// The object at a borrowed address: a lookup by names read elsewhere (a reference's)
+    /// copies none of them.
+    pub fn object_named(&self, key: AddressKey) -> Option<&MergedObject> {
+        (self.index.get(&self.objects, key)).map(|i| &self.objects[i])
     }
 
     pub fn local(&self, name: &str) -> Option<&MergedLocal> {
@@ -361,10 +401,10 @@ impl ObjectIndex {
     }
 
     /// The position of the object at `address`.
-    pub(super) fn get(&self, objects: &[MergedObject], address: &Address) -> Option<usize> {
+    pub(super) fn get(&self, objects: &[MergedObject], address: AddressKey) -> Option<usize> {
         let hash = self.hasher.hash_one(address);
         (self.positions)
-            .find(hash, |&i| objects[i].address == *address)
+            .find(hash, |&i| objects[i].address.key() == address)
             .copied()
     }
 
@@ -373,5 +413,31 @@ impl ObjectIndex {
         let hasher = &self.hasher;
         let hash = hasher.hash_one(&objects[position].address);
         (self.positions).insert_unique(hash, position, |&i| hasher.hash_one(&objects[i].address));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The index finds an object by a borrowed address only if both hash alike.
+    #[test]
+    fn an_address_hashes_as_its_key() {
+        let s = |text: &str| text.to_string();
+        let addresses = [
+            Address::Resource(s("data"), s("aws_ami"), s("a")),
+            Address::Variable(s("v")),
+            Address::Output(s("v")),
+            Address::ModuleCall(s("v")),
+            Address::Provider(s("aws"), None),
+            Address::Provider(s("aws"), Some(s("west"))),
+            Address::Check(s("v")),
+        ];
+        let hasher = foldhash::fast::RandomState::default();
+        for address in &addresses {
+            assert_eq!(hasher.hash_one(address), hasher.hash_one(address.key()));
+        }
+        // Alike names of different kinds stay apart.
+        assert_ne!(addresses[1].key(), addresses[2].key());
     }
 }
