@@ -54,7 +54,8 @@ pub(crate) struct Context<'a> {
     pub(crate) overlay: &'a Overlay,
     /// What [`super::helpers::schema::judgements`] found, once it was asked.
     pub(crate) judgements: OnceCell<Vec<Judgement>>,
-    /// The module's calls, found once they were asked for (see [`Context::calls`]).
+    /// The module's calls to local modules, found once they were asked for (see
+    /// [`Context::calls`]).
     pub(crate) calls: OnceCell<ModuleCalls>,
     /// The references each object of the module evaluates, walked once for every rule that
     /// reads them.
@@ -108,7 +109,7 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The module's calls, found on the first ask.
+    /// The module's calls to local modules with a known interface, found on the first ask.
     pub(crate) fn calls(&self) -> &ModuleCalls {
         self.calls.get_or_init(|| ModuleCalls::of(self))
     }
