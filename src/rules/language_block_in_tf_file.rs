@@ -6,7 +6,7 @@ use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::knowledge::View;
 use crate::syntax::Block;
 
-use crate::lint::helpers::{block_removal_span, top_level_blocks_of};
+use crate::lint::helpers::{block_removal_span, is_primary, top_level_blocks_of};
 use crate::lint::{Check, Context, Rule, RuleViews, declare_rule};
 
 pub(crate) const RULE: Rule = declare_rule! {
@@ -31,7 +31,7 @@ fn check(ctx: &Context, out: &mut Vec<Diagnostic>) {
         let name = ctx.files.get(file.file.id).file_name();
         // In an override file the block is a load error of its own; moving it to a primary
         // file changes more than this finding is about.
-        let primary = ctx.primary.iter().any(|f| f.file.id == file.file.id);
+        let primary = is_primary(ctx, file);
         let fix = primary.then(|| move_to_tofu_file(ctx, block)).flatten();
         out.push(language_in_tf(ctx, block, name).with_fix(fix));
     }

@@ -164,8 +164,15 @@ pub(crate) fn primary_blocks_of<'a>(
     ctx: &'a Context<'a>,
     kinds: &[&str],
 ) -> impl Iterator<Item = (&'a LoadedFile<'a>, &'a Block)> + 'a {
-    let primary = ctx.primary.as_ptr_range();
-    top_level_blocks_of(ctx, kinds).filter(move |(f, _)| primary.contains(&(*f as *const _)))
+    top_level_blocks_of(ctx, kinds).filter(|(file, _)| is_primary(ctx, file))
+}
+
+/// Whether `file`, one of the view's files, is a primary one: found by where it is held, not by
+/// comparing it with every file.
+pub(crate) fn is_primary(ctx: &Context, file: &LoadedFile) -> bool {
+    ctx.primary
+        .as_ptr_range()
+        .contains(&std::ptr::from_ref(file))
 }
 
 /// The top-level `language` blocks of a view's primary files, with their files.
